@@ -1,0 +1,77 @@
+# deferbench - measure softirq and workqueue latency.
+#
+#   make          install missing build dependencies (Debian/Ubuntu), build ./deferbench
+#   make test     unit tests everywhere; integration tests when root with tracefs
+#   make bench    the default benchmark scenario (QUICK=1 for a one-minute version)
+#   make perf     offline analysis speed on a large raw capture (a benchmark, not a test)
+#   make install  copy deferbench to $(PREFIX)/bin
+
+CC ?= gcc
+PREFIX ?= /usr/local
+BUILD := build
+PKGS := libtracefs libtraceevent json-c inih libnl-3.0 libnl-route-3.0
+
+# Recursively expanded on purpose: pkg-config runs after 'deps' installed the packages.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS = $(shell pkg-config --libs $(PKGS))
+
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers \
+	  -Wformat=2 -Wshadow -fno-strict-aliasing -pthread
+CPPFLAGS += -Ibench -Ianalysis -Iworkloads
+LDLIBS += -lcsv -lm -pthread
+
+SRCDIRS := bench analysis workloads
+SRCS := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
+MAIN := bench/main.c
+LIBSRCS := $(filter-out $(MAIN),$(SRCS))
+OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LIBSRCS))
+LIB := $(BUILD)/libdeferbench.a
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+
+.PHONY: all deps test unit integration bench perf install clean
+
+all: deferbench
+
+deps:
+	@ci/install-deps.sh
+
+deferbench: $(BUILD)/bench/main.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+$(LIB): $(OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB) | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -o $@ $< $(LIB) \
+		$(shell pkg-config --libs cmocka) $(PKG_LIBS) $(LDLIBS)
+
+unit: $(UNIT_BINS)
+	@tests/run-unit.sh $(UNIT_BINS)
+
+integration: deferbench
+	@tests/run-integration.sh
+
+test: deferbench unit integration
+
+bench: deferbench
+	@ci/bench.sh
+
+perf: deferbench
+	@tests/perf.sh
+
+install: deferbench
+	install -D -m 0755 deferbench $(DESTDIR)$(PREFIX)/bin/deferbench
+
+clean:
+	rm -rf $(BUILD) deferbench
+
+-include $(patsubst %.o,%.d,$(OBJS) $(BUILD)/bench/main.o) $(patsubst %,%.d,$(UNIT_BINS))

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * commands.h - the deferbench subcommands. Each takes argc/argv with argv[0] being
+ * the subcommand name and returns the process exit code:
+ *   0  success
+ *   1  error (bad input, missing privilege or facility, I/O failure)
+ * Commands with their own codes (compare: 1 = regression, 2 = error) say so in --help.
+ */
+#ifndef DEFERBENCH_COMMANDS_H
+#define DEFERBENCH_COMMANDS_H
+
+int cmd_record(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
+
+#endif

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - the deferbench command: global options, then one subcommand.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "util.h"
+
+static const struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{ "record", cmd_record, "trace softirq and workqueue latency system-wide" },
+	{ "analyze", cmd_analyze, "recompute every figure from a capture kept with record --raw" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: deferbench [-v] [--version] COMMAND [ARGS]\n\n"
+		"Measure how long Linux deferred work (softirqs and workqueue items) waits and\n"
+		"runs, under load and across workqueue pool configurations.\n\ncommands:\n");
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n'deferbench COMMAND --help' describes a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+	int a = 1;
+
+	for (; a < argc && argv[a][0] == '-'; a++) {
+		if (!strcmp(argv[a], "-v") || !strcmp(argv[a], "--verbose")) {
+			verbose++;
+		} else if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[a], "--version")) {
+			printf("deferbench %s\n", DEFERBENCH_VERSION);
+			return 0;
+		} else {
+			err_msg("unknown option '%s'; see 'deferbench --help'", argv[a]);
+			return 1;
+		}
+	}
+	if (a >= argc) {
+		usage(stderr);
+		return 1;
+	}
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[a], commands[i].name))
+			return commands[i].fn(argc - a, argv + a);
+	err_msg("unknown command '%s'; see 'deferbench --help'", argv[a]);
+	return 1;
+}

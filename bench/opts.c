@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * opts.c - getopt_long tables and help text from one option table.
+ */
+#include "opts.h"
+
+#include <errno.h>
+#include <string.h>
+
+int opts_build(struct opts_parser *p, const struct opt_desc *d)
+{
+	size_t n = 0, s = 0;
+
+	memset(p, 0, sizeof(*p));
+	/* '+': stop at the first non-option, so "record -- cmd -x" keeps -x for cmd;
+	 * ':': report a missing argument as ':' rather than '?' */
+	p->shortopts[s++] = '+';
+	p->shortopts[s++] = ':';
+	for (; d->name; d++) {
+		if (n >= OPTS_MAX)
+			return -E2BIG;
+		p->longopts[n].name = d->name;
+		p->longopts[n].has_arg = d->has_arg;
+		p->longopts[n].val = d->val;
+		n++;
+		if (d->val > 0 && d->val < 256) {
+			p->shortopts[s++] = (char)d->val;
+			if (d->has_arg == required_argument)
+				p->shortopts[s++] = ':';
+		}
+	}
+	return 0;
+}
+
+void opts_usage(FILE *f, const char *usage, const char *desc, const struct opt_desc *d)
+{
+	char left[64];
+
+	fprintf(f, "usage: %s\n", usage);
+	if (desc)
+		fprintf(f, "\n%s\n", desc);
+	fprintf(f, "\noptions:\n");
+	for (; d->name; d++) {
+		if (d->val > 0 && d->val < 256)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", d->val, d->name,
+				 d->metavar ? " " : "", d->metavar ? d->metavar : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", d->name,
+				 d->metavar ? " " : "", d->metavar ? d->metavar : "");
+		fprintf(f, "  %-26s %s\n", left, d->help);
+	}
+}
+
+void opts_reset(void)
+{
+	optind = 0;	/* glibc: full reinitialisation */
+	opterr = 0;
+}
+
+const char *opts_name(const struct opt_desc *d, int val, char *buf, size_t len)
+{
+	for (; d->name; d++) {
+		if (d->val == val) {
+			snprintf(buf, len, "--%s", d->name);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "-%c", val);
+	return buf;
+}

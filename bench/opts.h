@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * opts.h - declare each command-line option once: getopt_long tables and the help
+ * text are both generated from one struct opt_desc array (terminated by a zero entry).
+ */
+#ifndef DEFERBENCH_OPTS_H
+#define DEFERBENCH_OPTS_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+struct opt_desc {
+	const char *name;	/* long name, without "--" */
+	int val;		/* short letter, or a value >= 256 for long-only options */
+	int has_arg;		/* no_argument or required_argument */
+	const char *metavar;	/* shown in help: --buffer-kb N */
+	const char *help;	/* one line; mention bounds and the default */
+};
+
+#define OPTS_MAX 64
+
+/* getopt state built from a descriptor table */
+struct opts_parser {
+	struct option longopts[OPTS_MAX + 1];
+	char shortopts[OPTS_MAX * 2 + 3];
+};
+
+/* opts_build - fill the getopt_long tables; returns 0 or -E2BIG. */
+int opts_build(struct opts_parser *p, const struct opt_desc *d);
+/* opts_usage - "usage: ..." line, a description, then every option with its help. */
+void opts_usage(FILE *f, const char *usage, const char *desc, const struct opt_desc *d);
+/* opts_reset - reset getopt so that a parser can run more than once (tests). */
+void opts_reset(void);
+/* opts_name - "--name" or "-x" for messages, given getopt's return value */
+const char *opts_name(const struct opt_desc *d, int val, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,43 @@
+#!/bin/sh
+# install-deps.sh - install what deferbench needs to build, test and run, and nothing else.
+#
+# Idempotent: asks dpkg which packages are already installed and apt-installs only the
+# missing ones. Needs root (or sudo) only when something is missing.
+set -eu
+
+# Build and test: compiler, pkg-config and the libraries the binary links.
+BUILD="gcc make pkg-config libtracefs-dev libtraceevent-dev libcsv-dev libjson-c-dev \
+libinih-dev libnl-3-dev libnl-route-3-dev libcmocka-dev"
+# Run time: cyclictest (timer workload), gnuplot (reports), network plumbing.
+RUN="rt-tests gnuplot-nox iproute2 ethtool procps"
+
+missing=""
+for p in $BUILD $RUN; do
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$st" = "installed" ] || missing="$missing $p"
+done
+
+if [ -z "$missing" ]; then
+	exit 0
+fi
+
+echo "install-deps: installing:$missing" >&2
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null 2>&1; then
+		SUDO=sudo
+	else
+		echo "install-deps: missing packages:$missing; run as root or install them by hand" >&2
+		exit 1
+	fi
+else
+	SUDO=
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "install-deps: no apt-get; install by hand:$missing" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine may have no package lists yet.
+$SUDO apt-get update -qq || echo "install-deps: apt-get update failed, trying with cached lists" >&2
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing
