@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * capture.h - system-wide softirq/workqueue capture in a private tracefs instance.
+ *
+ * Lifecycle (one owner, like rtla's run_tool):
+ *   capture_new()   check privileges, mount tracefs if needed, create the instance
+ *                   "deferbench-<pid>" with tracing off, trace_clock mono, overwrite off,
+ *                   the buffer size, and the events enabled
+ *   capture_start() start one reader thread per CPU and the analysis thread, tracing on
+ *   capture_stop()  tracing off, wake the readers, flush partial sub-buffers, read the
+ *                   per-CPU stats, finish matching
+ *   capture_free()  destroy the instance; safe at any stage and twice
+ * On error each step leaves the capture in a state capture_free() cleans.
+ */
+#ifndef DEFERBENCH_CAPTURE_H
+#define DEFERBENCH_CAPTURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "result.h"
+
+#define CAPTURE_DEFAULT_BUFFER_KB 4096
+#define CAPTURE_DEFAULT_INTERVAL_NS 1000000000ULL
+
+struct capture_opts {
+	unsigned int buffer_kb;		/* per CPU */
+	uint64_t interval_ns;		/* per-interval histograms; 0 = none */
+	const char *raw_dir;		/* keep raw sub-buffers and formats here, or NULL */
+	bool no_sched;			/* leave sched_switch/sched_wakeup off */
+	/* per-interval callback, called from the analysis thread (may be NULL) */
+	ival_cb on_interval;
+	void *ival_ctx;
+};
+
+struct capture;
+
+/* capture_new - returns NULL and fills errbuf (ERRBUF_LEN) on failure */
+struct capture *capture_new(const struct capture_opts *opts, char *errbuf);
+int capture_start(struct capture *c);
+int capture_stop(struct capture *c);
+void capture_free(struct capture *c);
+/* capture_result - valid after capture_stop() until capture_free() */
+struct result *capture_result(struct capture *c);
+
+#endif
