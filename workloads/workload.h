@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * workload.h - load generators: one file per workload, one const ops table each,
+ * registered in workloads/registry.c. A single driver (workloads/driver.c) owns the
+ * lifecycle: options -> setup -> start -> (run for the duration) -> stop -> teardown.
+ *
+ * Workloads only record: into the histograms and counters of their struct wl_metrics.
+ * Formatting (terminal, JSON, CSV) belongs to the driver.
+ *
+ * Conventions: 0 / -errno returns; setup and start may fill errbuf (ERRBUF_LEN) with a
+ * message naming the option or resource at fault. stop and teardown must be safe to
+ * call twice and after a partial setup: the driver calls them on every exit path.
+ */
+#ifndef DEFERBENCH_WORKLOAD_H
+#define DEFERBENCH_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hist.h"
+#include "util.h"
+
+enum wl_opt_type {
+	WL_OPT_U64,		/* integer, bounds min..max */
+	WL_OPT_INT,		/* signed integer, bounds min..max (e.g. nice -20..19) */
+	WL_OPT_DOUBLE,		/* bounds min..max */
+	WL_OPT_DURATION,	/* "10ms", stored as uint64_t ns, bounds in ns */
+	WL_OPT_SIZE,		/* "64k", stored as uint64_t bytes */
+	WL_OPT_BOOL,		/* stored as bool */
+	WL_OPT_ENUM,		/* one of choices[], stored as int index */
+	WL_OPT_CPULIST,		/* "0-1", stored as cpu_set_t, online CPUs only */
+	WL_OPT_STRING,		/* stored as char[WL_STR_MAX] */
+};
+
+#define WL_STR_MAX 128
+
+struct wl_option {
+	const char *name;
+	enum wl_opt_type type;
+	const char *def;		/* default, as the user would write it; NULL = unset */
+	double min, max;		/* bounds for numeric types */
+	const char *const *choices;	/* WL_OPT_ENUM: NULL-terminated */
+	size_t offset;			/* where the value goes in the workload's config */
+	const char *help;
+};
+
+#define WL_MAX_METRICS 8
+#define WL_MAX_COUNTERS 16
+
+/* What a workload measures; the driver prints and writes it. */
+struct wl_metric {
+	const char *name;	/* "rtt", "wakeup", "fsync", ... */
+	const char *unit;	/* "ns" */
+	const char *desc;	/* which two instants, which clock */
+	struct hist hist;
+};
+
+struct wl_counter {
+	const char *name;	/* "sent", "xruns", "rate_asked", ... */
+	double value;
+};
+
+struct wl_metrics {
+	struct wl_metric metric[WL_MAX_METRICS];
+	int nmetrics;
+	struct wl_counter counter[WL_MAX_COUNTERS];
+	int ncounters;
+};
+
+struct wl_run;
+
+struct workload_ops {
+	const char *name;
+	const char *help;			/* one line */
+	const struct wl_option *options;	/* terminated by { .name = NULL } */
+	size_t cfg_size;			/* option values land here */
+	size_t priv_size;			/* workload state, zeroed */
+	int (*setup)(struct wl_run *w, char *errbuf);
+	int (*start)(struct wl_run *w, char *errbuf);	/* returns once the load runs */
+	void (*stop)(struct wl_run *w);		/* stop the load, join threads */
+	void (*teardown)(struct wl_run *w);	/* remove everything setup created */
+};
+
+/* One workload instance. */
+struct wl_run {
+	const struct workload_ops *ops;
+	void *cfg;
+	void *priv;
+	struct wl_metrics metrics;
+	uint64_t seed;
+	uint64_t start_ns, stop_ns;	/* CLOCK_MONOTONIC */
+	unsigned int state;		/* driver-private */
+};
+
+/* Registry (workloads/registry.c). */
+extern const struct workload_ops *const workload_registry[];
+const struct workload_ops *workload_find(const char *name);
+
+/* Driver (workloads/driver.c). */
+struct wl_run *wl_new(const struct workload_ops *ops);	/* options at their defaults */
+int wl_set_option(struct wl_run *w, const char *key, const char *val, char *errbuf);
+int wl_setup(struct wl_run *w, char *errbuf);
+int wl_start(struct wl_run *w, char *errbuf);
+void wl_stop(struct wl_run *w);
+void wl_teardown(struct wl_run *w);
+void wl_free(struct wl_run *w);		/* stops and tears down first if needed */
+/* wl_options_json-ready view: option name and its effective value as text */
+int wl_option_value(const struct wl_run *w, const struct wl_option *o, char *buf, size_t len);
+void wl_print(const struct wl_run *w, FILE *f);
+int wl_write_results(const struct wl_run *w, const char *dir);	/* workload.json, workload-hist.csv */
+
+/* For workloads: declare a metric or counter (returns its index) and record into it. */
+int wl_metric_add(struct wl_run *w, const char *name, const char *unit, const char *desc);
+int wl_counter_add(struct wl_run *w, const char *name);
+
+#endif
