@@ -18,10 +18,10 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers \
 	  -Wformat=2 -Wshadow -fno-strict-aliasing -pthread
-CPPFLAGS += -Ibench -Ianalysis -Iworkloads
+CPPFLAGS += -Ibench -Ianalysis -Iworkloads -Ireport
 LDLIBS += -lcsv -lm -pthread
 
-SRCDIRS := bench analysis workloads
+SRCDIRS := bench analysis workloads report
 SRCS := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
 MAIN := bench/main.c
 LIBSRCS := $(filter-out $(MAIN),$(SRCS))
@@ -30,6 +30,9 @@ LIB := $(BUILD)/libdeferbench.a
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+# Test-only helpers (synthetic result files), linked into unit tests and tools.
+TESTLIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/lib/*.c))
+TEST_TOOLS := $(BUILD)/tests/gen-run
 
 .PHONY: all deps test unit integration bench perf install clean
 
@@ -49,15 +52,24 @@ $(BUILD)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB) | deps
+$(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJS) $(LIB) | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -o $@ $< $(LIB) \
-		$(shell pkg-config --libs cmocka) $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Itests/lib $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -o $@ $< \
+		$(TESTLIB_OBJS) $(LIB) $(shell pkg-config --libs cmocka) $(PKG_LIBS) $(LDLIBS)
+
+$(BUILD)/tests/lib/%.o: tests/lib/%.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/lib $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/gen-run: tests/gen-run.c $(TESTLIB_OBJS) $(LIB) | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/lib $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -o $@ $< \
+		$(TESTLIB_OBJS) $(LIB) $(PKG_LIBS) $(LDLIBS)
 
 unit: $(UNIT_BINS)
 	@tests/run-unit.sh $(UNIT_BINS)
 
-integration: deferbench
+integration: deferbench $(TEST_TOOLS)
 	@tests/run-integration.sh
 
 test: deferbench unit integration
@@ -74,4 +86,5 @@ install: deferbench
 clean:
 	rm -rf $(BUILD) deferbench
 
--include $(patsubst %.o,%.d,$(OBJS) $(BUILD)/bench/main.o) $(patsubst %,%.d,$(UNIT_BINS))
+-include $(patsubst %.o,%.d,$(OBJS) $(BUILD)/bench/main.o $(TESTLIB_OBJS)) \
+	$(patsubst %,%.d,$(UNIT_BINS) $(TEST_TOOLS))

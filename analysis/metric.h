@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * metric.h - what report and compare measure: a metric key names one statistic of one
+ * histogram of a record (a workload metric, a softirq vector on all CPUs, or a
+ * workqueue work function), and a cellset gathers the repetitions of one
+ * workload x configuration of a run.
+ *
+ * Metric ids, as printed and matched by compare --metric (fnmatch patterns):
+ *   workload:<metric>:<stat>               workload:rtt:p99
+ *   softirq:<vector>:<delay|runtime>:<stat>  softirq:NET_RX:delay:p50
+ *   wq:<workqueue>:<function>:<m>:<stat>   wq:events_unbound:flush_to_ldisc:delay:p99
+ * <stat> is p50, p90, p99, p999 or max. Workqueue metrics merge every worker pool of the
+ * function (pool ids differ between boots); report's per-pool tables set key.pool.
+ */
+#ifndef DEFERBENCH_METRIC_H
+#define DEFERBENCH_METRIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hist.h"
+#include "rundata.h"
+#include "stats.h"
+
+enum msrc { MS_WORKLOAD, MS_SOFTIRQ, MS_WQ };
+enum mstat { MST_P50, MST_P90, MST_P99, MST_P999, MST_MAX, MST_NR };
+extern const char *const mstat_names[MST_NR];
+extern const double mstat_q[MST_NR];		/* 0.5, 0.9, 0.99, 0.999, 1 */
+
+#define METRIC_ID_LEN (2 * NAME_LEN + FUNC_LEN + 32)
+
+struct metric_key {
+	enum msrc src;
+	char name[NAME_LEN];	/* workload metric, vector or workqueue */
+	char func[FUNC_LEN];	/* MS_WQ: work function */
+	char pool[NAME_LEN];	/* MS_WQ: one pool, or "" for all pools merged */
+	int sub;		/* MS_SOFTIRQ: enum sirq_metric; MS_WQ: enum wq_metric */
+	enum mstat stat;
+};
+
+void metric_id(const struct metric_key *k, char *buf, size_t len);
+/* metric_same_group - same histogram, any statistic */
+bool metric_same_group(const struct metric_key *a, const struct metric_key *b);
+/* metric_trace_derived - softirq and workqueue figures come from the capture */
+static inline bool metric_trace_derived(const struct metric_key *k)
+{
+	return k->src != MS_WORKLOAD;
+}
+
+/*
+ * metric_hist - k's histogram in one record (added to h, which the caller initialised):
+ * -ENOENT when the group is absent, -ENODATA when buckets are needed (several pools
+ * merged) but the record has no histograms.csv / workload-hist.csv.
+ */
+int metric_hist(const struct record *rec, const struct metric_key *k, struct hist *h);
+/* metric_value - k's statistic in one record and the sample count behind it */
+int metric_value(const struct record *rec, const struct metric_key *k, double *v,
+		 uint64_t *count);
+/*
+ * metric_usable - enough samples for the statistic to mean something: at least
+ * min_tail samples at or beyond the percentile (count * (1 - q) >= min_tail); max
+ * needs one sample.
+ */
+bool metric_usable(enum mstat stat, uint64_t count, unsigned int min_tail);
+
+/* The repetitions of one workload x configuration, in run order. */
+struct cellset {
+	char workload[NAME_LEN];
+	char config[NAME_LEN];
+	const struct cell *cell[STATS_MAX_N];
+	size_t n;
+};
+
+struct cellsets {
+	struct cellset *s;
+	size_t n;
+};
+
+int cellsets_build(const struct run *run, struct cellsets *cs);
+void cellsets_free(struct cellsets *cs);
+const struct cellset *cellsets_find(const struct cellsets *cs, const char *workload,
+				    const char *config);
+/* cellsets_reference - the reference configuration of a workload (docs/results-format.md) */
+const struct cellset *cellsets_reference(const struct cellsets *cs, const char *workload);
+/* cellset_pooled - every usable repetition's histogram of k merged into h */
+int cellset_pooled(const struct cellset *s, const struct metric_key *k, struct hist *h);
+
+/* A growable list of distinct keys. */
+struct keylist {
+	struct metric_key *k;
+	size_t n, cap;
+};
+
+/* keylist_add - add k unless present; 0 or -ENOMEM */
+int keylist_add(struct keylist *kl, const struct metric_key *k);
+/*
+ * keylist_collect - every group seen in the set's finished cells, for every statistic;
+ * workqueue pools merged (key.pool "") unless per_pool.
+ */
+int keylist_collect(const struct cellset *s, bool per_pool, struct keylist *kl);
+void keylist_free(struct keylist *kl);
+
+#endif
