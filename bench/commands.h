@@ -11,5 +11,8 @@
 
 int cmd_record(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_baseline(int argc, char **argv);
 
 #endif

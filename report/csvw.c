@@ -54,10 +54,15 @@ void csvw_end(struct csvw *w)
 	w->col = 0;
 }
 
-void csvw_header(struct csvw *w, const char *const *names)
+void csvw_strs(struct csvw *w, const char *const *names)
 {
 	for (; *names; names++)
 		csvw_str(w, *names);
+}
+
+void csvw_header(struct csvw *w, const char *const *names)
+{
+	csvw_strs(w, names);
 	csvw_end(w);
 }
 

@@ -20,6 +20,8 @@ struct csvw {
 int csvw_open(struct csvw *w, const char *path);
 /* csvw_header - one row of column names (NULL-terminated) */
 void csvw_header(struct csvw *w, const char *const *names);
+/* csvw_strs - the strings as fields of the current row, which stays open */
+void csvw_strs(struct csvw *w, const char *const *names);
 void csvw_str(struct csvw *w, const char *s);
 void csvw_u64(struct csvw *w, uint64_t v);
 void csvw_int(struct csvw *w, long v);

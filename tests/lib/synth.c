@@ -129,6 +129,7 @@ static void gen_group(struct cellgen *g, struct gdata *d, const struct grp *gr, 
 {
 	unsigned int n = (unsigned int)(g->o->samples * gr->weight) + 20, i, m;
 
+	d->ksoftirqd = d->long_runs = 0;
 	for (m = 0; m < 4; m++)
 		hist_init(&d->h[m]);
 	for (i = 0; i < NCPU * 2; i++)
@@ -327,9 +328,8 @@ static int write_group_csvs(const char *dir, const struct cellgen *g)
 	ret = open_in(&w, dir, "softirq.csv");
 	if (ret)
 		return ret;
-	csvw_header(&w, (const char *const[]){ "vector", "cpu", "count", "ksoftirqd_count",
-					       "long_runs", NULL });
-	w.col = 5;
+	csvw_strs(&w, (const char *const[]){ "vector", "cpu", "count", "ksoftirqd_count",
+					     "long_runs", NULL });
 	stats_hdr(&w, "delay");
 	stats_hdr(&w, "runtime");
 	csvw_end(&w);

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cmp_out.h - compare's outputs: the terminal table, compare.md and junit.xml.
+ */
+#ifndef DEFERBENCH_CMP_OUT_H
+#define DEFERBENCH_CMP_OUT_H
+
+#include <stdio.h>
+
+#include "compare.h"
+
+struct cmp_ctx {
+	const struct run *base, *new;
+	const struct cmp_opts *opts;
+	const struct cmp_result *res;
+};
+
+void cmp_print(FILE *f, const struct cmp_ctx *c);
+int cmp_write_md(const char *path, const struct cmp_ctx *c);
+int cmp_write_junit(const char *path, const struct cmp_ctx *c);
+/* cmp_interval - "[0.95, 1.07]" or "-" */
+const char *cmp_interval(const struct judgement *j, char *buf, size_t len);
+
+#endif

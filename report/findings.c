@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * findings.c - the report's "Findings": statements computed from the data, each with the
+ * numbers and the rule behind it. Nothing here is written by hand.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "report_int.h"
+
+#define MAX_CFG 16
+
+struct ranked_cfg {
+	const struct cellset *s;
+	double v[STATS_MAX_N];		/* usable per-repetition p99 */
+	size_t n;
+	double med;
+};
+
+static void rep_p99(const struct cellset *s, const struct metric_key *k,
+		    const struct judge_opts *jo, struct ranked_cfg *rc)
+{
+	uint64_t count;
+	size_t i;
+	double v;
+
+	rc->s = s;
+	rc->n = 0;
+	for (i = 0; i < s->n; i++)
+		if (s->cell[i]->ok && !metric_value(&s->cell[i]->rec, k, &v, &count) &&
+		    metric_usable(MST_P99, count, jo->min_tail))
+			rc->v[rc->n++] = v;
+	rc->med = rc->n ? median(rc->v, rc->n) : NAN;
+}
+
+static int by_med(const void *a, const void *b)
+{
+	const struct ranked_cfg *x = a, *y = b;
+
+	if (isnan(x->med) || isnan(y->med))
+		return isnan(x->med) - isnan(y->med);
+	return (x->med > y->med) - (x->med < y->med);
+}
+
+/* versus - "ratio 0.75, 95% interval [0.70, 0.80]: better" for best against other */
+static void versus(const struct ranked_cfg *best, const struct ranked_cfg *other,
+		   const struct cellset *ref, const struct judge_opts *jo, char *buf, size_t len)
+{
+	const char *r = other->s == ref ? " (reference)" : "";
+	struct judgement j;
+	char us[32];
+
+	judge(other->v, other->n, best->v, best->n, jo, &j);
+	if (isnan(j.lo))
+		snprintf(buf, len, "%s%s %s us, ratio %.2f (cannot tell: %s)", other->s->config,
+			 r, fmt_us(other->med, us, sizeof(us)), j.ratio, j.why);
+	else
+		snprintf(buf, len, "%s%s %s us, ratio %.2f, %.0f%% interval [%.2f, %.2f]: %s",
+			 other->s->config, r, fmt_us(other->med, us, sizeof(us)), j.ratio,
+			 jo->confidence * 100, j.lo, j.hi, verdict_names[j.v]);
+}
+
+static void best_config(struct report_ctx *r, const char *wl, const char *metric)
+{
+	struct metric_key k = { .src = MS_WORKLOAD, .stat = MST_P99 };
+	const struct cellset *ref = cellsets_reference(&r->cs, wl);
+	struct ranked_cfg *rc;
+	struct judge_opts jo;
+	char us[32], next[512], vref[512];
+	size_t i, n = 0, iref = 0;
+
+	judge_opts_default(&jo);
+	snprintf(k.name, sizeof(k.name), "%s", metric);
+	rc = calloc(MAX_CFG, sizeof(*rc));
+	if (!rc)
+		return;
+	for (i = 0; i < r->cs.n && n < MAX_CFG; i++)
+		if (!strcmp(r->cs.s[i].workload, wl))
+			rep_p99(&r->cs.s[i], &k, &jo, &rc[n++]);
+	qsort(rc, n, sizeof(*rc), by_med);
+	for (i = 0; i < n; i++)
+		if (rc[i].s == ref)
+			iref = i;
+	if (!n || isnan(rc[0].med)) {
+		doc_li(&r->doc, "%s, %s: no configuration has enough samples for a p99", wl,
+		       metric);
+	} else if (n == 1 || isnan(rc[1].med)) {
+		doc_li(&r->doc, "%s, %s: p99 %s us with %s, the only configuration with data",
+		       wl, metric, fmt_us(rc[0].med, us, sizeof(us)), rc[0].s->config);
+	} else {
+		versus(&rc[0], &rc[1], ref, &jo, next, sizeof(next));
+		if (iref > 1)
+			versus(&rc[0], &rc[iref], ref, &jo, vref, sizeof(vref));
+		doc_li(&r->doc, "%s, %s: lowest p99 with %s, %s us (median of %zu repetitions); "
+		       "next: %s%s%s%s", wl, metric, rc[0].s->config,
+		       fmt_us(rc[0].med, us, sizeof(us)), rc[0].n, next,
+		       iref > 1 ? "; against " : "", iref > 1 ? vref : "",
+		       iref == 0 ? " (the best is the reference configuration)" : "");
+	}
+	free(rc);
+}
+
+static void deferred_ratio_row(struct report_ctx *r, const struct cellset *s, struct hist *h)
+{
+	double sp[2] = { NAN, NAN }, wp[2] = { NAN, NAN };
+	char c[6][32], lost[32], un[32];
+	uint64_t l = 0, u = 0;
+	size_t i;
+
+	hist_init(h);
+	if (!cellset_pooled_all(s, MS_SOFTIRQ, SM_DELAY, h)) {
+		sp[0] = (double)hist_percentile(h, 0.5);
+		sp[1] = (double)hist_percentile(h, 0.99);
+	}
+	hist_init(h);
+	if (!cellset_pooled_all(s, MS_WQ, WM_DELAY, h)) {
+		wp[0] = (double)hist_percentile(h, 0.5);
+		wp[1] = (double)hist_percentile(h, 0.99);
+	}
+	for (i = 0; i < s->n; i++) {
+		l += s->cell[i]->rec.cap.lost_events;
+		u += s->cell[i]->rec.cap.unmatched;
+	}
+	snprintf(lost, sizeof(lost), "%llu", (unsigned long long)l);
+	snprintf(un, sizeof(un), "%llu", (unsigned long long)u);
+	doc_row(&r->doc, (const char *const[]){ s->workload, s->config,
+		fmt_us(sp[0], c[0], 32), fmt_us(wp[0], c[1], 32), fmt_ratio(wp[0] / sp[0], c[2], 32),
+		fmt_us(sp[1], c[3], 32), fmt_us(wp[1], c[4], 32), fmt_ratio(wp[1] / sp[1], c[5], 32),
+		lost, un }, 10);
+}
+
+static void deferred_ratios(struct report_ctx *r)
+{
+	static const char *const hdr[] = { "workload", "config", "softirq p50 (us)",
+		"workqueue p50 (us)", "wq/softirq p50", "softirq p99 (us)", "workqueue p99 (us)",
+		"wq/softirq p99", "lost", "unmatched" };
+	struct hist *h = malloc(sizeof(*h));
+	size_t i;
+
+	if (!h)
+		return;
+	doc_p(&r->doc, "Softirq vs workqueue delay under the same load (all vectors and all "
+	      "work items of each cell merged, repetitions pooled):");
+	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
+	for (i = 0; i < r->cs.n; i++)
+		deferred_ratio_row(r, &r->cs.s[i], h);
+	doc_table_end(&r->doc);
+	free(h);
+}
+
+static void data_quality(struct report_ctx *r)
+{
+	size_t i, lossy = 0, bad = 0;
+
+	for (i = 0; i < r->run->ncells; i++) {
+		const struct cell *c = &r->run->cells[i];
+
+		if (!c->ok) {
+			doc_li(&r->doc, "cell %s did not finish (%s): not used", c->id,
+			       c->error[0] ? c->error : c->status);
+			bad++;
+		} else if (c->rec.cap.lossy) {
+			doc_li(&r->doc, "cell %s is LOSSY: %llu trace events lost; its softirq and "
+			       "workqueue figures are incomplete", c->id,
+			       (unsigned long long)c->rec.cap.lost_events);
+			lossy++;
+		}
+	}
+	if (!lossy && !bad)
+		doc_li(&r->doc, "every cell finished and no cell lost trace events");
+	if (!r->run->complete)
+		doc_li(&r->doc, "the run is INCOMPLETE (run.json: complete = false)");
+	if (r->run->npartial)
+		doc_li(&r->doc, "%zu interrupted cell directories (.partial-*) were ignored",
+		       r->run->npartial);
+}
+
+/* long_runs_of - "NET_RX 3, TIMER 1" for one set; returns the total */
+static uint64_t long_runs_of(const struct cellset *s, char *buf, size_t len)
+{
+	uint64_t runs, ks, lr, total = 0;
+	struct metric_key top[32];
+	size_t j, n, off = 0;
+
+	buf[0] = '\0';
+	n = top_groups(s, MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
+	for (j = 0; j < n; j++) {
+		sirq_totals(s, top[j].name, &runs, &ks, &lr);
+		if (lr && off < len)
+			off += snprintf(buf + off, len - off, "%s%s %llu", off ? ", " : "",
+					top[j].name, (unsigned long long)lr);
+		total += lr;
+	}
+	return total;
+}
+
+/* ksoftirqd_top - the vector with the largest share of runs in ksoftirqd (>= 100 runs) */
+static void ksoftirqd_top(struct report_ctx *r)
+{
+	uint64_t runs, ks, lr, best_ks = 0, best_runs = 0;
+	const struct cellset *best = NULL;
+	struct metric_key top[32];
+	const char *bestv = "";
+	size_t i, j, n;
+
+	for (i = 0; i < r->cs.n; i++) {
+		n = top_groups(&r->cs.s[i], MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
+		for (j = 0; j < n; j++) {
+			sirq_totals(&r->cs.s[i], top[j].name, &runs, &ks, &lr);
+			if (runs >= 100 && ks * best_runs >= best_ks * runs) {
+				best = &r->cs.s[i];
+				best_ks = ks;
+				best_runs = runs;
+				bestv = top[j].name;
+			}
+		}
+	}
+	if (best)
+		doc_li(&r->doc, "largest share of softirq runs in ksoftirqd: %s in %s/%s, %.1f%% "
+		       "of %llu runs", bestv, best->workload, best->config,
+		       100.0 * (double)best_ks / (double)best_runs,
+		       (unsigned long long)best_runs);
+}
+
+static void long_runs(struct report_ctx *r)
+{
+	char list[512];
+	size_t i, found = 0;
+
+	for (i = 0; i < r->cs.n; i++)
+		if (long_runs_of(&r->cs.s[i], list, sizeof(list))) {
+			doc_li(&r->doc, "%s/%s: softirq runs longer than 2 ms (MAX_SOFTIRQ_TIME) "
+			       "over %zu repetitions: %s", r->cs.s[i].workload, r->cs.s[i].config,
+			       r->cs.s[i].n, list);
+			found++;
+		}
+	if (!found)
+		doc_li(&r->doc, "no softirq ran longer than 2 ms");
+	ksoftirqd_top(r);
+}
+
+void findings_write(struct report_ctx *r)
+{
+	const char *wl[64];
+	struct keylist kl = { 0 };
+	size_t w, n, i;
+
+	doc_h(&r->doc, 2, "Findings");
+	doc_p(&r->doc, "Computed from the data: a configuration's p99 is the median over its "
+	      "repetitions of each repetition's own p99, and the verdicts follow the rules "
+	      "of 'deferbench compare' (docs/report.md), applied between configurations.");
+	n = report_workloads(r, wl, ARRAY_SIZE(wl));
+	for (w = 0; w < n; w++) {
+		const struct cellset *ref = cellsets_reference(&r->cs, wl[w]);
+
+		keylist_free(&kl);
+		if (!ref || keylist_collect(ref, false, &kl))
+			continue;
+		for (i = 0; i < kl.n; i++)
+			if (kl.k[i].src == MS_WORKLOAD && kl.k[i].stat == MST_P99)
+				best_config(r, wl[w], kl.k[i].name);
+	}
+	keylist_free(&kl);
+	data_quality(r);
+	long_runs(r);
+	deferred_ratios(r);
+}

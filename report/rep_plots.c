@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rep_plots.c - which plots the report draws, from which data, and where the document
+ * shows them. A plot is referenced only once gnuplot has written it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot.h"
+#include "plot_kinds.h"
+#include "report_int.h"
+
+#define MAX_CFG 16
+
+/* show - reference a plot that was drawn; an empty plot is a note, a failure an error */
+static void show(struct report_ctx *r, int ret, const char *stem, const char *alt)
+{
+	char png[PLOT_STEM_LEN + 16], svg[PLOT_STEM_LEN + 16];
+
+	if (ret == -ENODATA) {
+		doc_p(&r->doc, "(%s: no histogram data, plot omitted)", alt);
+		return;
+	}
+	if (ret) {
+		r->err = r->err ?: ret;
+		return;
+	}
+	snprintf(png, sizeof(png), "plots/%s.png", stem);
+	snprintf(svg, sizeof(svg), "plots/%s.svg", stem);
+	doc_img(&r->doc, png, svg, alt);
+	r->nplots++;
+}
+
+/* stem_of - the plot file stem for kind/workload/what */
+static void stem_of(char *stem, const char *kind, const char *wl, const char *what)
+{
+	snprintf(stem, PLOT_STEM_LEN, "%s-%.40s-%.80s", kind, wl, what);
+	plot_sanitize(stem);
+}
+
+static size_t configs_of(const struct report_ctx *r, const char *wl,
+			 const struct cellset **out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->cs.n && n < MAX_CFG; i++)
+		if (!strcmp(r->cs.s[i].workload, wl))
+			out[n++] = &r->cs.s[i];
+	return n;
+}
+
+/* box_of - pooled percentiles and each usable repetition's p99 of k in a set */
+static int box_of(const struct cellset *s, const struct metric_key *k, struct box *b)
+{
+	struct metric_key kk = *k;
+	uint64_t count;
+	struct hist *h;
+	size_t i;
+	double v;
+
+	memset(b, 0, sizeof(*b));
+	snprintf(b->label, sizeof(b->label), "%s", s->config);
+	h = malloc(sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	hist_init(h);
+	if (cellset_pooled(s, k, h) || !h->count) {
+		free(h);
+		return -ENODATA;
+	}
+	b->p1 = (double)hist_percentile(h, 0.01);
+	b->p25 = (double)hist_percentile(h, 0.25);
+	b->p50 = (double)hist_percentile(h, 0.50);
+	b->p75 = (double)hist_percentile(h, 0.75);
+	b->p99 = (double)hist_percentile(h, 0.99);
+	b->p999 = (double)hist_percentile(h, 0.999);
+	free(h);
+	kk.stat = MST_P99;
+	for (i = 0; i < s->n; i++)
+		if (s->cell[i]->ok && !metric_value(&s->cell[i]->rec, &kk, &v, &count) && count)
+			b->rep_p99[b->nrep++] = v;
+	return 0;
+}
+
+static void ladder(struct report_ctx *r, const char *wl, const struct metric_key *k,
+		   const char *what, const char *title)
+{
+	const struct cellset *cfg[MAX_CFG];
+	struct box *b;
+	size_t i, n, nb = 0;
+	char stem[PLOT_STEM_LEN];
+	int ret = -ENODATA;
+
+	n = configs_of(r, wl, cfg);
+	b = calloc(n ? n : 1, sizeof(*b));
+	if (!b) {
+		r->err = r->err ?: -ENOMEM;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		nb += !box_of(cfg[i], k, &b[nb]);
+	stem_of(stem, "ladder", wl, what);
+	if (nb)
+		ret = plot_ladder(&(struct plot_text){ r->plotdir, stem, title },
+				  "latency (us, log scale)", b, nb, r->errbuf);
+	show(r, ret, stem, title);
+	free(b);
+}
+
+/* dist_series - pooled (titled) and per-repetition (thin) histograms per configuration */
+static size_t dist_series(const struct cellset **cfg, size_t n, const struct metric_key *k,
+			  bool reps, struct series *s, struct hist *h, size_t max)
+{
+	size_t i, j, ns = 0;
+
+	for (i = 0; i < n && ns < max; i++) {
+		hist_init(&h[ns]);
+		if (cellset_pooled(cfg[i], k, &h[ns]))
+			continue;
+		s[ns] = (struct series){ .h = &h[ns], .color = (int)i + 1, .dash = 1 };
+		snprintf(s[ns].title, sizeof(s[ns].title), "%s (%zu reps pooled)",
+			 cfg[i]->config, cfg[i]->n);
+		ns++;
+		for (j = 0; reps && j < cfg[i]->n && ns < max; j++) {
+			hist_init(&h[ns]);
+			if (!cfg[i]->cell[j]->ok || metric_hist(&cfg[i]->cell[j]->rec, k, &h[ns]))
+				continue;
+			s[ns] = (struct series){ .h = &h[ns], .color = (int)i + 1, .dash = 1 };
+			ns++;
+		}
+	}
+	return ns;
+}
+
+void plots_workload(struct report_ctx *r, const char *wl, const char *metric)
+{
+	const size_t max = MAX_CFG * 9;
+	const struct cellset *cfg[MAX_CFG];
+	struct metric_key k = { .src = MS_WORKLOAD };
+	char stem[PLOT_STEM_LEN], title[256];
+	struct series *s;
+	struct hist *h;
+	size_t n, ns;
+
+	if (!r->o->plots)
+		return;
+	snprintf(k.name, sizeof(k.name), "%s", metric);
+	n = configs_of(r, wl, cfg);
+	s = calloc(max, sizeof(*s));
+	h = malloc(max * sizeof(*h));
+	if (!s || !h) {
+		r->err = r->err ?: -ENOMEM;
+		goto out;
+	}
+	ns = dist_series(cfg, n, &k, true, s, h, max);
+	stem_of(stem, "pctl", wl, metric);
+	snprintf(title, sizeof(title), "%s: %s latency by configuration (thin: single "
+		 "repetitions)", wl, metric);
+	show(r, plot_percentiles(&(struct plot_text){ r->plotdir, stem, title }, s, ns,
+				 r->errbuf), stem, title);
+	ns = dist_series(cfg, n, &k, false, s, h, max);
+	stem_of(stem, "hist", wl, metric);
+	snprintf(title, sizeof(title), "%s: %s latency histogram by configuration", wl, metric);
+	show(r, plot_histogram(&(struct plot_text){ r->plotdir, stem, title }, s, ns,
+			       r->errbuf), stem, title);
+	snprintf(title, sizeof(title), "%s: %s latency across configurations", wl, metric);
+	ladder(r, wl, &k, metric, title);
+out:
+	free(s);
+	free(h);
+}
+
+/* deferred_series - softirq (solid) and workqueue (dashed) delay of one set: everything
+ * merged, then the two busiest vectors and work functions */
+static size_t deferred_series(const struct cellset *c, struct series *s, struct hist *h)
+{
+	struct metric_key top[2];
+	size_t ns = 0, i, n;
+	int src;
+
+	for (src = MS_SOFTIRQ; src <= MS_WQ; src++) {
+		bool sirq = src == MS_SOFTIRQ;
+
+		hist_init(&h[ns]);
+		if (!cellset_pooled_all(c, src, sirq ? SM_DELAY : WM_DELAY, &h[ns])) {
+			s[ns] = (struct series){ .h = &h[ns], .color = sirq ? 1 : 2,
+						 .dash = sirq ? 1 : 2 };
+			snprintf(s[ns].title, sizeof(s[ns].title), "%s",
+				 sirq ? "softirq, all vectors" : "workqueue, all items");
+			ns++;
+		}
+		n = top_groups(c, src, sirq ? SM_DELAY : WM_DELAY, false, top, 2);
+		for (i = 0; i < n; i++) {
+			hist_init(&h[ns]);
+			if (cellset_pooled(c, &top[i], &h[ns]))
+				continue;
+			s[ns] = (struct series){ .h = &h[ns], .color = (int)i + (sirq ? 3 : 5),
+						 .dash = sirq ? 1 : 2 };
+			snprintf(s[ns].title, sizeof(s[ns].title), sirq ? "softirq %s" :
+				 "wq %s: %s", top[i].name, top[i].func);
+			ns++;
+		}
+	}
+	return ns;
+}
+
+static void deferred_overlays(struct report_ctx *r, const char *wl)
+{
+	const struct cellset *cfg[MAX_CFG];
+	char stem[PLOT_STEM_LEN], title[256];
+	struct series s[6];
+	struct hist *h;
+	size_t i, n;
+
+	h = malloc(ARRAY_SIZE(s) * sizeof(*h));
+	if (!h) {
+		r->err = r->err ?: -ENOMEM;
+		return;
+	}
+	n = configs_of(r, wl, cfg);
+	for (i = 0; i < n; i++) {
+		size_t ns = deferred_series(cfg[i], s, h);
+
+		stem_of(stem, "deferred", wl, cfg[i]->config);
+		snprintf(title, sizeof(title), "%s / %s: softirq vs workqueue delay under the "
+			 "same load (%zu reps pooled)", wl, cfg[i]->config, cfg[i]->n);
+		show(r, plot_percentiles(&(struct plot_text){ r->plotdir, stem, title }, s, ns,
+					 r->errbuf), stem, title);
+	}
+	free(h);
+}
+
+void plots_deferred(struct report_ctx *r, const char *wl)
+{
+	const struct cellset *ref = cellsets_reference(&r->cs, wl);
+	struct metric_key top;
+	char what[NAME_LEN + FUNC_LEN + 16], title[256];
+
+	if (!r->o->plots || !ref)
+		return;
+	deferred_overlays(r, wl);
+	if (top_groups(ref, MS_SOFTIRQ, SM_DELAY, false, &top, 1)) {
+		snprintf(what, sizeof(what), "softirq-%s-delay", top.name);
+		snprintf(title, sizeof(title), "%s: %s softirq delay across configurations",
+			 wl, top.name);
+		ladder(r, wl, &top, what, title);
+	}
+	if (top_groups(ref, MS_WQ, WM_DELAY, false, &top, 1)) {
+		snprintf(what, sizeof(what), "wq-%s-delay", top.func);
+		snprintf(title, sizeof(title), "%s: workqueue %s (%s) delay across "
+			 "configurations", wl, top.func, top.name);
+		ladder(r, wl, &top, what, title);
+	}
+}

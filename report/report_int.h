@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report_int.h - state shared by the parts of the report writer (report.c, rep_tables.c,
+ * rep_plots.c, findings.c). Not for use outside report/.
+ */
+#ifndef DEFERBENCH_REPORT_INT_H
+#define DEFERBENCH_REPORT_INT_H
+
+#include <limits.h>
+
+#include "aggr.h"
+#include "csvw.h"
+#include "doc.h"
+#include "metric.h"
+#include "report.h"
+
+enum { TAB_WORKLOAD, TAB_SOFTIRQ, TAB_WQ, TAB_CELLS, TAB_NR };
+
+struct report_ctx {
+	const struct run *run;
+	const struct report_opts *o;
+	struct cellsets cs;
+	char plotdir[PATH_MAX];
+	char tabledir[PATH_MAX];
+	struct doc doc;
+	struct csvw tab[TAB_NR];
+	size_t nplots;
+	int err;			/* first fatal error (plots, files) */
+	char *errbuf;
+};
+
+/* the names of the workloads, in run order; returns how many (at most max) */
+size_t report_workloads(const struct report_ctx *r, const char **out, size_t max);
+
+/* rep_tables.c */
+int tables_open(struct report_ctx *r);
+int tables_close(struct report_ctx *r);
+void table_cells(struct report_ctx *r);
+void table_workload(struct report_ctx *r, const char *wl, const char *metric);
+void table_softirq(struct report_ctx *r, const char *wl);
+void table_workqueue(struct report_ctx *r, const char *wl);
+
+/* rep_plots.c: each draws (when plots are on) and references the plot in the doc */
+void plots_workload(struct report_ctx *r, const char *wl, const char *metric);
+void plots_deferred(struct report_ctx *r, const char *wl);
+void plots_time(struct report_ctx *r, const char *wl);
+
+/* findings.c */
+void findings_write(struct report_ctx *r);
+
+#endif
