@@ -98,8 +98,8 @@ static void fill_values(struct cmp_row *r, const struct side *b, const struct si
 {
 	r->nb = b->n;
 	r->nn = n->n;
-	memcpy(r->bv, b->v, (b->n < CMP_SHOW_REPS ? b->n : CMP_SHOW_REPS) * sizeof(double));
-	memcpy(r->nv, n->v, (n->n < CMP_SHOW_REPS ? n->n : CMP_SHOW_REPS) * sizeof(double));
+	memcpy(r->bv, b->v, b->n * sizeof(double));
+	memcpy(r->nv, n->v, n->n * sizeof(double));
 	r->base_med = median(b->v, b->n);
 	r->new_med = median(n->v, n->n);
 	r->lossy_base = b->lossy;
@@ -132,12 +132,8 @@ static int judge_key(struct cmp_result *res, const struct cellset *bs,
 	r->key = *k;
 	metric_id(k, r->id, sizeof(r->id));
 	r->judged = judged;
+	r->j.v = judged ? V_CANNOT_TELL : V_INFO;	/* judged once all rows are known */
 	fill_values(r, b, n);
-	judge(b->v, b->n, n->v, n->n, &o->j, &r->j);
-	if (!judged)
-		r->j.v = V_INFO;
-	else
-		res->count[r->j.v]++;
 out:
 	free(b);
 	return ret;
@@ -319,6 +315,37 @@ static int compare_all(const struct cellsets *bcs, const struct cellsets *ncs,
 	return ret ?: one_sided(res, ncs, bcs, "only in the new run");
 }
 
+/*
+ * judge_all - every metric row, each interval at the Bonferroni-split confidence so that
+ * the stated confidence holds for the whole comparison, not for each metric alone
+ */
+static void judge_all(struct cmp_result *res, const struct cmp_opts *o)
+{
+	struct judge_opts jo = o->j;
+	size_t i;
+
+	for (i = 0; i < res->nrows; i++) {
+		const struct cmp_row *r = &res->rows[i];
+
+		res->njudged += r->judged && r->key.name[0] &&
+				r->nb >= o->j.min_reps && r->nn >= o->j.min_reps;
+	}
+	if (res->njudged > 1)
+		jo.confidence = 1 - (1 - o->j.confidence) / (double)res->njudged;
+	res->metric_confidence = jo.confidence;
+	for (i = 0; i < res->nrows; i++) {
+		struct cmp_row *r = &res->rows[i];
+
+		if (!r->key.name[0])
+			continue;	/* a whole-cell row: verdict already set */
+		judge(r->bv, r->nb, r->nv, r->nn, &jo, &r->j);
+		if (!r->judged)
+			r->j.v = V_INFO;
+		else
+			res->count[r->j.v]++;
+	}
+}
+
 int compare_runs(const struct run *base, const struct run *new, const struct cmp_opts *o,
 		 struct cmp_result *res, char *errbuf)
 {
@@ -336,6 +363,8 @@ int compare_runs(const struct run *base, const struct run *new, const struct cmp
 	}
 	ret = meta_diffs(res, base, new);
 	ret = ret ?: compare_all(&bcs, &ncs, o, res);
+	if (!ret)
+		judge_all(res, o);
 	if (!ret && !res->matched)
 		ret = rd_err(errbuf, "%s and %s share no workload x configuration: nothing to "
 			     "compare", base->dir, new->dir);

@@ -43,22 +43,26 @@ void judge_opts_default(struct judge_opts *o);
 struct judgement {
 	enum verdict v;
 	double ratio;		/* median(new) / median(base) */
-	double lo, hi;		/* bootstrap interval of the ratio; NaN if not computed */
+	double lo, hi;		/* interval of the ratio (see judge); NaN if not computed */
 	double p;		/* Mann-Whitney two-sided p-value, for information */
 	char why[160];
 };
 
 /*
- * judge - the verdict on per-repetition values base[nb] and new[nn]:
+ * judge - the verdict on per-repetition values base[nb] and new[nn], with t the
+ * threshold, ratio = median(new) / median(base), and [lo, hi] the hull of Welch's
+ * t-interval of the ratio of geometric means (on log values) and the percentile
+ * bootstrap interval of the ratio of medians, both at o->confidence:
  *  1. fewer than min_reps values on a side, or a base median of 0: cannot tell;
- *  2. worse  if the interval's lower bound > 1 and ratio >= 1 + threshold;
- *  3. better if the interval's upper bound < 1 and ratio <= 1 / (1 + threshold);
- *  4. no change if the whole interval lies in [1 / (1 + threshold), 1 + threshold];
- *  5. otherwise cannot tell.
+ *  2. worse     if lo > 1 + t        (confidently higher by more than the threshold);
+ *  3. better    if hi < 1 / (1 + t)  (confidently lower by more than the threshold);
+ *  4. no change if the whole interval lies within [1 / (1 + t), 1 + t];
+ *  5. otherwise cannot tell (the interval reaches both sides of a threshold).
  */
 void judge(const double *base, size_t nb, const double *new, size_t nn,
 	   const struct judge_opts *o, struct judgement *j);
 
+/* Repetition values shown per row in compare.md. */
 #define CMP_SHOW_REPS 16
 
 struct cmp_row {
@@ -69,7 +73,7 @@ struct cmp_row {
 	bool judged;			/* false: information only */
 	struct judgement j;
 	double base_med, new_med;	/* medians of the repetition values, ns */
-	double bv[CMP_SHOW_REPS], nv[CMP_SHOW_REPS];
+	double bv[STATS_MAX_N], nv[STATS_MAX_N];
 	size_t nb, nn;			/* usable repetitions */
 	unsigned int lossy_base, lossy_new;
 };
@@ -92,6 +96,8 @@ struct cmp_result {
 	struct env_diff *env;		/* run metadata and knob values that differ */
 	size_t nenv, capenv;
 	size_t matched;			/* workload x configuration pairs found on both sides */
+	size_t njudged;			/* judged metrics with enough repetitions */
+	double metric_confidence;	/* of each interval, after the Bonferroni split */
 	size_t nsparse;			/* metrics left out: too few samples on both sides */
 	size_t count[V_NR];		/* judged rows per verdict */
 };
@@ -100,7 +106,9 @@ extern const char *const cmp_default_patterns[];
 
 /*
  * compare_runs - match every workload x configuration of base and new and judge the
- * selected metrics. -EINVAL (message in errbuf) when nothing matches.
+ * selected metrics. The confidence is family-wise: with k judged metrics that have
+ * enough repetitions, each interval is computed at 1 - (1 - confidence) / k
+ * (Bonferroni). -EINVAL (message in errbuf) when nothing matches.
  */
 int compare_runs(const struct run *base, const struct run *new, const struct cmp_opts *o,
 		 struct cmp_result *res, char *errbuf);

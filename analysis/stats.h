@@ -39,6 +39,21 @@ int bootstrap_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
  */
 double mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u);
 
+/*
+ * welch_log_ratio_ci - interval of the ratio of geometric means, exp(mean(log b) -
+ * mean(log a)), from Welch's t-interval on the logarithms. Each side's standard
+ * deviation is at least min_sd (log units), so that identical values (percentiles read
+ * from the same histogram bucket) do not claim infinite precision. Needs at least two
+ * values per side, all > 0; -EINVAL otherwise.
+ */
+int welch_log_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
+		       double conf, double min_sd, struct ratio_ci *out);
+
+/* t_quantile - the p-quantile of Student's t with df (> 0, may be fractional) freedom */
+double t_quantile(double p, double df);
+/* t_cdf - P(T <= t) for Student's t with df degrees of freedom */
+double t_cdf(double t, double df);
+
 /* splitmix64 - the generator bootstrap uses; exposed for tests */
 uint64_t splitmix64(uint64_t *state);
 

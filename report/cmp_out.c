@@ -72,22 +72,30 @@ void cmp_print(FILE *f, const struct cmp_ctx *c)
 	summary_line(f, r);
 	fprintf(f, "; %zu metrics left out (fewer than %u repetitions with enough samples on "
 		"either side)\n", r->nsparse, c->opts->j.min_reps);
+	fprintf(f, "%.3g%% confidence over %zu judged metrics: each interval at %.5g%% "
+		"(Bonferroni); threshold %.3g%%\n", c->opts->j.confidence * 100, r->njudged,
+		r->metric_confidence * 100, c->opts->j.threshold * 100);
 }
 
-static void md_rules(struct doc *d, const struct cmp_opts *o)
+static void md_rules(struct doc *d, const struct cmp_ctx *c)
 {
+	const struct judge_opts *j = &c->opts->j;
+	double up = 1 + j->threshold, down = 1 / (1 + j->threshold);
+
 	doc_h(d, 2, "How the verdicts were reached");
-	doc_li(d, "Each repetition gives one value per metric; medians across repetitions "
-	       "are compared as new/base.");
-	doc_li(d, "Interval: %.0f%% percentile-bootstrap interval of that ratio (%u resamples, "
-	       "seed %#llx).", o->j.confidence * 100, o->j.iters, (unsigned long long)o->j.seed);
-	doc_li(d, "worse: interval above 1 and ratio >= %.3g; better: interval below 1 and "
-	       "ratio <= %.3g; no change: interval within [%.3g, %.3g]; anything else: "
-	       "cannot tell.", 1 + o->j.threshold, 1 / (1 + o->j.threshold),
-	       1 / (1 + o->j.threshold), 1 + o->j.threshold);
+	doc_li(d, "Each repetition gives one value per metric (its own p50, p99, ...); the "
+	       "ratio is median(new values) / median(base values).");
+	doc_li(d, "Interval: percentile bootstrap of that ratio (%u resamples, seed %#llx), at "
+	       "%.0f%% confidence for the comparison as a whole: with %zu judged metrics each "
+	       "interval is at %.5f%% (Bonferroni).", j->iters, (unsigned long long)j->seed,
+	       j->confidence * 100, c->res->njudged, c->res->metric_confidence * 100);
+	doc_li(d, "worse: the whole interval above %.3g; better: the whole interval below "
+	       "%.3g; no change: the whole interval within [%.3g, %.3g]; anything else: "
+	       "cannot tell. The threshold is %.3g%%.", up, down, down, up,
+	       j->threshold * 100);
 	doc_li(d, "A repetition counts for a percentile only with at least %u samples beyond "
-	       "it; at least %u such repetitions are needed on each side.", o->j.min_tail,
-	       o->j.min_reps);
+	       "it; at least %u such repetitions are needed on each side, else cannot tell.",
+	       j->min_tail, j->min_reps);
 	doc_li(d, "Cells with lost trace events are not compared on softirq/workqueue metrics; "
 	       "cells that did not finish are not compared at all. max is shown, not judged.");
 	doc_li(d, "p (Mann-Whitney, two-sided, on the repetition values) is for information.");
@@ -175,7 +183,7 @@ int cmp_write_md(const char *path, const struct cmp_ctx *c)
 	md_env(&d, r);
 	doc_h(&d, 2, "Metrics");
 	md_rows(&d, r);
-	md_rules(&d, c->opts);
+	md_rules(&d, c);
 	return doc_close(&d);
 }
 

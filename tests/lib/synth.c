@@ -607,7 +607,10 @@ int synth_run(const char *dir, const struct synth_opts *o)
 	if (!g)
 		return -ENOMEM;
 	g->o = o;
-	g->rng = o->seed * 0x9e3779b97f4a7c15ULL + 12345;
+	/* hash the seed: splitmix's state advances additively, so seeds n and n + 1
+	 * must not become neighbouring states of one sequence */
+	g->rng = o->seed ^ 0x6a09e667f3bcc909ULL;
+	g->rng = rnd(&g->rng) ^ rnd(&g->rng);
 	root = json_object_new_object();
 	cells = json_object_new_array();
 	for (w = 0; !ret && o->workloads[w]; w++)
