@@ -11,6 +11,7 @@
 
 #include "compare.h"
 #include "opts.h"
+#include "util.h"
 
 #define CMP_MAX_PATTERNS 32
 

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_args.c - the argument parsers of report, compare and baseline, without running
+ * the commands.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cmd_args.h"
+
+#define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
+#define ARGC(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))
+#define PARSE(fn, a, err, ...) fn(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), a, err)
+
+static void test_compare_defaults(void **state)
+{
+	struct compare_args a;
+	char err[ERRBUF_LEN];
+
+	(void)state;
+	assert_int_equal(PARSE(compare_parse, &a, err, "compare", "b", "n"), 0);
+	assert_string_equal(a.base, "b");
+	assert_string_equal(a.new, "n");
+	assert_true(fabs(a.cmp.j.threshold - 0.10) < 1e-12);
+	assert_true(fabs(a.cmp.j.confidence - 0.95) < 1e-12);
+	assert_int_equal(a.cmp.j.min_reps, 3);
+	assert_null(a.cmp.judge_patterns);
+	assert_null(a.outdir);
+}
+
+static void test_compare_options(void **state)
+{
+	struct compare_args a;
+	char err[ERRBUF_LEN];
+
+	(void)state;
+	assert_int_equal(PARSE(compare_parse, &a, err, "compare", "--threshold", "5",
+			       "--confidence", "0.99", "-m", "workload:*", "--metric",
+			       "softirq:NET_RX:*", "--min-reps", "5", "-o", "out", "b", "n"), 0);
+	assert_true(fabs(a.cmp.j.threshold - 0.05) < 1e-12);
+	assert_true(fabs(a.cmp.j.confidence - 0.99) < 1e-12);
+	assert_int_equal(a.cmp.npatterns, 2);
+	assert_string_equal(a.cmp.judge_patterns[1], "softirq:NET_RX:*");
+	assert_int_equal(a.cmp.j.min_reps, 5);
+	assert_string_equal(a.outdir, "out");
+}
+
+static void test_compare_errors(void **state)
+{
+	struct compare_args a;
+	char err[ERRBUF_LEN];
+
+	(void)state;
+	assert_int_equal(PARSE(compare_parse, &a, err, "compare", "--threshold", "abc", "b",
+			       "n"), -EINVAL);
+	assert_non_null(strstr(err, "--threshold"));
+	assert_int_equal(PARSE(compare_parse, &a, err, "compare", "--confidence", "1.5", "b",
+			       "n"), -EINVAL);
+	assert_non_null(strstr(err, "out of range"));
+	assert_int_equal(PARSE(compare_parse, &a, err, "compare", "--min-reps", "1", "b", "n"),
+			 -EINVAL);
+	assert_int_equal(PARSE(compare_parse, &a, err, "compare", "b"), -EINVAL);
+	assert_non_null(strstr(err, "need BASE and NEW"));
+	assert_int_equal(PARSE(compare_parse, &a, err, "compare", "--bogus", "b", "n"), -EINVAL);
+	assert_int_equal(PARSE(compare_parse, &a, err, "compare", "--help"), 1);
+}
+
+static void test_report_args(void **state)
+{
+	struct report_args a;
+	char err[ERRBUF_LEN];
+
+	(void)state;
+	assert_int_equal(PARSE(report_parse, &a, err, "report", "dir"), 0);
+	assert_string_equal(a.dir, "dir");
+	assert_false(a.no_plots);
+	assert_int_equal(a.top_wq, 8);
+	assert_int_equal(PARSE(report_parse, &a, err, "report", "--no-plots", "--top-wq", "3",
+			       "-o", "x", "dir"), 0);
+	assert_true(a.no_plots);
+	assert_int_equal(a.top_wq, 3);
+	assert_int_equal(PARSE(report_parse, &a, err, "report", "--top-wq", "0", "d"), -EINVAL);
+	assert_int_equal(PARSE(report_parse, &a, err, "report"), -EINVAL);
+}
+
+static void test_baseline_args(void **state)
+{
+	struct baseline_args a;
+	char err[ERRBUF_LEN];
+
+	(void)state;
+	assert_int_equal(PARSE(baseline_parse, &a, err, "baseline", "save", "--dir", "/b",
+			       "--name", "v6.18", "run"), 0);
+	assert_int_equal(a.verb, BL_SAVE);
+	assert_string_equal(a.run, "run");
+	assert_string_equal(a.root, "/b");
+	assert_string_equal(a.name, "v6.18");
+	assert_int_equal(PARSE(baseline_parse, &a, err, "baseline", "path", "-H", "lab1"), 0);
+	assert_int_equal(a.verb, BL_PATH);
+	assert_string_equal(a.host, "lab1");
+	assert_string_equal(a.name, "default");
+	assert_int_equal(PARSE(baseline_parse, &a, err, "baseline", "save"), -EINVAL);
+	assert_int_equal(PARSE(baseline_parse, &a, err, "baseline", "show", "extra"), -EINVAL);
+	assert_int_equal(PARSE(baseline_parse, &a, err, "baseline", "drop"), -EINVAL);
+	assert_int_equal(PARSE(baseline_parse, &a, err, "baseline", "path", "--name", "../x"),
+			 -EINVAL);
+	assert_int_equal(PARSE(baseline_parse, &a, err, "baseline", "path", "--name", ".hid"),
+			 -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_compare_defaults),
+		cmocka_unit_test(test_compare_options),
+		cmocka_unit_test(test_compare_errors),
+		cmocka_unit_test(test_report_args),
+		cmocka_unit_test(test_baseline_args),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

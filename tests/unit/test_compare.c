@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_compare.c - verdicts: judge() on hand-made repetition values, and compare_runs()
+ * on synthetic run directories written by tests/lib/synth.c.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "compare.h"
+#include "fixture.h"
+#include "synth.h"
+
+static struct judge_opts jo(void)
+{
+	struct judge_opts o;
+
+	judge_opts_default(&o);
+	return o;
+}
+
+static void test_judge_identical(void **state)
+{
+	const double v[] = { 100e3, 101e3, 99e3, 100.5e3, 99.5e3 };
+	struct judge_opts o = jo();
+	struct judgement j;
+
+	(void)state;
+	judge(v, 5, v, 5, &o, &j);
+	assert_int_equal(j.v, V_NO_CHANGE);
+	assert_true(fabs(j.ratio - 1) < 1e-12);
+	assert_true(j.lo <= 1 && j.hi >= 1);
+}
+
+static void test_judge_doubled(void **state)
+{
+	const double b[] = { 100e3, 102e3, 98e3 }, n[] = { 200e3, 203e3, 197e3 };
+	struct judge_opts o = jo();
+	struct judgement j;
+
+	(void)state;
+	judge(b, 3, n, 3, &o, &j);
+	assert_int_equal(j.v, V_WORSE);
+	assert_true(j.ratio > 1.9 && j.lo > 1.1);
+	judge(n, 3, b, 3, &o, &j);
+	assert_int_equal(j.v, V_BETTER);
+	assert_true(j.hi < 1 / 1.1);
+}
+
+static void test_judge_noisy(void **state)
+{
+	const double b[] = { 100e3, 180e3, 60e3 }, n[] = { 150e3, 90e3, 240e3 };
+	struct judge_opts o = jo();
+	struct judgement j;
+
+	(void)state;
+	judge(b, 3, n, 3, &o, &j);
+	assert_int_equal(j.v, V_CANNOT_TELL);
+	assert_true(j.lo < 1 && j.hi > 1.1);
+}
+
+/* small but certain: a 5% change with tight repetitions is not beyond a 10% threshold */
+static void test_judge_small_change(void **state)
+{
+	const double b[] = { 100e3, 100.2e3, 99.8e3, 100.1e3, 99.9e3, 100e3 };
+	const double n[] = { 105e3, 105.2e3, 104.8e3, 105.1e3, 104.9e3, 105e3 };
+	struct judge_opts o = jo();
+	struct judgement j;
+
+	(void)state;
+	judge(b, 6, n, 6, &o, &j);
+	assert_int_equal(j.v, V_NO_CHANGE);
+	o.threshold = 0.02;
+	judge(b, 6, n, 6, &o, &j);
+	assert_int_equal(j.v, V_WORSE);
+}
+
+static void test_judge_too_few(void **state)
+{
+	const double b[] = { 100e3 }, n[] = { 300e3 };
+	struct judge_opts o = jo();
+	struct judgement j;
+
+	(void)state;
+	judge(b, 1, n, 1, &o, &j);
+	assert_int_equal(j.v, V_CANNOT_TELL);
+	assert_true(fabs(j.ratio - 3) < 1e-12);	/* shown, not judged */
+	assert_true(isnan(j.lo));
+	judge((const double[]){ 1, 2 }, 2, (const double[]){ 5, 6 }, 2, &o, &j);
+	assert_int_equal(j.v, V_CANNOT_TELL);	/* min_reps is 3 */
+}
+
+/* synthetic runs, written once per test into a temporary directory */
+struct runs {
+	char *dir;
+	struct run base, new;
+	struct cmp_result res;
+};
+
+static int load_pair(struct runs *r, const struct synth_opts *b, const struct synth_opts *n)
+{
+	char err[RD_ERRLEN], path[4096];
+
+	r->dir = fixture_dir();
+	snprintf(path, sizeof(path), "%s/base", r->dir);
+	assert_int_equal(synth_run(path, b), 0);
+	assert_int_equal(run_load(path, &r->base, err), 0);
+	snprintf(path, sizeof(path), "%s/new", r->dir);
+	assert_int_equal(synth_run(path, n), 0);
+	assert_int_equal(run_load(path, &r->new, err), 0);
+	return 0;
+}
+
+static void free_pair(struct runs *r)
+{
+	cmp_result_free(&r->res);
+	run_free(&r->base);
+	run_free(&r->new);
+	fixture_free(r->dir);
+}
+
+static const struct cmp_row *find_row(const struct cmp_result *res, const char *wl,
+				      const char *cfg, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < res->nrows; i++)
+		if (!strcmp(res->rows[i].workload, wl) && !strcmp(res->rows[i].config, cfg) &&
+		    !strcmp(res->rows[i].id, id))
+			return &res->rows[i];
+	return NULL;
+}
+
+static void small(struct synth_opts *o)
+{
+	static const char *const wls[] = { "net", NULL };
+	static const char *const cfgs[] = { "default", "threaded", NULL };
+
+	synth_defaults(o);
+	o->workloads = wls;
+	o->configs = cfgs;
+	o->samples = 3000;
+	o->duration_s = 2;
+	o->rep_noise = 0.01;
+}
+
+static void test_compare_itself(void **state)
+{
+	struct cmp_opts co = { 0 };
+	struct synth_opts o;
+	struct runs r = { 0 };
+	char err[RD_ERRLEN];
+
+	(void)state;
+	small(&o);
+	load_pair(&r, &o, &o);
+	co.j = jo();
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	assert_false(cmp_regressed(&r.res));
+	assert_int_equal(r.res.count[V_WORSE] + r.res.count[V_BETTER], 0);
+	assert_true(r.res.count[V_NO_CHANGE] > 0);
+	assert_int_equal(r.res.nenv, 0);
+	assert_int_equal(r.res.matched, 2);
+	free_pair(&r);
+}
+
+static void test_compare_doubled(void **state)
+{
+	struct synth_opts b, n;
+	struct cmp_opts co = { 0 };
+	struct runs r = { 0 };
+	const struct cmp_row *row;
+	char err[RD_ERRLEN];
+
+	(void)state;
+	small(&b);
+	small(&n);
+	n.seed = 2;
+	n.slowdown = 2;
+	n.kernel = "6.19.0-new";
+	load_pair(&r, &b, &n);
+	co.j = jo();
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	assert_true(cmp_regressed(&r.res));
+	row = find_row(&r.res, "net", "default", "workload:rtt:p50");
+	assert_non_null(row);
+	assert_int_equal(row->j.v, V_WORSE);
+	assert_true(row->j.ratio > 1.8 && row->j.ratio < 2.2);
+	/* max is shown beside the judged percentiles, never judged */
+	row = find_row(&r.res, "net", "default", "workload:rtt:max");
+	assert_non_null(row);
+	assert_int_equal(row->j.v, V_INFO);
+	assert_false(row->judged);
+	assert_true(r.res.nenv >= 1);
+	assert_string_equal(r.res.env[0].field, "kernel");
+	free_pair(&r);
+}
+
+static void test_compare_lossy(void **state)
+{
+	struct synth_opts b, n;
+	struct cmp_opts co = { 0 };
+	struct runs r = { 0 };
+	const struct cmp_row *row;
+	char err[RD_ERRLEN];
+
+	(void)state;
+	small(&b);
+	small(&n);
+	n.lossy_cell = "net--default--r2";
+	load_pair(&r, &b, &n);
+	co.j = jo();
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	row = find_row(&r.res, "net", "default", "softirq:*, wq:*");
+	assert_non_null(row);
+	assert_int_equal(row->j.v, V_LOSSY);
+	assert_int_equal(r.res.count[V_LOSSY], 1);
+	/* no trace-derived metric of the lossy cell is judged; the workload's own is */
+	assert_null(find_row(&r.res, "net", "default", "softirq:TIMER:delay:p50"));
+	assert_non_null(find_row(&r.res, "net", "default", "workload:rtt:p50"));
+	/* the other configuration is compared as usual */
+	assert_non_null(find_row(&r.res, "net", "threaded", "softirq:TIMER:delay:p50"));
+	assert_false(cmp_regressed(&r.res));
+	free_pair(&r);
+}
+
+static void test_compare_failed_cell(void **state)
+{
+	struct synth_opts b, n;
+	struct cmp_opts co = { 0 };
+	struct runs r = { 0 };
+	const struct cmp_row *row;
+	char err[RD_ERRLEN];
+
+	(void)state;
+	small(&b);
+	small(&n);
+	n.failed_cell = "net--threaded--r3";
+	load_pair(&r, &b, &n);
+	co.j = jo();
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	row = find_row(&r.res, "net", "threaded", "*");
+	assert_non_null(row);
+	assert_int_equal(row->j.v, V_INCOMPLETE);
+	assert_null(find_row(&r.res, "net", "threaded", "workload:rtt:p50"));
+	free_pair(&r);
+}
+
+static void test_compare_disjoint(void **state)
+{
+	static const char *const other[] = { "tty", NULL };
+	struct synth_opts b, n;
+	struct cmp_opts co = { 0 };
+	struct runs r = { 0 };
+	char err[RD_ERRLEN];
+
+	(void)state;
+	small(&b);
+	small(&n);
+	n.workloads = other;
+	load_pair(&r, &b, &n);
+	co.j = jo();
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), -EINVAL);
+	assert_non_null(strstr(err, "share no workload"));
+	free_pair(&r);
+}
+
+static void test_compare_patterns(void **state)
+{
+	static const char *const pat[] = { "workload:*:p50" };
+	struct cmp_opts co = { .judge_patterns = pat, .npatterns = 1 };
+	struct synth_opts o;
+	struct runs r = { 0 };
+	char err[RD_ERRLEN];
+	size_t i;
+
+	(void)state;
+	small(&o);
+	load_pair(&r, &o, &o);
+	co.j = jo();
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	for (i = 0; i < r.res.nrows; i++)
+		if (r.res.rows[i].judged)
+			assert_string_equal(r.res.rows[i].id, "workload:rtt:p50");
+	assert_int_equal(r.res.njudged, 2);
+	free_pair(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_judge_identical),
+		cmocka_unit_test(test_judge_doubled),
+		cmocka_unit_test(test_judge_noisy),
+		cmocka_unit_test(test_judge_small_change),
+		cmocka_unit_test(test_judge_too_few),
+		cmocka_unit_test(test_compare_itself),
+		cmocka_unit_test(test_compare_doubled),
+		cmocka_unit_test(test_compare_lossy),
+		cmocka_unit_test(test_compare_failed_cell),
+		cmocka_unit_test(test_compare_disjoint),
+		cmocka_unit_test(test_compare_patterns),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
