@@ -1,0 +1,76 @@
+#!/bin/sh
+# kernel-regression.sh - is the running kernel slower at deferred work than the baseline?
+#
+# Builds deferbench, runs the quick suite (make bench QUICK=1) on the running kernel,
+# writes the run's report, compares the run with this host's stored baseline and exits
+# with compare's status:
+#   0  no regression        1  regression        2  error (build, run, input, no baseline)
+#
+# Needs what the suite needs (root, tracefs); the baseline must come from the same
+# machine and scenario. Environment:
+#   DEFERBENCH_BASELINE_DIR  baseline store (default /var/lib/deferbench/baselines)
+#   BASELINE_NAME            which baseline of this host (default: default)
+#   SAVE_BASELINE=1          no baseline yet: store this run as it and exit 0
+#   COMPARE_ARGS             extra options for compare, e.g. "--threshold 15"
+#   ARTIFACTS                copy report, plots, tables, compare.md, junit.xml here
+#   RUN_DIR                  skip building and running; use this finished run
+set -u
+cd "$(dirname "$0")/.." || exit 2
+
+NAME=${BASELINE_NAME:-default}
+DB=./deferbench
+
+die() {
+	echo "kernel-regression: $*" >&2
+	exit 2
+}
+
+# newest_run STAMP - the newest run directory whose run.json is newer than STAMP
+newest_run() {
+	find results -name run.json -newer "$1" -printf '%T@ %h\n' 2>/dev/null |
+		sort -n | tail -n 1 | cut -d' ' -f2-
+}
+
+publish() {
+	[ -n "${ARTIFACTS:-}" ] || return 0
+	mkdir -p "$ARTIFACTS" || die "cannot create $ARTIFACTS"
+	for f in report.md report.html compare.md junit.xml plots tables; do
+		[ -e "$1/$f" ] && cp -r "$1/$f" "$ARTIFACTS/"
+	done
+	echo "kernel-regression: artifacts in $ARTIFACTS"
+}
+
+if [ -z "${RUN_DIR:-}" ]; then
+	make >/dev/null || die "build failed"
+	stamp=$(mktemp) || die "mktemp"
+	trap 'rm -f "$stamp"' EXIT
+	make bench QUICK=1 || die "the quick suite failed on $(uname -r)"
+	RUN_DIR=$(newest_run "$stamp")
+	[ -n "$RUN_DIR" ] || die "the quick suite left no run.json under results/"
+fi
+[ -f "$RUN_DIR/run.json" ] || die "$RUN_DIR is not a run directory"
+
+$DB report "$RUN_DIR" || die "report failed"
+echo "kernel-regression: report $RUN_DIR/report.html"
+
+if ! base=$($DB baseline path --name "$NAME" 2>/dev/null); then
+	if [ "${SAVE_BASELINE:-0}" = 1 ]; then
+		$DB baseline save --name "$NAME" "$RUN_DIR" || die "cannot save the baseline"
+		echo "kernel-regression: no baseline '$NAME' yet; saved this run as it"
+		publish "$RUN_DIR"
+		exit 0
+	fi
+	die "no baseline '$NAME' for $(uname -n); run once with SAVE_BASELINE=1"
+fi
+
+# shellcheck disable=SC2086
+$DB compare ${COMPARE_ARGS:-} -o "$RUN_DIR" "$base" "$RUN_DIR"
+rc=$?
+echo "kernel-regression: compared with $base: $RUN_DIR/compare.md, $RUN_DIR/junit.xml"
+publish "$RUN_DIR"
+case $rc in
+0) echo "kernel-regression: no regression" ;;
+1) echo "kernel-regression: REGRESSION (see compare.md)" ;;
+*) echo "kernel-regression: compare failed (exit $rc)" ;;
+esac
+exit $rc
