@@ -200,6 +200,15 @@ const struct cellset *cellsets_reference(const struct cellsets *cs, const char *
 	return s;
 }
 
+size_t cellset_ok(const struct cellset *s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->n; i++)
+		n += s->cell[i]->ok;
+	return n;
+}
+
 int cellset_pooled(const struct cellset *s, const struct metric_key *k, struct hist *h)
 {
 	size_t i;

@@ -82,6 +82,8 @@ const struct cellset *cellsets_find(const struct cellsets *cs, const char *workl
 				    const char *config);
 /* cellsets_reference - the reference configuration of a workload (docs/results-format.md) */
 const struct cellset *cellsets_reference(const struct cellsets *cs, const char *workload);
+/* cellset_ok - the repetitions that finished */
+size_t cellset_ok(const struct cellset *s);
 /* cellset_pooled - every usable repetition's histogram of k merged into h */
 int cellset_pooled(const struct cellset *s, const struct metric_key *k, struct hist *h);
 

@@ -120,8 +120,8 @@ static size_t dist_series(const struct cellset **cfg, size_t n, const struct met
 		if (cellset_pooled(cfg[i], k, &h[ns]))
 			continue;
 		s[ns] = (struct series){ .h = &h[ns], .color = (int)i + 1, .dash = 1 };
-		snprintf(s[ns].title, sizeof(s[ns].title), "%s (%zu reps pooled)",
-			 cfg[i]->config, cfg[i]->n);
+		snprintf(s[ns].title, sizeof(s[ns].title), "%s (%zu of %zu reps pooled)",
+			 cfg[i]->config, cellset_ok(cfg[i]), cfg[i]->n);
 		ns++;
 		for (j = 0; reps && j < cfg[i]->n && ns < max; j++) {
 			hist_init(&h[ns]);
@@ -225,7 +225,8 @@ static void deferred_overlays(struct report_ctx *r, const char *wl)
 
 		stem_of(stem, "deferred", wl, cfg[i]->config);
 		snprintf(title, sizeof(title), "%s / %s: softirq vs workqueue delay under the "
-			 "same load (%zu reps pooled)", wl, cfg[i]->config, cfg[i]->n);
+			 "same load (%zu of %zu reps pooled)", wl, cfg[i]->config,
+			 cellset_ok(cfg[i]), cfg[i]->n);
 		show(r, plot_percentiles(&(struct plot_text){ r->plotdir, stem, title }, s, ns,
 					 r->errbuf), stem, title);
 	}

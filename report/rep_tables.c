@@ -12,7 +12,7 @@
 
 static const char *const tab_names[TAB_NR] = {
 	[TAB_WORKLOAD] = "workload.csv", [TAB_SOFTIRQ] = "softirq.csv",
-	[TAB_WQ] = "workqueue.csv", [TAB_CELLS] = "cells.csv",
+	[TAB_WQ] = "workqueue.csv", [TAB_CELLS] = "cells.csv", [TAB_COUNTERS] = "counters.csv",
 };
 
 static const char *const fig_cols[] = {
@@ -31,6 +31,8 @@ static const char *const *const tab_keys[TAB_NR] = {
 	[TAB_CELLS] = (const char *const[]){ "id", "workload", "config", "rep", "status",
 		"error", "lossy", "events", "lost_events", "late_events", "unmatched",
 		"duration_s", "knobs", NULL },
+	[TAB_COUNTERS] = (const char *const[]){ "workload", "config", "counter", "reps",
+		"median", "min", "max", NULL },
 };
 
 int tables_open(struct report_ctx *r)
@@ -44,7 +46,7 @@ int tables_open(struct report_ctx *r)
 		if (ret)
 			return rd_errno(r->errbuf, ret, "%s: %s", p, strerror(-ret));
 		csvw_strs(&r->tab[t], tab_keys[t]);
-		if (t != TAB_CELLS)
+		if (t != TAB_CELLS && t != TAB_COUNTERS)
 			csvw_strs(&r->tab[t], fig_cols);
 		csvw_end(&r->tab[t]);
 	}
@@ -329,5 +331,74 @@ void table_workqueue(struct report_ctx *r, const char *wl)
 		for (j = 0; j < n; j++)
 			wq_row(r, &r->cs.s[i], &top[j], j < r->o->top_wq);
 	}
+	doc_table_end(&r->doc);
+}
+
+/* counter_values - a workload counter's numeric value in each finished repetition */
+static size_t counter_values(const struct cellset *s, const char *name, double *v)
+{
+	char msg[ERRBUF_LEN];
+	size_t i, j, n = 0;
+
+	for (i = 0; i < s->n; i++) {
+		const struct wl_data *wl = &s->cell[i]->rec.wl;
+
+		for (j = 0; s->cell[i]->ok && j < wl->ncounter; j++)
+			if (!strcmp(wl->counter[j].key, name) &&
+			    !parse_double(wl->counter[j].val, -1e300, 1e300, &v[n], msg))
+				n++;
+	}
+	return n;
+}
+
+static void counter_row(struct report_ctx *r, const struct cellset *s, const char *name)
+{
+	double v[STATS_MAX_N], med, lo, hi;
+	struct csvw *w = &r->tab[TAB_COUNTERS];
+	char reps[32], val[96];
+	size_t i, n;
+
+	n = counter_values(s, name, v);
+	if (!n)
+		return;
+	med = median(v, n);
+	lo = hi = v[0];
+	for (i = 1; i < n; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	csvw_strs(w, (const char *const[]){ s->workload, s->config, name, NULL });
+	csvw_u64(w, n);
+	csvw_dbl(w, med, 3);
+	csvw_dbl(w, lo, 3);
+	csvw_dbl(w, hi, 3);
+	csvw_end(w);
+	snprintf(reps, sizeof(reps), "%zu/%zu", n, s->n);
+	if (lo == hi)
+		snprintf(val, sizeof(val), "%.6g", med);
+	else
+		snprintf(val, sizeof(val), "%.6g [%.6g-%.6g]", med, lo, hi);
+	doc_row(&r->doc, (const char *const[]){ s->config, name, reps, val }, 4);
+}
+
+void table_counters(struct report_ctx *r, const char *wl)
+{
+	static const char *const hdr[] = { "config", "counter", "reps",
+		"value: median [lowest-highest]" };
+	const struct cellset *ref = cellsets_reference(&r->cs, wl);
+	const struct wl_data *names = NULL;
+	size_t i, j;
+
+	for (i = 0; ref && i < ref->n && !names; i++)
+		if (ref->cell[i]->ok && ref->cell[i]->rec.wl.ncounter)
+			names = &ref->cell[i]->rec.wl;
+	if (!names)
+		return;
+	doc_h(&r->doc, 3, "%s: counters", wl);
+	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
+	for (j = 0; j < names->ncounter; j++)
+		for (i = 0; i < r->cs.n; i++)
+			if (!strcmp(r->cs.s[i].workload, wl))
+				counter_row(r, &r->cs.s[i], names->counter[j].key);
 	doc_table_end(&r->doc);
 }

@@ -49,8 +49,11 @@ static size_t group_rows(const struct ival_row *rows, size_t n, struct tgroup **
 			strcpy(g[ng].pool, rows[i].pool);
 			g[ng].t = calloc(n, sizeof(double));
 			g[ng].v = calloc(n, sizeof(double));
-			if (!g[ng].t || !g[ng].v)
+			if (!g[ng].t || !g[ng].v) {
+				free(g[ng].t);
+				free(g[ng].v);
 				break;
+			}
 			ng++;
 		}
 		g[j].t[g[j].n] = rows[i].t_s;

@@ -78,6 +78,7 @@ static void workload_section(struct report_ctx *r, const char *wl)
 		table_workload(r, wl, m[i]);
 		plots_workload(r, wl, m[i]);
 	}
+	table_counters(r, wl);
 	doc_h(&r->doc, 3, "%s: softirqs (all CPUs), busiest vectors first", wl);
 	table_softirq(r, wl);
 	doc_h(&r->doc, 3, "%s: workqueues, the %u busiest groups per configuration "
@@ -136,8 +137,9 @@ static void body(struct report_ctx *r)
 	for (i = 0; i < n && !r->err; i++)
 		workload_section(r, wl[i]);
 	doc_h(&r->doc, 2, "Files");
-	doc_li(&r->doc, "tables/workload.csv, tables/softirq.csv, tables/workqueue.csv, "
-	       "tables/cells.csv: every group and statistic (ns)");
+	doc_li(&r->doc, "tables/workload.csv, tables/softirq.csv, tables/workqueue.csv: every "
+	       "group and statistic (ns); tables/counters.csv: workload counters; "
+	       "tables/cells.csv: every cell");
 	if (r->o->plots)
 		doc_li(&r->doc, "plots/: %zu plots as PNG and SVG, with the gnuplot scripts and "
 		       "data that drew them", r->nplots);

@@ -14,7 +14,7 @@
 #include "metric.h"
 #include "report.h"
 
-enum { TAB_WORKLOAD, TAB_SOFTIRQ, TAB_WQ, TAB_CELLS, TAB_NR };
+enum { TAB_WORKLOAD, TAB_SOFTIRQ, TAB_WQ, TAB_CELLS, TAB_COUNTERS, TAB_NR };
 
 struct report_ctx {
 	const struct run *run;
@@ -37,6 +37,7 @@ int tables_open(struct report_ctx *r);
 int tables_close(struct report_ctx *r);
 void table_cells(struct report_ctx *r);
 void table_workload(struct report_ctx *r, const char *wl, const char *metric);
+void table_counters(struct report_ctx *r, const char *wl);
 void table_softirq(struct report_ctx *r, const char *wl);
 void table_workqueue(struct report_ctx *r, const char *wl);
 

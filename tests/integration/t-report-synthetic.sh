@@ -15,7 +15,7 @@ RUN=$T/run
 "$DB" report "$RUN" >"$T/out" 2>&1 || { cat "$T/out"; fail "report exited $?"; }
 
 for f in report.md report.html tables/workload.csv tables/softirq.csv \
-	tables/workqueue.csv tables/cells.csv; do
+	tables/workqueue.csv tables/cells.csv tables/counters.csv; do
 	assert_file "$RUN/$f"
 done
 
