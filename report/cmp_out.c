@@ -85,7 +85,8 @@ static void md_rules(struct doc *d, const struct cmp_ctx *c)
 	doc_h(d, 2, "How the verdicts were reached");
 	doc_li(d, "Each repetition gives one value per metric (its own p50, p99, ...); the "
 	       "ratio is median(new values) / median(base values).");
-	doc_li(d, "Interval: percentile bootstrap of that ratio (%u resamples, seed %#llx), at "
+	doc_li(d, "Interval: the hull of Welch's t-interval on the log values and the "
+	       "percentile bootstrap of the ratio of medians (%u resamples, seed %#llx), at "
 	       "%.0f%% confidence for the comparison as a whole: with %zu judged metrics each "
 	       "interval is at %.5f%% (Bonferroni).", j->iters, (unsigned long long)j->seed,
 	       j->confidence * 100, c->res->njudged, c->res->metric_confidence * 100);
