@@ -210,7 +210,7 @@ uint64_t matcher_unmatched(const struct matcher *m)
 
 	return n->sirq_entry_no_raise + n->sirq_exit_no_entry + n->sirq_entry_no_exit +
 	       n->wq_start_no_queue + n->wq_activate_no_queue + n->wq_end_no_start +
-	       n->wq_start_no_end + n->wq_queue_while_pending;
+	       n->wq_start_no_end;
 }
 
 static struct hist *hist_new(struct matcher *m)
@@ -498,9 +498,12 @@ void match_wq_queue(struct matcher *m, int cpu, uint64_t ts, uint64_t work, uint
 		m->enomem++;
 		return;
 	}
-	/* queue_work() never traces an item that is still pending: we lost its start */
+	/*
+	 * queue_work() never traces an item that is still pending: it was taken off the
+	 * list (cancel, mod_delayed_work) and queued again, or its start was lost
+	 */
 	if (!created)
-		m->n.wq_queue_while_pending++;
+		m->n.wq_superseded++;
 	p->queue_ts = ts;
 	p->act_ts = 0;
 	p->wq = wq_intern(m, wq, wqlen);
@@ -548,7 +551,10 @@ void match_wq_start(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_so
 		       ci ? POOL_ID(POOL_RESCUER, 0) : POOL_ID(POOL_UNKNOWN, 0);
 	}
 	p = map_get(&m->pending, work);
-	if (!p) {
+	if (!p && func == m->barrier_func) {
+		/* insert_wq_barrier() puts flush barriers on the list without queue_work */
+		m->n.wq_barriers++;
+	} else if (!p) {
 		uint32_t f = func_intern(m, func);
 
 		m->n.wq_start_no_queue++;

@@ -97,8 +97,11 @@ struct match_counts {
 	uint64_t wq_activate_no_queue;
 	uint64_t wq_end_no_start;
 	uint64_t wq_start_no_end;	/* the worker started another item first */
+	/* neither unmatched nor loss: work that legitimately has no partner */
+	uint64_t wq_barriers;		/* flush_work() barriers: run without queue_work */
+	uint64_t wq_superseded;		/* queued again before running (cancelled or
+					 * grabbed by mod_delayed_work), or a lost start */
 	uint64_t sirq_entry_no_exit;	/* another entry came first on that CPU */
-	uint64_t wq_queue_while_pending;	/* its execution was lost */
 	/* in flight when the capture ended: the partner comes after the end */
 	uint64_t sirq_raise_open;
 	uint64_t sirq_entry_open;
@@ -153,6 +156,7 @@ struct matcher {
 	struct hist *ival_sirq_runtime[NR_SOFTIRQS];
 	ival_cb on_interval;
 	void *ival_ctx;
+	uint64_t barrier_func;		/* address of wq_barrier_func, 0 if unknown */
 	int enomem;			/* allocation failures: the result is not trustworthy */
 };
 

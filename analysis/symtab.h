@@ -32,6 +32,8 @@ void symtab_free(struct symtab *t);
  * or the hexadecimal address when unknown; buf must hold 128 bytes.
  */
 const char *symtab_name(const struct symtab *t, uint64_t addr, char *buf, size_t len);
+/* symtab_addr - the address of a symbol by name, 0 if absent */
+uint64_t symtab_addr(const struct symtab *t, const char *name);
 /* symtab_save - write "addr T name" lines for the given addresses (a raw capture keeps these) */
 int symtab_save(const struct symtab *t, const uint64_t *addrs, size_t n, const char *path);
 
