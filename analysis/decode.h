@@ -93,7 +93,6 @@ static inline void decode_record(struct decoder *d, struct matcher *m, int cpu, 
 		d->other_events++;
 		return;
 	}
-	m->n.events_total++;
 	match_tick(m, ts);
 	switch (kind) {
 	case EV_SOFTIRQ_RAISE:

@@ -653,6 +653,9 @@ void matcher_finish(struct matcher *m)
 
 	if (m->ival_ns)
 		ival_emit(m);
+	m->n.events_total = 0;
+	for (c = 0; c < EV_NR; c++)
+		m->n.events_total += m->n.events[c];
 	for (c = 0; c < m->ncpus; c++) {
 		for (v = 0; v < NR_SOFTIRQS; v++)
 			if (m->cpu[c].raise_ts[v])

@@ -89,7 +89,7 @@ struct wq_group {
 /* Unmatched and in-flight counts: printed beside every figure. */
 struct match_counts {
 	uint64_t events[EV_NR];
-	uint64_t events_total;
+	uint64_t events_total;		/* set by matcher_finish() */
 	/* unmatched: one side of a pair is missing inside the capture */
 	uint64_t sirq_entry_no_raise;	/* raised before the capture, or after a loss */
 	uint64_t sirq_exit_no_entry;
