@@ -280,17 +280,27 @@ static void *analyser_main(void *arg)
 
 /* ---- setup ---- */
 
-/* tracefs_ready - find tracefs, mounting it at /sys/kernel/tracing if nobody has */
+/* tracefs_mounted - is a tracefs mounted anywhere (libtracefs will find it)? */
+static bool tracefs_mounted(void)
+{
+	char *mounts = read_file_alloc("/proc/mounts", NULL);
+	bool found = mounts && strstr(mounts, " tracefs ");
+
+	free(mounts);
+	return found;
+}
+
+/*
+ * tracefs_ready - find tracefs, or mount it at /sys/kernel/tracing and remember to
+ * unmount it at the end (libtracefs would mount it silently and leave it mounted).
+ */
 static int tracefs_ready(struct capture *c, char *errbuf)
 {
 	const char *dir = "/sys/kernel/tracing";
-	char probe[PATH_MAX];
 
-	if (tracefs_tracing_dir()) {
-		snprintf(probe, sizeof(probe), "%s/trace_clock", tracefs_tracing_dir());
-		if (!access(probe, F_OK))
-			return 0;
-	}
+	if (tracefs_mounted())
+		return tracefs_tracing_dir() ? 0 :
+		       set_err(errbuf, "tracefs is mounted but libtracefs cannot find it");
 	if (mount("nodev", dir, "tracefs", 0, NULL))
 		return set_err(errbuf, "tracefs is not mounted and mounting it at %s failed: %s "
 			       "(try: mount -t tracefs nodev %s)", dir, strerror(errno), dir);

@@ -221,6 +221,7 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 	else if (child > 0 && WIFSIGNALED(status) && !stop_requested && !a->duration_ns)
 		warn_msg("the command was killed by signal %d", WTERMSIG(status));
 	result_print(capture_result(c), stdout);
+	fflush(stdout);
 	if (staging) {
 		ret = result_write_dir(capture_result(c), staging);
 		if (ret)
