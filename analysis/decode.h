@@ -127,12 +127,12 @@ static inline void decode_record(struct decoder *d, struct matcher *m, int cpu, 
 	case EV_SCHED_SWITCH:
 		m->n.events[EV_SCHED_SWITCH]++;
 		match_comm(m, (int)rd_field(data, d->sw_next_pid), base + d->sw_next_comm.offset,
-			   strnlen(base + d->sw_next_comm.offset, d->sw_next_comm.size));
+			   d->sw_next_comm.size);
 		break;
 	case EV_SCHED_WAKEUP:
 		m->n.events[EV_SCHED_WAKEUP]++;
 		match_comm(m, (int)rd_field(data, d->wk_pid), base + d->wk_comm.offset,
-			   strnlen(base + d->wk_comm.offset, d->wk_comm.size));
+			   d->wk_comm.size);
 		break;
 	}
 }

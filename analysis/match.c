@@ -59,8 +59,11 @@ struct wq_running {
 	uint32_t group;		/* GROUP_NONE: the queue event was not seen */
 };
 
+#define TASK_COMM_LEN 16
+
 struct comm_info {
-	char comm[16];
+	char raw[TASK_COMM_LEN];	/* as the event carried it, for a cheap compare */
+	char comm[TASK_COMM_LEN];	/* NUL-terminated */
 	uint32_t pool;
 	int kind;		/* comm_classify() result */
 };
@@ -160,7 +163,8 @@ int matcher_init(struct matcher *m, int ncpus, uint64_t t0, uint64_t ival_ns, iv
 	    map_init(&m->running, sizeof(struct wq_running), 256) ||
 	    map_init(&m->comms, sizeof(struct comm_info), 1024) ||
 	    map_init(&m->func_ids, sizeof(uint32_t), 256) ||
-	    map_init(&m->group_ids, sizeof(uint32_t), 256))
+	    map_init(&m->group_ids, sizeof(uint32_t), 256) ||
+	    map_init(&m->wq_ids, sizeof(uint32_t), 64))
 		goto out_free;
 	m->t0 = t0;
 	m->ival_ns = ival_ns;
@@ -201,6 +205,7 @@ void matcher_free(struct matcher *m)
 	map_free(&m->comms);
 	map_free(&m->func_ids);
 	map_free(&m->group_ids);
+	map_free(&m->wq_ids);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -367,18 +372,42 @@ void match_softirq_exit(struct matcher *m, int cpu, uint64_t ts, unsigned int ve
 		hist_add(ih, d);
 }
 
-/* wq_intern - index of a workqueue name; names are few, so a linear cache is enough */
+/* str_hash - FNV-1a, for the workqueue name cache */
+static uint64_t str_hash(const char *s, unsigned int len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (len--) {
+		h ^= (unsigned char)*s++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static bool wq_name_is(const struct matcher *m, uint32_t i, const char *name, unsigned int len)
+{
+	return !memcmp(m->wq_names[i], name, len) && m->wq_names[i][len] == '\0';
+}
+
+/* wq_intern - index of a workqueue name, through a hash of the name */
 static uint32_t wq_intern(struct matcher *m, const char *name, unsigned int len)
 {
 	uint32_t i;
 	char **nw;
 
+	uint32_t *cached;
+	uint64_t h;
+
 	/* the __data_loc string may include its NUL */
 	while (len && name[len - 1] == '\0')
 		len--;
-	/* most recently added names are hit most: search backwards */
-	for (i = m->nwq; i-- > 0;)
-		if (!strncmp(m->wq_names[i], name, len) && m->wq_names[i][len] == '\0')
+	h = str_hash(name, len);
+	cached = map_get(&m->wq_ids, h);
+	if (cached && wq_name_is(m, *cached, name, len))
+		return *cached;
+	/* not seen, or a hash collision: the list is short */
+	for (i = 0; i < m->nwq; i++)
+		if (wq_name_is(m, i, name, len))
 			return i;
 	if (m->nwq == m->wq_cap) {
 		nw = xrealloc_array(m, m->wq_names, &m->wq_cap, sizeof(*nw));
@@ -390,6 +419,11 @@ static uint32_t wq_intern(struct matcher *m, const char *name, unsigned int len)
 	if (!m->wq_names[m->nwq]) {
 		m->enomem++;
 		return GROUP_NONE;
+	}
+	if (!cached) {
+		cached = map_put(&m->wq_ids, h, NULL);
+		if (cached)
+			*cached = m->nwq;
 	}
 	return m->nwq++;
 }
@@ -613,21 +647,25 @@ void match_wq_end(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_soft
 
 void match_comm(struct matcher *m, int pid, const char *comm, unsigned int len)
 {
+	char raw[TASK_COMM_LEN] = { 0 };
 	struct comm_info *ci;
 	int created, cpu = -1;
+	size_t n;
 
-	if (len > sizeof(ci->comm) - 1)
-		len = sizeof(ci->comm) - 1;
+	/* the hot path: sched events carry the 16 comm bytes, mostly unchanged */
+	memcpy(raw, comm, len < TASK_COMM_LEN ? len : TASK_COMM_LEN);
 	ci = map_get(&m->comms, (uint64_t)pid);
-	if (ci && !strncmp(ci->comm, comm, len) && ci->comm[len] == '\0')
+	if (ci && !memcmp(ci->raw, raw, TASK_COMM_LEN))
 		return;
 	ci = map_put(&m->comms, (uint64_t)pid, &created);
 	if (!ci) {
 		m->enomem++;
 		return;
 	}
-	memcpy(ci->comm, comm, len);
-	ci->comm[len] = '\0';
+	memcpy(ci->raw, raw, TASK_COMM_LEN);
+	n = strnlen(raw, TASK_COMM_LEN - 1);
+	memcpy(ci->comm, raw, n);
+	ci->comm[n] = '\0';
 	ci->kind = comm_classify(ci->comm, &ci->pool, &cpu);
 	if (ci->kind == 2 && cpu >= 0 && cpu < m->ncpus)
 		m->cpu[cpu].ksoftirqd_pid = pid;

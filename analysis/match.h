@@ -140,6 +140,7 @@ struct matcher {
 	struct map comms;		/* pid -> struct comm_info */
 	struct map func_ids;		/* function address -> index in funcs */
 	struct map group_ids;		/* (wq, func, pool) -> index in groups */
+	struct map wq_ids;		/* hash of a workqueue name -> index in wq_names */
 	struct func_info *funcs;
 	uint32_t nfuncs, funcs_cap;
 	char **wq_names;
@@ -190,7 +191,7 @@ void match_wq_start(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_so
 		    uint64_t work, uint64_t func);
 void match_wq_end(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_softirq,
 		  uint64_t work);
-/* match_comm - a task's name, from sched events or the /proc snapshot */
+/* match_comm - a task's name (len bytes, NUL-padded), from sched events or /proc */
 void match_comm(struct matcher *m, int pid, const char *comm, unsigned int len);
 /* match_missed - the buffer of cpu lost events before this point (-1: count unknown) */
 void match_missed(struct matcher *m, int cpu, long missed);

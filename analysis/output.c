@@ -120,6 +120,9 @@ static void print_capture(const struct result *r, FILE *f)
 		(unsigned long long)(matcher_unmatched(&r->m) - sirq_um),
 		(unsigned long long)(n->sirq_raise_open + n->sirq_entry_open +
 				     n->wq_queued_open + n->wq_running_open));
+	fprintf(f, "capture cost: %.3f s CPU (readers and analysis), %.3f s per million events\n",
+		r->meta.capture_cpu_s, n->events_total ?
+		r->meta.capture_cpu_s * 1e6 / n->events_total : 0.0);
 	if (n->wq_barriers || n->wq_superseded)
 		fprintf(f, "workqueue: %llu flush barriers (run without queue_work), %llu items "
 			"queued again before they ran\n", (unsigned long long)n->wq_barriers,

@@ -71,6 +71,7 @@ static json_object *json_capture(const struct result *r)
 	add_u64(o, "lost_events", r->lost_events);
 	json_object_object_add(o, "lossy", json_object_new_boolean(r->lossy));
 	add_u64(o, "late_events", n->late_events);
+	json_object_object_add(o, "capture_cpu_s", json_object_new_double(r->meta.capture_cpu_s));
 	for (c = 0; c < r->ncpus; c++) {
 		json_object *l = json_object_new_object();
 

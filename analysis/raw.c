@@ -151,6 +151,7 @@ int raw_save_meta(const char *rawdir, const struct result *r, unsigned int subbu
 	jadd_u64(o, "end_ts", r->end_ts);
 	jadd_u64(o, "interval_ns", r->meta.interval_ns);
 	jadd_u64(o, "buffer_kb", r->meta.buffer_kb);
+	json_object_object_add(o, "capture_cpu_s", json_object_new_double(r->meta.capture_cpu_s));
 	json_object_object_add(o, "kernel", json_object_new_string(r->meta.kernel));
 	json_object_object_add(o, "hostname", json_object_new_string(r->meta.hostname));
 	json_object_object_add(o, "started", json_object_new_string(r->meta.started));
@@ -244,6 +245,8 @@ int raw_load_meta(const char *rawdir, struct raw_meta *rm, char *errbuf)
 	    get_u64(o, "buffer_kb", &v, path, errbuf))
 		goto out;
 	rm->meta.buffer_kb = (unsigned int)v;
+	s = get(o, "capture_cpu_s", json_type_double);
+	rm->meta.capture_cpu_s = s ? json_object_get_double(s) : 0.0;
 	rm->meta.interval_ns = rm->interval_ns;
 	get_str(o, "kernel", rm->meta.kernel, sizeof(rm->meta.kernel));
 	get_str(o, "hostname", rm->meta.hostname, sizeof(rm->meta.hostname));

@@ -33,6 +33,7 @@ struct result_meta {
 	char trace_clock[16];
 	unsigned int buffer_kb;
 	uint64_t interval_ns;
+	double capture_cpu_s;		/* CPU time of the reader and analysis threads */
 	bool missing[EV_NR];		/* events the running kernel lacks */
 };
 

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <traceevent/event-parse.h>
 #include <unistd.h>
@@ -73,10 +74,13 @@ int analyze_parse_args(int argc, char **argv, struct analyze_args *a, char *errb
 	return 0;
 }
 
-/* A page source reading cpuN.dat files in sub-buffer-size steps. */
+/*
+ * A page source over cpuN.dat files, mapped whole: sub-buffers are read in place,
+ * without copying, in sub-buffer-size steps.
+ */
 struct file_src {
-	int *fd;
-	void **buf;
+	unsigned char **map;
+	size_t *len, *off;
 	unsigned int size;
 	int err;
 };
@@ -84,18 +88,18 @@ struct file_src {
 static void *file_get(void *ctx, int cpu)
 {
 	struct file_src *fs = ctx;
-	ssize_t n;
+	void *p;
 
-	if (fs->fd[cpu] < 0)
+	if (!fs->map[cpu] || fs->off[cpu] >= fs->len[cpu])
 		return NULL;
-	n = read(fs->fd[cpu], fs->buf[cpu], fs->size);
-	if (n == (ssize_t)fs->size)
-		return fs->buf[cpu];
-	if (n != 0 && !fs->err)
-		fs->err = n < 0 ? -errno : -EPROTO;	/* a truncated file */
-	close(fs->fd[cpu]);
-	fs->fd[cpu] = -1;
-	return NULL;
+	if (fs->len[cpu] - fs->off[cpu] < fs->size) {
+		fs->err = -EPROTO;	/* a truncated file */
+		fs->off[cpu] = fs->len[cpu];
+		return NULL;
+	}
+	p = fs->map[cpu] + fs->off[cpu];
+	fs->off[cpu] += fs->size;
+	return p;
 }
 
 static void file_put(void *ctx __unused, int cpu __unused, void *page __unused)
@@ -111,21 +115,38 @@ static int file_src_open(struct file_src *fs, const char *raw, int ncpus, unsign
 			 char *errbuf)
 {
 	char path[PATH_MAX + 64];
-	int c;
+	struct stat st;
+	int c, fd;
 
 	fs->size = size;
-	fs->fd = calloc(ncpus, sizeof(*fs->fd));
-	fs->buf = calloc(ncpus, sizeof(*fs->buf));
-	if (!fs->fd || !fs->buf)
+	fs->map = calloc(ncpus, sizeof(*fs->map));
+	fs->len = calloc(ncpus, sizeof(*fs->len));
+	fs->off = calloc(ncpus, sizeof(*fs->off));
+	if (!fs->map || !fs->len || !fs->off)
 		return set_err(errbuf, "out of memory");
 	for (c = 0; c < ncpus; c++) {
 		snprintf(path, sizeof(path), "%s/cpu%d.dat", raw, c);
-		fs->fd[c] = open(path, O_RDONLY | O_CLOEXEC);
-		if (fs->fd[c] < 0 && errno != ENOENT)
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ENOENT)
+				continue;	/* a CPU that was offline */
 			return set_err(errbuf, "cannot open %s: %s", path, strerror(errno));
-		fs->buf[c] = malloc(size);
-		if (!fs->buf[c])
-			return set_err(errbuf, "out of memory");
+		}
+		if (fstat(fd, &st)) {
+			close(fd);
+			return set_err(errbuf, "cannot stat %s: %s", path, strerror(errno));
+		}
+		fs->len[c] = st.st_size;
+		if (st.st_size) {
+			fs->map[c] = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+			if (fs->map[c] == MAP_FAILED) {
+				fs->map[c] = NULL;
+				close(fd);
+				return set_err(errbuf, "cannot map %s: %s", path, strerror(errno));
+			}
+			madvise(fs->map[c], st.st_size, MADV_SEQUENTIAL);
+		}
+		close(fd);
 	}
 	return 0;
 }
@@ -134,13 +155,12 @@ static void file_src_close(struct file_src *fs, int ncpus)
 {
 	int c;
 
-	for (c = 0; fs->fd && c < ncpus; c++)
-		if (fs->fd[c] >= 0)
-			close(fs->fd[c]);
-	for (c = 0; fs->buf && c < ncpus; c++)
-		free(fs->buf[c]);
-	free(fs->fd);
-	free(fs->buf);
+	for (c = 0; fs->map && c < ncpus; c++)
+		if (fs->map[c])
+			munmap(fs->map[c], fs->len[c]);
+	free(fs->map);
+	free(fs->len);
+	free(fs->off);
 }
 
 struct offline {

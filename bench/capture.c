@@ -59,6 +59,7 @@ struct reader {
 	_Atomic uint64_t drained_until;
 	_Atomic bool done;
 	int err;
+	double cpu_s;			/* this thread's CPU time, at its end */
 };
 
 enum capture_state { CAP_NEW, CAP_RUNNING, CAP_STOPPED };
@@ -81,6 +82,7 @@ struct capture {
 	struct ival_writer *iw;
 	pthread_t analyser;
 	bool analyser_started;
+	double analyser_cpu_s;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	atomic_bool stopping;
@@ -174,6 +176,14 @@ static void page_list_free(struct page_buf *p)
 
 /* ---- readers ---- */
 
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /*
  * wait_for - sleep up to ns, or until woken; readers return at once when the capture
  * is stopping, the analysis thread (always) sleeps until a reader wakes it
@@ -250,6 +260,7 @@ static void *reader_main(void *arg)
 	n = reader_drain(r, true);
 	if (n < 0 && !r->err)
 		r->err = n;
+	r->cpu_s = thread_cpu_s();
 	atomic_store(&r->drained_until, UINT64_MAX);
 	atomic_store(&r->done, true);
 	pthread_mutex_lock(&c->lock);
@@ -275,6 +286,7 @@ static void *analyser_main(void *arg)
 			break;
 		wait_for(c, ANALYSE_NS, true);
 	}
+	c->analyser_cpu_s = thread_cpu_s();
 	return NULL;
 }
 
@@ -708,6 +720,9 @@ int capture_stop(struct capture *c)
 		c->analyser_started = false;
 	}
 	c->state = CAP_STOPPED;
+	c->res.meta.capture_cpu_s = c->analyser_cpu_s;
+	for (i = 0; i < c->ncpus; i++)
+		c->res.meta.capture_cpu_s += c->rd[i].cpu_s;
 	stats_read(c);
 	result_finish(&c->res);
 	if (c->iw) {
