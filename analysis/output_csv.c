@@ -11,7 +11,23 @@
 #include "output.h"
 #include "util.h"
 
-static void sirq_row(struct csvw *w, const struct sirq_group *g, int vec, int cpu)
+/* capture_cols - the capture's loss and unmatched counts, on every row */
+static void capture_cols_header(struct csvw *w)
+{
+	static const char *const head[] = { "lost_events", "unmatched", "lossy", NULL };
+
+	csvw_header(w, head);
+}
+
+static void capture_cols(struct csvw *w, const struct result *r)
+{
+	csvw_u64(w, r->lost_events);
+	csvw_u64(w, matcher_unmatched(&r->m));
+	csvw_u64(w, r->lossy);
+}
+
+static void sirq_row(struct csvw *w, const struct result *r, const struct sirq_group *g,
+		     int vec, int cpu)
 {
 	csvw_str(w, softirq_names[vec]);
 	csvw_i64(w, cpu);
@@ -20,6 +36,7 @@ static void sirq_row(struct csvw *w, const struct sirq_group *g, int vec, int cp
 	csvw_u64(w, g->long_runs);
 	csvw_stats(w, &g->delay);
 	csvw_stats(w, &g->runtime);
+	capture_cols(w, r);
 	csvw_end(w);
 }
 
@@ -41,14 +58,15 @@ static int write_softirq(const struct result *r, const char *path)
 	csvw_header(&w, head);
 	csvw_stats_header(&w, "delay");
 	csvw_stats_header(&w, "runtime");
+	capture_cols_header(&w);
 	csvw_end(&w);
 	for (v = 0; v < NR_SOFTIRQS; v++) {
 		if (!sirq_all(r, v, all))
 			continue;
-		sirq_row(&w, all, v, -1);
+		sirq_row(&w, r, all, v, -1);
 		for (c = 0; c < r->ncpus; c++)
 			if (sirq_group_get(&r->m, c, v))
-				sirq_row(&w, sirq_group_get(&r->m, c, v), v, c);
+				sirq_row(&w, r, sirq_group_get(&r->m, c, v), v, c);
 	}
 	free(all);
 	return csvw_close(&w);
@@ -74,6 +92,7 @@ static int write_workqueue(const struct result *r, const char *path)
 	csvw_stats_header(&w, "activate_wait");
 	csvw_stats_header(&w, "worker_wait");
 	csvw_stats_header(&w, "runtime");
+	capture_cols_header(&w);
 	csvw_end(&w);
 	for (i = 0; i < r->m.ngroups; i++) {
 		const struct wq_group *g = r->m.groups[order[i]];
@@ -86,6 +105,7 @@ static int write_workqueue(const struct result *r, const char *path)
 		csvw_stats(&w, &g->activate_wait);
 		csvw_stats(&w, &g->worker_wait);
 		csvw_stats(&w, &g->runtime);
+		capture_cols(&w, r);
 		csvw_end(&w);
 	}
 	free(order);
