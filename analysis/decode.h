@@ -125,14 +125,13 @@ static inline void decode_record(struct decoder *d, struct matcher *m, int cpu, 
 			     rd_field(data, d->e_work));
 		break;
 	case EV_SCHED_SWITCH:
-		m->n.events[EV_SCHED_SWITCH]++;
-		match_comm(m, (int)rd_field(data, d->sw_next_pid), base + d->sw_next_comm.offset,
-			   d->sw_next_comm.size);
+		match_sched_switch(m, ts, (int)rd_field(data, d->sw_prev_pid),
+				   (int)rd_field(data, d->sw_next_pid),
+				   base + d->sw_next_comm.offset, d->sw_next_comm.size);
 		break;
 	case EV_SCHED_WAKEUP:
-		m->n.events[EV_SCHED_WAKEUP]++;
-		match_comm(m, (int)rd_field(data, d->wk_pid), base + d->wk_comm.offset,
-			   d->wk_comm.size);
+		match_sched_wakeup(m, ts, (int)rd_field(data, d->wk_pid),
+				   base + d->wk_comm.offset, d->wk_comm.size);
 		break;
 	}
 }

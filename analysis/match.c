@@ -62,6 +62,7 @@ struct wq_running {
 #define TASK_COMM_LEN 16
 
 struct comm_info {
+	uint64_t wake_ts;		/* sched_wakeup not yet followed by a switch-in */
 	char raw[TASK_COMM_LEN];	/* as the event carried it, for a cheap compare */
 	char comm[TASK_COMM_LEN];	/* NUL-terminated */
 	uint32_t pool;
@@ -155,7 +156,8 @@ int matcher_init(struct matcher *m, int ncpus, uint64_t t0, uint64_t ival_ns, iv
 	m->ncpus = ncpus;
 	m->cpu = calloc(ncpus, sizeof(*m->cpu));
 	m->sirq = calloc((size_t)ncpus * NR_SOFTIRQS, sizeof(*m->sirq));
-	if (!m->cpu || !m->sirq)
+	m->ksoftirqd_wake = calloc(ncpus, sizeof(*m->ksoftirqd_wake));
+	if (!m->cpu || !m->sirq || !m->ksoftirqd_wake)
 		goto out_free;
 	for (i = 0; i < ncpus; i++)
 		m->cpu[i].ksoftirqd_pid = -1;
@@ -164,7 +166,8 @@ int matcher_init(struct matcher *m, int ncpus, uint64_t t0, uint64_t ival_ns, iv
 	    map_init(&m->comms, sizeof(struct comm_info), 1024) ||
 	    map_init(&m->func_ids, sizeof(uint32_t), 256) ||
 	    map_init(&m->group_ids, sizeof(uint32_t), 256) ||
-	    map_init(&m->wq_ids, sizeof(uint32_t), 64))
+	    map_init(&m->wq_ids, sizeof(uint32_t), 64) ||
+	    map_init(&m->wake_ids, sizeof(uint32_t), 64))
 		goto out_free;
 	m->t0 = t0;
 	m->ival_ns = ival_ns;
@@ -206,6 +209,13 @@ void matcher_free(struct matcher *m)
 	map_free(&m->func_ids);
 	map_free(&m->group_ids);
 	map_free(&m->wq_ids);
+	map_free(&m->wake_ids);
+	for (i = 0; m->ksoftirqd_wake && i < (uint32_t)m->ncpus; i++)
+		free(m->ksoftirqd_wake[i]);
+	free(m->ksoftirqd_wake);
+	for (i = 0; i < m->nwake; i++)
+		free(m->wake[i]);
+	free(m->wake);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -645,7 +655,9 @@ void match_wq_end(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_soft
 	map_del(&m->running, key);
 }
 
-void match_comm(struct matcher *m, int pid, const char *comm, unsigned int len)
+/* comm_update - the comm_info of pid, with its name brought up to date */
+static struct comm_info *comm_update(struct matcher *m, int pid, const char *comm,
+				     unsigned int len)
 {
 	char raw[TASK_COMM_LEN] = { 0 };
 	struct comm_info *ci;
@@ -656,19 +668,101 @@ void match_comm(struct matcher *m, int pid, const char *comm, unsigned int len)
 	memcpy(raw, comm, len < TASK_COMM_LEN ? len : TASK_COMM_LEN);
 	ci = map_get(&m->comms, (uint64_t)pid);
 	if (ci && !memcmp(ci->raw, raw, TASK_COMM_LEN))
-		return;
+		return ci;
 	ci = map_put(&m->comms, (uint64_t)pid, &created);
 	if (!ci) {
 		m->enomem++;
-		return;
+		return NULL;
 	}
 	memcpy(ci->raw, raw, TASK_COMM_LEN);
 	n = strnlen(raw, TASK_COMM_LEN - 1);
 	memcpy(ci->comm, raw, n);
 	ci->comm[n] = '\0';
+	ci->wake_ts = 0;
 	ci->kind = comm_classify(ci->comm, &ci->pool, &cpu);
-	if (ci->kind == 2 && cpu >= 0 && cpu < m->ncpus)
+	if (ci->kind == 2 && cpu >= 0 && cpu < m->ncpus) {
 		m->cpu[cpu].ksoftirqd_pid = pid;
+		ci->pool = cpu;
+	}
+	return ci;
+}
+
+void match_comm(struct matcher *m, int pid, const char *comm, unsigned int len)
+{
+	comm_update(m, pid, comm, len);
+}
+
+void match_sched_wakeup(struct matcher *m, uint64_t ts, int pid, const char *comm,
+			unsigned int len)
+{
+	struct comm_info *ci;
+
+	m->n.events[EV_SCHED_WAKEUP]++;
+	ci = comm_update(m, pid, comm, len);
+	/* only the threads that run deferred work are timed */
+	if (ci && ci->kind && !ci->wake_ts)
+		ci->wake_ts = ts;
+}
+
+/* wake_hist - the wakeup histogram of a ksoftirqd (CPU) or a worker pool */
+static struct hist *wake_hist(struct matcher *m, const struct comm_info *ci)
+{
+	struct wake_group **nw;
+	uint32_t *id;
+	int created;
+
+	if (ci->kind == 2) {
+		if (ci->pool >= (uint32_t)m->ncpus)
+			return NULL;
+		if (!m->ksoftirqd_wake[ci->pool])
+			m->ksoftirqd_wake[ci->pool] = hist_new(m);
+		return m->ksoftirqd_wake[ci->pool];
+	}
+	id = map_put(&m->wake_ids, ci->pool, &created);
+	if (!id) {
+		m->enomem++;
+		return NULL;
+	}
+	if (!created)
+		return &m->wake[*id]->wake;
+	if (m->nwake == m->wake_cap) {
+		nw = xrealloc_array(m, m->wake, &m->wake_cap, sizeof(*nw));
+		if (!nw)
+			goto out_del;
+		m->wake = nw;
+	}
+	m->wake[m->nwake] = malloc(sizeof(**m->wake));
+	if (!m->wake[m->nwake]) {
+		m->enomem++;
+		goto out_del;
+	}
+	m->wake[m->nwake]->pool = ci->pool;
+	hist_init(&m->wake[m->nwake]->wake);
+	*id = m->nwake++;
+	return &m->wake[*id]->wake;
+out_del:
+	map_del(&m->wake_ids, ci->pool);
+	return NULL;
+}
+
+void match_sched_switch(struct matcher *m, uint64_t ts, int prev_pid, int next_pid,
+			const char *next_comm, unsigned int len)
+{
+	struct comm_info *ci;
+	struct hist *h;
+
+	m->n.events[EV_SCHED_SWITCH]++;
+	/* a wakeup of a task that was still running ends when it is switched out */
+	ci = map_get(&m->comms, (uint64_t)prev_pid);
+	if (ci)
+		ci->wake_ts = 0;
+	ci = comm_update(m, next_pid, next_comm, len);
+	if (!ci || !ci->wake_ts)
+		return;
+	h = wake_hist(m, ci);
+	if (h)
+		hist_add(h, ts - ci->wake_ts);
+	ci->wake_ts = 0;
 }
 
 void match_missed(struct matcher *m, int cpu, long missed)

@@ -16,6 +16,9 @@
  *   wq worker wait   workqueue_execute_start minus workqueue_activate_work
  *   wq delay         workqueue_execute_start minus workqueue_queue_work
  *   wq runtime       workqueue_execute_end minus workqueue_execute_start, same worker
+ *   thread wakeup    sched_switch to a kworker or ksoftirqd thread minus the
+ *                    sched_wakeup of that thread: how long the scheduler kept
+ *                    deferred work's own threads waiting for a CPU
  */
 #ifndef DEFERBENCH_MATCH_H
 #define DEFERBENCH_MATCH_H
@@ -126,6 +129,12 @@ struct sirq_cpu {
 	int ksoftirqd_pid;		/* -1 until known */
 };
 
+/* Wakeup-to-running latency of the threads that run deferred work. */
+struct wake_group {
+	uint32_t pool;		/* POOL_ID of the kworkers, or the CPU of a ksoftirqd */
+	struct hist wake;
+};
+
 struct func_info {
 	uint64_t addr;
 	uint64_t unmatched_starts;
@@ -147,6 +156,10 @@ struct matcher {
 	uint32_t nwq, wq_cap;
 	struct wq_group **groups;
 	uint32_t ngroups, groups_cap;
+	struct hist **ksoftirqd_wake;	/* [cpu], allocated on first use */
+	struct map wake_ids;		/* worker pool -> index in wake */
+	struct wake_group **wake;
+	uint32_t nwake, wake_cap;
 	struct match_counts n;
 	/* intervals */
 	uint64_t t0;			/* capture start: interval 0 begins here */
@@ -193,6 +206,10 @@ void match_wq_end(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_soft
 		  uint64_t work);
 /* match_comm - a task's name (len bytes, NUL-padded), from sched events or /proc */
 void match_comm(struct matcher *m, int pid, const char *comm, unsigned int len);
+void match_sched_wakeup(struct matcher *m, uint64_t ts, int pid, const char *comm,
+			unsigned int len);
+void match_sched_switch(struct matcher *m, uint64_t ts, int prev_pid, int next_pid,
+			const char *next_comm, unsigned int len);
 /* match_missed - the buffer of cpu lost events before this point (-1: count unknown) */
 void match_missed(struct matcher *m, int cpu, long missed);
 

@@ -189,6 +189,38 @@ static void print_workqueue(const struct result *r, FILE *f, unsigned int limit)
 	free(order);
 }
 
+static void print_wakeup(const struct result *r, FILE *f)
+{
+	char name[32];
+	uint32_t i;
+	int c;
+
+	if (!r->m.nwake && !r->m.n.events[EV_SCHED_WAKEUP])
+		return;
+	fprintf(f, "\nTHREAD WAKEUP   sched_wakeup -> sched_switch in, of the threads that run "
+		"deferred work\n");
+	fprintf(f, "%-18s %9s | %-44s\n", "thread", "wakeups",
+		"p50      p90      p99    p99.9      max");
+	for (c = 0; c < r->ncpus; c++) {
+		if (!r->m.ksoftirqd_wake[c])
+			continue;
+		snprintf(name, sizeof(name), "ksoftirqd/%d", c);
+		fprintf(f, "%-18s %9llu |", name,
+			(unsigned long long)r->m.ksoftirqd_wake[c]->count);
+		print_stats(f, r->m.ksoftirqd_wake[c]);
+		fputc('\n', f);
+	}
+	for (i = 0; i < r->m.nwake; i++) {
+		char pool[24];
+
+		snprintf(name, sizeof(name), "kworker %s", pool_name(r->m.wake[i]->pool, pool,
+								     sizeof(pool)));
+		fprintf(f, "%-18s %9llu |", name, (unsigned long long)r->m.wake[i]->wake.count);
+		print_stats(f, &r->m.wake[i]->wake);
+		fputc('\n', f);
+	}
+}
+
 void result_print(const struct result *r, FILE *f)
 {
 	int k;
@@ -200,4 +232,5 @@ void result_print(const struct result *r, FILE *f)
 				ev_kind_names[k]);
 	print_softirq(r, f);
 	print_workqueue(r, f, 25);
+	print_wakeup(r, f);
 }

@@ -176,6 +176,38 @@ static json_object *json_workqueue(const struct result *r)
 	return a;
 }
 
+/* json_wakeup - wakeup-to-running latency of ksoftirqd threads and worker pools */
+static json_object *json_wakeup(const struct result *r)
+{
+	json_object *o = json_object_new_object(), *ks = json_object_new_array();
+	json_object *wk = json_object_new_array();
+	char pool[32];
+	uint32_t i;
+	int c;
+
+	for (c = 0; c < r->ncpus; c++) {
+		json_object *e;
+
+		if (!r->m.ksoftirqd_wake[c])
+			continue;
+		e = json_object_new_object();
+		json_object_object_add(e, "cpu", json_object_new_int(c));
+		json_object_object_add(e, "wakeup_ns", json_stats(r->m.ksoftirqd_wake[c]));
+		json_object_array_add(ks, e);
+	}
+	for (i = 0; i < r->m.nwake; i++) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "pool", json_object_new_string(
+			pool_name(r->m.wake[i]->pool, pool, sizeof(pool))));
+		json_object_object_add(e, "wakeup_ns", json_stats(&r->m.wake[i]->wake));
+		json_object_array_add(wk, e);
+	}
+	json_object_object_add(o, "ksoftirqd", ks);
+	json_object_object_add(o, "workers", wk);
+	return o;
+}
+
 int result_write_json(const struct result *r, const char *path)
 {
 	json_object *root = json_object_new_object();
@@ -186,6 +218,7 @@ int result_write_json(const struct result *r, const char *path)
 	json_object_object_add(root, "capture", json_capture(r));
 	json_object_object_add(root, "softirq", json_softirq(r));
 	json_object_object_add(root, "workqueue", json_workqueue(r));
+	json_object_object_add(root, "thread_wakeup", json_wakeup(r));
 	if (json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
 					       JSON_C_TO_STRING_NOSLASHESCAPE))
 		ret = errno ? -errno : -EIO;

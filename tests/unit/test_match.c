@@ -260,6 +260,34 @@ static void test_missed_events_reset(void **state)
 	assert_int_equal(m->n.missed_unknown, 1);
 }
 
+static void test_thread_wakeup(void **state)
+{
+	struct matcher *m = *state;
+	static const char ks[16] = "ksoftirqd/1", kw[16] = "kworker/u4:1", sh[16] = "bash";
+
+	match_sched_wakeup(m, 100, 15, ks, 16);
+	match_sched_switch(m, 150, 0, 15, ks, 16);
+	assert_non_null(m->ksoftirqd_wake[1]);
+	assert_int_equal(m->ksoftirqd_wake[1]->count, 1);
+	assert_int_equal(m->ksoftirqd_wake[1]->min, 50);
+	/* woken while still running: the wakeup ends at its switch-out, no sample */
+	match_sched_wakeup(m, 200, 10, kw, 16);
+	match_sched_switch(m, 210, 10, 0, "swapper/0", 10);
+	match_sched_switch(m, 300, 0, 10, kw, 16);
+	assert_int_equal(m->nwake, 0);
+	match_sched_wakeup(m, 400, 10, kw, 16);
+	match_sched_switch(m, 470, 0, 10, kw, 16);
+	assert_int_equal(m->nwake, 1);
+	assert_int_equal(POOL_KIND(m->wake[0]->pool), POOL_UNBOUND);
+	assert_int_equal(m->wake[0]->wake.min, 70);
+	/* other tasks are not timed */
+	match_sched_wakeup(m, 500, 77, sh, 16);
+	match_sched_switch(m, 900, 0, 77, sh, 16);
+	assert_int_equal(m->nwake, 1);
+	assert_int_equal(m->n.events[EV_SCHED_SWITCH], 5);
+	assert_int_equal(m->n.events[EV_SCHED_WAKEUP], 4);
+}
+
 struct ival_seen {
 	int calls;
 	uint64_t interval[8];
@@ -322,6 +350,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unmatched_and_barriers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bh_and_pools, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missed_events_reset, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_thread_wakeup, setup, teardown),
 		cmocka_unit_test(test_intervals),
 	};
 
