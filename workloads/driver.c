@@ -20,6 +20,7 @@ enum {
 	WL_STARTED = 1 << 1,		/* ops->start was called (maybe failed) */
 	WL_STOPPED = 1 << 2,		/* ops->stop ran */
 	WL_TORN_DOWN = 1 << 3,		/* ops->teardown ran */
+	WL_SETUP_OK = 1 << 4,		/* ops->setup succeeded */
 };
 
 struct wl_run *wl_new(const struct workload_ops *ops)
@@ -65,7 +66,9 @@ int wl_setup(struct wl_run *w, char *errbuf)
 	w->state |= WL_SETUP_DONE;
 	errbuf[0] = '\0';
 	ret = w->ops->setup(w, errbuf);
-	if (ret && !errbuf[0])
+	if (!ret)
+		w->state |= WL_SETUP_OK;
+	else if (!errbuf[0])
 		set_err(errbuf, "%s: setup failed: %s", w->ops->name, strerror(-ret));
 	return ret;
 }
@@ -74,7 +77,7 @@ int wl_start(struct wl_run *w, char *errbuf)
 {
 	int ret;
 
-	if (!(w->state & WL_SETUP_DONE) || (w->state & (WL_STARTED | WL_TORN_DOWN)))
+	if (!(w->state & WL_SETUP_OK) || (w->state & (WL_STARTED | WL_TORN_DOWN)))
 		return set_err(errbuf, "%s: start needs a successful setup, once", w->ops->name);
 	ret = wl_thread_signals_init();
 	if (ret)
