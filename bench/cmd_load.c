@@ -167,7 +167,8 @@ static void load_usage(FILE *f)
 	opts_usage(f, "deferbench load [OPTIONS] NAME [--key value | key=value ...]\n"
 		   "       deferbench load --list [NAME]",
 		   "Run one workload for a duration and print the latency its own user feels.\n"
-		   "Ctrl-C or SIGTERM stops it early, tears everything down, and still reports.",
+		   "Ctrl-C or SIGTERM stops it early, tears everything down, and still reports.\n"
+		   "Exit status: 0 it ran (to the end, or until SIGINT/SIGTERM); 1 error.",
 		   load_opts);
 	fprintf(f, "\nworkloads:");
 	for (const struct workload_ops *const *r = workload_registry; *r; r++)

@@ -192,7 +192,7 @@ static void *block_thread(void *arg)
 		if (sleep_until_abs(deadline) == -EINTR)
 			continue;
 		pc.k++;
-		if (now_ns() - deadline > (uint64_t)period)
+		if (pace_late(deadline, now_ns()) > (uint64_t)period)
 			p->late++;
 		if (block_op(w, off, deadline))
 			break;

@@ -127,8 +127,8 @@ static void add_metrics(struct wl_run *w, struct timer_priv *p)
 		"hrtimer load threads: absolute deadline -> clock_nanosleep returned; "
 		"CLOCK_MONOTONIC");
 	p->m_wheel = wl_metric_add(w, "wheel_wakeup", "ns",
-		"timer-wheel load: deadline -> recv() timed out; includes the wheel's jiffy "
-		"rounding (up to 1/HZ); CLOCK_MONOTONIC");
+		"timer-wheel load: deadline -> recv() timed out; includes the wheel's rounding "
+		"up to whole jiffies (typically 1-2); CLOCK_MONOTONIC");
 	p->c_cycles = wl_counter_add(w, "cycles");
 	p->c_overflows = wl_counter_add(w, "overflows");
 	p->c_probe_asked = wl_counter_add(w, "probe_rate_asked");
@@ -340,7 +340,7 @@ static void timer_stop(struct wl_run *w)
 	uint64_t cycles = 0, over = 0;
 	double secs;
 
-	if (p->ct_ready) {
+	if (p->ct_ready && p->ct.spawn_ns) {	/* it was started */
 		if (cyclictest_stop(&p->ct, errbuf) ||
 		    cyclictest_read(&p->ct, &m->metric[p->m_wakeup].hist, &cycles, &over,
 				    errbuf))

@@ -117,7 +117,7 @@ static void *tty_writer(void *arg)
 			continue;
 		pc.k++;
 		m.write_ns = now_ns();
-		if (m.write_ns - m.deadline_ns > (uint64_t)period)
+		if (pace_late(m.deadline_ns, m.write_ns) > (uint64_t)period)
 			p->late++;
 		memcpy(buf, &m, sizeof(m));
 		if (write(p->master, buf, c->size) != (ssize_t)c->size) {
