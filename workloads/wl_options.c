@@ -179,8 +179,10 @@ int wl_set_option(struct wl_run *w, const char *key, const char *val, char *errb
 	} tmp;
 
 	if (!o) {
-		list_names(list, sizeof(list), &w->ops->options[0].name,
-			   sizeof(struct wl_option), count_options(w->ops->options));
+		list[0] = '\0';
+		if (w->ops->options)
+			list_names(list, sizeof(list), &w->ops->options[0].name,
+				   sizeof(struct wl_option), count_options(w->ops->options));
 		return set_err(errbuf, "%s has no option '%s' (options: %s)", w->ops->name, key,
 			       list[0] ? list : "none");
 	}

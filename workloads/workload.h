@@ -10,6 +10,20 @@
  * Conventions: 0 / -errno returns; setup and start may fill errbuf (ERRBUF_LEN) with a
  * message naming the option or resource at fault. stop and teardown must be safe to
  * call twice and after a partial setup: the driver calls them on every exit path.
+ *
+ * Using the driver (e.g. the scenario runner; bench/cmd_load.c is the model):
+ *   w = wl_new(workload_find("tty"));           NULL + errno on failure
+ *   wl_set_option(w, "rate", "500", errbuf);    -EINVAL + message; before setup only
+ *   wl_setup(w, errbuf); wl_start(w, errbuf);   on failure: wl_free(w), nothing left
+ *   ... poll wl_error(w) while it runs ...
+ *   wl_stop(w);                                 metrics and counters final from here
+ *   wl_teardown(w);                             the machine as found
+ *   wl_print(w, stdout); wl_write_results(w, dir);
+ *   wl_free(w);                                 stops and tears down if not done yet
+ * Several runs may live in one process at once. The process must leave SIGRTMIN+1 to
+ * the driver (it wakes worker threads for stop), must not ignore SIGCHLD or reap
+ * children it did not start (timer's cyclictest), and should start workloads from its
+ * main thread (cyclictest gets PR_SET_PDEATHSIG, tied to the forking thread).
  */
 #ifndef DEFERBENCH_WORKLOAD_H
 #define DEFERBENCH_WORKLOAD_H
