@@ -205,7 +205,7 @@ static struct wl_run *configure(const struct workload_ops *ops, const struct loa
  */
 static int run(struct wl_run *w, uint64_t duration_ns, bool *ran)
 {
-	char errbuf[ERRBUF_LEN], when[32];
+	char errbuf[ERRBUF_LEN];
 	uint64_t end, now;
 
 	*ran = false;
@@ -221,8 +221,8 @@ static int run(struct wl_run *w, uint64_t duration_ns, bool *ran)
 				    now + 50 * NSEC_PER_MSEC : end);
 	wl_stop(w);
 	if (stop_requested)
-		info_msg("%s: stopped by signal after %s", w->ops->name,
-			 format_duration(w->stop_ns - w->start_ns, when, sizeof(when)));
+		info_msg("%s: stopped by signal after %.3f s", w->ops->name,
+			 (double)(w->stop_ns - w->start_ns) / 1e9);
 	if (wl_error(w)) {
 		err_msg("%s", wl_error(w));
 		return 1;

@@ -26,7 +26,7 @@ int dsp_init(struct dsp *d, size_t frames, unsigned int channels, double rate,
 	     uint64_t seed);
 /* dsp_run - passes of the filter over the whole buffer */
 void dsp_run(struct dsp *d, unsigned int passes);
-/* dsp_calibrate - the median cost of one pass, in ns, on the calling thread's CPU */
+/* dsp_calibrate - the cost of one pass, in ns, on the calling thread's CPU (fastest batch) */
 uint64_t dsp_calibrate(struct dsp *d);
 void dsp_free(struct dsp *d);
 

@@ -25,14 +25,15 @@ within() {
 	echo "   $1 = $2 (within [$3, $4])"
 }
 
-# no_leftovers PID - nothing of run PID remains: temp dirs, cyclictest, db-* threads
+# no_leftovers PID - nothing of run PID remains: its process and threads, its temporary
+# directories, its cyclictest. Only what carries PID is checked: the machine is shared,
+# and other runs (a scenario runner) may be using the same workloads meanwhile. That a
+# long-lived process gets its threads and fds back is tested in test_workload_teardown.
 no_leftovers() {
 	_l=$(ls -d /tmp/deferbench-block-"$1"-* /tmp/deferbench-timer-"$1"-* 2>/dev/null || true)
 	[ -z "$_l" ] || fail "temporary directories left behind: $_l"
 	pgrep -f "deferbench-timer-$1-" >/dev/null && fail "cyclictest of run $1 still running"
-	[ -d /proc/"$1" ] && fail "deferbench $1 still running"
-	_t=$(ps -eLo comm= | grep -E '^db-(tty|block|hog|audio|hrt|wheel)' || true)
-	[ -z "$_t" ] || fail "workload threads still exist: $_t"
+	[ -d /proc/"$1" ] && fail "deferbench $1 (or one of its threads) still running"
 	return 0
 }
 
