@@ -11,5 +11,6 @@
 
 int cmd_record(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_load(int argc, char **argv);
 
 #endif

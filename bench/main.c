@@ -15,6 +15,7 @@ static const struct command {
 } commands[] = {
 	{ "record", cmd_record, "trace softirq and workqueue latency system-wide" },
 	{ "analyze", cmd_analyze, "recompute every figure from a capture kept with record --raw" },
+	{ "load", cmd_load, "run one workload (timer, audio, tty, block, hog) and report its latency" },
 };
 
 static void usage(FILE *f)
