@@ -77,7 +77,11 @@ test: deferbench unit integration
 bench: deferbench
 	@ci/bench.sh
 
-perf: deferbench
+$(BUILD)/tests/evgen: tests/perf/evgen.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< -lutil
+
+perf: deferbench $(BUILD)/tests/evgen
 	@tests/perf.sh
 
 install: deferbench

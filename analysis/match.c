@@ -59,8 +59,12 @@ struct wq_running {
 	uint32_t group;		/* GROUP_NONE: the queue event was not seen */
 };
 
+#define TASK_COMM_LEN 16
+
 struct comm_info {
-	char comm[16];
+	uint64_t wake_ts;		/* sched_wakeup not yet followed by a switch-in */
+	char raw[TASK_COMM_LEN];	/* as the event carried it, for a cheap compare */
+	char comm[TASK_COMM_LEN];	/* NUL-terminated */
 	uint32_t pool;
 	int kind;		/* comm_classify() result */
 };
@@ -152,7 +156,8 @@ int matcher_init(struct matcher *m, int ncpus, uint64_t t0, uint64_t ival_ns, iv
 	m->ncpus = ncpus;
 	m->cpu = calloc(ncpus, sizeof(*m->cpu));
 	m->sirq = calloc((size_t)ncpus * NR_SOFTIRQS, sizeof(*m->sirq));
-	if (!m->cpu || !m->sirq)
+	m->ksoftirqd_wake = calloc(ncpus, sizeof(*m->ksoftirqd_wake));
+	if (!m->cpu || !m->sirq || !m->ksoftirqd_wake)
 		goto out_free;
 	for (i = 0; i < ncpus; i++)
 		m->cpu[i].ksoftirqd_pid = -1;
@@ -160,7 +165,9 @@ int matcher_init(struct matcher *m, int ncpus, uint64_t t0, uint64_t ival_ns, iv
 	    map_init(&m->running, sizeof(struct wq_running), 256) ||
 	    map_init(&m->comms, sizeof(struct comm_info), 1024) ||
 	    map_init(&m->func_ids, sizeof(uint32_t), 256) ||
-	    map_init(&m->group_ids, sizeof(uint32_t), 256))
+	    map_init(&m->group_ids, sizeof(uint32_t), 256) ||
+	    map_init(&m->wq_ids, sizeof(uint32_t), 64) ||
+	    map_init(&m->wake_ids, sizeof(uint32_t), 64))
 		goto out_free;
 	m->t0 = t0;
 	m->ival_ns = ival_ns;
@@ -201,6 +208,14 @@ void matcher_free(struct matcher *m)
 	map_free(&m->comms);
 	map_free(&m->func_ids);
 	map_free(&m->group_ids);
+	map_free(&m->wq_ids);
+	map_free(&m->wake_ids);
+	for (i = 0; m->ksoftirqd_wake && i < (uint32_t)m->ncpus; i++)
+		free(m->ksoftirqd_wake[i]);
+	free(m->ksoftirqd_wake);
+	for (i = 0; i < m->nwake; i++)
+		free(m->wake[i]);
+	free(m->wake);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -210,7 +225,7 @@ uint64_t matcher_unmatched(const struct matcher *m)
 
 	return n->sirq_entry_no_raise + n->sirq_exit_no_entry + n->sirq_entry_no_exit +
 	       n->wq_start_no_queue + n->wq_activate_no_queue + n->wq_end_no_start +
-	       n->wq_start_no_end + n->wq_queue_while_pending;
+	       n->wq_start_no_end;
 }
 
 static struct hist *hist_new(struct matcher *m)
@@ -367,18 +382,42 @@ void match_softirq_exit(struct matcher *m, int cpu, uint64_t ts, unsigned int ve
 		hist_add(ih, d);
 }
 
-/* wq_intern - index of a workqueue name; names are few, so a linear cache is enough */
+/* str_hash - FNV-1a, for the workqueue name cache */
+static uint64_t str_hash(const char *s, unsigned int len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (len--) {
+		h ^= (unsigned char)*s++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static bool wq_name_is(const struct matcher *m, uint32_t i, const char *name, unsigned int len)
+{
+	return !memcmp(m->wq_names[i], name, len) && m->wq_names[i][len] == '\0';
+}
+
+/* wq_intern - index of a workqueue name, through a hash of the name */
 static uint32_t wq_intern(struct matcher *m, const char *name, unsigned int len)
 {
 	uint32_t i;
 	char **nw;
 
+	uint32_t *cached;
+	uint64_t h;
+
 	/* the __data_loc string may include its NUL */
 	while (len && name[len - 1] == '\0')
 		len--;
-	/* most recently added names are hit most: search backwards */
-	for (i = m->nwq; i-- > 0;)
-		if (!strncmp(m->wq_names[i], name, len) && m->wq_names[i][len] == '\0')
+	h = str_hash(name, len);
+	cached = map_get(&m->wq_ids, h);
+	if (cached && wq_name_is(m, *cached, name, len))
+		return *cached;
+	/* not seen, or a hash collision: the list is short */
+	for (i = 0; i < m->nwq; i++)
+		if (wq_name_is(m, i, name, len))
 			return i;
 	if (m->nwq == m->wq_cap) {
 		nw = xrealloc_array(m, m->wq_names, &m->wq_cap, sizeof(*nw));
@@ -390,6 +429,11 @@ static uint32_t wq_intern(struct matcher *m, const char *name, unsigned int len)
 	if (!m->wq_names[m->nwq]) {
 		m->enomem++;
 		return GROUP_NONE;
+	}
+	if (!cached) {
+		cached = map_put(&m->wq_ids, h, NULL);
+		if (cached)
+			*cached = m->nwq;
 	}
 	return m->nwq++;
 }
@@ -498,9 +542,12 @@ void match_wq_queue(struct matcher *m, int cpu, uint64_t ts, uint64_t work, uint
 		m->enomem++;
 		return;
 	}
-	/* queue_work() never traces an item that is still pending: we lost its start */
+	/*
+	 * queue_work() never traces an item that is still pending: it was taken off the
+	 * list (cancel, mod_delayed_work) and queued again, or its start was lost
+	 */
 	if (!created)
-		m->n.wq_queue_while_pending++;
+		m->n.wq_superseded++;
 	p->queue_ts = ts;
 	p->act_ts = 0;
 	p->wq = wq_intern(m, wq, wqlen);
@@ -548,7 +595,10 @@ void match_wq_start(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_so
 		       ci ? POOL_ID(POOL_RESCUER, 0) : POOL_ID(POOL_UNKNOWN, 0);
 	}
 	p = map_get(&m->pending, work);
-	if (!p) {
+	if (!p && func == m->barrier_func) {
+		/* insert_wq_barrier() puts flush barriers on the list without queue_work */
+		m->n.wq_barriers++;
+	} else if (!p) {
 		uint32_t f = func_intern(m, func);
 
 		m->n.wq_start_no_queue++;
@@ -605,26 +655,114 @@ void match_wq_end(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_soft
 	map_del(&m->running, key);
 }
 
-void match_comm(struct matcher *m, int pid, const char *comm, unsigned int len)
+/* comm_update - the comm_info of pid, with its name brought up to date */
+static struct comm_info *comm_update(struct matcher *m, int pid, const char *comm,
+				     unsigned int len)
 {
+	char raw[TASK_COMM_LEN] = { 0 };
 	struct comm_info *ci;
 	int created, cpu = -1;
+	size_t n;
 
-	if (len > sizeof(ci->comm) - 1)
-		len = sizeof(ci->comm) - 1;
+	/* the hot path: sched events carry the 16 comm bytes, mostly unchanged */
+	memcpy(raw, comm, len < TASK_COMM_LEN ? len : TASK_COMM_LEN);
 	ci = map_get(&m->comms, (uint64_t)pid);
-	if (ci && !strncmp(ci->comm, comm, len) && ci->comm[len] == '\0')
-		return;
+	if (ci && !memcmp(ci->raw, raw, TASK_COMM_LEN))
+		return ci;
 	ci = map_put(&m->comms, (uint64_t)pid, &created);
 	if (!ci) {
 		m->enomem++;
-		return;
+		return NULL;
 	}
-	memcpy(ci->comm, comm, len);
-	ci->comm[len] = '\0';
+	memcpy(ci->raw, raw, TASK_COMM_LEN);
+	n = strnlen(raw, TASK_COMM_LEN - 1);
+	memcpy(ci->comm, raw, n);
+	ci->comm[n] = '\0';
+	ci->wake_ts = 0;
 	ci->kind = comm_classify(ci->comm, &ci->pool, &cpu);
-	if (ci->kind == 2 && cpu >= 0 && cpu < m->ncpus)
+	if (ci->kind == 2 && cpu >= 0 && cpu < m->ncpus) {
 		m->cpu[cpu].ksoftirqd_pid = pid;
+		ci->pool = cpu;
+	}
+	return ci;
+}
+
+void match_comm(struct matcher *m, int pid, const char *comm, unsigned int len)
+{
+	comm_update(m, pid, comm, len);
+}
+
+void match_sched_wakeup(struct matcher *m, uint64_t ts, int pid, const char *comm,
+			unsigned int len)
+{
+	struct comm_info *ci;
+
+	m->n.events[EV_SCHED_WAKEUP]++;
+	ci = comm_update(m, pid, comm, len);
+	/* only the threads that run deferred work are timed */
+	if (ci && ci->kind && !ci->wake_ts)
+		ci->wake_ts = ts;
+}
+
+/* wake_hist - the wakeup histogram of a ksoftirqd (CPU) or a worker pool */
+static struct hist *wake_hist(struct matcher *m, const struct comm_info *ci)
+{
+	struct wake_group **nw;
+	uint32_t *id;
+	int created;
+
+	if (ci->kind == 2) {
+		if (ci->pool >= (uint32_t)m->ncpus)
+			return NULL;
+		if (!m->ksoftirqd_wake[ci->pool])
+			m->ksoftirqd_wake[ci->pool] = hist_new(m);
+		return m->ksoftirqd_wake[ci->pool];
+	}
+	id = map_put(&m->wake_ids, ci->pool, &created);
+	if (!id) {
+		m->enomem++;
+		return NULL;
+	}
+	if (!created)
+		return &m->wake[*id]->wake;
+	if (m->nwake == m->wake_cap) {
+		nw = xrealloc_array(m, m->wake, &m->wake_cap, sizeof(*nw));
+		if (!nw)
+			goto out_del;
+		m->wake = nw;
+	}
+	m->wake[m->nwake] = malloc(sizeof(**m->wake));
+	if (!m->wake[m->nwake]) {
+		m->enomem++;
+		goto out_del;
+	}
+	m->wake[m->nwake]->pool = ci->pool;
+	hist_init(&m->wake[m->nwake]->wake);
+	*id = m->nwake++;
+	return &m->wake[*id]->wake;
+out_del:
+	map_del(&m->wake_ids, ci->pool);
+	return NULL;
+}
+
+void match_sched_switch(struct matcher *m, uint64_t ts, int prev_pid, int next_pid,
+			const char *next_comm, unsigned int len)
+{
+	struct comm_info *ci;
+	struct hist *h;
+
+	m->n.events[EV_SCHED_SWITCH]++;
+	/* a wakeup of a task that was still running ends when it is switched out */
+	ci = map_get(&m->comms, (uint64_t)prev_pid);
+	if (ci)
+		ci->wake_ts = 0;
+	ci = comm_update(m, next_pid, next_comm, len);
+	if (!ci || !ci->wake_ts)
+		return;
+	h = wake_hist(m, ci);
+	if (h)
+		hist_add(h, ts - ci->wake_ts);
+	ci->wake_ts = 0;
 }
 
 void match_missed(struct matcher *m, int cpu, long missed)
@@ -647,6 +785,9 @@ void matcher_finish(struct matcher *m)
 
 	if (m->ival_ns)
 		ival_emit(m);
+	m->n.events_total = 0;
+	for (c = 0; c < EV_NR; c++)
+		m->n.events_total += m->n.events[c];
 	for (c = 0; c < m->ncpus; c++) {
 		for (v = 0; v < NR_SOFTIRQS; v++)
 			if (m->cpu[c].raise_ts[v])

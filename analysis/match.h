@@ -16,6 +16,9 @@
  *   wq worker wait   workqueue_execute_start minus workqueue_activate_work
  *   wq delay         workqueue_execute_start minus workqueue_queue_work
  *   wq runtime       workqueue_execute_end minus workqueue_execute_start, same worker
+ *   thread wakeup    sched_switch to a kworker or ksoftirqd thread minus the
+ *                    sched_wakeup of that thread: how long the scheduler kept
+ *                    deferred work's own threads waiting for a CPU
  */
 #ifndef DEFERBENCH_MATCH_H
 #define DEFERBENCH_MATCH_H
@@ -89,7 +92,7 @@ struct wq_group {
 /* Unmatched and in-flight counts: printed beside every figure. */
 struct match_counts {
 	uint64_t events[EV_NR];
-	uint64_t events_total;
+	uint64_t events_total;		/* set by matcher_finish() */
 	/* unmatched: one side of a pair is missing inside the capture */
 	uint64_t sirq_entry_no_raise;	/* raised before the capture, or after a loss */
 	uint64_t sirq_exit_no_entry;
@@ -97,8 +100,11 @@ struct match_counts {
 	uint64_t wq_activate_no_queue;
 	uint64_t wq_end_no_start;
 	uint64_t wq_start_no_end;	/* the worker started another item first */
+	/* neither unmatched nor loss: work that legitimately has no partner */
+	uint64_t wq_barriers;		/* flush_work() barriers: run without queue_work */
+	uint64_t wq_superseded;		/* queued again before running (cancelled or
+					 * grabbed by mod_delayed_work), or a lost start */
 	uint64_t sirq_entry_no_exit;	/* another entry came first on that CPU */
-	uint64_t wq_queue_while_pending;	/* its execution was lost */
 	/* in flight when the capture ended: the partner comes after the end */
 	uint64_t sirq_raise_open;
 	uint64_t sirq_entry_open;
@@ -123,6 +129,12 @@ struct sirq_cpu {
 	int ksoftirqd_pid;		/* -1 until known */
 };
 
+/* Wakeup-to-running latency of the threads that run deferred work. */
+struct wake_group {
+	uint32_t pool;		/* POOL_ID of the kworkers, or the CPU of a ksoftirqd */
+	struct hist wake;
+};
+
 struct func_info {
 	uint64_t addr;
 	uint64_t unmatched_starts;
@@ -137,12 +149,17 @@ struct matcher {
 	struct map comms;		/* pid -> struct comm_info */
 	struct map func_ids;		/* function address -> index in funcs */
 	struct map group_ids;		/* (wq, func, pool) -> index in groups */
+	struct map wq_ids;		/* hash of a workqueue name -> index in wq_names */
 	struct func_info *funcs;
 	uint32_t nfuncs, funcs_cap;
 	char **wq_names;
 	uint32_t nwq, wq_cap;
 	struct wq_group **groups;
 	uint32_t ngroups, groups_cap;
+	struct hist **ksoftirqd_wake;	/* [cpu], allocated on first use */
+	struct map wake_ids;		/* worker pool -> index in wake */
+	struct wake_group **wake;
+	uint32_t nwake, wake_cap;
 	struct match_counts n;
 	/* intervals */
 	uint64_t t0;			/* capture start: interval 0 begins here */
@@ -153,6 +170,7 @@ struct matcher {
 	struct hist *ival_sirq_runtime[NR_SOFTIRQS];
 	ival_cb on_interval;
 	void *ival_ctx;
+	uint64_t barrier_func;		/* address of wq_barrier_func, 0 if unknown */
 	int enomem;			/* allocation failures: the result is not trustworthy */
 };
 
@@ -186,8 +204,12 @@ void match_wq_start(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_so
 		    uint64_t work, uint64_t func);
 void match_wq_end(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_softirq,
 		  uint64_t work);
-/* match_comm - a task's name, from sched events or the /proc snapshot */
+/* match_comm - a task's name (len bytes, NUL-padded), from sched events or /proc */
 void match_comm(struct matcher *m, int pid, const char *comm, unsigned int len);
+void match_sched_wakeup(struct matcher *m, uint64_t ts, int pid, const char *comm,
+			unsigned int len);
+void match_sched_switch(struct matcher *m, uint64_t ts, int prev_pid, int next_pid,
+			const char *next_comm, unsigned int len);
 /* match_missed - the buffer of cpu lost events before this point (-1: count unknown) */
 void match_missed(struct matcher *m, int cpu, long missed);
 

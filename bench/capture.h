@@ -28,9 +28,8 @@ struct capture_opts {
 	uint64_t interval_ns;		/* per-interval histograms; 0 = none */
 	const char *raw_dir;		/* keep raw sub-buffers and formats here, or NULL */
 	bool no_sched;			/* leave sched_switch/sched_wakeup off */
-	/* per-interval callback, called from the analysis thread (may be NULL) */
-	ival_cb on_interval;
-	void *ival_ctx;
+	const char *intervals_csv;	/* write per-interval statistics here, or NULL */
+	const char *command;		/* recorded in the metadata */
 };
 
 struct capture;

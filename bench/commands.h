@@ -11,6 +11,7 @@
 
 int cmd_record(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_load(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);

@@ -15,6 +15,7 @@ static const struct command {
 } commands[] = {
 	{ "record", cmd_record, "trace softirq and workqueue latency system-wide" },
 	{ "analyze", cmd_analyze, "recompute every figure from a capture kept with record --raw" },
+	{ "load", cmd_load, "run one workload (timer, audio, tty, block, hog) and report its latency" },
 	{ "report", cmd_report, "write report.md, report.html, plots and tables for a run" },
 	{ "compare", cmd_compare, "compare two runs: better / worse / no change per metric" },
 	{ "baseline", cmd_baseline, "save, show or locate the stored baseline run of a host" },

@@ -5,16 +5,17 @@
 #include "opts.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
-int opts_build(struct opts_parser *p, const struct opt_desc *d)
+static int build(struct opts_parser *p, const struct opt_desc *d, bool in_order)
 {
 	size_t n = 0, s = 0;
 
 	memset(p, 0, sizeof(*p));
-	/* '+': stop at the first non-option, so "record -- cmd -x" keeps -x for cmd;
-	 * ':': report a missing argument as ':' rather than '?' */
-	p->shortopts[s++] = '+';
+	/* '+': stop at the first non-option; ':': a missing argument returns ':' */
+	if (in_order)
+		p->shortopts[s++] = '+';
 	p->shortopts[s++] = ':';
 	for (; d->name; d++) {
 		if (n >= OPTS_MAX)
@@ -30,6 +31,16 @@ int opts_build(struct opts_parser *p, const struct opt_desc *d)
 		}
 	}
 	return 0;
+}
+
+int opts_build(struct opts_parser *p, const struct opt_desc *d)
+{
+	return build(p, d, true);
+}
+
+int opts_build_permute(struct opts_parser *p, const struct opt_desc *d)
+{
+	return build(p, d, false);
 }
 
 void opts_usage(FILE *f, const char *usage, const char *desc, const struct opt_desc *d)

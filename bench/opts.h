@@ -25,8 +25,13 @@ struct opts_parser {
 	char shortopts[OPTS_MAX * 2 + 3];
 };
 
-/* opts_build - fill the getopt_long tables; returns 0 or -E2BIG. */
+/*
+ * opts_build - fill the getopt_long tables; returns 0 or -E2BIG. Parsing stops at
+ * the first non-option ("record -d 1s -- cmd -x" keeps -x for cmd).
+ */
 int opts_build(struct opts_parser *p, const struct opt_desc *d);
+/* opts_build_permute - the same, but options may follow positional arguments */
+int opts_build_permute(struct opts_parser *p, const struct opt_desc *d);
 /* opts_usage - "usage: ..." line, a description, then every option with its help. */
 void opts_usage(FILE *f, const char *usage, const char *desc, const struct opt_desc *d);
 /* opts_reset - reset getopt so that a parser can run more than once (tests). */

@@ -251,9 +251,9 @@ const char *format_duration(uint64_t ns, char *buf, size_t len)
 	else if (ns >= NSEC_PER_SEC)
 		snprintf(buf, len, "%.3fs", ns / 1e9);
 	else if (ns >= NSEC_PER_MSEC)
-		snprintf(buf, len, "%.3gms", ns / 1e6);
+		snprintf(buf, len, "%.2fms", ns / 1e6);
 	else if (ns >= NSEC_PER_USEC)
-		snprintf(buf, len, "%.3gus", ns / 1e3);
+		snprintf(buf, len, "%.2fus", ns / 1e3);
 	else
 		snprintf(buf, len, "%lluns", (unsigned long long)ns);
 	return buf;

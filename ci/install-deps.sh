@@ -9,7 +9,7 @@ set -eu
 BUILD="gcc make pkg-config libtracefs-dev libtraceevent-dev libcsv-dev libjson-c-dev \
 libinih-dev libnl-3-dev libnl-route-3-dev libcmocka-dev"
 # Run time: cyclictest (timer workload), gnuplot (reports), network plumbing.
-RUN="rt-tests gnuplot-nox iproute2 ethtool procps"
+RUN="rt-tests gnuplot-nox iproute2 ethtool procps jq"
 
 missing=""
 for p in $BUILD $RUN; do

@@ -45,9 +45,9 @@ int tables_open(struct report_ctx *r)
 		ret = ret ?: csvw_open(&r->tab[t], p);
 		if (ret)
 			return rd_errno(r->errbuf, ret, "%s: %s", p, strerror(-ret));
-		csvw_strs(&r->tab[t], tab_keys[t]);
+		csvw_header(&r->tab[t], tab_keys[t]);
 		if (t != TAB_CELLS && t != TAB_COUNTERS)
-			csvw_strs(&r->tab[t], fig_cols);
+			csvw_header(&r->tab[t], fig_cols);
 		csvw_end(&r->tab[t]);
 	}
 	return 0;
@@ -67,6 +67,24 @@ int tables_close(struct report_ctx *r)
 	return ret;
 }
 
+/* csv_ns - a latency in whole nanoseconds; an empty field when unknown (NaN) */
+static void csv_ns(struct csvw *w, double v)
+{
+	if (isnan(v))
+		csvw_str(w, "");
+	else
+		csvw_u64(w, (uint64_t)llround(v));
+}
+
+/* csv_num - a number with decimals; an empty field when unknown (NaN) */
+static void csv_num(struct csvw *w, double v)
+{
+	if (isnan(v))
+		csvw_str(w, "");
+	else
+		csvw_dbl(w, v);
+}
+
 static void csv_figure(struct csvw *w, const struct figure *f)
 {
 	double nan = NAN;
@@ -74,22 +92,22 @@ static void csv_figure(struct csvw *w, const struct figure *f)
 
 	csvw_u64(w, f->reps);
 	csvw_u64(w, f->with_data);
-	csvw_dbl(w, ok ? (double)f->pooled.count : nan, 0);
-	csvw_dbl(w, ok ? (double)f->pooled.p50 : nan, 0);
-	csvw_dbl(w, ok ? (double)f->pooled.p90 : nan, 0);
-	csvw_dbl(w, ok ? (double)f->pooled.p99 : nan, 0);
-	csvw_dbl(w, ok ? (double)f->pooled.p999 : nan, 0);
-	csvw_dbl(w, f->max.max, 0);
-	csvw_dbl(w, ok ? f->pooled.mean : nan, 1);
-	csvw_dbl(w, ok ? f->pooled.stddev : nan, 1);
-	csvw_dbl(w, f->p75 - f->p25, 0);
-	csvw_dbl(w, ok ? (double)f->pooled.p99 - (double)f->pooled.p50 : nan, 0);
-	csvw_dbl(w, f->p50.med, 0);
-	csvw_dbl(w, f->p50.min, 0);
-	csvw_dbl(w, f->p50.max, 0);
-	csvw_dbl(w, f->p99.med, 0);
-	csvw_dbl(w, f->p99.min, 0);
-	csvw_dbl(w, f->p99.max, 0);
+	csv_ns(w, ok ? (double)f->pooled.count : nan);
+	csv_ns(w, ok ? (double)f->pooled.p50 : nan);
+	csv_ns(w, ok ? (double)f->pooled.p90 : nan);
+	csv_ns(w, ok ? (double)f->pooled.p99 : nan);
+	csv_ns(w, ok ? (double)f->pooled.p999 : nan);
+	csv_ns(w, f->max.max);
+	csv_num(w, ok ? f->pooled.mean : nan);
+	csv_num(w, ok ? f->pooled.stddev : nan);
+	csv_ns(w, f->p75 - f->p25);
+	csv_ns(w, ok ? (double)f->pooled.p99 - (double)f->pooled.p50 : nan);
+	csv_ns(w, f->p50.med);
+	csv_ns(w, f->p50.min);
+	csv_ns(w, f->p50.max);
+	csv_ns(w, f->p99.med);
+	csv_ns(w, f->p99.min);
+	csv_ns(w, f->p99.max);
 	csvw_u64(w, f->lost);
 	csvw_u64(w, f->unmatched);
 	csvw_u64(w, f->lossy_reps);
@@ -117,12 +135,12 @@ static void cell_csv(struct csvw *w, const struct cell *c, const char *knobs)
 	csvw_u64(w, c->rep);
 	csvw_str(w, c->status);
 	csvw_str(w, c->error);
-	csvw_int(w, c->ok ? cap->lossy : -1);
+	csvw_i64(w, c->ok ? cap->lossy : -1);
 	csvw_u64(w, cap->events);
 	csvw_u64(w, cap->lost_events);
 	csvw_u64(w, cap->late_events);
 	csvw_u64(w, cap->unmatched);
-	csvw_dbl(w, c->ok ? cap->duration_s : NAN, 3);
+	csv_num(w, c->ok ? cap->duration_s : NAN);
 	csvw_str(w, knobs);
 	csvw_end(w);
 }
@@ -367,11 +385,11 @@ static void counter_row(struct report_ctx *r, const struct cellset *s, const cha
 		lo = v[i] < lo ? v[i] : lo;
 		hi = v[i] > hi ? v[i] : hi;
 	}
-	csvw_strs(w, (const char *const[]){ s->workload, s->config, name, NULL });
+	csvw_header(w, (const char *const[]){ s->workload, s->config, name, NULL });
 	csvw_u64(w, n);
-	csvw_dbl(w, med, 3);
-	csvw_dbl(w, lo, 3);
-	csvw_dbl(w, hi, 3);
+	csvw_dbl(w, med);
+	csvw_dbl(w, lo);
+	csvw_dbl(w, hi);
 	csvw_end(w);
 	snprintf(reps, sizeof(reps), "%zu/%zu", n, s->n);
 	if (lo == hi)

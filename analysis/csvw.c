@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * csvw.c - CSV rows through libcsv.
+ */
+#include "csvw.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+int csvw_open(struct csvw *w, const char *path)
+{
+	memset(w, 0, sizeof(*w));
+	w->f = fopen(path, "w");
+	return w->f ? 0 : -errno;
+}
+
+int csvw_close(struct csvw *w)
+{
+	int err = w->err;
+
+	if (!w->f)
+		return err ? err : -EBADF;
+	if (fclose(w->f) && !err)
+		err = -errno;
+	w->f = NULL;
+	return err;
+}
+
+static void sep(struct csvw *w)
+{
+	if (w->col++ && fputc(',', w->f) == EOF && !w->err)
+		w->err = -EIO;
+}
+
+void csvw_str(struct csvw *w, const char *s)
+{
+	sep(w);
+	if (csv_fwrite(w->f, s, strlen(s)) && !w->err)
+		w->err = -EIO;
+}
+
+void csvw_u64(struct csvw *w, uint64_t v)
+{
+	sep(w);
+	if (fprintf(w->f, "%" PRIu64, v) < 0 && !w->err)
+		w->err = -EIO;
+}
+
+void csvw_i64(struct csvw *w, int64_t v)
+{
+	sep(w);
+	if (fprintf(w->f, "%" PRId64, v) < 0 && !w->err)
+		w->err = -EIO;
+}
+
+void csvw_dbl(struct csvw *w, double v)
+{
+	sep(w);
+	if (fprintf(w->f, "%.3f", v) < 0 && !w->err)
+		w->err = -EIO;
+}
+
+void csvw_end(struct csvw *w)
+{
+	if (fputc('\n', w->f) == EOF && !w->err)
+		w->err = -EIO;
+	w->col = 0;
+}
+
+void csvw_header(struct csvw *w, const char *const *names)
+{
+	for (; *names; names++)
+		csvw_str(w, *names);
+}
+
+void csvw_stats_header(struct csvw *w, const char *prefix)
+{
+	static const char *const cols[] = {
+		"count", "min_ns", "mean_ns", "stddev_ns", "p50_ns", "p90_ns", "p99_ns",
+		"p999_ns", "max_ns",
+	};
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		snprintf(name, sizeof(name), "%s_%s", prefix, cols[i]);
+		csvw_str(w, name);
+	}
+}
+
+void csvw_stats(struct csvw *w, const struct hist *h)
+{
+	struct hist_stats st;
+
+	hist_get_stats(h, &st);
+	csvw_u64(w, st.count);
+	csvw_u64(w, st.min);
+	csvw_dbl(w, st.mean);
+	csvw_dbl(w, st.stddev);
+	csvw_u64(w, st.p50);
+	csvw_u64(w, st.p90);
+	csvw_u64(w, st.p99);
+	csvw_u64(w, st.p999);
+	csvw_u64(w, st.max);
+}

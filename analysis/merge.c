@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * merge.c - timestamp-ordered merge of per-CPU sub-buffers (see merge.h).
+ */
+#include "merge.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+
+int merger_init(struct merger *mg, int ncpus, struct decoder *dec, struct result *res,
+		const struct page_src *src)
+{
+	int c;
+
+	memset(mg, 0, sizeof(*mg));
+	mg->ncpus = ncpus;
+	mg->dec = dec;
+	mg->res = res;
+	mg->src = *src;
+	mg->cpu = calloc(ncpus, sizeof(*mg->cpu));
+	if (!mg->cpu)
+		return -ENOMEM;
+	for (c = 0; c < ncpus; c++) {
+		mg->cpu[c].kbuf = tep_kbuffer(dec->tep);
+		if (!mg->cpu[c].kbuf) {
+			merger_free(mg);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void merger_free(struct merger *mg)
+{
+	int c;
+
+	if (!mg->cpu)
+		return;
+	for (c = 0; c < mg->ncpus; c++) {
+		if (mg->cpu[c].page)
+			mg->src.put(mg->src.ctx, c, mg->cpu[c].page);
+		if (mg->cpu[c].kbuf)
+			kbuffer_free(mg->cpu[c].kbuf);
+	}
+	free(mg->cpu);
+	mg->cpu = NULL;
+}
+
+/*
+ * cpu_ready - make sure cpu has a current record, loading sub-buffers as needed;
+ * returns false when none is available.
+ */
+static bool cpu_ready(struct merger *mg, int c)
+{
+	struct merge_cpu *mc = &mg->cpu[c];
+	int missed;
+
+	while (!mc->rec) {
+		if (mc->page) {
+			mg->src.put(mg->src.ctx, c, mc->page);
+			mc->page = NULL;
+		}
+		mc->page = mg->src.get(mg->src.ctx, c);
+		if (!mc->page)
+			return false;
+		if (kbuffer_load_subbuffer(mc->kbuf, mc->page) < 0) {
+			/* a corrupt sub-buffer: count it as loss of unknown size */
+			match_missed(&mg->res->m, c, -1);
+			mg->res->loss[c].missed_in_band++;
+			continue;
+		}
+		/* events were lost between the previous sub-buffer and this one */
+		missed = kbuffer_missed_events(mc->kbuf);
+		if (missed) {
+			match_missed(&mg->res->m, c, missed);
+			mg->res->loss[c].missed_in_band += missed > 0 ? missed : 1;
+		}
+		mc->rec = kbuffer_read_event(mc->kbuf, (unsigned long long *)&mc->ts);
+	}
+	return true;
+}
+
+void merger_run(struct merger *mg)
+{
+	struct matcher *m = &mg->res->m;
+	struct decoder *dec = mg->dec;
+
+	for (;;) {
+		uint64_t best_ts = UINT64_MAX, next_ts = UINT64_MAX, limit = UINT64_MAX;
+		int best = -1, next = mg->ncpus, c;
+		struct merge_cpu *mc;
+
+		for (c = 0; c < mg->ncpus; c++) {
+			uint64_t h = 0;
+
+			/* the horizon must be read before looking for a sub-buffer */
+			if (!mg->cpu[c].rec)
+				h = mg->src.horizon(mg->src.ctx, c);
+			if (!cpu_ready(mg, c)) {
+				if (h < limit)
+					limit = h;
+				continue;
+			}
+			if (mg->cpu[c].ts < best_ts) {
+				next_ts = best_ts;
+				next = best;
+				best_ts = mg->cpu[c].ts;
+				best = c;
+			} else if (mg->cpu[c].ts < next_ts) {
+				next_ts = mg->cpu[c].ts;
+				next = c;
+			}
+		}
+		if (best < 0 || best_ts >= limit)
+			return;
+		if (next < 0)
+			next = mg->ncpus;
+		if (limit <= next_ts) {
+			next_ts = limit;
+			next = -1;	/* strict: never reach the limit itself */
+		}
+		/* run the best CPU's records while they stay ahead of every other CPU */
+		mc = &mg->cpu[best];
+		do {
+			if (mc->ts < mg->last_ts)
+				m->n.late_events++;
+			else
+				mg->last_ts = mc->ts;
+			decode_record(dec, m, best, mc->ts, mc->rec);
+			mc->rec = kbuffer_next_event(mc->kbuf, (unsigned long long *)&mc->ts);
+		} while (mc->rec && (mc->ts < next_ts || (mc->ts == next_ts && best < next)));
+	}
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * merge.h - merge the per-CPU ring-buffer streams into one timestamp-ordered stream.
+ *
+ * Workqueue items are queued on one CPU and run on another, so events must reach the
+ * matcher in global time order. Each CPU's sub-buffers come from a page source (the
+ * live readers' queues, or a raw capture file). merger_run() hands the matcher every
+ * event older than a watermark in (timestamp, cpu) order, so a live run and an offline
+ * analysis of the same sub-buffers see the same sequence.
+ *
+ * The rule that keeps the order right while CPUs are read independently: a CPU that
+ * has a record at hand will never produce an older one (each CPU's buffer is in time
+ * order), so only CPUs with nothing at hand hold the merge back, and only up to their
+ * horizon: the time before which their reader has queued everything.
+ */
+#ifndef DEFERBENCH_MERGE_H
+#define DEFERBENCH_MERGE_H
+
+#include <stdint.h>
+
+#include "decode.h"
+#include "result.h"
+
+struct kbuffer;
+
+struct page_src {
+	/* next sub-buffer of cpu, or NULL if none is available yet */
+	void *(*get)(void *ctx, int cpu);
+	/* the merger is done with a sub-buffer returned by get */
+	void (*put)(void *ctx, int cpu, void *page);
+	/*
+	 * every record of cpu older than the returned time has been queued (UINT64_MAX
+	 * when the source is complete); read before get() is tried
+	 */
+	uint64_t (*horizon)(void *ctx, int cpu);
+	void *ctx;
+};
+
+struct merge_cpu {
+	struct kbuffer *kbuf;
+	void *page;
+	void *rec;		/* current record, NULL when the page is used up */
+	uint64_t ts;
+};
+
+struct merger {
+	int ncpus;
+	struct decoder *dec;
+	struct result *res;
+	struct page_src src;
+	struct merge_cpu *cpu;
+	uint64_t last_ts;
+};
+
+int merger_init(struct merger *mg, int ncpus, struct decoder *dec, struct result *res,
+		const struct page_src *src);
+void merger_free(struct merger *mg);
+/* merger_run - process every record that is provably next in time order */
+void merger_run(struct merger *mg);
+
+#endif

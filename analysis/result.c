@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * result.c - the result of one capture: setup, loss totals, duration.
+ */
+#include "result.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int result_init(struct result *r, int ncpus, uint64_t start_ts, uint64_t interval_ns,
+		ival_cb cb, void *cb_ctx)
+{
+	memset(r, 0, sizeof(*r));
+	r->ncpus = ncpus;
+	r->start_ts = start_ts;
+	r->meta.interval_ns = interval_ns;
+	snprintf(r->meta.trace_clock, sizeof(r->meta.trace_clock), "mono");
+	r->loss = calloc(ncpus, sizeof(*r->loss));
+	if (!r->loss)
+		return -ENOMEM;
+	if (matcher_init(&r->m, ncpus, start_ts, interval_ns, cb, cb_ctx)) {
+		free(r->loss);
+		r->loss = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void result_free(struct result *r)
+{
+	matcher_free(&r->m);
+	symtab_free(&r->syms);
+	free(r->loss);
+	r->loss = NULL;
+}
+
+void result_finish(struct result *r)
+{
+	uint64_t kernel = 0, inband = 0;
+	int c;
+
+	matcher_finish(&r->m);
+	for (c = 0; c < r->ncpus; c++) {
+		kernel += r->loss[c].overrun + r->loss[c].commit_overrun + r->loss[c].dropped;
+		inband += r->loss[c].missed_in_band;
+	}
+	/*
+	 * The kernel's counters and the in-band markers describe the same losses from
+	 * two sides; take the larger rather than their sum.
+	 */
+	r->lost_events = kernel > inband ? kernel : inband;
+	r->lossy = r->lost_events > 0 || r->m.n.missed_unknown > 0 || r->m.enomem > 0;
+}
+
+double result_duration_s(const struct result *r)
+{
+	return r->end_ts > r->start_ts ? (r->end_ts - r->start_ts) / 1e9 : 0.0;
+}

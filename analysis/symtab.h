@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * symtab.h - kernel text symbols, to name work functions.
+ *
+ * Loaded from /proc/kallsyms when recording (needs root: addresses read as zero
+ * otherwise) or from the "symbols" file a raw capture keeps, so that offline analysis
+ * names functions exactly as the live run did.
+ */
+#ifndef DEFERBENCH_SYMTAB_H
+#define DEFERBENCH_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sym {
+	uint64_t addr;
+	char *name;
+};
+
+struct symtab {
+	struct sym *syms;	/* sorted by address */
+	size_t n, cap;
+	char *strings;		/* one allocation holding every name */
+	size_t strings_len;
+};
+
+/* symtab_load - parse kallsyms-format text ("addr type name [module]") from path. */
+int symtab_load(struct symtab *t, const char *path);
+void symtab_free(struct symtab *t);
+/*
+ * symtab_name - "flush_to_ldisc" for an exact match, "sym+0x10" inside a symbol,
+ * or the hexadecimal address when unknown; buf must hold 128 bytes.
+ */
+const char *symtab_name(const struct symtab *t, uint64_t addr, char *buf, size_t len);
+/* symtab_addr - the address of a symbol by name, 0 if absent */
+uint64_t symtab_addr(const struct symtab *t, const char *name);
+/* symtab_save - write "addr T name" lines for the given addresses (a raw capture keeps these) */
+int symtab_save(const struct symtab *t, const uint64_t *addrs, size_t n, const char *path);
+
+#endif

@@ -1,0 +1,35 @@
+#!/bin/sh
+# t-load-errors.sh - bad input is an error naming the option and bound, exit 1, and
+# leaves nothing behind. Needs no root.
+. tests/integration/lib.sh
+mktemp_dir D
+leftovers() { ls -d /tmp/deferbench-block-* /tmp/deferbench-timer-* 2>/dev/null | wc -l; }
+before=$(leftovers)
+
+# expect_error MESSAGE ARGS... - 'deferbench load ARGS' exits 1 saying MESSAGE
+expect_error() {
+	_m=$1
+	shift
+	"$DB" load "$@" -d 1s -o "$D/out" >/dev/null 2>"$D/err"
+	_rc=$?
+	[ $_rc -eq 1 ] || fail "load $*: exit $_rc, not 1"
+	grep -qF "$_m" "$D/err" || fail "load $*: message '$(cat "$D/err")' lacks '$_m'"
+	[ ! -e "$D/out" ] || fail "load $*: results written for a failed run"
+}
+
+expect_error "tty option 'rate': 0 is out of range [1, 20000]" tty rate=0
+expect_error "'abc' is not a non-negative integer" tty --rate abc
+expect_error "tty has no option 'bogus' (options: rate, size" tty --bogus 1
+expect_error "timer option 'interval': 10us is out of range [100us, 1s]" timer interval=10us
+expect_error "is not online" hog cpus=1023
+expect_error "hog option 'priority': 100 is out of range [1, 99]" hog priority=100
+expect_error "is below the 100us this workload can pace" audio frames=16 rate=384000
+expect_error "'fast' is not one of: timer, net" audio mode=fast
+expect_error "no workload 'nope'" nope
+expect_error "unexpected argument 'foo'" tty foo
+"$DB" load --list >"$D/list" || fail "load --list failed"
+for wl in timer audio tty block hog; do
+	grep -q "^$wl - " "$D/list" || fail "--list lacks $wl"
+done
+[ "$(leftovers)" = "$before" ] || fail "temporary directories left behind"
+exit 0

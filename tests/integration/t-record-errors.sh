@@ -1,0 +1,50 @@
+#!/bin/sh
+# t-record-errors.sh - bad input gets a clear message and a non-zero exit, and
+# leaves nothing half-written.
+. tests/integration/lib.sh
+need_root_tracefs
+mktemp_dir T
+
+# expect_fail "what the message must say" command...
+expect_fail() {
+	want=$1
+	shift
+	if "$@" > "$T/err.txt" 2>&1; then
+		fail "succeeded but should not: $*"
+	fi
+	grep -q -- "$want" "$T/err.txt" || { cat "$T/err.txt"; fail "no '$want' in the message of: $*"; }
+}
+
+expect_fail "unknown option '--bogus'" $DB record --bogus
+expect_fail "unknown command 'recrod'" $DB recrod
+expect_fail "--duration: 'soon' is not a duration" $DB record -d soon
+expect_fail "--buffer-kb" $DB record -b 1
+expect_fail "--raw needs -o" $DB record --raw -d 1s
+expect_fail "has no raw/ capture" $DB analyze "$T"
+expect_fail "which capture" $DB analyze
+
+# an output directory holding results, or holding anything else
+mkdir -p "$T/old" "$T/foreign"
+echo '{}' > "$T/old/summary.json"
+echo notes > "$T/foreign/notes.txt"
+expect_fail "already holds results" $DB record -d 1s -o "$T/old"
+expect_fail "holds no deferbench results" $DB record -d 1s -o "$T/foreign" --force
+[ "$(cat "$T/old/summary.json")" = "{}" ] || fail "refused run still touched the old results"
+ls "$T" | grep -q partial && fail "a refused run left a staging directory"
+
+# not root: a clear message before anything is created
+if command -v setpriv >/dev/null; then
+	expect_fail "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		$DB record -d 1s -o "$T/nobody"
+	[ -e "$T/nobody" ] && fail "a non-root run created its output directory"
+fi
+
+# no tracefs: in a private mount namespace where /sys/kernel/tracing cannot exist
+if command -v unshare >/dev/null; then
+	unshare -m sh -c "umount -l $TRACEFS 2>/dev/null; umount -l /sys/kernel/debug 2>/dev/null;
+		mount -t tmpfs -o ro none /sys/kernel && $DB record -d 1s" > "$T/err.txt" 2>&1 &&
+		fail "record ran without tracefs"
+	grep -q "tracefs is not mounted" "$T/err.txt" || { cat "$T/err.txt"; fail "no clear message without tracefs"; }
+fi
+no_leftover_instances
+exit 0

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * evgen.c - generate kernel events fast, for the offline-analysis benchmark:
+ * a parent and a child ping-pong one byte over pipes (sched_switch, sched_wakeup),
+ * and every round trip also writes to a pty (workqueue_queue_work ... execute_end
+ * of flush_to_ldisc). Runs for the given number of seconds.
+ */
+#include <pty.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	double secs = argc > 1 ? strtod(argv[1], NULL) : 5.0, end;
+	int ab[2], ba[2], master, slave;
+	struct termios t;
+	char c = 'x', buf[64];
+	long rounds = 0;
+	pid_t pid;
+
+	if (secs <= 0 || pipe(ab) || pipe(ba) || openpty(&master, &slave, NULL, NULL, NULL)) {
+		perror("evgen");
+		return 1;
+	}
+	cfmakeraw(&t);
+	tcsetattr(slave, TCSANOW, &t);
+	pid = fork();
+	if (pid == 0) {
+		close(ab[1]);
+		close(ba[0]);
+		while (read(ab[0], &c, 1) == 1 && write(ba[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	close(ab[0]);
+	close(ba[1]);
+	end = now() + secs;
+	while (now() < end) {
+		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
+			break;
+		if (rounds % 4 == 0 && (write(master, "0123456789", 10) != 10 ||
+					read(slave, buf, sizeof(buf)) <= 0))
+			break;
+		rounds++;
+	}
+	close(ab[1]);
+	waitpid(pid, NULL, 0);
+	printf("evgen: %ld round trips in %.1f s\n", rounds, secs);
+	return 0;
+}

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_parse.c - strict parsers and the record/analyze argument parsers (no root).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "outdir.h"
+#include "record.h"
+#include "util.h"
+
+/* touch - create an empty file */
+static int touch(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	return f ? fclose(f) : -1;
+}
+
+static void test_duration(void **state)
+{
+	char err[ERRBUF_LEN];
+	uint64_t ns;
+
+	(void)state;
+	assert_int_equal(parse_duration_ns("10s", &ns, err), 0);
+	assert_int_equal(ns, 10 * NSEC_PER_SEC);
+	assert_int_equal(parse_duration_ns("500ms", &ns, err), 0);
+	assert_int_equal(ns, 500 * NSEC_PER_MSEC);
+	assert_int_equal(parse_duration_ns("1.5s", &ns, err), 0);
+	assert_int_equal(ns, 1500 * NSEC_PER_MSEC);
+	assert_int_equal(parse_duration_ns("2m", &ns, err), 0);
+	assert_int_equal(ns, 120 * NSEC_PER_SEC);
+	assert_int_equal(parse_duration_ns("250us", &ns, err), 0);
+	assert_int_equal(ns, 250 * NSEC_PER_USEC);
+	assert_int_equal(parse_duration_ns("3", &ns, err), 0);
+	assert_int_equal(ns, 3 * NSEC_PER_SEC);
+	assert_int_equal(parse_duration_ns("abc", &ns, err), -EINVAL);
+	assert_non_null(strstr(err, "not a duration"));
+	assert_int_equal(parse_duration_ns("10x", &ns, err), -EINVAL);
+	assert_non_null(strstr(err, "unknown unit"));
+	assert_int_equal(parse_duration_ns("-1s", &ns, err), -EINVAL);
+	assert_int_equal(parse_duration_ns("0", &ns, err), -EINVAL);
+	assert_int_equal(parse_duration_ns("", &ns, err), -EINVAL);
+	assert_int_equal(parse_duration_ns("1e30s", &ns, err), -EINVAL);
+}
+
+static void test_numbers(void **state)
+{
+	char err[ERRBUF_LEN];
+	uint64_t v;
+	double d;
+	bool b;
+	int i;
+
+	(void)state;
+	assert_int_equal(parse_u64("4096", 64, 8192, &v, err), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(parse_u64("12x", 0, 100, &v, err), -EINVAL);
+	assert_int_equal(parse_u64("-5", 0, 100, &v, err), -EINVAL);
+	assert_int_equal(parse_u64(" 5", 0, 100, &v, err), -EINVAL);
+	assert_int_equal(parse_u64("101", 0, 100, &v, err), -EINVAL);
+	assert_non_null(strstr(err, "out of range"));
+	assert_int_equal(parse_int("-20", -20, 19, &i, err), 0);
+	assert_int_equal(i, -20);
+	assert_int_equal(parse_int("-21", -20, 19, &i, err), -EINVAL);
+	assert_int_equal(parse_double("0.25", 0, 1, &d, err), 0);
+	assert_int_equal(parse_double("nan", 0, 1, &d, err), -EINVAL);
+	assert_int_equal(parse_bool("on", &b, err), 0);
+	assert_true(b);
+	assert_int_equal(parse_bool("maybe", &b, err), -EINVAL);
+	assert_int_equal(parse_size("64k", 1, 1 << 30, &v, err), 0);
+	assert_int_equal(v, 65536);
+	assert_int_equal(parse_size("3T", 1, 1 << 30, &v, err), -EINVAL);
+}
+
+static void test_cpulist(void **state)
+{
+	char err[ERRBUF_LEN], buf[64];
+	cpu_set_t set;
+
+	(void)state;
+	assert_int_equal(parse_cpulist("0-1", &set, "0-3", err), 0);
+	assert_int_equal(CPU_COUNT(&set), 2);
+	assert_int_equal(parse_cpulist("0,2-3", &set, "0-3", err), 0);
+	assert_string_equal(cpulist_format(&set, buf, sizeof(buf)), "0,2-3");
+	assert_int_equal(parse_cpulist("5", &set, "0-3", err), -EINVAL);
+	assert_non_null(strstr(err, "not online"));
+	assert_int_equal(parse_cpulist("1-0", &set, "0-3", err), -EINVAL);
+	assert_int_equal(parse_cpulist("0,", &set, "0-3", err), -EINVAL);
+	assert_int_equal(parse_cpulist("a", &set, "0-3", err), -EINVAL);
+	assert_int_equal(parse_cpulist("", &set, "0-3", err), -EINVAL);
+}
+
+static int argc_of(char **argv)
+{
+	int n = 0;
+
+	while (argv[n])
+		n++;
+	return n;
+}
+
+static void test_record_args(void **state)
+{
+	char err[ERRBUF_LEN];
+	struct record_args a;
+	char *ok[] = { "record", "-d", "5s", "-o", "/tmp/x", "--buffer-kb", "8192", "--raw",
+		       "--", "sh", "-c", "true", NULL };
+	char *cmd_opts[] = { "record", "sleep", "-x", NULL };
+	char *bad_dur[] = { "record", "-d", "soon", NULL };
+	char *bad_buf[] = { "record", "-b", "16", NULL };
+	char *unknown[] = { "record", "--frobnicate", NULL };
+	char *missing[] = { "record", "-d", NULL };
+	char *raw_no_out[] = { "record", "--raw", NULL };
+	char *short_ival[] = { "record", "-i", "1ms", NULL };
+	char *help[] = { "record", "--help", NULL };
+
+	(void)state;
+	assert_int_equal(record_parse_args(argc_of(ok), ok, &a, err), 0);
+	assert_int_equal(a.duration_ns, 5 * NSEC_PER_SEC);
+	assert_string_equal(a.out_dir, "/tmp/x");
+	assert_int_equal(a.buffer_kb, 8192);
+	assert_true(a.raw);
+	assert_string_equal(a.cmd[0], "sh");
+	assert_string_equal(a.cmd[2], "true");
+	/* options after the command belong to the command */
+	assert_int_equal(record_parse_args(argc_of(cmd_opts), cmd_opts, &a, err), 0);
+	assert_string_equal(a.cmd[1], "-x");
+	assert_int_equal(a.duration_ns, 0);
+	assert_int_equal(a.buffer_kb, 4096);
+	assert_int_equal(record_parse_args(argc_of(bad_dur), bad_dur, &a, err), -EINVAL);
+	assert_non_null(strstr(err, "--duration"));
+	assert_int_equal(record_parse_args(argc_of(bad_buf), bad_buf, &a, err), -EINVAL);
+	assert_non_null(strstr(err, "--buffer-kb"));
+	assert_int_equal(record_parse_args(argc_of(unknown), unknown, &a, err), -EINVAL);
+	assert_non_null(strstr(err, "--frobnicate"));
+	assert_int_equal(record_parse_args(argc_of(missing), missing, &a, err), -EINVAL);
+	assert_non_null(strstr(err, "--duration needs a value"));
+	assert_int_equal(record_parse_args(argc_of(raw_no_out), raw_no_out, &a, err), -EINVAL);
+	assert_int_equal(record_parse_args(argc_of(short_ival), short_ival, &a, err), -EINVAL);
+	assert_int_equal(record_parse_args(argc_of(help), help, &a, err), 1);
+}
+
+static void test_analyze_args(void **state)
+{
+	char err[ERRBUF_LEN];
+	struct analyze_args a;
+	char *ok[] = { "analyze", "/tmp/cap", "-o", "/tmp/out", "--force", NULL };
+	char *none[] = { "analyze", NULL };
+	char *extra[] = { "analyze", "a", "b", NULL };
+
+	(void)state;
+	assert_int_equal(analyze_parse_args(argc_of(ok), ok, &a, err), 0);
+	assert_string_equal(a.in_dir, "/tmp/cap");
+	assert_string_equal(a.out_dir, "/tmp/out");
+	assert_true(a.force);
+	assert_int_equal(analyze_parse_args(argc_of(none), none, &a, err), -EINVAL);
+	assert_int_equal(analyze_parse_args(argc_of(extra), extra, &a, err), -EINVAL);
+}
+
+static void test_outdir(void **state)
+{
+	char tmpl[] = "/tmp/deferbench-test-outdir.XXXXXX", path[700], err[ERRBUF_LEN];
+	char staging[600];
+	char *d = mkdtemp(tmpl);
+
+	(void)state;
+	assert_non_null(d);
+	/* absent and empty directories are fine */
+	snprintf(path, sizeof(path), "%s/new", d);
+	assert_int_equal(outdir_check(path, false, err), 0);
+	assert_int_equal(outdir_check(d, false, err), 0);
+	/* a directory with foreign files is never replaced, even with --force */
+	snprintf(path, sizeof(path), "%s/notes.txt", d);
+	assert_int_equal(touch(path), 0);
+	assert_int_equal(outdir_check(d, true, err), -EINVAL);
+	assert_non_null(strstr(err, "no deferbench results"));
+	/* earlier results need --force */
+	snprintf(path, sizeof(path), "%s/summary.json", d);
+	assert_int_equal(touch(path), 0);
+	assert_int_equal(outdir_check(d, false, err), -EINVAL);
+	assert_non_null(strstr(err, "--force"));
+	assert_int_equal(outdir_check(d, true, err), 0);
+	/* staging then commit replaces the directory as a whole */
+	assert_int_equal(outdir_stage(d, staging, sizeof(staging), err), 0);
+	snprintf(path, sizeof(path), "%s/summary.json", staging);
+	assert_int_equal(touch(path), 0);
+	assert_int_equal(outdir_commit(d, staging, err), 0);
+	snprintf(path, sizeof(path), "%s/notes.txt", d);
+	assert_int_not_equal(access(path, F_OK), 0);
+	assert_int_not_equal(access(staging, F_OK), 0);
+	assert_int_equal(rm_rf(d), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_duration),
+		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_cpulist),
+		cmocka_unit_test(test_record_args),
+		cmocka_unit_test(test_analyze_args),
+		cmocka_unit_test(test_outdir),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

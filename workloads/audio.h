@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * audio.h - the hook between the audio workload's network mode and the network
+ * plumbing of the net workload.
+ *
+ * In mode=net an audio period starts when a packet arrives instead of when a timer
+ * fires, as with network audio (AES67, AVB-like streams): a sender thread of the audio
+ * workload sends one UDP packet per period, paced on absolute CLOCK_MONOTONIC
+ * deadlines and carrying its deadline, from one network namespace across a veth pair
+ * into another, where the audio thread waits in recv(). The packet crosses the
+ * veth's NET_RX softirq or threaded NAPI, which is what the mode measures.
+ *
+ * The audio workload owns the threads, the pacing and the measurement; the provider
+ * owns only the path: it creates the namespaces, the veth pair (with its NAPI mode)
+ * and two UDP sockets, each created inside its namespace (a socket keeps its
+ * namespace, so the audio threads use both without setns()).
+ *
+ * The provider is the net workload's helper code (workloads/net*.c): it defines these
+ * two functions. Until it is linked in, weak stubs in audio.c make mode=net fail at
+ * setup with a message saying so.
+ */
+#ifndef DEFERBENCH_AUDIO_H
+#define DEFERBENCH_AUDIO_H
+
+#include <stdint.h>
+
+struct audio_net_link {
+	/* in: what the audio workload asks for */
+	uint64_t period_ns;	/* packets per second = 1e9 / period_ns */
+	size_t payload;		/* bytes per packet, header included */
+	/* out: filled by audio_net_open */
+	int tx_fd;		/* UDP, connected to the receiver, in the sender's netns */
+	int rx_fd;		/* UDP, bound, in the receiver's netns; blocking */
+	char desc[128];		/* for messages: "veth db-a0/db-b0, napi=threaded" */
+	void *priv;		/* the provider's, for audio_net_close */
+};
+
+/*
+ * audio_net_open - build the path and both sockets. 0, or -errno with errbuf
+ * (ERRBUF_LEN) naming what failed; on failure nothing is left behind.
+ */
+int audio_net_open(struct audio_net_link *l, char *errbuf);
+/* audio_net_close - close both sockets, remove what open created; safe twice */
+void audio_net_close(struct audio_net_link *l);
+
+/* the packet header the sender writes at the start of each payload */
+struct audio_net_hdr {
+	uint64_t seq;
+	uint64_t deadline_ns;	/* CLOCK_MONOTONIC: when the period starts */
+};
+
+#endif

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * block.c - a program saving its data: buffered writes, each followed by fsync (or
+ * fdatasync, or sync_file_range), at a fixed rate, into a file that wraps around.
+ *
+ * fsync drives the writeback, block-layer (kblockd) and filesystem (ext4, jbd2) deferred
+ * work. Files live in <dir>/deferbench-block-<pid>-XXXXXX, removed at teardown; a
+ * crashed run leaves a directory with that recognisable prefix.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+#include <linux/magic.h>
+
+#include "wl_thread.h"
+#include "workload.h"
+
+enum { SYNC_FSYNC, SYNC_FDATASYNC, SYNC_RANGE };
+static const char *const sync_names[] = { "fsync", "fdatasync", "sync_file_range", NULL };
+
+struct block_cfg {
+	uint64_t rate;
+	uint64_t size;
+	uint64_t file_size;
+	int sync;
+	int prio;
+	char dir[WL_STR_MAX];
+	cpu_set_t cpus;
+};
+
+struct block_priv {
+	char path[PATH_MAX];	/* the temporary directory, "" when none */
+	int fd;
+	char *buf;
+	struct wl_thread thread;
+	int m_op, m_sync;
+	int c_ops, c_bytes, c_late;
+	uint64_t ops, late;
+};
+
+static const struct wl_option block_options[] = {
+	{ "rate", WL_OPT_U64, "100", 1, 10000, NULL, offsetof(struct block_cfg, rate),
+	  "write+sync operations per second" },
+	{ "size", WL_OPT_SIZE, "4k", 512, 64 << 20, NULL, offsetof(struct block_cfg, size),
+	  "bytes written per operation" },
+	{ "file_size", WL_OPT_SIZE, "64M", 1 << 20, 16ULL << 30, NULL,
+	  offsetof(struct block_cfg, file_size), "the file wraps around at this size" },
+	{ "sync", WL_OPT_ENUM, "fsync", 0, 0, sync_names, offsetof(struct block_cfg, sync),
+	  "how each write is made durable (sync_file_range: data of the range only)" },
+	{ "priority", WL_OPT_INT, "0", 0, 99, NULL, offsetof(struct block_cfg, prio),
+	  "SCHED_FIFO priority of the writer; 0 = SCHED_OTHER" },
+	{ "dir", WL_OPT_STRING, "/tmp", 0, 0, NULL, offsetof(struct block_cfg, dir),
+	  "where the temporary directory goes (a disk filesystem, not tmpfs)" },
+	{ "cpus", WL_OPT_CPULIST, "all", 0, 0, NULL, offsetof(struct block_cfg, cpus),
+	  "CPUs the writer may run on" },
+	{ 0 },
+};
+
+/* fill_random - xorshift64 data from the seed: nothing for a filesystem to compress */
+static void fill_random(char *buf, size_t len, uint64_t seed)
+{
+	uint64_t x = seed ? seed : 0x9e3779b97f4a7c15ULL;
+	size_t i;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memcpy(buf + i, &x, 8);
+	}
+	memset(buf + i, 0x5a, len - i);
+}
+
+/* make_dir - the run's own directory; refuses tmpfs, where fsync does no I/O */
+static int make_dir(struct block_cfg *c, struct block_priv *p, char *errbuf)
+{
+	struct statfs sf;
+	int e;
+
+	if (statfs(c->dir, &sf)) {
+		e = errno;
+		set_err(errbuf, "block option 'dir': %s: %s", c->dir, strerror(e));
+		return -e;
+	}
+	if (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC)
+		return set_err(errbuf, "block option 'dir': %s is on tmpfs/ramfs, where fsync "
+			       "does no block I/O; use a disk filesystem (dir=/var/tmp)", c->dir);
+	if (snprintf(p->path, sizeof(p->path), "%s/deferbench-block-%d-XXXXXX", c->dir,
+		     (int)getpid()) >= (int)sizeof(p->path))
+		return set_err(errbuf, "block option 'dir': path too long");
+	if (!mkdtemp(p->path)) {
+		e = errno;
+		set_err(errbuf, "block: cannot create a directory in %s: %s", c->dir,
+			strerror(e));
+		p->path[0] = '\0';
+		return -e;
+	}
+	return 0;
+}
+
+static int block_setup(struct wl_run *w, char *errbuf)
+{
+	struct block_cfg *c = w->cfg;
+	struct block_priv *p = w->priv;
+	char file[PATH_MAX + 16];
+	int ret, e;
+
+	p->fd = -1;
+	if (c->size > c->file_size)
+		return set_err(errbuf, "block option 'size' (%llu) is above 'file_size' (%llu)",
+			       (unsigned long long)c->size, (unsigned long long)c->file_size);
+	ret = make_dir(c, p, errbuf);
+	if (ret)
+		return ret;
+	snprintf(file, sizeof(file), "%s/data", p->path);
+	p->fd = open(file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (p->fd < 0) {
+		e = errno;
+		set_err(errbuf, "block: cannot create %s: %s", file, strerror(e));
+		return -e;
+	}
+	p->buf = malloc(c->size);
+	if (!p->buf) {
+		set_err(errbuf, "block: no memory for a %llu-byte buffer",
+			(unsigned long long)c->size);
+		return -ENOMEM;
+	}
+	fill_random(p->buf, c->size, w->seed);
+	p->m_op = wl_metric_add(w, "op", "ns",
+		"operation due (deadline) -> write and sync both returned; CLOCK_MONOTONIC");
+	p->m_sync = wl_metric_add(w, "sync", "ns",
+		"fsync/fdatasync/sync_file_range call -> return; CLOCK_MONOTONIC");
+	p->c_ops = wl_counter_add(w, "ops");
+	p->c_bytes = wl_counter_add(w, "bytes");
+	p->c_late = wl_counter_add(w, "late");
+	wl_rate(w, p->c_ops, (double)c->rate);
+	return 0;
+}
+
+static int do_sync(int fd, int how, off_t off, off_t len)
+{
+	switch (how) {
+	case SYNC_FDATASYNC:
+		return fdatasync(fd);
+	case SYNC_RANGE:
+		return sync_file_range(fd, off, len, SYNC_FILE_RANGE_WAIT_BEFORE |
+				       SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
+	}
+	return fsync(fd);
+}
+
+/* block_op - one write + sync at off; 0 or -errno after wl_fail */
+static int block_op(struct wl_run *w, off_t off, uint64_t deadline)
+{
+	struct block_cfg *c = w->cfg;
+	struct block_priv *p = w->priv;
+	uint64_t t1, t2;
+
+	if (pwrite(p->fd, p->buf, c->size, off) != (ssize_t)c->size) {
+		wl_fail(w, -errno, "block: write: %s", errno ? strerror(errno) : "short write");
+		return -EIO;
+	}
+	t1 = now_ns();
+	if (do_sync(p->fd, c->sync, off, (off_t)c->size)) {
+		wl_fail(w, -errno, "block: %s: %s", sync_names[c->sync], strerror(errno));
+		return -EIO;
+	}
+	t2 = now_ns();
+	hist_add(&w->metrics.metric[p->m_sync].hist, t2 - t1);
+	hist_add(&w->metrics.metric[p->m_op].hist, pace_late(deadline, t2));
+	return 0;
+}
+
+static void *block_thread(void *arg)
+{
+	struct wl_run *w = arg;
+	struct block_cfg *c = w->cfg;
+	struct block_priv *p = w->priv;
+	double period = period_from_rate((double)c->rate);
+	uint64_t deadline;
+	off_t off = 0;
+	struct pace pc;
+
+	pace_init(&pc, now_ns(), period);
+	while (!wl_stopping(w)) {
+		deadline = pace_deadline(&pc, pc.k);
+		if (sleep_until_abs(deadline) == -EINTR)
+			continue;
+		pc.k++;
+		if (pace_late(deadline, now_ns()) > (uint64_t)period)
+			p->late++;
+		if (block_op(w, off, deadline))
+			break;
+		p->ops++;
+		off += (off_t)c->size;
+		if ((uint64_t)off + c->size > c->file_size)
+			off = 0;
+	}
+	return NULL;
+}
+
+static int block_start(struct wl_run *w, char *errbuf)
+{
+	struct block_cfg *c = w->cfg;
+	struct block_priv *p = w->priv;
+	struct wl_sched s = {
+		.policy = c->prio ? SCHED_FIFO : SCHED_OTHER,
+		.prio = c->prio,
+		.slack_ns = 1,
+	};
+
+	return wl_thread_start(&p->thread, "db-block", block_thread, w, &s, &c->cpus, errbuf);
+}
+
+static void block_stop(struct wl_run *w)
+{
+	struct block_cfg *c = w->cfg;
+	struct block_priv *p = w->priv;
+	struct wl_metrics *m = &w->metrics;
+
+	wl_thread_join(&p->thread);
+	m->counter[p->c_ops].value = (double)p->ops;
+	m->counter[p->c_bytes].value = (double)p->ops * (double)c->size;
+	m->counter[p->c_late].value = (double)p->late;
+}
+
+static void block_teardown(struct wl_run *w)
+{
+	struct block_priv *p = w->priv;
+	int ret;
+
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+	free(p->buf);
+	p->buf = NULL;
+	if (p->path[0]) {
+		ret = rm_rf(p->path);
+		if (ret)
+			warn_msg("block: cannot remove %s: %s", p->path, strerror(-ret));
+		p->path[0] = '\0';
+	}
+}
+
+const struct workload_ops block_workload = {
+	.name = "block",
+	.help = "buffered writes + fsync at a fixed rate: writeback, kblockd and "
+		"filesystem work items",
+	.options = block_options,
+	.cfg_size = sizeof(struct block_cfg),
+	.priv_size = sizeof(struct block_priv),
+	.setup = block_setup,
+	.start = block_start,
+	.stop = block_stop,
+	.teardown = block_teardown,
+};

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * driver.c - the one owner of a workload's lifecycle: options -> setup -> start ->
+ * stop -> teardown. Every step checks the state so stop and teardown run exactly once
+ * whatever failed before them, and wl_free() undoes whatever was done.
+ * Option parsing lives in wl_options.c, formatting of results in wl_output.c.
+ */
+#include "workload.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wl_thread.h"
+
+/* state bits: what has been done and must be undone */
+enum {
+	WL_SETUP_DONE = 1 << 0,		/* ops->setup was called (maybe failed) */
+	WL_STARTED = 1 << 1,		/* ops->start was called (maybe failed) */
+	WL_STOPPED = 1 << 2,		/* ops->stop ran */
+	WL_TORN_DOWN = 1 << 3,		/* ops->teardown ran */
+	WL_SETUP_OK = 1 << 4,		/* ops->setup succeeded */
+};
+
+struct wl_run *wl_new(const struct workload_ops *ops)
+{
+	const struct wl_option *o;
+	char errbuf[ERRBUF_LEN];
+	struct wl_run *w;
+
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return NULL;
+	w->ops = ops;
+	w->seed = 1;
+	w->metrics.rate_counter = -1;
+	w->cfg = calloc(1, ops->cfg_size ? ops->cfg_size : 1);
+	w->priv = calloc(1, ops->priv_size ? ops->priv_size : 1);
+	if (!w->cfg || !w->priv)
+		goto out_free;
+	for (o = ops->options; o && o->name; o++) {
+		if (!o->def)
+			continue;
+		/* a default that does not parse is a bug in the workload's table */
+		if (wl_set_option(w, o->name, o->def, errbuf)) {
+			err_msg("%s: bad default: %s", ops->name, errbuf);
+			errno = EINVAL;
+			goto out_free;
+		}
+	}
+	return w;
+out_free:
+	free(w->cfg);
+	free(w->priv);
+	free(w);
+	return NULL;
+}
+
+int wl_setup(struct wl_run *w, char *errbuf)
+{
+	int ret;
+
+	if (w->state)
+		return set_err(errbuf, "%s: setup called twice", w->ops->name);
+	w->state |= WL_SETUP_DONE;
+	errbuf[0] = '\0';
+	ret = w->ops->setup(w, errbuf);
+	if (!ret)
+		w->state |= WL_SETUP_OK;
+	else if (!errbuf[0])
+		set_err(errbuf, "%s: setup failed: %s", w->ops->name, strerror(-ret));
+	return ret;
+}
+
+int wl_start(struct wl_run *w, char *errbuf)
+{
+	int ret;
+
+	if (!(w->state & WL_SETUP_OK) || (w->state & (WL_STARTED | WL_TORN_DOWN)))
+		return set_err(errbuf, "%s: start needs a successful setup, once", w->ops->name);
+	ret = wl_thread_signals_init();
+	if (ret)
+		return set_err(errbuf, "cannot install the thread wake signal: %s", strerror(-ret));
+	w->state |= WL_STARTED;
+	errbuf[0] = '\0';
+	w->start_ns = now_ns();
+	ret = w->ops->start(w, errbuf);
+	w->start_ns = now_ns();		/* the load runs from here (start may take a while) */
+	if (ret) {
+		if (!errbuf[0])
+			set_err(errbuf, "%s: start failed: %s", w->ops->name, strerror(-ret));
+		wl_stop(w);	/* join whatever threads did start */
+	}
+	return ret;
+}
+
+/* add_rate_counters - rate_asked and rate_achieved, from the workload's wl_rate() */
+static void add_rate_counters(struct wl_run *w)
+{
+	struct wl_metrics *m = &w->metrics;
+	double secs = (double)(w->stop_ns - w->start_ns) / 1e9;
+	double done;
+	int a, b;
+
+	if (m->rate_counter < 0 || m->rate_counter >= m->ncounters || m->rate_asked <= 0)
+		return;
+	done = m->counter[m->rate_counter].value;
+	a = wl_counter_add(w, "rate_asked");
+	b = wl_counter_add(w, "rate_achieved");
+	if (a < 0 || b < 0)
+		return;
+	m->counter[a].value = m->rate_asked;
+	m->counter[b].value = secs > 0 ? done / secs : 0;
+}
+
+void wl_stop(struct wl_run *w)
+{
+	if (!(w->state & WL_STARTED) || (w->state & WL_STOPPED))
+		return;
+	w->state |= WL_STOPPED;
+	w->stop_ns = now_ns();		/* the load stops being asked for here */
+	__atomic_store_n(&w->stopping, 1, __ATOMIC_RELEASE);
+	w->ops->stop(w);
+	add_rate_counters(w);
+}
+
+void wl_teardown(struct wl_run *w)
+{
+	wl_stop(w);
+	if (!(w->state & WL_SETUP_DONE) || (w->state & WL_TORN_DOWN))
+		return;
+	w->state |= WL_TORN_DOWN;
+	w->ops->teardown(w);
+}
+
+void wl_free(struct wl_run *w)
+{
+	if (!w)
+		return;
+	wl_teardown(w);
+	free(w->cfg);
+	free(w->priv);
+	free(w);
+}
+
+int wl_metric_add(struct wl_run *w, const char *name, const char *unit, const char *desc)
+{
+	struct wl_metrics *m = &w->metrics;
+	struct wl_metric *x;
+
+	if (m->nmetrics >= WL_MAX_METRICS)
+		return -ENOSPC;
+	x = &m->metric[m->nmetrics];
+	x->name = name;
+	x->unit = unit;
+	x->desc = desc;
+	hist_init(&x->hist);
+	return m->nmetrics++;
+}
+
+int wl_counter_add(struct wl_run *w, const char *name)
+{
+	struct wl_metrics *m = &w->metrics;
+
+	if (m->ncounters >= WL_MAX_COUNTERS)
+		return -ENOSPC;
+	m->counter[m->ncounters].name = name;
+	m->counter[m->ncounters].value = 0;
+	return m->ncounters++;
+}
+
+void wl_rate(struct wl_run *w, int counter, double asked)
+{
+	w->metrics.rate_counter = counter;
+	w->metrics.rate_asked = asked;
+}
+
+/*
+ * wl_fail - the first failure wins: claim with 0 -> 1, write the message, then
+ * publish the (negative) error so that wl_error() never sees a half-written message.
+ */
+void wl_fail(struct wl_run *w, int err, const char *fmt, ...)
+{
+	int expect = 0;
+	va_list ap;
+
+	if (!__atomic_compare_exchange_n(&w->err, &expect, 1, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(w->errmsg, sizeof(w->errmsg), fmt, ap);
+	va_end(ap);
+	__atomic_store_n(&w->err, err < 0 ? err : -EIO, __ATOMIC_RELEASE);
+}
+
+const char *wl_error(const struct wl_run *w)
+{
+	return __atomic_load_n(&w->err, __ATOMIC_ACQUIRE) < 0 ? w->errmsg : NULL;
+}

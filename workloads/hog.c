@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hog.c - CPU competition for deferred work: N threads that spin (or spin for a duty
+ * share of every period and sleep the rest) at a chosen policy, nice or priority.
+ *
+ * What it records: each thread's achieved CPU share (thread CPU time / wall time), and
+ * the gaps in its spin loop - two consecutive clock reads further apart than 'gap' mean
+ * the thread was interrupted or preempted (hard irq, softirq, kworker, ksoftirqd) for
+ * that long. A SCHED_FIFO/RR hog must have duty < 100: a 100% real-time spinner starves
+ * every kworker and ksoftirqd on its CPU, and deferbench does not rely on RT throttling
+ * (kernel.sched_rt_runtime_us) to rescue the machine.
+ */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "wl_thread.h"
+#include "workload.h"
+
+#define HOG_MAX_THREADS 32
+
+enum { POL_OTHER, POL_BATCH, POL_IDLE, POL_FIFO, POL_RR };
+static const char *const policy_names[] = { "other", "batch", "idle", "fifo", "rr", NULL };
+static const int policy_values[] = { SCHED_OTHER, SCHED_BATCH, SCHED_IDLE, SCHED_FIFO,
+				     SCHED_RR };
+
+struct hog_cfg {
+	uint64_t threads;
+	cpu_set_t cpus;
+	bool pin;
+	int policy;
+	int nice;
+	int prio;
+	double duty;
+	uint64_t period_ns;
+	uint64_t gap_ns;
+};
+
+struct hog_thread {
+	struct wl_run *w;
+	struct wl_thread t;
+	struct hist gap;	/* this thread's own: merged at stop */
+	uint64_t cpu_ns, wall_ns;
+	char name[16];
+};
+
+struct hog_priv {
+	int n;
+	struct hog_thread th[HOG_MAX_THREADS];
+	int m_gap, c_share0;
+	int c_gaps, c_stolen;
+};
+
+static const struct wl_option hog_options[] = {
+	{ "threads", WL_OPT_U64, "0", 0, HOG_MAX_THREADS, NULL,
+	  offsetof(struct hog_cfg, threads), "spinning threads; 0 = one per CPU in 'cpus'" },
+	{ "cpus", WL_OPT_CPULIST, "all", 0, 0, NULL, offsetof(struct hog_cfg, cpus),
+	  "CPUs the threads run on" },
+	{ "pin", WL_OPT_BOOL, "yes", 0, 0, NULL, offsetof(struct hog_cfg, pin),
+	  "pin thread i to the i-th CPU of 'cpus' (round robin); no = all float on 'cpus'" },
+	{ "policy", WL_OPT_ENUM, "other", 0, 0, policy_names, offsetof(struct hog_cfg, policy),
+	  "scheduling policy; fifo/rr need duty < 100 (RT throttling is not relied on)" },
+	{ "nice", WL_OPT_INT, "0", -20, 19, NULL, offsetof(struct hog_cfg, nice),
+	  "nice value for policy other/batch" },
+	{ "priority", WL_OPT_INT, "1", 1, 99, NULL, offsetof(struct hog_cfg, prio),
+	  "real-time priority for policy fifo/rr" },
+	{ "duty", WL_OPT_DOUBLE, "100", 1, 100, NULL, offsetof(struct hog_cfg, duty),
+	  "percent of each period spent spinning; the rest sleeping" },
+	{ "period", WL_OPT_DURATION, "10ms", 100 * NSEC_PER_USEC, NSEC_PER_SEC, NULL,
+	  offsetof(struct hog_cfg, period_ns), "on/off cycle when duty < 100" },
+	{ "gap", WL_OPT_DURATION, "10us", NSEC_PER_USEC, NSEC_PER_SEC, NULL,
+	  offsetof(struct hog_cfg, gap_ns), "a spin-loop gap longer than this is recorded" },
+	{ 0 },
+};
+
+/* nth_cpu - the n-th (mod count) CPU of set */
+static int nth_cpu(const cpu_set_t *set, int n)
+{
+	int count = CPU_COUNT(set), cpu, seen = 0;
+
+	n %= count;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, set) && seen++ == n)
+			return cpu;
+	return -1;
+}
+
+static int check_cfg(const struct hog_cfg *c, char *errbuf)
+{
+	bool rt = c->policy == POL_FIFO || c->policy == POL_RR;
+
+	if (rt && c->duty >= 100)
+		return set_err(errbuf, "hog: policy=%s needs duty < 100 (e.g. duty=50): a 100%% "
+			       "real-time spinner starves kworkers and ksoftirqd on its CPU",
+			       policy_names[c->policy]);
+	if (c->nice && c->policy != POL_OTHER && c->policy != POL_BATCH)
+		return set_err(errbuf, "hog option 'nice' applies to policy other and batch, "
+			       "not %s", policy_names[c->policy]);
+	if (c->duty < 100 && (double)c->period_ns * c->duty / 100 < 50 * NSEC_PER_USEC)
+		return set_err(errbuf, "hog: the on time (duty x period) is below 50us; "
+			       "raise 'period' or 'duty'");
+	return 0;
+}
+
+static int hog_setup(struct wl_run *w, char *errbuf)
+{
+	struct hog_cfg *c = w->cfg;
+	struct hog_priv *p = w->priv;
+	int i, ret;
+
+	ret = check_cfg(c, errbuf);
+	if (ret)
+		return ret;
+	p->n = c->threads ? (int)c->threads : CPU_COUNT(&c->cpus);
+	if (p->n > HOG_MAX_THREADS)
+		p->n = HOG_MAX_THREADS;
+	p->m_gap = wl_metric_add(w, "gap", "ns",
+		"consecutive clock reads in a hog's spin loop further apart than 'gap': time "
+		"the thread was interrupted or preempted; CLOCK_MONOTONIC");
+	for (i = 0; i < p->n; i++) {
+		struct hog_thread *t = &p->th[i];
+
+		t->w = w;
+		hist_init(&t->gap);
+		snprintf(t->name, sizeof(t->name), "share_t%d", i);
+		ret = wl_counter_add(w, t->name);
+		if (ret < 0)
+			return set_err(errbuf, "hog: too many counters");
+		if (i == 0)
+			p->c_share0 = ret;
+	}
+	p->c_gaps = wl_counter_add(w, "gaps");
+	p->c_stolen = wl_counter_add(w, "gap_total_ns");
+	return 0;
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/* spin_until - busy loop to end, recording the gaps longer than gap_ns */
+static void spin_until(struct hog_thread *t, uint64_t end, uint64_t gap_ns)
+{
+	uint64_t prev = now_ns(), now;
+
+	while (!wl_stopping(t->w)) {
+		now = now_ns();
+		if (now - prev > gap_ns)
+			hist_add(&t->gap, now - prev);
+		prev = now;
+		if (now >= end)
+			break;
+	}
+}
+
+static void *hog_thread(void *arg)
+{
+	struct hog_thread *t = arg;
+	struct hog_cfg *c = t->w->cfg;
+	uint64_t cpu0 = thread_cpu_ns(), wall0 = now_ns(), on;
+	struct pace pc;
+
+	if (c->duty >= 100) {
+		spin_until(t, UINT64_MAX, c->gap_ns);
+	} else {
+		on = (uint64_t)((double)c->period_ns * c->duty / 100);
+		pace_init(&pc, wall0, (double)c->period_ns);
+		while (!wl_stopping(t->w)) {
+			uint64_t start = pace_deadline(&pc, pc.k);
+
+			if (sleep_until_abs(start) == -EINTR)
+				continue;
+			pc.k++;
+			spin_until(t, start + on, c->gap_ns);
+			pace_skip(&pc, now_ns());	/* a preempted hog does not catch up */
+		}
+	}
+	t->cpu_ns = thread_cpu_ns() - cpu0;
+	t->wall_ns = now_ns() - wall0;
+	return NULL;
+}
+
+static int hog_start(struct wl_run *w, char *errbuf)
+{
+	struct hog_cfg *c = w->cfg;
+	struct hog_priv *p = w->priv;
+	struct wl_sched s = {
+		.policy = policy_values[c->policy],
+		.prio = c->prio,
+		.nice = c->nice,
+	};
+	char name[16];
+	cpu_set_t one;
+	int i, ret;
+
+	for (i = 0; i < p->n; i++) {
+		const cpu_set_t *cpus = &c->cpus;
+
+		if (c->pin) {
+			CPU_ZERO(&one);
+			CPU_SET(nth_cpu(&c->cpus, i), &one);
+			cpus = &one;
+		}
+		snprintf(name, sizeof(name), "db-hog-%u", (unsigned int)i % 100);
+		ret = wl_thread_start(&p->th[i].t, name, hog_thread, &p->th[i], &s, cpus, errbuf);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void hog_stop(struct wl_run *w)
+{
+	struct hog_priv *p = w->priv;
+	struct wl_metrics *m = &w->metrics;
+	struct hist *gap = &m->metric[p->m_gap].hist;
+	int i;
+
+	for (i = 0; i < p->n; i++)
+		wl_thread_join(&p->th[i].t);
+	for (i = 0; i < p->n; i++) {
+		struct hog_thread *t = &p->th[i];
+
+		hist_merge(gap, &t->gap);
+		m->counter[p->c_share0 + i].value =
+			t->wall_ns ? (double)t->cpu_ns / (double)t->wall_ns : 0;
+	}
+	m->counter[p->c_gaps].value = (double)gap->count;
+	m->counter[p->c_stolen].value = (double)gap->sum;
+}
+
+static void hog_teardown(struct wl_run *w __unused)
+{
+	/* threads are joined in stop; nothing else was created */
+}
+
+const struct workload_ops hog_workload = {
+	.name = "hog",
+	.help = "spinning or bursty CPU hogs at a chosen policy/nice/priority: CPU share "
+		"and preemption gaps",
+	.options = hog_options,
+	.cfg_size = sizeof(struct hog_cfg),
+	.priv_size = sizeof(struct hog_priv),
+	.setup = hog_setup,
+	.start = hog_start,
+	.stop = hog_stop,
+	.teardown = hog_teardown,
+};
