@@ -80,8 +80,8 @@ struct cmp_row {
 
 struct env_diff {
 	char field[NAME_LEN];
-	char base[TEXT_LEN];
-	char new[TEXT_LEN];
+	char base[META_LEN];
+	char new[META_LEN];
 };
 
 struct cmp_opts {

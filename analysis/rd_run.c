@@ -258,11 +258,11 @@ static int read_run_meta(const struct jr *j, struct json_object *root, struct ru
 	size_t f;
 
 	ret = jr_get(j, root, "", "meta", json_type_object, &m);
-	ret = ret ?: jr_str(j, m, "meta", "kernel", run->meta[RM_KERNEL], TEXT_LEN);
-	ret = ret ?: jr_str(j, m, "meta", "hostname", run->meta[RM_HOSTNAME], TEXT_LEN);
+	ret = ret ?: jr_str(j, m, "meta", "kernel", run->meta[RM_KERNEL], META_LEN);
+	ret = ret ?: jr_str(j, m, "meta", "hostname", run->meta[RM_HOSTNAME], META_LEN);
 	ret = ret ?: jr_int(j, m, "meta", "cpus", 1, 1 << 20, &cpus);
 	for (f = 0; !ret && f < RM_NR; f++)
-		ret = jr_scalar_text(j, m, "meta", run_meta_names[f], run->meta[f], TEXT_LEN);
+		ret = jr_scalar_text(j, m, "meta", run_meta_names[f], run->meta[f], META_LEN);
 	return ret;
 }
 
@@ -333,10 +333,10 @@ static int record_as_run(struct run *run, char *errbuf)
 	}
 	snprintf(c->id, sizeof(c->id), "%s--%s--r%u", c->workload, c->config, c->rep);
 	strcpy(run->scenario, "record");
-	snprintf(run->meta[RM_KERNEL], TEXT_LEN, "%s", c->rec.cap.kernel);
-	snprintf(run->meta[RM_HOSTNAME], TEXT_LEN, "%s", c->rec.cap.hostname);
-	snprintf(run->meta[RM_VERSION], TEXT_LEN, "%s", c->rec.cap.version);
-	snprintf(run->meta[RM_STARTED], TEXT_LEN, "%s", c->rec.cap.started);
+	snprintf(run->meta[RM_KERNEL], META_LEN, "%s", c->rec.cap.kernel);
+	snprintf(run->meta[RM_HOSTNAME], META_LEN, "%s", c->rec.cap.hostname);
+	snprintf(run->meta[RM_VERSION], META_LEN, "%s", c->rec.cap.version);
+	snprintf(run->meta[RM_STARTED], META_LEN, "%s", c->rec.cap.started);
 	return ret;
 }
 

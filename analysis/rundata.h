@@ -25,6 +25,7 @@
 #define NAME_LEN 64
 #define FUNC_LEN 128
 #define TEXT_LEN 256
+#define META_LEN 4096		/* run metadata: a kernel command line can be long */
 
 enum sirq_metric { SM_DELAY, SM_RUNTIME, SM_NR };
 enum wq_metric { WM_DELAY, WM_ACTIVATE_WAIT, WM_WORKER_WAIT, WM_RUNTIME, WM_NR };
@@ -135,7 +136,7 @@ struct run {
 	bool is_record;			/* a single record directory, shown as one cell */
 	char scenario[NAME_LEN];
 	bool complete;
-	char meta[RM_NR][TEXT_LEN];	/* as text, "" when unknown */
+	char meta[RM_NR][META_LEN];	/* as text, "" when unknown */
 	struct cell *cells;
 	size_t ncells;
 	size_t npartial;		/* cells/.partial-* directories (never read) */

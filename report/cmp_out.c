@@ -20,7 +20,7 @@ const char *cmp_interval(const struct judgement *j, char *buf, size_t len)
 	if (isnan(j->lo))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "[%.2f, %.2f]", j->lo, j->hi);
+		snprintf(buf, len, "[%.3g, %.3g]", j->lo, j->hi);
 	return buf;
 }
 

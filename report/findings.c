@@ -55,10 +55,10 @@ static void versus(const struct ranked_cfg *best, const struct ranked_cfg *other
 
 	judge(other->v, other->n, best->v, best->n, jo, &j);
 	if (isnan(j.lo))
-		snprintf(buf, len, "%s%s %s us, ratio %.2f (cannot tell: %s)", other->s->config,
+		snprintf(buf, len, "%s%s %s us, ratio %.3g (cannot tell: %s)", other->s->config,
 			 r, fmt_us(other->med, us, sizeof(us)), j.ratio, j.why);
 	else
-		snprintf(buf, len, "%s%s %s us, ratio %.2f, %.0f%% interval [%.2f, %.2f]: %s",
+		snprintf(buf, len, "%s%s %s us, ratio %.3g, %.0f%% interval [%.3g, %.3g]: %s",
 			 other->s->config, r, fmt_us(other->med, us, sizeof(us)), j.ratio,
 			 jo->confidence * 100, j.lo, j.hi, verdict_names[j.v]);
 }

@@ -123,7 +123,9 @@ int plot_begin(struct plot *p, const char *plotdir, const char *stem, const char
 	fputs("\nset ylabel ", p->gp);
 	gp_str(p->gp, ylabel);
 	fputs("\nset grid xtics ytics mxtics mytics lc rgb '#dddddd'\n"
-	      "set key outside right top vertical box opaque\n"
+	      "# the legend below the graph, where it hides no curve\n"
+	      "set bmargin 8\nset rmargin 6\nset key at screen 0.5, screen 0.02 center bottom horizontal "
+	      "maxrows 3 box opaque\n"
 	      "set border 3\nset tics nomirror\n", p->gp);
 	return 0;
 }

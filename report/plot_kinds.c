@@ -117,7 +117,7 @@ int plot_percentiles(const struct plot_text *t, const struct series *s, size_t n
 			 "percentile (log scale of 1/(1-q))", "latency (us, log scale)");
 	if (ret)
 		return rd_errno(errbuf, ret, "%s/%s.gp: %s", t->plotdir, t->stem, strerror(-ret));
-	fputs("set logscale xy\nset format y '%g'\nset key inside left top\n", p.gp);
+	fputs("set logscale xy\nset format y '%.10g'\n", p.gp);
 	ret = plot_series(&p, s, n, write_percentiles, pct_axis);
 	return finish(&p, ret, t, errbuf);
 }
@@ -190,8 +190,7 @@ int plot_histogram(const struct plot_text *t, const struct series *s, size_t n,
 			 "share of samples per 1/8 octave (log scale)");
 	if (ret)
 		return rd_errno(errbuf, ret, "%s/%s.gp: %s", t->plotdir, t->stem, strerror(-ret));
-	fputs("set logscale xy\nset format x '%g'\nset format y '%g'\n"
-	      "set key inside right top\n", p.gp);
+	fputs("set logscale xy\nset format x '%.10g'\nset format y '%.10g'\n", p.gp);
 	ret = plot_series(&p, s, n, write_hist, NULL);
 	return finish(&p, ret, t, errbuf);
 }
@@ -240,9 +239,8 @@ int plot_ladder(const struct plot_text *t, const char *ylabel, const struct box 
 	ret = plot_begin(&p, t->plotdir, t->stem, t->title, "configuration", ylabel);
 	if (ret)
 		return rd_errno(errbuf, ret, "%s/%s.gp: %s", t->plotdir, t->stem, strerror(-ret));
-	fputs("set logscale y\nset format y '%g'\nset boxwidth 0.35\n"
-	      "set bmargin 7\nset key at screen 0.5, screen 0.02 center bottom horizontal "
-	      "maxrows 2\nset grid noxtics\n", p.gp);
+	fputs("set logscale y\nset format y '%.10g'\nset boxwidth 0.35\nset key maxrows 2\n"
+	      "set grid noxtics\n", p.gp);
 	ladder_xtics(p.gp, b, n);
 	ret = ladder_data(&p, b, n, boxes, reps, sizeof(boxes));
 	if (!ret)
@@ -269,9 +267,7 @@ int plot_time(const struct plot_text *t, const char *ylabel, const struct tserie
 			 "time since the capture started (s)", ylabel);
 	if (ret)
 		return rd_errno(errbuf, ret, "%s/%s.gp: %s", t->plotdir, t->stem, strerror(-ret));
-	fputs("set logscale y\nset format y '%g'\n"
-	      "set bmargin 8\nset key at screen 0.5, screen 0.02 center bottom horizontal "
-	      "maxrows 3\n", p.gp);
+	fputs("set logscale y\nset format y '%.10g'\n", p.gp);
 	for (i = 0; !ret && i < n; i++) {
 		if (!s[i].n)
 			continue;
