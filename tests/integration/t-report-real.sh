@@ -1,0 +1,39 @@
+#!/bin/sh
+# t-report-real.sh - report and compare read what record and load really write: three
+# real cells (record around a tty load) wrapped in run.json/cell.json as the runner
+# writes them (docs/results-format.md), reported with plots, compared with itself.
+. tests/integration/lib.sh
+
+need_root_tracefs
+command -v jq >/dev/null 2>&1 || skip "jq is not installed (ci/install-deps.sh)"
+command -v gnuplot >/dev/null 2>&1 || skip "gnuplot is not installed"
+
+mktemp_dir T
+RUN=$T/run
+mkdir -p "$RUN/cells" || fail "mkdir"
+for r in 1 2 3; do
+	d=$RUN/cells/tty--default--r$r
+	"$DB" record -d 2s -o "$d" -- "$DB" load -d 1500ms -o "$T/wl$r" tty >"$T/rec$r.log" 2>&1 ||
+		{ cat "$T/rec$r.log"; fail "record + load, repetition $r"; }
+	mv "$T/wl$r"/* "$d/" || fail "no workload files from load"
+	jq -n --argjson rep $r '{schema: "deferbench-cell/1", workload: "tty",
+		config: "default", rep: $rep, knobs: {}, status: "ok"}' >"$d/cell.json" ||
+		fail "jq"
+done
+jq -n --arg k "$(uname -r)" --arg h "$(uname -n)" --arg c "$(cat /proc/cmdline)" \
+	--argjson n "$(nproc)" '{schema: "deferbench-run/1",
+	meta: {kernel: $k, hostname: $h, cpus: $n, cmdline: $c}, scenario: "t-report-real",
+	complete: true, cells: [range(1; 4) as $r | {workload: "tty", config: "default",
+	rep: $r, dir: "cells/tty--default--r\($r)"}]}' >"$RUN/run.json" || fail "jq"
+
+"$DB" report "$RUN" >"$T/report.log" 2>&1 || { cat "$T/report.log"; fail "report"; }
+assert_file "$RUN/report.html"
+for kind in pctl hist ladder deferred time; do
+	ls "$RUN"/plots/"$kind"-*.png >/dev/null 2>&1 || fail "no $kind plot from real data"
+done
+grep -q 'tty: own latency, delivery' "$RUN/report.md" || fail "no workload section"
+
+"$DB" compare --no-files "$RUN" "$RUN" >"$T/cmp.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] || { cat "$T/cmp.log"; fail "compare with itself exited $rc"; }
+exit 0
