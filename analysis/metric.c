@@ -194,6 +194,8 @@ const struct cellset *cellsets_reference(const struct cellsets *cs, const char *
 	const struct cellset *s = cellsets_find(cs, workload, "default");
 	size_t i;
 
+	if (!s)
+		s = cellsets_find(cs, workload, "baseline");
 	for (i = 0; !s && i < cs->n; i++)
 		if (!strcmp(cs->s[i].workload, workload))
 			s = &cs->s[i];

@@ -298,6 +298,12 @@ static int run_json_load(const char *path, struct run *run, char *errbuf)
 	ret = ret ?: jr_str(&j, root, "", "scenario", run->scenario, sizeof(run->scenario));
 	ret = ret ?: jr_bool(&j, root, "", "complete", &run->complete);
 	ret = ret ?: read_cells(&j, root, run);
+	if (!ret && jr_has(root, "cells_planned")) {
+		int planned;
+
+		ret = jr_int(&j, root, "", "cells_planned", 0, 1 << 24, &planned);
+		run->planned = (size_t)planned;
+	}
 	json_object_put(root);
 	return ret;
 }

@@ -140,6 +140,7 @@ struct run {
 	struct cell *cells;
 	size_t ncells;
 	size_t npartial;		/* cells/.partial-* directories (never read) */
+	size_t planned;			/* run.json cells_planned, 0 when absent */
 };
 
 /* run_load - a run directory (run.json) or a record directory (summary.json) */

@@ -1,9 +1,9 @@
 #!/bin/sh
 # kernel-regression.sh - is the running kernel slower at deferred work than the baseline?
 #
-# Builds deferbench, runs the quick suite (make bench QUICK=1) on the running kernel,
-# writes the run's report, compares the run with this host's stored baseline and exits
-# with compare's status:
+# Builds deferbench, runs the quick suite (make bench QUICK=1, or the scenario in
+# SCENARIO) on the running kernel, writes the run's report, compares the run with this
+# host's stored baseline and exits with compare's status:
 #   0  no regression        1  regression        2  error (build, run, input, no baseline)
 #
 # Needs what the suite needs (root, tracefs); the baseline must come from the same
@@ -13,6 +13,8 @@
 #   SAVE_BASELINE=1          no baseline yet: store this run as it and exit 0
 #   COMPARE_ARGS             extra options for compare, e.g. "--threshold 15"
 #   ARTIFACTS                copy report, plots, tables, compare.md, junit.xml here
+#   SCENARIO                 run this scenario file (deferbench run -o) instead of
+#                            make bench QUICK=1; verdicts need >= 3 repetitions per cell
 #   RUN_DIR                  skip building and running; use this finished run
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -40,15 +42,30 @@ publish() {
 	echo "kernel-regression: artifacts in $ARTIFACTS"
 }
 
+# few_reps RUN - warn when no workload x configuration has 3 repetitions: every verdict
+# would be "cannot tell" and the job could never fail on a regression
+few_reps() {
+	max=$(sed -n 's/.*"rep": *\([0-9][0-9]*\).*/\1/p' "$1/run.json" | sort -n | tail -n 1)
+	[ "${max:-0}" -ge 3 ] && return 0
+	echo "kernel-regression: WARNING: at most ${max:-0} repetition(s) per cell: compare" \
+		"cannot judge anything; use a SCENARIO with repetitions >= 3" >&2
+}
+
 if [ -z "${RUN_DIR:-}" ]; then
 	make >/dev/null || die "build failed"
-	stamp=$(mktemp) || die "mktemp"
-	trap 'rm -f "$stamp"' EXIT
-	make bench QUICK=1 || die "the quick suite failed on $(uname -r)"
-	RUN_DIR=$(newest_run "$stamp")
-	[ -n "$RUN_DIR" ] || die "the quick suite left no run.json under results/"
+	if [ -n "${SCENARIO:-}" ]; then
+		RUN_DIR=results/ci-$(date -u +%Y%m%dT%H%M%SZ)
+		$DB run -o "$RUN_DIR" "$SCENARIO" || die "$SCENARIO failed on $(uname -r)"
+	else
+		stamp=$(mktemp) || die "mktemp"
+		trap 'rm -f "$stamp"' EXIT
+		make bench QUICK=1 || die "the quick suite failed on $(uname -r)"
+		RUN_DIR=$(newest_run "$stamp")
+		[ -n "$RUN_DIR" ] || die "the quick suite left no run.json under results/"
+	fi
 fi
 [ -f "$RUN_DIR/run.json" ] || die "$RUN_DIR is not a run directory"
+few_reps "$RUN_DIR"
 
 $DB report "$RUN_DIR" || die "report failed"
 echo "kernel-regression: report $RUN_DIR/report.html"

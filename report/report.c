@@ -34,8 +34,13 @@ static void header(struct report_ctx *r)
 		bad += !run->cells[i].ok;
 	doc_li(&r->doc, "%s: %s", run->is_record ? "record directory" : "run directory",
 	       run->dir);
-	doc_li(&r->doc, "scenario %s, %zu cells (%zu not finished), run %s", run->scenario,
-	       run->ncells, bad, run->complete ? "complete" : "INCOMPLETE");
+	if (run->planned)
+		doc_li(&r->doc, "scenario %s, %zu of %zu planned cells (%zu of them not "
+		       "finished), run %s", run->scenario, run->ncells, run->planned, bad,
+		       run->complete ? "complete" : "INCOMPLETE");
+	else
+		doc_li(&r->doc, "scenario %s, %zu cells (%zu not finished), run %s",
+		       run->scenario, run->ncells, bad, run->complete ? "complete" : "INCOMPLETE");
 	for (f = 0; f < RM_NR; f++)
 		if (run->meta[f][0])
 			doc_li(&r->doc, "%s: %s", run_meta_names[f], run->meta[f]);
