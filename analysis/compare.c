@@ -21,7 +21,8 @@ const char *const cmp_default_patterns[] = {
 /* One side of a comparison: the usable repetition values of one metric. */
 struct side {
 	double v[STATS_MAX_N];
-	size_t n;
+	size_t n;			/* usable values */
+	size_t finished;		/* repetitions that finished */
 	unsigned int lossy, incomplete;
 };
 
@@ -40,6 +41,7 @@ static void side_collect(const struct cellset *s, const struct metric_key *k,
 			out->incomplete++;
 			continue;
 		}
+		out->finished++;
 		out->lossy += c->rec.cap.lossy;
 		if (k && !metric_value(&c->rec, k, &v, &count) &&
 		    metric_usable(k->stat, count, min_tail))
@@ -106,6 +108,16 @@ static void fill_values(struct cmp_row *r, const struct side *b, const struct si
 	r->lossy_new = n->lossy;
 }
 
+/*
+ * sparse - a side whose repetitions lack samples for the statistic: fewer than min_reps
+ * usable values, and not every finished repetition usable either (a run of one or two
+ * repetitions that all have enough samples is shown, as "cannot tell", with its ratio)
+ */
+static bool sparse(const struct side *s, const struct cmp_opts *o)
+{
+	return s->n < o->j.min_reps && (s->n == 0 || s->n < s->finished);
+}
+
 static int judge_key(struct cmp_result *res, const struct cellset *bs,
 		     const struct cellset *ns, const struct metric_key *k, bool judged,
 		     const struct cmp_opts *o)
@@ -120,7 +132,7 @@ static int judge_key(struct cmp_result *res, const struct cellset *bs,
 	n = b + 1;
 	side_collect(bs, k, o->j.min_tail, b);
 	side_collect(ns, k, o->j.min_tail, n);
-	if (b->n < o->j.min_reps && n->n < o->j.min_reps) {
+	if (sparse(b, o) && sparse(n, o)) {
 		res->nsparse++;
 		goto out;
 	}

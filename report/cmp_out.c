@@ -70,8 +70,8 @@ void cmp_print(FILE *f, const struct cmp_ctx *c)
 		}
 	fprintf(f, "\n");
 	summary_line(f, r);
-	fprintf(f, "; %zu metrics left out (fewer than %u repetitions with enough samples on "
-		"either side)\n", r->nsparse, c->opts->j.min_reps);
+	fprintf(f, "; %zu metrics left out (too few samples beyond the percentile in the "
+		"repetitions of both sides)\n", r->nsparse);
 	fprintf(f, "%.3g%% confidence over %zu judged metrics: each interval at %.5g%% "
 		"(Bonferroni); threshold %.3g%%\n", c->opts->j.confidence * 100, r->njudged,
 		r->metric_confidence * 100, c->opts->j.threshold * 100);

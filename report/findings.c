@@ -94,9 +94,9 @@ static void best_config(struct report_ctx *r, const char *wl, const char *metric
 		versus(&rc[0], &rc[1], ref, &jo, next, sizeof(next));
 		if (iref > 1)
 			versus(&rc[0], &rc[iref], ref, &jo, vref, sizeof(vref));
-		doc_li(&r->doc, "%s, %s: lowest p99 with %s, %s us (median of %zu repetitions); "
+		doc_li(&r->doc, "%s, %s: lowest p99 with %s, %s us (median of %zu repetition%s); "
 		       "next: %s%s%s%s", wl, metric, rc[0].s->config,
-		       fmt_us(rc[0].med, us, sizeof(us)), rc[0].n, next,
+		       fmt_us(rc[0].med, us, sizeof(us)), rc[0].n, rc[0].n == 1 ? "" : "s", next,
 		       iref > 1 ? "; against " : "", iref > 1 ? vref : "",
 		       iref == 0 ? " (the best is the reference configuration)" : "");
 	}
