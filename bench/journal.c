@@ -150,6 +150,16 @@ static void describe_existing(const char *path, char *errbuf)
 	journal_free(&old);
 }
 
+int journal_check_stale(const char *path, char *errbuf)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return 0;
+	describe_existing(path, errbuf);
+	return -EEXIST;
+}
+
 int journal_create(struct journal *j, const char *path, const char *command, char *errbuf)
 {
 	struct thread_info self;
@@ -199,6 +209,67 @@ int journal_add(struct journal *j, const struct knob_target *t, int n, char *err
 	if (ret)
 		set_err(errbuf, "writing %s: %s", j->path, strerror(-ret));
 	return ret;
+}
+
+/* resolve - k's targets, in a malloc'ed array */
+static int resolve(const struct journal *j, const struct knob *k, struct knob_target **t,
+		   int *n, char *errbuf)
+{
+	int ret;
+
+	errbuf[0] = '\0';
+	ret = knob_resolve(k, j->boot_ticks, t, n, errbuf);
+	if (ret && !errbuf[0])
+		set_err(errbuf, "%s: %s", k->name, strerror(-ret));
+	return ret;
+}
+
+int journal_save(struct journal *j, const struct knob *k, char *errbuf)
+{
+	struct knob_target *t;
+	int n, ret;
+
+	ret = resolve(j, k, &t, &n, errbuf);
+	if (ret)
+		return ret;
+	ret = journal_add(j, t, n, errbuf);
+	free(t);
+	return ret;
+}
+
+int journal_apply(struct journal *j, const struct knob *k, struct knob_result *r, char *errbuf)
+{
+	struct knob_target *t;
+	int n, i, ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = resolve(j, k, &t, &n, errbuf);
+	if (ret)
+		return ret;
+	ret = journal_add(j, t, n, errbuf);
+	for (i = 0; !ret && i < n; i++) {
+		ret = target_write(&t[i], k->value, errbuf);
+		if (ret == -ESRCH) {
+			ret = 0;	/* a thread that exited meanwhile */
+			continue;
+		}
+		if (!ret && !r->targets++)
+			target_read(&t[i], r->value, sizeof(r->value));
+	}
+	free(t);
+	return ret;
+}
+
+int knob_apply_rank(const struct knob *k)
+{
+	switch (k->type->cls) {
+	case KNOB_WQ_UNBOUND:
+		return 0;
+	case KNOB_WQ_PARAM:
+		return 1;
+	default:
+		return 2;
+	}
 }
 
 /* get_str - a string member into buf; false if missing or not a string */
@@ -305,29 +376,40 @@ bool journal_owner_alive(const struct journal *j)
 
 	if (kill(j->pid, 0) && errno == ESRCH)
 		return false;
-	if (thread_info_read(j->pid, &ti))
-		return false;
+	if (thread_info_read(j->pid, &ti) || ti.state == 'Z' || ti.state == 'X')
+		return false;	/* a zombie restores nothing any more */
 	return !j->pid_start || ti.start == j->pid_start;
 }
 
-int journal_restore(struct journal *j)
+int journal_restore(struct journal *j, FILE *report)
 {
-	char errbuf[ERRBUF_LEN], desc[TGT_PATH_MAX + 32];
+	char errbuf[ERRBUF_LEN], desc[TGT_PATH_MAX + 32], now[KNOB_VALUE_MAX];
 	int i, failed = 0;
 
 	for (i = j->n - 1; i >= 0; i--) {
 		struct knob_target *t = &j->t[i];
 
+		target_describe(t, desc, sizeof(desc));
 		if (!target_allowed(t)) {
 			err_msg("journal entry %s (%s) is not a target deferbench changes; not "
-				"written", t->knob, target_describe(t, desc, sizeof(desc)));
+				"written", t->knob, desc);
 			failed++;
 			continue;
+		}
+		switch (target_read(t, now, sizeof(now))) {
+		case 0:
+			break;
+		case -ESRCH:
+			continue;	/* the thread has exited: nothing left to restore */
+		default:
+			snprintf(now, sizeof(now), "?");
 		}
 		errbuf[0] = '\0';
 		if (target_restore(t, errbuf)) {
 			err_msg("restoring %s = %s: %s", t->knob, t->orig, errbuf);
 			failed++;
+		} else if (report && strcmp(now, t->orig)) {
+			fprintf(report, "  %s (%s): %s -> %s\n", t->knob, desc, now, t->orig);
 		}
 	}
 	return failed;

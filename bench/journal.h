@@ -22,6 +22,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "knobs.h"
@@ -50,8 +51,35 @@ const char *journal_path(void);
  * is needed.
  */
 int journal_create(struct journal *j, const char *path, const char *command, char *errbuf);
+/*
+ * journal_check_stale - -EEXIST when a journal is at path, with errbuf saying whether
+ * its owner still runs or `deferbench restore` is needed; 0 when there is none.
+ */
+int journal_check_stale(const char *path, char *errbuf);
 /* journal_add - save targets not saved yet (their orig), and sync before returning */
 int journal_add(struct journal *j, const struct knob_target *t, int n, char *errbuf);
+/*
+ * journal_save - resolve knob k to its targets (knob_resolve) and save those not saved
+ * yet. A run saves every knob of its scenario this way before it writes anything.
+ */
+int journal_save(struct journal *j, const struct knob *k, char *errbuf);
+
+/* What the kernel showed after a knob was applied. */
+struct knob_result {
+	char value[KNOB_VALUE_MAX];	/* read back from the first target */
+	int targets;			/* how many files or threads were set (0: none matched) */
+};
+
+/*
+ * journal_apply - save (as journal_save) then set every target of k and read it back.
+ * This is the only way deferbench writes a knob: nothing is written unsaved. On error
+ * the caller restores with journal_restore(), on every exit path.
+ */
+int journal_apply(struct journal *j, const struct knob *k, struct knob_result *r, char *errbuf);
+/* knob_apply_rank - apply the unbound cpumask, then parameters, then the rest */
+int knob_apply_rank(const struct knob *k);
+#define KNOB_RANKS 3
+
 /* journal_load - read a journal; -ENOENT when there is none */
 int journal_load(struct journal *j, const char *path, char *errbuf);
 /* journal_owner_alive - the process that wrote the journal still runs */
@@ -60,8 +88,9 @@ bool journal_owner_alive(const struct journal *j);
  * journal_restore - write every saved value back, newest first, and read it back.
  * Returns the number of entries that could not be restored (each reported with
  * err_msg), 0 when the machine is as it was. Safe to call any number of times.
+ * report (may be NULL) gets one line per setting that had to be changed back.
  */
-int journal_restore(struct journal *j);
+int journal_restore(struct journal *j, FILE *report);
 /* journal_remove - delete the journal file (only after journal_restore() returned 0) */
 int journal_remove(struct journal *j);
 void journal_free(struct journal *j);

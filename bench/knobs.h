@@ -140,7 +140,7 @@ struct knob_target {
 					 * cpumask_requested where the kernel has it) */
 	pid_t pid;			/* TGT_THREAD */
 	unsigned long long start;	/* its start time in ticks: a reused pid is not it */
-	char comm[32];
+	char comm[64];
 	char orig[KNOB_VALUE_MAX];	/* canonical value before deferbench touched it */
 };
 
@@ -186,10 +186,11 @@ unsigned long long boot_ticks(void);
 struct thread_info {
 	pid_t pid;
 	unsigned long long start;
-	char comm[32];
+	char comm[64];
+	char state;			/* R, S, D, ... Z (zombie), X (dead) */
 	bool kthread;
 };
-/* thread_info_read - /proc/PID/stat: name, start time, kernel thread flag */
+/* thread_info_read - /proc/PID/stat: name, state, start time, kernel thread flag */
 int thread_info_read(pid_t pid, struct thread_info *ti);
 /* threads_find - kernel threads matching match(); calls fn for each; returns count or -errno */
 int threads_find(bool (*match)(const struct thread_info *ti, void *arg), void *arg,

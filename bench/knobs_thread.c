@@ -51,6 +51,8 @@ int thread_info_read(pid_t pid, struct thread_info *ti)
 	p = close + 1;
 	for (field = 3; field <= 22 && p; field++) {
 		p += strspn(p, " ");
+		if (field == 3)
+			ti->state = *p;
 		if (field == 9)
 			flags = strtoull(p, NULL, 10);
 		if (field == 22)

@@ -16,6 +16,9 @@ static const struct command {
 	{ "record", cmd_record, "trace softirq and workqueue latency system-wide" },
 	{ "analyze", cmd_analyze, "recompute every figure from a capture kept with record --raw" },
 	{ "load", cmd_load, "run one workload (timer, audio, tty, block, hog) and report its latency" },
+	{ "run", cmd_run, "run a scenario: workloads x kernel configurations x repetitions" },
+	{ "restore", cmd_restore, "undo the settings of a run that was killed or crashed" },
+	{ "knobs", cmd_knobs, "show workqueue settings and worker pools; list or set knobs" },
 };
 
 static void usage(FILE *f)
