@@ -4,15 +4,13 @@
  * driver (workload.h): one measured workload, its configuration's loads, and a
  * system-wide capture per cell.
  *
- * capture.h includes result.h, which arrives with the capture engine. Until both the
- * engine and the workload driver are merged, this file builds to a stub and
- * `deferbench run` offers --dry-run only; once result.h exists the real backend is
- * compiled and must link against capture.c, workloads/driver.c, workloads/registry.c
- * and result_write_dir().
+ * The Makefile defines HAVE_WORKLOAD_DRIVER when workloads/driver.c is in the tree;
+ * without the driver this file builds to a stub and `deferbench run` offers --dry-run
+ * only.
  */
 #include "runner.h"
 
-#if __has_include("result.h")
+#ifdef HAVE_WORKLOAD_DRIVER
 
 #include <errno.h>
 #include <stdlib.h>
@@ -21,9 +19,6 @@
 #include "capture.h"
 #include "util.h"
 #include "workload.h"
-
-/* The capture output layer writes a record directory's files (summary.json, CSVs). */
-int result_write_dir(struct result *r, const char *dir, const char *command);
 
 #define ENGINE_MAX_TYPES 32
 
@@ -161,9 +156,16 @@ static int engine_setup(struct run_cell *c, char *err)
 		.buffer_kb = s->buffer_kb,
 		.interval_ns = s->interval_ns,
 		.no_sched = !s->sched_events,
+		.command = c->command,
 	};
+	char intervals[PATH_MAX];
 	struct engine_cell *e;
 	int i, ret;
+
+	if (s->interval_ns) {
+		snprintf(intervals, sizeof(intervals), "%s/intervals.csv", c->dir);
+		co.intervals_csv = intervals;
+	}
 
 	e = calloc(1, sizeof(*e));
 	if (!e)
@@ -211,6 +213,21 @@ static int engine_start_capture(struct run_cell *c, char *err)
 	return 0;
 }
 
+/* engine_poll - a workload that failed while running ends the cell */
+static int engine_poll(struct run_cell *c, char *err)
+{
+	struct engine_cell *e = c->priv;
+	const char *why;
+	int i;
+
+	for (i = 0; i < e->nloads; i++)
+		if ((why = wl_error(e->load[i])))
+			return set_err(err, "[load %s] failed: %s", e->load[i]->ops->name, why), -EIO;
+	if ((why = wl_error(e->wl)))
+		return set_err(err, "[workload %s] failed: %s", c->s->wl[c->cell->wl].name, why), -EIO;
+	return 0;
+}
+
 static void engine_stop(struct run_cell *c)
 {
 	struct engine_cell *e = c->priv;
@@ -238,7 +255,7 @@ static int engine_write(struct run_cell *c, const char *dir, char *err)
 
 	if (e->stop_err)
 		return set_err(err, "capture stop: %s", strerror(-e->stop_err)), e->stop_err;
-	ret = result_write_dir(capture_result(e->cap), dir, c->command);
+	ret = result_write_dir(capture_result(e->cap), dir);
 	if (ret)
 		return set_err(err, "writing the capture to %s: %s", dir, strerror(-ret)), ret;
 	ret = wl_write_results(e->wl, dir);
@@ -275,6 +292,7 @@ static struct run_backend engine = {
 	.setup = engine_setup,
 	.start_load = engine_start_load,
 	.start_capture = engine_start_capture,
+	.poll = engine_poll,
 	.stop = engine_stop,
 	.write = engine_write,
 	.teardown = engine_teardown,

@@ -17,6 +17,8 @@
 #include "run_print.h"
 #include "util.h"
 
+#define POLL_NS (250 * NSEC_PER_MSEC)	/* how often a running cell checks its workloads */
+
 /* The workload types a build without the driver accepts for --dry-run. */
 static const char *const fallback_types[] = {
 	"net", "timer", "audio", "tty", "block", "hog", NULL,
@@ -185,6 +187,22 @@ static int apply_knobs(struct run_state *r, const struct scn_config *cf, enum kn
 	return 0;
 }
 
+/* wait_cell - until deadline, polling the backend; -EINTR on a stop request */
+static int wait_cell(struct run_state *r, struct run_cell *c, uint64_t deadline, char *err)
+{
+	uint64_t next;
+	int ret;
+
+	for (;;) {
+		next = now_ns() + POLL_NS;
+		if (sleep_until_or_stop(next < deadline ? next : deadline))
+			return -EINTR;
+		ret = r->be->poll ? r->be->poll(c, err) : 0;
+		if (ret || now_ns() >= deadline)
+			return ret;
+	}
+}
+
 /* measure - knobs, workloads and capture up, warm-up, duration; -EINTR on a stop */
 static int measure(struct run_state *r, struct run_cell *c, char *err)
 {
@@ -198,12 +216,12 @@ static int measure(struct run_state *r, struct run_cell *c, char *err)
 		ret = apply_knobs(r, cf, KNOB_LATE, err);
 	if (!ret)
 		ret = r->be->start_load(c, err);
-	if (!ret && sleep_until_or_stop(now_ns() + r->s->warmup_ns))
-		ret = -EINTR;
+	if (!ret)
+		ret = wait_cell(r, c, now_ns() + r->s->warmup_ns, err);
 	if (!ret)
 		ret = r->be->start_capture(c, err);
-	if (!ret && sleep_until_or_stop(now_ns() + r->s->duration_ns))
-		ret = -EINTR;
+	if (!ret)
+		ret = wait_cell(r, c, now_ns() + r->s->duration_ns, err);
 	return ret;
 }
 
@@ -232,6 +250,7 @@ static int run_cell(struct run_state *r, int k)
 
 	memset(r->res, 0, sizeof(r->res));
 	snprintf(partial, sizeof(partial), "%s/cells/.partial-%s", r->dir, c.cell->id);
+	c.dir = partial;
 	ret = mkdir_p(partial, 0755);
 	if (ret)
 		set_err(err, "creating %s: %s", partial, strerror(-ret));

@@ -31,6 +31,7 @@ struct run_cell {
 	const struct scenario *s;
 	const struct scn_cell *cell;
 	const char *command;		/* the deferbench command line, for result files */
+	const char *dir;		/* where the cell's files go (cells/.partial-ID) */
 	void *priv;			/* the backend's state */
 };
 
@@ -45,6 +46,8 @@ struct run_backend {
 	int (*setup)(struct run_cell *c, char *errbuf);		/* workloads set up, capture made */
 	int (*start_load)(struct run_cell *c, char *errbuf);	/* loads, then the workload */
 	int (*start_capture)(struct run_cell *c, char *errbuf);
+	/* poll - while the cell runs (a few times a second): -errno ends it as failed */
+	int (*poll)(struct run_cell *c, char *errbuf);
 	void (*stop)(struct run_cell *c);			/* capture, then workloads */
 	int (*write)(struct run_cell *c, const char *dir, char *errbuf);
 	void (*teardown)(struct run_cell *c);
