@@ -51,10 +51,13 @@ static void print_config(FILE *f, const struct scenario *s, const struct scn_con
 	for (i = 0; i < cf->nloads; i++)
 		fprintf(f, "    %-34s %s (%s)\n", "load", s->wl[cf->loads[i]].name,
 			s->wl[cf->loads[i]].type);
-	for (i = 0; i < cf->nover; i++)
-		fprintf(f, "    opt.%s.%-*s %s\n", s->wl[cf->over[i].wl].name,
-			(int)(30 - strlen(s->wl[cf->over[i].wl].name)), cf->over[i].opt.key,
-			cf->over[i].opt.value);
+	for (i = 0; i < cf->nover; i++) {
+		char name[SCN_NAME_MAX + SCN_KEY_MAX + 8];
+
+		snprintf(name, sizeof(name), "opt.%s.%s", s->wl[cf->over[i].wl].name,
+			 cf->over[i].opt.key);
+		fprintf(f, "    %-34s %s\n", name, cf->over[i].opt.value);
+	}
 }
 
 int run_print_plan(const struct run_state *r, FILE *f)
