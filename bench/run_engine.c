@@ -38,7 +38,9 @@ static const char *const *engine_types(void)
 {
 	int i;
 
-	for (i = 0; !types[0] && i < ENGINE_MAX_TYPES && workload_registry[i]; i++)
+	if (types[0])
+		return types;
+	for (i = 0; i < ENGINE_MAX_TYPES && workload_registry[i]; i++)
 		types[i] = workload_registry[i]->name;
 	return types;
 }
