@@ -65,14 +65,14 @@ static bool sets_option(const struct scn_workload *sw, const char *name)
 	return false;
 }
 
-/* set_one - one option, the message naming the file, line and section */
+/* set_one - one option, the message naming the file, line, section and key as written */
 static int set_one(struct wl_run *w, const struct scenario *s, const char *sec,
-		   const struct scn_opt *o, char *err)
+		   const char *prefix, const struct scn_opt *o, char *err)
 {
 	char e[ERRBUF_LEN] = "";
 
 	if (wl_set_option(w, o->key, o->value, e))
-		return set_err(err, "%s:%d: [%s] %s: %s", s->file, o->line, sec, o->key, e);
+		return set_err(err, "%s:%d: [%s] %s%s: %s", s->file, o->line, sec, prefix, o->key, e);
 	return 0;
 }
 
@@ -82,21 +82,22 @@ static int set_options(struct wl_run *w, const struct scenario *s, int wl, int c
 	const struct scn_workload *sw = &s->wl[wl];
 	const struct scn_config *cf = &s->cfg[cfg];
 	struct scn_opt cpus = { .key = "cpus", .line = 0 };
-	char sec[SCN_NAME_MAX + 16];
+	char sec[SCN_NAME_MAX + 16], prefix[SCN_NAME_MAX + 8];
 	int i;
 
 	snprintf(sec, sizeof(sec), "%s %s", sw->load ? "load" : "workload", sw->name);
 	if (s->cpus[0] && has_option(w, "cpus") && !sets_option(sw, "cpus")) {
 		snprintf(cpus.value, sizeof(cpus.value), "%s", s->cpus);
-		if (set_one(w, s, "global", &cpus, err))
+		if (set_one(w, s, "global", "", &cpus, err))
 			return -EINVAL;
 	}
 	for (i = 0; i < sw->nopts; i++)
-		if (set_one(w, s, sec, &sw->opt[i], err))
+		if (set_one(w, s, sec, "", &sw->opt[i], err))
 			return -EINVAL;
 	snprintf(sec, sizeof(sec), "config %s", cf->name);
+	snprintf(prefix, sizeof(prefix), "opt.%s.", sw->name);
 	for (i = 0; i < cf->nover; i++)
-		if (cf->over[i].wl == wl && set_one(w, s, sec, &cf->over[i].opt, err))
+		if (cf->over[i].wl == wl && set_one(w, s, sec, prefix, &cf->over[i].opt, err))
 			return -EINVAL;
 	return 0;
 }
