@@ -122,6 +122,19 @@ int run_json_write(const struct run_state *r)
 	return ret;
 }
 
+/* options_json - the options this config sets for the cell's workload (opt.W.KEY) */
+static json_object *options_json(const struct scn_config *cf, int wl)
+{
+	json_object *o = json_object_new_object();
+	int i;
+
+	for (i = 0; i < cf->nover; i++)
+		if (cf->over[i].wl == wl)
+			json_object_object_add(o, cf->over[i].opt.key,
+					       json_object_new_string(cf->over[i].opt.value));
+	return o;
+}
+
 /* knobs_json - each knob of the config and the value read back (null: no target) */
 static json_object *knobs_json(const struct run_state *r, const struct scn_config *cf)
 {
@@ -151,6 +164,7 @@ int cell_json_write(const struct run_state *r, const struct scn_cell *c, const c
 	json_object_object_add(o, "rep", json_object_new_int(c->rep));
 	json_object_object_add(o, "seed", json_object_new_uint64(c->seed));
 	json_object_object_add(o, "knobs", knobs_json(r, cf));
+	json_object_object_add(o, "options", options_json(cf, c->wl));
 	for (i = 0; i < cf->nloads; i++)
 		json_object_array_add(loads, json_object_new_string(r->s->wl[cf->loads[i]].name));
 	json_object_object_add(o, "loads", loads);

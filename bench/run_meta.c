@@ -227,12 +227,18 @@ void run_meta_collect(struct run_meta *m)
 	iso_time_now(m->started, sizeof(m->started));
 }
 
-/* clean - a name safe as one path component */
+/* clean - a name safe as one path component: no '/', no leading '.' */
 static void clean(char *s)
 {
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '.' && *s != '_' && *s != '-')
-			*s = '_';
+	char *p;
+
+	for (p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' && *p != '-')
+			*p = '_';
+	for (p = s; *p == '.'; p++)
+		*p = '_';
+	if (!*s)
+		strcpy(s, "_");
 }
 
 int run_dir_default(char *buf, size_t len, const char *host, const char *kernel, time_t t,
@@ -247,8 +253,7 @@ int run_dir_default(char *buf, size_t len, const char *host, const char *kernel,
 	clean(k);
 	gmtime_r(&t, &tm);
 	strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
-	if ((size_t)snprintf(buf, len, "results/%s/%s/%s-%s", h[0] == '.' ? "_" : h,
-			     k[0] == '.' ? "_" : k, ts, scenario) >= len)
+	if ((size_t)snprintf(buf, len, "results/%s/%s/%s-%s", h, k, ts, scenario) >= len)
 		return -ENAMETOOLONG;
 	return 0;
 }
