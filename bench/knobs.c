@@ -33,7 +33,7 @@ const struct knob_type knob_types[] = {
 	{ "sched.ksoftirqd[.<cpu>]", KNOB_SCHED_KSOFTIRQD, NULL, KV_SCHED, 0, 0, KNOB_EARLY,
 	  "scheduling of ksoftirqd/N (all CPUs, or one)" },
 	{ "sched.napi", KNOB_SCHED_NAPI, NULL, KV_SCHED, 0, 0, KNOB_LATE,
-	  "scheduling of the napi/* threads the run's workloads create" },
+	  "scheduling of the NAPI threads of the run's own veth pairs" },
 	{ "sysctl.net.core.busy_poll", KNOB_SYSCTL, "busy_poll", KV_INT, 0, 1000000,
 	  KNOB_EARLY, "busy-poll time for poll/select (us, 0 = off)" },
 	{ "sysctl.net.core.busy_read", KNOB_SYSCTL, "busy_read", KV_INT, 0, 1000000,

@@ -12,7 +12,7 @@
  *   param.default_affinity_scope     scope     workqueue module parameters
  *   param.cpu_intensive_thresh_us    1..1e8
  *   sched.ksoftirqd[.<cpu>]          policy    scheduling of ksoftirqd/N
- *   sched.napi                       policy    NAPI kthreads created during the run
+ *   sched.napi                       policy    NAPI kthreads of the run's own veth pairs
  *   sysctl.net.core.<name>           int       busy_poll, busy_read, netdev_budget, ...
  *   netdev.lo.rps_cpus               hex       loopback only; never a real NIC
  * Masks are hexadecimal as sysfs prints them: "1" is CPU 0, "2" CPU 1, "3" both.
@@ -40,6 +40,9 @@
 #define WQ_SYSFS_DIR "/sys/devices/virtual/workqueue"
 #define WQ_PARAM_DIR "/sys/module/workqueue/parameters"
 #define WQ_MAX_ACTIVE_LIMIT 2048	/* WQ_MAX_ACTIVE since Linux 6.13 (512 before) */
+/* The net workload names its veth pairs "dbv<pid>-<n>a|b" (workloads/netns.c), so the
+ * NAPI kthreads of this process are "napi/dbv<pid>-...": sched.napi touches no other. */
+#define NAPI_OWN_PREFIX "napi/dbv"
 
 enum knob_class {
 	KNOB_WQ_ATTR,		/* wq.<wq>.<attr> */
@@ -159,8 +162,8 @@ int knobs_check_set(const struct knob *ks, int n, char *errbuf);
 
 /*
  * knob_resolve - the targets of k with their current value saved in orig. For
- * sched.napi, only threads started at or after since_ticks (boot-time clock ticks, see
- * boot_ticks()) count: those the run created. *out is malloc'ed (caller frees); a
+ * sched.napi, only this process's NAPI threads started at or after since_ticks
+ * (boot-time clock ticks, see boot_ticks()) count. *out is malloc'ed (caller frees); a
  * knob may resolve to no target (sched.napi before the workload made its threads).
  */
 int knob_resolve(const struct knob *k, unsigned long long since_ticks,

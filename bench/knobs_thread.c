@@ -152,7 +152,21 @@ int thread_sched_write(const struct knob_target *t, const char *val, char *errbu
 	return 0;
 }
 
-/* thread_match - ksoftirqd/N (one CPU or all), or napi/<dev>-<id> started since */
+/*
+ * own_napi - a NAPI kthread of this process's veth pairs: "napi/<dev>-<id>" cut to 15
+ * characters, where the net workload names its devices "dbv<pid>-<n>a|b". Threads of
+ * other processes' devices, and of any host NIC, never match.
+ */
+static bool own_napi(const char *comm)
+{
+	char prefix[32];
+	size_t n;
+
+	n = (size_t)snprintf(prefix, sizeof(prefix), NAPI_OWN_PREFIX "%d", (int)getpid());
+	return !strncmp(comm, prefix, n) && (comm[n] == '-' || comm[n] == '\0');
+}
+
+/* thread_match - ksoftirqd/N (one CPU or all), or our napi threads started since */
 struct thread_match {
 	const struct knob *k;
 	unsigned long long since;
@@ -164,7 +178,7 @@ static bool thread_match(const struct thread_info *ti, void *arg)
 	char want[32];
 
 	if (m->k->type->cls == KNOB_SCHED_NAPI)
-		return !strncmp(ti->comm, "napi/", 5) && ti->start >= m->since;
+		return own_napi(ti->comm) && ti->start >= m->since;
 	if (m->k->cpu >= 0) {
 		snprintf(want, sizeof(want), "ksoftirqd/%d", m->k->cpu);
 		return !strcmp(ti->comm, want);

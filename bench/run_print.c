@@ -24,7 +24,7 @@ static void print_knob(FILE *f, const struct knob *k)
 	int n, i;
 
 	if (k->type->cls == KNOB_SCHED_NAPI) {
-		fprintf(f, "    %-34s napi/* threads the workloads create -> %s\n", k->name, k->value);
+		fprintf(f, "    %-34s NAPI threads of the run's veth pairs -> %s\n", k->name, k->value);
 		return;
 	}
 	if (knob_resolve(k, boot_ticks(), &t, &n, err)) {

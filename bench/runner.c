@@ -183,6 +183,10 @@ static int apply_knobs(struct run_state *r, const struct scn_config *cf, enum kn
 			if (journal_apply(&r->j, k, &r->res[i], e))
 				return set_err(err, "[config %s] %s = %s: %s", cf->name, k->name,
 					       k->value, e);
+			if (!r->res[i].targets) {
+				run_progress_clear();
+				warn_msg("[config %s] %s: no thread to set", cf->name, k->name);
+			}
 		}
 	return 0;
 }
