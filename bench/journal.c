@@ -99,8 +99,10 @@ static int write_tmp(const struct journal *j, const char *tmp)
 		}
 		off += w;
 	}
-	if (!ret && (write(fd, "\n", 1) != 1 || fsync(fd)))
-		ret = -errno ? -errno : -EIO;
+	if (!ret && write(fd, "\n", 1) != 1)
+		ret = -EIO;
+	if (!ret && fsync(fd))
+		ret = -errno;
 	if (close(fd) && !ret)
 		ret = -errno;
 	if (ret)

@@ -29,8 +29,9 @@ int json_write_atomic(const char *path, json_object *obj)
 	f = fopen(tmp, "we");
 	if (!f)
 		return -errno;
+	errno = 0;
 	if (fputs(s, f) < 0 || fputc('\n', f) < 0 || fflush(f) || fsync(fileno(f)))
-		ret = -errno ? -errno : -EIO;
+		ret = errno ? -errno : -EIO;
 	if (fclose(f) && !ret)
 		ret = -errno;
 	if (!ret && rename(tmp, path))
