@@ -328,6 +328,12 @@ int run_scenario(const struct run_opts *o, const struct run_backend *be)
 	if (make_dir(&r))
 		goto out_free;
 	if (!save_all(&r)) {
+		char t[32];
+
+		printf("%d cells, about %s; results in %s\n", r.ncells,
+		       format_eta(r.ncells * (scenario_cell_ns(r.s) + NSEC_PER_SEC), t, sizeof(t)),
+		       r.dir);
+		fflush(stdout);
 		r.t0 = now_ns();
 		for (k = 0, ret = 0; k < r.ncells && !ret && !stop_requested; k++) {
 			run_progress(&r, k);
