@@ -19,10 +19,6 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers \
 	  -Wformat=2 -Wshadow -fno-strict-aliasing -pthread
 CPPFLAGS += -Ibench -Ianalysis -Iworkloads
-# 'deferbench run' needs the workload driver; a tree without it builds run --dry-run only.
-ifneq ($(wildcard workloads/driver.c),)
-CPPFLAGS += -DHAVE_WORKLOAD_DRIVER
-endif
 LDLIBS += -lcsv -lm -pthread
 
 SRCDIRS := bench analysis workloads

@@ -3,14 +3,8 @@
  * run_engine.c - the runner's backend on the real capture (capture.h) and workload
  * driver (workload.h): one measured workload, its configuration's loads, and a
  * system-wide capture per cell.
- *
- * The Makefile defines HAVE_WORKLOAD_DRIVER when workloads/driver.c is in the tree;
- * without the driver this file builds to a stub and `deferbench run` offers --dry-run
- * only.
  */
 #include "runner.h"
-
-#ifdef HAVE_WORKLOAD_DRIVER
 
 #include <errno.h>
 #include <stdlib.h>
@@ -306,12 +300,3 @@ const struct run_backend *run_engine(void)
 	engine.types = engine_types();
 	return &engine;
 }
-
-#else	/* no capture engine in this build yet */
-
-const struct run_backend *run_engine(void)
-{
-	return NULL;
-}
-
-#endif

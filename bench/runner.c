@@ -19,21 +19,12 @@
 
 #define POLL_NS (250 * NSEC_PER_MSEC)	/* how often a running cell checks its workloads */
 
-/* The workload types a build without the driver accepts for --dry-run. */
-static const char *const fallback_types[] = {
-	"net", "timer", "audio", "tty", "block", "hog", NULL,
-};
-
 /* check_workloads - every workload and load, with each config's overrides */
 static int check_workloads(struct run_state *r, char *err)
 {
 	const struct scenario *s = r->s;
 	int w, i, l, ret;
 
-	if (!r->be) {
-		warn_msg("this build has no workload driver: workload options are not checked");
-		return 0;
-	}
 	for (w = 0; w < s->nwl; w++) {
 		for (i = 0; !s->wl[w].load && i < s->wl[w].nconfigs; i++) {
 			const struct scn_config *cf = &s->cfg[s->wl[w].configs[i]];
@@ -74,7 +65,7 @@ static int check_knobs(struct run_state *r, char *err)
 /* run_prepare - parse, plan and check; nothing is changed yet */
 static int run_prepare(struct run_state *r)
 {
-	struct scn_parse_opts po = { .workloads = r->be ? r->be->types : fallback_types };
+	struct scn_parse_opts po = { .workloads = r->be->types };
 	char err[ERRBUF_LEN] = "";
 	int ret;
 
@@ -308,10 +299,6 @@ int run_scenario(const struct run_opts *o, const struct run_backend *be)
 	char err[ERRBUF_LEN];
 	int k, ret = 1;
 
-	if (!o->dry_run && !be) {
-		err_msg("this build has no capture engine and workload driver: only --dry-run works");
-		return 1;
-	}
 	if (!o->dry_run && journal_check_stale(journal_path(), err)) {
 		err_msg("%s", err);
 		return 1;

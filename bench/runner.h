@@ -53,7 +53,7 @@ struct run_backend {
 	void (*teardown)(struct run_cell *c);
 };
 
-/* run_engine - the real backend, or NULL in a build without capture and workloads */
+/* run_engine - the real backend: capture.h and the workload driver */
 const struct run_backend *run_engine(void);
 
 struct run_opts {

@@ -30,7 +30,8 @@ attr_is writeback nice 9 || fail "SIGKILL: nice should still be 9"
 
 $DB knobs set wq.writeback.nice=1 > $T/r 2>&1 && fail "a run started over a stale journal"
 grep -q "deferbench restore" $T/r || fail "no hint to restore: $(cat $T/r)"
-$DB run --dry-run bench/scenarios/quick.ini > $T/dry 2>&1
+printf '[workload t]\ntype = tty\n' > $T/s.ini
+$DB run --dry-run $T/s.ini > $T/dry 2>&1
 grep -q "deferbench restore" $T/dry || fail "dry run does not warn of the stale journal"
 
 # what else a killed run leaves: its tracefs instance and block directory
