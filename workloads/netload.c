@@ -41,42 +41,6 @@ int netload_rcvtimeo(int fd, uint64_t ns)
 	return setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ? -errno : 0;
 }
 
-/* netload_udp_bind - a UDP socket of @side bound to its veth address and @port */
-int netload_udp_bind(const struct netload *l, enum netns_side side, uint16_t port)
-{
-	struct sockaddr_in sa;
-	int fd, err;
-
-	fd = netns_socket(l->pair, side, AF_INET, SOCK_DGRAM, 0);
-	if (fd < 0)
-		return fd;
-	netns_sockaddr(l->pair, side, port, &sa);
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	return fd;
-}
-
-/* netload_udp_connect - a UDP socket of @from, connected to the other side's @port */
-int netload_udp_connect(const struct netload *l, enum netns_side from, uint16_t port)
-{
-	struct sockaddr_in sa;
-	int fd, err;
-
-	fd = netns_socket(l->pair, from, AF_INET, SOCK_DGRAM, 0);
-	if (fd < 0)
-		return fd;
-	netns_sockaddr(l->pair, !from, port, &sa);
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	return fd;
-}
-
 /* fds_init - every descriptor slot to -1, so that any failure can close "all" */
 static void fds_init(struct netload *l)
 {

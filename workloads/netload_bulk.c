@@ -26,11 +26,11 @@ int netload_flood_open(struct netload *l, char *errbuf)
 {
 	int err;
 
-	l->flood_fd[NETNS_B] = netload_udp_bind(l, NETNS_B, NETLOAD_PORT_FLOOD);
+	l->flood_fd[NETNS_B] = netns_udp_bind(l->pair, NETNS_B, NETLOAD_PORT_FLOOD);
 	if (l->flood_fd[NETNS_B] < 0)
 		return set_err(errbuf, "flood sink socket: %s", strerror(-l->flood_fd[NETNS_B])),
 		       l->flood_fd[NETNS_B];
-	l->flood_fd[NETNS_A] = netload_udp_connect(l, NETNS_A, NETLOAD_PORT_FLOOD);
+	l->flood_fd[NETNS_A] = netns_udp_connect(l->pair, NETNS_A, NETLOAD_PORT_FLOOD);
 	if (l->flood_fd[NETNS_A] < 0)
 		return set_err(errbuf, "flood socket: %s", strerror(-l->flood_fd[NETNS_A])),
 		       l->flood_fd[NETNS_A];

@@ -27,7 +27,5 @@ void *netload_tcp_sink(void *arg);
 
 /* netload.c */
 int netload_rcvtimeo(int fd, uint64_t ns);
-int netload_udp_bind(const struct netload *l, enum netns_side side, uint16_t port);
-int netload_udp_connect(const struct netload *l, enum netns_side from, uint16_t port);
 
 #endif

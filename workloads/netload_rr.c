@@ -38,11 +38,11 @@ int netload_rr_open(struct netload *l, char *errbuf)
 {
 	int err;
 
-	l->rr_fd[NETNS_B] = netload_udp_bind(l, NETNS_B, NETLOAD_PORT_RR);
+	l->rr_fd[NETNS_B] = netns_udp_bind(l->pair, NETNS_B, NETLOAD_PORT_RR);
 	if (l->rr_fd[NETNS_B] < 0)
 		return set_err(errbuf, "responder socket: %s", strerror(-l->rr_fd[NETNS_B])),
 		       l->rr_fd[NETNS_B];
-	l->rr_fd[NETNS_A] = netload_udp_connect(l, NETNS_A, NETLOAD_PORT_RR);
+	l->rr_fd[NETNS_A] = netns_udp_connect(l->pair, NETNS_A, NETLOAD_PORT_RR);
 	if (l->rr_fd[NETNS_A] < 0)
 		return set_err(errbuf, "client socket: %s", strerror(-l->rr_fd[NETNS_A])),
 		       l->rr_fd[NETNS_A];

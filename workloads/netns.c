@@ -117,6 +117,40 @@ void netns_sockaddr(const struct netns_pair *p, enum netns_side side, uint16_t p
 	sa->sin_addr = p->addr[side];
 }
 
+int netns_udp_bind(const struct netns_pair *p, enum netns_side side, uint16_t port)
+{
+	struct sockaddr_in sa;
+	int fd, err;
+
+	fd = netns_socket(p, side, AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return fd;
+	netns_sockaddr(p, side, port, &sa);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int netns_udp_connect(const struct netns_pair *p, enum netns_side from, uint16_t port)
+{
+	struct sockaddr_in sa;
+	int fd, err;
+
+	fd = netns_socket(p, from, AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return fd;
+	netns_sockaddr(p, !from, port, &sa);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
 const char *netns_ifname(const struct netns_pair *p, enum netns_side side)
 {
 	return p->ifname[side];

@@ -83,6 +83,10 @@ int netns_socket(const struct netns_pair *p, enum netns_side side, int domain, i
 /* netns_sockaddr - the IPv4 address of @side's veth end, with @port. */
 void netns_sockaddr(const struct netns_pair *p, enum netns_side side, uint16_t port,
 		    struct sockaddr_in *sa);
+/* netns_udp_bind - a UDP socket of @side bound to its veth address and @port; fd or -errno */
+int netns_udp_bind(const struct netns_pair *p, enum netns_side side, uint16_t port);
+/* netns_udp_connect - a UDP socket of @from connected to the other side's @port */
+int netns_udp_connect(const struct netns_pair *p, enum netns_side from, uint16_t port);
 /* netns_ifname - the name of @side's veth end (valid until close). */
 const char *netns_ifname(const struct netns_pair *p, enum netns_side side);
 
