@@ -20,6 +20,7 @@ struct net_cfg {
 	uint64_t size;
 	int napi;		/* enum netns_napi, index into napi_modes */
 	bool gro;
+	bool tso;
 	uint64_t busy_poll;
 	cpu_set_t rps;
 	uint64_t flood;
@@ -32,7 +33,7 @@ struct net_cfg {
 enum net_metric { M_RTT, M_SEND_LAG, M_FWD, M_BACK, M_NR };
 enum net_counter { C_SENT, C_RECEIVED, C_LOST, C_LATE, C_DUPLICATES, C_STALE, C_ERRORS,
 		   C_ECHOED, C_RATE_ASKED, C_RATE_SENT, C_FLOOD_SENT, C_FLOOD_RECEIVED,
-		   C_TCP_BYTES, C_NAPI_THREADS, C_NR };
+		   C_TCP_BYTES, C_NAPI_THREADS, C_DROPS_A, C_DROPS_B, C_NR };
 
 struct net_priv {
 	struct netns_pair pair;
@@ -56,6 +57,9 @@ static const struct wl_option net_options[] = {
 	  "where the veth NAPI polls run: NET_RX softirq, or threaded (napi/ kthreads)" },
 	{ "gro", WL_OPT_BOOL, "on", 0, 0, NULL, offsetof(struct net_cfg, gro),
 	  "GRO on both veth ends: veth's own NAPI (needed by napi=threaded)" },
+	{ "tso", WL_OPT_BOOL, "off", 0, 0, NULL, offsetof(struct net_cfg, tso),
+	  "TSO on both veth ends; on (the veth default) sends local traffic through the "
+	  "per-CPU backlog instead of veth's NAPI" },
 	{ "busy_poll", WL_OPT_U64, "0", 0, NETLOAD_MAX_BUSY_POLL, NULL,
 	  offsetof(struct net_cfg, busy_poll),
 	  "SO_BUSY_POLL microseconds on the request/response sockets, 0 = off" },
@@ -97,7 +101,7 @@ static int add_metrics(struct wl_run *w, struct net_priv *pv)
 	static const char *const counters[C_NR] = {
 		"sent", "received", "lost", "late", "duplicates", "stale", "errors", "echoed",
 		"rate_asked", "rate_sent", "flood_sent", "flood_received", "tcp_bytes",
-		"napi_threads",
+		"napi_threads", "veth_drops_a", "veth_drops_b",
 	};
 	int i;
 
@@ -124,7 +128,8 @@ static int net_setup(struct wl_run *w, char *errbuf)
 {
 	const struct net_cfg *c = w->cfg;
 	struct net_priv *pv = w->priv;
-	struct netns_opts o = { .napi = (enum netns_napi)c->napi, .gro = c->gro, .rps = c->rps };
+	struct netns_opts o = { .napi = (enum netns_napi)c->napi, .gro = c->gro, .tso = c->tso,
+				.rps = c->rps };
 	struct netload_cfg lc;
 	pid_t pids[16];
 	int err;
@@ -164,6 +169,8 @@ static void report(struct wl_run *w, struct net_priv *pv)
 	struct wl_metric *m = w->metrics.metric;
 	struct wl_counter *k = w->metrics.counter;
 	double secs = st->t_end > st->t0 ? (double)(st->t_end - st->t0) / NSEC_PER_SEC : 0;
+	uint64_t drops;
+	int side;
 
 	hist_merge(&m[pv->metric[M_RTT]].hist, &st->rtt);
 	hist_merge(&m[pv->metric[M_SEND_LAG]].hist, &st->send_lag);
@@ -183,6 +190,13 @@ static void report(struct wl_run *w, struct net_priv *pv)
 	k[pv->counter[C_FLOOD_RECEIVED]].value = (double)st->flood_received;
 	k[pv->counter[C_TCP_BYTES]].value = (double)st->tcp_received;
 	k[pv->counter[C_NAPI_THREADS]].value = pv->napi_threads;
+	for (side = NETNS_A; side <= NETNS_B; side++) {
+		drops = 0;
+		if (netns_link_drops(&pv->pair, side, &drops))
+			warn_msg("net: cannot read the drop counters of %s",
+				 netns_ifname(&pv->pair, side));
+		k[pv->counter[C_DROPS_A + side]].value = (double)drops;
+	}
 }
 
 static void net_stop(struct wl_run *w)

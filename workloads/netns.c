@@ -181,6 +181,9 @@ int netns_pair_open(struct netns_pair *p, const struct netns_opts *o, char *errb
 	netns_addrs(getpid(), p->instance, &p->addr[NETNS_A], &p->addr[NETNS_B]);
 	if (o->napi == NETNS_NAPI_THREADED && !o->gro)
 		return set_err(errbuf, "napi=threaded needs gro: veth has no NAPI of its own without it");
+	if (o->napi == NETNS_NAPI_THREADED && o->tso)
+		warn_msg("napi=threaded with tso=on: local TCP/UDP bypasses veth's NAPI (per-CPU "
+			 "backlog, NET_RX softirq); the napi threads will see little traffic");
 
 	for (side = NETNS_A; side <= NETNS_B; side++) {
 		err = ns_create();
@@ -195,7 +198,7 @@ int netns_pair_open(struct netns_pair *p, const struct netns_opts *o, char *errb
 	if (!err)
 		err = netns_link_create(p, errbuf);
 	if (!err)
-		err = netns_knob_gro(p, errbuf);
+		err = netns_knob_offloads(p, errbuf);
 	if (!err)
 		err = netns_link_configure(p, errbuf);
 	if (!err)

@@ -51,6 +51,8 @@ enum netns_napi {
 struct netns_opts {
 	enum netns_napi napi;
 	bool gro;		/* GRO on both ends; veth needs it for its own NAPI */
+	bool tso;		/* TSO on both ends; on, veth skips its NAPI for local
+				 * traffic (see netns_knob.c): keep it off */
 	cpu_set_t rps;		/* rx-0/rps_cpus on both ends; empty leaves RPS off */
 };
 
@@ -89,6 +91,13 @@ int netns_udp_bind(const struct netns_pair *p, enum netns_side side, uint16_t po
 int netns_udp_connect(const struct netns_pair *p, enum netns_side from, uint16_t port);
 /* netns_ifname - the name of @side's veth end (valid until close). */
 const char *netns_ifname(const struct netns_pair *p, enum netns_side side);
+
+/*
+ * netns_link_drops - packets @side's veth end dropped so far, tx + rx. A veth drops on
+ * transmit when the peer's NAPI ring (256 packets) is full: the NAPI poll, softirq or
+ * thread, did not keep up.
+ */
+int netns_link_drops(const struct netns_pair *p, enum netns_side side, uint64_t *drops);
 
 /*
  * netns_run - run fn(arg) in a new thread that joined @side's namespace, wait for it

@@ -16,7 +16,7 @@ int netns_link_delete(struct netns_pair *p);			/* both ends, synchronously */
 
 /* netns_knob.c: ethtool, sysfs and /proc/sys/net inside the namespaces, read back */
 int netns_knob_quiet(struct netns_pair *p, char *errbuf);	/* no IPv6 chatter on the veth */
-int netns_knob_gro(struct netns_pair *p, char *errbuf);
+int netns_knob_offloads(struct netns_pair *p, char *errbuf);	/* gro, tso */
 int netns_knob_napi(struct netns_pair *p, char *errbuf);	/* threaded, rps_cpus */
 
 #endif

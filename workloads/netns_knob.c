@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * netns_knob.c - per-device knobs of the veth pair, each written inside its own
- * namespace and read back: GRO (ethtool ioctl), NAPI threading and RPS (sysfs), IPv6
+ * namespace and read back: GRO and TSO (ethtool ioctl), NAPI threading and RPS (sysfs), IPv6
  * (per-namespace sysctl). Nothing here is visible from, or changes, the root namespace.
  *
  * sysfs shows a network device only to a sysfs instance mounted from inside the
@@ -123,8 +123,8 @@ int netns_knob_quiet(struct netns_pair *p, char *errbuf)
 	return 0;
 }
 
-/* ethtool_gro - ETHTOOL_SGRO/GGRO on @ifname through a socket of its namespace */
-static int ethtool_gro(int fd, const char *ifname, unsigned int cmd, uint32_t *val)
+/* ethtool_value - one legacy ethtool get/set (SIOCETHTOOL) on @ifname */
+static int ethtool_value(int fd, const char *ifname, uint32_t cmd, uint32_t *val)
 {
 	struct ethtool_value ev = { .cmd = cmd, .data = *val };
 	struct ifreq ifr;
@@ -138,26 +138,49 @@ static int ethtool_gro(int fd, const char *ifname, unsigned int cmd, uint32_t *v
 	return 0;
 }
 
-int netns_knob_gro(struct netns_pair *p, char *errbuf)
+/* ethtool_check - set one offload through a socket of its namespace, read it back */
+static int ethtool_check(int fd, const char *ifname, const char *name, uint32_t set,
+			 uint32_t get, bool want, char *errbuf)
 {
-	uint32_t want = p->opts.gro, got;
+	uint32_t v = want;
+	int err;
+
+	err = ethtool_value(fd, ifname, set, &v);
+	if (!err)
+		err = ethtool_value(fd, ifname, get, &v);
+	if (err)
+		return set_err(errbuf, "ethtool %s on %s: %s", name, ifname, strerror(-err)), err;
+	if (!v != !want)
+		return set_err(errbuf, "%s: %s stays %s", ifname, name, v ? "on" : "off"), -EIO;
+	return 0;
+}
+
+/*
+ * netns_knob_offloads - GRO and TSO of both ends. Both decide which path a packet
+ * takes into the peer (drivers/net/veth.c, veth_xmit): veth's own NAPI exists only
+ * with GRO (or XDP), and even then veth_skb_is_eligible_for_gro() hands a packet to it
+ * only when the *sending* device has TSO off (or, for UDP only, when the receiver has
+ * rx-gro-list/rx-udp-gro-forwarding). Otherwise veth_xmit() uses __netif_rx(): the
+ * per-CPU backlog, always polled in NET_RX softirq, whatever 'threaded' says. TSO is
+ * on by default, so with the veth defaults threaded NAPI creates its kthreads and
+ * they stay idle.
+ */
+int netns_knob_offloads(struct netns_pair *p, char *errbuf)
+{
 	int side, fd, err;
 
 	for (side = NETNS_A; side <= NETNS_B; side++) {
 		fd = netns_socket(p, side, AF_INET, SOCK_DGRAM, 0);
 		if (fd < 0)
 			return set_err(errbuf, "socket: %s", strerror(-fd)), fd;
-		got = want;
-		err = ethtool_gro(fd, p->ifname[side], ETHTOOL_SGRO, &got);
+		err = ethtool_check(fd, p->ifname[side], "gro", ETHTOOL_SGRO, ETHTOOL_GGRO,
+				    p->opts.gro, errbuf);
 		if (!err)
-			err = ethtool_gro(fd, p->ifname[side], ETHTOOL_GGRO, &got);
+			err = ethtool_check(fd, p->ifname[side], "tso", ETHTOOL_STSO, ETHTOOL_GTSO,
+					    p->opts.tso, errbuf);
 		close(fd);
 		if (err)
-			return set_err(errbuf, "ethtool gro on %s: %s", p->ifname[side],
-				       strerror(-err)), err;
-		if (!got != !want)
-			return set_err(errbuf, "%s: gro stays %s", p->ifname[side],
-				       got ? "on" : "off"), -EIO;
+			return err;
 	}
 	return 0;
 }

@@ -255,3 +255,23 @@ int netns_link_delete(struct netns_pair *p)
 	nl_socket_free(sk);
 	return err == -ENODEV ? 0 : err;
 }
+
+int netns_link_drops(const struct netns_pair *p, enum netns_side side, uint64_t *drops)
+{
+	struct rtnl_link *link;
+	struct nl_sock *sk;
+	int err;
+
+	err = rt_open(p, side, &sk);
+	if (err)
+		return err;
+	err = link_get(sk, p->ifname[side], &link);
+	if (!err) {
+		/* veth counts a full peer ring (and a peer that is down) as tx_dropped */
+		*drops = rtnl_link_get_stat(link, RTNL_LINK_TX_DROPPED) +
+			 rtnl_link_get_stat(link, RTNL_LINK_RX_DROPPED);
+		rtnl_link_put(link);
+	}
+	nl_socket_free(sk);
+	return err;
+}

@@ -6,7 +6,7 @@
  * tears everything down. It exists so that the topology can be tested before
  * 'deferbench load net' is wired; it is not installed.
  *
- *   nettool [duration=2s] [rate=2000] [size=64] [napi=softirq|threaded] [gro=on]
+ *   nettool [duration=2s] [rate=2000] [size=64] [napi=softirq|threaded] [gro=on] [tso=off]
  *           [busy_poll=US] [rps=CPUS] [flood=PPS] [flood_size=B] [tcp=N]
  *           [cpus=CPUS] [load_cpus=CPUS]
  *
@@ -63,6 +63,8 @@ static int set_opt(struct tool *t, const char *arg, char *errbuf)
 		return set_napi(t, v, errbuf);
 	if (!strcmp(key, "gro"))
 		return parse_bool(v, &t->ns.gro, errbuf);
+	if (!strcmp(key, "tso"))
+		return parse_bool(v, &t->ns.tso, errbuf);
 	if (!strcmp(key, "busy_poll")) {
 		err = parse_u64(v, 0, NETLOAD_MAX_BUSY_POLL, &u, errbuf);
 		t->load.busy_poll_us = (unsigned int)u;
@@ -128,6 +130,16 @@ static void print_pair(const struct netns_pair *p)
 	       netns_napi_threads(p, pids, (int)ARRAY_SIZE(pids)));
 }
 
+static void print_drops(const struct netns_pair *p)
+{
+	uint64_t d[2] = { 0, 0 };
+
+	if (netns_link_drops(p, NETNS_A, &d[0]) || netns_link_drops(p, NETNS_B, &d[1]))
+		warn_msg("cannot read the veth drop counters");
+	printf("veth_drops_a=%llu\nveth_drops_b=%llu\n", (unsigned long long)d[0],
+	       (unsigned long long)d[1]);
+}
+
 int main(int argc, char **argv)
 {
 	struct tool t = {
@@ -168,6 +180,7 @@ int main(int argc, char **argv)
 	netload_stop(&load);
 	netload_stop(&load);		/* safe twice */
 	print_stats(&load.st);
+	print_drops(&pair);
 	netns_pair_close(&pair);
 	netns_pair_close(&pair);	/* safe twice */
 	printf("napi_threads_after=%d\n", netns_napi_threads(&pair, pids, (int)ARRAY_SIZE(pids)));
