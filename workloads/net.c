@@ -19,6 +19,7 @@ struct net_cfg {
 	uint64_t rate;
 	uint64_t size;
 	int napi;		/* enum netns_napi, index into napi_modes */
+	int napi_prio;
 	bool gro;
 	bool tso;
 	uint64_t busy_poll;
@@ -55,6 +56,8 @@ static const struct wl_option net_options[] = {
 	  offsetof(struct net_cfg, size), "UDP payload of requests and responses, bytes" },
 	{ "napi", WL_OPT_ENUM, "softirq", 0, 0, napi_modes, offsetof(struct net_cfg, napi),
 	  "where the veth NAPI polls run: NET_RX softirq, or threaded (napi/ kthreads)" },
+	{ "napi_prio", WL_OPT_INT, "0", 0, 99, NULL, offsetof(struct net_cfg, napi_prio),
+	  "napi=threaded: SCHED_FIFO priority of the napi/ kthreads, 0 = SCHED_OTHER" },
 	{ "gro", WL_OPT_BOOL, "on", 0, 0, NULL, offsetof(struct net_cfg, gro),
 	  "GRO on both veth ends: veth's own NAPI (needed by napi=threaded)" },
 	{ "tso", WL_OPT_BOOL, "off", 0, 0, NULL, offsetof(struct net_cfg, tso),
@@ -128,8 +131,8 @@ static int net_setup(struct wl_run *w, char *errbuf)
 {
 	const struct net_cfg *c = w->cfg;
 	struct net_priv *pv = w->priv;
-	struct netns_opts o = { .napi = (enum netns_napi)c->napi, .gro = c->gro, .tso = c->tso,
-				.rps = c->rps };
+	struct netns_opts o = { .napi = (enum netns_napi)c->napi, .napi_prio = c->napi_prio,
+				.gro = c->gro, .tso = c->tso, .rps = c->rps };
 	struct netload_cfg lc;
 	pid_t pids[16];
 	int err;

@@ -181,6 +181,9 @@ int netns_pair_open(struct netns_pair *p, const struct netns_opts *o, char *errb
 	netns_addrs(getpid(), p->instance, &p->addr[NETNS_A], &p->addr[NETNS_B]);
 	if (o->napi == NETNS_NAPI_THREADED && !o->gro)
 		return set_err(errbuf, "napi=threaded needs gro: veth has no NAPI of its own without it");
+	if (o->napi_prio < 0 || o->napi_prio > 99 ||
+	    (o->napi_prio && o->napi != NETNS_NAPI_THREADED))
+		return set_err(errbuf, "napi_prio must be 1..99, and needs napi=threaded");
 	if (o->napi == NETNS_NAPI_THREADED && o->tso)
 		warn_msg("napi=threaded with tso=on: local TCP/UDP bypasses veth's NAPI (per-CPU "
 			 "backlog, NET_RX softirq); the napi threads will see little traffic");

@@ -54,6 +54,8 @@ struct netns_opts {
 	bool tso;		/* TSO on both ends; on, veth skips its NAPI for local
 				 * traffic (see netns_knob.c): keep it off */
 	cpu_set_t rps;		/* rx-0/rps_cpus on both ends; empty leaves RPS off */
+	int napi_prio;		/* threaded: SCHED_FIFO priority of the napi/ kthreads,
+				 * 0 leaves them SCHED_OTHER */
 };
 
 struct netns_pair {

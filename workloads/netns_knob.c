@@ -21,6 +21,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -234,6 +235,27 @@ static int side_napi(struct netns_pair *p, enum netns_side side, int sysfs, char
 	return 0;
 }
 
+/*
+ * napi_fifo - SCHED_FIFO for the napi/ kthreads of this pair, read back. They belong
+ * to the pair's devices and die with them: nothing to restore.
+ */
+static int napi_fifo(const pid_t *pids, int n, int prio, char *errbuf)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (sched_setscheduler(pids[i], SCHED_FIFO, &sp))
+			return set_err(errbuf, "SCHED_FIFO %d for napi thread %d: %s", prio,
+				       (int)pids[i], strerror(errno)), -errno;
+		if (sched_getscheduler(pids[i]) != SCHED_FIFO || sched_getparam(pids[i], &sp) ||
+		    sp.sched_priority != prio)
+			return set_err(errbuf, "napi thread %d is not SCHED_FIFO %d after setting it",
+				       (int)pids[i], prio), -EIO;
+	}
+	return 0;
+}
+
 int netns_knob_napi(struct netns_pair *p, char *errbuf)
 {
 	int side, sysfs, err = 0, n;
@@ -254,7 +276,7 @@ int netns_knob_napi(struct netns_pair *p, char *errbuf)
 	if (n < 2)
 		return set_err(errbuf, "threaded NAPI is set but %d napi/ kthreads exist",
 			       n < 0 ? 0 : n), n < 0 ? n : -ESRCH;
-	return 0;
+	return p->opts.napi_prio ? napi_fifo(pids, n < 8 ? n : 8, p->opts.napi_prio, errbuf) : 0;
 }
 
 int netns_mask_format(const cpu_set_t *set, char *buf, size_t len)

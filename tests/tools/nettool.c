@@ -6,7 +6,8 @@
  * tears everything down. It exists so that the topology can be tested before
  * 'deferbench load net' is wired; it is not installed.
  *
- *   nettool [duration=2s] [rate=2000] [size=64] [napi=softirq|threaded] [gro=on] [tso=off]
+ *   nettool [duration=2s] [rate=2000] [size=64] [napi=softirq|threaded] [napi_prio=0]
+ *           [gro=on] [tso=off]
  *           [busy_poll=US] [rps=CPUS] [flood=PPS] [flood_size=B] [tcp=N]
  *           [cpus=CPUS] [load_cpus=CPUS]
  *
@@ -63,6 +64,8 @@ static int set_opt(struct tool *t, const char *arg, char *errbuf)
 		return set_napi(t, v, errbuf);
 	if (!strcmp(key, "gro"))
 		return parse_bool(v, &t->ns.gro, errbuf);
+	if (!strcmp(key, "napi_prio"))
+		return parse_int(v, 0, 99, &t->ns.napi_prio, errbuf);
 	if (!strcmp(key, "tso"))
 		return parse_bool(v, &t->ns.tso, errbuf);
 	if (!strcmp(key, "busy_poll")) {
