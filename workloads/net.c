@@ -263,8 +263,11 @@ static int audio_net_sockets(struct audio_net_link *l, struct netns_pair *p, cha
 	l->rx_fd = netns_udp_bind(p, NETNS_B, AUDIO_NET_PORT);
 	if (l->rx_fd < 0)
 		return set_err(errbuf, "audio: receiver socket: %s", strerror(-l->rx_fd)), l->rx_fd;
-	if (setsockopt(l->rx_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
-		return set_err(errbuf, "audio: SO_RCVTIMEO: %s", strerror(errno)), -errno;
+	if (setsockopt(l->rx_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
+		int err = -errno;
+
+		return set_err(errbuf, "audio: SO_RCVTIMEO: %s", strerror(-err)), err;
+	}
 	l->tx_fd = netns_udp_connect(p, NETNS_A, AUDIO_NET_PORT);
 	if (l->tx_fd < 0)
 		return set_err(errbuf, "audio: sender socket: %s", strerror(-l->tx_fd)), l->tx_fd;

@@ -183,6 +183,7 @@ void netload_stop(struct netload *l)
 	for (t = 0; t < NL_NTHREADS; t++)
 		join(l, t);
 	fds_close(l);
+	netrr_track_free(&l->track);
 	l->st.lost = netrr_lost(l->st.sent, l->st.received);
 	l->started = false;
 }

@@ -30,6 +30,7 @@
 
 #include "hist.h"
 #include "netns.h"
+#include "netproto.h"
 
 #define NETLOAD_MAX_TCP 64
 #define NETLOAD_MAX_RATE 1000000ULL		/* requests per second */
@@ -80,6 +81,7 @@ struct netload {
 	unsigned int ntcp;		/* connected streams */
 	pthread_t thr[NL_NTHREADS];
 	bool thr_live[NL_NTHREADS];
+	struct netrr_track track;	/* rr-recv's, allocated before it starts */
 	atomic_bool stop_send;		/* rr-send, flood, tcp */
 	atomic_bool stop_all;		/* everything, once the responses drained */
 	_Atomic uint64_t sent_final;	/* published by stop for rr-recv's drain */
@@ -89,7 +91,11 @@ struct netload {
 
 /* netload_check - cross-option checks the per-option bounds cannot express */
 int netload_check(const struct netload_cfg *c, char *errbuf);
-/* netload_start - sockets, connections and threads; the load runs when it returns */
+/*
+ * netload_start - sockets, connections and threads; the load runs when it returns.
+ * @l is overwritten: it must be stopped (zeroed, or after netload_stop). @p must stay
+ * open until netload_stop returns. On failure everything started is stopped again.
+ */
 int netload_start(struct netload *l, const struct netns_pair *p, const struct netload_cfg *c,
 		  char *errbuf);
 /*

@@ -38,6 +38,11 @@ int netload_rr_open(struct netload *l, char *errbuf)
 {
 	int err;
 
+	/* four seconds of sequence numbers: a later answer is stale, not a duplicate */
+	err = netrr_track_init(&l->track, l->cfg.rate * 4);
+	if (err)
+		return set_err(errbuf, "net: no memory for the response window"), err;
+
 	l->rr_fd[NETNS_B] = netns_udp_bind(l->pair, NETNS_B, NETLOAD_PORT_RR);
 	if (l->rr_fd[NETNS_B] < 0)
 		return set_err(errbuf, "responder socket: %s", strerror(-l->rr_fd[NETNS_B])),
@@ -130,33 +135,27 @@ void *netload_rr_recv(void *arg)
 {
 	struct netload *l = arg;
 	struct netload_stats *st = &l->st;
-	struct netrr_track tr;
+	struct netrr_track *tr = &l->track;
 	uint8_t buf[NETRR_MAX_LEN];
 	struct netrr_msg m;
 	uint64_t now;
 	ssize_t n;
 
-	/* four seconds of sequence numbers: a later answer is stale, not a duplicate */
-	if (netrr_track_init(&tr, l->cfg.rate * 4)) {
-		err_msg("net: out of memory for the response window");
-		return NULL;
-	}
 	for (;;) {
 		n = recv(l->rr_fd[NETNS_A], buf, sizeof(buf), 0);
 		now = now_ns();
 		if (n >= 0 && !netrr_decode(buf, (size_t)n, l->cfg.cookie, &m)) {
-			if (netrr_track_recv(&tr, m.seq) != NETRR_DUPLICATE)
+			if (netrr_track_recv(tr, m.seq) != NETRR_DUPLICATE)
 				record(st, &m, now);
 		} else if (n >= 0 || (errno != EAGAIN && errno != EINTR)) {
 			st->bad++;	/* foreign datagram, or an ICMP error reported on the socket */
 		}
-		if (drained(l, tr.received, now))
+		if (drained(l, tr->received, now))
 			break;
 	}
-	st->received = tr.received;
-	st->duplicates = tr.duplicates;
-	st->stale = tr.stale;
-	netrr_track_free(&tr);
+	st->received = tr->received;
+	st->duplicates = tr->duplicates;
+	st->stale = tr->stale;
 	return NULL;
 }
 

@@ -8,7 +8,7 @@
 #include "netns_int.h"
 
 #include <arpa/inet.h>
-#include <ctype.h>
+#include <limits.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -260,7 +260,7 @@ int netns_napi_threads(const struct netns_pair *p, pid_t *pids, int max)
 {
 	char pre[2][32], comm[32];
 	struct dirent *de;
-	int n = 0, side;
+	int n = 0, side, pid;
 	DIR *d;
 
 	for (side = NETNS_A; side <= NETNS_B; side++)
@@ -269,13 +269,14 @@ int netns_napi_threads(const struct netns_pair *p, pid_t *pids, int max)
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
-		if (!isdigit((unsigned char)de->d_name[0]) || comm_of(de->d_name, comm, sizeof(comm)))
+		if (parse_int(de->d_name, 1, INT_MAX, &pid, NULL) ||
+		    comm_of(de->d_name, comm, sizeof(comm)))
 			continue;
 		for (side = NETNS_A; side <= NETNS_B; side++) {
 			if (strncmp(comm, pre[side], strlen(pre[side])))
 				continue;
 			if (n < max)
-				pids[n] = (pid_t)strtol(de->d_name, NULL, 10);
+				pids[n] = pid;
 			n++;
 			break;
 		}

@@ -72,7 +72,8 @@ struct netns_pair {
 
 /*
  * netns_pair_open - create both namespaces and the veth pair, address it, apply and
- * read back every knob of @o. On failure everything created so far is removed again.
+ * read back every knob of @o. @p is overwritten: it must be closed (zeroed, or after
+ * netns_pair_close). On failure everything created so far is removed again.
  */
 int netns_pair_open(struct netns_pair *p, const struct netns_opts *o, char *errbuf);
 /* netns_pair_close - delete the veth, drop the namespaces; safe twice and when zeroed. */
