@@ -30,10 +30,14 @@ no_leftovers "dbv$pid-" "$before" "$inodes"
 # the veth NAPI: never a napi/ thread in softirq mode, only napi/ threads in threaded
 # mode. With TSO on (the veth default) local traffic bypasses veth's NAPI altogether and
 # the softirq-mode count below would be 0: see netns_knob.c.
+had_tracefs=
+[ -e $TRACEFS/trace_clock ] && had_tracefs=1
 need_root_tracefs
 INST=$TRACEFS/instances/dbnet-test-$$
 mkdir "$INST" || fail "cannot create tracefs instance $INST"
-trap 'echo 0 > "$INST/tracing_on" 2>/dev/null; rmdir "$INST" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
+# leave tracing as found: our instance removed, tracefs unmounted if we mounted it
+trap 'echo 0 > "$INST/tracing_on" 2>/dev/null; rmdir "$INST" 2>/dev/null
+      [ -n "$had_tracefs" ] || umount $TRACEFS 2>/dev/null; rm -rf "$T"' EXIT INT TERM
 echo 4096 > "$INST/buffer_size_kb"
 echo 'dev_name ~ "dbv*"' > "$INST/events/napi/napi_poll/filter" || fail "napi_poll filter"
 echo 1 > "$INST/events/napi/napi_poll/enable" || fail "cannot enable napi:napi_poll"
