@@ -40,16 +40,21 @@ ns_inodes() {
 	done | sed -n 's/^net:\[\([0-9]*\)\]$/\1/p' | sort -u
 }
 
-# ns_inode_held INODE - true if any task is in, or any fd refers to, that namespace
-ns_inode_held() {
+# ns_inode_ours INODE PREFIX - true if a live namespace with that inode holds a device
+# called PREFIX*: a task is in it or an fd refers to it. Namespace inode numbers are
+# reused at once, and other users of the machine create namespaces too, so the inode
+# alone does not say the namespace is ours: the device inside it does.
+ns_inode_ours() {
 	for _f in /proc/[0-9]*/task/*/ns/net /proc/[0-9]*/fd/*; do
-		readlink "$_f" 2>/dev/null
-	done | grep -qx "net:\[$1\]"
+		[ "$(readlink "$_f" 2>/dev/null)" = "net:[$1]" ] || continue
+		nsenter --net="$_f" ip -o link show 2>/dev/null | grep -q ": $2" && return 0
+	done
+	return 1
 }
 
 # no_leftovers PREFIX NSLIST_BEFORE INODES - nothing of a finished nettool remains:
 # no dbv veth in the root namespace, no new named namespace, no napi thread of its
-# devices (netns cleanup is asynchronous: wait up to 10 s), no holder of its namespaces
+# devices (netns cleanup is asynchronous: wait up to 10 s), none of its namespaces alive
 no_leftovers() {
 	_i=0
 	while [ "$(napi_threads "$1")" -ne 0 ]; do
@@ -60,7 +65,7 @@ no_leftovers() {
 	ip -o link show type veth | grep -q dbv && fail "a dbv veth is left in the root namespace"
 	[ "$(ip netns list 2>/dev/null)" = "$2" ] || fail "ip netns list changed: $(ip netns list)"
 	for _ino in $3; do
-		ns_inode_held "$_ino" && fail "namespace net:[$_ino] is still held"
+		ns_inode_ours "$_ino" "$1" && fail "namespace net:[$_ino] with $1* is still alive"
 	done
 	return 0
 }
