@@ -45,8 +45,7 @@ ns_inodes() {
 # reused at once, and other users of the machine create namespaces too, so the inode
 # alone does not say the namespace is ours: the device inside it does.
 ns_inode_ours() {
-	for _f in /proc/[0-9]*/task/*/ns/net /proc/[0-9]*/fd/*; do
-		[ "$(readlink "$_f" 2>/dev/null)" = "net:[$1]" ] || continue
+	for _f in $(find /proc/[0-9]*/fd /proc/[0-9]*/task/*/ns -lname "net:\[$1\]" 2>/dev/null); do
 		nsenter --net="$_f" ip -o link show 2>/dev/null | grep -q ": $2" && return 0
 	done
 	return 1
