@@ -33,7 +33,7 @@ struct net_cfg {
 
 enum net_metric { M_RTT, M_SEND_LAG, M_FWD, M_BACK, M_NR };
 enum net_counter { C_SENT, C_RECEIVED, C_LOST, C_LATE, C_DUPLICATES, C_STALE, C_ERRORS,
-		   C_ECHOED, C_RATE_ASKED, C_RATE_SENT, C_FLOOD_SENT, C_FLOOD_RECEIVED,
+		   C_ECHOED, C_FLOOD_SENT, C_FLOOD_RECEIVED,
 		   C_TCP_BYTES, C_NAPI_THREADS, C_DROPS_A, C_DROPS_B, C_NR };
 
 struct net_priv {
@@ -103,7 +103,7 @@ static int add_metrics(struct wl_run *w, struct net_priv *pv)
 {
 	static const char *const counters[C_NR] = {
 		"sent", "received", "lost", "late", "duplicates", "stale", "errors", "echoed",
-		"rate_asked", "rate_sent", "flood_sent", "flood_received", "tcp_bytes",
+		"flood_sent", "flood_received", "tcp_bytes",
 		"napi_threads", "veth_drops_a", "veth_drops_b",
 	};
 	int i;
@@ -124,6 +124,8 @@ static int add_metrics(struct wl_run *w, struct net_priv *pv)
 		if (pv->counter[i] < 0)
 			return pv->counter[i];
 	}
+	/* the driver adds rate_asked and rate_achieved (sent / run time) */
+	wl_rate(w, pv->counter[C_SENT], (double)((const struct net_cfg *)w->cfg)->rate);
 	return 0;
 }
 
@@ -168,10 +170,8 @@ static int net_start(struct wl_run *w, char *errbuf)
 static void report(struct wl_run *w, struct net_priv *pv)
 {
 	const struct netload_stats *st = &pv->load.st;
-	const struct net_cfg *c = w->cfg;
 	struct wl_metric *m = w->metrics.metric;
 	struct wl_counter *k = w->metrics.counter;
-	double secs = st->t_end > st->t0 ? (double)(st->t_end - st->t0) / NSEC_PER_SEC : 0;
 	uint64_t drops;
 	int side;
 
@@ -187,8 +187,6 @@ static void report(struct wl_run *w, struct net_priv *pv)
 	k[pv->counter[C_STALE]].value = (double)st->stale;
 	k[pv->counter[C_ERRORS]].value = (double)(st->send_errors + st->echo_errors + st->bad);
 	k[pv->counter[C_ECHOED]].value = (double)st->echoed;
-	k[pv->counter[C_RATE_ASKED]].value = (double)c->rate;
-	k[pv->counter[C_RATE_SENT]].value = secs > 0 ? (double)st->sent / secs : 0;
 	k[pv->counter[C_FLOOD_SENT]].value = (double)st->flood_sent;
 	k[pv->counter[C_FLOOD_RECEIVED]].value = (double)st->flood_received;
 	k[pv->counter[C_TCP_BYTES]].value = (double)st->tcp_received;
