@@ -23,7 +23,7 @@ struct net_cfg {
 	bool gro;
 	bool tso;
 	uint64_t busy_poll;
-	cpu_set_t rps;
+	char rps[WL_STR_MAX];	/* "off" or a cpulist: see netns_rps_parse */
 	uint64_t flood;
 	uint64_t flood_size;
 	uint64_t tcp;
@@ -66,18 +66,18 @@ static const struct wl_option net_options[] = {
 	{ "busy_poll", WL_OPT_U64, "0", 0, NETLOAD_MAX_BUSY_POLL, NULL,
 	  offsetof(struct net_cfg, busy_poll),
 	  "SO_BUSY_POLL microseconds on the request/response sockets, 0 = off" },
-	{ "rps", WL_OPT_CPULIST, NULL, 0, 0, NULL, offsetof(struct net_cfg, rps),
-	  "rps_cpus of both veth ends (default: RPS off)" },
+	{ "rps", WL_OPT_STRING, "off", 0, 0, NULL, offsetof(struct net_cfg, rps),
+	  "rps_cpus of both veth ends: off, or a list of online CPUs" },
 	{ "flood", WL_OPT_U64, "0", 0, NETLOAD_MAX_FLOOD, NULL, offsetof(struct net_cfg, flood),
 	  "background UDP datagrams per second from A to B, 0 = none" },
 	{ "flood_size", WL_OPT_SIZE, "1024", 1, NETRR_MAX_LEN, NULL,
 	  offsetof(struct net_cfg, flood_size), "UDP payload of the flood, bytes" },
 	{ "tcp", WL_OPT_U64, "0", 0, NETLOAD_MAX_TCP, NULL, offsetof(struct net_cfg, tcp),
 	  "background TCP bulk streams from A to B" },
-	{ "cpus", WL_OPT_CPULIST, NULL, 0, 0, NULL, offsetof(struct net_cfg, cpus),
-	  "CPUs of the request/response threads (default: any)" },
-	{ "load_cpus", WL_OPT_CPULIST, NULL, 0, 0, NULL, offsetof(struct net_cfg, load_cpus),
-	  "CPUs of the flood and tcp threads (default: any)" },
+	{ "cpus", WL_OPT_CPULIST, "all", 0, 0, NULL, offsetof(struct net_cfg, cpus),
+	  "CPUs of the request/response threads" },
+	{ "load_cpus", WL_OPT_CPULIST, "all", 0, 0, NULL, offsetof(struct net_cfg, load_cpus),
+	  "CPUs of the flood and tcp threads" },
 	{ .name = NULL },
 };
 
@@ -134,13 +134,15 @@ static int net_setup(struct wl_run *w, char *errbuf)
 	const struct net_cfg *c = w->cfg;
 	struct net_priv *pv = w->priv;
 	struct netns_opts o = { .napi = (enum netns_napi)c->napi, .napi_prio = c->napi_prio,
-				.gro = c->gro, .tso = c->tso, .rps = c->rps };
+				.gro = c->gro, .tso = c->tso };
 	struct netload_cfg lc;
 	pid_t pids[16];
 	int err;
 
 	load_cfg(w, &lc);
 	err = netload_check(&lc, errbuf);	/* before any namespace exists */
+	if (!err)
+		err = netns_rps_parse(c->rps, &o.rps, NULL, errbuf);
 	if (err)
 		return err;
 	err = add_metrics(w, pv);
@@ -230,88 +232,3 @@ const struct workload_ops net_workload = {
 	.stop = net_stop,
 	.teardown = net_teardown,
 };
-
-/*
- * The network path of the audio workload's mode=net (audio_net_open/audio_net_close,
- * declared in audio.h on the workloads branch). audio.c carries weak stubs; these
- * strong definitions replace them. They live in this file on purpose: the registry
- * pulls net.o into the link, while a separate archive member would never be pulled
- * just to override a weak symbol. Compiled only when audio.h exists, so that this
- * branch builds on its own.
- */
-#if __has_include("audio.h")
-#include <errno.h>
-#include <stdlib.h>
-#include <sys/socket.h>
-
-#include "audio.h"
-
-#define AUDIO_NET_PORT 7010
-#define AUDIO_NET_RCVTIMEO_US 50000	/* the audio thread re-checks wl_stopping() */
-
-struct audio_net_path {
-	struct netns_pair pair;
-};
-
-/* audio_net_sockets - sender in A, receiver in B; the receiver blocks with a timeout */
-static int audio_net_sockets(struct audio_net_link *l, struct netns_pair *p, char *errbuf)
-{
-	struct timeval tv = { .tv_usec = AUDIO_NET_RCVTIMEO_US };
-
-	l->rx_fd = netns_udp_bind(p, NETNS_B, AUDIO_NET_PORT);
-	if (l->rx_fd < 0)
-		return set_err(errbuf, "audio: receiver socket: %s", strerror(-l->rx_fd)), l->rx_fd;
-	if (setsockopt(l->rx_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
-		int err = -errno;
-
-		return set_err(errbuf, "audio: SO_RCVTIMEO: %s", strerror(-err)), err;
-	}
-	l->tx_fd = netns_udp_connect(p, NETNS_A, AUDIO_NET_PORT);
-	if (l->tx_fd < 0)
-		return set_err(errbuf, "audio: sender socket: %s", strerror(-l->tx_fd)), l->tx_fd;
-	return 0;
-}
-
-int audio_net_open(struct audio_net_link *l, char *errbuf)
-{
-	/* audio_net_link has no NAPI field yet: the default path, NET_RX softirq, GRO on */
-	struct netns_opts o = { .napi = NETNS_NAPI_SOFTIRQ, .gro = true };
-	struct audio_net_path *ap;
-	int err;
-
-	l->tx_fd = l->rx_fd = -1;
-	l->priv = NULL;
-	if (l->payload > NETRR_MAX_LEN)
-		return set_err(errbuf, "audio: %zu-byte packets exceed UDP", l->payload);
-	ap = calloc(1, sizeof(*ap));
-	if (!ap)
-		return set_err(errbuf, "audio: out of memory"), -ENOMEM;
-	l->priv = ap;
-	err = netns_pair_open(&ap->pair, &o, errbuf);
-	if (!err)
-		err = audio_net_sockets(l, &ap->pair, errbuf);
-	if (err) {
-		audio_net_close(l);
-		return err;
-	}
-	snprintf(l->desc, sizeof(l->desc), "veth %s/%s, napi=%s", netns_ifname(&ap->pair, NETNS_A),
-		 netns_ifname(&ap->pair, NETNS_B), netns_napi_name(o.napi));
-	return 0;
-}
-
-void audio_net_close(struct audio_net_link *l)
-{
-	struct audio_net_path *ap = l->priv;
-
-	if (!ap)
-		return;
-	if (l->tx_fd >= 0)
-		close(l->tx_fd);
-	if (l->rx_fd >= 0)
-		close(l->rx_fd);
-	l->tx_fd = l->rx_fd = -1;
-	netns_pair_close(&ap->pair);
-	free(ap);
-	l->priv = NULL;
-}
-#endif

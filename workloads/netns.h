@@ -133,6 +133,11 @@ void netns_addrs(pid_t pid, unsigned int instance, struct in_addr *a, struct in_
 int netns_mask_format(const cpu_set_t *set, char *buf, size_t len);
 /* netns_mask_parse - the kernel's hex mask ("00000003", "0001,00000000") to a set */
 int netns_mask_parse(const char *s, cpu_set_t *set);
+/*
+ * netns_rps_parse - "off" (an empty set: RPS stays off) or a list of online CPUs, as
+ * parse_cpulist (online_override for tests); -EINVAL with a message naming "rps".
+ */
+int netns_rps_parse(const char *s, cpu_set_t *set, const char *online_override, char *errbuf);
 /* netns_napi_name - the name of @mode; NULL when out of range */
 const char *netns_napi_name(enum netns_napi mode);
 

@@ -279,6 +279,18 @@ int netns_knob_napi(struct netns_pair *p, char *errbuf)
 	return p->opts.napi_prio ? napi_fifo(pids, n < 8 ? n : 8, p->opts.napi_prio, errbuf) : 0;
 }
 
+int netns_rps_parse(const char *s, cpu_set_t *set, const char *online_override, char *errbuf)
+{
+	char why[ERRBUF_LEN];
+
+	CPU_ZERO(set);
+	if (!strcmp(s, "off"))
+		return 0;
+	if (parse_cpulist(s, set, online_override, why))
+		return set_err(errbuf, "net option 'rps': %s (or 'off')", why);
+	return 0;
+}
+
 int netns_mask_format(const cpu_set_t *set, char *buf, size_t len)
 {
 	int words = (CPU_SETSIZE + 31) / 32, w, cpu, n, off = 0;

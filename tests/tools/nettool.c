@@ -74,7 +74,7 @@ static int set_opt(struct tool *t, const char *arg, char *errbuf)
 		return err;
 	}
 	if (!strcmp(key, "rps"))
-		return parse_cpulist(v, &t->ns.rps, NULL, errbuf);
+		return netns_rps_parse(v, &t->ns.rps, NULL, errbuf);
 	if (!strcmp(key, "flood"))
 		return parse_u64(v, 0, NETLOAD_MAX_FLOOD, &t->load.flood_rate, errbuf);
 	if (!strcmp(key, "flood_size"))

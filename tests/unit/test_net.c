@@ -65,7 +65,7 @@ static void test_addrs(void **state)
 
 static void test_masks(void **state)
 {
-	char buf[128];
+	char buf[ERRBUF_LEN];
 	cpu_set_t s, t;
 
 	(void)state;
@@ -96,6 +96,14 @@ static void test_masks(void **state)
 	assert_int_equal(netns_mask_parse(",3", &t), -EINVAL);
 	assert_int_equal(netns_mask_parse("xyz", &t), -EINVAL);
 	assert_int_equal(netns_mask_parse("123456789", &t), -EINVAL);	/* 36 bits in a word */
+	/* the rps option: off, or online CPUs */
+	assert_int_equal(netns_rps_parse("off", &t, "0-3", NULL), 0);
+	assert_int_equal(CPU_COUNT(&t), 0);
+	assert_int_equal(netns_rps_parse("1-2", &t, "0-3", NULL), 0);
+	assert_true(CPU_COUNT(&t) == 2 && CPU_ISSET(1, &t) && CPU_ISSET(2, &t));
+	assert_int_equal(netns_rps_parse("5", &t, "0-3", buf), -EINVAL);
+	assert_non_null(strstr(buf, "rps"));
+	assert_int_equal(netns_rps_parse("", &t, "0-3", NULL), -EINVAL);
 	assert_string_equal(netns_napi_name(NETNS_NAPI_THREADED), "threaded");
 	assert_null(netns_napi_name((enum netns_napi)7));
 }
