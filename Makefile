@@ -30,6 +30,9 @@ LIB := $(BUILD)/libdeferbench.a
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+# Helper programs the integration tests run (test scaffolding, never installed).
+TOOL_SRCS := $(wildcard tests/tools/*.c)
+TOOL_BINS := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(TOOL_SRCS))
 
 .PHONY: all deps test unit integration bench perf install clean
 
@@ -54,10 +57,14 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB) | deps
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -o $@ $< $(LIB) \
 		$(shell pkg-config --libs cmocka) $(PKG_LIBS) $(LDLIBS)
 
+$(BUILD)/tests/tools/%: tests/tools/%.c $(LIB) | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -o $@ $< $(LIB) $(PKG_LIBS) $(LDLIBS)
+
 unit: $(UNIT_BINS)
 	@tests/run-unit.sh $(UNIT_BINS)
 
-integration: deferbench
+integration: deferbench $(TOOL_BINS)
 	@tests/run-integration.sh
 
 test: deferbench unit integration
@@ -78,4 +85,4 @@ install: deferbench
 clean:
 	rm -rf $(BUILD) deferbench
 
--include $(patsubst %.o,%.d,$(OBJS) $(BUILD)/bench/main.o) $(patsubst %,%.d,$(UNIT_BINS))
+-include $(patsubst %.o,%.d,$(OBJS) $(BUILD)/bench/main.o) $(patsubst %,%.d,$(UNIT_BINS) $(TOOL_BINS))
