@@ -30,9 +30,11 @@ LIB := $(BUILD)/libdeferbench.a
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
-# Test-only helpers (synthetic result files), linked into unit tests and tools.
+# Helper programs the integration tests run (test scaffolding, never installed).
+TOOL_SRCS := $(wildcard tests/tools/*.c)
+TOOL_BINS := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(TOOL_SRCS))
+# Test-only code (temporary files, synthetic result files) linked into tests and tools.
 TESTLIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/lib/*.c))
-TEST_TOOLS := $(BUILD)/tests/gen-run
 
 .PHONY: all deps test unit integration bench perf install clean
 
@@ -61,7 +63,7 @@ $(BUILD)/tests/lib/%.o: tests/lib/%.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/lib $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/gen-run: tests/gen-run.c $(TESTLIB_OBJS) $(LIB) | deps
+$(BUILD)/tests/tools/%: tests/tools/%.c $(TESTLIB_OBJS) $(LIB) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/lib $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -o $@ $< \
 		$(TESTLIB_OBJS) $(LIB) $(PKG_LIBS) $(LDLIBS)
@@ -69,7 +71,7 @@ $(BUILD)/tests/gen-run: tests/gen-run.c $(TESTLIB_OBJS) $(LIB) | deps
 unit: $(UNIT_BINS)
 	@tests/run-unit.sh $(UNIT_BINS)
 
-integration: deferbench $(TEST_TOOLS)
+integration: deferbench $(TOOL_BINS)
 	@tests/run-integration.sh
 
 test: deferbench unit integration
@@ -91,4 +93,4 @@ clean:
 	rm -rf $(BUILD) deferbench
 
 -include $(patsubst %.o,%.d,$(OBJS) $(BUILD)/bench/main.o $(TESTLIB_OBJS)) \
-	$(patsubst %,%.d,$(UNIT_BINS) $(TEST_TOOLS))
+	$(patsubst %,%.d,$(UNIT_BINS) $(TOOL_BINS))

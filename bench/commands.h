@@ -12,6 +12,9 @@
 int cmd_record(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_load(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
+int cmd_knobs(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);

@@ -1,10 +1,11 @@
 #!/bin/sh
-# bench.sh - 'make bench': a short system-wide capture into results/ (the scenario
-# runner replaces this with the full suite).
+# bench.sh - `make bench`: the default scenario (QUICK=1: the one-minute one), as root.
 set -eu
 cd "$(dirname "$0")/.."
-host=$(hostname)
-kernel=$(uname -r)
-out="results/$host/$kernel/$(date -u +%Y%m%dT%H%M%SZ)-record"
-./deferbench record -d "${DURATION:-10s}" -o "$out"
-echo "bench: results in $out"
+scenario=bench/scenarios/default.ini
+[ "${QUICK:-0}" = 1 ] && scenario=bench/scenarios/quick.ini
+if [ "$(id -u)" -ne 0 ]; then
+	echo "bench: deferbench run needs root; dry run of $scenario:" >&2
+	exec ./deferbench run --dry-run "$scenario"
+fi
+exec ./deferbench run "$scenario"

@@ -74,19 +74,6 @@ static const struct wl_option audio_options[] = {
 	{ 0 },
 };
 
-/* weak stubs: the net workload's helpers provide the real ones (audio.h) */
-__attribute__((weak)) int audio_net_open(struct audio_net_link *l __unused, char *errbuf)
-{
-	set_err(errbuf, "audio: mode=net is not available yet: this build has no network "
-		"path provider (audio_net_open/audio_net_close from the net workload's "
-		"helpers); use mode=timer");
-	return -ENOSYS;
-}
-
-__attribute__((weak)) void audio_net_close(struct audio_net_link *l __unused)
-{
-}
-
 /* memory_locked - is VmLck non-zero already (somebody else's mlockall)? */
 static bool memory_locked(void)
 {

@@ -12,7 +12,7 @@ extern const struct workload_ops audio_workload;
 extern const struct workload_ops tty_workload;
 extern const struct workload_ops block_workload;
 extern const struct workload_ops hog_workload;
-/* extern const struct workload_ops net_workload;	   workloads/net.c, merged separately */
+extern const struct workload_ops net_workload;
 
 const struct workload_ops *const workload_registry[] = {
 	&timer_workload,
@@ -20,7 +20,7 @@ const struct workload_ops *const workload_registry[] = {
 	&tty_workload,
 	&block_workload,
 	&hog_workload,
-	/* &net_workload, */
+	&net_workload,
 	NULL,
 };
 

@@ -33,10 +33,14 @@ mktemp_dir() {
 	trap "rm -rf '$_d'" EXIT INT TERM
 }
 
-# no_leftover_instances - fail if a deferbench tracefs instance is still there
+# no_leftover_instances - fail if a deferbench-PID tracefs instance outlived its
+# process (an instance of a deferbench that is still running elsewhere is not ours)
 no_leftover_instances() {
-	_left=$(ls $TRACEFS/instances 2>/dev/null | grep '^deferbench' || true)
-	[ -z "$_left" ] || fail "tracefs instances left behind: $_left"
+	_left=""
+	for _i in $(ls $TRACEFS/instances 2>/dev/null | grep '^deferbench-' || true); do
+		[ -d "/proc/${_i#deferbench-}" ] || _left="$_left $_i"
+	done
+	[ -z "$_left" ] || fail "tracefs instances left behind:$_left"
 }
 
 # assert_file FILE - exists and is not empty

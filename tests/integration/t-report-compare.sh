@@ -4,8 +4,8 @@
 # baseline store round trip. Not root.
 . tests/integration/lib.sh
 
-GEN=${GEN:-$(pwd)/build/tests/gen-run}
-[ -x "$GEN" ] || fail "missing $GEN (make build/tests/gen-run)"
+GEN=${GEN:-$(pwd)/build/tests/tools/gen-run}
+[ -x "$GEN" ] || fail "missing $GEN (make build/tests/tools/gen-run)"
 
 mktemp_dir T
 "$GEN" "$T/base" || fail "gen-run base"

@@ -4,8 +4,8 @@
 # there. Needs gnuplot, not root.
 . tests/integration/lib.sh
 
-GEN=${GEN:-$(pwd)/build/tests/gen-run}
-[ -x "$GEN" ] || fail "missing $GEN (make build/tests/gen-run)"
+GEN=${GEN:-$(pwd)/build/tests/tools/gen-run}
+[ -x "$GEN" ] || fail "missing $GEN (make build/tests/tools/gen-run)"
 command -v gnuplot >/dev/null 2>&1 || skip "gnuplot is not installed"
 
 mktemp_dir T

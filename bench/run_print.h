@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * run_print.h - what `deferbench run` prints: the --dry-run plan, the progress line
+ * (on a terminal only), and the closing summary.
+ */
+#ifndef DEFERBENCH_RUN_PRINT_H
+#define DEFERBENCH_RUN_PRINT_H
+
+#include <stdio.h>
+
+#include "runner.h"
+
+/* run_print_plan - cells in run order and every knob change, without changing any */
+int run_print_plan(const struct run_state *r, FILE *f);
+/* run_progress - "[k/N] ID  elapsed  ETA" on one terminal line; nothing if not a tty */
+void run_progress(const struct run_state *r, int k);
+/* run_progress_clear - end the progress line before other output */
+void run_progress_clear(void);
+void run_summary(const struct run_state *r, FILE *f);
+
+#endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * scenario_int.h - private to scenario*.c: [global] keys (scenario_global.c).
+ */
+#ifndef DEFERBENCH_SCENARIO_INT_H
+#define DEFERBENCH_SCENARIO_INT_H
+
+#include "scenario.h"
+
+/* scn_defaults - a scenario with every [global] default and nothing else */
+void scn_defaults(struct scenario *s);
+/*
+ * scn_global_set - set [global] name = value. *idx is the key's index (to refuse
+ * duplicates). -ENOENT: unknown key; -EINVAL: bad value; err says which.
+ */
+int scn_global_set(struct scenario *s, const char *name, const char *value,
+		   const struct scn_parse_opts *o, int *idx, char *err);
+
+#endif

@@ -1,0 +1,50 @@
+#!/bin/sh
+# t-run-dry.sh - 'deferbench run --dry-run' plans, shows every knob change and changes
+# nothing; --quick shortens; bad scenarios are refused with file and line. The shipped
+# scenarios are planned too once every workload they name is in the build.
+. tests/integration/lib.sh
+. tests/integration/lib-knobs.sh
+mktemp_dir T
+snapshot $T/before
+cat > $T/s.ini <<EOS
+[global]
+repetitions = 3
+[load hog]
+type = hog
+[workload tty]
+type = tty
+[workload block]
+type = block
+configs = base, nice
+[config base]
+[config cpu0]
+wq.cpumask = 1
+[config nice]
+wq.writeback.nice = 19
+load = hog
+EOS
+$DB run --dry-run $T/s.ini > $T/out 2>$T/err || fail "dry run: $(cat $T/err)"
+grep -q '^scenario .*: 15 cells (3 repetitions, order interleaved)' $T/out ||
+	fail "expected 15 cells: $(head -1 $T/out)"
+grep -q 'wq.cpumask .*cpumask: .* -> 1' $T/out || fail "the unbound cpumask change is not shown"
+grep -q 'wq.writeback.nice .* -> 19' $T/out || fail "the nice change is not shown"
+grep -q 'tty--cpu0--r2' $T/out || fail "no cell list"
+$DB run --dry-run --quick $T/s.ini > $T/q 2>&1 || fail "--quick: $(cat $T/q)"
+grep -q ': 5 cells (1 repetition' $T/q || fail "--quick should plan 5 cells: $(head -1 $T/q)"
+
+printf '[global]\nduration = soon\n[workload t]\ntype = tty\n' > $T/bad.ini
+$DB run --dry-run $T/bad.ini > $T/bad 2>&1 && fail "a bad scenario was accepted"
+grep -q "bad.ini:2: \[global\] duration" $T/bad || fail "no file:line in: $(cat $T/bad)"
+printf '[workload t]\ntype = tty\nrate = 0\n' > $T/opt.ini
+$DB run --dry-run $T/opt.ini > $T/opt 2>&1 && fail "a bad workload option was accepted"
+grep -q "opt.ini:3: \[workload t\] rate" $T/opt || fail "no file:line in: $(cat $T/opt)"
+
+if $DB load --list 2>/dev/null | grep -q '^net '; then
+	$DB run --dry-run bench/scenarios/default.ini > $T/d 2>&1 || fail "default.ini: $(cat $T/d)"
+	grep -q ': 51 cells' $T/d || fail "default.ini should plan 51 cells: $(head -1 $T/d)"
+	$DB run --dry-run bench/scenarios/quick.ini > $T/d 2>&1 || fail "quick.ini: $(cat $T/d)"
+else
+	echo "   (no net workload in this build: shipped scenarios not planned)"
+fi
+same_as $T/before
+echo "   dry runs plan and change nothing"

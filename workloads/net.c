@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * net.c - the "net" workload: a paced UDP request/response stream across a veth pair
+ * between two private network namespaces, measuring round trips while the veth's NAPI
+ * runs in NET_RX softirq or in napi/ kthreads, optionally under UDP flood and TCP bulk
+ * load. The topology is netns.c, the traffic netload*.c; this file maps options to
+ * them and results to the driver's metrics. See docs/net-workload.md.
+ */
+#include <stddef.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "netload.h"
+#include "netns.h"
+#include "netproto.h"
+#include "workload.h"
+
+struct net_cfg {
+	uint64_t rate;
+	uint64_t size;
+	int napi;		/* enum netns_napi, index into napi_modes */
+	int napi_prio;
+	bool gro;
+	bool tso;
+	uint64_t busy_poll;
+	char rps[WL_STR_MAX];	/* "off" or a cpulist: see netns_rps_parse */
+	uint64_t flood;
+	uint64_t flood_size;
+	uint64_t tcp;
+	cpu_set_t cpus;
+	cpu_set_t load_cpus;
+};
+
+enum net_metric { M_RTT, M_SEND_LAG, M_FWD, M_BACK, M_NR };
+enum net_counter { C_SENT, C_RECEIVED, C_LOST, C_LATE, C_DUPLICATES, C_STALE, C_ERRORS,
+		   C_ECHOED, C_FLOOD_SENT, C_FLOOD_RECEIVED,
+		   C_TCP_BYTES, C_NAPI_THREADS, C_DROPS_A, C_DROPS_B, C_NR };
+
+struct net_priv {
+	struct netns_pair pair;
+	struct netload load;
+	bool running;		/* load started and not yet reported */
+	int metric[M_NR];
+	int counter[C_NR];
+	int napi_threads;
+};
+
+static const char *const napi_modes[] = {
+	[NETNS_NAPI_SOFTIRQ] = "softirq", [NETNS_NAPI_THREADED] = "threaded", NULL,
+};
+
+static const struct wl_option net_options[] = {
+	{ "rate", WL_OPT_U64, "2000", 1, NETLOAD_MAX_RATE, NULL, offsetof(struct net_cfg, rate),
+	  "requests per second, each answered by the responder" },
+	{ "size", WL_OPT_SIZE, "64", NETRR_HDR_LEN, NETRR_MAX_LEN, NULL,
+	  offsetof(struct net_cfg, size), "UDP payload of requests and responses, bytes" },
+	{ "napi", WL_OPT_ENUM, "softirq", 0, 0, napi_modes, offsetof(struct net_cfg, napi),
+	  "where the veth NAPI polls run: NET_RX softirq, or threaded (napi/ kthreads)" },
+	{ "napi_prio", WL_OPT_INT, "0", 0, 99, NULL, offsetof(struct net_cfg, napi_prio),
+	  "napi=threaded: SCHED_FIFO priority of the napi/ kthreads, 0 = SCHED_OTHER" },
+	{ "gro", WL_OPT_BOOL, "on", 0, 0, NULL, offsetof(struct net_cfg, gro),
+	  "GRO on both veth ends: veth's own NAPI (needed by napi=threaded)" },
+	{ "tso", WL_OPT_BOOL, "off", 0, 0, NULL, offsetof(struct net_cfg, tso),
+	  "TSO on both veth ends; on (the veth default) sends local traffic through the "
+	  "per-CPU backlog instead of veth's NAPI" },
+	{ "busy_poll", WL_OPT_U64, "0", 0, NETLOAD_MAX_BUSY_POLL, NULL,
+	  offsetof(struct net_cfg, busy_poll),
+	  "SO_BUSY_POLL microseconds on the request/response sockets, 0 = off" },
+	{ "rps", WL_OPT_STRING, "off", 0, 0, NULL, offsetof(struct net_cfg, rps),
+	  "rps_cpus of both veth ends: off, or a list of online CPUs" },
+	{ "flood", WL_OPT_U64, "0", 0, NETLOAD_MAX_FLOOD, NULL, offsetof(struct net_cfg, flood),
+	  "background UDP datagrams per second from A to B, 0 = none" },
+	{ "flood_size", WL_OPT_SIZE, "1024", 1, NETRR_MAX_LEN, NULL,
+	  offsetof(struct net_cfg, flood_size), "UDP payload of the flood, bytes" },
+	{ "tcp", WL_OPT_U64, "0", 0, NETLOAD_MAX_TCP, NULL, offsetof(struct net_cfg, tcp),
+	  "background TCP bulk streams from A to B" },
+	{ "cpus", WL_OPT_CPULIST, "all", 0, 0, NULL, offsetof(struct net_cfg, cpus),
+	  "CPUs of the request/response threads" },
+	{ "load_cpus", WL_OPT_CPULIST, "all", 0, 0, NULL, offsetof(struct net_cfg, load_cpus),
+	  "CPUs of the flood and tcp threads" },
+	{ .name = NULL },
+};
+
+/* load_cfg - the traffic engine's view of the options */
+static void load_cfg(const struct wl_run *w, struct netload_cfg *lc)
+{
+	const struct net_cfg *c = w->cfg;
+
+	memset(lc, 0, sizeof(*lc));
+	lc->rate = c->rate;
+	lc->size = c->size;
+	lc->busy_poll_us = (unsigned int)c->busy_poll;
+	lc->flood_rate = c->flood;
+	lc->flood_size = c->flood_size;
+	lc->tcp_streams = (unsigned int)c->tcp;
+	lc->cpus = c->cpus;
+	lc->load_cpus = c->load_cpus;
+	lc->cookie = (uint32_t)(w->seed * 0x9e3779b97f4a7c15ULL >> 32) ^ (uint32_t)getpid();
+}
+
+/* add_metrics - what this workload reports; names and descriptions are literals */
+static int add_metrics(struct wl_run *w, struct net_priv *pv)
+{
+	static const char *const counters[C_NR] = {
+		"sent", "received", "lost", "late", "duplicates", "stale", "errors", "echoed",
+		"flood_sent", "flood_received", "tcp_bytes",
+		"napi_threads", "veth_drops_a", "veth_drops_b",
+	};
+	int i;
+
+	pv->metric[M_RTT] = wl_metric_add(w, "rtt", "ns",
+		"client recv() returned minus the request's scheduled send time, CLOCK_MONOTONIC");
+	pv->metric[M_SEND_LAG] = wl_metric_add(w, "send_lag", "ns",
+		"client send() called minus the request's scheduled send time");
+	pv->metric[M_FWD] = wl_metric_add(w, "fwd", "ns",
+		"responder recv() returned minus client send() called");
+	pv->metric[M_BACK] = wl_metric_add(w, "back", "ns",
+		"client recv() returned minus responder recv() returned (turnaround included)");
+	for (i = 0; i < M_NR; i++)
+		if (pv->metric[i] < 0)
+			return pv->metric[i];
+	for (i = 0; i < C_NR; i++) {
+		pv->counter[i] = wl_counter_add(w, counters[i]);
+		if (pv->counter[i] < 0)
+			return pv->counter[i];
+	}
+	/* the driver adds rate_asked and rate_achieved (sent / run time) */
+	wl_rate(w, pv->counter[C_SENT], (double)((const struct net_cfg *)w->cfg)->rate);
+	return 0;
+}
+
+static int net_setup(struct wl_run *w, char *errbuf)
+{
+	const struct net_cfg *c = w->cfg;
+	struct net_priv *pv = w->priv;
+	struct netns_opts o = { .napi = (enum netns_napi)c->napi, .napi_prio = c->napi_prio,
+				.gro = c->gro, .tso = c->tso };
+	struct netload_cfg lc;
+	pid_t pids[16];
+	int err;
+
+	load_cfg(w, &lc);
+	err = netload_check(&lc, errbuf);	/* before any namespace exists */
+	if (!err)
+		err = netns_rps_parse(c->rps, &o.rps, NULL, errbuf);
+	if (err)
+		return err;
+	err = add_metrics(w, pv);
+	if (err)
+		return set_err(errbuf, "net: too many metrics for the driver"), err;
+	err = netns_pair_open(&pv->pair, &o, errbuf);
+	if (err)
+		return err;
+	pv->napi_threads = netns_napi_threads(&pv->pair, pids, (int)ARRAY_SIZE(pids));
+	return 0;
+}
+
+static int net_start(struct wl_run *w, char *errbuf)
+{
+	struct net_priv *pv = w->priv;
+	struct netload_cfg lc;
+	int err;
+
+	load_cfg(w, &lc);
+	err = netload_start(&pv->load, &pv->pair, &lc, errbuf);
+	if (!err)
+		pv->running = true;
+	return err;
+}
+
+/* report - the engine's figures into the driver's metrics, once per run */
+static void report(struct wl_run *w, struct net_priv *pv)
+{
+	const struct netload_stats *st = &pv->load.st;
+	struct wl_metric *m = w->metrics.metric;
+	struct wl_counter *k = w->metrics.counter;
+	uint64_t drops;
+	int side;
+
+	hist_merge(&m[pv->metric[M_RTT]].hist, &st->rtt);
+	hist_merge(&m[pv->metric[M_SEND_LAG]].hist, &st->send_lag);
+	hist_merge(&m[pv->metric[M_FWD]].hist, &st->fwd);
+	hist_merge(&m[pv->metric[M_BACK]].hist, &st->back);
+	k[pv->counter[C_SENT]].value = (double)st->sent;
+	k[pv->counter[C_RECEIVED]].value = (double)st->received;
+	k[pv->counter[C_LOST]].value = (double)st->lost;
+	k[pv->counter[C_LATE]].value = (double)st->late;
+	k[pv->counter[C_DUPLICATES]].value = (double)st->duplicates;
+	k[pv->counter[C_STALE]].value = (double)st->stale;
+	k[pv->counter[C_ERRORS]].value = (double)(st->send_errors + st->echo_errors + st->bad);
+	k[pv->counter[C_ECHOED]].value = (double)st->echoed;
+	k[pv->counter[C_FLOOD_SENT]].value = (double)st->flood_sent;
+	k[pv->counter[C_FLOOD_RECEIVED]].value = (double)st->flood_received;
+	k[pv->counter[C_TCP_BYTES]].value = (double)st->tcp_received;
+	k[pv->counter[C_NAPI_THREADS]].value = pv->napi_threads;
+	for (side = NETNS_A; side <= NETNS_B; side++) {
+		drops = 0;
+		if (netns_link_drops(&pv->pair, side, &drops))
+			warn_msg("net: cannot read the drop counters of %s",
+				 netns_ifname(&pv->pair, side));
+		k[pv->counter[C_DROPS_A + side]].value = (double)drops;
+	}
+}
+
+static void net_stop(struct wl_run *w)
+{
+	struct net_priv *pv = w->priv;
+
+	netload_stop(&pv->load);
+	if (pv->running)
+		report(w, pv);
+	pv->running = false;
+}
+
+static void net_teardown(struct wl_run *w)
+{
+	struct net_priv *pv = w->priv;
+
+	net_stop(w);
+	netns_pair_close(&pv->pair);
+}
+
+const struct workload_ops net_workload = {
+	.name = "net",
+	.help = "UDP request/response RTT across a veth between two private netns "
+		"(NAPI in softirq or threads), optional UDP flood and TCP load",
+	.options = net_options,
+	.cfg_size = sizeof(struct net_cfg),
+	.priv_size = sizeof(struct net_priv),
+	.setup = net_setup,
+	.start = net_start,
+	.stop = net_stop,
+	.teardown = net_teardown,
+};
