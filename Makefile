@@ -18,10 +18,10 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers \
 	  -Wformat=2 -Wshadow -fno-strict-aliasing -pthread
-CPPFLAGS += -Ibench -Ianalysis -Iworkloads -Ireport
+CPPFLAGS += -Ibench -Ianalysis -Iworkloads
 LDLIBS += -lcsv -lm -pthread
 
-SRCDIRS := bench analysis workloads report
+SRCDIRS := bench analysis workloads
 SRCS := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
 MAIN := bench/main.c
 LIBSRCS := $(filter-out $(MAIN),$(SRCS))
