@@ -267,7 +267,8 @@ int plot_time(const struct plot_text *t, const char *ylabel, const struct tserie
 			 "time since the capture started (s)", ylabel);
 	if (ret)
 		return rd_errno(errbuf, ret, "%s/%s.gp: %s", t->plotdir, t->stem, strerror(-ret));
-	fputs("set logscale y\nset format y '%.10g'\n", p.gp);
+	/* long series names stack the legend one per row: keep it off the x label */
+	fprintf(p.gp, "set logscale y\nset format y '%%.10g'\nset bmargin %zu\n", 5 + (n < 6 ? n : 6));
 	for (i = 0; !ret && i < n; i++) {
 		if (!s[i].n)
 			continue;
