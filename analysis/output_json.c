@@ -6,26 +6,9 @@
 #include <json.h>
 #include <stdlib.h>
 
+#include "jsonw.h"
 #include "output.h"
 #include "util.h"
-
-static json_object *json_stats(const struct hist *h)
-{
-	json_object *o = json_object_new_object();
-	struct hist_stats st;
-
-	hist_get_stats(h, &st);
-	json_object_object_add(o, "count", json_object_new_uint64(st.count));
-	json_object_object_add(o, "min", json_object_new_uint64(st.min));
-	json_object_object_add(o, "mean", json_object_new_double(st.mean));
-	json_object_object_add(o, "stddev", json_object_new_double(st.stddev));
-	json_object_object_add(o, "p50", json_object_new_uint64(st.p50));
-	json_object_object_add(o, "p90", json_object_new_uint64(st.p90));
-	json_object_object_add(o, "p99", json_object_new_uint64(st.p99));
-	json_object_object_add(o, "p999", json_object_new_uint64(st.p999));
-	json_object_object_add(o, "max", json_object_new_uint64(st.max));
-	return o;
-}
 
 static void add_u64(json_object *o, const char *k, uint64_t v)
 {
@@ -123,8 +106,8 @@ static json_object *json_sirq_row(const struct sirq_group *g, int vec, int cpu)
 	add_u64(o, "count", g->entries);
 	add_u64(o, "ksoftirqd_count", g->ksoftirqd);
 	add_u64(o, "long_runs", g->long_runs);
-	json_object_object_add(o, "delay_ns", json_stats(&g->delay));
-	json_object_object_add(o, "runtime_ns", json_stats(&g->runtime));
+	json_object_object_add(o, "delay_ns", jsonw_stats(&g->delay));
+	json_object_object_add(o, "runtime_ns", jsonw_stats(&g->runtime));
 	return o;
 }
 
@@ -166,10 +149,10 @@ static json_object *json_workqueue(const struct result *r)
 		json_object_object_add(o, "pool",
 				       json_object_new_string(pool_name(g->pool, pool, sizeof(pool))));
 		add_u64(o, "count", g->delay.count);
-		json_object_object_add(o, "delay_ns", json_stats(&g->delay));
-		json_object_object_add(o, "activate_wait_ns", json_stats(&g->activate_wait));
-		json_object_object_add(o, "worker_wait_ns", json_stats(&g->worker_wait));
-		json_object_object_add(o, "runtime_ns", json_stats(&g->runtime));
+		json_object_object_add(o, "delay_ns", jsonw_stats(&g->delay));
+		json_object_object_add(o, "activate_wait_ns", jsonw_stats(&g->activate_wait));
+		json_object_object_add(o, "worker_wait_ns", jsonw_stats(&g->worker_wait));
+		json_object_object_add(o, "runtime_ns", jsonw_stats(&g->runtime));
 		json_object_array_add(a, o);
 	}
 	free(order);
@@ -192,7 +175,7 @@ static json_object *json_wakeup(const struct result *r)
 			continue;
 		e = json_object_new_object();
 		json_object_object_add(e, "cpu", json_object_new_int(c));
-		json_object_object_add(e, "wakeup_ns", json_stats(r->m.ksoftirqd_wake[c]));
+		json_object_object_add(e, "wakeup_ns", jsonw_stats(r->m.ksoftirqd_wake[c]));
 		json_object_array_add(ks, e);
 	}
 	for (i = 0; i < r->m.nwake; i++) {
@@ -200,7 +183,7 @@ static json_object *json_wakeup(const struct result *r)
 
 		json_object_object_add(e, "pool", json_object_new_string(
 			pool_name(r->m.wake[i]->pool, pool, sizeof(pool))));
-		json_object_object_add(e, "wakeup_ns", json_stats(&r->m.wake[i]->wake));
+		json_object_object_add(e, "wakeup_ns", jsonw_stats(&r->m.wake[i]->wake));
 		json_object_array_add(wk, e);
 	}
 	json_object_object_add(o, "ksoftirqd", ks);

@@ -3,6 +3,7 @@
  * wl_output.c - the only place a workload's metrics are formatted: the terminal
  * table, workload.json and workload-hist.csv (docs/results-format.md).
  */
+#include "jsonw.h"
 #include "workload.h"
 
 #include <csv.h>
@@ -77,21 +78,11 @@ void wl_print(const struct wl_run *w, FILE *f)
 static struct json_object *stats_json(const struct wl_metric *m)
 {
 	struct json_object *o = json_object_new_object();
-	struct hist_stats st;
 
-	hist_get_stats(&m->hist, &st);
 	json_object_object_add(o, "name", json_object_new_string(m->name));
 	json_object_object_add(o, "unit", json_object_new_string(m->unit ? m->unit : "ns"));
 	json_object_object_add(o, "desc", json_object_new_string(m->desc ? m->desc : ""));
-	json_object_object_add(o, "count", json_object_new_uint64(st.count));
-	json_object_object_add(o, "min", json_object_new_uint64(st.min));
-	json_object_object_add(o, "mean", json_object_new_double(st.mean));
-	json_object_object_add(o, "stddev", json_object_new_double(st.stddev));
-	json_object_object_add(o, "p50", json_object_new_uint64(st.p50));
-	json_object_object_add(o, "p90", json_object_new_uint64(st.p90));
-	json_object_object_add(o, "p99", json_object_new_uint64(st.p99));
-	json_object_object_add(o, "p999", json_object_new_uint64(st.p999));
-	json_object_object_add(o, "max", json_object_new_uint64(st.max));
+	jsonw_stats_into(o, &m->hist);
 	return o;
 }
 

@@ -10,26 +10,9 @@
 #include <string.h>
 
 #include "csvw.h"
+#include "jsonw.h"
 #include "synth_int.h"
 #include "util.h"
-
-static struct json_object *stats_json(const struct hist *h)
-{
-	struct json_object *o = json_object_new_object();
-	struct hist_stats st;
-
-	hist_get_stats(h, &st);
-	json_object_object_add(o, "count", json_object_new_uint64(st.count));
-	json_object_object_add(o, "min", json_object_new_uint64(st.min));
-	json_object_object_add(o, "mean", json_object_new_double(st.mean));
-	json_object_object_add(o, "stddev", json_object_new_double(st.stddev));
-	json_object_object_add(o, "p50", json_object_new_uint64(st.p50));
-	json_object_object_add(o, "p90", json_object_new_uint64(st.p90));
-	json_object_object_add(o, "p99", json_object_new_uint64(st.p99));
-	json_object_object_add(o, "p999", json_object_new_uint64(st.p999));
-	json_object_object_add(o, "max", json_object_new_uint64(st.max));
-	return o;
-}
 
 void add_str(struct json_object *o, const char *k, const char *v)
 {
@@ -52,8 +35,8 @@ static struct json_object *sirq_json(const struct cellgen *g, unsigned int i, in
 	add_u64(o, "count", h[0].count);
 	add_u64(o, "ksoftirqd_count", cpu < 0 ? d->ksoftirqd : 0);
 	add_u64(o, "long_runs", cpu < 0 ? d->long_runs : 0);
-	json_object_object_add(o, "delay_ns", stats_json(&h[0]));
-	json_object_object_add(o, "runtime_ns", stats_json(&h[1]));
+	json_object_object_add(o, "delay_ns", jsonw_stats(&h[0]));
+	json_object_object_add(o, "runtime_ns", jsonw_stats(&h[1]));
 	return o;
 }
 
@@ -69,7 +52,7 @@ static struct json_object *wq_json(const struct cellgen *g, unsigned int i)
 	add_str(o, "pool", wq_grps[i].pool);
 	add_u64(o, "count", g->wq[i].h[0].count);
 	for (m = 0; m < 4; m++)
-		json_object_object_add(o, keys[m], stats_json(&g->wq[i].h[m]));
+		json_object_object_add(o, keys[m], jsonw_stats(&g->wq[i].h[m]));
 	return o;
 }
 
@@ -312,7 +295,7 @@ int write_workload(const char *dir, const struct cellgen *g, const char *wl)
 	json_object_object_add(root, "options", opt);
 	add_u64(root, "seed", g->o->seed);
 	json_object_object_add(root, "duration_s", json_object_new_double(g->niv));
-	m = stats_json(&g->wl);
+	m = jsonw_stats(&g->wl);
 	add_str(m, "name", g->wl_metric);
 	add_str(m, "unit", "ns");
 	add_str(m, "desc", g->wl_desc);
