@@ -71,7 +71,7 @@ int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
 		return argc < 2 ? set_err(errbuf, "need save, show, path or list") : 1;
 	if (baseline_verb(argv[1], &a->verb))
 		return set_err(errbuf, "'%s': need save, show, path or list", argv[1]);
-	if (opts_build(&p, baseline_opts))
+	if (opts_build_permute(&p, baseline_opts))
 		return set_err(errbuf, "too many options");
 	opts_reset();
 	while ((c = getopt_long(argc - 1, argv + 1, p.shortopts, p.longopts, NULL)) != -1) {

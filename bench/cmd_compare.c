@@ -80,7 +80,7 @@ int compare_parse(int argc, char **argv, struct compare_args *a, char *errbuf)
 
 	memset(a, 0, sizeof(*a));
 	judge_opts_default(&a->cmp.j);
-	if (opts_build(&p, compare_opts))
+	if (opts_build_permute(&p, compare_opts))
 		return set_err(errbuf, "too many options");
 	opts_reset();
 	while ((c = getopt_long(argc, argv, p.shortopts, p.longopts, NULL)) != -1) {

@@ -33,7 +33,7 @@ int report_parse(int argc, char **argv, struct report_args *a, char *errbuf)
 
 	memset(a, 0, sizeof(*a));
 	a->top_wq = 8;
-	if (opts_build(&p, report_opts))
+	if (opts_build_permute(&p, report_opts))
 		return set_err(errbuf, "too many options");
 	opts_reset();
 	while ((c = getopt_long(argc, argv, p.shortopts, p.longopts, NULL)) != -1) {

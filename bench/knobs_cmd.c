@@ -113,7 +113,7 @@ static int knobs_set(int argc, char **argv)
 	struct journal j;
 	int c, n, ret = 0, failed;
 
-	opts_build(&p, set_opts);
+	opts_build_permute(&p, set_opts);
 	opts_reset();
 	while ((c = getopt_long(argc, argv, p.shortopts, p.longopts, NULL)) != -1) {
 		switch (c) {

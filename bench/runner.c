@@ -361,7 +361,7 @@ int cmd_run(int argc, char **argv)
 	char cmd[512], ob[32];
 	int c;
 
-	opts_build(&p, run_optdesc);
+	opts_build_permute(&p, run_optdesc);
 	opts_reset();
 	while ((c = getopt_long(argc, argv, p.shortopts, p.longopts, NULL)) != -1) {
 		switch (c) {
