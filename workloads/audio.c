@@ -52,6 +52,7 @@ struct audio_priv {
 	int m_wakeup, m_finish, m_dsp;
 	int c_periods, c_xruns, c_dropped, c_lost, c_passes, c_pass_ns;
 	uint64_t periods, xruns, dropped, lost, last_seq;
+	bool have_seq;			/* net: a packet arrived, last_seq is valid */
 };
 
 static const struct wl_option audio_options[] = {
@@ -166,23 +167,31 @@ static int audio_setup(struct wl_run *w, char *errbuf)
 	return 0;
 }
 
-/* period - one audio period that started at deadline, the thread woken at wake */
+/*
+ * period - one audio period that started at deadline, the thread woken at wake; the
+ * DSP runs whatever the window, only the recording is skipped before it
+ */
 static void period(struct wl_run *w, struct audio_priv *p, struct pace *pc,
 		   uint64_t deadline, uint64_t wake)
 {
 	struct wl_metric *m = w->metrics.metric;
-	uint64_t done;
+	uint64_t done, from = wl_window(w), k0;
 
 	dsp_run(&p->dsp, p->passes);
 	done = now_ns();
-	hist_add(&m[p->m_wakeup].hist, pace_late(deadline, wake));
-	hist_add(&m[p->m_finish].hist, pace_late(deadline, done));
-	hist_add(&m[p->m_dsp].hist, done - wake);
-	p->periods++;
-	if (done > deadline + (uint64_t)p->period_ns)
-		p->xruns++;
-	if (pc)
-		p->dropped += pace_skip(pc, done);
+	if (deadline >= from) {
+		hist_add(&m[p->m_wakeup].hist, pace_late(deadline, wake));
+		hist_add(&m[p->m_finish].hist, pace_late(deadline, done));
+		hist_add(&m[p->m_dsp].hist, done - wake);
+		p->periods++;
+		if (done > deadline + (uint64_t)p->period_ns)
+			p->xruns++;
+	}
+	if (pc) {
+		k0 = pc->k;
+		pace_skip(pc, done);
+		p->dropped += pace_count_from(pc, k0, pc->k, from);
+	}
 }
 
 /* prefault_stack - touch the stack the RT loop will use, before it matters */
@@ -233,8 +242,10 @@ static void *audio_net_thread(void *arg)
 		if ((size_t)n < sizeof(h))
 			continue;
 		memcpy(&h, buf, sizeof(h));
-		if (p->periods && h.seq > p->last_seq + 1)
-			p->lost += h.seq - p->last_seq - 1;
+		if (p->have_seq && h.seq > p->last_seq + 1)
+			p->lost += pace_count_before(h.deadline_ns, p->period_ns,
+						     h.seq - p->last_seq - 1, wl_window(w));
+		p->have_seq = true;
 		p->last_seq = h.seq;
 		period(w, p, NULL, h.deadline_ns, now_ns());
 	}
