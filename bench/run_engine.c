@@ -2,7 +2,9 @@
 /*
  * run_engine.c - the runner's backend on the real capture (capture.h) and workload
  * driver (workload.h): one measured workload, its configuration's loads, and a
- * system-wide capture per cell.
+ * system-wide capture per cell. Every workload is told before it starts that it
+ * records nothing until the capture runs (wl_measure_from), so that its metrics and
+ * the capture cover the same time, warm-up left out of both.
  */
 #include "runner.h"
 
@@ -130,7 +132,7 @@ static int engine_check(const struct scenario *s, int wl, int cfg, char *err)
 	return 0;
 }
 
-/* setup_wl - make and set up one workload */
+/* setup_wl - make and set up one workload, its measurement window announced */
 static int setup_wl(const struct run_cell *c, int wl, struct wl_run **out, char *err)
 {
 	char e[ERRBUF_LEN] = "";
@@ -139,6 +141,10 @@ static int setup_wl(const struct run_cell *c, int wl, struct wl_run **out, char 
 	*out = new_wl(c->s, wl, c->cell->cfg, c->cell->seed, err);
 	if (!*out)
 		return -EINVAL;
+	ret = wl_measure_from(*out, WL_MEASURE_LATER);
+	if (ret)
+		return set_err(err, "[%s] measurement window: %s", c->s->wl[wl].name,
+			       strerror(-ret)), ret;
 	ret = wl_setup(*out, e);
 	if (ret)
 		set_err(err, "[%s] setup: %s", c->s->wl[wl].name, e[0] ? e : strerror(-ret));
@@ -199,18 +205,41 @@ static int engine_start_load(struct run_cell *c, char *err)
 	return ret;
 }
 
+/* open_window - w records from now on; a probe that failed to start fails the cell */
+static int open_window(struct wl_run *w, const char *what, const char *name, char *err)
+{
+	int ret = wl_measure_from(w, now_ns());
+
+	if (ret && wl_error(w))
+		return set_err(err, "[%s %s] failed: %s", what, name, wl_error(w)), ret;
+	if (ret)
+		return set_err(err, "[%s %s] measurement window: %s", what, name,
+			       strerror(-ret)), ret;
+	return 0;
+}
+
+/* engine_start_capture - tracing on, then the workloads' windows open: inside it */
 static int engine_start_capture(struct run_cell *c, char *err)
 {
 	struct engine_cell *e = c->priv;
-	int ret = capture_start(e->cap);
+	int i, ret = capture_start(e->cap);
 
 	if (ret)
 		return set_err(err, "capture: %s", strerror(-ret)), ret;
 	e->capturing = true;
-	return 0;
+	for (i = 0; i < e->nloads; i++) {
+		ret = open_window(e->load[i], "load", e->load[i]->ops->name, err);
+		if (ret)
+			return ret;
+	}
+	return open_window(e->wl, "workload", c->s->wl[c->cell->wl].name, err);
 }
 
-/* engine_poll - a workload that failed while running ends the cell */
+/*
+ * engine_poll - a workload that failed while running ends the cell; also called after
+ * stop, when a failure may have surfaced only then (a cyclictest started with the
+ * window and gone before the end is found when it is stopped)
+ */
 static int engine_poll(struct run_cell *c, char *err)
 {
 	struct engine_cell *e = c->priv;
@@ -252,6 +281,9 @@ static int engine_write(struct run_cell *c, const char *dir, char *err)
 
 	if (e->stop_err)
 		return set_err(err, "capture stop: %s", strerror(-e->stop_err)), e->stop_err;
+	ret = engine_poll(c, err);
+	if (ret)
+		return ret;
 	ret = result_write_dir(capture_result(e->cap), dir);
 	if (ret)
 		return set_err(err, "writing the capture to %s: %s", dir, strerror(-ret)), ret;

@@ -10,8 +10,9 @@
  *
  * Per cell (safe on every exit path, Ctrl-C included):
  *   apply early knobs -> setup -> apply late knobs (threads the workloads made) ->
- *   start loads and workload -> warm-up -> start capture -> duration -> stop ->
- *   restore knobs -> write cells/.partial-ID -> teardown -> rename to cells/ID
+ *   start loads and workload -> warm-up -> start capture (and the workloads'
+ *   measurement windows) -> duration -> stop -> restore knobs ->
+ *   write cells/.partial-ID -> teardown -> rename to cells/ID
  */
 #ifndef DEFERBENCH_RUNNER_H
 #define DEFERBENCH_RUNNER_H
@@ -45,6 +46,7 @@ struct run_backend {
 	int (*check)(const struct scenario *s, int wl, int cfg, char *errbuf);
 	int (*setup)(struct run_cell *c, char *errbuf);		/* workloads set up, capture made */
 	int (*start_load)(struct run_cell *c, char *errbuf);	/* loads, then the workload */
+	/* start_capture - the capture, then the workloads' metrics: warm-up left out of both */
 	int (*start_capture)(struct run_cell *c, char *errbuf);
 	/* poll - while the cell runs (a few times a second): -errno ends it as failed */
 	int (*poll)(struct run_cell *c, char *errbuf);

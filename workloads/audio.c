@@ -6,7 +6,8 @@
  *
  * mode=timer: the period starts on an absolute CLOCK_MONOTONIC deadline (a sound
  * card's interrupt, modelled by an hrtimer). mode=net: it starts when a packet sent
- * for that deadline arrives through a veth pair (see audio.h for the hook).
+ * for that deadline arrives through a veth pair (see audio.h for the hook), whose NAPI
+ * polls run in NET_RX softirq or in napi/ kthreads (option napi).
  * Every latency is measured from the period's deadline, so a late wakeup is never
  * hidden; a period whose whole slot passed while the thread was busy is dropped and
  * counted, as a real stream would.
@@ -28,6 +29,8 @@
 
 enum { MODE_TIMER, MODE_NET };
 static const char *const mode_names[] = { "timer", "net", NULL };
+enum { NAPI_SOFTIRQ, NAPI_THREADED };
+static const char *const napi_names[] = { "softirq", "threaded", NULL };
 
 struct audio_cfg {
 	int mode;
@@ -38,6 +41,8 @@ struct audio_cfg {
 	int prio;
 	bool mlock;
 	cpu_set_t cpus;
+	int napi;
+	int napi_prio;
 };
 
 struct audio_priv {
@@ -50,8 +55,9 @@ struct audio_priv {
 	bool link_open;
 	struct wl_thread thread, sender;
 	int m_wakeup, m_finish, m_dsp;
-	int c_periods, c_xruns, c_dropped, c_lost, c_passes, c_pass_ns;
+	int c_periods, c_xruns, c_dropped, c_lost, c_passes, c_pass_ns, c_napi;
 	uint64_t periods, xruns, dropped, lost, last_seq;
+	bool have_seq;			/* net: a packet arrived, last_seq is valid */
 };
 
 static const struct wl_option audio_options[] = {
@@ -71,6 +77,12 @@ static const struct wl_option audio_options[] = {
 	  "mlockall() while running, as audio servers do; undone at teardown" },
 	{ "cpus", WL_OPT_CPULIST, "all", 0, 0, NULL, offsetof(struct audio_cfg, cpus),
 	  "CPUs the audio thread may run on" },
+	{ "napi", WL_OPT_ENUM, "softirq", 0, 0, napi_names, offsetof(struct audio_cfg, napi),
+	  "mode=net: where the veth NAPI polls run: NET_RX softirq, or threaded (napi/ "
+	  "kthreads)" },
+	{ "napi_prio", WL_OPT_INT, "0", 0, 99, NULL, offsetof(struct audio_cfg, napi_prio),
+	  "mode=net, napi=threaded: SCHED_FIFO priority of the napi/ kthreads, 0 = "
+	  "SCHED_OTHER" },
 	{ 0 },
 };
 
@@ -121,7 +133,34 @@ static void add_metrics(struct wl_run *w, struct audio_priv *p)
 	p->c_lost = wl_counter_add(w, "lost_packets");
 	p->c_passes = wl_counter_add(w, "dsp_passes");
 	p->c_pass_ns = wl_counter_add(w, "dsp_pass_ns");
+	p->c_napi = p->link_open ? wl_counter_add(w, "napi_threads") : -1;
 	wl_rate(w, p->c_periods, 1e9 / p->period_ns);
+}
+
+/* check_napi - the NAPI options belong to mode=net, napi_prio to napi=threaded */
+static int check_napi(const struct audio_cfg *c, char *errbuf)
+{
+	if (c->mode != MODE_NET && (c->napi != NAPI_SOFTIRQ || c->napi_prio))
+		return set_err(errbuf, "audio options 'napi' and 'napi_prio' apply to mode=net");
+	if (c->napi_prio && c->napi != NAPI_THREADED)
+		return set_err(errbuf, "audio option 'napi_prio' needs napi=threaded: in "
+			       "softirq mode there is no NAPI thread to prioritise");
+	return 0;
+}
+
+/* open_net - mode=net: the veth path, with the NAPI mode asked */
+static int open_net(const struct audio_cfg *c, struct audio_priv *p, char *errbuf)
+{
+	int ret;
+
+	p->link.period_ns = (uint64_t)p->period_ns;
+	p->link.payload = AUDIO_NET_PAYLOAD;
+	p->link.napi_threaded = c->napi == NAPI_THREADED;
+	p->link.napi_prio = c->napi_prio;
+	ret = audio_net_open(&p->link, errbuf);
+	if (!ret)
+		p->link_open = true;
+	return ret;
 }
 
 static int audio_setup(struct wl_run *w, char *errbuf)
@@ -131,6 +170,9 @@ static int audio_setup(struct wl_run *w, char *errbuf)
 	int ret;
 
 	p->link.tx_fd = p->link.rx_fd = -1;
+	ret = check_napi(c, errbuf);
+	if (ret)
+		return ret;
 	p->period_ns = (double)c->frames * 1e9 / (double)c->rate;
 	if (p->period_ns < AUDIO_MIN_PERIOD_NS)
 		return set_err(errbuf, "audio: period %llu frames / %llu Hz = %.1fus is below "
@@ -146,12 +188,9 @@ static int audio_setup(struct wl_run *w, char *errbuf)
 	if (ret)
 		return ret;
 	if (c->mode == MODE_NET) {
-		p->link.period_ns = (uint64_t)p->period_ns;
-		p->link.payload = AUDIO_NET_PAYLOAD;
-		ret = audio_net_open(&p->link, errbuf);
+		ret = open_net(c, p, errbuf);
 		if (ret)
 			return ret;
-		p->link_open = true;
 	}
 	if (c->mlock && !memory_locked()) {
 		if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
@@ -166,23 +205,31 @@ static int audio_setup(struct wl_run *w, char *errbuf)
 	return 0;
 }
 
-/* period - one audio period that started at deadline, the thread woken at wake */
+/*
+ * period - one audio period that started at deadline, the thread woken at wake; the
+ * DSP runs whatever the window, only the recording is skipped before it
+ */
 static void period(struct wl_run *w, struct audio_priv *p, struct pace *pc,
 		   uint64_t deadline, uint64_t wake)
 {
 	struct wl_metric *m = w->metrics.metric;
-	uint64_t done;
+	uint64_t done, from = wl_window(w), k0;
 
 	dsp_run(&p->dsp, p->passes);
 	done = now_ns();
-	hist_add(&m[p->m_wakeup].hist, pace_late(deadline, wake));
-	hist_add(&m[p->m_finish].hist, pace_late(deadline, done));
-	hist_add(&m[p->m_dsp].hist, done - wake);
-	p->periods++;
-	if (done > deadline + (uint64_t)p->period_ns)
-		p->xruns++;
-	if (pc)
-		p->dropped += pace_skip(pc, done);
+	if (deadline >= from) {
+		hist_add(&m[p->m_wakeup].hist, pace_late(deadline, wake));
+		hist_add(&m[p->m_finish].hist, pace_late(deadline, done));
+		hist_add(&m[p->m_dsp].hist, done - wake);
+		p->periods++;
+		if (done > deadline + (uint64_t)p->period_ns)
+			p->xruns++;
+	}
+	if (pc) {
+		k0 = pc->k;
+		pace_skip(pc, done);
+		p->dropped += pace_count_from(pc, k0, pc->k, from);
+	}
 }
 
 /* prefault_stack - touch the stack the RT loop will use, before it matters */
@@ -233,8 +280,10 @@ static void *audio_net_thread(void *arg)
 		if ((size_t)n < sizeof(h))
 			continue;
 		memcpy(&h, buf, sizeof(h));
-		if (p->periods && h.seq > p->last_seq + 1)
-			p->lost += h.seq - p->last_seq - 1;
+		if (p->have_seq && h.seq > p->last_seq + 1)
+			p->lost += pace_count_before(h.deadline_ns, p->period_ns,
+						     h.seq - p->last_seq - 1, wl_window(w));
+		p->have_seq = true;
 		p->last_seq = h.seq;
 		period(w, p, NULL, h.deadline_ns, now_ns());
 	}
@@ -296,6 +345,8 @@ static void audio_stop(struct wl_run *w)
 	k[p->c_lost].value = (double)p->lost;
 	k[p->c_passes].value = p->passes;
 	k[p->c_pass_ns].value = (double)p->pass_ns;
+	if (p->c_napi >= 0)
+		k[p->c_napi].value = p->link.napi_threads;
 }
 
 static void audio_teardown(struct wl_run *w)

@@ -11,26 +11,30 @@
  * veth's NET_RX softirq or threaded NAPI, which is what the mode measures.
  *
  * The audio workload owns the threads, the pacing and the measurement; the provider
- * owns only the path: it creates the namespaces, the veth pair (with its NAPI mode)
- * and two UDP sockets, each created inside its namespace (a socket keeps its
+ * owns only the path: it creates the namespaces, the veth pair (with the NAPI mode
+ * asked) and two UDP sockets, each created inside its namespace (a socket keeps its
  * namespace, so the audio threads use both without setns()).
  *
- * The provider is the net workload's helper code (workloads/net*.c): it defines these
- * two functions. Until it is linked in, weak stubs in audio.c make mode=net fail at
- * setup with a message saying so.
+ * The provider is workloads/net_audio.c, on the net workload's netns.c; tests may link
+ * their own (tests/unit/test_audio_net.c).
  */
 #ifndef DEFERBENCH_AUDIO_H
 #define DEFERBENCH_AUDIO_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct audio_net_link {
 	/* in: what the audio workload asks for */
 	uint64_t period_ns;	/* packets per second = 1e9 / period_ns */
 	size_t payload;		/* bytes per packet, header included */
+	bool napi_threaded;	/* NAPI polls in napi/ kthreads, not in NET_RX softirq */
+	int napi_prio;		/* threaded: SCHED_FIFO priority of those kthreads, 0 = OTHER */
 	/* out: filled by audio_net_open */
 	int tx_fd;		/* UDP, connected to the receiver, in the sender's netns */
 	int rx_fd;		/* UDP, bound, in the receiver's netns; blocking */
+	int napi_threads;	/* napi/ kthreads of the path (0 in softirq mode) */
 	char desc[128];		/* for messages: "veth db-a0/db-b0, napi=threaded" */
 	void *priv;		/* the provider's, for audio_net_close */
 };

@@ -154,8 +154,8 @@ static int do_sync(int fd, int how, off_t off, off_t len)
 	return fsync(fd);
 }
 
-/* block_op - one write + sync at off; 0 or -errno after wl_fail */
-static int block_op(struct wl_run *w, off_t off, uint64_t deadline)
+/* block_op - one write + sync at off, recorded or not; 0 or -errno after wl_fail */
+static int block_op(struct wl_run *w, off_t off, uint64_t deadline, bool record)
 {
 	struct block_cfg *c = w->cfg;
 	struct block_priv *p = w->priv;
@@ -171,6 +171,8 @@ static int block_op(struct wl_run *w, off_t off, uint64_t deadline)
 		return -EIO;
 	}
 	t2 = now_ns();
+	if (!record)
+		return 0;
 	hist_add(&w->metrics.metric[p->m_sync].hist, t2 - t1);
 	hist_add(&w->metrics.metric[p->m_op].hist, pace_late(deadline, t2));
 	return 0;
@@ -185,6 +187,7 @@ static void *block_thread(void *arg)
 	uint64_t deadline;
 	off_t off = 0;
 	struct pace pc;
+	bool in;
 
 	pace_init(&pc, now_ns(), period);
 	while (!wl_stopping(w)) {
@@ -192,11 +195,12 @@ static void *block_thread(void *arg)
 		if (sleep_until_abs(deadline) == -EINTR)
 			continue;
 		pc.k++;
-		if (pace_late(deadline, now_ns()) > (uint64_t)period)
+		in = wl_in_window(w, deadline);
+		if (in && pace_late(deadline, now_ns()) > (uint64_t)period)
 			p->late++;
-		if (block_op(w, off, deadline))
+		if (block_op(w, off, deadline, in))
 			break;
-		p->ops++;
+		p->ops += in;
 		off += (off_t)c->size;
 		if ((uint64_t)off + c->size > c->file_size)
 			off = 0;

@@ -170,7 +170,6 @@ int cyclictest_spawn(struct cyclictest *ct, const struct cyclictest_opts *o, cha
 {
 	pid_t parent = getpid(), pid;
 	struct ct_argv a;
-	char msg[200];
 	int e;
 
 	build_argv(ct, o, &a);
@@ -184,10 +183,20 @@ int cyclictest_spawn(struct cyclictest *ct, const struct cyclictest_opts *o, cha
 		child(ct, a.argv, parent);
 	ct->pid = pid;
 	ct->spawn_ns = now_ns();
-	if (reap(ct, CT_START_CHECK_NS))
+	return 0;
+}
+
+int cyclictest_check_start(struct cyclictest *ct, char *errbuf)
+{
+	uint64_t until = ct->spawn_ns + CT_START_CHECK_NS, now = now_ns();
+	char msg[200];
+
+	if (!ct->pid)
+		return set_err(errbuf, "timer: cyclictest is not running"), -ESRCH;
+	if (reap(ct, until > now ? until - now : 0))
 		return set_err(errbuf, "timer: cyclictest exited at once (status %d): %s",
 			       WIFEXITED(ct->status) ? WEXITSTATUS(ct->status) : -1,
-			       log_head(ct, msg, sizeof(msg)));
+			       log_head(ct, msg, sizeof(msg))), -EIO;
 	return 0;
 }
 

@@ -36,8 +36,13 @@ struct cyclictest {
  * (/tmp/deferbench-timer-<pid>-XXXXXX); 0 or -errno with errbuf.
  */
 int cyclictest_prepare(struct cyclictest *ct, char *errbuf);
-/* cyclictest_spawn - start it, and check that it did not exit at once */
+/* cyclictest_spawn - fork and exec it; returns at once */
 int cyclictest_spawn(struct cyclictest *ct, const struct cyclictest_opts *o, char *errbuf);
+/*
+ * cyclictest_check_start - wait until 100 ms after the spawn; -EIO with errbuf (the
+ * start of its stderr) if it exited by then: bad options, a refused priority
+ */
+int cyclictest_check_start(struct cyclictest *ct, char *errbuf);
 /*
  * cyclictest_stop - SIGTERM, wait up to 5 s, then SIGKILL; always reaps. Returns 0
  * when it ran until stopped and exited 0; -errno and errbuf (with the start of its

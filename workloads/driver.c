@@ -95,11 +95,11 @@ int wl_start(struct wl_run *w, char *errbuf)
 	return ret;
 }
 
-/* add_rate_counters - rate_asked and rate_achieved, from the workload's wl_rate() */
+/* add_rate_counters - rate_asked and rate_achieved (over the window), from wl_rate() */
 static void add_rate_counters(struct wl_run *w)
 {
 	struct wl_metrics *m = &w->metrics;
-	double secs = (double)(w->stop_ns - w->start_ns) / 1e9;
+	double secs = wl_window_s(w);
 	double done;
 	int a, b;
 
@@ -123,6 +123,69 @@ void wl_stop(struct wl_run *w)
 	__atomic_store_n(&w->stopping, 1, __ATOMIC_RELEASE);
 	w->ops->stop(w);
 	add_rate_counters(w);
+}
+
+/*
+ * wl_measure_from - the store comes first: an operation is decided on when it is due,
+ * and t_ns is now or later, so operations due from t_ns on are decided after the store
+ * and see it. (Were this thread preempted between its clock read and the store, those
+ * due in between would be left out: never counted twice, and tty and net, where two
+ * threads count one operation, let one thread decide for both.) The hook runs at t_ns,
+ * in this thread: cyclictest must be forked by the thread that started the run.
+ */
+int wl_measure_from(struct wl_run *w, uint64_t t_ns)
+{
+	uint64_t now;
+
+	if (t_ns == WL_MEASURE_LATER) {
+		if (w->state & WL_STARTED)
+			return -EINVAL;		/* announced after recording began */
+		w->window_ns = WL_MEASURE_LATER;
+		return 0;
+	}
+	if (!(w->state & WL_STARTED) || (w->state & WL_STOPPED) ||
+	    w->window_ns != WL_MEASURE_LATER)
+		return -EINVAL;			/* not running, not announced, or open already */
+	now = now_ns();
+	if (t_ns < now)
+		t_ns = now;
+	__atomic_store_n(&w->window_ns, t_ns, __ATOMIC_RELEASE);
+	while (now_ns() < t_ns)
+		sleep_until_abs(t_ns);		/* -EINTR: a signal; sleep on */
+	if (w->ops->measure)
+		w->ops->measure(w);
+	return wl_error(w) ? __atomic_load_n(&w->err, __ATOMIC_ACQUIRE) : 0;
+}
+
+void wl_window_bounds(const struct wl_run *w, uint64_t *from, uint64_t *until)
+{
+	uint64_t win = w->window_ns;
+
+	*until = w->stop_ns;
+	if (win == 0)
+		*from = w->start_ns;
+	else if (win == WL_MEASURE_LATER)
+		*from = *until;			/* announced, never opened: nothing measured */
+	else
+		*from = win > w->start_ns ? win : w->start_ns;
+	if (*from > *until)
+		*from = *until;
+}
+
+double wl_window_s(const struct wl_run *w)
+{
+	uint64_t from, until;
+
+	wl_window_bounds(w, &from, &until);
+	return (double)(until - from) / 1e9;
+}
+
+double wl_warmup_s(const struct wl_run *w)
+{
+	uint64_t from, until;
+
+	wl_window_bounds(w, &from, &until);
+	return from > w->start_ns ? (double)(from - w->start_ns) / 1e9 : 0;
 }
 
 void wl_teardown(struct wl_run *w)

@@ -9,6 +9,11 @@
  * that long. A SCHED_FIFO/RR hog must have duty < 100: a 100% real-time spinner starves
  * every kworker and ksoftirqd on its CPU, and deferbench does not rely on RT throttling
  * (kernel.sched_rt_runtime_us) to rescue the machine.
+ *
+ * With a measurement window, a gap is recorded when it began inside it, and a share is
+ * the thread's CPU time over the window: each thread reads its CPU clock the first
+ * time it sees the window open (it cannot have run in between: it was either spinning
+ * and saw it at once, or sleeping or preempted, using no CPU).
  */
 #include <errno.h>
 #include <string.h>
@@ -40,6 +45,8 @@ struct hog_thread {
 	struct wl_run *w;
 	struct wl_thread t;
 	struct hist gap;	/* this thread's own: merged at stop */
+	bool measuring;		/* the window is open: cpu0, wall0 are valid */
+	uint64_t cpu0, wall0;	/* thread CPU time, and the instant, at the window's start */
 	uint64_t cpu_ns, wall_ns;
 	char name[16];
 };
@@ -142,14 +149,31 @@ static uint64_t thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
+/* window_check - at now, has the window opened? then take this thread's base */
+static inline void window_check(struct hog_thread *t, uint64_t now, uint64_t started)
+{
+	uint64_t from;
+
+	if (t->measuring)
+		return;
+	from = wl_window(t->w);
+	if (now < from)
+		return;
+	t->measuring = true;
+	t->cpu0 = thread_cpu_ns();
+	t->wall0 = from > started ? from : started;
+}
+
 /* spin_until - busy loop to end, recording the gaps longer than gap_ns */
-static void spin_until(struct hog_thread *t, uint64_t end, uint64_t gap_ns)
+static void spin_until(struct hog_thread *t, uint64_t end, uint64_t gap_ns,
+		       uint64_t started)
 {
 	uint64_t prev = now_ns(), now;
 
 	while (!wl_stopping(t->w)) {
 		now = now_ns();
-		if (now - prev > gap_ns)
+		window_check(t, now, started);
+		if (now - prev > gap_ns && t->measuring && prev >= t->wall0)
 			hist_add(&t->gap, now - prev);
 		prev = now;
 		if (now >= end)
@@ -161,26 +185,29 @@ static void *hog_thread(void *arg)
 {
 	struct hog_thread *t = arg;
 	struct hog_cfg *c = t->w->cfg;
-	uint64_t cpu0 = thread_cpu_ns(), wall0 = now_ns(), on;
+	uint64_t started = now_ns(), on;
 	struct pace pc;
 
+	window_check(t, started, started);
 	if (c->duty >= 100) {
-		spin_until(t, UINT64_MAX, c->gap_ns);
+		spin_until(t, UINT64_MAX, c->gap_ns, started);
 	} else {
 		on = (uint64_t)((double)c->period_ns * c->duty / 100);
-		pace_init(&pc, wall0, (double)c->period_ns);
+		pace_init(&pc, started, (double)c->period_ns);
 		while (!wl_stopping(t->w)) {
 			uint64_t start = pace_deadline(&pc, pc.k);
 
 			if (sleep_until_abs(start) == -EINTR)
 				continue;
 			pc.k++;
-			spin_until(t, start + on, c->gap_ns);
+			spin_until(t, start + on, c->gap_ns, started);
 			pace_skip(&pc, now_ns());	/* a preempted hog does not catch up */
 		}
 	}
-	t->cpu_ns = thread_cpu_ns() - cpu0;
-	t->wall_ns = now_ns() - wall0;
+	if (t->measuring) {
+		t->cpu_ns = thread_cpu_ns() - t->cpu0;
+		t->wall_ns = now_ns() - t->wall0;
+	}
 	return NULL;
 }
 

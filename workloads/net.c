@@ -43,6 +43,7 @@ struct net_priv {
 	int metric[M_NR];
 	int counter[C_NR];
 	int napi_threads;
+	uint64_t drops0[2];	/* veth drops when the window opened */
 };
 
 static const char *const napi_modes[] = {
@@ -96,6 +97,7 @@ static void load_cfg(const struct wl_run *w, struct netload_cfg *lc)
 	lc->cpus = c->cpus;
 	lc->load_cpus = c->load_cpus;
 	lc->cookie = (uint32_t)(w->seed * 0x9e3779b97f4a7c15ULL >> 32) ^ (uint32_t)getpid();
+	lc->window = &w->window_ns;
 }
 
 /* add_metrics - what this workload reports; names and descriptions are literals */
@@ -168,13 +170,34 @@ static int net_start(struct wl_run *w, char *errbuf)
 	return err;
 }
 
+/* read_drops - both ends' drop counters; a failure is a warning, the figure then 0 */
+static void read_drops(struct net_priv *pv, uint64_t drops[2])
+{
+	int side;
+
+	for (side = NETNS_A; side <= NETNS_B; side++) {
+		drops[side] = 0;
+		if (netns_link_drops(&pv->pair, side, &drops[side]))
+			warn_msg("net: cannot read the drop counters of %s",
+				 netns_ifname(&pv->pair, side));
+	}
+}
+
+/* net_measure - the window opened: the veth drop counters start from here */
+static void net_measure(struct wl_run *w)
+{
+	struct net_priv *pv = w->priv;
+
+	read_drops(pv, pv->drops0);
+}
+
 /* report - the engine's figures into the driver's metrics, once per run */
 static void report(struct wl_run *w, struct net_priv *pv)
 {
 	const struct netload_stats *st = &pv->load.st;
 	struct wl_metric *m = w->metrics.metric;
 	struct wl_counter *k = w->metrics.counter;
-	uint64_t drops;
+	uint64_t drops[2];
 	int side;
 
 	hist_merge(&m[pv->metric[M_RTT]].hist, &st->rtt);
@@ -193,13 +216,10 @@ static void report(struct wl_run *w, struct net_priv *pv)
 	k[pv->counter[C_FLOOD_RECEIVED]].value = (double)st->flood_received;
 	k[pv->counter[C_TCP_BYTES]].value = (double)st->tcp_received;
 	k[pv->counter[C_NAPI_THREADS]].value = pv->napi_threads;
-	for (side = NETNS_A; side <= NETNS_B; side++) {
-		drops = 0;
-		if (netns_link_drops(&pv->pair, side, &drops))
-			warn_msg("net: cannot read the drop counters of %s",
-				 netns_ifname(&pv->pair, side));
-		k[pv->counter[C_DROPS_A + side]].value = (double)drops;
-	}
+	read_drops(pv, drops);
+	for (side = NETNS_A; side <= NETNS_B; side++)
+		k[pv->counter[C_DROPS_A + side]].value = drops[side] > pv->drops0[side] ?
+			(double)(drops[side] - pv->drops0[side]) : 0;
 }
 
 static void net_stop(struct wl_run *w)
@@ -231,4 +251,5 @@ const struct workload_ops net_workload = {
 	.start = net_start,
 	.stop = net_stop,
 	.teardown = net_teardown,
+	.measure = net_measure,
 };

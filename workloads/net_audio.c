@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * net_audio.c - the network path of the audio workload's mode=net (audio.h): a netns
- * pair with NAPI in softirq, GRO on, TSO off, a sender socket in namespace A connected
- * to a receiver socket in namespace B.
+ * pair with NAPI in softirq or napi/ kthreads as asked, GRO on, TSO off, a sender
+ * socket in namespace A connected to a receiver socket in namespace B.
  *
  * Linking: this file is an archive member of its own on purpose, referenced by nothing
  * but audio.o's calls to audio_net_open/audio_net_close. 'deferbench' pulls it in to
@@ -51,12 +51,18 @@ static int audio_net_sockets(struct audio_net_link *l, struct netns_pair *p, cha
 
 int audio_net_open(struct audio_net_link *l, char *errbuf)
 {
-	/* audio_net_link has no NAPI field yet: the default path, NET_RX softirq, GRO on */
-	struct netns_opts o = { .napi = NETNS_NAPI_SOFTIRQ, .gro = true };
+	/* GRO on: veth has a NAPI of its own only with it; TSO off (netns_knob.c) */
+	struct netns_opts o = {
+		.napi = l->napi_threaded ? NETNS_NAPI_THREADED : NETNS_NAPI_SOFTIRQ,
+		.napi_prio = l->napi_prio,
+		.gro = true,
+	};
 	struct audio_net_path *ap;
+	pid_t pids[16];
 	int err;
 
 	l->tx_fd = l->rx_fd = -1;
+	l->napi_threads = 0;
 	l->priv = NULL;
 	if (l->payload > NETRR_MAX_LEN)
 		return set_err(errbuf, "audio: %zu-byte packets exceed UDP", l->payload);
@@ -71,6 +77,8 @@ int audio_net_open(struct audio_net_link *l, char *errbuf)
 		audio_net_close(l);
 		return err;
 	}
+	err = netns_napi_threads(&ap->pair, pids, (int)ARRAY_SIZE(pids));
+	l->napi_threads = err > 0 ? err : 0;
 	snprintf(l->desc, sizeof(l->desc), "veth %s/%s, napi=%s", netns_ifname(&ap->pair, NETNS_A),
 		 netns_ifname(&ap->pair, NETNS_B), netns_napi_name(o.napi));
 	return 0;

@@ -147,6 +147,7 @@ int netload_start(struct netload *l, const struct netns_pair *p, const struct ne
 		return err;
 	l->cfg = *c;
 	l->pair = p;
+	atomic_init(&l->first_seq, UINT64_MAX);
 	fds_init(l);
 	hist_init(&l->st.rtt);
 	hist_init(&l->st.send_lag);

@@ -15,6 +15,13 @@
  * preempted, the CPU busy) carries its lateness into its RTT: the schedule never waits
  * for the system, so a stall cannot hide behind fewer samples (no coordinated omission).
  *
+ * Measurement window (cfg.window): a request is in it when it is due at or after the
+ * window's start. rr-send decides, once per request, and publishes the sequence number
+ * of its first request in the window; rr-recv and rr-echo count from that one on, so
+ * sent, echoed and received always cover the same requests. Flood datagrams are in it
+ * by their due time too; what is only seen on arrival (flood_received, tcp bytes,
+ * foreign datagrams, receive errors) is counted when it arrives inside the window.
+ *
  * Conventions: 0 / -errno, errbuf (ERRBUF_LEN, may be NULL) names what failed.
  * A zeroed struct netload is stopped; netload_stop is safe twice and after a failed
  * start.
@@ -52,9 +59,14 @@ struct netload_cfg {
 	cpu_set_t cpus;			/* rr threads; empty = unpinned */
 	cpu_set_t load_cpus;		/* flood and tcp threads; empty = unpinned */
 	uint32_t cookie;		/* tags this run's requests */
+	/*
+	 * The measurement window's start (CLOCK_MONOTONIC), read atomically while the load
+	 * runs (the workload driver's wl_run.window_ns); NULL = the whole run.
+	 */
+	const uint64_t *window;
 };
 
-/* Everything measured; each field is written by one thread, read after stop. */
+/* Everything measured (in the window); each field is written by one thread, read after stop. */
 struct netload_stats {
 	struct hist rtt;	/* t_recv (client) - t_sched */
 	struct hist send_lag;	/* t_sent - t_sched: how late the sender got to it */
@@ -84,6 +96,7 @@ struct netload {
 	struct netrr_track track;	/* rr-recv's, allocated before it starts */
 	atomic_bool stop_send;		/* rr-send, flood, tcp */
 	atomic_bool stop_all;		/* everything, once the responses drained */
+	_Atomic uint64_t first_seq;	/* rr-send's first request in the window, or UINT64_MAX */
 	_Atomic uint64_t sent_final;	/* published by stop for rr-recv's drain */
 	_Atomic uint64_t drain_until;	/* 0 while running */
 	struct netload_stats st;

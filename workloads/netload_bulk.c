@@ -44,6 +44,27 @@ static uint64_t flood_due(uint64_t t0, uint64_t now, uint64_t rate)
 	return (uint64_t)((unsigned __int128)(now - t0) * rate / NSEC_PER_SEC);
 }
 
+/*
+ * flood_first - the index of the first datagram due at or after the window's start:
+ * flood_due() of that instant (UINT64_MAX while an announced window is not open)
+ */
+static uint64_t flood_first(const struct netload *l, uint64_t t0)
+{
+	uint64_t from = l->cfg.window ? __atomic_load_n(l->cfg.window, __ATOMIC_RELAXED) : 0;
+
+	if (from <= t0)
+		return 0;
+	return from == UINT64_MAX ? UINT64_MAX : flood_due(t0, from, l->cfg.flood_rate);
+}
+
+/* in_window - how many of the n datagrams from index done on are at or after first */
+static uint64_t in_window(uint64_t done, uint64_t n, uint64_t first)
+{
+	if (done >= first)
+		return n;
+	return first - done >= n ? 0 : n - (first - done);
+}
+
 void *netload_flood(void *arg)
 {
 	struct netload *l = arg;
@@ -51,7 +72,7 @@ void *netload_flood(void *arg)
 	uint8_t payload[NETRR_MAX_LEN];
 	struct mmsghdr msg[FLOOD_BATCH];
 	struct iovec iov = { payload, l->cfg.flood_size };
-	uint64_t t0 = now_ns(), tick = t0, due, done = 0;
+	uint64_t t0 = now_ns(), tick = t0, due, done = 0, first;
 	struct timespec ts;
 	int i, n, want;
 
@@ -63,15 +84,16 @@ void *netload_flood(void *arg)
 	}
 	while (!atomic_load_explicit(&l->stop_send, memory_order_relaxed)) {
 		due = flood_due(t0, now_ns(), l->cfg.flood_rate);
+		first = flood_first(l, t0);
 		while (done < due && !atomic_load_explicit(&l->stop_send, memory_order_relaxed)) {
 			want = due - done > FLOOD_BATCH ? FLOOD_BATCH : (int)(due - done);
 			n = sendmmsg(l->flood_fd[NETNS_A], msg, want, 0);
 			if (n <= 0) {
 				/* counted and skipped: a flood that cannot send must not spin */
-				st->flood_send_errors += want;
+				st->flood_send_errors += in_window(done, want, first);
 				n = want;
 			} else {
-				st->flood_sent += n;
+				st->flood_sent += in_window(done, n, first);
 			}
 			done += n;
 		}
@@ -97,7 +119,7 @@ void *netload_flood_sink(void *arg)
 	}
 	while (!atomic_load(&l->stop_all)) {
 		n = recvmmsg(l->flood_fd[NETNS_B], msg, FLOOD_BATCH, MSG_WAITFORONE, NULL);
-		if (n > 0)
+		if (n > 0 && netload_in_window(l, now_ns()))
 			l->st.flood_received += n;
 	}
 	return NULL;
@@ -180,6 +202,12 @@ static uint64_t tcp_pump(struct netload *l, enum netns_side side, uint8_t *buf)
 	return bytes;
 }
 
+/* tcp_count - bytes moved at the time of the call, when it is inside the window */
+static uint64_t tcp_count(const struct netload *l, uint64_t bytes)
+{
+	return bytes && netload_in_window(l, now_ns()) ? bytes : 0;
+}
+
 void *netload_tcp(void *arg)
 {
 	struct netload *l = arg;
@@ -187,7 +215,7 @@ void *netload_tcp(void *arg)
 
 	memset(buf, 0, sizeof(buf));
 	while (!atomic_load_explicit(&l->stop_send, memory_order_relaxed))
-		l->st.tcp_sent += tcp_pump(l, NETNS_A, buf);
+		l->st.tcp_sent += tcp_count(l, tcp_pump(l, NETNS_A, buf));
 	return NULL;
 }
 
@@ -197,6 +225,6 @@ void *netload_tcp_sink(void *arg)
 	uint8_t buf[TCP_CHUNK];
 
 	while (!atomic_load(&l->stop_all))
-		l->st.tcp_received += tcp_pump(l, NETNS_B, buf);
+		l->st.tcp_received += tcp_count(l, tcp_pump(l, NETNS_B, buf));
 	return NULL;
 }

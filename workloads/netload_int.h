@@ -11,6 +11,12 @@
 /* how often a blocked receive comes back to look at the stop flags */
 #define NETLOAD_POLL_NS (50 * NSEC_PER_MSEC)
 
+/* netload_in_window - is something due (or seen) at t inside the measurement window? */
+static inline bool netload_in_window(const struct netload *l, uint64_t t)
+{
+	return !l->cfg.window || t >= __atomic_load_n(l->cfg.window, __ATOMIC_RELAXED);
+}
+
 /* netload_rr.c */
 int netload_rr_open(struct netload *l, char *errbuf);
 void *netload_rr_send(void *arg);

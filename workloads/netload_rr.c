@@ -81,6 +81,28 @@ static bool wait_until(struct netload *l, uint64_t t)
 	return true;
 }
 
+/*
+ * rr_counts - is request seq, due at t_sched, in the window? Decided here only: the
+ * first one in is published before it is sent, receivers count from it on.
+ */
+static bool rr_counts(struct netload *l, uint64_t seq, uint64_t t_sched)
+{
+	uint64_t first = atomic_load_explicit(&l->first_seq, memory_order_relaxed);
+
+	if (first != UINT64_MAX)	/* only this thread stores it */
+		return seq >= first;
+	if (!netload_in_window(l, t_sched))
+		return false;
+	atomic_store_explicit(&l->first_seq, seq, memory_order_release);
+	return true;
+}
+
+/* rr_first - the first request in the window as rr-send published it */
+static uint64_t rr_first(struct netload *l)
+{
+	return atomic_load_explicit(&l->first_seq, memory_order_acquire);
+}
+
 void *netload_rr_send(void *arg)
 {
 	struct netload *l = arg;
@@ -89,6 +111,7 @@ void *netload_rr_send(void *arg)
 	uint64_t rate = l->cfg.rate, i;
 	size_t size = l->cfg.size;
 	uint8_t buf[NETRR_MAX_LEN];
+	bool in;
 
 	memset(buf, 0, size);
 	/* the default 50 us timer slack would be added to every deadline */
@@ -100,11 +123,14 @@ void *netload_rr_send(void *arg)
 			break;
 		m.seq = i;
 		m.t_sent = now_ns();
+		in = rr_counts(l, i, m.t_sched);
 		netrr_encode(&m, buf, size);
 		if (send(l->rr_fd[NETNS_A], buf, size, 0) < 0) {
-			st->send_errors++;
+			st->send_errors += in;
 			continue;
 		}
+		if (!in)
+			continue;
 		st->sent++;
 		hist_add(&st->send_lag, m.t_sent - m.t_sched);
 		st->late += netrr_is_late(m.t_sched, m.t_sent, rate);
@@ -124,6 +150,7 @@ static bool drained(struct netload *l, uint64_t received, uint64_t now)
 /* record - the three intervals of one response; t_echo sits between t_sent and now */
 static void record(struct netload_stats *st, const struct netrr_msg *m, uint64_t now)
 {
+	st->received++;
 	hist_add(&st->rtt, now - m->t_sched);
 	if (m->t_echo >= m->t_sent && now >= m->t_echo) {
 		hist_add(&st->fwd, m->t_echo - m->t_sent);
@@ -137,6 +164,7 @@ void *netload_rr_recv(void *arg)
 	struct netload_stats *st = &l->st;
 	struct netrr_track *tr = &l->track;
 	uint8_t buf[NETRR_MAX_LEN];
+	enum netrr_verdict v;
 	struct netrr_msg m;
 	uint64_t now;
 	ssize_t n;
@@ -145,17 +173,21 @@ void *netload_rr_recv(void *arg)
 		n = recv(l->rr_fd[NETNS_A], buf, sizeof(buf), 0);
 		now = now_ns();
 		if (n >= 0 && !netrr_decode(buf, (size_t)n, l->cfg.cookie, &m)) {
-			if (netrr_track_recv(tr, m.seq) != NETRR_DUPLICATE)
-				record(st, &m, now);
+			/* every response is tracked; those before the window are not counted */
+			v = netrr_track_recv(tr, m.seq);
+			if (m.seq >= rr_first(l)) {
+				st->duplicates += v == NETRR_DUPLICATE;
+				st->stale += v == NETRR_STALE;
+				if (v != NETRR_DUPLICATE)
+					record(st, &m, now);
+			}
 		} else if (n >= 0 || (errno != EAGAIN && errno != EINTR)) {
-			st->bad++;	/* foreign datagram, or an ICMP error reported on the socket */
+			/* foreign datagram, or an ICMP error reported on the socket */
+			st->bad += netload_in_window(l, now);
 		}
-		if (drained(l, tr->received, now))
+		if (drained(l, st->received, now))
 			break;
 	}
-	st->received = tr->received;
-	st->duplicates = tr->duplicates;
-	st->stale = tr->stale;
 	return NULL;
 }
 
@@ -165,9 +197,11 @@ void *netload_rr_echo(void *arg)
 	struct netload_stats *st = &l->st;
 	uint8_t buf[NETRR_MAX_LEN];
 	struct sockaddr_in src;
+	struct netrr_msg m;
 	socklen_t slen;
 	uint64_t t;
 	ssize_t n;
+	bool in;
 
 	while (!atomic_load(&l->stop_all)) {
 		slen = sizeof(src);
@@ -175,15 +209,16 @@ void *netload_rr_echo(void *arg)
 		t = now_ns();
 		if (n < 0) {
 			if (errno != EAGAIN && errno != EINTR)
-				st->echo_errors++;
+				st->echo_errors += netload_in_window(l, t);
 			continue;
 		}
+		in = !netrr_decode(buf, (size_t)n, l->cfg.cookie, &m) && m.seq >= rr_first(l);
 		if (netrr_stamp_echo(buf, (size_t)n, t))
 			continue;
 		if (sendto(l->rr_fd[NETNS_B], buf, (size_t)n, 0, (struct sockaddr *)&src, slen) < 0)
-			st->echo_errors++;
+			st->echo_errors += in;
 		else
-			st->echoed++;
+			st->echoed += in;
 	}
 	return NULL;
 }

@@ -4,6 +4,8 @@
  *
  * - probe: cyclictest (rt-tests), one thread per CPU, measures how late a
  *   clock_nanosleep wakeup is; its 1 us histogram is read back as metric "wakeup".
+ *   Its histogram covers its whole life and cannot be cut at a deadline, so with an
+ *   announced measurement window it is started when the window opens, not at start.
  * - hrtimer load: threads sleeping on absolute deadlines at chosen periods (timer
  *   slack 1 ns, so each sleep is a real hrtimer expiring in hard irq context).
  * - timer-wheel load: threads blocked in recv() on an idle AF_UNIX datagram socket
@@ -57,6 +59,7 @@ struct timer_load {
 
 struct timer_priv {
 	struct cyclictest ct;
+	struct cyclictest_opts ct_opts;
 	bool ct_ready;
 	uint64_t periods[TIMER_MAX_PERIODS];
 	int nperiods;
@@ -121,8 +124,9 @@ static int parse_periods(const char *s, uint64_t *out, int *n, char *errbuf)
 static void add_metrics(struct wl_run *w, struct timer_priv *p)
 {
 	p->m_wakeup = wl_metric_add(w, "wakeup", "ns",
-		"cyclictest: absolute clock_nanosleep deadline -> thread running, "
-		"CLOCK_MONOTONIC; 1 us resolution (truncated by cyclictest)");
+		"cyclictest (started when the measurement window opens): absolute "
+		"clock_nanosleep deadline -> thread running, CLOCK_MONOTONIC; 1 us resolution "
+		"(truncated by cyclictest)");
 	p->m_load = wl_metric_add(w, "load_wakeup", "ns",
 		"hrtimer load threads: absolute deadline -> clock_nanosleep returned; "
 		"CLOCK_MONOTONIC");
@@ -213,9 +217,11 @@ static void *hrtimer_thread(void *arg)
 		deadline = pace_deadline(&pc, pc.k);
 		if (sleep_until_abs(deadline) == -EINTR)
 			continue;
-		hist_add(&l->late, pace_late(deadline, now_ns()));
+		if (wl_in_window(l->w, deadline)) {
+			hist_add(&l->late, pace_late(deadline, now_ns()));
+			l->expiries++;
+		}
 		pc.k++;
-		l->expiries++;
 		pace_skip(&pc, now_ns());	/* load, not a measurement: no catching up */
 	}
 	return NULL;
@@ -256,9 +262,11 @@ static void *wheel_thread(void *arg)
 			wl_fail(l->w, ret, "timer: socket timeout wait: %s", strerror(-ret));
 			break;
 		}
-		hist_add(&l->late, pace_late(deadline, now_ns()));
+		if (wl_in_window(l->w, deadline)) {
+			hist_add(&l->late, pace_late(deadline, now_ns()));
+			l->expiries++;
+		}
 		pc.k++;
-		l->expiries++;
 		pace_skip(&pc, now_ns());
 	}
 	return NULL;
@@ -292,21 +300,24 @@ static int start_loads(struct timer_load *l, int n, const char *what, void *(*fn
 	return 0;
 }
 
+/* timer_start - the loads; the probe too, unless it waits for an announced window */
 static int timer_start(struct wl_run *w, char *errbuf)
 {
 	struct timer_cfg *c = w->cfg;
 	struct timer_priv *p = w->priv;
-	struct cyclictest_opts o = {
+	int ret;
+
+	p->ct_opts = (struct cyclictest_opts){
 		.prio = c->prio,
 		.interval_ns = c->interval_ns,
 		.cpus = c->cpus,
 		.maxlat_ns = c->maxlat_ns,
 		.pmqos = c->pmqos,
 	};
-	int ret;
-
-	if (c->probe) {
-		ret = cyclictest_spawn(&p->ct, &o, errbuf);
+	if (c->probe && wl_window(w) != WL_MEASURE_LATER) {
+		ret = cyclictest_spawn(&p->ct, &p->ct_opts, errbuf);
+		if (!ret)
+			ret = cyclictest_check_start(&p->ct, errbuf);
 		if (ret)
 			return ret;
 	}
@@ -314,6 +325,23 @@ static int timer_start(struct wl_run *w, char *errbuf)
 	if (ret)
 		return ret;
 	return start_loads(p->wheel, p->nwheel, "wheel", wheel_thread, &c->load_cpus, errbuf);
+}
+
+/*
+ * timer_measure - the window opened: start the probe now. No 100 ms start check here,
+ * the caller is opening windows and starting a capture: a cyclictest that exits at
+ * once is reported at stop, with its stderr.
+ */
+static void timer_measure(struct wl_run *w)
+{
+	struct timer_cfg *c = w->cfg;
+	struct timer_priv *p = w->priv;
+	char errbuf[ERRBUF_LEN];
+
+	if (!c->probe || !p->ct_ready || p->ct.spawn_ns)
+		return;
+	if (cyclictest_spawn(&p->ct, &p->ct_opts, errbuf))
+		wl_fail(w, -EIO, "%s", errbuf);
 }
 
 /* join_loads - join and merge n load threads; returns their expiries */
@@ -355,9 +383,9 @@ static void timer_stop(struct wl_run *w)
 		(double)join_loads(p->hr, (int)c->threads, &m->metric[p->m_load].hist);
 	m->counter[p->c_wheel].value =
 		(double)join_loads(p->wheel, p->nwheel, &m->metric[p->m_wheel].hist);
-	secs = (double)(w->stop_ns - w->start_ns) / 1e9;
-	m->counter[p->c_load_got].value = m->counter[p->c_load].value / secs;
-	m->counter[p->c_wheel_got].value = m->counter[p->c_wheel].value / secs;
+	secs = wl_window_s(w);
+	m->counter[p->c_load_got].value = secs > 0 ? m->counter[p->c_load].value / secs : 0;
+	m->counter[p->c_wheel_got].value = secs > 0 ? m->counter[p->c_wheel].value / secs : 0;
 }
 
 static void timer_teardown(struct wl_run *w)
@@ -389,4 +417,5 @@ const struct workload_ops timer_workload = {
 	.start = timer_start,
 	.stop = timer_stop,
 	.teardown = timer_teardown,
+	.measure = timer_measure,
 };

@@ -6,6 +6,10 @@
  * Each write queues the tty's flush_to_ldisc work item on the events_unbound
  * workqueue; the reader wakes when it has run. The latency the user feels is from the
  * instant the message should have been sent to the instant read() returns it.
+ *
+ * The measurement window is decided once per message, by the writer (by deadline): it
+ * publishes the deadline of its first message in the window, and the reader counts
+ * from that one on, so sent and received always cover the same messages.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +45,7 @@ struct tty_priv {
 	int m_delivery, m_write_read;
 	int c_sent, c_received, c_lost, c_late;
 	uint64_t sent, received, late;	/* sent: written by the writer, read after join */
+	uint64_t first_ns;		/* atomic: first deadline in the window, or UINT64_MAX */
 	int writer_done;		/* atomic: the writer was joined, sent is final */
 	uint64_t drain_until;
 };
@@ -99,6 +104,17 @@ static int tty_setup(struct wl_run *w, char *errbuf)
 	return 0;
 }
 
+/* writer_counts - is the message due at deadline in the window? publishes the first */
+static bool writer_counts(struct wl_run *w, struct tty_priv *p, uint64_t deadline)
+{
+	if (p->first_ns != UINT64_MAX)		/* only the writer stores it */
+		return deadline >= p->first_ns;
+	if (!wl_in_window(w, deadline))
+		return false;
+	__atomic_store_n(&p->first_ns, deadline, __ATOMIC_RELEASE);	/* before write() */
+	return true;
+}
+
 /* tty_writer - one message per period; a late one keeps its own deadline */
 static void *tty_writer(void *arg)
 {
@@ -109,6 +125,7 @@ static void *tty_writer(void *arg)
 	struct tty_msg m;
 	struct pace pc;
 	double period = period_from_rate((double)c->rate);
+	bool counted;
 
 	pace_init(&pc, now_ns(), period);
 	while (!wl_stopping(w)) {
@@ -117,7 +134,8 @@ static void *tty_writer(void *arg)
 			continue;
 		pc.k++;
 		m.write_ns = now_ns();
-		if (pace_late(m.deadline_ns, m.write_ns) > (uint64_t)period)
+		counted = writer_counts(w, p, m.deadline_ns);
+		if (counted && pace_late(m.deadline_ns, m.write_ns) > (uint64_t)period)
 			p->late++;
 		memcpy(buf, &m, sizeof(m));
 		if (write(p->master, buf, c->size) != (ssize_t)c->size) {
@@ -126,7 +144,7 @@ static void *tty_writer(void *arg)
 			wl_fail(w, -errno, "tty: write to the pty master: %s", strerror(errno));
 			break;
 		}
-		p->sent++;
+		p->sent += counted;
 	}
 	return NULL;
 }
@@ -171,10 +189,12 @@ static void *tty_reader(void *arg)
 			struct tty_msg m;
 
 			memcpy(&m, msg, sizeof(m));
+			have = 0;
+			if (m.deadline_ns < __atomic_load_n(&p->first_ns, __ATOMIC_ACQUIRE))
+				continue;	/* before the window, as the writer decided */
 			hist_add(hd, pace_late(m.deadline_ns, t));
 			hist_add(hw, pace_late(m.write_ns, t));
 			p->received++;
-			have = 0;
 		}
 	}
 	return NULL;
@@ -191,6 +211,7 @@ static int tty_start(struct wl_run *w, char *errbuf)
 	};
 	int ret;
 
+	p->first_ns = UINT64_MAX;
 	ret = wl_thread_start(&p->reader, "db-tty-read", tty_reader, w, &s, &c->reader_cpus,
 			      errbuf);
 	if (ret)

@@ -13,13 +13,6 @@
 #include <math.h>
 #include <string.h>
 
-static double run_seconds(const struct wl_run *w)
-{
-	if (w->stop_ns <= w->start_ns)
-		return 0;
-	return (double)(w->stop_ns - w->start_ns) / 1e9;
-}
-
 static const struct wl_counter *counter_find(const struct wl_run *w, const char *name)
 {
 	int i;
@@ -43,8 +36,10 @@ void wl_print(const struct wl_run *w, FILE *f)
 	struct hist_stats st;
 	int i, n = 0;
 
-	fprintf(f, "%s: %.3f s, seed %llu\n", w->ops->name, run_seconds(w),
-		(unsigned long long)w->seed);
+	fprintf(f, "%s: %.3f s", w->ops->name, wl_window_s(w));
+	if (w->window_ns)
+		fprintf(f, " measured, after %.3f s of warm-up", wl_warmup_s(w));
+	fprintf(f, ", seed %llu\n", (unsigned long long)w->seed);
 	if (asked && got)
 		fprintf(f, "  rate: %.1f/s achieved of %.1f/s asked (%.1f%%)\n", got->value,
 			asked->value, asked->value > 0 ? 100.0 * got->value / asked->value : 0);
@@ -109,7 +104,9 @@ static struct json_object *results_json(const struct wl_run *w)
 			json_object_object_add(opts, o->name, json_object_new_string(val));
 	json_object_object_add(root, "options", opts);
 	json_object_object_add(root, "seed", json_object_new_uint64(w->seed));
-	json_object_object_add(root, "duration_s", json_object_new_double(run_seconds(w)));
+	/* what the metrics cover (the window), and how long the load ran before it */
+	json_object_object_add(root, "duration_s", json_object_new_double(wl_window_s(w)));
+	json_object_object_add(root, "warmup_s", json_object_new_double(wl_warmup_s(w)));
 	arr = json_object_new_array();
 	for (i = 0; i < w->metrics.nmetrics; i++)
 		json_object_array_add(arr, stats_json(&w->metrics.metric[i]));

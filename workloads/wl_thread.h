@@ -99,6 +99,33 @@ static inline uint64_t pace_late(uint64_t deadline, uint64_t t)
  */
 uint64_t pace_skip(struct pace *p, uint64_t now);
 
+/* pace_count_from - how many of the operations k0..k1-1 are due at or after t */
+static inline uint64_t pace_count_from(const struct pace *p, uint64_t k0, uint64_t k1,
+				       uint64_t t)
+{
+	uint64_t n = 0;
+
+	for (; k0 < k1; k0++)
+		n += pace_deadline(p, k0) >= t;
+	return n;
+}
+
+/*
+ * pace_count_before - of the n operations due period apart just before one due at
+ * deadline (at deadline - period, deadline - 2 period, ...), how many are due at or
+ * after t: a receiver's share of a gap of lost packets that lies inside a window.
+ */
+static inline uint64_t pace_count_before(uint64_t deadline, double period, uint64_t n,
+					 uint64_t t)
+{
+	double fit;
+
+	if (deadline <= t)
+		return 0;
+	fit = (double)(deadline - t) / period;	/* the j-th is in while j <= fit */
+	return fit >= (double)n ? n : (uint64_t)fit;
+}
+
 /* period_from_rate - ns between operations for rate per second (rate > 0) */
 static inline double period_from_rate(double rate)
 {

@@ -20,10 +20,15 @@
  *   wl_teardown(w);                             the machine as found
  *   wl_print(w, stdout); wl_write_results(w, dir);
  *   wl_free(w);                                 stops and tears down if not done yet
+ * To leave a warm-up out of the metrics (the scenario runner does):
+ *   wl_measure_from(w, WL_MEASURE_LATER);       before wl_start: record nothing yet
+ *   wl_start(w, errbuf); ... warm-up ...
+ *   wl_measure_from(w, now_ns());               the window opens: recording starts
  * Several runs may live in one process at once. The process must leave SIGRTMIN+1 to
  * the driver (it wakes worker threads for stop), must not ignore SIGCHLD or reap
- * children it did not start (timer's cyclictest), and should start workloads from its
- * main thread (cyclictest gets PR_SET_PDEATHSIG, tied to the forking thread).
+ * children it did not start (timer's cyclictest), and should start workloads and open
+ * their windows from its main thread (cyclictest gets PR_SET_PDEATHSIG, tied to the
+ * forking thread).
  */
 #ifndef DEFERBENCH_WORKLOAD_H
 #define DEFERBENCH_WORKLOAD_H
@@ -84,7 +89,8 @@ struct wl_metrics {
 	/*
 	 * Pacing: operations per second asked (0 = not a paced workload) and the counter
 	 * holding the operations done. At stop the driver adds the counters "rate_asked"
-	 * and "rate_achieved" (= that counter / run time). Set with wl_rate().
+	 * and "rate_achieved" (= that counter / measured time, wl_window_s()). Set with
+	 * wl_rate().
 	 */
 	double rate_asked;
 	int rate_counter;		/* -1 = none */
@@ -102,7 +108,23 @@ struct workload_ops {
 	int (*start)(struct wl_run *w, char *errbuf);	/* returns once the load runs */
 	void (*stop)(struct wl_run *w);		/* stop the load, join threads */
 	void (*teardown)(struct wl_run *w);	/* remove everything setup created */
+	/*
+	 * measure - optional: the announced window just opened (wl_window(w)), called in
+	 * the thread that called wl_measure_from(). For what cannot filter by deadline:
+	 * start a probe (timer's cyclictest), read a kernel counter's base (net's veth
+	 * drops). Failures go through wl_fail().
+	 */
+	void (*measure)(struct wl_run *w);
 };
+
+/*
+ * The measurement window. Every operation a workload schedules has an instant it is
+ * due (its deadline); it is recorded - in histograms and counters alike - only when
+ * that instant is at or after the window's start. The window ends when wl_stop() begins.
+ * window_ns: 0 = the whole run (the default); WL_MEASURE_LATER = announced, nothing is
+ * recorded until wl_measure_from() opens it; anything else = open since then.
+ */
+#define WL_MEASURE_LATER UINT64_MAX
 
 /* One workload instance. */
 struct wl_run {
@@ -112,6 +134,7 @@ struct wl_run {
 	struct wl_metrics metrics;
 	uint64_t seed;
 	uint64_t start_ns, stop_ns;	/* CLOCK_MONOTONIC: start returned, wl_stop began */
+	uint64_t window_ns;		/* see WL_MEASURE_LATER; atomic, read with wl_window() */
 	unsigned int state;		/* driver-private */
 	int stopping;			/* set by wl_stop before ops->stop; see wl_stopping() */
 	int err;			/* first run-time failure (-errno), see wl_fail() */
@@ -156,6 +179,37 @@ int wl_metric_add(struct wl_run *w, const char *name, const char *unit, const ch
 int wl_counter_add(struct wl_run *w, const char *name);
 /* wl_rate - declare a paced workload: asked ops/s, and the counter counting them */
 void wl_rate(struct wl_run *w, int counter, double asked);
+/*
+ * wl_measure_from - the measurement window. Before wl_start, only t_ns =
+ * WL_MEASURE_LATER: announce a window, so that nothing is recorded and probes that
+ * cannot filter by deadline (timer's cyclictest) are not started until it opens.
+ * While the run goes (once, announced): open it at t_ns, or now if t_ns is past; a
+ * future t_ns returns at t_ns. Operations due from then on are recorded, the rate is
+ * computed over [open, stop]. A window cannot open on a run that already records:
+ * operations in flight would be counted by one thread (the sender) and not the other.
+ * Returns 0, -EINVAL when misused, or the run-time failure of the workload (wl_error()
+ * says why) if opening failed.
+ */
+int wl_measure_from(struct wl_run *w, uint64_t t_ns);
+/* wl_window - the window's start as recording sites see it (one relaxed load) */
+static inline uint64_t wl_window(const struct wl_run *w)
+{
+	return __atomic_load_n(&w->window_ns, __ATOMIC_RELAXED);
+}
+/* wl_in_window - record an operation due at t_ns? */
+static inline bool wl_in_window(const struct wl_run *w, uint64_t t_ns)
+{
+	return t_ns >= wl_window(w);
+}
+/*
+ * wl_window_bounds - after wl_stop: the interval the metrics cover, [*from, *until]
+ * (CLOCK_MONOTONIC); empty (from == until) when an announced window never opened.
+ */
+void wl_window_bounds(const struct wl_run *w, uint64_t *from, uint64_t *until);
+/* wl_window_s - seconds the metrics cover; wl_warmup_s - seconds run before that */
+double wl_window_s(const struct wl_run *w);
+double wl_warmup_s(const struct wl_run *w);
+
 /* wl_stopping - worker loops poll this; true once wl_stop() began */
 static inline bool wl_stopping(const struct wl_run *w)
 {

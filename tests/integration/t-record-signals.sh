@@ -17,12 +17,15 @@ for sig in INT TERM; do
 	grep -q "interrupted" "$T/$sig.txt" || fail "no 'interrupted' note after SIG$sig"
 done
 
-# with a command: the command is stopped too
-$DB record -o "$T/cmd" -- sleep 60 > "$T/cmd.txt" 2>&1 &
+# with a command: the command is stopped too (a duration nobody else uses: the machine
+# is shared, and another 'sleep 60' is not ours)
+nap=60.$$
+$DB record -o "$T/cmd" -- sleep $nap > "$T/cmd.txt" 2>&1 &
 pid=$!
 sleep 1
+pgrep -f "^sleep $nap$" >/dev/null || fail "the recorded command never ran"
 kill -INT $pid
 wait $pid || fail "record with a command exited with $?"
-pgrep -f "^sleep 60$" >/dev/null && fail "the recorded command survived"
+pgrep -f "^sleep $nap$" >/dev/null && fail "the recorded command survived"
 no_leftover_instances
 exit 0

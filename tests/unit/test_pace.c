@@ -86,6 +86,36 @@ static void test_skip(void **state __unused)
 	assert_int_equal(pace_skip(&p, 100), 0);	/* clock before the slot */
 }
 
+/* dropped slots are counted only from the measurement window on (audio's 'dropped') */
+static void test_count_from(void **state __unused)
+{
+	struct pace p;
+
+	pace_init(&p, 0, 1000);
+	assert_int_equal(pace_count_from(&p, 2, 5, 0), 3);	/* 2000, 3000, 4000 */
+	assert_int_equal(pace_count_from(&p, 2, 5, 3000), 2);	/* a deadline at t is in */
+	assert_int_equal(pace_count_from(&p, 2, 5, 3001), 1);
+	assert_int_equal(pace_count_from(&p, 2, 5, UINT64_MAX), 0);	/* not open yet */
+	assert_int_equal(pace_count_from(&p, 5, 5, 0), 0);
+}
+
+/*
+ * A gap of lost packets before one due at 10000, 1000 apart (9000, 8000, 7000, ...):
+ * only those due at or after the window's start count (audio's 'lost_packets').
+ */
+static void test_count_before(void **state __unused)
+{
+	assert_int_equal(pace_count_before(10000, 1000, 3, 0), 3);
+	assert_int_equal(pace_count_before(10000, 1000, 3, 8000), 2);	/* 9000, 8000 */
+	assert_int_equal(pace_count_before(10000, 1000, 3, 8001), 1);
+	assert_int_equal(pace_count_before(10000, 1000, 3, 9500), 0);
+	assert_int_equal(pace_count_before(10000, 1000, 3, 10000), 0);
+	assert_int_equal(pace_count_before(10000, 1000, 3, UINT64_MAX), 0);
+	/* fractional period (2666666.67 ns): lost ones at 5333333.3, 2666666.7, 0 */
+	assert_int_equal(pace_count_before(8000000, 128 * 1e9 / 48000, 5, 2666000), 2);
+	assert_int_equal(pace_count_before(8000000, 128 * 1e9 / 48000, 5, 2667000), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -95,6 +125,8 @@ int main(void)
 		cmocka_unit_test(test_late),
 		cmocka_unit_test(test_backlog_keeps_deadlines),
 		cmocka_unit_test(test_skip),
+		cmocka_unit_test(test_count_from),
+		cmocka_unit_test(test_count_before),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -85,6 +85,7 @@ static void test_write_and_read_back(void **state __unused)
 			    "a \"quoted\", label");
 	assert_int_equal(json_object_get_int64(get(root, "seed")), 1);
 	assert_true(json_object_get_double(get(root, "duration_s")) == 2.0);
+	assert_true(json_object_get_double(get(root, "warmup_s")) == 0);
 	m0 = json_object_array_get_idx(get(root, "metrics"), 0);
 	assert_string_equal(json_object_get_string(get(m0, "name")), "odd,name\"");
 	assert_int_equal(json_object_get_int64(get(m0, "count")), 100);
@@ -122,10 +123,38 @@ static void test_write_and_read_back(void **state __unused)
 	assert_int_equal(rm_rf(dir), 0);
 }
 
+/* with a measurement window: duration_s is the window, warmup_s the time before it */
+static void test_window_fields(void **state __unused)
+{
+	char dir[] = "/tmp/deferbench-test.XXXXXX", path[PATH_MAX];
+	struct json_object *root;
+	struct wl_run *w = wl_new(&ops);
+	char errbuf[ERRBUF_LEN];
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(wl_measure_from(w, WL_MEASURE_LATER), 0);
+	assert_int_equal(wl_setup(w, errbuf), 0);
+	assert_int_equal(wl_start(w, errbuf), 0);
+	wl_stop(w);
+	w->start_ns = 1000;
+	w->window_ns = w->start_ns + NSEC_PER_SEC / 2;
+	w->stop_ns = w->start_ns + 2 * NSEC_PER_SEC;
+	assert_int_equal(wl_write_results(w, dir), 0);
+	snprintf(path, sizeof(path), "%s/workload.json", dir);
+	root = json_object_from_file(path);
+	assert_non_null(root);
+	assert_true(json_object_get_double(get(root, "duration_s")) == 1.5);
+	assert_true(json_object_get_double(get(root, "warmup_s")) == 0.5);
+	json_object_put(root);
+	wl_free(w);
+	assert_int_equal(rm_rf(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_and_read_back),
+		cmocka_unit_test(test_window_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

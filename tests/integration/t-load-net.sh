@@ -1,0 +1,85 @@
+#!/bin/sh
+# t-load-net.sh - 'deferbench load net' measures round trips at the rate asked with the
+# veth NAPI in softirq and in napi/ kthreads (which exist only in threaded mode, only
+# while it runs); audio's mode=net runs over threaded NAPI too, xruns counted. Nothing
+# of either survives: no dbv veth, no napi thread, no namespace.
+. tests/integration/lib.sh
+. tests/integration/load-lib.sh
+. tests/integration/netlib.sh	# its no_leftovers (veth, napi, netns) replaces load-lib's
+need_root_jq
+need_root_netns
+mktemp_dir D
+before=$(ip netns list 2>/dev/null)
+
+# running_napi PID WANT - while PID runs, its napi/ threads reach WANT (2 s at most)
+running_napi() {
+	_i=0
+	until [ "$(napi_threads "dbv$1-")" -eq "$2" ]; do
+		kill -0 "$1" 2>/dev/null || fail "deferbench $1 ended before its napi threads were seen"
+		_i=$((_i + 1))
+		[ $_i -le 20 ] || fail "$(napi_threads "dbv$1-") napi/dbv$1-* threads, expected $2"
+		sleep 0.1
+	done
+	echo "   $2 napi/dbv$1-* threads while running"
+}
+
+# held_namespaces PID - the namespaces PID holds, once it holds two (5 s at most)
+held_namespaces() {
+	_i=0
+	while [ "$(ns_inodes "$1" | wc -w)" -lt 2 ]; do
+		kill -0 "$1" 2>/dev/null || fail "deferbench $1 ended before its namespaces were seen"
+		_i=$((_i + 1))
+		[ $_i -le 50 ] || fail "deferbench $1 holds no namespace pair after 5 s"
+		sleep 0.1
+	done
+	ns_inodes "$1"
+}
+
+for mode in softirq threaded; do
+	run_load "$D/$mode" net napi=$mode rate=2000 -d 2s
+	pid=$LOAD_PID
+	inodes=$(held_namespaces $pid)
+	sleep 0.5	# setup done: the threads of threaded mode exist by now
+	case $mode in
+	softirq) running_napi $pid 0 ;;
+	threaded) running_napi $pid 2 ;;
+	esac
+	wait_load 0
+	[ -d /proc/$pid ] && fail "deferbench $pid still running"
+	no_leftovers "dbv$pid-" "$before" "$inodes"
+	J=$D/$mode/workload.json
+	sent=$(counter "$J" sent)
+	received=$(counter "$J" received)
+	echo "   napi=$mode: rtt p50 $(metric "$J" rtt p50) ns, p99 $(metric "$J" rtt p99) ns"
+	# 2 s at 2000/s, on an absolute schedule: late requests are late, not missing
+	within "napi=$mode sent" "$sent" 3900 4001
+	within "napi=$mode rate_achieved" "$(counter "$J" rate_achieved)" 1950 2010
+	[ "$(metric "$J" rtt count)" = "$received" ] || fail "napi=$mode: rtt count != received"
+	within "napi=$mode received" "$received" $((sent * 99 / 100)) "$sent"
+	[ "$(counter "$J" napi_threads)" -eq "$([ $mode = threaded ] && echo 2 || echo 0)" ] ||
+		fail "napi=$mode: napi_threads counter $(counter "$J" napi_threads)"
+done
+
+run_load "$D/audio" audio mode=net napi=threaded -d 2s
+pid=$LOAD_PID
+inodes=$(held_namespaces $pid)
+running_napi $pid 2
+wait_load 0
+[ -d /proc/$pid ] && fail "deferbench $pid still running"
+no_leftovers "dbv$pid-" "$before" "$inodes"
+J=$D/audio/workload.json
+periods=$(counter "$J" periods)
+within "audio net periods" "$periods" 700 760		# 2 s / 2.667 ms = 750
+[ "$(metric "$J" wakeup count)" = "$periods" ] || fail "audio: wakeup count != periods"
+# counted, and (a shared machine may glitch) not more than 5% of the periods
+within "audio net xruns" "$(counter "$J" xruns)" 0 $((periods / 20))
+[ "$(counter "$J" napi_threads)" -eq 2 ] || fail "audio: napi_threads $(counter "$J" napi_threads)"
+[ "$(jq -r .options.napi "$J")" = threaded ] || fail "audio: option napi not recorded"
+counter "$J" lost_packets >/dev/null
+
+# the NAPI options belong to mode=net, napi_prio to threaded NAPI
+"$DB" load audio napi=threaded -d 1s > "$D/bad" 2>&1 && fail "napi=threaded without mode=net ran"
+grep -q "apply to mode=net" "$D/bad" || fail "no reason given: $(cat "$D/bad")"
+"$DB" load audio mode=net napi_prio=50 -d 1s > "$D/bad" 2>&1 && fail "napi_prio in softirq mode ran"
+grep -q "needs napi=threaded" "$D/bad" || fail "no reason given: $(cat "$D/bad")"
+exit 0

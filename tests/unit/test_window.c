@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_window.c - the driver's measurement window: its arithmetic on made-up instants,
+ * the rules of wl_measure_from(), and what a workload records with it, through a fake
+ * workload whose "operations" the test records itself with deadlines it chooses.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "workload.h"
+
+/* a run with made-up instants: nothing started, only the fields the arithmetic reads */
+static struct wl_run fake_run(uint64_t start, uint64_t window, uint64_t stop)
+{
+	struct wl_run w;
+
+	memset(&w, 0, sizeof(w));
+	w.start_ns = start;
+	w.window_ns = window;
+	w.stop_ns = stop;
+	return w;
+}
+
+static void test_bounds_whole_run(void **state __unused)
+{
+	struct wl_run w = fake_run(1000, 0, 3000);
+	uint64_t from, until;
+
+	wl_window_bounds(&w, &from, &until);
+	assert_int_equal(from, 1000);
+	assert_int_equal(until, 3000);
+	assert_true(wl_window_s(&w) == 2000 / 1e9);
+	assert_true(wl_warmup_s(&w) == 0);
+	assert_true(wl_in_window(&w, 0));	/* everything is recorded */
+}
+
+static void test_bounds_opened(void **state __unused)
+{
+	struct wl_run w = fake_run(1000, 1500, 3000);
+	uint64_t from, until;
+
+	wl_window_bounds(&w, &from, &until);
+	assert_int_equal(from, 1500);
+	assert_int_equal(until, 3000);
+	assert_true(wl_window_s(&w) == 1500 / 1e9);
+	assert_true(wl_warmup_s(&w) == 500 / 1e9);
+	assert_false(wl_in_window(&w, 1499));
+	assert_true(wl_in_window(&w, 1500));
+}
+
+/* announced and never opened (a run stopped during its warm-up): nothing measured */
+static void test_bounds_never_opened(void **state __unused)
+{
+	struct wl_run w = fake_run(1000, WL_MEASURE_LATER, 3000);
+	uint64_t from, until;
+
+	wl_window_bounds(&w, &from, &until);
+	assert_int_equal(from, 3000);
+	assert_int_equal(until, 3000);
+	assert_true(wl_window_s(&w) == 0);
+	assert_true(wl_warmup_s(&w) == 2000 / 1e9);
+	assert_false(wl_in_window(&w, UINT64_MAX - 1));
+}
+
+/* a window start outside [start, stop] is clamped: the interval is never negative */
+static void test_bounds_clamped(void **state __unused)
+{
+	struct wl_run w = fake_run(1000, 500, 3000);
+	uint64_t from, until;
+
+	wl_window_bounds(&w, &from, &until);
+	assert_int_equal(from, 1000);
+	w = fake_run(1000, 4000, 3000);
+	wl_window_bounds(&w, &from, &until);
+	assert_int_equal(from, 3000);
+	assert_true(wl_window_s(&w) == 0);
+	w = fake_run(0, 0, 0);			/* never started */
+	assert_true(wl_window_s(&w) == 0);
+}
+
+/* the fake workload: no thread; the test records operations through fake_op() */
+struct fake_priv {
+	int m, c;
+	int measured;		/* measure hook calls */
+	uint64_t measured_at;	/* now_ns() in the hook */
+	bool fail;		/* the hook fails, as a probe that cannot start */
+};
+
+static int fake_setup(struct wl_run *w, char *errbuf __unused)
+{
+	struct fake_priv *p = w->priv;
+
+	p->m = wl_metric_add(w, "op", "ns", "fake");
+	p->c = wl_counter_add(w, "ops");
+	wl_rate(w, p->c, 1000);
+	return 0;
+}
+
+static int fake_start(struct wl_run *w __unused, char *errbuf __unused)
+{
+	return 0;
+}
+
+static void fake_stop(struct wl_run *w __unused)
+{
+}
+
+static void fake_measure(struct wl_run *w)
+{
+	struct fake_priv *p = w->priv;
+
+	p->measured++;
+	p->measured_at = now_ns();
+	if (p->fail)
+		wl_fail(w, -ENOEXEC, "fake: the probe would not start");
+}
+
+static const struct workload_ops fake_workload = {
+	.name = "fake",
+	.help = "test",
+	.cfg_size = 0,
+	.priv_size = sizeof(struct fake_priv),
+	.setup = fake_setup,
+	.start = fake_start,
+	.stop = fake_stop,
+	.teardown = fake_stop,
+	.measure = fake_measure,
+};
+
+/* fake_op - what a workload does with an operation due at deadline, done at done */
+static void fake_op(struct wl_run *w, uint64_t deadline, uint64_t done)
+{
+	struct fake_priv *p = w->priv;
+
+	if (!wl_in_window(w, deadline))
+		return;
+	hist_add(&w->metrics.metric[p->m].hist, done - deadline);
+	w->metrics.counter[p->c].value++;
+}
+
+static struct wl_run *fake_new(bool announce)
+{
+	struct wl_run *w = wl_new(&fake_workload);
+	char errbuf[ERRBUF_LEN];
+
+	assert_non_null(w);
+	if (announce)
+		assert_int_equal(wl_measure_from(w, WL_MEASURE_LATER), 0);
+	assert_int_equal(wl_setup(w, errbuf), 0);
+	assert_int_equal(wl_start(w, errbuf), 0);
+	return w;
+}
+
+static double counter(const struct wl_run *w, const char *name)
+{
+	int i;
+
+	for (i = 0; i < w->metrics.ncounters; i++)
+		if (!strcmp(w->metrics.counter[i].name, name))
+			return w->metrics.counter[i].value;
+	fail_msg("no counter %s", name);
+	return -1;
+}
+
+/* before the window opens nothing is recorded; from its start on, everything due */
+static void test_records_from_window(void **state __unused)
+{
+	struct wl_run *w = fake_new(true);
+	struct fake_priv *p = w->priv;
+	uint64_t t0 = now_ns(), from;
+
+	fake_op(w, t0 - 1000, t0);			/* warm-up: not recorded */
+	assert_int_equal(p->measured, 0);
+	assert_int_equal(wl_measure_from(w, t0 - NSEC_PER_SEC), 0);	/* past: taken as now */
+	from = w->window_ns;
+	assert_true(from >= t0 && from <= now_ns());
+	assert_int_equal(p->measured, 1);
+	fake_op(w, from - 1, from + 10);		/* due just before: out */
+	fake_op(w, from, from + 20);			/* due at the start: in */
+	fake_op(w, from + 5000, from + 5300);
+	wl_stop(w);
+	assert_int_equal(w->metrics.metric[p->m].hist.count, 2);
+	assert_int_equal(w->metrics.metric[p->m].hist.min, 20);
+	assert_int_equal(w->metrics.metric[p->m].hist.max, 300);
+	assert_true(counter(w, "ops") == 2);
+	/* the rate is over the window, not over the run */
+	assert_true(counter(w, "rate_achieved") == 2 / wl_window_s(w));
+	assert_true(wl_window_s(w) == (double)(w->stop_ns - from) / 1e9);
+	wl_free(w);
+}
+
+/* the default: the whole run, as 'deferbench load' has always measured */
+static void test_default_whole_run(void **state __unused)
+{
+	struct wl_run *w = fake_new(false);
+	struct fake_priv *p = w->priv;
+
+	fake_op(w, w->start_ns - 1000, w->start_ns);	/* due before start returned: in */
+	wl_stop(w);
+	assert_true(counter(w, "ops") == 1);
+	assert_int_equal(p->measured, 0);
+	assert_true(wl_window_s(w) == (double)(w->stop_ns - w->start_ns) / 1e9);
+	assert_true(wl_warmup_s(w) == 0);
+	wl_free(w);
+}
+
+/* misuse is refused and changes nothing */
+static void test_rules(void **state __unused)
+{
+	struct wl_run *w = wl_new(&fake_workload);
+	struct fake_priv *p;
+
+	/* before start: only an announcement */
+	assert_int_equal(wl_measure_from(w, now_ns()), -EINVAL);
+	assert_int_equal(w->window_ns, 0);
+	wl_free(w);
+
+	/* a run already recording cannot get a window: in-flight counts would split */
+	w = fake_new(false);
+	p = w->priv;
+	assert_int_equal(wl_measure_from(w, now_ns()), -EINVAL);
+	assert_int_equal(wl_measure_from(w, WL_MEASURE_LATER), -EINVAL);
+	assert_int_equal(w->window_ns, 0);
+	assert_int_equal(p->measured, 0);
+	wl_free(w);
+
+	/* opened once; not again, not after stop */
+	w = fake_new(true);
+	p = w->priv;
+	assert_int_equal(wl_measure_from(w, WL_MEASURE_LATER), -EINVAL);
+	assert_int_equal(wl_measure_from(w, now_ns()), 0);
+	assert_int_equal(wl_measure_from(w, now_ns()), -EINVAL);
+	assert_int_equal(p->measured, 1);
+	wl_stop(w);
+	assert_int_equal(wl_measure_from(w, now_ns()), -EINVAL);
+	wl_free(w);
+
+	/* announced, stopped before it opened */
+	w = fake_new(true);
+	wl_stop(w);
+	assert_int_equal(wl_measure_from(w, now_ns()), -EINVAL);
+	assert_true(wl_window_s(w) == 0);
+	assert_true(counter(w, "rate_achieved") == 0);
+	wl_free(w);
+}
+
+/* a future start: the call returns at it, the hook runs at it */
+static void test_future_start(void **state __unused)
+{
+	struct wl_run *w = fake_new(true);
+	struct fake_priv *p = w->priv;
+	uint64_t t = now_ns() + 30 * NSEC_PER_MSEC;
+
+	assert_int_equal(wl_measure_from(w, t), 0);
+	assert_int_equal(w->window_ns, t);
+	assert_true(now_ns() >= t);
+	assert_true(p->measured_at >= t);
+	wl_free(w);
+}
+
+/* a hook that fails is a run-time failure: returned, and in wl_error() */
+static void test_hook_failure(void **state __unused)
+{
+	struct wl_run *w = wl_new(&fake_workload);
+	struct fake_priv *p = w->priv;
+	char errbuf[ERRBUF_LEN];
+
+	p->fail = true;
+	assert_int_equal(wl_measure_from(w, WL_MEASURE_LATER), 0);
+	assert_int_equal(wl_setup(w, errbuf), 0);
+	assert_int_equal(wl_start(w, errbuf), 0);
+	assert_int_equal(wl_measure_from(w, now_ns()), -ENOEXEC);
+	assert_non_null(wl_error(w));
+	assert_non_null(strstr(wl_error(w), "would not start"));
+	wl_free(w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bounds_whole_run),
+		cmocka_unit_test(test_bounds_opened),
+		cmocka_unit_test(test_bounds_never_opened),
+		cmocka_unit_test(test_bounds_clamped),
+		cmocka_unit_test(test_records_from_window),
+		cmocka_unit_test(test_default_whole_run),
+		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_future_start),
+		cmocka_unit_test(test_hook_failure),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
