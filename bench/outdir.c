@@ -77,9 +77,13 @@ int outdir_check(const char *dir, bool force, char *errbuf)
 int outdir_stage(const char *dir, char *staging, size_t len, char *errbuf)
 {
 	char parent[4096], *slash;
+	size_t n = strlen(dir);
 	int ret;
 
-	if ((size_t)snprintf(staging, len, "%s.partial-%d", dir, (int)getpid()) >= len)
+	/* "out/" must stage beside out, not inside it */
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if ((size_t)snprintf(staging, len, "%.*s.partial-%d", (int)n, dir, (int)getpid()) >= len)
 		return set_err(errbuf, "output directory name too long: %s", dir);
 	snprintf(parent, sizeof(parent), "%s", staging);
 	slash = strrchr(parent, '/');

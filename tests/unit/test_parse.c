@@ -197,6 +197,12 @@ static void test_outdir(void **state)
 	snprintf(path, sizeof(path), "%s/notes.txt", d);
 	assert_int_not_equal(access(path, F_OK), 0);
 	assert_int_not_equal(access(staging, F_OK), 0);
+	/* a trailing slash stages beside the directory, never inside it */
+	snprintf(path, sizeof(path), "%s/", d);
+	assert_int_equal(outdir_stage(path, staging, sizeof(staging), err), 0);
+	assert_null(strstr(staging, "/.partial"));
+	assert_int_equal(outdir_commit(path, staging, err), 0);
+	assert_int_not_equal(access(staging, F_OK), 0);
 	assert_int_equal(rm_rf(d), 0);
 }
 
