@@ -665,8 +665,10 @@ static struct comm_info *comm_update(struct matcher *m, int pid, const char *com
 	size_t n;
 
 	/* the hot path: sched events carry the 16 comm bytes, mostly unchanged */
-	memcpy(raw, comm, len < TASK_COMM_LEN ? len : TASK_COMM_LEN);
 	ci = map_get(&m->comms, (uint64_t)pid);
+	if (ci && len == TASK_COMM_LEN && !memcmp(ci->raw, comm, TASK_COMM_LEN))
+		return ci;
+	memcpy(raw, comm, len < TASK_COMM_LEN ? len : TASK_COMM_LEN);
 	if (ci && !memcmp(ci->raw, raw, TASK_COMM_LEN))
 		return ci;
 	ci = map_put(&m->comms, (uint64_t)pid, &created);
@@ -756,6 +758,10 @@ void match_sched_switch(struct matcher *m, uint64_t ts, int prev_pid, int next_p
 	ci = map_get(&m->comms, (uint64_t)prev_pid);
 	if (ci)
 		ci->wake_ts = 0;
+	/* pid 0 is every CPU's idle task, "swapper/N": never deferred work, and its
+	 * name would change at every switch */
+	if (!next_pid)
+		return;
 	ci = comm_update(m, next_pid, next_comm, len);
 	if (!ci || !ci->wake_ts)
 		return;

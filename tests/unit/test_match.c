@@ -284,7 +284,10 @@ static void test_thread_wakeup(void **state)
 	match_sched_wakeup(m, 500, 77, sh, 16);
 	match_sched_switch(m, 900, 0, 77, sh, 16);
 	assert_int_equal(m->nwake, 1);
-	assert_int_equal(m->n.events[EV_SCHED_SWITCH], 5);
+	/* the idle tasks (pid 0, swapper/N) are not tracked */
+	match_sched_switch(m, 950, 77, 0, "swapper/1", 10);
+	assert_null(map_get(&m->comms, 0));
+	assert_int_equal(m->n.events[EV_SCHED_SWITCH], 6);
 	assert_int_equal(m->n.events[EV_SCHED_WAKEUP], 4);
 }
 
