@@ -195,7 +195,11 @@ static void print_wakeup(const struct result *r, FILE *f)
 	uint32_t i;
 	int c;
 
-	if (!r->m.nwake && !r->m.n.events[EV_SCHED_WAKEUP])
+	bool any = r->m.nwake > 0;
+
+	for (c = 0; c < r->ncpus; c++)
+		any |= r->m.ksoftirqd_wake[c] != NULL;
+	if (!any)
 		return;
 	fprintf(f, "\nTHREAD WAKEUP   sched_wakeup -> sched_switch in, of the threads that run "
 		"deferred work\n");
