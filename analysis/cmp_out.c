@@ -97,8 +97,9 @@ static void md_rules(struct doc *d, const struct cmp_ctx *c)
 	doc_li(d, "A repetition counts for a percentile only with at least %u samples beyond "
 	       "it; at least %u such repetitions are needed on each side, else cannot tell.",
 	       j->min_tail, j->min_reps);
-	doc_li(d, "Cells with lost trace events are not compared on softirq/workqueue metrics; "
-	       "cells that did not finish are not compared at all. max is shown, not judged.");
+	doc_li(d, "Cells with lost trace events are not compared on softirq/workqueue/wakeup "
+	       "metrics; cells that did not finish are not compared at all. max and the "
+	       "thread wakeup p99s are shown, not judged, unless --metric selects them.");
 	doc_li(d, "p (Mann-Whitney, two-sided, on the repetition values) is for information.");
 }
 

@@ -151,13 +151,18 @@ out:
 	return ret;
 }
 
-/* is_info - max is shown beside any judged statistic of the same histogram */
+/*
+ * is_info - shown, not judged: max beside any judged statistic of the same histogram,
+ * and the thread wakeup p99s, which tell where a softirq or workqueue delay came from
+ */
 static bool is_info(const struct keylist *kl, const struct metric_key *k,
 		    const char *const *pat, size_t npat)
 {
 	char id[METRIC_ID_LEN];
 	size_t i;
 
+	if (k->src == MS_WAKEUP && k->stat == MST_P99)
+		return true;
 	if (k->stat != MST_MAX)
 		return false;
 	for (i = 0; i < kl->n; i++) {
@@ -215,7 +220,8 @@ static int compare_sets(struct cmp_result *res, const struct cellset *bs,
 	if (b.lossy || n.lossy) {
 		snprintf(why, sizeof(why), "trace events lost in %u base and %u new "
 			 "repetitions; workload metrics still compared", b.lossy, n.lossy);
-		if (whole_row(res, bs->workload, bs->config, "softirq:*, wq:*", V_LOSSY, why))
+		if (whole_row(res, bs->workload, bs->config, "softirq:*, wq:*, wakeup:*", V_LOSSY,
+			      why))
 			return -ENOMEM;
 	}
 	return compare_keys(res, bs, ns, o, b.lossy || n.lossy);

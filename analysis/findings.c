@@ -103,6 +103,127 @@ static void best_config(struct report_ctx *r, const char *wl, const char *metric
 	free(rc);
 }
 
+/* A configuration ranked by its worst worker pool's wakeup p99. */
+struct wake_cfg {
+	struct ranked_cfg rc;		/* first: sorted with by_med */
+	const char *pool;		/* the pool that was worst in most repetitions */
+	bool data;			/* some repetition has thread_wakeup */
+};
+
+/* by_med_desc - highest median first, configurations without one last */
+static int by_med_desc(const void *a, const void *b)
+{
+	const struct ranked_cfg *x = a, *y = b;
+
+	if (isnan(x->med) || isnan(y->med))
+		return by_med(a, b);
+	return by_med(b, a);
+}
+
+/* mode_of - the most frequent of n names (the first one on a tie) */
+static const char *mode_of(const char *const *names, size_t n)
+{
+	size_t i, j, c, best = 0;
+	const char *m = "";
+
+	for (i = 0; i < n; i++) {
+		for (c = 0, j = 0; j < n; j++)
+			c += !strcmp(names[i], names[j]);
+		if (c > best) {
+			best = c;
+			m = names[i];
+		}
+	}
+	return m;
+}
+
+/*
+ * worst_pool - per repetition, the highest wakeup p99 among the worker pools with
+ * enough wakeups for a p99 (the same rule as compare): one value per repetition, so
+ * configurations can be judged against each other as everywhere else
+ */
+static void worst_pool(const struct cellset *s, const struct judge_opts *jo,
+		       struct wake_cfg *wc)
+{
+	const char *pools[STATS_MAX_N];
+	size_t i, p;
+
+	memset(wc, 0, sizeof(*wc));
+	wc->rc.s = s;
+	for (i = 0; i < s->n; i++) {
+		const struct record *rec = &s->cell[i]->rec;
+		const struct wake_data *worst = NULL;
+
+		if (!s->cell[i]->ok)
+			continue;
+		wc->data |= rec->has_wakeup;
+		for (p = 0; p < rec->nwake[WK_WORKER]; p++) {
+			const struct wake_data *w = &rec->wake[WK_WORKER][p];
+
+			if (metric_usable(MST_P99, w->st.count, jo->min_tail) &&
+			    (!worst || w->st.p99 > worst->st.p99))
+				worst = w;
+		}
+		if (worst) {
+			pools[wc->rc.n] = worst->name;
+			wc->rc.v[wc->rc.n++] = (double)worst->st.p99;
+		}
+	}
+	wc->rc.med = wc->rc.n ? median(wc->rc.v, wc->rc.n) : NAN;
+	wc->pool = mode_of(pools, wc->rc.n);
+}
+
+/* wakeup_finding - the configuration whose worker pools waited longest to run */
+static void wakeup_finding(struct report_ctx *r, const char *wl)
+{
+	const struct cellset *ref = cellsets_reference(&r->cs, wl);
+	struct wake_cfg *wc, *top, *rw = NULL;
+	struct judge_opts jo;
+	char us[32], vref[512], how[160];
+	size_t i, n = 0, data = 0;
+	double need;
+
+	judge_opts_default(&jo);
+	wc = calloc(MAX_CFG, sizeof(*wc));
+	if (!wc)
+		return;
+	for (i = 0; i < r->cs.n && n < MAX_CFG; i++)
+		if (!strcmp(r->cs.s[i].workload, wl)) {
+			worst_pool(&r->cs.s[i], &jo, &wc[n]);
+			data += wc[n++].data;
+		}
+	if (!data)
+		goto out;	/* summary.json files from before thread_wakeup */
+	qsort(wc, n, sizeof(*wc), by_med_desc);
+	top = &wc[0];
+	for (i = 0; i < n; i++)
+		if (wc[i].rc.s == ref)
+			rw = &wc[i];
+	need = ceil(jo.min_tail / (1 - mstat_q[MST_P99]));
+	if (isnan(top->rc.med)) {
+		doc_li(&r->doc, "%s, thread wakeup: no worker pool had the %.0f wakeups in a "
+		       "repetition that a p99 needs", wl, need);
+		goto out;
+	}
+	vref[0] = '\0';
+	if (rw && rw != top && !isnan(rw->rc.med))
+		versus(&top->rc, &rw->rc, ref, &jo, vref, sizeof(vref));
+	else if (rw && rw != top)
+		snprintf(vref, sizeof(vref), "%s (reference) has no worker pool with enough "
+			 "wakeups for a p99", ref->config);
+	if (top->rc.n == 1)
+		snprintf(how, sizeof(how), "pool %s, 1 repetition", top->pool);
+	else
+		snprintf(how, sizeof(how), "median over %zu repetitions of each one's worst pool, "
+			 "most often %s", top->rc.n, top->pool);
+	doc_li(&r->doc, "%s, thread wakeup: highest worker-pool p99 (pools with %.0f wakeups or "
+	       "more) with %s%s, %s us (%s)%s%s", wl, need, top->rc.s->config,
+	       rw == top && n > 1 ? ", the reference configuration" : "",
+	       fmt_us(top->rc.med, us, sizeof(us)), how, vref[0] ? "; against " : "", vref);
+out:
+	free(wc);
+}
+
 static void deferred_ratio_row(struct report_ctx *r, const struct cellset *s, struct hist *h)
 {
 	double sp[2] = { NAN, NAN }, wp[2] = { NAN, NAN };
@@ -257,11 +378,12 @@ void findings_write(struct report_ctx *r)
 		const struct cellset *ref = cellsets_reference(&r->cs, wl[w]);
 
 		keylist_free(&kl);
-		if (!ref || keylist_collect(ref, false, &kl))
-			continue;
+		if (ref && keylist_collect(ref, false, &kl))
+			keylist_free(&kl);
 		for (i = 0; i < kl.n; i++)
 			if (kl.k[i].src == MS_WORKLOAD && kl.k[i].stat == MST_P99)
 				best_config(r, wl[w], kl.k[i].name);
+		wakeup_finding(r, wl[w]);
 	}
 	keylist_free(&kl);
 	data_quality(r);

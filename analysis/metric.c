@@ -29,6 +29,10 @@ void metric_id(const struct metric_key *k, char *buf, size_t len)
 		snprintf(buf, len, "wq:%s:%s%s%s:%s:%s", k->name, k->func, k->pool[0] ? "@" : "",
 			 k->pool, wq_metric_names[k->sub], mstat_names[k->stat]);
 		break;
+	case MS_WAKEUP:
+		snprintf(buf, len, "wakeup:%s:%s:%s", wake_kind_names[k->sub], k->name,
+			 mstat_names[k->stat]);
+		break;
 	}
 }
 
@@ -76,6 +80,8 @@ int metric_hist(const struct record *rec, const struct metric_key *k, struct his
 				found++;
 			}
 		return found ? 0 : -ENOENT;
+	case MS_WAKEUP:
+		return record_wakeup(rec, k->sub, k->name) ? -ENODATA : -ENOENT;
 	}
 	return -EINVAL;
 }
@@ -94,6 +100,7 @@ static const struct hist_stats *single_stats(const struct record *rec,
 	const struct hist_stats *st = NULL;
 	const struct wl_metric_data *m;
 	const struct sirq_group *g;
+	const struct wake_data *w;
 	size_t i;
 
 	*ngroups = 0;
@@ -106,6 +113,11 @@ static const struct hist_stats *single_stats(const struct record *rec,
 		g = record_sirq(rec, k->name, -1);
 		*ngroups = !!g;
 		return g ? &g->st[k->sub] : NULL;
+	}
+	if (k->src == MS_WAKEUP) {
+		w = record_wakeup(rec, k->sub, k->name);
+		*ngroups = !!w;
+		return w ? &w->st : NULL;
 	}
 	for (i = 0; i < rec->nwq; i++)
 		if (wq_match(&rec->wq[i], k)) {
@@ -291,6 +303,12 @@ static int collect_record(const struct record *rec, bool per_pool, struct keylis
 			snprintf(k.func, sizeof(k.func), "%s", rec->wq[i].func);
 			if (per_pool)
 				snprintf(k.pool, sizeof(k.pool), "%s", rec->wq[i].pool);
+			ret = add_all_stats(kl, &k);
+		}
+	for (m = 0; !ret && m < WK_NR; m++)
+		for (i = 0; !ret && i < rec->nwake[m]; i++) {
+			k = (struct metric_key){ .src = MS_WAKEUP, .sub = m };
+			snprintf(k.name, sizeof(k.name), "%s", rec->wake[m][i].name);
 			ret = add_all_stats(kl, &k);
 		}
 	return ret;

@@ -9,8 +9,12 @@
  *   workload:<metric>:<stat>               workload:rtt:p99
  *   softirq:<vector>:<delay|runtime>:<stat>  softirq:NET_RX:delay:p50
  *   wq:<workqueue>:<function>:<m>:<stat>   wq:events_unbound:flush_to_ldisc:delay:p99
+ *   wakeup:ksoftirqd:<cpu>:<stat>          wakeup:ksoftirqd:0:p99
+ *   wakeup:worker:<pool>:<stat>            wakeup:worker:unbound10:p99
  * <stat> is p50, p90, p99, p999 or max. Workqueue metrics merge every worker pool of the
  * function (pool ids differ between boots); report's per-pool tables set key.pool.
+ * Thread wakeup metrics (summary.json thread_wakeup) have statistics but no buckets:
+ * per-repetition values only, nothing pooled.
  */
 #ifndef DEFERBENCH_METRIC_H
 #define DEFERBENCH_METRIC_H
@@ -22,7 +26,7 @@
 #include "rundata.h"
 #include "stats.h"
 
-enum msrc { MS_WORKLOAD, MS_SOFTIRQ, MS_WQ };
+enum msrc { MS_WORKLOAD, MS_SOFTIRQ, MS_WQ, MS_WAKEUP };
 enum mstat { MST_P50, MST_P90, MST_P99, MST_P999, MST_MAX, MST_NR };
 extern const char *const mstat_names[MST_NR];
 extern const double mstat_q[MST_NR];		/* 0.5, 0.9, 0.99, 0.999, 1 */
@@ -31,17 +35,18 @@ extern const double mstat_q[MST_NR];		/* 0.5, 0.9, 0.99, 0.999, 1 */
 
 struct metric_key {
 	enum msrc src;
-	char name[NAME_LEN];	/* workload metric, vector or workqueue */
+	char name[NAME_LEN];	/* workload metric, vector, workqueue, CPU or pool */
 	char func[FUNC_LEN];	/* MS_WQ: work function */
 	char pool[NAME_LEN];	/* MS_WQ: one pool, or "" for all pools merged */
-	int sub;		/* MS_SOFTIRQ: enum sirq_metric; MS_WQ: enum wq_metric */
+	int sub;		/* MS_SOFTIRQ: enum sirq_metric; MS_WQ: enum wq_metric;
+				 * MS_WAKEUP: enum wake_kind */
 	enum mstat stat;
 };
 
 void metric_id(const struct metric_key *k, char *buf, size_t len);
 /* metric_same_group - same histogram, any statistic */
 bool metric_same_group(const struct metric_key *a, const struct metric_key *b);
-/* metric_trace_derived - softirq and workqueue figures come from the capture */
+/* metric_trace_derived - softirq, workqueue and wakeup figures come from the capture */
 static inline bool metric_trace_derived(const struct metric_key *k)
 {
 	return k->src != MS_WORKLOAD;
@@ -50,7 +55,8 @@ static inline bool metric_trace_derived(const struct metric_key *k)
 /*
  * metric_hist - k's histogram in one record (added to h, which the caller initialised):
  * -ENOENT when the group is absent, -ENODATA when buckets are needed (several pools
- * merged) but the record has no histograms.csv / workload-hist.csv.
+ * merged) but the record has no histograms.csv / workload-hist.csv, and always for
+ * MS_WAKEUP (statistics only).
  */
 int metric_hist(const struct record *rec, const struct metric_key *k, struct hist *h);
 /* metric_value - k's statistic in one record and the sample count behind it */

@@ -46,6 +46,8 @@ void record_free(struct record *rec)
 			bucketlist_free(&rec->wq[i].h[m]);
 	free(rec->sirq);
 	free(rec->wq);
+	for (m = 0; m < WK_NR; m++)
+		free(rec->wake[m]);
 	workload_free(&rec->wl);
 	memset(rec, 0, sizeof(*rec));
 }

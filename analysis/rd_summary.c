@@ -23,6 +23,17 @@ const char *const wq_metric_names[WM_NR] = {
 	[WM_RUNTIME] = "runtime",
 };
 
+const char *const wake_kind_names[WK_NR] = {
+	[WK_KSOFTIRQD] = "ksoftirqd",
+	[WK_WORKER] = "worker",
+};
+
+/* the arrays of summary.json's thread_wakeup object, per kind */
+static const char *const wake_keys[WK_NR] = {
+	[WK_KSOFTIRQD] = "ksoftirqd",
+	[WK_WORKER] = "workers",
+};
+
 static int read_meta(const struct jr *j, struct json_object *root, struct capture_data *c)
 {
 	struct json_object *m;
@@ -94,18 +105,21 @@ static int read_wq(const struct jr *j, struct json_object *o, const char *where,
 	return ret;
 }
 
-/* read_array - allocate n elements of size sz and fill each with fn */
-static int read_array(const struct jr *j, struct json_object *root, const char *key,
-		      size_t sz, void **out, size_t *n,
+/*
+ * read_array - allocate n elements of size sz and fill each with fn; parent is the path
+ * of the object that holds the array ("" for the root)
+ */
+static int read_array(const struct jr *j, struct json_object *root, const char *parent,
+		      const char *key, size_t sz, void **out, size_t *n,
 		      int (*fn)(const struct jr *, struct json_object *, const char *, void *))
 {
 	struct json_object *arr;
-	char where[64];
+	char where[96];
 	size_t i, len;
 	char *v;
 	int ret;
 
-	ret = jr_get(j, root, "", key, json_type_array, &arr);
+	ret = jr_get(j, root, parent, key, json_type_array, &arr);
 	if (ret)
 		return ret;
 	len = json_object_array_length(arr);
@@ -117,7 +131,7 @@ static int read_array(const struct jr *j, struct json_object *root, const char *
 	for (i = 0; i < len; i++) {
 		struct json_object *e = json_object_array_get_idx(arr, i);
 
-		snprintf(where, sizeof(where), "%s[%zu]", key, i);
+		snprintf(where, sizeof(where), "%s%s%s[%zu]", parent, *parent ? "." : "", key, i);
 		if (!json_object_is_type(e, json_type_object))
 			return rd_err(j->errbuf, "malformed result file %s: field '%s' is "
 				      "not an object", j->path, where);
@@ -138,6 +152,69 @@ static int wq_cb(const struct jr *j, struct json_object *o, const char *w, void 
 	return read_wq(j, o, w, g);
 }
 
+static int ksoftirqd_cb(const struct jr *j, struct json_object *o, const char *w, void *p)
+{
+	struct wake_data *g = p;
+	int ret;
+
+	ret = jr_int(j, o, w, "cpu", 0, 65535, &g->cpu);
+	snprintf(g->name, sizeof(g->name), "%d", g->cpu);
+	return ret ?: jr_stats(j, o, w, "wakeup_ns", &g->st);
+}
+
+static int worker_cb(const struct jr *j, struct json_object *o, const char *w, void *p)
+{
+	struct wake_data *g = p;
+	int ret;
+
+	g->cpu = -1;
+	ret = jr_str(j, o, w, "pool", g->name, sizeof(g->name));
+	if (!ret && !g->name[0])
+		ret = jr_fail(j, w, "pool", "is empty");
+	return ret ?: jr_stats(j, o, w, "wakeup_ns", &g->st);
+}
+
+/* wake_unique - a thread or pool listed twice would make its figures ambiguous */
+static int wake_unique(const struct jr *j, const struct record *rec, enum wake_kind k)
+{
+	char where[64];
+	size_t a, b;
+
+	for (a = 0; a < rec->nwake[k]; a++)
+		for (b = 0; b < a; b++)
+			if (!strcmp(rec->wake[k][a].name, rec->wake[k][b].name)) {
+				snprintf(where, sizeof(where), "thread_wakeup.%s[%zu]",
+					 wake_keys[k], a);
+				return jr_fail(j, where, k == WK_KSOFTIRQD ? "cpu" : "pool",
+					       "repeats '%s' of entry %zu", rec->wake[k][a].name, b);
+			}
+	return 0;
+}
+
+/*
+ * read_wakeup - the optional thread_wakeup section: files written before it existed are
+ * read without it (has_wakeup false); a section that is there must be whole
+ */
+static int read_wakeup(const struct jr *j, struct json_object *root, struct record *rec)
+{
+	static int (*const cb[WK_NR])(const struct jr *, struct json_object *, const char *,
+				       void *) = { [WK_KSOFTIRQD] = ksoftirqd_cb,
+						   [WK_WORKER] = worker_cb };
+	struct json_object *tw;
+	int k, ret;
+
+	if (!jr_has(root, "thread_wakeup"))
+		return 0;
+	ret = jr_get(j, root, "", "thread_wakeup", json_type_object, &tw);
+	for (k = 0; !ret && k < WK_NR; k++) {
+		ret = read_array(j, tw, "thread_wakeup", wake_keys[k], sizeof(*rec->wake[k]),
+				 (void **)&rec->wake[k], &rec->nwake[k], cb[k]);
+		ret = ret ?: wake_unique(j, rec, k);
+	}
+	rec->has_wakeup = !ret;
+	return ret;
+}
+
 int summary_load(const char *path, struct record *rec, char *errbuf)
 {
 	struct jr j = { .path = path, .errbuf = errbuf };
@@ -150,10 +227,11 @@ int summary_load(const char *path, struct record *rec, char *errbuf)
 	ret = jr_schema(&j, root, "deferbench/1");
 	ret = ret ?: read_meta(&j, root, &rec->cap);
 	ret = ret ?: read_capture(&j, root, &rec->cap);
-	ret = ret ?: read_array(&j, root, "softirq", sizeof(*rec->sirq), (void **)&rec->sirq,
-				&rec->nsirq, sirq_cb);
-	ret = ret ?: read_array(&j, root, "workqueue", sizeof(*rec->wq), (void **)&rec->wq,
+	ret = ret ?: read_array(&j, root, "", "softirq", sizeof(*rec->sirq),
+				(void **)&rec->sirq, &rec->nsirq, sirq_cb);
+	ret = ret ?: read_array(&j, root, "", "workqueue", sizeof(*rec->wq), (void **)&rec->wq,
 				&rec->nwq, wq_cb);
+	ret = ret ?: read_wakeup(&j, root, rec);
 	json_object_put(root);
 	return ret;
 }
@@ -165,6 +243,17 @@ const struct sirq_group *record_sirq(const struct record *rec, const char *vecto
 	for (i = 0; i < rec->nsirq; i++)
 		if (rec->sirq[i].cpu == cpu && !strcmp(rec->sirq[i].vector, vector))
 			return &rec->sirq[i];
+	return NULL;
+}
+
+const struct wake_data *record_wakeup(const struct record *rec, enum wake_kind kind,
+				      const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < rec->nwake[kind]; i++)
+		if (!strcmp(rec->wake[kind][i].name, name))
+			return &rec->wake[kind][i];
 	return NULL;
 }
 

@@ -13,6 +13,7 @@
 static const char *const tab_names[TAB_NR] = {
 	[TAB_WORKLOAD] = "workload.csv", [TAB_SOFTIRQ] = "softirq.csv",
 	[TAB_WQ] = "workqueue.csv", [TAB_CELLS] = "cells.csv", [TAB_COUNTERS] = "counters.csv",
+	[TAB_WAKEUP] = "wakeup.csv",
 };
 
 static const char *const fig_cols[] = {
@@ -33,6 +34,16 @@ static const char *const *const tab_keys[TAB_NR] = {
 		"duration_s", "knobs", NULL },
 	[TAB_COUNTERS] = (const char *const[]){ "workload", "config", "counter", "reps",
 		"median", "min", "max", NULL },
+	/* statistics only (no buckets): the repetitions' spread, nothing pooled */
+	[TAB_WAKEUP] = (const char *const[]){ "workload", "config", "thread", "cpu", "pool",
+		"reps", "reps_with_data", "wakeups", "rep_p50_median_ns", "rep_p50_min_ns",
+		"rep_p50_max_ns", "rep_p99_median_ns", "rep_p99_min_ns", "rep_p99_max_ns",
+		"max_ns", "lost_events", "unmatched", "lossy_reps", "incomplete_reps", NULL },
+};
+
+/* tables with the figure columns (fig_cols) after their keys */
+static const bool tab_figures[TAB_NR] = {
+	[TAB_WORKLOAD] = true, [TAB_SOFTIRQ] = true, [TAB_WQ] = true,
 };
 
 int tables_open(struct report_ctx *r)
@@ -46,7 +57,7 @@ int tables_open(struct report_ctx *r)
 		if (ret)
 			return rd_errno(r->errbuf, ret, "%s: %s", p, strerror(-ret));
 		csvw_header(&r->tab[t], tab_keys[t]);
-		if (t != TAB_CELLS && t != TAB_COUNTERS)
+		if (tab_figures[t])
 			csvw_header(&r->tab[t], fig_cols);
 		csvw_end(&r->tab[t]);
 	}
@@ -67,8 +78,7 @@ int tables_close(struct report_ctx *r)
 	return ret;
 }
 
-/* csv_ns - a latency in whole nanoseconds; an empty field when unknown (NaN) */
-static void csv_ns(struct csvw *w, double v)
+void rep_csv_ns(struct csvw *w, double v)
 {
 	if (isnan(v))
 		csvw_str(w, "");
@@ -92,22 +102,22 @@ static void csv_figure(struct csvw *w, const struct figure *f)
 
 	csvw_u64(w, f->reps);
 	csvw_u64(w, f->with_data);
-	csv_ns(w, ok ? (double)f->pooled.count : nan);
-	csv_ns(w, ok ? (double)f->pooled.p50 : nan);
-	csv_ns(w, ok ? (double)f->pooled.p90 : nan);
-	csv_ns(w, ok ? (double)f->pooled.p99 : nan);
-	csv_ns(w, ok ? (double)f->pooled.p999 : nan);
-	csv_ns(w, f->max.max);
+	rep_csv_ns(w, ok ? (double)f->pooled.count : nan);
+	rep_csv_ns(w, ok ? (double)f->pooled.p50 : nan);
+	rep_csv_ns(w, ok ? (double)f->pooled.p90 : nan);
+	rep_csv_ns(w, ok ? (double)f->pooled.p99 : nan);
+	rep_csv_ns(w, ok ? (double)f->pooled.p999 : nan);
+	rep_csv_ns(w, f->max.max);
 	csv_num(w, ok ? f->pooled.mean : nan);
 	csv_num(w, ok ? f->pooled.stddev : nan);
-	csv_ns(w, f->p75 - f->p25);
-	csv_ns(w, ok ? (double)f->pooled.p99 - (double)f->pooled.p50 : nan);
-	csv_ns(w, f->p50.med);
-	csv_ns(w, f->p50.min);
-	csv_ns(w, f->p50.max);
-	csv_ns(w, f->p99.med);
-	csv_ns(w, f->p99.min);
-	csv_ns(w, f->p99.max);
+	rep_csv_ns(w, f->p75 - f->p25);
+	rep_csv_ns(w, ok ? (double)f->pooled.p99 - (double)f->pooled.p50 : nan);
+	rep_csv_ns(w, f->p50.med);
+	rep_csv_ns(w, f->p50.min);
+	rep_csv_ns(w, f->p50.max);
+	rep_csv_ns(w, f->p99.med);
+	rep_csv_ns(w, f->p99.min);
+	rep_csv_ns(w, f->p99.max);
 	csvw_u64(w, f->lost);
 	csvw_u64(w, f->unmatched);
 	csvw_u64(w, f->lossy_reps);
@@ -172,8 +182,7 @@ void table_cells(struct report_ctx *r)
 	doc_table_end(&r->doc);
 }
 
-/* counts - "lost 0, unmatched 12" as two cells */
-static void counts(const struct figure *f, char *lost, char *un, size_t len)
+void rep_counts(const struct figure *f, char *lost, char *un, size_t len)
 {
 	snprintf(lost, len, "%llu", (unsigned long long)f->lost);
 	snprintf(un, len, "%llu", (unsigned long long)f->unmatched);
@@ -211,7 +220,7 @@ void table_workload(struct report_ctx *r, const char *wl, const char *metric)
 		fmt_us(ok ? f.pooled.stddev : NAN, c[6], 48);
 		fmt_us(ok ? (double)f.pooled.p99 - (double)f.pooled.p50 : NAN, c[7], 48);
 		fmt_us(f.p75 - f.p25, c[8], 48);
-		counts(&f, lost, un, sizeof(lost));
+		rep_counts(&f, lost, un, sizeof(lost));
 		doc_row(&r->doc, (const char *const[]){ s->config, c[0], c[1], c[2], c[3], c[4],
 			c[5], c[6], c[7], c[8], lost, un, fmt_flags(&f, flags, sizeof(flags)) },
 			ARRAY_SIZE(hdr));
@@ -265,7 +274,7 @@ static void sirq_row(struct report_ctx *r, const struct cellset *s, struct metri
 	fmt_spread(&t.p50, c[6], 48);
 	fmt_spread(&t.p99, c[7], 48);
 	fmt_us(t.max.max, c[8], 48);
-	counts(&d, lost, un, sizeof(lost));
+	rep_counts(&d, lost, un, sizeof(lost));
 	doc_row(&r->doc, (const char *const[]){ s->config, k->name, c[0], c[1], c[2], c[3],
 		c[4], c[5], c[6], c[7], c[8], lost, un, fmt_flags(&d, flags, sizeof(flags)) }, 14);
 }
@@ -328,7 +337,7 @@ static void wq_row(struct report_ctx *r, const struct cellset *s, struct metric_
 	fmt_spread(&d.p99, c[2], 48);
 	fmt_us(d.max.max, c[3], 48);
 	fmt_spread(&t.p99, c[4], 48);
-	counts(&d, lost, un, sizeof(lost));
+	rep_counts(&d, lost, un, sizeof(lost));
 	doc_row(&r->doc, (const char *const[]){ s->config, k->name, k->func, k->pool, c[0],
 		c[1], c[2], c[3], c[4], lost, un, fmt_flags(&d, flags, sizeof(flags)) }, 12);
 }

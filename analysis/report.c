@@ -5,9 +5,12 @@
  */
 #include "report.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "plot.h"
 #include "report_int.h"
@@ -91,11 +94,70 @@ static void workload_section(struct report_ctx *r, const char *wl)
 	table_workqueue(r, wl);
 	if (!r->err)
 		plots_deferred(r, wl);
+	doc_h(&r->doc, 3, "%s: thread wakeup (sched_wakeup -> running)", wl);
+	doc_p(&r->doc, "From the wakeup of a ksoftirqd or kworker thread to the context switch "
+	      "that runs it: the part of softirq and workqueue delay the scheduler adds. "
+	      "Statistics only (no histograms), so p50 and p99 are per-repetition spreads; "
+	      "wakeups are summed over repetitions.");
+	table_wakeup(r, wl);
 	if (r->o->plots && !r->err) {
 		doc_h(&r->doc, 3, "%s: latency over time", wl);
 		plots_time(r, wl);
 	}
 	keylist_free(&kl);
+}
+
+/* is_report_file - a name the report writes into plots/ or tables/ (never a dot file) */
+static bool is_report_file(const char *name)
+{
+	static const char *const ext[] = { ".png", ".svg", ".gp", ".dat", ".log", ".csv" };
+	const char *dot = strrchr(name, '.');
+	size_t i;
+
+	if (name[0] == '.' || !dot)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(ext); i++)
+		if (!strcmp(dot, ext[i]))
+			return true;
+	return false;
+}
+
+/*
+ * clear_dir - remove what an earlier report left in plots/ or tables/, so that no stale
+ * plot or table survives a re-run: only regular files with the report's extensions
+ * (not symbolic links, directories or anything else); a missing directory is fine
+ */
+static int clear_dir(struct report_ctx *r, const char *dir)
+{
+	struct dirent *e;
+	struct stat st;
+	int ret = 0, err;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return errno == ENOENT ? 0 : rd_errno(r->errbuf, -errno, "%s: cannot clear "
+						      "the old report files: %s", dir,
+						      strerror(errno));
+	while ((errno = 0, e = readdir(d))) {
+		if (!is_report_file(e->d_name))
+			continue;
+		err = 0;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			err = errno;
+		else if (S_ISREG(st.st_mode) && unlinkat(dirfd(d), e->d_name, 0))
+			err = errno;
+		if (err && err != ENOENT) {
+			ret = rd_errno(r->errbuf, -err, "%s/%s: cannot remove the old report "
+				       "file: %s", dir, e->d_name, strerror(err));
+			break;
+		}
+	}
+	if (!e && errno)
+		ret = rd_errno(r->errbuf, -errno, "%s: cannot read the directory: %s", dir,
+			       strerror(errno));
+	closedir(d);
+	return ret;
 }
 
 static int prepare_dirs(struct report_ctx *r)
@@ -104,7 +166,14 @@ static int prepare_dirs(struct report_ctx *r)
 
 	ret = path_join(r->plotdir, sizeof(r->plotdir), r->o->outdir, "plots");
 	ret = ret ?: path_join(r->tabledir, sizeof(r->tabledir), r->o->outdir, "tables");
-	ret = ret ?: mkdir_p(r->tabledir, 0755);
+	if (ret)
+		return rd_errno(r->errbuf, ret, "%s: path too long", r->o->outdir);
+	/* plots/ and tables/ belong to the report: also without --plots, old plots go */
+	ret = clear_dir(r, r->plotdir);
+	ret = ret ?: clear_dir(r, r->tabledir);
+	if (ret)
+		return ret;
+	ret = mkdir_p(r->tabledir, 0755);
 	if (!ret && r->o->plots)
 		ret = mkdir_p(r->plotdir, 0755);
 	if (ret)
@@ -143,8 +212,9 @@ static void body(struct report_ctx *r)
 		workload_section(r, wl[i]);
 	doc_h(&r->doc, 2, "Files");
 	doc_li(&r->doc, "tables/workload.csv, tables/softirq.csv, tables/workqueue.csv: every "
-	       "group and statistic (ns); tables/counters.csv: workload counters; "
-	       "tables/cells.csv: every cell");
+	       "group and statistic (ns); tables/wakeup.csv: thread wakeup per ksoftirqd and "
+	       "worker pool; tables/counters.csv: workload counters; tables/cells.csv: "
+	       "every cell");
 	if (r->o->plots)
 		doc_li(&r->doc, "plots/: %zu plots as PNG and SVG, with the gnuplot scripts and "
 		       "data that drew them", r->nplots);

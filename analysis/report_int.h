@@ -14,7 +14,7 @@
 #include "metric.h"
 #include "report.h"
 
-enum { TAB_WORKLOAD, TAB_SOFTIRQ, TAB_WQ, TAB_CELLS, TAB_COUNTERS, TAB_NR };
+enum { TAB_WORKLOAD, TAB_SOFTIRQ, TAB_WQ, TAB_CELLS, TAB_COUNTERS, TAB_WAKEUP, TAB_NR };
 
 struct report_ctx {
 	const struct run *run;
@@ -40,6 +40,13 @@ void table_workload(struct report_ctx *r, const char *wl, const char *metric);
 void table_counters(struct report_ctx *r, const char *wl);
 void table_softirq(struct report_ctx *r, const char *wl);
 void table_workqueue(struct report_ctx *r, const char *wl);
+/* rep_csv_ns - a latency in whole nanoseconds; an empty field when unknown (NaN) */
+void rep_csv_ns(struct csvw *w, double v);
+/* rep_counts - a figure's lost and unmatched events as two cells of text */
+void rep_counts(const struct figure *f, char *lost, char *un, size_t len);
+
+/* rep_wakeup.c */
+void table_wakeup(struct report_ctx *r, const char *wl);
 
 /* rep_plots.c: each draws (when plots are on) and references the plot in the doc */
 void plots_workload(struct report_ctx *r, const char *wl, const char *metric);

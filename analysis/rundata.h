@@ -58,6 +58,20 @@ struct wq_group {
 	struct bucketlist h[WM_NR];
 };
 
+/*
+ * summary.json's thread_wakeup: sched_wakeup -> sched_switch in of a ksoftirqd thread
+ * (one per CPU) or of the kworkers of one worker pool. Statistics only: there are no
+ * buckets for it in histograms.csv.
+ */
+enum wake_kind { WK_KSOFTIRQD, WK_WORKER, WK_NR };
+extern const char *const wake_kind_names[WK_NR];	/* "ksoftirqd", "worker" */
+
+struct wake_data {
+	char name[NAME_LEN];		/* the CPU as text ("0"), or the pool ("unbound10") */
+	int cpu;			/* WK_KSOFTIRQD; -1 for a pool */
+	struct hist_stats st;
+};
+
 struct wl_metric_data {
 	char name[NAME_LEN];
 	char unit[16];
@@ -99,6 +113,9 @@ struct record {
 	size_t nwq;
 	struct wl_data wl;
 	bool has_hist;			/* histograms.csv was there */
+	bool has_wakeup;		/* summary.json had thread_wakeup (older ones do not) */
+	struct wake_data *wake[WK_NR];
+	size_t nwake[WK_NR];
 };
 
 /* One row of intervals.csv (the columns report plots). */
@@ -178,6 +195,9 @@ void buckets_to_hist(const struct bucketlist *bl, const struct hist_stats *exact
 /* Lookups; NULL when absent. */
 const struct sirq_group *record_sirq(const struct record *rec, const char *vector, int cpu);
 const struct wl_metric_data *record_wl_metric(const struct record *rec, const char *name);
+/* record_wakeup - name is the CPU number as text (ksoftirqd) or the pool name */
+const struct wake_data *record_wakeup(const struct record *rec, enum wake_kind kind,
+				      const char *name);
 
 /* path_join - "a/b" into buf; -ENAMETOOLONG */
 int path_join(char *buf, size_t len, const char *a, const char *b);

@@ -23,7 +23,7 @@ const struct opt_desc compare_opts[] = {
 	  "confidence of the bootstrap interval (0.5-0.999, default 0.95)" },
 	{ "metric", 'm', required_argument, "PATTERN",
 	  "judge metric ids matching this glob; repeatable (default: workload p50/p99, "
-	  "softirq and workqueue delay p50/p99)" },
+	  "softirq and workqueue delay p50/p99; wakeup:* p99 are shown, not judged)" },
 	{ "min-reps", OPT_MIN_REPS, required_argument, "N",
 	  "usable repetitions needed per side for a verdict (2-256, default 3)" },
 	{ "min-tail", OPT_MIN_TAIL, required_argument, "N",

@@ -32,6 +32,15 @@ for kind in pctl hist ladder deferred time; do
 	ls "$RUN"/plots/"$kind"-*.png >/dev/null 2>&1 || fail "no $kind plot from real data"
 done
 grep -q 'tty: own latency, delivery' "$RUN/report.md" || fail "no workload section"
+# thread wakeup, from the record's summary.json: the tty load wakes unbound kworkers
+grep -q '^### tty: thread wakeup (sched' "$RUN/report.md" || fail "no thread wakeup section"
+grep -q '^| config | thread | reps | wakeups | p50 (us) | p99 (us) | max (us) |' \
+	"$RUN/report.md" || fail "no thread wakeup table"
+grep -q '^| default | kworker unbound[0-9]* | [1-3]/3 | [0-9]' "$RUN/report.md" ||
+	{ grep -A12 'thread wakeup (sched' "$RUN/report.md"; fail "no unbound pool wakeups"; }
+[ "$(grep -c '^"tty","default","worker",-1,"unbound' "$RUN/tables/wakeup.csv")" -ge 1 ] ||
+	fail "tables/wakeup.csv has no unbound pool row"
+grep -q 'tty, thread wakeup: ' "$RUN/report.md" || fail "no thread wakeup finding"
 
 "$DB" compare --no-files "$RUN" "$RUN" >"$T/cmp.log" 2>&1
 rc=$?

@@ -15,7 +15,7 @@ RUN=$T/run
 "$DB" report "$RUN" >"$T/out" 2>&1 || { cat "$T/out"; fail "report exited $?"; }
 
 for f in report.md report.html tables/workload.csv tables/softirq.csv \
-	tables/workqueue.csv tables/cells.csv tables/counters.csv; do
+	tables/workqueue.csv tables/cells.csv tables/counters.csv tables/wakeup.csv; do
 	assert_file "$RUN/$f"
 done
 
@@ -56,6 +56,15 @@ grep -q 'net--threaded-napi--r2 is LOSSY' "$RUN/report.md" || fail "lossy cell n
 grep -q 'tty--default--r3 did not finish' "$RUN/report.md" || fail "failed cell not named"
 grep -q 'INCOMPLETE' "$RUN/report.md" || fail "incomplete run not flagged"
 grep -q 'LOSSY 1/3' "$RUN/report.md" || fail "lossy figures not flagged in the tables"
+
+# a re-run leaves no stale plot behind, and keeps what is not the report's
+nplots=$(ls "$RUN"/plots | wc -l)
+touch "$RUN/plots/pctl-gone-rtt.png" "$RUN/plots/pctl-gone-rtt.gp" "$RUN/plots/notes.txt"
+"$DB" report "$RUN" >"$T/out2" 2>&1 || { cat "$T/out2"; fail "second report exited $?"; }
+[ ! -e "$RUN/plots/pctl-gone-rtt.png" ] && [ ! -e "$RUN/plots/pctl-gone-rtt.gp" ] ||
+	fail "a stale plot survived the re-run"
+[ -e "$RUN/plots/notes.txt" ] || fail "the re-run removed a file that is not the report's"
+[ "$(ls "$RUN"/plots | wc -l)" -eq $((nplots + 1)) ] || fail "the re-run changed the plots"
 
 # a single cell directory is a record directory: it reports too
 "$DB" report --no-plots -o "$T/one" "$RUN/cells/net--default--r1" >/dev/null 2>&1 ||

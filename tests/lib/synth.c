@@ -34,6 +34,15 @@ const struct grp wq_grps[] = {
 	{ "events", "vmstat_update", "cpu1", 22000, 3000, 0.1 },
 };
 
+const struct grp wake_pools[] = {
+	{ "unbound2", "", "", 6000, 0, 0.5 },
+	{ "cpu0H", "", "", 4000, 0, 0.3 },
+	{ "cpu0", "", "", 8000, 0, 0.1 },
+	{ "cpu1", "", "", 9000, 0, 0.1 },
+};
+
+#define KSOFTIRQD_WAKE_NS 12000		/* median wakeup latency of ksoftirqd */
+
 static const struct {
 	const char *workload, *metric, *desc;
 	double median_ns;
@@ -46,6 +55,7 @@ static const struct {
 
 _Static_assert(sizeof(sirq_grps) / sizeof(sirq_grps[0]) == NSIRQ, "NSIRQ");
 _Static_assert(sizeof(wq_grps) / sizeof(wq_grps[0]) == NWQ, "NWQ");
+_Static_assert(sizeof(wake_pools) / sizeof(wake_pools[0]) == NWAKEP, "NWAKEP");
 
 static const double config_scale[] = { 1.0, 0.75, 1.3, 0.9, 1.1 };
 
@@ -132,6 +142,28 @@ static void gen_group(struct cellgen *g, struct gdata *d, const struct grp *gr, 
 	}
 }
 
+/*
+ * gen_wakeups - thread wakeup latencies from a stream of their own, so that the other
+ * groups draw the same values as before thread_wakeup existed
+ */
+static void gen_wakeups(struct cellgen *g)
+{
+	uint64_t rng = g->rng ^ 0x3c6ef372fe94f82bULL;
+	unsigned int i, j, n;
+
+	for (i = 0; i < NCPU; i++) {
+		hist_init(&g->ksoftirqd_wake[i]);
+		for (j = 0; j < g->o->samples / 20 + 5; j++)
+			hist_add(&g->ksoftirqd_wake[i], draw(&rng, KSOFTIRQD_WAKE_NS * g->scale));
+	}
+	for (i = 0; i < NWAKEP; i++) {
+		hist_init(&g->pool_wake[i]);
+		n = (unsigned int)(g->o->samples * wake_pools[i].weight) + 20;
+		for (j = 0; j < n; j++)
+			hist_add(&g->pool_wake[i], draw(&rng, wake_pools[i].delay_ns * g->scale));
+	}
+}
+
 static void gen_cell(struct cellgen *g, unsigned int wl, unsigned int cfg)
 {
 	double rep = exp(g->o->rep_noise * gauss(&g->rng));
@@ -143,6 +175,7 @@ static void gen_cell(struct cellgen *g, unsigned int wl, unsigned int cfg)
 		gen_group(g, &g->sirq[i], &sirq_grps[i], true);
 	for (i = 0; i < NWQ; i++)
 		gen_group(g, &g->wq[i], &wq_grps[i], false);
+	gen_wakeups(g);
 	hist_init(&g->wl);
 	for (i = 0; i < g->o->samples; i++)
 		hist_add(&g->wl, draw(&g->rng, wl_metrics[wl].median_ns * g->scale));

@@ -2,7 +2,8 @@
 /*
  * synth.h - write a synthetic but realistic run directory (run.json, cells with
  * cell.json, summary.json, softirq.csv, workqueue.csv, histograms.csv, intervals.csv,
- * workload.json, workload-hist.csv) for tests of report and compare. Latencies are
+ * workload.json, workload-hist.csv) for tests of report and compare. summary.json has
+ * thread_wakeup (statistics only, as the real one) unless no_wakeup. Latencies are
  * log-normal with a heavy tail, scaled per configuration, per repetition (rep_noise)
  * and by a global slowdown, from a seeded generator: the same options write the same
  * files.
@@ -25,6 +26,7 @@ struct synth_opts {
 	const char *lossy_cell;		/* cell id written with lossy = true, or NULL */
 	const char *failed_cell;	/* cell id written with status "failed", or NULL */
 	bool partial;			/* add a .partial- cell and complete = false */
+	bool no_wakeup;			/* summary.json without thread_wakeup (older files) */
 	const char *kernel;
 	const char *hostname;
 	const char *cmdline;

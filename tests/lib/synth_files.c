@@ -56,6 +56,34 @@ static struct json_object *wq_json(const struct cellgen *g, unsigned int i)
 	return o;
 }
 
+static struct json_object *wake_entry(const char *key, struct json_object *id,
+				      const struct hist *h)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, key, id);
+	json_object_object_add(o, "wakeup_ns", jsonw_stats(h));
+	return o;
+}
+
+/* wakeup_json - thread_wakeup as analysis/output_json.c writes it */
+static struct json_object *wakeup_json(const struct cellgen *g)
+{
+	struct json_object *o = json_object_new_object(), *ks = json_object_new_array();
+	struct json_object *wk = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < NCPU; i++)
+		json_object_array_add(ks, wake_entry("cpu", json_object_new_int((int)i),
+						     &g->ksoftirqd_wake[i]));
+	for (i = 0; i < NWAKEP; i++)
+		json_object_array_add(wk, wake_entry("pool", json_object_new_string(
+			wake_pools[i].name), &g->pool_wake[i]));
+	json_object_object_add(o, "ksoftirqd", ks);
+	json_object_object_add(o, "workers", wk);
+	return o;
+}
+
 int write_json(const char *dir, const char *name, struct json_object *o)
 {
 	char p[4096];
@@ -99,6 +127,8 @@ int write_summary(const char *dir, const struct cellgen *g)
 	for (i = 0; i < NWQ; i++)
 		json_object_array_add(arr, wq_json(g, i));
 	json_object_object_add(root, "workqueue", arr);
+	if (!g->o->no_wakeup)
+		json_object_object_add(root, "thread_wakeup", wakeup_json(g));
 	return write_json(dir, "summary.json", root);
 }
 

@@ -24,8 +24,10 @@ struct grp {
 
 extern const struct grp sirq_grps[];
 extern const struct grp wq_grps[];
+extern const struct grp wake_pools[];	/* name: the pool; delay_ns: wakeup median */
 #define NSIRQ 5
 #define NWQ 5
+#define NWAKEP 4
 
 /* One group of one cell: all-CPU histograms, per-CPU ones, per-interval ones. */
 struct gdata {
@@ -41,6 +43,7 @@ struct cellgen {
 	double scale;			/* config x repetition x slowdown */
 	unsigned int niv;
 	struct gdata sirq[NSIRQ], wq[NWQ];
+	struct hist ksoftirqd_wake[NCPU], pool_wake[NWAKEP];
 	struct hist wl;
 	const char *wl_metric, *wl_desc;
 	bool lossy;

@@ -218,7 +218,7 @@ static void test_compare_lossy(void **state)
 	load_pair(&r, &b, &n);
 	co.j = jo();
 	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
-	row = find_row(&r.res, "net", "default", "softirq:*, wq:*");
+	row = find_row(&r.res, "net", "default", "softirq:*, wq:*, wakeup:*");
 	assert_non_null(row);
 	assert_int_equal(row->j.v, V_LOSSY);
 	assert_int_equal(r.res.count[V_LOSSY], 1);
@@ -293,6 +293,76 @@ static void test_compare_patterns(void **state)
 	free_pair(&r);
 }
 
+/* thread wakeup p99s are shown for information, and judged only when selected */
+static void test_compare_wakeup(void **state)
+{
+	static const char *const pat[] = { "wakeup:*:p99" };
+	struct cmp_opts co = { 0 };
+	const struct cmp_row *row;
+	struct synth_opts o;
+	struct runs r = { 0 };
+	char err[RD_ERRLEN];
+
+	(void)state;
+	small(&o);
+	load_pair(&r, &o, &o);
+	co.j = jo();
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	row = find_row(&r.res, "net", "default", "wakeup:worker:unbound2:p99");
+	assert_non_null(row);
+	assert_false(row->judged);
+	assert_int_equal(row->j.v, V_INFO);
+	assert_int_equal(row->nb, 3);
+	assert_true(fabs(row->j.ratio - 1) < 1e-12);
+	assert_null(find_row(&r.res, "net", "default", "wakeup:worker:unbound2:p50"));
+	/* 155 wakeups per repetition are too few for a p99: left out, as everywhere */
+	assert_null(find_row(&r.res, "net", "default", "wakeup:ksoftirqd:0:p99"));
+	cmp_result_free(&r.res);
+
+	co.judge_patterns = pat;
+	co.npatterns = 1;
+	co.j.min_tail = 1;
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	row = find_row(&r.res, "net", "threaded", "wakeup:ksoftirqd:1:p99");
+	assert_non_null(row);
+	assert_true(row->judged);
+	assert_true(fabs(row->j.ratio - 1) < 1e-12);
+	/* a p99 of 155 wakeups scatters between repetitions: no change or cannot tell */
+	assert_true(row->j.v == V_NO_CHANGE || row->j.v == V_CANNOT_TELL);
+	row = find_row(&r.res, "net", "threaded", "wakeup:worker:cpu0H:p99");
+	assert_non_null(row);
+	assert_true(row->judged);
+	/* the max of a judged wakeup histogram is shown beside it */
+	row = find_row(&r.res, "net", "threaded", "wakeup:worker:cpu0H:max");
+	assert_non_null(row);
+	assert_int_equal(row->j.v, V_INFO);
+	/* 2 configurations x (2 ksoftirqd threads + 4 pools) */
+	assert_int_equal(r.res.njudged, 12);
+	assert_false(cmp_regressed(&r.res));
+	free_pair(&r);
+}
+
+/* older summary.json files (no thread_wakeup) compare as before, without wakeup rows */
+static void test_compare_wakeup_absent(void **state)
+{
+	struct cmp_opts co = { 0 };
+	struct synth_opts o;
+	struct runs r = { 0 };
+	char err[RD_ERRLEN];
+	size_t i;
+
+	(void)state;
+	small(&o);
+	o.no_wakeup = true;
+	load_pair(&r, &o, &o);
+	co.j = jo();
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	for (i = 0; i < r.res.nrows; i++)
+		assert_null(strstr(r.res.rows[i].id, "wakeup"));
+	assert_non_null(find_row(&r.res, "net", "default", "workload:rtt:p99"));
+	free_pair(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -307,6 +377,8 @@ int main(void)
 		cmocka_unit_test(test_compare_failed_cell),
 		cmocka_unit_test(test_compare_disjoint),
 		cmocka_unit_test(test_compare_patterns),
+		cmocka_unit_test(test_compare_wakeup),
+		cmocka_unit_test(test_compare_wakeup_absent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,12 +22,21 @@
 	"{\"count\": " #c ", \"min\": 100, \"mean\": 500.5, \"stddev\": 20, \"p50\": " #p50 \
 	", \"p90\": " #p50 ", \"p99\": " #p99 ", \"p999\": " #p99 ", \"max\": " #max "}"
 
+/* thread_wakeup: one ksoftirqd thread and two worker pools */
+#define WAKEUP \
+	"  \"thread_wakeup\": { \"ksoftirqd\": [ { \"cpu\": 1, \"wakeup_ns\": " \
+	STATS(5, 4000, 9000, 9500) " } ],\n" \
+	"    \"workers\": [ { \"pool\": \"unbound10\", \"wakeup_ns\": " \
+	STATS(1500, 3000, 7000, 8000) " },\n" \
+	"      { \"pool\": \"cpu1H\", \"wakeup_ns\": " STATS(7, 5000, 6000, 6000) " } ] },\n"
+
 static const char good_summary[] =
 	"{ \"schema\": \"deferbench/1\",\n"
 	"  \"meta\": { \"kernel\": \"6.18.0\", \"hostname\": \"vm\", \"cpus\": 2,"
 	" \"duration_s\": 5.0, \"started\": \"2026-12-03T05:30:00Z\", \"version\": \"0.1.0\" },\n"
 	"  \"capture\": { \"events\": 10, \"lost_events\": 0, \"lossy\": false,"
 	" \"late_events\": 0, \"unmatched\": 3 },\n"
+	WAKEUP
 	"  \"softirq\": [ { \"vector\": \"NET_RX\", \"cpu\": -1, \"count\": 3,"
 	" \"ksoftirqd_count\": 1, \"long_runs\": 0, \"delay_ns\": " STATS(3, 1000, 2000, 2000)
 	", \"runtime_ns\": " STATS(3, 500, 600, 600) " } ],\n"
@@ -56,20 +65,29 @@ static void test_summary_good(void **state)
 	fixture_free(d);
 }
 
-/* replace the first occurrence of from by to in good_summary, then load */
-static int load_mutated(const char *from, const char *to, char *err)
+/* replace the first occurrence of from by to in good_summary, then load into rec */
+static int load_mutated_rec(const char *from, const char *to, char *err, struct record *rec)
 {
 	char text[sizeof(good_summary) + 256], *p, *d = fixture_dir();
-	struct record rec = { 0 };
 	int ret;
 
 	p = strstr(good_summary, from);
 	assert_non_null(p);
 	snprintf(text, sizeof(text), "%.*s%s%s", (int)(p - good_summary), good_summary, to,
 		 p + strlen(from));
-	ret = summary_load(fixture_write(d, "summary.json", text), &rec, err);
-	record_free(&rec);
+	memset(rec, 0, sizeof(*rec));
+	ret = summary_load(fixture_write(d, "summary.json", text), rec, err);
 	fixture_free(d);
+	return ret;
+}
+
+static int load_mutated(const char *from, const char *to, char *err)
+{
+	struct record rec;
+	int ret;
+
+	ret = load_mutated_rec(from, to, err, &rec);
+	record_free(&rec);
 	return ret;
 }
 
@@ -94,6 +112,90 @@ static void test_summary_malformed(void **state)
 	assert_non_null(strstr(err, "inconsistent"));
 	assert_int_equal(load_mutated("} ]\n}", "} ]\n", err), -EINVAL);
 	assert_non_null(strstr(err, "not JSON"));
+}
+
+static void test_summary_wakeup(void **state)
+{
+	const struct wake_data *w;
+	struct record rec;
+	char err[RD_ERRLEN];
+
+	(void)state;
+	assert_int_equal(load_mutated_rec(WAKEUP, WAKEUP, err, &rec), 0);	/* unchanged */
+	assert_true(rec.has_wakeup);
+	assert_int_equal(rec.nwake[WK_KSOFTIRQD], 1);
+	assert_int_equal(rec.nwake[WK_WORKER], 2);
+	w = record_wakeup(&rec, WK_KSOFTIRQD, "1");
+	assert_non_null(w);
+	assert_int_equal(w->cpu, 1);
+	assert_int_equal(w->st.count, 5);
+	assert_int_equal(w->st.p99, 9000);
+	w = record_wakeup(&rec, WK_WORKER, "cpu1H");
+	assert_non_null(w);
+	assert_int_equal(w->cpu, -1);
+	assert_int_equal(w->st.max, 6000);
+	assert_non_null(record_wakeup(&rec, WK_WORKER, "unbound10"));
+	assert_null(record_wakeup(&rec, WK_WORKER, "1"));	/* kinds do not mix */
+	assert_null(record_wakeup(&rec, WK_KSOFTIRQD, "0"));
+	record_free(&rec);
+}
+
+/* a summary.json from before thread_wakeup existed is read, without it */
+static void test_summary_wakeup_absent(void **state)
+{
+	struct record rec;
+	char err[RD_ERRLEN];
+
+	(void)state;
+	assert_int_equal(load_mutated_rec(WAKEUP, "", err, &rec), 0);
+	assert_false(rec.has_wakeup);
+	assert_int_equal(rec.nwake[WK_KSOFTIRQD] + rec.nwake[WK_WORKER], 0);
+	assert_null(record_wakeup(&rec, WK_WORKER, "unbound10"));
+	assert_int_equal(rec.nsirq, 1);
+	record_free(&rec);
+	/* present but empty (recorded with --no-sched) */
+	assert_int_equal(load_mutated_rec(WAKEUP, "\"thread_wakeup\": { \"ksoftirqd\": [],"
+					  " \"workers\": [] },", err, &rec), 0);
+	assert_true(rec.has_wakeup);
+	assert_int_equal(rec.nwake[WK_KSOFTIRQD] + rec.nwake[WK_WORKER], 0);
+	record_free(&rec);
+}
+
+static void test_summary_wakeup_malformed(void **state)
+{
+	char err[RD_ERRLEN];
+
+	(void)state;
+	assert_int_equal(load_mutated("\"thread_wakeup\": {", "\"thread_wakeup\": [], \"x\": {",
+				      err), -EINVAL);
+	assert_non_null(strstr(err, "field 'thread_wakeup' is an array, expected an object"));
+	assert_non_null(strstr(err, "summary.json"));
+	assert_int_equal(load_mutated("\"workers\"", "\"worker\"", err), -EINVAL);
+	assert_non_null(strstr(err, "field 'thread_wakeup.workers' missing"));
+	assert_int_equal(load_mutated("\"ksoftirqd\": [", "\"ksoftirqd\": 0, \"k\": [", err),
+			 -EINVAL);
+	assert_non_null(strstr(err, "field 'thread_wakeup.ksoftirqd' is a number, expected an "
+			       "array"));
+	assert_int_equal(load_mutated("\"ksoftirqd\": [ {", "\"ksoftirqd\": [ 3, {", err),
+			 -EINVAL);
+	assert_non_null(strstr(err, "field 'thread_wakeup.ksoftirqd[0]' is not an object"));
+	assert_int_equal(load_mutated("\"cpu\": 1,", "\"cpu\": -1,", err), -EINVAL);
+	assert_non_null(strstr(err, "field 'thread_wakeup.ksoftirqd[0].cpu' is -1, outside"));
+	assert_int_equal(load_mutated("\"cpu\": 1,", "\"cpu\": \"1\",", err), -EINVAL);
+	assert_non_null(strstr(err, "field 'thread_wakeup.ksoftirqd[0].cpu' is a string"));
+	assert_int_equal(load_mutated("\"p99\": 9000", "\"p98\": 9000", err), -EINVAL);
+	assert_non_null(strstr(err, "field 'thread_wakeup.ksoftirqd[0].wakeup_ns.p99' missing"));
+	assert_int_equal(load_mutated("\"p50\": 4000", "\"p50\": 9900", err), -EINVAL);
+	assert_non_null(strstr(err, "thread_wakeup.ksoftirqd[0].wakeup_ns"));
+	assert_non_null(strstr(err, "inconsistent"));
+	assert_int_equal(load_mutated("\"pool\": \"cpu1H\"", "\"pool\": 12", err), -EINVAL);
+	assert_non_null(strstr(err, "field 'thread_wakeup.workers[1].pool' is a number"));
+	assert_int_equal(load_mutated("\"pool\": \"cpu1H\"", "\"pool\": \"\"", err), -EINVAL);
+	assert_non_null(strstr(err, "field 'thread_wakeup.workers[1].pool' is empty"));
+	assert_int_equal(load_mutated("\"pool\": \"cpu1H\"", "\"pool\": \"unbound10\"", err),
+			 -EINVAL);
+	assert_non_null(strstr(err, "field 'thread_wakeup.workers[1].pool' repeats "
+			       "'unbound10' of entry 0"));
 }
 
 static const char hist_hdr[] = "kind,name,cpu,function,pool,metric,lo_ns,hi_ns,count\n";
@@ -313,6 +415,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary_good),
 		cmocka_unit_test(test_summary_malformed),
+		cmocka_unit_test(test_summary_wakeup),
+		cmocka_unit_test(test_summary_wakeup_absent),
+		cmocka_unit_test(test_summary_wakeup_malformed),
 		cmocka_unit_test(test_histograms),
 		cmocka_unit_test(test_histograms_malformed),
 		cmocka_unit_test(test_csv_missing_column),
