@@ -4,6 +4,7 @@
  */
 #include "output.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,25 @@ bool sirq_all(const struct result *r, int vec, struct sirq_group *out)
 		hist_merge(&out->runtime, &g->runtime);
 	}
 	return any;
+}
+
+int sirq_each(const struct result *r, sirq_visit fn, void *ctx)
+{
+	struct sirq_group *all = malloc(sizeof(*all));
+	int v, c;
+
+	if (!all)
+		return -ENOMEM;
+	for (v = 0; v < NR_SOFTIRQS; v++) {
+		if (!sirq_all(r, v, all))
+			continue;
+		fn(ctx, r, all, v, -1);
+		for (c = 0; c < r->ncpus; c++)
+			if (sirq_group_get(&r->m, c, v))
+				fn(ctx, r, sirq_group_get(&r->m, c, v), v, c);
+	}
+	free(all);
+	return 0;
 }
 
 struct order_key {

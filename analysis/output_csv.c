@@ -26,9 +26,11 @@ static void capture_cols(struct csvw *w, const struct result *r)
 	csvw_u64(w, r->lossy);
 }
 
-static void sirq_row(struct csvw *w, const struct result *r, const struct sirq_group *g,
+static void sirq_row(void *ctx, const struct result *r, const struct sirq_group *g,
 		     int vec, int cpu)
 {
+	struct csvw *w = ctx;
+
 	csvw_str(w, softirq_names[vec]);
 	csvw_i64(w, cpu);
 	csvw_u64(w, g->entries);
@@ -44,32 +46,19 @@ static int write_softirq(const struct result *r, const char *path)
 {
 	static const char *const head[] = { "vector", "cpu", "count", "ksoftirqd_count",
 					    "long_runs", NULL };
-	struct sirq_group *all = malloc(sizeof(*all));
 	struct csvw w;
-	int v, c, ret;
+	int ret;
 
-	if (!all)
-		return -ENOMEM;
 	ret = csvw_open(&w, path);
-	if (ret) {
-		free(all);
+	if (ret)
 		return ret;
-	}
 	csvw_header(&w, head);
 	csvw_stats_header(&w, "delay");
 	csvw_stats_header(&w, "runtime");
 	capture_cols_header(&w);
 	csvw_end(&w);
-	for (v = 0; v < NR_SOFTIRQS; v++) {
-		if (!sirq_all(r, v, all))
-			continue;
-		sirq_row(&w, r, all, v, -1);
-		for (c = 0; c < r->ncpus; c++)
-			if (sirq_group_get(&r->m, c, v))
-				sirq_row(&w, r, sirq_group_get(&r->m, c, v), v, c);
-	}
-	free(all);
-	return csvw_close(&w);
+	ret = sirq_each(r, sirq_row, &w);
+	return csvw_close(&w) ?: ret;
 }
 
 static int write_workqueue(const struct result *r, const char *path)
@@ -134,8 +123,10 @@ static void hist_rows(struct csvw *w, const char *kind, const char *name, const 
 	}
 }
 
-static void hist_sirq(struct csvw *w, const struct sirq_group *g, int vec, int cpu)
+static void hist_sirq(void *ctx, const struct result *r __unused, const struct sirq_group *g,
+		      int vec, int cpu)
 {
+	struct csvw *w = ctx;
 	char c[16];
 
 	snprintf(c, sizeof(c), "%d", cpu);
@@ -147,30 +138,17 @@ static int write_histograms(const struct result *r, const char *path)
 {
 	static const char *const head[] = { "kind", "name", "cpu", "function", "pool", "metric",
 					    "lo_ns", "hi_ns", "count", NULL };
-	struct sirq_group *all = malloc(sizeof(*all));
 	char fn[128], pool[32];
 	struct csvw w;
 	uint32_t i;
-	int v, c, ret;
+	int ret;
 
-	if (!all)
-		return -ENOMEM;
 	ret = csvw_open(&w, path);
-	if (ret) {
-		free(all);
+	if (ret)
 		return ret;
-	}
 	csvw_header(&w, head);
 	csvw_end(&w);
-	for (v = 0; v < NR_SOFTIRQS; v++) {
-		if (!sirq_all(r, v, all))
-			continue;
-		hist_sirq(&w, all, v, -1);
-		for (c = 0; c < r->ncpus; c++)
-			if (sirq_group_get(&r->m, c, v))
-				hist_sirq(&w, sirq_group_get(&r->m, c, v), v, c);
-	}
-	free(all);
+	ret = sirq_each(r, hist_sirq, &w);
 	for (i = 0; i < r->m.ngroups; i++) {
 		const struct wq_group *g = r->m.groups[i];
 		const char *wq = r->m.wq_names[g->wq];
@@ -182,7 +160,7 @@ static int write_histograms(const struct result *r, const char *path)
 		hist_rows(&w, "workqueue", wq, "", fn, pool, "worker_wait", &g->worker_wait);
 		hist_rows(&w, "workqueue", wq, "", fn, pool, "runtime", &g->runtime);
 	}
-	return csvw_close(&w);
+	return csvw_close(&w) ?: ret;
 }
 
 int result_write_csv(const struct result *r, const char *dir)

@@ -111,24 +111,10 @@ static json_object *json_sirq_row(const struct sirq_group *g, int vec, int cpu)
 	return o;
 }
 
-static json_object *json_softirq(const struct result *r)
+static void json_sirq_add(void *ctx, const struct result *r __unused,
+			  const struct sirq_group *g, int vec, int cpu)
 {
-	json_object *a = json_object_new_array();
-	struct sirq_group *all = malloc(sizeof(*all));
-	int v, c;
-
-	if (!all)
-		return a;
-	for (v = 0; v < NR_SOFTIRQS; v++) {
-		if (!sirq_all(r, v, all))
-			continue;
-		json_object_array_add(a, json_sirq_row(all, v, -1));
-		for (c = 0; c < r->ncpus; c++)
-			if (sirq_group_get(&r->m, c, v))
-				json_object_array_add(a, json_sirq_row(sirq_group_get(&r->m, c, v), v, c));
-	}
-	free(all);
-	return a;
+	json_object_array_add(ctx, json_sirq_row(g, vec, cpu));
 }
 
 static json_object *json_workqueue(const struct result *r)
@@ -137,8 +123,10 @@ static json_object *json_workqueue(const struct result *r)
 	uint32_t *order = wq_order(r), i;
 	char fn[128], pool[32];
 
-	if (!order)
-		return a;
+	if (!order) {
+		json_object_put(a);
+		return NULL;
+	}
 	for (i = 0; i < r->m.ngroups; i++) {
 		const struct wq_group *g = r->m.groups[order[i]];
 		json_object *o = json_object_new_object();
@@ -193,17 +181,23 @@ static json_object *json_wakeup(const struct result *r)
 
 int result_write_json(const struct result *r, const char *path)
 {
-	json_object *root = json_object_new_object();
-	int ret = 0;
+	json_object *root = json_object_new_object(), *sirq, *wq;
+	int ret;
 
 	json_object_object_add(root, "schema", json_object_new_string("deferbench/1"));
 	json_object_object_add(root, "meta", json_meta(r));
 	json_object_object_add(root, "capture", json_capture(r));
-	json_object_object_add(root, "softirq", json_softirq(r));
-	json_object_object_add(root, "workqueue", json_workqueue(r));
+	sirq = json_object_new_array();
+	json_object_object_add(root, "softirq", sirq);
+	ret = sirq_each(r, json_sirq_add, sirq);
+	wq = json_workqueue(r);
+	if (!wq && !ret)
+		ret = -ENOMEM;
+	json_object_object_add(root, "workqueue", wq);
 	json_object_object_add(root, "thread_wakeup", json_wakeup(r));
-	if (json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
-					       JSON_C_TO_STRING_NOSLASHESCAPE))
+	/* never write a summary that silently lacks rows */
+	if (!ret && json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
+						       JSON_C_TO_STRING_NOSLASHESCAPE))
 		ret = errno ? -errno : -EIO;
 	json_object_put(root);
 	return ret;

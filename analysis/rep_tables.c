@@ -95,6 +95,24 @@ static void csv_num(struct csvw *w, double v)
 		csvw_dbl(w, v);
 }
 
+void rep_csv_spread(struct csvw *w, const struct figure *f)
+{
+	rep_csv_ns(w, f->p50.med);
+	rep_csv_ns(w, f->p50.min);
+	rep_csv_ns(w, f->p50.max);
+	rep_csv_ns(w, f->p99.med);
+	rep_csv_ns(w, f->p99.min);
+	rep_csv_ns(w, f->p99.max);
+}
+
+void rep_csv_health(struct csvw *w, const struct figure *f)
+{
+	csvw_u64(w, f->lost);
+	csvw_u64(w, f->unmatched);
+	csvw_u64(w, f->lossy_reps);
+	csvw_u64(w, f->incomplete_reps);
+}
+
 static void csv_figure(struct csvw *w, const struct figure *f)
 {
 	double nan = NAN;
@@ -112,16 +130,8 @@ static void csv_figure(struct csvw *w, const struct figure *f)
 	csv_num(w, ok ? f->pooled.stddev : nan);
 	rep_csv_ns(w, f->p75 - f->p25);
 	rep_csv_ns(w, ok ? (double)f->pooled.p99 - (double)f->pooled.p50 : nan);
-	rep_csv_ns(w, f->p50.med);
-	rep_csv_ns(w, f->p50.min);
-	rep_csv_ns(w, f->p50.max);
-	rep_csv_ns(w, f->p99.med);
-	rep_csv_ns(w, f->p99.min);
-	rep_csv_ns(w, f->p99.max);
-	csvw_u64(w, f->lost);
-	csvw_u64(w, f->unmatched);
-	csvw_u64(w, f->lossy_reps);
-	csvw_u64(w, f->incomplete_reps);
+	rep_csv_spread(w, f);
+	rep_csv_health(w, f);
 	csvw_end(w);
 }
 

@@ -69,17 +69,9 @@ static void wake_csv(struct csvw *w, const struct cellset *s, const struct metri
 	csvw_u64(w, f->reps);
 	csvw_u64(w, f->with_data);
 	csvw_u64(w, wakeups);
-	rep_csv_ns(w, f->p50.med);
-	rep_csv_ns(w, f->p50.min);
-	rep_csv_ns(w, f->p50.max);
-	rep_csv_ns(w, f->p99.med);
-	rep_csv_ns(w, f->p99.min);
-	rep_csv_ns(w, f->p99.max);
+	rep_csv_spread(w, f);
 	rep_csv_ns(w, f->max.max);
-	csvw_u64(w, f->lost);
-	csvw_u64(w, f->unmatched);
-	csvw_u64(w, f->lossy_reps);
-	csvw_u64(w, f->incomplete_reps);
+	rep_csv_health(w, f);
 	csvw_end(w);
 }
 

@@ -42,6 +42,10 @@ void table_softirq(struct report_ctx *r, const char *wl);
 void table_workqueue(struct report_ctx *r, const char *wl);
 /* rep_csv_ns - a latency in whole nanoseconds; an empty field when unknown (NaN) */
 void rep_csv_ns(struct csvw *w, double v);
+/* rep_csv_spread - p50 and p99 over repetitions: median, lowest, highest (6 cells) */
+void rep_csv_spread(struct csvw *w, const struct figure *f);
+/* rep_csv_health - lost, unmatched, lossy and incomplete repetitions (4 cells) */
+void rep_csv_health(struct csvw *w, const struct figure *f);
 /* rep_counts - a figure's lost and unmatched events as two cells of text */
 void rep_counts(const struct figure *f, char *lost, char *un, size_t len);
 
