@@ -299,7 +299,7 @@ int cmd_analyze(int argc, char **argv)
 			a.in_dir, a.in_dir);
 		return 1;
 	}
-	if (a.out_dir && (outdir_check(a.out_dir, a.force, err) ||
+	if (a.out_dir && (outdir_check(a.out_dir, a.force, (const char *const[]){ raw, NULL }, err) ||
 			  outdir_stage(a.out_dir, staging, sizeof(staging), err))) {
 		err_msg("analyze: %s", err);
 		return 1;

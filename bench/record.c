@@ -251,7 +251,7 @@ int cmd_record(int argc, char **argv)
 		err_msg("record: tracing the kernel needs root; run it as root (sudo)");
 		return 1;
 	}
-	if (a.out_dir && (outdir_check(a.out_dir, a.force, err) ||
+	if (a.out_dir && (outdir_check(a.out_dir, a.force, NULL, err) ||
 			  outdir_stage(a.out_dir, staging, sizeof(staging), err))) {
 		err_msg("record: %s", err);
 		return 1;

@@ -28,7 +28,7 @@ mkdir -p "$T/old" "$T/foreign"
 echo '{}' > "$T/old/summary.json"
 echo notes > "$T/foreign/notes.txt"
 expect_fail "already holds results" $DB record -d 1s -o "$T/old"
-expect_fail "holds no deferbench results" $DB record -d 1s -o "$T/foreign" --force
+expect_fail "which deferbench did not write" $DB record -d 1s -o "$T/foreign" --force
 [ "$(cat "$T/old/summary.json")" = "{}" ] || fail "refused run still touched the old results"
 ls "$T" | grep -q partial && fail "a refused run left a staging directory"
 
