@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -152,17 +153,23 @@ int csvr_read(const char *path, const char *const *cols,
 	      int (*fn)(const struct csvr *r, void *ctx), void *ctx, char *errbuf)
 {
 	struct csvr r = { .path = path, .cols = cols, .fn = fn, .ctx = ctx, .errbuf = errbuf };
+	char err[ERRBUF_LEN];
 	struct csv_parser p;
 	FILE *f;
-	int ret;
+	int ret, fd;
 
 	while (cols[r.ncols])
 		r.ncols++;
 	if (r.ncols > CSVR_MAX_COLS)
 		return rd_errno(errbuf, -E2BIG, "%s: too many columns requested", path);
-	f = fopen(path, "r");
-	if (!f)
-		return rd_errno(errbuf, -errno, "cannot open %s: %s", path, strerror(errno));
+	fd = open_input(path, INPUT_MAX_DATA, err);
+	if (fd < 0)
+		return rd_errno(errbuf, fd, "%s", err);
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return rd_errno(errbuf, -ENOMEM, "%s: out of memory", path);
+	}
 	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL)) {
 		fclose(f);
 		return rd_errno(errbuf, -ENOMEM, "%s: out of memory", path);

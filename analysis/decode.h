@@ -41,22 +41,38 @@ struct decoder {
 	struct field_loc sw_prev_pid, sw_prev_comm, sw_next_pid, sw_next_comm;
 	struct field_loc wk_pid, wk_comm;
 	struct field_loc common_pid, common_flags;
+	unsigned int min_len[EV_NR];	/* the shortest record that holds every field read */
 	uint64_t other_events;		/* ids that are not ours (should stay 0) */
 };
 
 /*
  * decoder_new_tep - a tep handle from the header page and the format texts
- * (formats[k] for ev_names[k], NULL when the kernel lacks the event).
- * Returns NULL and fills errbuf on failure.
+ * (formats[k] for ev_names[k], NULL when the kernel lacks the event). Every text is
+ * checked first (format.h) and libtraceevent only sees a canonical copy of it.
+ * *data_size gets the header page's sub-buffer data size. Returns NULL and fills
+ * errbuf on failure; *bad (may be NULL) gets the index of the format at fault, or -1
+ * for the header page.
  */
 struct tep_handle *decoder_new_tep(const char *header_page, size_t hlen,
-				   char *const formats[EV_NR], char *errbuf);
+				   char *const formats[EV_NR], unsigned int *data_size,
+				   int *bad, char *errbuf);
 /* decoder_init - look up ids and offsets; events missing from tep are not present */
 int decoder_init(struct decoder *d, struct tep_handle *tep, char *errbuf);
 void decoder_free(struct decoder *d);
 
 #define DB_TRACE_FLAG_SOFTIRQ 0x10		/* common_flags: in_serving_softirq() */
 
+/* Why decode_record() refused a record (0: it did not). */
+enum dec_bad {
+	DEC_SHORT = 1,		/* shorter than its format says */
+	DEC_UNKNOWN_ID,		/* an event id none of the formats has */
+	DEC_DATA_LOC,		/* a __data_loc string lies outside the record */
+};
+/* decode_bad_text - a sentence for what decode_record() returned */
+const char *decode_bad_text(const struct decoder *d, int bad, const void *data,
+			    unsigned int len, char *buf, size_t buflen);
+
+/* rd_field - a field's value; the caller made sure the record holds it */
 static inline uint64_t rd_field(const void *data, struct field_loc f)
 {
 	const unsigned char *p = (const unsigned char *)data + f.offset;
@@ -79,20 +95,31 @@ static inline uint64_t rd_field(const void *data, struct field_loc f)
 	}
 }
 
-/* decode_record - feed one record (cpu's buffer, timestamp ts) to the matcher */
-static inline void decode_record(struct decoder *d, struct matcher *m, int cpu, uint64_t ts,
-				 const void *data)
+/*
+ * decode_record - feed one record of len bytes (cpu's buffer, timestamp ts) to the
+ * matcher. Every field is read only after checking that the record holds it: a record
+ * shorter than its format, or a __data_loc string outside it, is not fed and the
+ * reason (enum dec_bad) is returned; so is an unknown event id (counted in
+ * other_events). Returns 0 when the record was fed.
+ */
+static inline int decode_record(struct decoder *d, struct matcher *m, int cpu, uint64_t ts,
+				const void *data, unsigned int len)
 {
-	unsigned int id = *(const uint16_t *)data;
 	const char *base = data;
+	uint16_t id;
 	uint32_t loc;
 	int kind;
 
+	if (len < 2)
+		return DEC_SHORT;
+	memcpy(&id, data, 2);	/* a sub-buffer need not be aligned (odd sizes) */
 	kind = id <= (unsigned int)d->max_id ? d->kind_of[id] - 1 : -1;
 	if (kind < 0) {
 		d->other_events++;
-		return;
+		return DEC_UNKNOWN_ID;
 	}
+	if (len < d->min_len[kind])
+		return DEC_SHORT;
 	match_tick(m, ts);
 	switch (kind) {
 	case EV_SOFTIRQ_RAISE:
@@ -108,6 +135,8 @@ static inline void decode_record(struct decoder *d, struct matcher *m, int cpu, 
 	case EV_WQ_QUEUE:
 		/* __data_loc: offset in the low 16 bits, length in the high 16 */
 		loc = (uint32_t)rd_field(data, d->q_wq);
+		if ((loc & 0xffff) + (loc >> 16) > len)
+			return DEC_DATA_LOC;
 		match_wq_queue(m, cpu, ts, rd_field(data, d->q_work), rd_field(data, d->q_func),
 			       base + (loc & 0xffff), loc >> 16);
 		break;
@@ -134,6 +163,7 @@ static inline void decode_record(struct decoder *d, struct matcher *m, int cpu, 
 				   base + d->wk_comm.offset, d->wk_comm.size);
 		break;
 	}
+	return 0;
 }
 
 #endif

@@ -29,14 +29,17 @@ int jr_load(struct jr *j, struct json_object **out)
 {
 	struct json_tokener *tok;
 	struct json_object *o;
+	char *text, err[ERRBUF_LEN];
 	size_t len;
-	char *text;
-	int ret = 0;
+	int ret;
 
-	text = read_file_alloc(j->path, &len);
-	if (!text)
-		return rd_errno(j->errbuf, -errno, "cannot read %s: %s", j->path,
-				strerror(errno));
+	ret = read_input(j->path, INPUT_MAX_DATA, &text, &len, err);
+	if (ret)
+		return rd_errno(j->errbuf, ret, "%s", err);
+	if (len > INT32_MAX) {
+		free(text);
+		return rd_err(j->errbuf, "%s is too large", j->path);
+	}
 	tok = json_tokener_new();
 	if (!tok) {
 		free(text);

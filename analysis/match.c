@@ -52,6 +52,7 @@ struct wq_pending {
 };
 
 #define GROUP_NONE UINT32_MAX
+#define WQ_NAME_MAX 64		/* longer names (only in a damaged capture) are cut */
 
 struct wq_running {
 	uint64_t work;
@@ -273,8 +274,11 @@ void match_interval_roll(struct matcher *m, uint64_t ts)
 	if (!m->ival_ns)
 		return;
 	ival_emit(m);
-	m->ival_cur = (ts - m->t0) / m->ival_ns;
-	m->ival_end = m->t0 + (m->ival_cur + 1) * m->ival_ns;
+	m->ival_cur = ts > m->t0 ? (ts - m->t0) / m->ival_ns : 0;
+	/* the last interval of the clock's range never ends */
+	if (__builtin_mul_overflow(m->ival_cur + 1, m->ival_ns, &m->ival_end) ||
+	    __builtin_add_overflow(m->ival_end, m->t0, &m->ival_end))
+		m->ival_end = UINT64_MAX;
 }
 
 static struct sirq_group *sirq_group(struct matcher *m, int cpu, unsigned int vec)
@@ -394,9 +398,12 @@ static uint64_t str_hash(const char *s, unsigned int len)
 	return h;
 }
 
+/* wq_name_is - stored name i is exactly the len bytes at name (it may be shorter) */
 static bool wq_name_is(const struct matcher *m, uint32_t i, const char *name, unsigned int len)
 {
-	return !memcmp(m->wq_names[i], name, len) && m->wq_names[i][len] == '\0';
+	const char *s = m->wq_names[i];
+
+	return strnlen(s, (size_t)len + 1) == len && !memcmp(s, name, len);
 }
 
 /* wq_intern - index of a workqueue name, through a hash of the name */
@@ -406,11 +413,19 @@ static uint32_t wq_intern(struct matcher *m, const char *name, unsigned int len)
 	char **nw;
 
 	uint32_t *cached;
+	char clean[WQ_NAME_MAX];
+	unsigned int n;
 	uint64_t h;
 
-	/* the __data_loc string may include its NUL */
-	while (len && name[len - 1] == '\0')
-		len--;
+	/*
+	 * the __data_loc string may include its NUL; a kernel name is at most 23 bytes of
+	 * text, so anything else (from a damaged capture) is cut and made printable
+	 */
+	for (n = 0; n < len && n < sizeof(clean) - 1 && name[n]; n++)
+		clean[n] = (unsigned char)name[n] < 0x20 || name[n] == 0x7f ? '?' : name[n];
+	clean[n] = '\0';
+	name = clean;
+	len = n;
 	h = str_hash(name, len);
 	cached = map_get(&m->wq_ids, h);
 	if (cached && wq_name_is(m, *cached, name, len))

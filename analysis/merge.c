@@ -5,9 +5,12 @@
 #include "merge.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
+
+#include "subbuf.h"
 
 int merger_init(struct merger *mg, int ncpus, struct decoder *dec, struct result *res,
 		const struct page_src *src)
@@ -15,6 +18,8 @@ int merger_init(struct merger *mg, int ncpus, struct decoder *dec, struct result
 	int c;
 
 	memset(mg, 0, sizeof(*mg));
+	if (src->size <= SUBBUF_HDR)
+		return -EINVAL;
 	mg->ncpus = ncpus;
 	mg->dec = dec;
 	mg->res = res;
@@ -48,13 +53,38 @@ void merger_free(struct merger *mg)
 	mg->cpu = NULL;
 }
 
+/* note_bad - remember the first bad spot; count what a live merge skips */
+static void note_bad(struct merger *mg, int c, unsigned int offset, bool page, const char *what)
+{
+	struct merge_cpu *mc = &mg->cpu[c];
+
+	if (!mg->bad_subbufs && !mg->bad_records) {
+		mg->first_bad.cpu = c;
+		mg->first_bad.subbuf = mc->pages - 1;
+		mg->first_bad.offset = offset;
+		snprintf(mg->first_bad.what, sizeof(mg->first_bad.what), "%s", what);
+	}
+	if (page)
+		mg->bad_subbufs++;
+	else
+		mg->bad_records++;
+	if (mg->src.strict) {
+		mg->err = -EPROTO;
+		return;
+	}
+	/* what was pending on this CPU may have been consumed by what we skip */
+	match_missed(&mg->res->m, c, page ? -1 : 1);
+	mg->res->loss[c].missed_in_band++;
+}
+
 /*
  * cpu_ready - make sure cpu has a current record, loading sub-buffers as needed;
- * returns false when none is available.
+ * returns false when none is available (or a strict merge found damage).
  */
 static bool cpu_ready(struct merger *mg, int c)
 {
 	struct merge_cpu *mc = &mg->cpu[c];
+	struct subbuf_bad bad;
 	int missed;
 
 	while (!mc->rec) {
@@ -62,9 +92,17 @@ static bool cpu_ready(struct merger *mg, int c)
 			mg->src.put(mg->src.ctx, c, mc->page);
 			mc->page = NULL;
 		}
+		if (mg->err)
+			return false;
 		mc->page = mg->src.get(mg->src.ctx, c);
 		if (!mc->page)
 			return false;
+		mc->pages++;
+		/* kbuffer trusts the sub-buffer: it only gets one that was walked safely */
+		if (subbuf_check(mc->page, mg->src.size, mg->src.ts_lo, mg->src.ts_hi, &bad)) {
+			note_bad(mg, c, bad.offset, true, bad.what);
+			continue;
+		}
 		if (kbuffer_load_subbuffer(mc->kbuf, mc->page) < 0) {
 			/* a corrupt sub-buffer: count it as loss of unknown size */
 			match_missed(&mg->res->m, c, -1);
@@ -86,6 +124,8 @@ void merger_run(struct merger *mg)
 {
 	struct matcher *m = &mg->res->m;
 	struct decoder *dec = mg->dec;
+	char why[128];
+	int bad;
 
 	for (;;) {
 		uint64_t best_ts = UINT64_MAX, next_ts = UINT64_MAX, limit = UINT64_MAX;
@@ -99,6 +139,8 @@ void merger_run(struct merger *mg)
 			if (!mg->cpu[c].rec)
 				h = mg->src.horizon(mg->src.ctx, c);
 			if (!cpu_ready(mg, c)) {
+				if (mg->err)
+					return;
 				if (h < limit)
 					limit = h;
 				continue;
@@ -128,7 +170,16 @@ void merger_run(struct merger *mg)
 				m->n.late_events++;
 			else
 				mg->last_ts = mc->ts;
-			decode_record(dec, m, best, mc->ts, mc->rec);
+			bad = decode_record(dec, m, best, mc->ts, mc->rec,
+					    (unsigned int)kbuffer_event_size(mc->kbuf));
+			if (bad && (bad != DEC_UNKNOWN_ID || mg->src.strict)) {
+				note_bad(mg, best, (unsigned int)kbuffer_curr_offset(mc->kbuf), false,
+					 decode_bad_text(dec, bad, mc->rec,
+							 (unsigned int)kbuffer_event_size(mc->kbuf),
+							 why, sizeof(why)));
+				if (mg->err)
+					return;
+			}
 			mc->rec = kbuffer_next_event(mc->kbuf, (unsigned long long *)&mc->ts);
 		} while (mc->rec && (mc->ts < next_ts || (mc->ts == next_ts && best < next)));
 	}

@@ -34,6 +34,13 @@ struct page_src {
 	 */
 	uint64_t (*horizon)(void *ctx, int cpu);
 	void *ctx;
+	unsigned int size;		/* bytes of one sub-buffer */
+	uint64_t ts_lo, ts_hi;		/* every record's timestamp lies in [ts_lo, ts_hi] */
+	/*
+	 * strict (a file): the first bad sub-buffer or record stops the merge with
+	 * merger.err; otherwise (live) it is skipped and counted as lost events
+	 */
+	bool strict;
 };
 
 struct merge_cpu {
@@ -41,6 +48,15 @@ struct merge_cpu {
 	void *page;
 	void *rec;		/* current record, NULL when the page is used up */
 	uint64_t ts;
+	uint64_t pages;		/* sub-buffers taken from the source so far */
+};
+
+/* Where the merge found a sub-buffer or record it would not read. */
+struct merge_bad {
+	int cpu;
+	uint64_t subbuf;	/* index in the CPU's stream (a file: offset / size) */
+	unsigned int offset;	/* byte within the sub-buffer */
+	char what[160];
 };
 
 struct merger {
@@ -50,8 +66,13 @@ struct merger {
 	struct page_src src;
 	struct merge_cpu *cpu;
 	uint64_t last_ts;
+	uint64_t bad_subbufs;	/* sub-buffers skipped (live) */
+	uint64_t bad_records;	/* records skipped (live) */
+	struct merge_bad first_bad;
+	int err;		/* -EPROTO: a strict source is damaged at first_bad */
 };
 
+/* merger_init - src->size must be set; 0 or -errno */
 int merger_init(struct merger *mg, int ncpus, struct decoder *dec, struct result *res,
 		const struct page_src *src);
 void merger_free(struct merger *mg);

@@ -48,25 +48,30 @@ int raw_save_formats(const char *rawdir, const char *header, size_t hlen,
 	return ret;
 }
 
+/* a format file is a few hundred bytes; the header page fewer */
+#define FORMAT_MAX (64 * 1024)
+
 int raw_load_formats(const char *rawdir, char **header, size_t *hlen, char *formats[EV_NR],
 		     char *errbuf)
 {
 	char path[PATH_MAX];
-	int k;
+	int k, ret;
 
 	snprintf(path, sizeof(path), "%s/header_page", rawdir);
-	*header = read_file_alloc(path, hlen);
-	if (!*header)
-		return set_err(errbuf, "cannot read %s: %s", path, strerror(errno));
+	if (read_input(path, FORMAT_MAX, header, hlen, errbuf))
+		return -EINVAL;
 	for (k = 0; k < EV_NR; k++) {
 		snprintf(path, sizeof(path), "%s/formats/%s/%s", rawdir, ev_names[k].system,
 			 ev_names[k].name);
-		formats[k] = read_file_alloc(path, NULL);
-		if (!formats[k] && errno != ENOENT) {
-			while (k-- > 0)
+		ret = read_input(path, FORMAT_MAX, &formats[k], NULL, errbuf);
+		if (ret && ret != -ENOENT) {
+			while (k-- > 0) {
 				free(formats[k]);
+				formats[k] = NULL;
+			}
 			free(*header);
-			return set_err(errbuf, "cannot read %s: %s", path, strerror(errno));
+			*header = NULL;
+			return -EINVAL;
 		}
 	}
 	return 0;
@@ -87,30 +92,59 @@ int raw_save_comms(const char *rawdir, const struct comm_entry *c, size_t n)
 	return fclose(f) ? -errno : 0;
 }
 
+/* comm_ok - what the kernel can name a task: 1..15 bytes, no control characters */
+static bool comm_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 15)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
 int raw_load_comms(const char *rawdir, struct comm_entry **out, size_t *n, char *errbuf)
 {
-	char path[PATH_MAX], line[128];
-	struct comm_entry *c = NULL, *nc;
-	size_t cap = 0, lineno = 0;
-	FILE *f;
+	char path[PATH_MAX], *text;
+	size_t len;
+	int ret;
 
+	*out = NULL;
 	*n = 0;
 	snprintf(path, sizeof(path), "%s/comms", rawdir);
-	f = fopen(path, "r");
-	if (!f)
-		return set_err(errbuf, "cannot read %s: %s", path, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		char *sp = strchr(line, ' '), *nl;
+	if (read_input(path, 16 * INPUT_MAX_TEXT, &text, &len, errbuf))
+		return -EINVAL;
+	ret = raw_parse_comms(text, len, path, out, n, errbuf);
+	free(text);
+	return ret;
+}
+
+int raw_parse_comms(char *text, size_t len, const char *path, struct comm_entry **out,
+		    size_t *n, char *errbuf)
+{
+	struct comm_entry *c = NULL, *nc;
+	size_t cap = 0, lineno = 0;
+	char *line, *next;
+
+	*out = NULL;
+	*n = 0;
+	if (strlen(text) != len)
+		return set_err(errbuf, "%s holds a NUL byte: not a comms file", path);
+	for (line = text; *line; line = next) {
+		char *sp, *nl = strchr(line, '\n');
 		int pid;
 
 		lineno++;
-		nl = strchr(line, '\n');
+		next = nl ? nl + 1 : line + strlen(line);
 		if (nl)
 			*nl = '\0';
+		sp = strchr(line, ' ');
 		if (!sp)
 			goto bad;
 		*sp = '\0';
-		if (parse_int(line, 0, INT32_MAX, &pid, NULL) || strlen(sp + 1) > 15)
+		if (parse_int(line, 0, INT32_MAX, &pid, NULL) || !comm_ok(sp + 1))
 			goto bad;
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 256;
@@ -123,13 +157,13 @@ int raw_load_comms(const char *rawdir, struct comm_entry **out, size_t *n, char 
 		snprintf(c[*n].comm, sizeof(c[*n].comm), "%s", sp + 1);
 		(*n)++;
 	}
-	fclose(f);
 	*out = c;
 	return 0;
 bad:
-	fclose(f);
 	free(c);
-	return set_err(errbuf, "%s:%zu: malformed line (expected 'pid comm')", path, lineno);
+	*n = 0;
+	return set_err(errbuf, "%s:%zu: malformed line (expected 'pid comm', a comm of 1 to 15 "
+		       "printable bytes)", path, lineno);
 }
 
 static void jadd_u64(json_object *o, const char *k, uint64_t v)
@@ -199,26 +233,76 @@ static int get_u64(json_object *o, const char *k, uint64_t *v, const char *path,
 	return 0;
 }
 
+/* get_str - a string member; control characters become '?' (they are printed) */
 static void get_str(json_object *o, const char *k, char *buf, size_t len)
 {
 	json_object *j = get(o, k, json_type_string);
+	char *p;
 
 	snprintf(buf, len, "%s", j ? json_object_get_string(j) : "");
+	for (p = buf; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
+/* parse_json - one JSON object, with nothing after it */
+static json_object *parse_json(const char *text, size_t len, const char *path, char *errbuf)
+{
+	struct json_tokener *tok;
+	json_object *o = NULL;
+
+	if (len > INT32_MAX) {
+		set_err(errbuf, "%s is too large", path);
+		return NULL;
+	}
+	tok = json_tokener_new();
+	if (tok)
+		o = json_tokener_parse_ex(tok, text, (int)len);
+	if (!tok) {
+		set_err(errbuf, "out of memory");
+	} else if (!o || json_tokener_get_parse_end(tok) < len) {
+		set_err(errbuf, "%s: not valid JSON (%s at byte %zu)", path,
+			o ? "trailing data" : json_tokener_error_desc(json_tokener_get_error(tok)),
+			json_tokener_get_parse_end(tok));
+		json_object_put(o);
+		o = NULL;
+	} else if (!json_object_is_type(o, json_type_object)) {
+		set_err(errbuf, "%s: not a JSON object", path);
+		json_object_put(o);
+		o = NULL;
+	}
+	if (tok)
+		json_tokener_free(tok);
+	return o;
 }
 
 int raw_load_meta(const char *rawdir, struct raw_meta *rm, char *errbuf)
 {
+	char path[PATH_MAX], *text;
+	size_t len;
+	int ret;
+
+	memset(rm, 0, sizeof(*rm));
+	snprintf(path, sizeof(path), "%s/capture.json", rawdir);
+	if (read_input(path, INPUT_MAX_TEXT, &text, &len, errbuf))
+		return -EINVAL;
+	ret = raw_parse_meta(text, len, path, rm, errbuf);
+	free(text);
+	return ret;
+}
+
+int raw_parse_meta(const char *text, size_t len, const char *path, struct raw_meta *rm,
+		   char *errbuf)
+{
 	json_object *o, *loss, *missing, *s;
-	char path[PATH_MAX];
 	uint64_t v;
 	size_t i;
 	int c, k, ret;
 
 	memset(rm, 0, sizeof(*rm));
-	snprintf(path, sizeof(path), "%s/capture.json", rawdir);
-	o = json_object_from_file(path);
+	o = parse_json(text, len, path, errbuf);
 	if (!o)
-		return set_err(errbuf, "cannot read %s: %s", path, json_util_get_last_err());
+		return -EINVAL;
 	s = get(o, "schema", json_type_string);
 	ret = -EINVAL;
 	if (!s || strcmp(json_object_get_string(s), "deferbench-raw/1")) {
@@ -234,8 +318,10 @@ int raw_load_meta(const char *rawdir, struct raw_meta *rm, char *errbuf)
 	rm->ncpus = (int)v;
 	if (get_u64(o, "subbuf_size", &v, path, errbuf))
 		goto out;
-	if (v < 64 || v > (1 << 20)) {
-		set_err(errbuf, "%s: subbuf_size %llu is out of range", path, (unsigned long long)v);
+	/* the kernel's sub-buffers are pages: a power of two, so records stay aligned */
+	if (v < 4096 || v > (1 << 20) || (v & (v - 1))) {
+		set_err(errbuf, "%s: subbuf_size %llu is not a power of two in [4096, 1048576]",
+			path, (unsigned long long)v);
 		goto out;
 	}
 	rm->subbuf_size = (unsigned int)v;
@@ -244,6 +330,20 @@ int raw_load_meta(const char *rawdir, struct raw_meta *rm, char *errbuf)
 	    get_u64(o, "interval_ns", &rm->interval_ns, path, errbuf) ||
 	    get_u64(o, "buffer_kb", &v, path, errbuf))
 		goto out;
+	if (rm->end_ts < rm->start_ts) {
+		set_err(errbuf, "%s: end_ts is before start_ts", path);
+		goto out;
+	}
+	/* record --interval is at least 10 ms */
+	if (rm->interval_ns && rm->interval_ns < 10 * NSEC_PER_MSEC) {
+		set_err(errbuf, "%s: interval_ns %llu is shorter than 10 ms", path,
+			(unsigned long long)rm->interval_ns);
+		goto out;
+	}
+	if (v > UINT32_MAX) {
+		set_err(errbuf, "%s: buffer_kb %llu is out of range", path, (unsigned long long)v);
+		goto out;
+	}
 	rm->meta.buffer_kb = (unsigned int)v;
 	s = get(o, "capture_cpu_s", json_type_double);
 	rm->meta.capture_cpu_s = s ? json_object_get_double(s) : 0.0;

@@ -31,7 +31,14 @@ int raw_save_formats(const char *rawdir, const char *header, size_t hlen,
 int raw_load_formats(const char *rawdir, char **header, size_t *hlen, char *formats[EV_NR],
 		     char *errbuf);
 int raw_save_comms(const char *rawdir, const struct comm_entry *c, size_t n);
+/*
+ * raw_load_comms - the comms file: "pid comm" lines; *c is malloc'ed (caller frees).
+ * raw_parse_comms parses len bytes of text (modified in place), path names it in
+ * messages. Both: 0 or -EINVAL with the file and line in errbuf.
+ */
 int raw_load_comms(const char *rawdir, struct comm_entry **c, size_t *n, char *errbuf);
+int raw_parse_comms(char *text, size_t len, const char *path, struct comm_entry **c,
+		    size_t *n, char *errbuf);
 
 /* raw_save_meta - capture.json, after the capture stopped */
 int raw_save_meta(const char *rawdir, const struct result *r, unsigned int subbuf_size);
@@ -43,6 +50,13 @@ struct raw_meta {
 	struct result_meta meta;
 	struct cpu_loss *loss;		/* [ncpus], caller frees */
 };
+/*
+ * raw_load_meta - capture.json of rawdir, checked (a power-of-two sub-buffer size, a
+ * loss entry per CPU, ...); raw_parse_meta the same from text, path naming it in
+ * messages. 0 or -EINVAL with the reason in errbuf; rm->loss is the caller's to free.
+ */
 int raw_load_meta(const char *rawdir, struct raw_meta *rm, char *errbuf);
+int raw_parse_meta(const char *text, size_t len, const char *path, struct raw_meta *rm,
+		   char *errbuf);
 
 #endif

@@ -5,6 +5,7 @@
 #include "symtab.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,15 +19,38 @@ static int sym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-int symtab_load(struct symtab *t, const char *path)
+/* name_ok - a symbol name deferbench prints: no control characters, not too long */
+static bool name_ok(const char *s)
 {
-	char *text, *line, *save = NULL;
+	size_t n = 0;
+
+	for (; *s; s++, n++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f || n >= SYMTAB_NAME_MAX)
+			return false;
+	return n > 0;
+}
+
+int symtab_load(struct symtab *t, const char *path, char *errbuf)
+{
+	char *text;
 	size_t len;
+	int ret;
 
 	memset(t, 0, sizeof(*t));
-	text = read_file_alloc(path, &len);
-	if (!text)
-		return -errno;
+	ret = read_input(path, SYMTAB_MAX_BYTES, &text, &len, errbuf);
+	if (ret)
+		return ret;
+	ret = symtab_parse(t, text, len);
+	if (ret)
+		set_err(errbuf, "out of memory reading %s", path);
+	return ret;
+}
+
+int symtab_parse(struct symtab *t, char *text, size_t len)
+{
+	char *line, *save = NULL;
+
+	memset(t, 0, sizeof(*t));
 	t->strings = text;
 	t->strings_len = len;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -45,6 +69,8 @@ int symtab_load(struct symtab *t, const char *path)
 		mod = strchr(name, '\t');
 		if (mod)
 			*mod = '\0';
+		if (!name_ok(name))
+			continue;
 		if (t->n == t->cap) {
 			size_t ncap = t->cap ? t->cap * 2 : 4096;
 			struct sym *ns = realloc(t->syms, ncap * sizeof(*ns));
@@ -60,7 +86,9 @@ int symtab_load(struct symtab *t, const char *path)
 		t->syms[t->n].name = name;
 		t->n++;
 	}
-	qsort(t->syms, t->n, sizeof(*t->syms), sym_cmp);
+	/* a file without a text symbol is fine: every function shows as an address */
+	if (t->n)
+		qsort(t->syms, t->n, sizeof(*t->syms), sym_cmp);
 	return 0;
 }
 

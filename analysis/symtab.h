@@ -24,8 +24,17 @@ struct symtab {
 	size_t strings_len;
 };
 
-/* symtab_load - parse kallsyms-format text ("addr type name [module]") from path. */
-int symtab_load(struct symtab *t, const char *path);
+#define SYMTAB_MAX_BYTES (256U << 20)	/* /proc/kallsyms is a few tens of MiB at most */
+#define SYMTAB_NAME_MAX 512
+
+/*
+ * symtab_load - parse kallsyms-format text ("addr type name [module]") from path, a
+ * regular file; lines that are not text symbols with printable names are skipped.
+ * 0, or -errno with the reason in errbuf (may be NULL).
+ */
+int symtab_load(struct symtab *t, const char *path, char *errbuf);
+/* symtab_parse - the same from NUL-terminated text, which t takes over (freed with it) */
+int symtab_parse(struct symtab *t, char *text, size_t len);
 void symtab_free(struct symtab *t);
 /*
  * symtab_name - "flush_to_ldisc" for an exact match, "sym+0x10" inside a symbol,

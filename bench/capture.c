@@ -33,6 +33,7 @@
 #include "merge.h"
 #include "output.h"
 #include "raw.h"
+#include "subbuf.h"
 #include "util.h"
 
 #define POLL_BUSY_NS (10 * NSEC_PER_MSEC)
@@ -381,6 +382,27 @@ static int read_formats(struct capture *c, char **header, size_t *hlen, char *fo
 	return 0;
 }
 
+/* decoder_setup - the decoder, from formats checked as strictly as a capture's copies */
+static int decoder_setup(struct capture *c, const char *header, size_t hlen,
+			 char *const formats[EV_NR], unsigned int *dsize, char *errbuf)
+{
+	char err[ERRBUF_LEN];
+	int bad;
+
+	c->tep = decoder_new_tep(header, hlen, formats, dsize, &bad, err);
+	if (!c->tep) {
+		if (bad < 0)
+			return set_err(errbuf, "%s/events/header_page: %s", tracefs_tracing_dir(),
+				       err);
+		return set_err(errbuf, "%s/events/%s/%s/format: %s", tracefs_tracing_dir(),
+			       ev_names[bad].system, ev_names[bad].name, err);
+	}
+	if (decoder_init(&c->dec, c->tep, err))
+		return set_err(errbuf, "the event formats in %s/events: %s", tracefs_tracing_dir(),
+			       err);
+	return 0;
+}
+
 static int events_enable(struct capture *c, char *const formats[EV_NR], char *errbuf)
 {
 	int k;
@@ -487,7 +509,7 @@ static void meta_fill(struct capture *c)
 static int result_setup(struct capture *c, char *errbuf)
 {
 	bool missing[EV_NR];
-	char path[PATH_MAX];
+	char path[PATH_MAX], err[ERRBUF_LEN];
 
 	memcpy(missing, c->res.meta.missing, sizeof(missing));
 	/* intervals: the writer keeps a pointer to the result, which is set up next */
@@ -505,8 +527,8 @@ static int result_setup(struct capture *c, char *errbuf)
 	memcpy(c->res.meta.missing, missing, sizeof(missing));
 	meta_fill(c);
 	snprintf(path, sizeof(path), "/proc/kallsyms");
-	if (symtab_load(&c->res.syms, path))
-		warn_msg("cannot read %s: work functions will be shown as addresses", path);
+	if (symtab_load(&c->res.syms, path, err))
+		warn_msg("%s: work functions will be shown as addresses", err);
 	c->res.m.barrier_func = symtab_addr(&c->res.syms, "wq_barrier_func");
 	return 0;
 }
@@ -517,6 +539,7 @@ struct capture *capture_new(const struct capture_opts *opts, char *errbuf)
 	struct comm_entry *comms = NULL;
 	struct capture *c;
 	size_t hlen = 0, ncomms = 0, i;
+	unsigned int dsize = 0;
 	int k;
 
 	if (!is_root()) {
@@ -549,14 +572,20 @@ struct capture *capture_new(const struct capture_opts *opts, char *errbuf)
 		goto out_free;
 	if (result_setup(c, errbuf))
 		goto out_free;
-	c->tep = decoder_new_tep(header, hlen, formats, errbuf);
-	if (!c->tep || decoder_init(&c->dec, c->tep, errbuf))
+	if (decoder_setup(c, header, hlen, formats, &dsize, errbuf))
 		goto out_free;
 	if (instance_setup(c, errbuf) || events_enable(c, formats, errbuf) ||
 	    readers_open(c, errbuf))
 		goto out_free;
-	if (merger_init(&c->mg, c->ncpus, &c->dec, &c->res,
-			&(struct page_src){ src_get, src_put, src_horizon, c })) {
+	if (dsize + SUBBUF_HDR != c->subbuf_size) {
+		set_err(errbuf, "events/header_page describes %u-byte sub-buffers, but "
+			"trace_pipe_raw reads %u", dsize + SUBBUF_HDR, c->subbuf_size);
+		goto out_free;
+	}
+	/* a kernel bug must not crash the reader: damage is skipped and counted */
+	if (merger_init(&c->mg, c->ncpus, &c->dec, &c->res, &(struct page_src){
+				.get = src_get, .put = src_put, .horizon = src_horizon, .ctx = c,
+				.size = c->subbuf_size, .ts_lo = 0, .ts_hi = UINT64_MAX })) {
 		set_err(errbuf, "out of memory");
 		goto out_free;
 	}
@@ -594,6 +623,8 @@ int capture_start(struct capture *c)
 	c->res.start_ts = now_ns();
 	c->res.m.t0 = c->res.start_ts;
 	c->res.m.ival_end = c->opts.interval_ns ? c->res.start_ts + c->opts.interval_ns : UINT64_MAX;
+	/* every event is younger than this; the analysis thread is not running yet */
+	c->mg.src.ts_lo = c->res.start_ts > NSEC_PER_SEC ? c->res.start_ts - NSEC_PER_SEC : 0;
 	c->state = CAP_RUNNING;
 	for (i = 0; i < c->ncpus; i++) {
 		if (!c->rd[i].tcpu)
@@ -720,6 +751,15 @@ int capture_stop(struct capture *c)
 		c->analyser_started = false;
 	}
 	c->state = CAP_STOPPED;
+	if (c->mg.bad_subbufs || c->mg.bad_records) {
+		const struct merge_bad *b = &c->mg.first_bad;
+
+		warn_msg("the kernel's trace buffers held %llu damaged sub-buffer(s) and %llu "
+			 "record(s), skipped and counted as lost events (the first on CPU %d, "
+			 "sub-buffer %llu, byte %u: %s)", (unsigned long long)c->mg.bad_subbufs,
+			 (unsigned long long)c->mg.bad_records, b->cpu,
+			 (unsigned long long)b->subbuf, b->offset, b->what);
+	}
 	c->res.meta.capture_cpu_s = c->analyser_cpu_s;
 	for (i = 0; i < c->ncpus; i++)
 		c->res.meta.capture_cpu_s += c->rd[i].cpu_s;

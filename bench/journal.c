@@ -356,18 +356,36 @@ int journal_load(struct journal *j, const char *path, char *errbuf)
 	struct stat st;
 	int ret;
 
+	struct json_tokener *tok;
+	bool parsed;
+	size_t len;
+	char *text;
+
 	memset(j, 0, sizeof(*j));
 	snprintf(j->path, sizeof(j->path), "%s", path);
-	if (stat(path, &st))
+	if (lstat(path, &st))
 		return -errno;
-	o = json_object_from_file(path);
-	if (!o)
-		return set_err(errbuf, "%s is not valid JSON: %s", path, json_util_get_last_err());
-	ret = journal_parse(o, j);
+	ret = read_input(path, 4 * INPUT_MAX_TEXT, &text, &len, errbuf);
+	if (ret)
+		return ret;
+	tok = json_tokener_new();
+	o = tok ? json_tokener_parse_ex(tok, text, (int)len) : NULL;
+	if (!o || json_tokener_get_parse_end(tok) < len) {
+		json_object_put(o);
+		o = NULL;
+	}
+	if (tok)
+		json_tokener_free(tok);
+	free(text);
+	parsed = o != NULL;
+	ret = o ? journal_parse(o, j) : -EINVAL;
 	json_object_put(o);
 	if (ret) {
 		journal_free(j);
-		set_err(errbuf, "%s is not a deferbench journal (schema %s)", path, JOURNAL_SCHEMA);
+		set_err(errbuf, "%s is damaged (%s): the settings saved in it cannot be put back "
+			"automatically. Check them with 'deferbench knobs show' (a reboot restores "
+			"every default), then delete the file", path,
+			parsed ? "not a " JOURNAL_SCHEMA " journal" : "not valid JSON");
 	}
 	return ret;
 }

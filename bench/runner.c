@@ -98,9 +98,9 @@ static int copy_scenario(const struct run_state *r)
 	FILE *f;
 	int ret = 0;
 
-	text = read_file_alloc(r->o->scenario, &len);
-	if (!text)
-		return -errno;
+	ret = read_input(r->o->scenario, INPUT_MAX_TEXT, &text, &len, NULL);
+	if (ret)
+		return ret;
 	snprintf(path, sizeof(path), "%s/scenario.ini", r->dir);
 	f = fopen(path, "we");
 	if (!f || fwrite(text, 1, len, f) != len)

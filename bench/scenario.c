@@ -415,9 +415,9 @@ struct scenario *scenario_load(const char *path, const struct scn_parse_opts *o,
 	char *text;
 	int ret;
 
-	text = read_file_alloc(path, NULL);
-	if (!text) {
-		set_err(errbuf, "%s: %s", path, strerror(errno));
+	ret = read_input(path, INPUT_MAX_TEXT, &text, NULL, errbuf);
+	if (ret) {
+		errno = -ret;
 		return NULL;
 	}
 	s = malloc(sizeof(*s));

@@ -21,11 +21,55 @@
 int verbose;
 volatile sig_atomic_t stop_requested;
 
+/* utf8_len - the length of a valid UTF-8 sequence at s that is not a control, or 0 */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* U+0080..U+009F are the C1 controls (0x9b is CSI on some terminals) */
+	if (s[0] == 0xc2 && s[1] < 0xa0)
+		return 0;
+	return n;
+}
+
+char *str_escape(const char *in, char *buf, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)in;
+	size_t o = 0, n;
+
+	if (!len)
+		return buf;
+	while (*s && o + 1 < len) {
+		if (*s == '\n' || (*s >= 0x20 && *s < 0x7f)) {
+			buf[o++] = (char)*s++;
+		} else if ((n = utf8_len(s)) && o + n < len) {
+			memcpy(buf + o, s, n);
+			o += n;
+			s += n;
+		} else if (o + 4 < len) {
+			snprintf(buf + o, len - o, "\\x%02x", *s++);
+			o += 4;
+		} else {
+			break;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* vmsg - every diagnostic: input quoted in it is escaped on the way out */
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "deferbench: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char msg[2048], out[sizeof(msg) * 4];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, "deferbench: %s%s\n", prefix, str_escape(msg, out, sizeof(out)));
 }
 
 void err_msg(const char *fmt, ...)
@@ -442,6 +486,102 @@ out_free:
 	free(buf);
 	errno = n;
 	return NULL;
+}
+
+int open_input(const char *path, size_t max, char *errbuf)
+{
+	struct stat st;
+	int fd, e;
+
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		e = errno;
+		set_err(errbuf, "cannot read %s: %s", path, strerror(e));
+		return -e;
+	}
+	if (fstat(fd, &st)) {
+		e = errno;
+		close(fd);
+		set_err(errbuf, "cannot read %s: %s", path, strerror(e));
+		return -e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		set_err(errbuf, "%s is %s, not a regular file", path,
+			S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a pipe" :
+			S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "special");
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	}
+	if ((uint64_t)st.st_size > max) {
+		close(fd);
+		set_err(errbuf, "%s is %lld bytes, more than the %zu a file of this kind can "
+			"hold", path, (long long)st.st_size, max);
+		return -EFBIG;
+	}
+	/* back to blocking reads */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+int read_input(const char *path, size_t max, char **text, size_t *lenp, char *errbuf)
+{
+	size_t len = 0, cap = 4096;
+	char *buf, *nb;
+	ssize_t n;
+	int fd, e;
+
+	*text = NULL;
+	fd = open_input(path, max, errbuf);
+	if (fd < 0)
+		return fd;
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		set_err(errbuf, "out of memory reading %s", path);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (cap - len < 2) {
+			nb = cap > max ? NULL : realloc(buf, cap * 2);
+			if (!nb) {
+				e = cap > max ? EFBIG : ENOMEM;
+				goto out_err;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			e = errno;
+			goto out_err;
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+		/* procfs files say 0 bytes; a file may also grow while it is read */
+		if (len > max) {
+			e = EFBIG;
+			goto out_err;
+		}
+	}
+	close(fd);
+	buf[len] = '\0';
+	*text = buf;
+	if (lenp)
+		*lenp = len;
+	return 0;
+out_err:
+	close(fd);
+	free(buf);
+	if (e == EFBIG)
+		set_err(errbuf, "%s is larger than the %zu bytes a file of this kind can hold",
+			path, max);
+	else
+		set_err(errbuf, "cannot read %s: %s", path, strerror(e));
+	return -e;
 }
 
 int mkdir_p(const char *path, mode_t mode)

@@ -84,6 +84,26 @@ int write_file(const char *path, const char *val);
 /* read_file_alloc - the whole file, NUL-terminated, caller frees; NULL + errno. */
 char *read_file_alloc(const char *path, size_t *len);
 
+/*
+ * read_input - the whole of a file deferbench reads as input (a scenario, a journal,
+ * a capture's or a run's files), NUL-terminated; caller frees *text. It must be a
+ * regular file (not a FIFO, a device such as /dev/zero, or a directory) of at most max
+ * bytes. 0, or -errno with the reason, naming path, in errbuf (ERRBUF_LEN).
+ */
+int read_input(const char *path, size_t max, char **text, size_t *len, char *errbuf);
+/* open_input - the same checks, for a file read as a stream; an fd or -errno */
+int open_input(const char *path, size_t max, char *errbuf);
+/* Size limits of input files: far above anything deferbench writes. */
+#define INPUT_MAX_TEXT (1U << 20)	/* scenarios, journals, capture.json, comms */
+#define INPUT_MAX_DATA (1ULL << 30)	/* result files: JSON and CSV */
+
+/*
+ * str_escape - s for a message: control characters, C1 controls and bytes that are
+ * not UTF-8 become \xNN (an escape sequence in a file must not reach the terminal).
+ * Returns buf.
+ */
+char *str_escape(const char *s, char *buf, size_t len);
+
 /* mkdir -p */
 int mkdir_p(const char *path, mode_t mode);
 /* remove a directory tree (only regular files and directories); missing is fine */

@@ -10,9 +10,11 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "journal.h"
@@ -293,7 +295,21 @@ static void test_journal_garbage(void **state __unused)
 	assert_int_equal(write(fd, "{\"schema\": \"x\"}", 15), 15);
 	close(fd);
 	assert_int_equal(journal_load(&j, path, err), -EINVAL);
-	assert_non_null(strstr(err, "not a deferbench journal"));
+	assert_non_null(strstr(err, "not a deferbench-journal/1 journal"));
+	/* issue 10.11: a damaged journal says what to do */
+	assert_non_null(strstr(err, "knobs show"));
+	assert_non_null(strstr(err, "delete the file"));
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_int_equal(write(fd, "{\"schema\": ", 11), 11);
+	close(fd);
+	assert_int_equal(journal_load(&j, path, err), -EINVAL);
+	assert_non_null(strstr(err, "not valid JSON"));
+	assert_non_null(strstr(err, "delete the file"));
+	unlink(path);
+	/* issue 10.9: a FIFO where the journal belongs is refused, not waited on */
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_not_equal(journal_load(&j, path, err), 0);
+	assert_non_null(strstr(err, "not a regular file"));
 	unlink(path);
 }
 

@@ -119,14 +119,15 @@ static int setup(void **state)
 	formats[EV_SOFTIRQ_RAISE] = strdup(FMT("softirq_raise", 21));
 	formats[EV_SOFTIRQ_ENTRY] = strdup(FMT("softirq_entry", 22));
 	formats[EV_SOFTIRQ_EXIT] = strdup(FMT("softirq_exit", 23));
-	f->tep = decoder_new_tep(header_page, strlen(header_page), formats, err);
+	f->tep = decoder_new_tep(header_page, strlen(header_page), formats, NULL, NULL, err);
 	free(formats[0]);
 	free(formats[1]);
 	free(formats[2]);
 	if (!f->tep || decoder_init(&f->dec, f->tep, err) ||
 	    result_init(&f->res, 2, 0, 0, NULL, NULL) ||
 	    merger_init(&f->mg, 2, &f->dec, &f->res,
-			&(struct page_src){ tget, tput, thorizon, &f->src }))
+			&(struct page_src){ .get = tget, .put = tput, .horizon = thorizon,
+					    .ctx = &f->src, .size = PAGE, .ts_hi = UINT64_MAX }))
 		return -1;
 	*state = f;
 	return 0;
