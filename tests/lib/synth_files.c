@@ -226,7 +226,7 @@ int write_histograms(const char *dir, const struct cellgen *g)
 {
 	static const char *const wqm[] = { "delay", "activate_wait", "worker_wait", "runtime" };
 	static const char *const sm[] = { "delay", "runtime" };
-	char cpus[8];
+	char cpus[16];
 	struct csvw w;
 	unsigned int i, m;
 	int ret, cpu;

@@ -312,6 +312,31 @@ static void ival_cb_fn(void *ctx, uint64_t interval, enum ival_kind kind, uint32
 	s->calls++;
 }
 
+/*
+ * issue 10.4: a longer name must not be compared past the end of a shorter stored one
+ * (an over-read AddressSanitizer reports; make test runs this under it)
+ */
+static void test_wq_names(void **state)
+{
+	struct matcher *m = *state;
+	char raw[80];
+
+	match_wq_queue(m, 0, 10 * US, WORK, FUNC, "events\0", 7);
+	match_wq_queue(m, 0, 11 * US, WORK + 8, FUNC, "events_unbound\0", 15);
+	match_wq_queue(m, 0, 12 * US, WORK + 16, FUNC, "events_freezable_power_efficient", 32);
+	match_wq_queue(m, 0, 13 * US, WORK + 24, FUNC, "events", 6);
+	assert_int_equal(m->nwq, 3);
+	assert_string_equal(m->wq_names[0], "events");
+	assert_string_equal(m->wq_names[1], "events_unbound");
+	/* a damaged capture's name: cut, and no control character reaches the terminal */
+	memset(raw, 'x', sizeof(raw));
+	raw[0] = '\x1b';
+	match_wq_queue(m, 0, 14 * US, WORK + 32, FUNC, raw, sizeof(raw));
+	assert_int_equal(m->nwq, 4);
+	assert_int_equal(strlen(m->wq_names[3]), 63);
+	assert_int_equal(m->wq_names[3][0], '?');
+}
+
 static void test_intervals(void **state)
 {
 	struct ival_seen seen = { 0 };
@@ -354,6 +379,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bh_and_pools, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missed_events_reset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_thread_wakeup, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wq_names, setup, teardown),
 		cmocka_unit_test(test_intervals),
 	};
 
