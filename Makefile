@@ -49,7 +49,8 @@ TOOL_BINS := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(TOOL_SRCS))
 # Test-only code (temporary files, synthetic result files) linked into tests and tools.
 TESTLIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/lib/*.c))
 
-.PHONY: all deps test unit unit-bins integration sanitize bench perf fuzz install clean
+.PHONY: all deps test unit unit-bins integration sanitize bench perf fuzz fuzz-smoke install \
+	clean
 
 all: $(BIN)
 
@@ -95,7 +96,7 @@ sanitize:
 		build-san/deferbench unit-bins
 	@tests/run-sanitized.sh build-san
 
-test: deferbench unit integration sanitize
+test: deferbench unit integration sanitize fuzz-smoke
 
 bench: deferbench
 	@ci/bench.sh
@@ -134,6 +135,17 @@ fuzz:
 		echo "fuzz: needs clang (apt-get install clang); nothing to do" >&2; exit 1; fi
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
 	@tests/fuzz/run.sh $(or $(FUZZ_SECONDS),60) $(FUZZ_BINS)
+
+# make test: a few seconds of each target when clang is there
+fuzz-smoke:
+	@if command -v clang >/dev/null; then \
+		mkdir -p build-fuzz; \
+		$(MAKE) --no-print-directory $(FUZZ_BINS) > build-fuzz/build.log 2>&1 || \
+			{ tail -20 build-fuzz/build.log; exit 1; }; \
+		tests/fuzz/run.sh 5 $(FUZZ_BINS); \
+	else \
+		echo "== fuzz: skipped (no clang; make fuzz needs it)"; \
+	fi
 
 clean:
 	rm -rf $(BUILD) build-san build-fuzz deferbench

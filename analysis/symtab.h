@@ -33,7 +33,8 @@ struct symtab {
  * 0, or -errno with the reason in errbuf (may be NULL).
  */
 int symtab_load(struct symtab *t, const char *path, char *errbuf);
-/* symtab_parse - the same from NUL-terminated text, which t takes over (freed with it) */
+/* symtab_parse - the same from NUL-terminated text, which t takes over (freed with t, or
+ * at once when it fails) */
 int symtab_parse(struct symtab *t, char *text, size_t len);
 void symtab_free(struct symtab *t);
 /*

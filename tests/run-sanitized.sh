@@ -14,7 +14,6 @@ rm -rf "$R"
 mkdir -p "$R"
 export ASAN_OPTIONS="log_path=$R/asan:detect_leaks=1:exitcode=86"
 export UBSAN_OPTIONS="log_path=$R/ubsan:print_stacktrace=1:halt_on_error=1"
-export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0"
 
 fail=0
 echo "== sanitize: unit tests ($B)"
