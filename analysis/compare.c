@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 const char *const cmp_default_patterns[] = {
 	"workload:*:p50", "workload:*:p99",
 	"softirq:*:delay:p50", "softirq:*:delay:p99",
@@ -175,6 +177,41 @@ static bool is_info(const struct keylist *kl, const struct metric_key *k,
 	return false;
 }
 
+/* count_hits - which of the user's patterns metric id matches (a typo matches none) */
+static void count_hits(struct cmp_result *res, const char *id, const struct cmp_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		if (!res->example[i][0] && (!i || strcmp(res->example[0], id))) {
+			snprintf(res->example[i], sizeof(res->example[i]), "%s", id);
+			break;
+		}
+	for (i = 0; res->pattern_hits && i < o->npatterns; i++)
+		if (!fnmatch(o->judge_patterns[i], id, 0))
+			res->pattern_hits[i]++;
+}
+
+int cmp_pattern_ok(const char *pat, char *errbuf)
+{
+	const char *p;
+
+	if (!*pat)
+		return set_err(errbuf, "an empty pattern matches no metric");
+	for (p = pat; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+		} else if (*p == '[') {
+			const char *close = strchr(p + 1 + (p[1] == ']'), ']');
+
+			if (!close)
+				return set_err(errbuf, "'%s': '[' without a closing ']'", pat);
+			p = close;
+		}
+	}
+	return 0;
+}
+
 static int compare_keys(struct cmp_result *res, const struct cellset *bs,
 			const struct cellset *ns, const struct cmp_opts *o, bool lossy)
 {
@@ -197,6 +234,7 @@ static int compare_keys(struct cmp_result *res, const struct cellset *bs,
 			continue;
 		metric_id(k, id, sizeof(id));
 		judged = selected(id, pat, npat);
+		count_hits(res, id, o);
 		if (judged || is_info(&kl, k, pat, npat))
 			ret = judge_key(res, bs, ns, k, judged, o);
 	}
@@ -345,6 +383,7 @@ static void judge_all(struct cmp_result *res, const struct cmp_opts *o)
 	for (i = 0; i < res->nrows; i++) {
 		const struct cmp_row *r = &res->rows[i];
 
+		res->nselected += r->judged && r->key.name[0];
 		res->njudged += r->judged && r->key.name[0] &&
 				r->nb >= o->j.min_reps && r->nn >= o->j.min_reps;
 	}
@@ -371,12 +410,20 @@ int compare_runs(const struct run *base, const struct run *new, const struct cmp
 	int ret;
 
 	memset(res, 0, sizeof(*res));
+	if (o->judge_patterns) {
+		res->pattern_hits = calloc(o->npatterns + 1, sizeof(*res->pattern_hits));
+		if (!res->pattern_hits)
+			return rd_errno(errbuf, -ENOMEM, "compare: out of memory");
+	}
 	ret = cellsets_build(base, &bcs);
-	if (ret)
+	if (ret) {
+		cmp_result_free(res);
 		return rd_errno(errbuf, ret, "%s: cannot group cells", base->dir);
+	}
 	ret = cellsets_build(new, &ncs);
 	if (ret) {
 		cellsets_free(&bcs);
+		cmp_result_free(res);
 		return rd_errno(errbuf, ret, "%s: cannot group cells", new->dir);
 	}
 	ret = meta_diffs(res, base, new);
@@ -399,5 +446,6 @@ void cmp_result_free(struct cmp_result *res)
 {
 	free(res->rows);
 	free(res->env);
+	free(res->pattern_hits);
 	memset(res, 0, sizeof(*res));
 }

@@ -100,6 +100,10 @@ struct cmp_result {
 	double metric_confidence;	/* of each interval, after the Bonferroni split */
 	size_t nsparse;			/* metrics left out: too few samples on both sides */
 	size_t count[V_NR];		/* judged rows per verdict */
+	size_t nselected;		/* metric rows selected for judging */
+	size_t *pattern_hits;		/* per judge pattern: metric ids of either run it
+					 * matched (NULL without patterns) */
+	char example[2][METRIC_ID_LEN];	/* two metric ids of the runs, for messages */
 };
 
 extern const char *const cmp_default_patterns[];
@@ -113,6 +117,12 @@ extern const char *const cmp_default_patterns[];
 int compare_runs(const struct run *base, const struct run *new, const struct cmp_opts *o,
 		 struct cmp_result *res, char *errbuf);
 void cmp_result_free(struct cmp_result *res);
+/*
+ * cmp_pattern_ok - a judge pattern a metric id could match: not empty, brackets
+ * closed; fills errbuf (ERRBUF_LEN) when not
+ */
+int cmp_pattern_ok(const char *pat, char *errbuf);
+
 /* cmp_regressed - any judged metric worse */
 static inline bool cmp_regressed(const struct cmp_result *res)
 {

@@ -27,6 +27,10 @@ const char *wq_func_name(const struct result *r, const struct wq_group *g, char 
 /* fmt_ns - "850ns", "12.3us", "4.56ms", "1.20s" */
 const char *fmt_ns(uint64_t ns, char *buf, size_t len);
 
+/* json_command_status - {"exit": N} or {"signal": N}, "stopped_by_deferbench" */
+struct json_object;
+struct json_object *json_command_status(const struct result_meta *m);
+
 /* Per-interval statistics writer (intervals.csv); used as the matcher's callback. */
 struct ival_writer;
 struct ival_writer *ival_writer_open(const char *path, const struct result *r);

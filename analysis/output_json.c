@@ -15,6 +15,18 @@ static void add_u64(json_object *o, const char *k, uint64_t v)
 	json_object_object_add(o, k, json_object_new_uint64(v));
 }
 
+json_object *json_command_status(const struct result_meta *m)
+{
+	json_object *o = json_object_new_object();
+
+	if (m->cmd_signal)
+		json_object_object_add(o, "signal", json_object_new_int(m->cmd_signal));
+	else
+		json_object_object_add(o, "exit", json_object_new_int(m->cmd_exit));
+	json_object_object_add(o, "stopped_by_deferbench", json_object_new_boolean(m->cmd_stopped));
+	return o;
+}
+
 static json_object *json_meta(const struct result *r)
 {
 	json_object *o = json_object_new_object(), *missing = json_object_new_array();
@@ -34,6 +46,8 @@ static json_object *json_meta(const struct result *r)
 		if (r->meta.missing[k])
 			json_object_array_add(missing, json_object_new_string(ev_kind_names[k]));
 	json_object_object_add(o, "events_missing", missing);
+	if (r->meta.cmd_ended)
+		json_object_object_add(o, "command_status", json_command_status(&r->meta));
 	return o;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "output.h"
 #include "util.h"
 
 static int save_text(const char *path, const char *text, size_t len)
@@ -195,6 +196,8 @@ int raw_save_meta(const char *rawdir, const struct result *r, unsigned int subbu
 		if (r->meta.missing[k])
 			json_object_array_add(missing, json_object_new_string(ev_kind_names[k]));
 	json_object_object_add(o, "events_missing", missing);
+	if (r->meta.cmd_ended)
+		json_object_object_add(o, "command_status", json_command_status(&r->meta));
 	for (c = 0; c < r->ncpus; c++) {
 		json_object *l = json_object_new_object();
 
@@ -243,6 +246,34 @@ static void get_str(json_object *o, const char *k, char *buf, size_t len)
 	for (p = buf; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
+}
+
+/* get_command_status - "command_status" of record -- COMMAND, when there is one */
+static int get_command_status(json_object *o, struct result_meta *m, const char *path,
+			      char *errbuf)
+{
+	json_object *cs = NULL, *v, *stopped;
+
+	if (!json_object_object_get_ex(o, "command_status", &cs))
+		return 0;
+	stopped = get(cs, "stopped_by_deferbench", json_type_boolean);
+	if (!json_object_is_type(cs, json_type_object) || !stopped)
+		return set_err(errbuf, "%s: 'command_status' is malformed", path);
+	m->cmd_ended = true;
+	m->cmd_stopped = json_object_get_boolean(stopped);
+	m->cmd_exit = -1;
+	if ((v = get(cs, "signal", json_type_int))) {
+		m->cmd_signal = json_object_get_int(v);
+		if (m->cmd_signal < 1 || m->cmd_signal > 64)
+			return set_err(errbuf, "%s: command_status.signal is out of range", path);
+	} else if ((v = get(cs, "exit", json_type_int))) {
+		m->cmd_exit = json_object_get_int(v);
+		if (m->cmd_exit < 0 || m->cmd_exit > 255)
+			return set_err(errbuf, "%s: command_status.exit is out of range", path);
+	} else {
+		return set_err(errbuf, "%s: 'command_status' has neither 'exit' nor 'signal'", path);
+	}
+	return 0;
 }
 
 /* parse_json - one JSON object, with nothing after it */
@@ -353,6 +384,8 @@ int raw_parse_meta(const char *text, size_t len, const char *path, struct raw_me
 	get_str(o, "started", rm->meta.started, sizeof(rm->meta.started));
 	get_str(o, "command", rm->meta.command, sizeof(rm->meta.command));
 	get_str(o, "trace_clock", rm->meta.trace_clock, sizeof(rm->meta.trace_clock));
+	if (get_command_status(o, &rm->meta, path, errbuf))
+		goto out;
 	missing = get(o, "events_missing", json_type_array);
 	for (i = 0; missing && i < json_object_array_length(missing); i++) {
 		const char *name = json_object_get_string(json_object_array_get_idx(missing, i));

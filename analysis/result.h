@@ -35,6 +35,11 @@ struct result_meta {
 	uint64_t interval_ns;
 	double capture_cpu_s;		/* CPU time of the reader and analysis threads */
 	bool missing[EV_NR];		/* events the running kernel lacks */
+	/* record -- COMMAND: how the command ended (cmd_ended false: no command ran) */
+	bool cmd_ended;
+	int cmd_exit;			/* its exit status, or -1 when a signal ended it */
+	int cmd_signal;			/* the signal that ended it, or 0 */
+	bool cmd_stopped;		/* deferbench ended it: the duration was over, or Ctrl-C */
 };
 
 struct result {

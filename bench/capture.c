@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <tracefs.h>
 #include <unistd.h>
@@ -782,6 +783,16 @@ int capture_stop(struct capture *c)
 			ret = raw_finish(c);
 	}
 	return ret;
+}
+
+void capture_note_command(struct capture *c, int wait_status, bool stopped)
+{
+	struct result_meta *m = &c->res.meta;
+
+	m->cmd_ended = true;
+	m->cmd_stopped = stopped;
+	m->cmd_signal = WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : 0;
+	m->cmd_exit = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
 }
 
 struct result *capture_result(struct capture *c)

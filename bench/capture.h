@@ -39,6 +39,11 @@ struct capture *capture_new(const struct capture_opts *opts, char *errbuf);
 int capture_start(struct capture *c);
 int capture_stop(struct capture *c);
 void capture_free(struct capture *c);
+/*
+ * capture_note_command - record -- COMMAND: how the command ended (a wait status), and
+ * whether deferbench ended it; kept in the results. Before capture_stop().
+ */
+void capture_note_command(struct capture *c, int wait_status, bool stopped);
 /* capture_result - valid after capture_stop() until capture_free() */
 struct result *capture_result(struct capture *c);
 

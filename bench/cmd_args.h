@@ -19,6 +19,7 @@ struct compare_args {
 	const char *base, *new;
 	const char *outdir;		/* NULL: the new run's directory */
 	bool no_files;
+	bool allow_empty;		/* no judged metric is not an error */
 	struct cmp_opts cmp;
 	const char *patterns[CMP_MAX_PATTERNS + 1];
 };

@@ -14,7 +14,7 @@
 #include "rundata.h"
 #include "util.h"
 
-enum { OPT_MIN_REPS = 256, OPT_MIN_TAIL, OPT_NO_FILES };
+enum { OPT_MIN_REPS = 256, OPT_MIN_TAIL, OPT_NO_FILES, OPT_ALLOW_EMPTY };
 
 const struct opt_desc compare_opts[] = {
 	{ "threshold", 't', required_argument, "PCT",
@@ -31,6 +31,9 @@ const struct opt_desc compare_opts[] = {
 	{ "output", 'o', required_argument, "DIR",
 	  "write compare.md and junit.xml here (default: the NEW directory)" },
 	{ "no-files", OPT_NO_FILES, no_argument, NULL, "print only; write no files" },
+	{ "allow-empty", OPT_ALLOW_EMPTY, no_argument, NULL,
+	  "exit 0 even when no metric is judged (a --metric that matches nothing is an "
+	  "error otherwise: exit 2)" },
 	{ "help", 'h', no_argument, NULL, "this help" },
 	{ NULL, 0, 0, NULL, NULL }
 };
@@ -50,6 +53,8 @@ static int compare_opt(int c, struct compare_args *a, size_t *np, char *errbuf)
 	case 'm':
 		if (*np == CMP_MAX_PATTERNS)
 			return set_err(errbuf, "at most %d --metric patterns", CMP_MAX_PATTERNS);
+		if (cmp_pattern_ok(optarg, errbuf))
+			return -EINVAL;
 		a->patterns[(*np)++] = optarg;
 		return 0;
 	case OPT_MIN_REPS:
@@ -65,6 +70,9 @@ static int compare_opt(int c, struct compare_args *a, size_t *np, char *errbuf)
 		return 0;
 	case OPT_NO_FILES:
 		a->no_files = true;
+		return 0;
+	case OPT_ALLOW_EMPTY:
+		a->allow_empty = true;
 		return 0;
 	default:
 		return set_err(errbuf, "unknown option or missing argument");
@@ -150,6 +158,33 @@ static int load_both(const struct compare_args *a, struct run *base, struct run 
 	return 0;
 }
 
+/*
+ * check_selection - a --metric that matches no metric id (a typo) and a comparison
+ * that judges nothing must not pass a CI gate: errors unless --allow-empty
+ */
+static int check_selection(const struct compare_args *a, const struct cmp_result *res)
+{
+	void (*say)(const char *fmt, ...) = a->allow_empty ? warn_msg : err_msg;
+	size_t i, bad = 0;
+
+	for (i = 0; res->pattern_hits && i < a->cmp.npatterns; i++) {
+		if (res->pattern_hits[i])
+			continue;
+		say("compare: --metric '%s' matches no metric of these runs (ids look like "
+		    "'%s', '%s'); check it for a typo%s", a->patterns[i], res->example[0],
+		    res->example[1],
+		    a->allow_empty ? "" : ", or pass --allow-empty");
+		bad++;
+	}
+	if (!res->nselected) {
+		say("compare: no metric was judged%s", a->allow_empty ? "" :
+		    "; a comparison that judges nothing passes nothing (pass --allow-empty "
+		    "if that is what you want)");
+		bad++;
+	}
+	return bad && !a->allow_empty ? -EINVAL : 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_args a;
@@ -178,6 +213,11 @@ int cmd_compare(int argc, char **argv)
 	}
 	ctx = (struct cmp_ctx){ .base = &base, .new = &new, .opts = &a.cmp, .res = &res };
 	cmp_print(stdout, &ctx);
+	if (check_selection(&a, &res)) {
+		ret = -EINVAL;
+		cmp_result_free(&res);
+		goto out_free_runs;
+	}
 	if (!a.no_files)
 		ret = write_files(&a, &ctx);
 	if (!ret && cmp_regressed(&res))

@@ -6,10 +6,12 @@
 #include "record.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -117,20 +119,91 @@ static void join_command(char *buf, size_t len, int argc, char **argv)
 		off += snprintf(buf + off, len - off, "%s%s", i ? " " : "deferbench ", argv[i]);
 }
 
-static pid_t spawn(char **cmd)
+/*
+ * command_check - can cmd be run? Not found, not executable, or a directory: -errno,
+ * with a message in errbuf. Catches the common mistakes ("-- nosuchcmd", "record -d
+ * 1s typo") before anything is traced.
+ */
+static int command_check(const char *cmd, char *errbuf)
 {
-	pid_t pid = fork();
+	const char *path = getenv("PATH"), *p, *end;
+	char full[PATH_MAX];
+	struct stat st;
+	int n;
 
-	if (pid)
-		return pid;
-	/* the child gets the signal dispositions a shell would give it */
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	execvp(cmd[0], cmd);
-	fprintf(stderr, "deferbench: error: cannot run '%s': %s\n", cmd[0], strerror(errno));
-	_exit(127);
+	if (!*cmd)
+		return set_err(errbuf, "the command is empty");
+	if (strchr(cmd, '/')) {
+		if (stat(cmd, &st))
+			return set_err(errbuf, "cannot run '%s': %s", cmd, strerror(errno));
+		if (S_ISDIR(st.st_mode) || access(cmd, X_OK))
+			return set_err(errbuf, "cannot run '%s': %s", cmd,
+				       S_ISDIR(st.st_mode) ? "it is a directory" : strerror(errno));
+		return 0;
+	}
+	for (p = path ? path : "/usr/local/bin:/usr/bin:/bin"; ; p = end + 1) {
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		n = snprintf(full, sizeof(full), "%.*s/%s", (int)(end - p),
+			     end == p ? "." : p, cmd);
+		if (n > 0 && (size_t)n < sizeof(full) && !stat(full, &st) && !S_ISDIR(st.st_mode) &&
+		    !access(full, X_OK))
+			return 0;
+		if (!*end)
+			break;
+	}
+	return set_err(errbuf, "cannot run '%s': no such command in PATH (options of record go "
+		       "before '--', the command and its arguments after it)", cmd);
+}
+
+/*
+ * spawn - fork and exec cmd; an exec that fails is reported through a close-on-exec
+ * pipe, so that a command that never ran is an error, not a result. -errno on failure.
+ */
+static pid_t spawn(char **cmd, char *errbuf)
+{
+	int fds[2], e = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC)) {
+		e = errno;
+		set_err(errbuf, "cannot run '%s': %s", cmd[0], strerror(e));
+		return -e;
+	}
+	pid = fork();
+	if (pid < 0) {
+		e = errno;
+		close(fds[0]);
+		close(fds[1]);
+		set_err(errbuf, "cannot fork: %s", strerror(e));
+		return -e;
+	}
+	if (!pid) {
+		/* the child gets the signal dispositions a shell would give it */
+		close(fds[0]);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		execvp(cmd[0], cmd);
+		e = errno;
+		if (write(fds[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(fds[1]);
+	do
+		n = read(fds[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(fds[0]);
+	if (n == (ssize_t)sizeof(e)) {
+		waitpid(pid, NULL, 0);
+		set_err(errbuf, "cannot run '%s': %s", cmd[0], strerror(e));
+		return -e;
+	}
+	return pid;
 }
 
 /* reap - wait for the child; after grace_ns send SIGKILL. Returns its wait status. */
@@ -152,17 +225,22 @@ static int reap(pid_t pid, uint64_t grace_ns)
 	}
 }
 
-/* wait_end - until the duration ends, the child exits, or Ctrl-C */
-static int wait_end(const struct record_args *a, pid_t child)
+/*
+ * wait_end - until the duration ends, the child exits, or Ctrl-C; *stopped says that
+ * deferbench ended the child (its status is then not the command's failure)
+ */
+static int wait_end(const struct record_args *a, pid_t child, bool *stopped)
 {
 	uint64_t deadline = a->duration_ns ? now_ns() + a->duration_ns : UINT64_MAX;
 	int status = 0;
 
+	*stopped = false;
 	while (!stop_requested && now_ns() < deadline) {
 		if (child > 0 && waitpid(child, &status, WNOHANG) == child)
 			return status;
 		usleep(child > 0 ? 10000 : 50000);
 	}
+	*stopped = true;
 	if (child > 0) {
 		/* Ctrl-C reached the child through the terminal; SIGTERM may not have */
 		kill(child, SIGTERM);
@@ -171,7 +249,24 @@ static int wait_end(const struct record_args *a, pid_t child)
 	return status;
 }
 
-static int record_run(const struct record_args *a, const char *staging, const char *command)
+/*
+ * command_status - the exit status record passes on, as time and perf stat do: the
+ * command's own, 128 + N when a signal killed it, 0 when deferbench stopped it (the
+ * duration ended, or Ctrl-C)
+ */
+static int command_status(int status, bool stopped)
+{
+	if (stopped)
+		return 0;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 0;
+}
+
+static int record_run(const struct record_args *a, const char *staging, const char *command,
+		      int *cmd_status)
 {
 	char err[ERRBUF_LEN] = "", raw[PATH_MAX], ivals[PATH_MAX];
 	struct capture_opts co = {
@@ -181,6 +276,7 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 		.command = command,
 	};
 	struct capture *c;
+	bool stopped = false;
 	pid_t child = 0;
 	int status = 0, ret;
 
@@ -201,14 +297,22 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 		goto out_free;
 	}
 	if (a->cmd) {
-		child = spawn(a->cmd);
-		if (child < 0)
-			err_msg("cannot fork: %s", strerror(errno));
+		child = spawn(a->cmd, err);
+		if (child < 0) {
+			err_msg("%s", err);
+			ret = child;
+			goto out_free;
+		}
 	}
 	if (!a->cmd && !a->duration_ns)
 		info_msg("recording until Ctrl-C");
-	if (child >= 0)
-		status = wait_end(a, child);
+	if (child > 0) {
+		status = wait_end(a, child, &stopped);
+		*cmd_status = command_status(status, stopped);
+		capture_note_command(c, status, stopped);
+	} else {
+		wait_end(a, 0, &stopped);
+	}
 	ret = capture_stop(c);
 	if (ret) {
 		err_msg("the capture failed: %s", strerror(-ret));
@@ -216,10 +320,11 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 	}
 	if (stop_requested)
 		info_msg("interrupted: results cover the time traced so far");
-	if (child > 0 && WIFEXITED(status) && WEXITSTATUS(status))
-		warn_msg("the command exited with status %d", WEXITSTATUS(status));
-	else if (child > 0 && WIFSIGNALED(status) && !stop_requested && !a->duration_ns)
-		warn_msg("the command was killed by signal %d", WTERMSIG(status));
+	if (child > 0 && *cmd_status)
+		warn_msg("the command %s %d; record exits with status %d",
+			 WIFSIGNALED(status) ? "was killed by signal" : "exited with status",
+			 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
+			 *cmd_status);
 	result_print(capture_result(c), stdout);
 	fflush(stdout);
 	if (staging) {
@@ -229,14 +334,14 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 	}
 out_free:
 	capture_free(c);
-	return child < 0 ? -ECHILD : ret;
+	return ret;
 }
 
 int cmd_record(int argc, char **argv)
 {
 	char err[ERRBUF_LEN] = "", staging[PATH_MAX] = "", command[1024];
 	struct record_args a;
-	int ret;
+	int ret, cmd_status = 0;
 
 	ret = record_parse_args(argc, argv, &a, err);
 	if (ret == 1) {
@@ -251,6 +356,10 @@ int cmd_record(int argc, char **argv)
 		err_msg("record: tracing the kernel needs root; run it as root (sudo)");
 		return 1;
 	}
+	if (a.cmd && command_check(a.cmd[0], err)) {
+		err_msg("record: %s", err);
+		return 1;
+	}
 	if (a.out_dir && (outdir_check(a.out_dir, a.force, NULL, err) ||
 			  outdir_stage(a.out_dir, staging, sizeof(staging), err))) {
 		err_msg("record: %s", err);
@@ -258,7 +367,7 @@ int cmd_record(int argc, char **argv)
 	}
 	signals_install();
 	join_command(command, sizeof(command), argc, argv);
-	ret = record_run(&a, a.out_dir ? staging : NULL, command);
+	ret = record_run(&a, a.out_dir ? staging : NULL, command, &cmd_status);
 	if (ret) {
 		outdir_abort(staging);
 		return 1;
@@ -271,5 +380,5 @@ int cmd_record(int argc, char **argv)
 		}
 		info_msg("results in %s", a.out_dir);
 	}
-	return 0;
+	return cmd_status;
 }

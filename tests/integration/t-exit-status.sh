@@ -1,0 +1,62 @@
+#!/bin/sh
+# t-exit-status.sh - issue 10, items 6 and 7: errors are never reported as success.
+# record: a command that cannot run is an error (exit 1, nothing written); a command
+# that fails is in the results and in record's exit status, as with time(1).
+# compare: a --metric that matches nothing, or nothing judged, is exit 2.
+. tests/integration/lib.sh
+mktemp_dir T
+
+# 7. compare (no root needed)
+GEN=${GEN:-$(pwd)/build/tests/tools/gen-run}
+[ -x "$GEN" ] || fail "missing $GEN (make build/tests/tools/gen-run)"
+"$GEN" "$T/base" >/dev/null || fail "gen-run"
+for m in 'workload:rtt:p5O' 'nosuch' ''  '[' 'wq:[a-'; do
+	"$DB" compare --no-files -m "$m" "$T/base" "$T/base" >/dev/null 2>"$T/err"
+	rc=$?
+	[ $rc -eq 2 ] || { cat "$T/err"; fail "compare -m '$m' exited $rc, want 2"; }
+	grep -q -- "--metric" "$T/err" || { cat "$T/err"; fail "compare -m '$m': no reason"; }
+done
+"$DB" compare --no-files -m 'workload:rtt:p50' -m 'typo*' "$T/base" "$T/base" >/dev/null 2>"$T/err"
+[ $? -eq 2 ] || fail "one -m of two matching nothing passed"
+grep -q "'typo\*' matches no metric" "$T/err" || { cat "$T/err"; fail "the typo is not named"; }
+"$DB" compare --no-files -m 'workload:rtt:p50' "$T/base" "$T/base" >/dev/null 2>&1 ||
+	fail "compare -m with a matching pattern failed"
+"$DB" compare --no-files -m nosuch --allow-empty "$T/base" "$T/base" >/dev/null 2>&1 ||
+	fail "--allow-empty did not allow an empty comparison"
+
+# 6. record
+[ "$(id -u)" -eq 0 ] || { echo "   (record part skipped: needs root)"; exit 0; }
+need_root_tracefs
+expect_error() {	# expect_error WHAT DIR COMMAND...
+	what=$1 dir=$2
+	shift 2
+	"$DB" record -d 1s -o "$dir" "$@" >"$T/out" 2>&1
+	rc=$?
+	[ $rc -eq 1 ] || { cat "$T/out"; fail "record $*: exit $rc, want 1"; }
+	grep -q "$what" "$T/out" || { cat "$T/out"; fail "record $*: no '$what'"; }
+	[ -e "$dir" ] && fail "record $*: wrote $dir"
+	ls "$T" | grep -q partial && fail "record $*: left a staging directory"
+	return 0
+}
+expect_error "cannot run 'nosuchcmd'" "$T/a" -- nosuchcmd
+expect_error "cannot run 'typo'" "$T/b" typo
+expect_error "cannot run '/etc/passwd'" "$T/c" -- /etc/passwd
+expect_error "it is a directory" "$T/d" -- /tmp
+
+# a failing command: results written, its status passed on
+"$DB" record -d 2s -o "$T/f" -- sh -c 'exit 3' >"$T/out" 2>&1
+rc=$?
+[ $rc -eq 3 ] || { cat "$T/out"; fail "record -- sh -c 'exit 3': exit $rc, want 3"; }
+python3 -c "import json,sys; s=json.load(open('$T/f/summary.json'))['meta']['command_status']
+sys.exit(0 if s == {'exit': 3, 'stopped_by_deferbench': False} else 1)" ||
+	fail "summary.json does not say the command exited with 3"
+"$DB" record -d 2s -o "$T/g" -- false >/dev/null 2>&1
+[ $? -eq 1 ] || fail "record -- false exited 0"
+"$DB" record -d 2s -o "$T/k" -- sh -c 'kill -9 $$' >/dev/null 2>&1
+rc=$?
+[ $rc -eq 137 ] || fail "a command killed by SIGKILL: exit $rc, want 137"
+# stopped by deferbench after -d: not a failure
+"$DB" record -d 300ms -o "$T/s" -- sleep 10 >/dev/null 2>&1 || fail "record -d stopping its command failed"
+grep -q '"stopped_by_deferbench":true' "$T/s/summary.json" || fail "no stopped_by_deferbench"
+no_leftover_instances
+exit 0
