@@ -43,11 +43,7 @@ struct cli_help {
  */
 int cli_parsed(int ret, const struct cli_help *h, const char *err, int errcode);
 
-/* record */
-#define RECORD_MIN_BUFFER_KB 64
-#define RECORD_MAX_BUFFER_KB (1024 * 1024)
-#define RECORD_MIN_INTERVAL_NS (10 * NSEC_PER_MSEC)
-
+/* record (bounds of -b and -i: capture.h) */
 struct record_args {
 	uint64_t duration_ns;		/* 0: until the command exits, or Ctrl-C */
 	const char *out_dir;

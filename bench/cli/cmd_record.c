@@ -69,14 +69,14 @@ int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf
 			a->out_dir = optarg;
 			break;
 		case 'b':
-			if (parse_u64(optarg, RECORD_MIN_BUFFER_KB, RECORD_MAX_BUFFER_KB, &v, err))
+			if (parse_u64(optarg, CAPTURE_MIN_BUFFER_KB, CAPTURE_MAX_BUFFER_KB, &v, err))
 				return set_err(errbuf, "--buffer-kb: %s", err);
 			a->buffer_kb = (unsigned int)v;
 			break;
 		case 'i':
 			if (parse_duration_ns(optarg, &a->interval_ns, err))
 				return set_err(errbuf, "--interval: %s", err);
-			if (a->interval_ns < RECORD_MIN_INTERVAL_NS)
+			if (a->interval_ns < CAPTURE_MIN_INTERVAL_NS)
 				return set_err(errbuf, "--interval: %s is shorter than 10ms", optarg);
 			break;
 		case OPT_RAW:

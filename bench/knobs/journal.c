@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jsonread.h"
+#include "jsonw.h"
 #include "util.h"
 
 const char *journal_path(void)
@@ -58,79 +60,15 @@ static json_object *journal_json(const struct journal *j)
 	return o;
 }
 
-/* fsync_dir - make a rename or link in path's directory durable */
-static int fsync_dir(const char *path)
-{
-	char dir[PATH_MAX];
-	int fd, ret = 0;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	fd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd))
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-/* write_tmp - the journal's text into tmp, fsync'ed */
-static int write_tmp(const struct journal *j, const char *tmp)
-{
-	json_object *o = journal_json(j);
-	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						       JSON_C_TO_STRING_NOSLASHESCAPE);
-	size_t len = strlen(s), off = 0;
-	int fd, ret = 0;
-
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		ret = -errno;
-		goto out_put;
-	}
-	while (off < len) {
-		ssize_t w = write(fd, s + off, len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			ret = -errno;
-			break;
-		}
-		off += w;
-	}
-	if (!ret && write(fd, "\n", 1) != 1)
-		ret = -EIO;
-	if (!ret && fsync(fd))
-		ret = -errno;
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-out_put:
-	json_object_put(o);
-	return ret;
-}
-
 /* journal_write - replace the journal atomically; first=true: fail if one exists */
 static int journal_write(const struct journal *j, bool first)
 {
-	char tmp[PATH_MAX + 32];
+	json_object *o = journal_json(j);
 	int ret;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", j->path, (int)getpid());
-	ret = write_tmp(j, tmp);
-	if (ret)
-		return ret;
-	if (first) {
-		ret = link(tmp, j->path) ? -errno : 0;
-		unlink(tmp);
-	} else {
-		ret = rename(tmp, j->path) ? -errno : 0;
-		if (ret)
-			unlink(tmp);
-	}
-	return ret ? ret : fsync_dir(j->path);
+	ret = jsonw_write(j->path, o, 0600, first ? WA_EXCL : 0);
+	json_object_put(o);
+	return ret;
 }
 
 /* describe_existing - why path blocks a new journal, and what to do */
@@ -274,77 +212,72 @@ int knob_apply_rank(const struct knob *k)
 	}
 }
 
-/* get_str - a string member into buf; false if missing or not a string */
-static bool get_str(json_object *o, const char *key, char *buf, size_t len)
+/* entry_load - entry i; the knob name gives the type (how to compare values) */
+static int entry_load(const struct jr *jr, json_object *o, size_t i, struct knob_target *t)
 {
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return false;
-	snprintf(buf, len, "%s", json_object_get_string(v));
-	return true;
-}
-
-static bool get_u64(json_object *o, const char *key, unsigned long long *out)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int))
-		return false;
-	*out = json_object_get_uint64(v);
-	return true;
-}
-
-/* entry_load - one entry; the knob name gives the type (how to compare values) */
-static int entry_load(json_object *o, struct knob_target *t)
-{
-	unsigned long long pid;
+	uint64_t pid, start;
+	char where[32];
 	struct knob k;
+	int ret;
 
 	memset(t, 0, sizeof(*t));
-	if (!get_str(o, "knob", t->knob, sizeof(t->knob)) ||
-	    !get_str(o, "orig", t->orig, sizeof(t->orig)) ||
-	    knob_parse_name(t->knob, &k, NULL))
-		return -EINVAL;
+	snprintf(where, sizeof(where), "entries[%zu]", i);
+	ret = jr_str(jr, o, where, "knob", t->knob, sizeof(t->knob));
+	ret = ret ?: jr_str(jr, o, where, "orig", t->orig, sizeof(t->orig));
+	if (ret)
+		return ret;
+	if (knob_parse_name(t->knob, &k, NULL))
+		return jr_fail(jr, where, "knob", "'%s' is not a knob deferbench sets", t->knob);
 	t->type = k.type;
-	if (get_str(o, "path", t->path, sizeof(t->path))) {
+	if (jr_has(o, "path")) {
 		t->kind = TGT_FILE;
-		if (!get_str(o, "rpath", t->rpath, sizeof(t->rpath)))
-			return -EINVAL;
-		return 0;
+		ret = jr_str(jr, o, where, "path", t->path, sizeof(t->path));
+		return ret ?: jr_str(jr, o, where, "rpath", t->rpath, sizeof(t->rpath));
 	}
 	t->kind = TGT_THREAD;
-	if (!get_u64(o, "pid", &pid) || !get_u64(o, "start", &t->start) ||
-	    !get_str(o, "comm", t->comm, sizeof(t->comm)) || !pid || pid > INT_MAX)
-		return -EINVAL;
+	ret = jr_u64(jr, o, where, "pid", &pid);
+	ret = ret ?: jr_u64(jr, o, where, "start", &start);
+	ret = ret ?: jr_str(jr, o, where, "comm", t->comm, sizeof(t->comm));
+	if (!ret && (!pid || pid > INT_MAX))
+		return jr_fail(jr, where, "pid", "%llu is not a process id", (unsigned long long)pid);
 	t->pid = (pid_t)pid;
-	return 0;
+	t->start = start;
+	return ret;
 }
 
 /* journal_parse - the whole document into j */
-static int journal_parse(json_object *o, struct journal *j)
+static int journal_parse(const struct jr *jr, json_object *o, struct journal *j)
 {
-	unsigned long long pid;
+	uint64_t pid, pid_start = 0, ticks = 0;
 	json_object *a;
-	char schema[64];
 	size_t i, n;
+	int ret;
 
-	if (!get_str(o, "schema", schema, sizeof(schema)) || strcmp(schema, JOURNAL_SCHEMA) ||
-	    !get_u64(o, "pid", &pid) || !pid || pid > INT_MAX ||
-	    !json_object_object_get_ex(o, "entries", &a) || !json_object_is_type(a, json_type_array))
-		return -EINVAL;
+	ret = jr_schema(jr, o, JOURNAL_SCHEMA);
+	ret = ret ?: jr_u64(jr, o, "", "pid", &pid);
+	if (!ret && (!pid || pid > INT_MAX))
+		return jr_fail(jr, "", "pid", "%llu is not a process id", (unsigned long long)pid);
 	j->pid = (pid_t)pid;
-	get_u64(o, "pid_start", &j->pid_start);
-	get_u64(o, "boot_ticks", &j->boot_ticks);
-	get_str(o, "started", j->started, sizeof(j->started));
-	get_str(o, "command", j->command, sizeof(j->command));
+	/* optional: 0 means unknown (any start time, any NAPI thread) */
+	if (!ret && jr_has(o, "pid_start"))
+		ret = jr_u64(jr, o, "", "pid_start", &pid_start);
+	if (!ret && jr_has(o, "boot_ticks"))
+		ret = jr_u64(jr, o, "", "boot_ticks", &ticks);
+	j->pid_start = pid_start;
+	j->boot_ticks = ticks;
+	ret = ret ?: jr_str_opt(jr, o, "", "started", j->started, sizeof(j->started));
+	ret = ret ?: jr_str_opt(jr, o, "", "command", j->command, sizeof(j->command));
+	ret = ret ?: jr_get(jr, o, "", "entries", json_type_array, &a);
+	if (ret)
+		return ret;
 	n = json_object_array_length(a);
 	j->t = calloc(n ? n : 1, sizeof(*j->t));
 	if (!j->t)
-		return -ENOMEM;
+		return set_errno(jr->errbuf, -ENOMEM, "out of memory");
 	for (i = 0; i < n; i++) {
-		if (entry_load(json_object_array_get_idx(a, i), &j->t[i]))
-			return -EINVAL;
+		ret = entry_load(jr, json_object_array_get_idx(a, i), i, &j->t[i]);
+		if (ret)
+			return ret;
 		j->n++;
 	}
 	return 0;
@@ -352,6 +285,8 @@ static int journal_parse(json_object *o, struct journal *j)
 
 int journal_load(struct journal *j, const char *path, char *errbuf)
 {
+	char why[ERRBUF_LEN];
+	struct jr jr = { path, why };
 	json_object *o;
 	struct stat st;
 	int ret;
@@ -360,14 +295,15 @@ int journal_load(struct journal *j, const char *path, char *errbuf)
 	snprintf(j->path, sizeof(j->path), "%s", path);
 	if (stat(path, &st))
 		return -errno;
-	o = json_object_from_file(path);
-	if (!o)
-		return set_err(errbuf, "%s is not valid JSON: %s", path, json_util_get_last_err());
-	ret = journal_parse(o, j);
-	json_object_put(o);
+	ret = jr_load(&jr, &o);
+	if (!ret) {
+		ret = journal_parse(&jr, o, j);
+		json_object_put(o);
+	}
 	if (ret) {
 		journal_free(j);
-		set_err(errbuf, "%s is not a deferbench journal (schema %s)", path, JOURNAL_SCHEMA);
+		set_errno(errbuf, ret, "%s; deferbench cannot restore from it: put back by hand "
+			  "the settings it lists, then remove it", why);
 	}
 	return ret;
 }

@@ -40,9 +40,6 @@
 #define WQ_SYSFS_DIR "/sys/devices/virtual/workqueue"
 #define WQ_PARAM_DIR "/sys/module/workqueue/parameters"
 #define WQ_MAX_ACTIVE_LIMIT 2048	/* WQ_MAX_ACTIVE since Linux 6.13 (512 before) */
-/* The net workload names its veth pairs "dbv<pid>-<n>a|b" (workloads/netns.c), so the
- * NAPI kthreads of this process are "napi/dbv<pid>-...": sched.napi touches no other. */
-#define NAPI_OWN_PREFIX "napi/dbv"
 
 enum knob_class {
 	KNOB_WQ_ATTR,		/* wq.<wq>.<attr> */

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "names.h"
 #include "util.h"
 
 #define PF_KTHREAD 0x00200000	/* include/linux/sched.h */
@@ -162,7 +163,7 @@ static bool own_napi(const char *comm)
 	char prefix[32];
 	size_t n;
 
-	n = (size_t)snprintf(prefix, sizeof(prefix), NAPI_OWN_PREFIX "%d", (int)getpid());
+	n = (size_t)snprintf(prefix, sizeof(prefix), NAME_NAPI_PREFIX "%d", (int)getpid());
 	return !strncmp(comm, prefix, n) && (comm[n] == '-' || comm[n] == '\0');
 }
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "knobs.h"
+#include "names.h"
 #include "util.h"
 
 static const char *const instance_dirs[] = {
@@ -67,7 +68,7 @@ static int remove_instances(FILE *report)
 		if (!d)
 			continue;
 		while ((de = readdir(d))) {
-			pid_t pid = name_pid(de->d_name, INSTANCE_PREFIX, "");
+			pid_t pid = name_pid(de->d_name, NAME_INSTANCE_PREFIX, "");
 
 			if (!pid || pid_is_deferbench(pid))
 				continue;
@@ -172,7 +173,7 @@ static void detach_loops(const char *dir, FILE *report)
 /* remove_block_dirs - /tmp/deferbench-block-<dead pid>-* owned by us */
 static int remove_block_dirs(FILE *report)
 {
-	const char *prefix = strrchr(BLOCK_DIR_PREFIX, '/') + 1;
+	const char *prefix = strrchr(NAME_BLOCK_DIR_DEFAULT, '/') + 1;
 	char path[512];
 	struct dirent *de;
 	struct stat st;

@@ -10,8 +10,6 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#define BLOCK_DIR_PREFIX "/tmp/deferbench-block-"
-#define INSTANCE_PREFIX "deferbench-"
 
 /* pid_is_deferbench - pid is a running deferbench process */
 bool pid_is_deferbench(pid_t pid);

@@ -21,7 +21,7 @@ int jr_fail(const struct jr *j, const char *where, const char *key, const char *
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return set_err(j->errbuf, "malformed result file %s: field '%s%s%s' %s", j->path,
+	return set_err(j->errbuf, "malformed file %s: field '%s%s%s' %s", j->path,
 		      where, *where ? "." : "", key, msg);
 }
 
@@ -46,7 +46,7 @@ int jr_load(struct jr *j, struct json_object **out)
 	if (!o || json_tokener_get_parse_end(tok) < len) {
 		enum json_tokener_error e = json_tokener_get_error(tok);
 
-		ret = set_err(j->errbuf, "malformed result file %s: not JSON: %s at byte %zu",
+		ret = set_err(j->errbuf, "malformed file %s: not JSON: %s at byte %zu",
 			     j->path, o ? "trailing data" : json_tokener_error_desc(e),
 			     json_tokener_get_parse_end(tok));
 		json_object_put(o);
@@ -254,7 +254,7 @@ int jr_schema(const struct jr *j, struct json_object *root, const char *want)
 	int ret;
 
 	if (!json_object_is_type(root, json_type_object))
-		return set_err(j->errbuf, "malformed result file %s: not a JSON object", j->path);
+		return set_err(j->errbuf, "malformed file %s: not a JSON object", j->path);
 	ret = jr_str(j, root, "", "schema", got, sizeof(got));
 	if (ret)
 		return ret;

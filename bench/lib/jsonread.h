@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * jsonread.h - typed field access on json-c objects with errors that name the file and
- * the field path:  malformed result file F: field 'softirq[3].delay_ns.p99' missing
+ * the field path:  malformed file F: field 'softirq[3].delay_ns.p99' missing
  *
  * 'where' is the path of the parent object ("" for the root); the helpers append the key.
  * All return 0 or -EINVAL (message in jr->errbuf, ERRBUF_LEN bytes).
@@ -55,7 +55,7 @@ int jr_stats_in(const struct jr *j, struct json_object *s, const char *path,
 		struct hist_stats *st);
 /* jr_schema - the member "schema" must equal want */
 int jr_schema(const struct jr *j, struct json_object *root, const char *want);
-/* jr_fail - "malformed result file F: field 'where.key' ..."; returns -EINVAL */
+/* jr_fail - "malformed file F: field 'where.key' ..."; returns -EINVAL */
 int jr_fail(const struct jr *j, const char *where, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 

@@ -574,8 +574,7 @@ int path_join(char *buf, size_t len, const char *a, const char *b)
 	return 0;
 }
 
-/* fsync_dir - make a rename or link in path's directory durable */
-static int fsync_dir(const char *path)
+int fsync_dir(const char *path)
 {
 	char dir[PATH_MAX];
 	int fd, ret = 0;

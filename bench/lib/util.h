@@ -96,6 +96,8 @@ int path_join(char *buf, size_t len, const char *a, const char *b);
  */
 #define WA_EXCL 1
 int write_atomic(const char *path, const void *data, size_t len, mode_t mode, int flags);
+/* fsync_dir - make a rename, link or unlink of path durable (fsync its directory) */
+int fsync_dir(const char *path);
 /* mkdir -p */
 int mkdir_p(const char *path, mode_t mode);
 /* remove a directory tree (only regular files and directories); missing is fine */

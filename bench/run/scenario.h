@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "capture.h"
 #include "knobs.h"
 #include "util.h"
 
@@ -42,8 +43,8 @@
 #define SCN_DEF_DURATION_NS (10 * NSEC_PER_SEC)
 #define SCN_DEF_WARMUP_NS (2 * NSEC_PER_SEC)
 #define SCN_DEF_REPETITIONS 3
-#define SCN_DEF_BUFFER_KB 4096			/* = CAPTURE_DEFAULT_BUFFER_KB */
-#define SCN_DEF_INTERVAL_NS NSEC_PER_SEC	/* = CAPTURE_DEFAULT_INTERVAL_NS */
+#define SCN_DEF_BUFFER_KB CAPTURE_DEFAULT_BUFFER_KB
+#define SCN_DEF_INTERVAL_NS CAPTURE_DEFAULT_INTERVAL_NS
 #define SCN_DEF_QUICK_DURATION_NS (3 * NSEC_PER_SEC)
 #define SCN_DEF_QUICK_WARMUP_NS NSEC_PER_SEC
 #define SCN_DEF_SEED 1

@@ -73,7 +73,7 @@ static int g_buffer_kb(struct scenario *s, const char *v, const struct scn_parse
 {
 	int n;
 
-	if (parse_int(v, 64, 1 << 20, &n, e))
+	if (parse_int(v, CAPTURE_MIN_BUFFER_KB, CAPTURE_MAX_BUFFER_KB, &n, e))
 		return -EINVAL;
 	s->buffer_kb = n;
 	return 0;
@@ -88,7 +88,7 @@ static int g_interval(struct scenario *s, const char *v, const struct scn_parse_
 	}
 	if (parse_duration_ns(v, &s->interval_ns, e))
 		return -EINVAL;
-	if (s->interval_ns < 10 * NSEC_PER_MSEC)
+	if (s->interval_ns < CAPTURE_MIN_INTERVAL_NS)
 		return set_err(e, "'%s': intervals shorter than 10ms are not supported", v);
 	return 0;
 }

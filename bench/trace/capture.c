@@ -34,6 +34,7 @@
 #include "merge.h"
 #include "output.h"
 #include "raw.h"
+#include "names.h"
 #include "util.h"
 
 #define POLL_BUSY_NS (10 * NSEC_PER_MSEC)
@@ -327,7 +328,7 @@ static int instance_setup(struct capture *c, char *errbuf)
 {
 	char val[32], *clock;
 
-	snprintf(c->name, sizeof(c->name), "deferbench-%d", (int)getpid());
+	snprintf(c->name, sizeof(c->name), NAME_INSTANCE_PREFIX "%d", (int)getpid());
 	if (tracefs_instance_exists(c->name))
 		return set_err(errbuf, "tracefs instance %s already exists (left by a crashed run "
 			       "with this pid?); remove it with 'deferbench restore'", c->name);
@@ -376,7 +377,7 @@ static int read_formats(struct capture *c, char **header, size_t *hlen, char *fo
 		if (!formats[k]) {
 			c->res.meta.missing[k] = true;
 			warn_msg("this kernel has no %s event; its figures will be absent",
-				 ev_kind_names[k]);
+				 ev_names[k].id);
 		}
 	}
 	return 0;
@@ -419,7 +420,7 @@ static int comms_snapshot(struct comm_entry **out, size_t *n)
 		if (parse_int(de->d_name, 1, INT32_MAX, &pid, NULL))
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-		if (read_file(path, comm, sizeof(comm)) || !comm_classify(comm, &pool, &cpu))
+		if (read_file(path, comm, sizeof(comm)) || comm_classify(comm, &pool, &cpu) == COMM_OTHER)
 			continue;
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 256;

@@ -20,8 +20,12 @@
 
 #include "result.h"
 
+/* Ring buffer per CPU (KiB) and per-interval statistics: defaults and bounds. */
 #define CAPTURE_DEFAULT_BUFFER_KB 4096
+#define CAPTURE_MIN_BUFFER_KB 64
+#define CAPTURE_MAX_BUFFER_KB (1024 * 1024)
 #define CAPTURE_DEFAULT_INTERVAL_NS 1000000000ULL
+#define CAPTURE_MIN_INTERVAL_NS 10000000ULL	/* 10 ms */
 
 struct capture_opts {
 	unsigned int buffer_kb;		/* per CPU */

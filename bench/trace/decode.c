@@ -10,18 +10,6 @@
 
 #include "util.h"
 
-const struct ev_name ev_names[EV_NR] = {
-	[EV_SOFTIRQ_RAISE] = { "irq", "softirq_raise" },
-	[EV_SOFTIRQ_ENTRY] = { "irq", "softirq_entry" },
-	[EV_SOFTIRQ_EXIT] = { "irq", "softirq_exit" },
-	[EV_WQ_QUEUE] = { "workqueue", "workqueue_queue_work" },
-	[EV_WQ_ACTIVATE] = { "workqueue", "workqueue_activate_work" },
-	[EV_WQ_START] = { "workqueue", "workqueue_execute_start" },
-	[EV_WQ_END] = { "workqueue", "workqueue_execute_end" },
-	[EV_SCHED_SWITCH] = { "sched", "sched_switch" },
-	[EV_SCHED_WAKEUP] = { "sched", "sched_wakeup" },
-};
-
 struct tep_handle *decoder_new_tep(const char *header_page, size_t hlen,
 				   char *const formats[EV_NR], char *errbuf)
 {

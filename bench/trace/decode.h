@@ -18,13 +18,6 @@
 
 struct tep_handle;
 
-/* The events deferbench enables, indexed by enum ev_kind. */
-struct ev_name {
-	const char *system;
-	const char *name;
-};
-extern const struct ev_name ev_names[EV_NR];
-
 struct field_loc {
 	unsigned short offset;
 	unsigned short size;

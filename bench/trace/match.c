@@ -22,16 +22,19 @@ const char *const softirq_names[NR_SOFTIRQS] = {
 	[SIRQ_RCU] = "RCU",
 };
 
-const char *const ev_kind_names[EV_NR] = {
-	[EV_SOFTIRQ_RAISE] = "irq:softirq_raise",
-	[EV_SOFTIRQ_ENTRY] = "irq:softirq_entry",
-	[EV_SOFTIRQ_EXIT] = "irq:softirq_exit",
-	[EV_WQ_QUEUE] = "workqueue:workqueue_queue_work",
-	[EV_WQ_ACTIVATE] = "workqueue:workqueue_activate_work",
-	[EV_WQ_START] = "workqueue:workqueue_execute_start",
-	[EV_WQ_END] = "workqueue:workqueue_execute_end",
-	[EV_SCHED_SWITCH] = "sched:sched_switch",
-	[EV_SCHED_WAKEUP] = "sched:sched_wakeup",
+/* EV - system, name and "system:name" of one event, from two literals */
+#define EV(sys, name) { sys, name, sys ":" name }
+
+const struct ev_name ev_names[EV_NR] = {
+	[EV_SOFTIRQ_RAISE] = EV("irq", "softirq_raise"),
+	[EV_SOFTIRQ_ENTRY] = EV("irq", "softirq_entry"),
+	[EV_SOFTIRQ_EXIT] = EV("irq", "softirq_exit"),
+	[EV_WQ_QUEUE] = EV("workqueue", "workqueue_queue_work"),
+	[EV_WQ_ACTIVATE] = EV("workqueue", "workqueue_activate_work"),
+	[EV_WQ_START] = EV("workqueue", "workqueue_execute_start"),
+	[EV_WQ_END] = EV("workqueue", "workqueue_execute_end"),
+	[EV_SCHED_SWITCH] = EV("sched", "sched_switch"),
+	[EV_SCHED_WAKEUP] = EV("sched", "sched_wakeup"),
 };
 
 int softirq_vec_from_name(const char *name)
@@ -66,7 +69,7 @@ struct comm_info {
 	char raw[TASK_COMM_LEN];	/* as the event carried it, for a cheap compare */
 	char comm[TASK_COMM_LEN];	/* NUL-terminated */
 	uint32_t pool;
-	int kind;		/* comm_classify() result */
+	enum comm_kind kind;
 };
 
 /* BH work runs on top of whatever task the softirq interrupted: key it by CPU. */
@@ -99,7 +102,7 @@ const char *pool_name(uint32_t pool, char *buf, size_t len)
 	return buf;
 }
 
-int comm_classify(const char *comm, uint32_t *pool, int *cpu)
+enum comm_kind comm_classify(const char *comm, uint32_t *pool, int *cpu)
 {
 	unsigned int n, id;
 	char *end;
@@ -107,32 +110,32 @@ int comm_classify(const char *comm, uint32_t *pool, int *cpu)
 	if (!strncmp(comm, "ksoftirqd/", 10)) {
 		n = strtoul(comm + 10, &end, 10);
 		if (end == comm + 10 || *end)
-			return 0;
+			return COMM_OTHER;
 		*cpu = (int)n;
-		return 2;
+		return COMM_KSOFTIRQD;
 	}
 	if (strncmp(comm, "kworker/", 8))
-		return 0;
+		return COMM_OTHER;
 	comm += 8;
 	if (!strncmp(comm, "R-", 2)) {
 		*pool = POOL_ID(POOL_RESCUER, 0);
-		return 1;
+		return COMM_KWORKER;
 	}
 	if (*comm == 'u') {
 		n = strtoul(comm + 1, &end, 10);
 		if (end == comm + 1 || *end != ':')
-			return 0;
+			return COMM_OTHER;
 		*pool = POOL_ID(POOL_UNBOUND, n);
-		return 1;
+		return COMM_KWORKER;
 	}
 	n = strtoul(comm, &end, 10);
 	if (end == comm || *end != ':')
-		return 0;
+		return COMM_OTHER;
 	id = strtoul(end + 1, &end, 10);
 	(void)id;
 	/* "kworker/0:1H" is the high-priority pool; /proc adds "-wqname" to the comm */
 	*pool = POOL_ID(*end == 'H' ? POOL_PERCPU_HI : POOL_PERCPU, n);
-	return 1;
+	return COMM_KWORKER;
 }
 
 static void *xrealloc_array(struct matcher *m, void *p, uint32_t *cap, size_t elem)
@@ -591,7 +594,7 @@ void match_wq_start(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_so
 		pool = POOL_ID(POOL_BH, cpu);
 	} else {
 		ci = map_get(&m->comms, (uint64_t)pid);
-		pool = ci && ci->kind == 1 ? ci->pool :
+		pool = ci && ci->kind == COMM_KWORKER ? ci->pool :
 		       ci ? POOL_ID(POOL_RESCUER, 0) : POOL_ID(POOL_UNKNOWN, 0);
 	}
 	p = map_get(&m->pending, work);
@@ -682,7 +685,7 @@ static struct comm_info *comm_update(struct matcher *m, int pid, const char *com
 	ci->comm[n] = '\0';
 	ci->wake_ts = 0;
 	ci->kind = comm_classify(ci->comm, &ci->pool, &cpu);
-	if (ci->kind == 2 && cpu >= 0 && cpu < m->ncpus) {
+	if (ci->kind == COMM_KSOFTIRQD && cpu >= 0 && cpu < m->ncpus) {
 		m->cpu[cpu].ksoftirqd_pid = pid;
 		ci->pool = cpu;
 	}
@@ -702,7 +705,7 @@ void match_sched_wakeup(struct matcher *m, uint64_t ts, int pid, const char *com
 	m->n.events[EV_SCHED_WAKEUP]++;
 	ci = comm_update(m, pid, comm, len);
 	/* only the threads that run deferred work are timed */
-	if (ci && ci->kind && !ci->wake_ts)
+	if (ci && ci->kind != COMM_OTHER && !ci->wake_ts)
 		ci->wake_ts = ts;
 }
 
@@ -713,7 +716,7 @@ static struct hist *wake_hist(struct matcher *m, const struct comm_info *ci)
 	uint32_t *id;
 	int created;
 
-	if (ci->kind == 2) {
+	if (ci->kind == COMM_KSOFTIRQD) {
 		if (ci->pool >= (uint32_t)m->ncpus)
 			return NULL;
 		if (!m->ksoftirqd_wake[ci->pool])

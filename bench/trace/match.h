@@ -44,7 +44,13 @@ enum ev_kind {
 	EV_SCHED_SWITCH, EV_SCHED_WAKEUP,
 	EV_NR
 };
-extern const char *const ev_kind_names[EV_NR];	/* "irq:softirq_raise", ... */
+/* The one table of their names: tracefs system and event, and "system:event" for files */
+struct ev_name {
+	const char *system;	/* "irq" */
+	const char *name;	/* "softirq_raise" */
+	const char *id;		/* "irq:softirq_raise" */
+};
+extern const struct ev_name ev_names[EV_NR];
 
 /* Worker pool, from the worker's comm or the execution context. */
 enum pool_kind {
@@ -60,11 +66,13 @@ enum pool_kind {
 #define POOL_NUM(id) ((id) & 0xffffff)
 /* pool_name - "cpu0", "cpu0H", "unbound3", "bh0", "rescuer", "unknown" */
 const char *pool_name(uint32_t pool, char *buf, size_t len);
-/*
- * comm_classify - what a task comm says: returns 1 and sets *pool for a workqueue
- * worker, 2 and sets *cpu for ksoftirqd/N, 0 otherwise.
- */
-int comm_classify(const char *comm, uint32_t *pool, int *cpu);
+/* What a task's comm says about the thread: which ones run deferred work. */
+enum comm_kind {
+	COMM_OTHER,		/* not a thread of deferred work */
+	COMM_KWORKER,		/* a workqueue worker or rescuer: *pool is set */
+	COMM_KSOFTIRQD,		/* ksoftirqd/N: *cpu is set */
+};
+enum comm_kind comm_classify(const char *comm, uint32_t *pool, int *cpu);
 
 #define SIRQ_LONG_NS (2 * 1000000ULL)	/* MAX_SOFTIRQ_TIME: runs longer are counted */
 

@@ -240,7 +240,7 @@ void result_print(const struct result *r, FILE *f)
 	for (k = 0; k < EV_NR; k++)
 		if (r->meta.missing[k])
 			fprintf(f, "note: this kernel has no %s event; its figures are absent\n",
-				ev_kind_names[k]);
+				ev_names[k].id);
 	print_softirq(r, f);
 	print_workqueue(r, f, 25);
 	print_wakeup(r, f);

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "decode.h"
+#include "jsonread.h"
+#include "jsonw.h"
 #include "util.h"
 
 static int save_text(const char *path, const char *text, size_t len)
@@ -144,7 +146,7 @@ int raw_save_meta(const char *rawdir, const struct result *r, unsigned int subbu
 	char path[PATH_MAX];
 	int c, k, ret = 0;
 
-	json_object_object_add(o, "schema", json_object_new_string("deferbench-raw/1"));
+	json_object_object_add(o, "schema", json_object_new_string(RAW_SCHEMA));
 	json_object_object_add(o, "cpus", json_object_new_int(r->ncpus));
 	jadd_u64(o, "subbuf_size", subbuf_size);
 	jadd_u64(o, "start_ts", r->start_ts);
@@ -159,7 +161,7 @@ int raw_save_meta(const char *rawdir, const struct result *r, unsigned int subbu
 	json_object_object_add(o, "trace_clock", json_object_new_string(r->meta.trace_clock));
 	for (k = 0; k < EV_NR; k++)
 		if (r->meta.missing[k])
-			json_object_array_add(missing, json_object_new_string(ev_kind_names[k]));
+			json_object_array_add(missing, json_object_new_string(ev_names[k].id));
 	json_object_object_add(o, "events_missing", missing);
 	for (c = 0; c < r->ncpus; c++) {
 		json_object *l = json_object_new_object();
@@ -173,119 +175,111 @@ int raw_save_meta(const char *rawdir, const struct result *r, unsigned int subbu
 	}
 	json_object_object_add(o, "loss", loss);
 	snprintf(path, sizeof(path), "%s/capture.json", rawdir);
-	if (json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY))
-		ret = -EIO;
+	ret = jsonw_write(path, o, 0644, 0);
 	json_object_put(o);
 	return ret;
 }
 
-/* get - a member of o with the wanted type, or NULL */
-static json_object *get(json_object *o, const char *k, json_type t)
+/* read_loss - capture.json's per-CPU loss counters, one entry per CPU */
+static int read_loss(const struct jr *j, json_object *o, struct raw_meta *rm)
 {
-	json_object *v;
+	static const char *const keys[] = { "entries", "overrun", "commit_overrun", "dropped",
+					    "read_events" };
+	char where[32];
+	json_object *loss;
+	uint64_t *v[5];
+	size_t k;
+	int c, ret;
 
-	if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, t))
-		return NULL;
-	return v;
-}
+	ret = jr_get(j, o, "", "loss", json_type_array, &loss);
+	if (ret)
+		return ret;
+	if (json_object_array_length(loss) != (size_t)rm->ncpus)
+		return jr_fail(j, "", "loss", "lists %zu CPUs, not %d", json_object_array_length(loss),
+			       rm->ncpus);
+	rm->loss = calloc(rm->ncpus, sizeof(*rm->loss));
+	if (!rm->loss)
+		return set_errno(j->errbuf, -ENOMEM, "out of memory");
+	for (c = 0; c < rm->ncpus; c++) {
+		json_object *l = json_object_array_get_idx(loss, c);
 
-static int get_u64(json_object *o, const char *k, uint64_t *v, const char *path, char *errbuf)
-{
-	json_object *j = get(o, k, json_type_int);
-
-	if (!j)
-		return set_err(errbuf, "%s: field '%s' is missing or not an integer", path, k);
-	*v = json_object_get_uint64(j);
+		v[0] = &rm->loss[c].entries;
+		v[1] = &rm->loss[c].overrun;
+		v[2] = &rm->loss[c].commit_overrun;
+		v[3] = &rm->loss[c].dropped;
+		v[4] = &rm->loss[c].read_events;
+		snprintf(where, sizeof(where), "loss[%d]", c);
+		for (k = 0; k < ARRAY_SIZE(keys); k++)
+			if ((ret = jr_u64(j, l, where, keys[k], v[k])))
+				return ret;
+	}
 	return 0;
 }
 
-static void get_str(json_object *o, const char *k, char *buf, size_t len)
+/* read_missing - the events the kernel lacked */
+static int read_missing(const struct jr *j, json_object *o, struct raw_meta *rm)
 {
-	json_object *j = get(o, k, json_type_string);
+	json_object *missing;
+	size_t i;
+	int k;
 
-	snprintf(buf, len, "%s", j ? json_object_get_string(j) : "");
+	if (!jr_has(o, "events_missing"))
+		return 0;
+	if (jr_get(j, o, "", "events_missing", json_type_array, &missing))
+		return -EINVAL;
+	for (i = 0; i < json_object_array_length(missing); i++) {
+		const char *name = json_object_get_string(json_object_array_get_idx(missing, i));
+
+		for (k = 0; k < EV_NR; k++)
+			if (name && !strcmp(name, ev_names[k].id))
+				rm->meta.missing[k] = true;
+	}
+	return 0;
 }
 
 int raw_load_meta(const char *rawdir, struct raw_meta *rm, char *errbuf)
 {
-	json_object *o, *loss, *missing, *s;
 	char path[PATH_MAX];
+	struct jr j = { path, errbuf };
+	json_object *o;
+	int ncpus, ret;
 	uint64_t v;
-	size_t i;
-	int c, k, ret;
 
 	memset(rm, 0, sizeof(*rm));
-	snprintf(path, sizeof(path), "%s/capture.json", rawdir);
-	o = json_object_from_file(path);
-	if (!o)
-		return set_err(errbuf, "cannot read %s: %s", path, json_util_get_last_err());
-	s = get(o, "schema", json_type_string);
-	ret = -EINVAL;
-	if (!s || strcmp(json_object_get_string(s), "deferbench-raw/1")) {
-		set_err(errbuf, "%s: not a deferbench raw capture (schema deferbench-raw/1)", path);
-		goto out;
-	}
-	if (get_u64(o, "cpus", &v, path, errbuf))
-		goto out;
-	if (v < 1 || v > 8192) {
-		set_err(errbuf, "%s: cpus %llu is out of range", path, (unsigned long long)v);
-		goto out;
-	}
-	rm->ncpus = (int)v;
-	if (get_u64(o, "subbuf_size", &v, path, errbuf))
-		goto out;
-	if (v < 64 || v > (1 << 20)) {
-		set_err(errbuf, "%s: subbuf_size %llu is out of range", path, (unsigned long long)v);
-		goto out;
-	}
+	if (path_join(path, sizeof(path), rawdir, "capture.json"))
+		return set_errno(errbuf, -ENAMETOOLONG, "%s: path too long", rawdir);
+	ret = jr_load(&j, &o);
+	if (ret)
+		return ret;
+	ret = jr_schema(&j, o, RAW_SCHEMA);
+	ret = ret ?: jr_int(&j, o, "", "cpus", 1, 8192, &ncpus);
+	ret = ret ?: jr_u64(&j, o, "", "subbuf_size", &v);
+	if (!ret && (v < 64 || v > (1 << 20)))
+		ret = jr_fail(&j, "", "subbuf_size", "%llu is out of range [64, 1048576]",
+			      (unsigned long long)v);
+	rm->ncpus = ncpus;
 	rm->subbuf_size = (unsigned int)v;
-	if (get_u64(o, "start_ts", &rm->start_ts, path, errbuf) ||
-	    get_u64(o, "end_ts", &rm->end_ts, path, errbuf) ||
-	    get_u64(o, "interval_ns", &rm->interval_ns, path, errbuf) ||
-	    get_u64(o, "buffer_kb", &v, path, errbuf))
-		goto out;
+	ret = ret ?: jr_u64(&j, o, "", "start_ts", &rm->start_ts);
+	ret = ret ?: jr_u64(&j, o, "", "end_ts", &rm->end_ts);
+	ret = ret ?: jr_u64(&j, o, "", "interval_ns", &rm->interval_ns);
+	ret = ret ?: jr_u64(&j, o, "", "buffer_kb", &v);
 	rm->meta.buffer_kb = (unsigned int)v;
-	s = get(o, "capture_cpu_s", json_type_double);
-	rm->meta.capture_cpu_s = s ? json_object_get_double(s) : 0.0;
 	rm->meta.interval_ns = rm->interval_ns;
-	get_str(o, "kernel", rm->meta.kernel, sizeof(rm->meta.kernel));
-	get_str(o, "hostname", rm->meta.hostname, sizeof(rm->meta.hostname));
-	get_str(o, "started", rm->meta.started, sizeof(rm->meta.started));
-	get_str(o, "command", rm->meta.command, sizeof(rm->meta.command));
-	get_str(o, "trace_clock", rm->meta.trace_clock, sizeof(rm->meta.trace_clock));
-	missing = get(o, "events_missing", json_type_array);
-	for (i = 0; missing && i < json_object_array_length(missing); i++) {
-		const char *name = json_object_get_string(json_object_array_get_idx(missing, i));
-
-		for (k = 0; k < EV_NR; k++)
-			if (name && !strcmp(name, ev_kind_names[k]))
-				rm->meta.missing[k] = true;
+	if (!ret && jr_has(o, "capture_cpu_s"))
+		ret = jr_double(&j, o, "", "capture_cpu_s", &rm->meta.capture_cpu_s);
+	ret = ret ?: jr_str_opt(&j, o, "", "kernel", rm->meta.kernel, sizeof(rm->meta.kernel));
+	ret = ret ?: jr_str_opt(&j, o, "", "hostname", rm->meta.hostname,
+				sizeof(rm->meta.hostname));
+	ret = ret ?: jr_str_opt(&j, o, "", "started", rm->meta.started, sizeof(rm->meta.started));
+	ret = ret ?: jr_str_opt(&j, o, "", "command", rm->meta.command, sizeof(rm->meta.command));
+	ret = ret ?: jr_str_opt(&j, o, "", "trace_clock", rm->meta.trace_clock,
+				sizeof(rm->meta.trace_clock));
+	ret = ret ?: read_missing(&j, o, rm);
+	ret = ret ?: read_loss(&j, o, rm);
+	if (ret) {
+		free(rm->loss);
+		rm->loss = NULL;
 	}
-	loss = get(o, "loss", json_type_array);
-	if (!loss || json_object_array_length(loss) != (size_t)rm->ncpus) {
-		set_err(errbuf, "%s: 'loss' must list one entry per CPU", path);
-		goto out;
-	}
-	rm->loss = calloc(rm->ncpus, sizeof(*rm->loss));
-	if (!rm->loss) {
-		ret = set_err(errbuf, "out of memory");
-		goto out;
-	}
-	for (c = 0; c < rm->ncpus; c++) {
-		json_object *l = json_object_array_get_idx(loss, c);
-
-		if (get_u64(l, "entries", &rm->loss[c].entries, path, errbuf) ||
-		    get_u64(l, "overrun", &rm->loss[c].overrun, path, errbuf) ||
-		    get_u64(l, "commit_overrun", &rm->loss[c].commit_overrun, path, errbuf) ||
-		    get_u64(l, "dropped", &rm->loss[c].dropped, path, errbuf) ||
-		    get_u64(l, "read_events", &rm->loss[c].read_events, path, errbuf)) {
-			free(rm->loss);
-			rm->loss = NULL;
-			goto out;
-		}
-	}
-	ret = 0;
-out:
 	json_object_put(o);
 	return ret;
 }

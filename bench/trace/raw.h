@@ -20,6 +20,8 @@
 #include "match.h"
 #include "result.h"
 
+#define RAW_SCHEMA "deferbench-raw/1"
+
 struct comm_entry {
 	int pid;
 	char comm[16];

@@ -38,7 +38,7 @@ static json_object *json_meta(const struct result *r)
 	add_u64(o, "buffer_kb", r->meta.buffer_kb);
 	for (k = 0; k < EV_NR; k++)
 		if (r->meta.missing[k])
-			json_object_array_add(missing, json_object_new_string(ev_kind_names[k]));
+			json_object_array_add(missing, json_object_new_string(ev_names[k].id));
 	json_object_object_add(o, "events_missing", missing);
 	return o;
 }
@@ -55,7 +55,7 @@ static json_object *json_capture(const struct result *r)
 
 	add_u64(o, "events", n->events_total);
 	for (k = 0; k < EV_NR; k++)
-		add_u64(by, ev_kind_names[k], n->events[k]);
+		add_u64(by, ev_names[k].id, n->events[k]);
 	json_object_object_add(o, "events_by_kind", by);
 	add_u64(o, "lost_events", r->lost_events);
 	json_object_object_add(o, "lossy", json_object_new_boolean(r->lossy));

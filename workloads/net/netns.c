@@ -21,6 +21,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "names.h"
 #include "util.h"
 
 struct ns_call {
@@ -287,8 +288,8 @@ int netns_napi_threads(const struct netns_pair *p, pid_t *pids, int max)
 
 int netns_names(pid_t pid, unsigned int instance, char a[IFNAMSIZ], char b[IFNAMSIZ])
 {
-	int na = snprintf(a, IFNAMSIZ, "dbv%d-%ua", (int)pid, instance);
-	int nb = snprintf(b, IFNAMSIZ, "dbv%d-%ub", (int)pid, instance);
+	int na = snprintf(a, IFNAMSIZ, NAME_VETH_PREFIX "%d-%ua", (int)pid, instance);
+	int nb = snprintf(b, IFNAMSIZ, NAME_VETH_PREFIX "%d-%ub", (int)pid, instance);
 
 	if (na < 0 || nb < 0 || na >= IFNAMSIZ || nb >= IFNAMSIZ)
 		return -ENAMETOOLONG;
