@@ -11,7 +11,7 @@
  * message naming the option or resource at fault. stop and teardown must be safe to
  * call twice and after a partial setup: the driver calls them on every exit path.
  *
- * Using the driver (e.g. the scenario runner; bench/cmd_load.c is the model):
+ * Using the driver (e.g. the scenario runner; bench/cli/cmd_load.c is the model):
  *   w = wl_new(workload_find("tty"));           NULL + errno on failure
  *   wl_set_option(w, "rate", "500", errbuf);    -EINVAL + message; before setup only
  *   wl_setup(w, errbuf); wl_start(w, errbuf);   on failure: wl_free(w), nothing left
