@@ -1,8 +1,8 @@
 # deferbench - measure softirq and workqueue latency.
 #
 #   make          build ./deferbench (changes nothing on the system; says what is missing)
-#   make test     install what is missing, then unit tests everywhere and integration
-#                 tests when root with tracefs
+#   make test     install what is missing, then unit tests and the golden outputs
+#                 everywhere, integration tests when root with tracefs
 #   make bench    install what is missing, then the default scenario (QUICK=1: one minute)
 #   make perf     offline analysis speed on a large raw capture (a benchmark, not a test)
 #   make install  copy deferbench to $(PREFIX)/bin
@@ -60,7 +60,7 @@ MISSING = $(strip $(foreach p,$(PKGS),$(shell pkg-config --exists $(p) || echo $
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 
-.PHONY: all check-deps check-test-deps install-deps test unit integration bench perf install clean
+.PHONY: all check-deps check-test-deps install-deps test unit golden golden-update integration bench perf install clean
 
 all: deferbench $(HDR_OKS)
 
@@ -112,10 +112,17 @@ unit: $(HDR_OKS) $(UNIT_BINS)
 integration: deferbench $(TOOL_BINS)
 	@tests/run-integration.sh
 
+# analyze, report and compare of the recorded fixtures against tests/golden/
+golden: deferbench
+	@tests/golden.sh
+
+golden-update: deferbench
+	@tests/golden.sh --update
+
 # The README's two commands install what is missing first, then build in a new make
 # (so that pkg-config sees what was just installed).
 test: install-deps
-	@$(MAKE) --no-print-directory unit integration
+	@$(MAKE) --no-print-directory unit golden integration
 
 bench: install-deps
 	@$(MAKE) --no-print-directory deferbench
