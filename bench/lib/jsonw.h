@@ -11,6 +11,12 @@
 
 #include "hist.h"
 
+/* jsonw_u64 - add the member k = v (an unsigned 64-bit integer) to o */
+static inline void jsonw_u64(json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
 /* jsonw_stats_into - add count, min, mean, stddev, p50, p90, p99, p999, max to o */
 void jsonw_stats_into(json_object *o, const struct hist *h);
 /* jsonw_stats - a new object holding only those; the caller owns it */

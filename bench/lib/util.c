@@ -75,18 +75,6 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
-int set_err(char *errbuf, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errbuf) {
-		va_start(ap, fmt);
-		vsnprintf(errbuf, ERRBUF_LEN, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
 int set_errno(char *errbuf, int err, const char *fmt, ...)
 {
 	va_list ap;

@@ -11,6 +11,7 @@
 #ifndef DEFERBENCH_UTIL_H
 #define DEFERBENCH_UTIL_H
 
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -45,10 +46,10 @@ extern int verbose;
 /* Nanoseconds on CLOCK_MONOTONIC: the one clock deferbench subtracts. */
 uint64_t now_ns(void);
 
-/* Fill errbuf (may be NULL) with a formatted message; returns -EINVAL for brevity. */
-int set_err(char *errbuf, const char *fmt, ...) __printf(2, 3);
-/* set_errno - the same, returning err (a -errno) */
+/* set_errno - fill errbuf (may be NULL) with a formatted message; returns err (-errno) */
 int set_errno(char *errbuf, int err, const char *fmt, ...) __printf(3, 4);
+/* set_err - the same for the common case, returning -EINVAL */
+#define set_err(errbuf, ...) set_errno(errbuf, -EINVAL, __VA_ARGS__)
 
 /*
  * Strict number parsers: the whole string must be a number in [min, max];

@@ -134,11 +134,6 @@ bad:
 	return set_err(errbuf, "%s:%zu: malformed line (expected 'pid comm')", path, lineno);
 }
 
-static void jadd_u64(json_object *o, const char *k, uint64_t v)
-{
-	json_object_object_add(o, k, json_object_new_uint64(v));
-}
-
 int raw_save_meta(const char *rawdir, const struct result *r, unsigned int subbuf_size)
 {
 	json_object *o = json_object_new_object(), *loss = json_object_new_array();
@@ -148,11 +143,11 @@ int raw_save_meta(const char *rawdir, const struct result *r, unsigned int subbu
 
 	json_object_object_add(o, "schema", json_object_new_string(RAW_SCHEMA));
 	json_object_object_add(o, "cpus", json_object_new_int(r->ncpus));
-	jadd_u64(o, "subbuf_size", subbuf_size);
-	jadd_u64(o, "start_ts", r->start_ts);
-	jadd_u64(o, "end_ts", r->end_ts);
-	jadd_u64(o, "interval_ns", r->meta.interval_ns);
-	jadd_u64(o, "buffer_kb", r->meta.buffer_kb);
+	jsonw_u64(o, "subbuf_size", subbuf_size);
+	jsonw_u64(o, "start_ts", r->start_ts);
+	jsonw_u64(o, "end_ts", r->end_ts);
+	jsonw_u64(o, "interval_ns", r->meta.interval_ns);
+	jsonw_u64(o, "buffer_kb", r->meta.buffer_kb);
 	json_object_object_add(o, "capture_cpu_s", json_object_new_double(r->meta.capture_cpu_s));
 	json_object_object_add(o, "kernel", json_object_new_string(r->meta.kernel));
 	json_object_object_add(o, "hostname", json_object_new_string(r->meta.hostname));
@@ -166,11 +161,11 @@ int raw_save_meta(const char *rawdir, const struct result *r, unsigned int subbu
 	for (c = 0; c < r->ncpus; c++) {
 		json_object *l = json_object_new_object();
 
-		jadd_u64(l, "entries", r->loss[c].entries);
-		jadd_u64(l, "overrun", r->loss[c].overrun);
-		jadd_u64(l, "commit_overrun", r->loss[c].commit_overrun);
-		jadd_u64(l, "dropped", r->loss[c].dropped);
-		jadd_u64(l, "read_events", r->loss[c].read_events);
+		jsonw_u64(l, "entries", r->loss[c].entries);
+		jsonw_u64(l, "overrun", r->loss[c].overrun);
+		jsonw_u64(l, "commit_overrun", r->loss[c].commit_overrun);
+		jsonw_u64(l, "dropped", r->loss[c].dropped);
+		jsonw_u64(l, "read_events", r->loss[c].read_events);
 		json_object_array_add(loss, l);
 	}
 	json_object_object_add(o, "loss", loss);

@@ -16,11 +16,6 @@
 #include "result_files.h"
 #include "util.h"
 
-static void add_u64(json_object *o, const char *k, uint64_t v)
-{
-	json_object_object_add(o, k, json_object_new_uint64(v));
-}
-
 static json_object *json_meta(const struct result *r)
 {
 	json_object *o = json_object_new_object(), *missing = json_object_new_array();
@@ -35,7 +30,7 @@ static json_object *json_meta(const struct result *r)
 	json_object_object_add(o, "version", json_object_new_string(DEFERBENCH_VERSION));
 	json_object_object_add(o, "command", json_object_new_string(r->meta.command));
 	json_object_object_add(o, "interval_s", json_object_new_double(r->meta.interval_ns / 1e9));
-	add_u64(o, "buffer_kb", r->meta.buffer_kb);
+	jsonw_u64(o, "buffer_kb", r->meta.buffer_kb);
 	for (k = 0; k < EV_NR; k++)
 		if (r->meta.missing[k])
 			json_object_array_add(missing, json_object_new_string(ev_names[k].id));
@@ -53,40 +48,40 @@ static json_object *json_capture(const struct result *r)
 	uint32_t i;
 	int k, c;
 
-	add_u64(o, "events", n->events_total);
+	jsonw_u64(o, "events", n->events_total);
 	for (k = 0; k < EV_NR; k++)
-		add_u64(by, ev_names[k].id, n->events[k]);
+		jsonw_u64(by, ev_names[k].id, n->events[k]);
 	json_object_object_add(o, "events_by_kind", by);
-	add_u64(o, "lost_events", r->lost_events);
+	jsonw_u64(o, "lost_events", r->lost_events);
 	json_object_object_add(o, "lossy", json_object_new_boolean(r->lossy));
-	add_u64(o, "late_events", n->late_events);
+	jsonw_u64(o, "late_events", n->late_events);
 	json_object_object_add(o, "capture_cpu_s", json_object_new_double(r->meta.capture_cpu_s));
 	for (c = 0; c < r->ncpus; c++) {
 		json_object *l = json_object_new_object();
 
 		json_object_object_add(l, "cpu", json_object_new_int(c));
-		add_u64(l, "overrun", r->loss[c].overrun);
-		add_u64(l, "commit_overrun", r->loss[c].commit_overrun);
-		add_u64(l, "dropped", r->loss[c].dropped);
-		add_u64(l, "missed_in_band", r->loss[c].missed_in_band);
+		jsonw_u64(l, "overrun", r->loss[c].overrun);
+		jsonw_u64(l, "commit_overrun", r->loss[c].commit_overrun);
+		jsonw_u64(l, "dropped", r->loss[c].dropped);
+		jsonw_u64(l, "missed_in_band", r->loss[c].missed_in_band);
 		json_object_array_add(loss, l);
 	}
 	json_object_object_add(o, "lost_by_cpu", loss);
-	add_u64(o, "unmatched", matcher_unmatched(&r->m));
-	add_u64(um, "softirq_entry_no_raise", n->sirq_entry_no_raise);
-	add_u64(um, "softirq_exit_no_entry", n->sirq_exit_no_entry);
-	add_u64(um, "softirq_entry_no_exit", n->sirq_entry_no_exit);
-	add_u64(um, "wq_start_no_queue", n->wq_start_no_queue);
-	add_u64(um, "wq_activate_no_queue", n->wq_activate_no_queue);
-	add_u64(um, "wq_end_no_start", n->wq_end_no_start);
-	add_u64(um, "wq_start_no_end", n->wq_start_no_end);
+	jsonw_u64(o, "unmatched", matcher_unmatched(&r->m));
+	jsonw_u64(um, "softirq_entry_no_raise", n->sirq_entry_no_raise);
+	jsonw_u64(um, "softirq_exit_no_entry", n->sirq_exit_no_entry);
+	jsonw_u64(um, "softirq_entry_no_exit", n->sirq_entry_no_exit);
+	jsonw_u64(um, "wq_start_no_queue", n->wq_start_no_queue);
+	jsonw_u64(um, "wq_activate_no_queue", n->wq_activate_no_queue);
+	jsonw_u64(um, "wq_end_no_start", n->wq_end_no_start);
+	jsonw_u64(um, "wq_start_no_end", n->wq_start_no_end);
 	json_object_object_add(o, "unmatched_detail", um);
-	add_u64(o, "wq_flush_barriers", n->wq_barriers);
-	add_u64(o, "wq_superseded", n->wq_superseded);
-	add_u64(open, "softirq_raised", n->sirq_raise_open);
-	add_u64(open, "softirq_running", n->sirq_entry_open);
-	add_u64(open, "wq_queued", n->wq_queued_open);
-	add_u64(open, "wq_running", n->wq_running_open);
+	jsonw_u64(o, "wq_flush_barriers", n->wq_barriers);
+	jsonw_u64(o, "wq_superseded", n->wq_superseded);
+	jsonw_u64(open, "softirq_raised", n->sirq_raise_open);
+	jsonw_u64(open, "softirq_running", n->sirq_entry_open);
+	jsonw_u64(open, "wq_queued", n->wq_queued_open);
+	jsonw_u64(open, "wq_running", n->wq_running_open);
 	json_object_object_add(o, "in_flight_at_end", open);
 	for (i = 0; i < r->m.nfuncs; i++) {
 		json_object *e;
@@ -96,7 +91,7 @@ static json_object *json_capture(const struct result *r)
 		e = json_object_new_object();
 		json_object_object_add(e, "function", json_object_new_string(
 			symtab_name(&r->syms, r->m.funcs[i].addr, name, sizeof(name))));
-		add_u64(e, "count", r->m.funcs[i].unmatched_starts);
+		jsonw_u64(e, "count", r->m.funcs[i].unmatched_starts);
 		json_object_array_add(fn, e);
 	}
 	json_object_object_add(o, "unmatched_starts_by_function", fn);
@@ -109,9 +104,9 @@ static json_object *json_sirq_row(const struct sirq_group *g, int vec, int cpu)
 
 	json_object_object_add(o, "vector", json_object_new_string(softirq_names[vec]));
 	json_object_object_add(o, "cpu", json_object_new_int(cpu));
-	add_u64(o, "count", g->entries);
-	add_u64(o, "ksoftirqd_count", g->ksoftirqd);
-	add_u64(o, "long_runs", g->long_runs);
+	jsonw_u64(o, "count", g->entries);
+	jsonw_u64(o, "ksoftirqd_count", g->ksoftirqd);
+	jsonw_u64(o, "long_runs", g->long_runs);
 	json_object_object_add(o, "delay_ns", jsonw_stats(&g->delay));
 	json_object_object_add(o, "runtime_ns", jsonw_stats(&g->runtime));
 	return o;
@@ -142,7 +137,7 @@ static json_object *json_workqueue(const struct result *r)
 				       json_object_new_string(wq_func_name(r, g, fn, sizeof(fn))));
 		json_object_object_add(o, "pool",
 				       json_object_new_string(pool_name(g->pool, pool, sizeof(pool))));
-		add_u64(o, "count", g->delay.count);
+		jsonw_u64(o, "count", g->delay.count);
 		json_object_object_add(o, "delay_ns", jsonw_stats(&g->delay));
 		json_object_object_add(o, "activate_wait_ns", jsonw_stats(&g->activate_wait));
 		json_object_object_add(o, "worker_wait_ns", jsonw_stats(&g->worker_wait));
