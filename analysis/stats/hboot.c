@@ -20,34 +20,68 @@ static inline uint32_t rnd(uint64_t *rng, uint32_t n)
 	return (uint32_t)(splitmix64(rng) % n);
 }
 
-static void acc_add(uint64_t *acc, const struct hb_ival *iv)
-{
-	uint32_t i;
+/*
+ * An accumulator over the domain that remembers the range it touched, so that clearing
+ * and scanning it costs what the data use, not the whole domain.
+ */
+struct acc {
+	uint64_t *c;
+	uint32_t lo, hi;	/* touched: [lo, hi), lo > hi when empty */
+};
 
-	for (i = 0; i < iv->n; i++)
-		acc[iv->idx[i]] += iv->cnt[i];
+static void acc_clear(struct acc *a)
+{
+	if (a->lo < a->hi)
+		memset(a->c + a->lo, 0, (a->hi - a->lo) * sizeof(*a->c));
+	a->lo = UINT32_MAX;
+	a->hi = 0;
 }
 
-/* acc_quantile - nearest-rank q-percentile of total samples counted in acc[0..n) */
-static double acc_quantile(const double *val, const uint64_t *acc, uint32_t n, uint64_t total,
-			   double q)
+/* acc_add - an interval's counts; its indices are ascending (hboot.h) */
+static void acc_add(struct acc *a, const struct hb_ival *iv)
+{
+	const uint32_t *idx = iv->idx;
+	const uint64_t *cnt = iv->cnt;
+	uint64_t *c = a->c;
+	uint32_t i, n = iv->n;
+
+	if (!n)
+		return;
+	if (idx[0] < a->lo)
+		a->lo = idx[0];
+	if (idx[n - 1] + 1 > a->hi)
+		a->hi = idx[n - 1] + 1;
+	for (i = 0; i < n; i++)
+		c[idx[i]] += cnt[i];
+}
+
+/* acc_quantile - nearest-rank q-percentile of total samples counted in a */
+static double acc_quantile(const double *val, const struct acc *a, uint64_t total, double q)
 {
 	uint64_t rank, above, seen = 0;
 	uint32_t i;
 
-	if (!total)
+	if (!total || a->lo >= a->hi)
 		return NAN;
 	rank = (uint64_t)ceil(q * (double)total);
 	if (rank < 1)
 		rank = 1;
 	/* high percentiles are near the top: count down from there */
 	above = total - rank;	/* samples strictly above the one we want */
-	for (i = n; i-- > 0;) {
-		seen += acc[i];
+	for (i = a->hi; i-- > a->lo;) {
+		seen += a->c[i];
 		if (seen > above)
 			return val[i];
 	}
-	return val[0];
+	return val[a->lo];
+}
+
+static int acc_init(struct acc *a, uint32_t n)
+{
+	a->c = calloc(n ? n : 1, sizeof(*a->c));
+	a->lo = UINT32_MAX;
+	a->hi = 0;
+	return a->c ? 0 : -ENOMEM;
 }
 
 /* block_len - circular blocks of about cbrt(n) intervals (n^(1/3): Hall et al. 1995) */
@@ -59,7 +93,7 @@ static uint32_t block_len(uint32_t n)
 }
 
 /* resample_rep - n intervals of r in circular blocks, added to acc; returns samples added */
-static uint64_t resample_rep(const struct hb_rep *r, uint64_t *acc, uint64_t *rng)
+static uint64_t resample_rep(const struct hb_rep *r, struct acc *acc, uint64_t *rng)
 {
 	uint32_t l = block_len(r->n), got = 0, start, j;
 	uint64_t total = 0;
@@ -78,16 +112,16 @@ static uint64_t resample_rep(const struct hb_rep *r, uint64_t *acc, uint64_t *rn
 
 /* resample_side - one replicate of a side's statistic */
 static double resample_side(const struct hb_domain *dom, const struct hb_side *s,
-			    const uint32_t *with_data, uint32_t nwith, uint64_t *acc, double q,
+			    const uint32_t *with_data, uint32_t nwith, struct acc *acc, double q,
 			    uint64_t *rng)
 {
 	uint64_t total = 0;
 	uint32_t k;
 
-	memset(acc, 0, dom->n * sizeof(*acc));
+	acc_clear(acc);
 	for (k = 0; k < nwith; k++)
 		total += resample_rep(&s->rep[with_data[rnd(rng, nwith)]], acc, rng);
-	return acc_quantile(dom->val, acc, dom->n, total, q);
+	return acc_quantile(dom->val, acc, total, q);
 }
 
 uint64_t hb_count(const struct hb_side *s)
@@ -102,35 +136,36 @@ uint64_t hb_count(const struct hb_side *s)
 }
 
 /* rep_stat - the statistic of one repetition's intervals merged */
-static double rep_stat(const struct hb_domain *dom, const struct hb_rep *r, uint64_t *acc,
+static double rep_stat(const struct hb_domain *dom, const struct hb_rep *r, struct acc *acc,
 		       double q)
 {
 	uint64_t total = 0;
 	uint32_t i;
 
-	memset(acc, 0, dom->n * sizeof(*acc));
+	acc_clear(acc);
 	for (i = 0; i < r->n; i++) {
 		acc_add(acc, &r->iv[i]);
 		total += r->iv[i].total;
 	}
-	return acc_quantile(dom->val, acc, dom->n, total, q);
+	return acc_quantile(dom->val, acc, total, q);
 }
 
 double hb_stat(const struct hb_domain *dom, const struct hb_side *s, double q)
 {
-	uint64_t *acc = calloc(dom->n ? dom->n : 1, sizeof(*acc)), total = 0;
+	uint64_t total = 0;
+	struct acc acc;
 	uint32_t r, i;
 	double v;
 
-	if (!acc)
+	if (acc_init(&acc, dom->n))
 		return NAN;
 	for (r = 0; r < s->n; r++)
 		for (i = 0; i < s->rep[r].n; i++) {
-			acc_add(acc, &s->rep[r].iv[i]);
+			acc_add(&acc, &s->rep[r].iv[i]);
 			total += s->rep[r].iv[i].total;
 		}
-	v = acc_quantile(dom->val, acc, dom->n, total, q);
-	free(acc);
+	v = acc_quantile(dom->val, &acc, total, q);
+	free(acc.c);
 	return v;
 }
 
@@ -168,22 +203,23 @@ static double var_of(const double *x, size_t n)
 int hb_variance(const struct hb_domain *dom, const struct hb_side *s, const struct hb_opts *o,
 		struct hb_var *v)
 {
-	uint64_t *acc, rng = o->seed ^ 0x77697468696eULL;
+	uint64_t rng = o->seed ^ 0x77697468696eULL;
 	double *lv, *w, within = 0, ivals = 0;
+	struct acc acc = { 0 };
 	uint32_t r, k, nr = 0;
 	int ret = 0;
 
 	memset(v, 0, sizeof(*v));
-	acc = calloc(dom->n ? dom->n : 1, sizeof(*acc));
+	acc_init(&acc, dom->n);
 	lv = calloc(s->n ? s->n : 1, sizeof(*lv));
 	w = calloc(WITHIN_ITERS, sizeof(*w));
-	if (!acc || !lv || !w) {
+	if (!acc.c || !lv || !w) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	for (r = 0; r < s->n; r++) {
 		const struct hb_rep *rep = &s->rep[r];
-		double x = rep_stat(dom, rep, acc, o->q);
+		double x = rep_stat(dom, rep, &acc, o->q);
 
 		if (!(x > 0))
 			continue;
@@ -192,9 +228,9 @@ int hb_variance(const struct hb_domain *dom, const struct hb_side *s, const stru
 		for (k = 0; k < WITHIN_ITERS; k++) {
 			uint64_t t;
 
-			memset(acc, 0, dom->n * sizeof(*acc));
-			t = resample_rep(rep, acc, &rng);
-			x = acc_quantile(dom->val, acc, dom->n, t, o->q);
+			acc_clear(&acc);
+			t = resample_rep(rep, &acc, &rng);
+			x = acc_quantile(dom->val, &acc, t, o->q);
 			w[k] = x > 0 ? log(x) : 0;
 		}
 		within += var_of(w, WITHIN_ITERS);
@@ -207,7 +243,7 @@ int hb_variance(const struct hb_domain *dom, const struct hb_side *s, const stru
 		v->between = fmax(0, var_of(lv, nr) - v->within);
 	}
 out:
-	free(acc);
+	free(acc.c);
 	free(lv);
 	free(w);
 	return ret;
@@ -224,7 +260,8 @@ int hb_ratio(const struct hb_domain *dom, const struct hb_side *base,
 	     const struct hb_side *new, const struct hb_opts *o, struct hb_ratio *r)
 {
 	uint32_t *wb, *wn, nb, nn;
-	uint64_t *acc, rng = o->seed;
+	uint64_t rng = o->seed;
+	struct acc acc = { 0 };
 	unsigned int k;
 	int ret;
 
@@ -234,9 +271,9 @@ int hb_ratio(const struct hb_domain *dom, const struct hb_side *base,
 	if (!(r->base > 0) || !(r->new > 0) || !o->iters)
 		return -EINVAL;
 	wb = calloc(base->n + new->n + 2, sizeof(*wb));
-	acc = calloc(dom->n, sizeof(*acc));
+	acc_init(&acc, dom->n);
 	r->d = calloc(o->iters, sizeof(*r->d));
-	if (!wb || !acc || !r->d) {
+	if (!wb || !acc.c || !r->d) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -247,8 +284,8 @@ int hb_ratio(const struct hb_domain *dom, const struct hb_side *base,
 	if (!nb || !nn)
 		goto out;
 	for (k = 0; k < o->iters; k++) {
-		double b = resample_side(dom, base, wb, nb, acc, o->q, &rng);
-		double n = resample_side(dom, new, wn, nn, acc, o->q, &rng);
+		double b = resample_side(dom, base, wb, nb, &acc, o->q, &rng);
+		double n = resample_side(dom, new, wn, nn, &acc, o->q, &rng);
 
 		/* a replicate of 0 (only zero-latency samples drawn) counts as the smallest value */
 		r->d[k] = log(fmax(n, dom->val[0] > 0 ? dom->val[0] : 1)) -
@@ -260,7 +297,7 @@ int hb_ratio(const struct hb_domain *dom, const struct hb_side *base,
 	ret = ret ?: hb_variance(dom, new, o, &r->vnew);
 out:
 	free(wb);
-	free(acc);
+	free(acc.c);
 	if (ret) {
 		free(r->d);
 		r->d = NULL;
@@ -301,23 +338,24 @@ static double shift_stat(const double *x, uint32_t n, uint32_t *at)
 double hb_level_shift(const struct hb_domain *dom, const struct hb_rep *r, double q,
 		      unsigned int iters, uint64_t seed, uint32_t *at, double *shift)
 {
-	uint64_t *acc, rng = seed;
 	double *x, *y, obs, p = 1;
 	uint32_t i, n = 0, ge = 0, dummy;
+	struct acc acc = { 0 };
+	uint64_t rng = seed;
 	unsigned int k;
 
 	*at = 0;
 	*shift = 0;
 	if (r->n < 4)
 		return 1;
-	acc = calloc(dom->n ? dom->n : 1, sizeof(*acc));
+	acc_init(&acc, dom->n);
 	x = calloc(2 * (size_t)r->n, sizeof(*x));
-	if (!acc || !x)
+	if (!acc.c || !x)
 		goto out;
 	y = x + r->n;
 	for (i = 0; i < r->n; i++) {
 		struct hb_rep one = { &r->iv[i], 1 };
-		double v = r->iv[i].total ? rep_stat(dom, &one, acc, q) : NAN;
+		double v = r->iv[i].total ? rep_stat(dom, &one, &acc, q) : NAN;
 
 		if (v > 0)
 			x[n++] = log(v);
@@ -339,7 +377,7 @@ double hb_level_shift(const struct hb_domain *dom, const struct hb_rep *r, doubl
 	}
 	p = (ge + 1.0) / (iters + 1.0);
 out:
-	free(acc);
+	free(acc.c);
 	free(x);
 	return p;
 }

@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One interval's histogram: n non-empty buckets, domain indices ascending. */
+/* One interval's histogram: n non-empty buckets, domain indices strictly ascending. */
 struct hb_ival {
 	uint32_t n;
 	uint32_t *idx;

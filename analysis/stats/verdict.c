@@ -46,16 +46,44 @@ static unsigned int count_ge(const double *d, unsigned int n, double x)
 	return n - lo;
 }
 
+/* normal_tail - P(X > x) for X normal */
+static double normal_tail(double x, double mean, double sd)
+{
+	return sd > 0 ? 0.5 * erfc((x - mean) / (sd * M_SQRT2)) : (x < mean ? 1 : 0);
+}
+
+/*
+ * tail_p - the p-value of k replicates of n on the wrong side: (k + 1) / (n + 1); when
+ * none are (k = 0) the empirical value is only a bound, and the tail is read from a
+ * normal fitted to the replicates instead (below = the wrong side is below x)
+ */
+static double tail_p(unsigned int k, unsigned int n, double x, bool below, double mean,
+		     double sd)
+{
+	double p;
+
+	if (k)
+		return (k + 1.0) / (n + 1.0);
+	p = below ? 1 - normal_tail(x, mean, sd) : normal_tail(x, mean, sd);
+	return fmin(fmax(p, 1e-15), 1.0 / (n + 1.0));
+}
+
 void claims_eval(const double *d, unsigned int n, double m, struct claims *c)
 {
-	double b1 = n + 1.0;
+	double mean = 0, sd = 0;
+	unsigned int i;
 	int k;
 
-	c->p[CLAIM_WORSE] = (count_le(d, n, m) + 1) / b1;
-	c->p[CLAIM_BETTER] = (count_ge(d, n, -m) + 1) / b1;
-	c->p[CLAIM_SAME] = (fmax(count_ge(d, n, m), count_le(d, n, -m)) + 1) / b1;
-	if (c->p[CLAIM_SAME] > 1)
-		c->p[CLAIM_SAME] = 1;
+	for (i = 0; i < n; i++)
+		mean += d[i];
+	mean /= n ? n : 1;
+	for (i = 0; i < n; i++)
+		sd += (d[i] - mean) * (d[i] - mean);
+	sd = n > 1 ? sqrt(sd / (n - 1)) : 0;
+	c->p[CLAIM_WORSE] = tail_p(count_le(d, n, m), n, m, true, mean, sd);
+	c->p[CLAIM_BETTER] = tail_p(count_ge(d, n, -m), n, -m, false, mean, sd);
+	c->p[CLAIM_SAME] = fmax(tail_p(count_ge(d, n, m), n, m, false, mean, sd),
+				tail_p(count_le(d, n, -m), n, -m, true, mean, sd));
 	c->best = CLAIM_WORSE;
 	for (k = 1; k < CLAIM_NR; k++)
 		if (c->p[k] < c->p[c->best])

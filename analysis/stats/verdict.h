@@ -9,7 +9,9 @@
  *   better     the ratio is below 1 / (1 + delta): p_better = P*(d* >= -m)
  *   no change  the ratio is inside both (an equivalence test, two one-sided tests):
  *              p_same = max(P*(d* >= m), P*(d* <= -m))
- * (P* counts replicates, (k + 1) / (B + 1)). A claim made at level a is the percentile
+ * (P* counts replicates, (k + 1) / (B + 1); when no replicate is on the wrong side the
+ * tail beyond the last is read from a normal fitted to the replicates, so that the small
+ * levels of a large family can be reached). A claim made at level a is the percentile
  * interval at confidence 1 - 2a lying wholly beyond, or wholly inside, the margin; for
  * any true ratio the chance of a wrong claim is at most a.
  *

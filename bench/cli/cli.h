@@ -91,8 +91,13 @@ extern const struct opt_desc load_opts[];
 int load_parse_args(int argc, char **argv, struct load_args *a, char *errbuf);
 int cmd_load(int argc, char **argv);
 
-/* run: fills everything of struct run_opts but the command line */
-int run_parse_args(int argc, char **argv, struct run_opts *o, char *errbuf);
+/* run: struct run_opts (all but the command line), and the adaptive loop's choices */
+struct run_args {
+	struct run_opts o;
+	bool until_decided;		/* --until-decided given */
+	const char *against;		/* --against RUN */
+};
+int run_parse_args(int argc, char **argv, struct run_args *a, char *errbuf);
 int cmd_run(int argc, char **argv);
 
 /* restore */
@@ -133,6 +138,7 @@ struct compare_args {
 	const char *base, *new;
 	const char *outdir;		/* NULL: the new run's directory */
 	bool no_files;
+	const char *noise;		/* --noise FILE */
 	struct cmp_opts cmp;
 	const char *patterns[CMP_MAX_PATTERNS + 1];
 };
@@ -140,8 +146,19 @@ extern const struct opt_desc compare_opts[];
 int compare_parse(int argc, char **argv, struct compare_args *a, char *errbuf);
 int cmd_compare(int argc, char **argv);
 
+/* advise */
+struct advise_args {
+	const char *run;
+	bool json;
+	double threshold;		/* 0.10 = 10% */
+	const char *noise;		/* noise.json, or NULL */
+};
+int advise_parse_args(int argc, char **argv, struct advise_args *a, char *errbuf);
+int cmd_advise(int argc, char **argv);
+
 /* baseline */
-enum baseline_verb { BL_SAVE, BL_SHOW, BL_PATH, BL_LIST };
+enum baseline_verb { BL_SAVE, BL_SHOW, BL_PATH, BL_LIST, BL_CALIBRATE };
+#define CALIBRATE_MAX_RUNS 20
 #define BASELINE_DEFAULT_ROOT "/var/lib/deferbench/baselines"
 
 struct baseline_args {
@@ -151,7 +168,17 @@ struct baseline_args {
 	const char *name;		/* --name, default "default" */
 	const char *run;		/* save: the run directory */
 	bool force;			/* save: accept an incomplete or lossy run */
+	/* calibrate */
+	int runs;			/* --runs N: runs of the scenario (default 3) */
+	const char *scenario;		/* the scenario to run, or NULL with --from */
+	char *const *from;		/* --from: existing runs, nfrom of them */
+	int nfrom;
+	const char *output;		/* -o FILE: noise.json here, not in the baseline */
 };
+/* baseline_calibrate - the calibrate verb (cmd_calibrate.c); returns the exit status */
+int baseline_calibrate(const struct baseline_args *a);
+/* baseline_dir - <root>/<host>/<name> of a; 0, -ENOENT when it does not exist */
+int baseline_dir(const struct baseline_args *a, char *buf, size_t len);
 extern const struct opt_desc baseline_opts[];
 int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf);
 int cmd_baseline(int argc, char **argv);

@@ -243,6 +243,7 @@ void run_free(struct run *run)
 	size_t i;
 
 	for (i = 0; i < run->ncells; i++) {
+		free(run->cells[i].opts);
 		record_free(&run->cells[i].rec);
 		free(run->cells[i].knobs);
 	}

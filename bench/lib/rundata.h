@@ -90,9 +90,17 @@ struct kv {
 	char val[TEXT_LEN];
 };
 
+/* Metric-id patterns ("workload:rtt:p99", "softirq:NET_RX:delay:p99") named primary. */
+#define PRIMARY_MAX 8
+struct primary_list {
+	char id[PRIMARY_MAX][TEXT_LEN];
+	size_t n;
+};
+
 struct wl_data {
 	bool present;			/* workload.json was there */
 	char workload[NAME_LEN];
+	struct primary_list primary;	/* the workload's own choice (workload.json) */
 	double duration_s;
 	struct wl_metric_data *m;
 	size_t nm;
@@ -165,6 +173,9 @@ struct cell {
 	char error[TEXT_LEN];
 	struct kv *knobs;
 	size_t nknobs;
+	struct kv *opts;		/* the configuration's workload options (opt.W.K) */
+	size_t nopts;
+	struct primary_list primary;	/* the scenario's choice (cell.json), n = 0: none */
 	bool ok;			/* status "ok" and the record loaded */
 	struct record rec;
 };
@@ -185,6 +196,7 @@ struct run {
 	size_t ncells;
 	size_t npartial;		/* cells/.partial-* directories (never read) */
 	size_t planned;			/* run.json cells_planned, 0 when absent */
+	unsigned int looks;		/* adaptive runs: looks at the data planned (0: not adaptive) */
 };
 
 /* Release a loaded struct; safe on a zeroed one. */

@@ -64,32 +64,6 @@ int record_load(const char *dir, struct record *rec, char *errbuf)
 			     errbuf);
 }
 
-static int read_knobs(const struct jr *j, struct json_object *root, struct cell *c)
-{
-	struct json_object *o;
-	size_t i = 0;
-	int ret;
-
-	ret = jr_get(j, root, "", "knobs", json_type_object, &o);
-	if (ret)
-		return ret;
-	c->nknobs = (size_t)json_object_object_length(o);
-	c->knobs = calloc(c->nknobs ? c->nknobs : 1, sizeof(*c->knobs));
-	if (!c->knobs)
-		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
-	json_object_object_foreach(o, k, v) {
-		(void)v;
-		if (strlen(k) >= sizeof(c->knobs[i].key))
-			return jr_fail(j, "knobs", k, "has too long a name");
-		strcpy(c->knobs[i].key, k);
-		ret = jr_scalar_text(j, o, "knobs", k, c->knobs[i].val, sizeof(c->knobs[i].val));
-		if (ret)
-			return ret;
-		i++;
-	}
-	return 0;
-}
-
 /*
  * cell_json_load - cell.json; with from_run its workload/config/rep must agree with the
  * run.json entry already in c, otherwise they are taken from the file.
@@ -108,7 +82,11 @@ static int cell_json_load(const char *path, struct cell *c, bool from_run, char 
 	ret = ret ?: jr_str(&j, root, "", "workload", wl, sizeof(wl));
 	ret = ret ?: jr_str(&j, root, "", "config", cfg, sizeof(cfg));
 	ret = ret ?: jr_int(&j, root, "", "rep", 1, 1000000, &rep);
-	ret = ret ?: read_knobs(&j, root, c);
+	ret = ret ?: jr_kv(&j, root, "knobs", &c->knobs, &c->nknobs);
+	if (!ret && jr_has(root, "options"))
+		ret = jr_kv(&j, root, "options", &c->opts, &c->nopts);
+	ret = ret ?: jr_strings(&j, root, "", "primary", c->primary.id[0],
+				sizeof(c->primary.id[0]), PRIMARY_MAX, &c->primary.n);
 	ret = ret ?: jr_str(&j, root, "", "status", c->status, sizeof(c->status));
 	ret = ret ?: jr_scalar_text(&j, root, "", "error", c->error, sizeof(c->error));
 	json_object_put(root);
@@ -277,6 +255,12 @@ static int run_json_load(const char *path, struct run *run, char *errbuf)
 
 		ret = jr_int(&j, root, "", "cells_planned", 0, 1 << 24, &planned);
 		run->planned = (size_t)planned;
+	}
+	if (!ret && jr_has(root, "looks")) {
+		int looks;
+
+		ret = jr_int(&j, root, "", "looks", 1, 100, &looks);
+		run->looks = (unsigned int)looks;
 	}
 	json_object_put(root);
 	return ret;

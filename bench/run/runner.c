@@ -272,6 +272,51 @@ static int run_cell(struct run_state *r, int k)
 	return ret;
 }
 
+/* adaptive - an adaptive run: --until-decided, or the scenario's until_decided */
+bool run_adaptive(const struct run_state *r)
+{
+	return r->o->adaptive && (r->o->until_decided_ns || r->s->until_decided_ns);
+}
+
+/*
+ * more_cells - ask the adaptive loop for more cells and append them to the plan, each
+ * the next repetition of its workload x configuration. Returns how many were added, or
+ * -errno.
+ */
+static int more_cells(struct run_state *r)
+{
+	int (*add)[2] = NULL, n = 0, i, k, *done;
+	struct scn_cell *cells;
+	unsigned int rep;
+	int ret;
+
+	if (!run_adaptive(r))
+		return 0;
+	ret = r->o->adaptive->more(r->o->adaptive->ctx, r, &add, &n);
+	if (ret || n <= 0) {
+		free(add);
+		return ret;
+	}
+	cells = realloc(r->cells, (r->ncells + n) * sizeof(*cells));
+	if (cells)
+		r->cells = cells;
+	done = cells ? realloc(r->done, (r->ncells + n) * sizeof(*done)) : NULL;
+	if (!cells || !done) {
+		free(add);
+		return -ENOMEM;
+	}
+	r->done = done;
+	for (i = 0; i < n; i++) {
+		for (rep = 0, k = 0; k < r->ncells; k++)
+			if (r->cells[k].wl == add[i][0] && r->cells[k].cfg == add[i][1] &&
+			    r->cells[k].rep > rep)
+				rep = r->cells[k].rep;
+		scenario_cell(r->s, &r->cells[r->ncells++], add[i][0], add[i][1], rep + 1);
+	}
+	free(add);
+	return n;
+}
+
 /* run_close - restore (again: harmless), drop the journal, final run.json */
 static int run_close(struct run_state *r)
 {
@@ -321,7 +366,10 @@ int run_scenario(const struct run_opts *o, const struct run_backend *be)
 		       r.dir);
 		fflush(stdout);
 		r.t0 = now_ns();
-		for (k = 0, ret = 0; k < r.ncells && !ret && !stop_requested; k++) {
+		for (k = 0, ret = 0; !ret && !stop_requested; k++) {
+			if (k == r.ncells && (ret = more_cells(&r)) <= 0)
+				break;	/* planned cells done, and the adaptive loop adds none */
+			ret = 0;
 			run_progress(&r, k);
 			ret = run_cell(&r, k);
 		}

@@ -29,8 +29,9 @@ static void test_compare_defaults(void **state)
 	assert_string_equal(a.new, "n");
 	assert_true(fabs(a.cmp.j.threshold - 0.10) < 1e-12);
 	assert_true(fabs(a.cmp.j.confidence - 0.95) < 1e-12);
-	assert_int_equal(a.cmp.j.min_reps, 3);
-	assert_null(a.cmp.judge_patterns);
+	assert_int_equal(a.cmp.j.min_reps, 2);
+	assert_null(a.cmp.primary);
+	assert_null(a.noise);
 	assert_null(a.outdir);
 }
 
@@ -45,8 +46,8 @@ static void test_compare_options(void **state)
 			       "softirq:NET_RX:*", "--min-reps", "5", "-o", "out", "b", "n"), 0);
 	assert_true(fabs(a.cmp.j.threshold - 0.05) < 1e-12);
 	assert_true(fabs(a.cmp.j.confidence - 0.99) < 1e-12);
-	assert_int_equal(a.cmp.npatterns, 2);
-	assert_string_equal(a.cmp.judge_patterns[1], "softirq:NET_RX:*");
+	assert_int_equal(a.cmp.nprimary, 2);
+	assert_string_equal(a.cmp.primary[1], "softirq:NET_RX:*");
 	assert_int_equal(a.cmp.j.min_reps, 5);
 	assert_string_equal(a.outdir, "out");
 }
