@@ -9,7 +9,7 @@
 CC ?= gcc
 PREFIX ?= /usr/local
 BUILD := build
-PKGS := libtracefs libtraceevent json-c inih libnl-3.0 libnl-route-3.0
+PKGS := libtracefs libtraceevent json-c inih libnl-3.0 libnl-route-3.0 sqlite3
 
 # Recursively expanded on purpose: pkg-config runs after 'deps' installed the packages.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
