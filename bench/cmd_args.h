@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "compare.h"
+#include "history.h"
 #include "opts.h"
 #include "util.h"
 
@@ -47,5 +48,41 @@ struct baseline_args {
 extern const struct opt_desc baseline_opts[];
 #define BASELINE_DEFAULT_ROOT "/var/lib/deferbench/baselines"
 int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf);
+
+enum history_verb { HV_SHOW, HV_ADD, HV_MERGE };
+
+#define HISTORY_MAX_PATTERNS 32
+#define HISTORY_DEFAULT_DB "/var/lib/deferbench/results.db"
+
+struct history_args {
+	enum history_verb verb;
+	const char *db;			/* --db, else $DEFERBENCH_STORE, else the default */
+	const char *host, *scenario, *workload, *config, *kernel;
+	const char *patterns[HISTORY_MAX_PATTERNS + 1];
+	size_t npatterns;		/* 0: the primary metrics */
+	const char *plotdir;		/* -o: write plots here */
+	bool regressions, fleet, replace;
+	unsigned int min_tail;
+	struct hs_detect_opts det;
+	char **paths;			/* add: run directories; merge: stores */
+	int npaths;
+};
+extern const struct opt_desc history_opts[];
+int history_parse(int argc, char **argv, struct history_args *a, char *errbuf);
+/* history_db - the store path the arguments and environment choose */
+const char *history_db(const struct history_args *a);
+
+enum export_format { EX_NONE, EX_KCIDB, EX_LAVA, EX_RESULT_TXT };
+
+struct export_args {
+	enum export_format format;
+	const char *run;
+	const char *against;		/* baseline run: verdicts; NULL: measurements only */
+	const char *origin, *build_id;	/* KCIDB */
+	const char *output;		/* NULL: stdout */
+	unsigned int min_tail;
+};
+extern const struct opt_desc export_opts[];
+int export_parse(int argc, char **argv, struct export_args *a, char *errbuf);
 
 #endif

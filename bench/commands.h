@@ -18,5 +18,7 @@ int cmd_knobs(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

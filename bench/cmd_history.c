@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_history.c - deferbench history: the results store across kernels and hosts.
+ *   history add RUN...      import run (or record) directories
+ *   history merge STORE...  copy other stores' runs into this one
+ *   history [filters]       each metric across kernels, change points, fleet view
+ * Exit codes: 0 done, 1 a regression (--regressions only), 2 error.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_args.h"
+#include "commands.h"
+#include "history_out.h"
+#include "rundata.h"
+#include "util.h"
+
+enum {
+	OPT_WORKLOAD = 256, OPT_CONFIG, OPT_REGRESSIONS, OPT_FLEET, OPT_KERNEL, OPT_REPLACE,
+	OPT_THRESHOLD, OPT_SIG, OPT_PERMS, OPT_MIN_TAIL,
+};
+
+const struct opt_desc history_opts[] = {
+	{ "db", 'd', required_argument, "FILE",
+	  "the store (default $DEFERBENCH_STORE, else " HISTORY_DEFAULT_DB ")" },
+	{ "host", 'H', required_argument, "HOST", "only this host" },
+	{ "scenario", 's', required_argument, "NAME", "only this scenario" },
+	{ "workload", OPT_WORKLOAD, required_argument, "NAME", "only this workload" },
+	{ "config", OPT_CONFIG, required_argument, "NAME", "only this configuration" },
+	{ "metric", 'm', required_argument, "PATTERN",
+	  "metric ids matching this glob; repeatable (default: the primary metrics, each "
+	  "workload's p99 and the p99 delay of the deferred work it drives)" },
+	{ "regressions", OPT_REGRESSIONS, no_argument, NULL,
+	  "list the change points; exit 1 when a newest kernel is past one for the worse" },
+	{ "fleet", OPT_FLEET, no_argument, NULL,
+	  "per kernel: on how many hosts it made things worse, better or no different" },
+	{ "kernel", OPT_KERNEL, required_argument, "RELEASE", "--fleet: only this kernel" },
+	{ "output", 'o', required_argument, "DIR", "write the plots (PNG, SVG) into DIR" },
+	{ "threshold", OPT_THRESHOLD, required_argument, "PCT",
+	  "smallest step reported, in percent (0.1-1000, default 10, as compare)" },
+	{ "significance", OPT_SIG, required_argument, "P",
+	  "level of each change point's permutation test (0.001-0.5, default 0.05)" },
+	{ "permutations", OPT_PERMS, required_argument, "N",
+	  "permutations per test (99-99999, default 999)" },
+	{ "min-tail", OPT_MIN_TAIL, required_argument, "N",
+	  "samples needed beyond a percentile for a repetition to count (default 10)" },
+	{ "replace", OPT_REPLACE, no_argument, NULL,
+	  "add: replace a different run stored under the same host, kernel, scenario and "
+	  "start time" },
+	{ "help", 'h', no_argument, NULL, "this help" },
+	{ NULL, 0, 0, NULL, NULL }
+};
+
+static int history_opt(int c, struct history_args *a, char *errbuf)
+{
+	uint64_t u;
+	int ret;
+
+	switch (c) {
+	case 'd': a->db = optarg; return 0;
+	case 'H': a->host = optarg; return 0;
+	case 's': a->scenario = optarg; return 0;
+	case OPT_WORKLOAD: a->workload = optarg; return 0;
+	case OPT_CONFIG: a->config = optarg; return 0;
+	case OPT_KERNEL: a->kernel = optarg; return 0;
+	case 'o': a->plotdir = optarg; return 0;
+	case OPT_REGRESSIONS: a->regressions = true; return 0;
+	case OPT_FLEET: a->fleet = true; return 0;
+	case OPT_REPLACE: a->replace = true; return 0;
+	case 'm':
+		if (a->npatterns == HISTORY_MAX_PATTERNS)
+			return set_err(errbuf, "at most %d patterns", HISTORY_MAX_PATTERNS);
+		a->patterns[a->npatterns++] = optarg;
+		return 0;
+	case OPT_THRESHOLD:
+		ret = parse_double(optarg, 0.1, 1000, &a->det.threshold, errbuf);
+		a->det.threshold /= 100;
+		return ret;
+	case OPT_SIG:
+		return parse_double(optarg, 0.001, 0.5, &a->det.cpd.sig, errbuf);
+	case OPT_PERMS:
+		ret = parse_u64(optarg, 99, 99999, &u, errbuf);
+		a->det.cpd.perms = (unsigned int)u;
+		return ret;
+	case OPT_MIN_TAIL:
+		ret = parse_u64(optarg, 1, 1000000, &u, errbuf);
+		a->min_tail = (unsigned int)u;
+		return ret;
+	default:
+		return set_err(errbuf, "unknown option or missing argument");
+	}
+}
+
+int history_parse(int argc, char **argv, struct history_args *a, char *errbuf)
+{
+	struct opts_parser p;
+	char msg[ERRBUF_LEN], name[64];
+	int c, first = 1;
+
+	memset(a, 0, sizeof(*a));
+	hs_detect_opts_default(&a->det);
+	a->min_tail = 10;
+	if (argc > 1 && !strcmp(argv[1], "add")) {
+		a->verb = HV_ADD;
+		first = 2;
+	} else if (argc > 1 && !strcmp(argv[1], "merge")) {
+		a->verb = HV_MERGE;
+		first = 2;
+	}
+	if (opts_build_permute(&p, history_opts))
+		return set_err(errbuf, "too many options");
+	opts_reset();
+	argc -= first - 1;
+	argv += first - 1;
+	while ((c = getopt_long(argc, argv, p.shortopts, p.longopts, NULL)) != -1) {
+		if (c == 'h')
+			return 1;
+		if (c == '?' || c == ':')
+			return set_err(errbuf, "%s: unknown option or missing argument",
+				       argv[optind - 1]);
+		if (history_opt(c, a, msg))
+			return set_err(errbuf, "%s: %s", opts_name(history_opts, c, name,
+				       sizeof(name)), msg);
+	}
+	a->paths = argv + optind;
+	a->npaths = argc - optind;
+	if (a->verb == HV_SHOW && a->npaths)
+		return set_err(errbuf, "'%s': not a history command (add, merge) and history "
+			       "takes no other arguments", a->paths[0]);
+	if (a->verb != HV_SHOW && !a->npaths)
+		return set_err(errbuf, "%s: need at least one %s", a->verb == HV_ADD ? "add" :
+			       "merge", a->verb == HV_ADD ? "run directory" : "store to merge");
+	if (a->kernel && !a->fleet)
+		return set_err(errbuf, "--kernel goes with --fleet");
+	if (a->regressions && a->fleet)
+		return set_err(errbuf, "--regressions and --fleet are two views: pick one");
+	return 0;
+}
+
+const char *history_db(const struct history_args *a)
+{
+	const char *env = getenv("DEFERBENCH_STORE");
+
+	return a->db ? a->db : env && *env ? env : HISTORY_DEFAULT_DB;
+}
+
+/* open_store - for writing, creating the directory it lives in when needed */
+static int open_store(const char *path, int flags, struct hstore **s)
+{
+	char err[RD_ERRLEN], dir[PATH_MAX];
+
+	if (!(flags & HS_RDONLY)) {
+		snprintf(dir, sizeof(dir), "%s", path);
+		if (strcmp(dirname(dir), ".") && mkdir_p(dir, 0755)) {
+			err_msg("cannot create the directory of the store %s", path);
+			return -EIO;
+		}
+	}
+	if (hstore_open(path, flags, s, err)) {
+		err_msg("%s", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int do_add(const struct history_args *a)
+{
+	struct hstore_added r;
+	char err[RD_ERRLEN];
+	struct hstore *s;
+	struct run run;
+	int i, failed = 0;
+
+	if (open_store(history_db(a), 0, &s))
+		return 2;
+	for (i = 0; i < a->npaths; i++) {
+		if (run_load(a->paths[i], &run, err)) {
+			err_msg("%s", err);
+			failed++;
+			continue;
+		}
+		if (hstore_add_run(s, &run, a->paths[i], a->replace, &r, err)) {
+			err_msg("%s: %s", a->paths[i], err);
+			failed++;
+		} else if (r.existed) {
+			info_msg("%s: already in %s (run %lld): nothing to do", a->paths[i],
+				 history_db(a), r.run_id);
+		} else {
+			info_msg("%s: %s %s as run %lld (%s, kernel %s, %zu cells, %zu values)",
+				 a->paths[i], r.replaced ? "replaced in" : "added to", history_db(a),
+				 r.run_id, run.meta[RM_HOSTNAME], run.meta[RM_KERNEL], r.ncells,
+				 r.nvalues);
+		}
+		run_free(&run);
+	}
+	hstore_close(s);
+	if (failed)
+		err_msg("%d of %d runs not added", failed, a->npaths);
+	return failed ? 2 : 0;
+}
+
+static int do_merge(const struct history_args *a)
+{
+	size_t added, present, conflicts;
+	char err[RD_ERRLEN];
+	struct hstore *s;
+	int i, failed = 0;
+
+	if (open_store(history_db(a), 0, &s))
+		return 2;
+	for (i = 0; i < a->npaths; i++) {
+		if (hstore_merge(s, a->paths[i], &added, &present, &conflicts, err)) {
+			err_msg("merge %s: %s", a->paths[i], err);
+			failed++;
+			continue;
+		}
+		info_msg("%s: %zu runs added, %zu already there", a->paths[i], added, present);
+		if (conflicts)
+			warn_msg("%s: %zu runs left out: a different run is stored under the "
+				 "same host, kernel, scenario and start time", a->paths[i],
+				 conflicts);
+	}
+	hstore_close(s);
+	return failed ? 2 : 0;
+}
+
+static int do_show(const struct history_args *a)
+{
+	struct hs_filter f = {
+		.host = a->host, .scenario = a->scenario, .workload = a->workload,
+		.config = a->config, .metrics = a->npatterns ? a->patterns : NULL,
+		.nmetrics = a->npatterns, .min_tail = a->min_tail,
+	};
+	char err[RD_ERRLEN];
+	struct hstore *s;
+	struct hs_set set;
+	size_t i, nplots, regressed;
+	int ret = 0;
+
+	if (open_store(history_db(a), HS_RDONLY, &s))
+		return 2;
+	if (hstore_series(s, &f, &set, err)) {
+		err_msg("%s", err);
+		hstore_close(s);
+		return 2;
+	}
+	hstore_close(s);
+	if (!set.n) {
+		err_msg("%s: no run matches (host, scenario, workload, configuration or metric "
+			"filters); 'deferbench history add RUN' imports runs", history_db(a));
+		return 2;
+	}
+	for (i = 0; !ret && i < set.n; i++)
+		if (hs_detect(&set.s[i], &a->det))
+			ret = -ENOMEM;
+	if (ret) {
+		err_msg("out of memory");
+		hs_set_free(&set);
+		return 2;
+	}
+	if (a->regressions) {
+		regressed = hs_print_regressions(stdout, &set);
+		printf("%zu of %zu series: the newest kernel is past a change point for the "
+		       "worse\n", regressed, set.n);
+		ret = regressed ? 1 : 0;
+	} else if (a->fleet) {
+		ret = hs_print_fleet(stdout, &set, a->kernel) ? 2 : 0;
+	} else {
+		hs_print_table(stdout, &set);
+	}
+	if (a->plotdir && ret != 2) {
+		if (mkdir_p(a->plotdir, 0755) || hs_plot(&set, a->plotdir, &nplots, err)) {
+			err_msg("plots: %s", mkdir_p(a->plotdir, 0755) ? "cannot create the "
+				"directory" : err);
+			ret = 2;
+		} else {
+			info_msg("%zu plots in %s", nplots, a->plotdir);
+		}
+	}
+	hs_set_free(&set);
+	return ret;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	struct history_args a;
+	char err[ERRBUF_LEN];
+	int ret;
+
+	ret = history_parse(argc, argv, &a, err);
+	if (ret) {
+		if (ret < 0)
+			err_msg("history: %s", err);
+		opts_usage(ret < 0 ? stderr : stdout,
+			   "deferbench history [OPTIONS]\n"
+			   "       deferbench history add [--db FILE] [--replace] RUN...\n"
+			   "       deferbench history merge [--db FILE] STORE...",
+			   "The results store: runs of many kernels and hosts, each primary metric\n"
+			   "across kernels (release order, start time as tie-breaker), its change\n"
+			   "points (E-divisive means with a permutation test) and the fleet view.\n"
+			   "Exit status: 0 done, 1 a regression (--regressions), 2 error.",
+			   history_opts);
+		return ret < 0 ? 2 : 0;
+	}
+	switch (a.verb) {
+	case HV_ADD: return do_add(&a);
+	case HV_MERGE: return do_merge(&a);
+	default: return do_show(&a);
+	}
+}
