@@ -19,9 +19,9 @@
  * t becomes a change point and the search goes on, otherwise it stops.
  *
  * One outlier does not make a change point: with min_size >= 2 any segment holding it
- * holds a normal value too, and the within-segment term cancels its distance to the
- * others. (A change in the newest value alone is therefore not seen until a second
- * value confirms it.)
+ * holds a normal value (or group) too, and the within-segment term cancels much of its
+ * distance to the others. (A change in the newest group alone is therefore not seen
+ * until a second one confirms it.)
  *
  * Pure: no I/O, no global state; deterministic for a given seed.
  * Return convention: 0 or -errno (-EINVAL bad options or a non-finite value, -ENOMEM).
@@ -52,10 +52,15 @@ struct cpd_point {
 
 /*
  * cpd_edivisive - the change points of x[n], sorted by index, into cp (room for
- * o->max_cp entries); *ncp is how many. Series shorter than 2 * min_size have none.
+ * o->max_cp entries); *ncp is how many.
+ * groups: NULL, or ngroups + 1 offsets (groups[0] = 0, groups[ngroups] = n) that cut x
+ * into groups, e.g. the repetitions of one run each. Change points then fall only
+ * between groups, index and min_size count groups, and the permutations move single
+ * values (repetitions are the unit of evidence, as in compare). With NULL every value
+ * is its own group. Fewer than 2 * min_size groups have no change point.
  */
-int cpd_edivisive(const double *x, size_t n, const struct cpd_opts *o,
-		  struct cpd_point *cp, size_t *ncp);
+int cpd_edivisive(const double *x, size_t n, const size_t *groups, size_t ngroups,
+		  const struct cpd_opts *o, struct cpd_point *cp, size_t *ncp);
 
 /*
  * cpd_prune_small - drop change points whose step is smaller than min_rel: the

@@ -120,6 +120,7 @@ struct hs_series {
 	size_t npt;
 	struct hs_change cp[HS_MAX_CP];
 	size_t ncp;
+	double sig;			/* the level it was tested at (after the split) */
 };
 
 struct hs_set {
@@ -139,10 +140,15 @@ struct hs_detect_opts {
 void hs_detect_opts_default(struct hs_detect_opts *o);
 
 /*
- * hs_detect - change points of one series (on the log of each run's median, so that a
- * step is a ratio), steps smaller than the threshold dropped. 0 or -errno.
+ * hs_detect - change points of one series. The values are the repetitions (the unit of
+ * evidence, as in compare), on a log scale so that a step is a ratio; change points fall
+ * between runs, and a segment holds at least cpd.min_size runs, so one outlier run is
+ * not a change. family is the number of series judged together (a host's series in
+ * one history query): each is tested at cpd.sig / family (Bonferroni), so that the
+ * chance of any false change point among them stays cpd.sig. Steps between segment
+ * medians (of the runs' medians) smaller than threshold are dropped. 0 or -errno.
  */
-int hs_detect(struct hs_series *s, const struct hs_detect_opts *o);
+int hs_detect(struct hs_series *s, const struct hs_detect_opts *o, size_t family);
 
 /*
  * hs_newest_regressed - the newest run is past a change point for the worse: the last

@@ -20,16 +20,17 @@ static void series_title(FILE *f, const struct hs_series *s)
 		s->metric, s->scenario);
 }
 
-/* change_text - "rose 38% between 6.17 and 6.18-rc2, confidence 99.9%" */
+/* change_text - "rose 38% (...) between 6.17 and 6.18-rc2, confidence 99.9% (...)" */
 static void change_text(const struct hs_series *s, const struct hs_change *c, char *buf,
 			size_t len)
 {
 	char b[32], a[32];
 
-	snprintf(buf, len, "%s %.0f%% (%sus -> %sus) between %s and %s, confidence %.1f%%",
-		 c->v == V_WORSE ? "rose" : "fell", fabs(c->rel) * 100,
-		 fmt_us(c->before, b, sizeof(b)), fmt_us(c->after, a, sizeof(a)),
-		 s->pt[c->index - 1].kernel, s->pt[c->index].kernel, 100 * (1 - c->p));
+	snprintf(buf, len, "%s %.0f%% (%sus -> %sus) between %s and %s, confidence %.2f%% "
+		 "(permutation p %.2g, level %.2g)", c->v == V_WORSE ? "rose" : "fell",
+		 fabs(c->rel) * 100, fmt_us(c->before, b, sizeof(b)),
+		 fmt_us(c->after, a, sizeof(a)), s->pt[c->index - 1].kernel,
+		 s->pt[c->index].kernel, 100 * (1 - c->p), c->p, s->sig);
 }
 
 void hs_print_table(FILE *f, const struct hs_set *set)
@@ -74,12 +75,12 @@ size_t hs_print_regressions(FILE *f, const struct hs_set *set)
 
 		for (c = 0; c < s->ncp; c++) {
 			change_text(s, &s->cp[c], why, sizeof(why));
-			fprintf(f, "%s %s on %s %s/%s (scenario %s) %s%s\n",
-				s->cp[c].v == V_WORSE ? "WORSE " : "better", s->metric, s->host,
-				s->workload, s->config, s->scenario, why,
-				newest && c + 1 == s->ncp ? "; the newest kernel, " : "");
+			fprintf(f, "%s %s %s/%s %s (scenario %s):\n       %s\n",
+				s->cp[c].v == V_WORSE ? "WORSE " : "better", s->host, s->workload,
+				s->config, s->metric, s->scenario, why);
 			if (newest && c + 1 == s->ncp)
-				fprintf(f, "       %s, is past it\n", s->pt[s->npt - 1].kernel);
+				fprintf(f, "       the newest kernel, %s, is past it\n",
+					s->pt[s->npt - 1].kernel);
 		}
 		regressed += newest;
 	}

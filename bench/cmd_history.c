@@ -227,6 +227,16 @@ static int do_merge(const struct history_args *a)
 	return failed ? 2 : 0;
 }
 
+/* host_series - how many series of the set are this host's: its family of tests */
+static size_t host_series(const struct hs_set *set, const char *host)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < set->n; i++)
+		n += !strcmp(set->s[i].host, host);
+	return n;
+}
+
 static int do_show(const struct history_args *a)
 {
 	struct hs_filter f = {
@@ -254,7 +264,7 @@ static int do_show(const struct history_args *a)
 		return 2;
 	}
 	for (i = 0; !ret && i < set.n; i++)
-		if (hs_detect(&set.s[i], &a->det))
+		if (hs_detect(&set.s[i], &a->det, host_series(&set, set.s[i].host)))
 			ret = -ENOMEM;
 	if (ret) {
 		err_msg("out of memory");
