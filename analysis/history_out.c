@@ -157,9 +157,10 @@ static void fleet_kernel(FILE *f, const struct hs_set *set, const char *kernel,
 			 const char *only)
 {
 	static const enum verdict order[] = { V_WORSE, V_BETTER, V_NO_CHANGE, V_CANNOT_TELL };
-	size_t i, o, n[V_NR] = { 0 }, total;
+	size_t i, k, o, n[V_NR] = { 0 }, total;
 	const struct hs_change *c;
 	char why[256];
+	bool first;
 
 	for (i = 0; i < set->n; i++)
 		if (!host_seen(set, i, set->s[i].host))
@@ -168,22 +169,24 @@ static void fleet_kernel(FILE *f, const struct hs_set *set, const char *kernel,
 	if (!total || (only && strcmp(only, kernel)))
 		return;
 	fprintf(f, "kernel %s:", kernel);
-	for (o = 0; o < ARRAY_SIZE(order); o++) {
+	for (o = 0, first = true; o < ARRAY_SIZE(order); o++) {
 		if (!n[order[o]])
 			continue;
-		fprintf(f, "%s %s on %zu", o && n[V_WORSE] + n[V_BETTER] ? "," : "",
-			verdict_names[order[o]], n[order[o]]);
-		if (order[o] == V_WORSE || order[o] == V_BETTER) {
-			fprintf(f, " of %zu host%s (", total, total == 1 ? "" : "s");
-			for (i = 0, total = 0; i < set->n; i++)
-				if (!host_seen(set, i, set->s[i].host) &&
-				    host_verdict(set, set->s[i].host, kernel) == order[o])
-					fprintf(f, "%s%s", total++ ? ", " : "", set->s[i].host);
-			total = n[V_WORSE] + n[V_BETTER] + n[V_NO_CHANGE] + n[V_CANNOT_TELL];
-			fputc(')', f);
-		}
+		fprintf(f, "%s %s on %zu", first ? "" : ",", verdict_names[order[o]],
+			n[order[o]]);
+		if (first)
+			fprintf(f, " of %zu host%s", total, total == 1 ? "" : "s");
+		first = false;
+		if (order[o] != V_WORSE && order[o] != V_BETTER)
+			continue;
+		fputs(" (", f);
+		for (i = 0, k = 0; i < set->n; i++)
+			if (!host_seen(set, i, set->s[i].host) &&
+			    host_verdict(set, set->s[i].host, kernel) == order[o])
+				fprintf(f, "%s%s", k++ ? ", " : "", set->s[i].host);
+		fputc(')', f);
 	}
-	fprintf(f, " (%zu host%s ran it)\n", total, total == 1 ? "" : "s");
+	fputc('\n', f);
 	for (i = 0; i < set->n; i++) {
 		const struct hs_series *s = &set->s[i];
 		enum verdict v = hs_verdict_at(s, kernel, &c);

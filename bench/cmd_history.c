@@ -166,36 +166,53 @@ static int open_store(const char *path, int flags, struct hstore **s)
 	return 0;
 }
 
-static int do_add(const struct history_args *a)
+/* add_one - one directory into an open store; 0 or -errno after a message */
+static int add_one(struct hstore *s, const char *db, const char *dir, bool replace)
 {
 	struct hstore_added r;
 	char err[RD_ERRLEN];
-	struct hstore *s;
 	struct run run;
+	int ret;
+
+	ret = run_load(dir, &run, err);
+	if (ret) {
+		err_msg("%s", err);
+		return ret;
+	}
+	ret = hstore_add_run(s, &run, dir, replace, &r, err);
+	if (ret)
+		err_msg("%s: %s", dir, err);
+	else if (r.existed)
+		info_msg("%s: already in %s (run %lld): nothing to do", dir, db, r.run_id);
+	else
+		info_msg("%s: %s %s as run %lld (%s, kernel %s, %zu cells, %zu values)", dir,
+			 r.replaced ? "replaced in" : "added to", db, r.run_id,
+			 run.meta[RM_HOSTNAME], run.meta[RM_KERNEL], r.ncells, r.nvalues);
+	run_free(&run);
+	return ret;
+}
+
+int history_add_dir(const char *db, const char *dir, bool replace)
+{
+	struct hstore *s;
+	int ret;
+
+	if (open_store(db, 0, &s))
+		return -EINVAL;
+	ret = add_one(s, db, dir, replace);
+	hstore_close(s);
+	return ret;
+}
+
+static int do_add(const struct history_args *a)
+{
+	struct hstore *s;
 	int i, failed = 0;
 
 	if (open_store(history_db(a), 0, &s))
 		return 2;
-	for (i = 0; i < a->npaths; i++) {
-		if (run_load(a->paths[i], &run, err)) {
-			err_msg("%s", err);
-			failed++;
-			continue;
-		}
-		if (hstore_add_run(s, &run, a->paths[i], a->replace, &r, err)) {
-			err_msg("%s: %s", a->paths[i], err);
-			failed++;
-		} else if (r.existed) {
-			info_msg("%s: already in %s (run %lld): nothing to do", a->paths[i],
-				 history_db(a), r.run_id);
-		} else {
-			info_msg("%s: %s %s as run %lld (%s, kernel %s, %zu cells, %zu values)",
-				 a->paths[i], r.replaced ? "replaced in" : "added to", history_db(a),
-				 r.run_id, run.meta[RM_HOSTNAME], run.meta[RM_KERNEL], r.ncells,
-				 r.nvalues);
-		}
-		run_free(&run);
-	}
+	for (i = 0; i < a->npaths; i++)
+		failed += !!add_one(s, history_db(a), a->paths[i], a->replace);
 	hstore_close(s);
 	if (failed)
 		err_msg("%d of %d runs not added", failed, a->npaths);

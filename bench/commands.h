@@ -9,6 +9,8 @@
 #ifndef DEFERBENCH_COMMANDS_H
 #define DEFERBENCH_COMMANDS_H
 
+#include <stdbool.h>
+
 int cmd_record(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_load(int argc, char **argv);
@@ -20,5 +22,11 @@ int cmd_compare(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+
+/*
+ * history_add_dir - add a finished run or record directory to the results store at db
+ * (created when missing), printing what happened; 0, or -errno after an error message
+ */
+int history_add_dir(const char *db, const char *dir, bool replace);
 
 #endif

@@ -19,7 +19,7 @@
 #include "outdir.h"
 #include "util.h"
 
-enum { OPT_RAW = 256, OPT_FORCE, OPT_NO_SCHED };
+enum { OPT_RAW = 256, OPT_FORCE, OPT_NO_SCHED, OPT_STORE };
 
 static const struct opt_desc record_opts[] = {
 	{ "duration", 'd', required_argument, "DUR",
@@ -34,6 +34,8 @@ static const struct opt_desc record_opts[] = {
 	{ "force", OPT_FORCE, no_argument, NULL, "replace earlier results in DIR" },
 	{ "no-sched", OPT_NO_SCHED, no_argument, NULL,
 	  "leave sched events off (lighter; worker pools found from /proc only)" },
+	{ "store", OPT_STORE, required_argument, "FILE",
+	  "with -o: add the results to this results store (deferbench history)" },
 	{ "help", 'h', no_argument, NULL, "show this help" },
 	{ NULL },
 };
@@ -89,6 +91,9 @@ int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf
 		case OPT_NO_SCHED:
 			a->no_sched = true;
 			break;
+		case OPT_STORE:
+			a->store = optarg;
+			break;
 		case 'h':
 			return 1;
 		case ':':
@@ -104,6 +109,8 @@ int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf
 		return set_err(errbuf, "--raw needs -o DIR to keep the raw capture in");
 	if (a->force && !a->out_dir)
 		return set_err(errbuf, "--force needs -o DIR");
+	if (a->store && !a->out_dir)
+		return set_err(errbuf, "--store needs -o DIR: the store imports the result files");
 	return 0;
 }
 
@@ -270,6 +277,8 @@ int cmd_record(int argc, char **argv)
 			return 1;
 		}
 		info_msg("results in %s", a.out_dir);
+		if (a.store && history_add_dir(a.store, a.out_dir, false))
+			return 1;
 	}
 	return 0;
 }

@@ -21,6 +21,7 @@ struct record_args {
 	bool raw;
 	bool force;
 	bool no_sched;
+	const char *store;		/* --store: add the results to this results store */
 	char **cmd;			/* NULL-terminated, or NULL */
 };
 

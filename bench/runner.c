@@ -293,6 +293,14 @@ static int run_close(struct run_state *r)
 	return left || strcmp(r->status, "complete") ? 1 : 0;
 }
 
+/* store_of - where to add the run: --store, else the scenario's store key, else none */
+static const char *store_of(const struct run_state *r)
+{
+	if (r->o->store)
+		return r->o->store;
+	return r->s && r->s->store[0] ? r->s->store : NULL;
+}
+
 int run_scenario(const struct run_opts *o, const struct run_backend *be)
 {
 	struct run_state r = { .o = o, .be = be, .status = "running" };
@@ -336,6 +344,10 @@ int run_scenario(const struct run_opts *o, const struct run_backend *be)
 	else
 		r.status = stop_requested || ret == -EINTR ? "interrupted" : "failed";
 	ret = run_close(&r);
+	if (store_of(&r) && strcmp(r.status, "complete"))
+		warn_msg("the run is %s: not added to %s", r.status, store_of(&r));
+	else if (store_of(&r) && history_add_dir(store_of(&r), r.dir, false))
+		ret = 1;
 out_free:
 	free(r.cells);
 	free(r.done);
@@ -349,13 +361,16 @@ static const struct opt_desc run_optdesc[] = {
 	{ "quick", 'q', no_argument, NULL,
 	  "one repetition of quick_duration (default 3s) per cell" },
 	{ "dry-run", 'n', no_argument, NULL, "print the cells and knob changes; change nothing" },
+	{ "store", 'S', required_argument, "FILE",
+	  "add the finished run to this results store (deferbench history); also the "
+	  "scenario's [global] store key" },
 	{ "help", 'h', no_argument, NULL, "this help" },
 	{ 0 },
 };
 
 int cmd_run(int argc, char **argv)
 {
-	static const char usage[] = "deferbench run [-o DIR] [--quick] [--dry-run] SCENARIO";
+	static const char usage[] = "deferbench run [-o DIR] [--quick] [--dry-run] [--store FILE] SCENARIO";
 	struct run_opts o = { 0 };
 	struct opts_parser p;
 	char cmd[512], ob[32];
@@ -373,6 +388,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'n':
 			o.dry_run = true;
+			break;
+		case 'S':
+			o.store = optarg;
 			break;
 		case 'h':
 			opts_usage(stdout, usage, "Run every workload of SCENARIO under each of its "

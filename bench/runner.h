@@ -64,6 +64,7 @@ struct run_opts {
 	bool quick;
 	bool dry_run;
 	const char *command;
+	const char *store;		/* --store: add the run to this results store */
 };
 
 /* run_scenario - the whole run; returns the exit code (0 complete, 1 otherwise) */
