@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "history_int.h"
 
@@ -87,6 +88,10 @@ int hs_sqlerr(sqlite3 *db, char *errbuf, const char *what)
 	if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
 		return rd_err(errbuf, "%s: not a deferbench store, or a damaged one (%s)",
 			      what, sqlite3_errmsg(db));
+	if (sqlite3_extended_errcode(db) == SQLITE_READONLY_ROLLBACK)
+		return rd_errno(errbuf, -EROFS, "%s: an import was interrupted and only a "
+				"process that may write the store can roll it back: run deferbench "
+				"history once as its owner", what);
 	if (code == SQLITE_READONLY)
 		return rd_errno(errbuf, -EROFS, "%s: the store is read-only here (%s)", what,
 				sqlite3_errmsg(db));
@@ -170,6 +175,8 @@ static int identify(struct hstore *s, int flags, char *errbuf)
 	ret = pragma_int(s->db, "application_id", &app, errbuf);
 	ret = ret ?: pragma_int(s->db, "user_version", &ver, errbuf);
 	ret = ret ?: count_tables(s->db, &ntab, errbuf);
+	if (ret == -EBUSY || ret == -EROFS)
+		return ret;
 	if (ret)
 		return rd_errno(errbuf, ret, "%s: not a deferbench store, or a damaged one: "
 				"give the path of a store (or of a new file to create)", s->path);
@@ -194,8 +201,20 @@ static int identify(struct hstore *s, int flags, char *errbuf)
 	return 0;
 }
 
+/* dirname_of - the directory of path, into buf ("." for a bare name) */
+static const char *dirname_of(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return ".";
+	snprintf(buf, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return buf;
+}
+
 int hstore_open(const char *path, int flags, struct hstore **out, char *errbuf)
 {
+	char dir[PATH_MAX];
 	struct hstore *s;
 	struct stat sb;
 	int ret, of;
@@ -213,8 +232,17 @@ int hstore_open(const char *path, int flags, struct hstore **out, char *errbuf)
 		free(s);
 		return rd_errno(errbuf, -ENAMETOOLONG, "%s: path too long", path);
 	}
-	of = (flags & HS_RDONLY) ? SQLITE_OPEN_READONLY
-				 : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	/*
+	 * A reader that may write opens read-write (never creating): an import killed
+	 * half-way leaves a hot journal that only a writer can roll back, and a read-only
+	 * connection would find the store unreadable until then.
+	 */
+	if (!(flags & HS_RDONLY))
+		of = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	else if (!access(path, W_OK) && !access(dirname_of(path, dir, sizeof(dir)), W_OK))
+		of = SQLITE_OPEN_READWRITE;
+	else
+		of = SQLITE_OPEN_READONLY;
 	if (sqlite3_open_v2(path, &s->db, of, NULL) != SQLITE_OK) {
 		ret = rd_errno(errbuf, -EIO, "%s: cannot open the store: %s", path,
 			       s->db ? sqlite3_errmsg(s->db) : "out of memory");
