@@ -86,14 +86,18 @@ int export_parse(int argc, char **argv, struct export_args *a, char *errbuf)
 	return 0;
 }
 
-/* judge_against - compare_runs(base, run) with compare's defaults, for the verdicts */
-static int judge_against(const char *base_dir, const struct run *run, struct run *base,
-			 struct cmp_result *res)
+/*
+ * judge_against - compare_runs(base, run) with compare's defaults but export's
+ * --min-tail, so that a metric has a verdict exactly when it has a value
+ */
+static int judge_against(const char *base_dir, const struct run *run, unsigned int min_tail,
+			 struct run *base, struct cmp_result *res)
 {
 	struct cmp_opts o = { 0 };
 	char err[RD_ERRLEN];
 
 	judge_opts_default(&o.j);
+	o.j.min_tail = min_tail;
 	if (run_load(base_dir, base, err)) {
 		err_msg("--against: %s", err);
 		return -EINVAL;
@@ -163,7 +167,7 @@ int cmd_export(int argc, char **argv)
 		err_msg("%s", err);
 		return 1;
 	}
-	ret = a.against ? judge_against(a.against, &run, &base, &res) : 0;
+	ret = a.against ? judge_against(a.against, &run, a.min_tail, &base, &res) : 0;
 	judged = a.against && !ret;
 	if (!ret) {
 		ret = ci_rows_build(&run, a.against ? &res : NULL, a.min_tail, &rows, err);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make-series.py - a simulated kernel series from the two real fixture runs.
 
-    make-series.py RUN_A RUN_B OUTDIR STEP_AT FACTOR WORKLOAD CONFIG METRIC
+    make-series.py RUN_A RUN_B OUTDIR STEP_AT FACTOR WORKLOAD CONFIG METRIC [one-rep]
 
 writes OUTDIR/run0 .. run9: copies of RUN_A's layout whose kernel strings are rewritten
 to ten releases (6.12 ... 6.18) and whose start dates are a day apart. Each cell of each
@@ -9,7 +9,9 @@ copy is one of the six real repetitions of that workload x configuration (three 
 RUN_A, three in RUN_B), drawn with a fixed seed, so that the copies vary the way real
 reruns do. From run STEP_AT on, the workload metric METRIC of WORKLOAD/CONFIG is
 multiplied by FACTOR (statistics and histogram buckets, re-bucketed onto the log-linear
-layout of analysis/hist.h): the injected step. Prints the kernels in order.
+layout of analysis/hist.h): the injected step. With "one-rep", every cell is RUN_A's
+first repetition: no noise at all, for checks of a verdict rather than of the noise.
+Prints the kernels in order.
 """
 import csv
 import json
@@ -75,6 +77,7 @@ def rewrite_json(path, fn):
 def main():
     a, b, outdir, step_at, factor, workload, config, metric = sys.argv[1:9]
     step_at, factor = int(step_at), float(factor)
+    one_rep = len(sys.argv) > 9 and sys.argv[9] == "one-rep"
     with open(os.path.join(a, "run.json")) as f:
         run = json.load(f)
     rng = random.Random(13)
@@ -90,7 +93,7 @@ def main():
             key = (c["workload"], c["config"])
             if key not in draws:
                 pool = [(src, r) for src in (a, b) for r in (1, 2, 3)]
-                draws[key] = rng.sample(pool, 3)
+                draws[key] = [(a, 1)] * 3 if one_rep else rng.sample(pool, 3)
         for c in run["cells"]:
             src, rep = draws[(c["workload"], c["config"])][c["rep"] - 1]
             sdir = os.path.join(src, "cells", "%s--%s--r%d" % (c["workload"], c["config"], rep))
