@@ -232,25 +232,32 @@ static size_t kernel_pos(const struct kernels *ks, const char *k)
 }
 
 /*
- * plot_one - the series of set->s[first..] that share scenario, workload, config and
- * metric: x is the kernel's place in the release order of all their kernels, one line
- * per host with a band from the lowest to the highest repetition, and a dashed mark
- * at each change point
+ * plot_one - the series sub[0..n) that share scenario, workload, config and metric: x
+ * is the kernel's place in the release order of all their kernels, one line per host
+ * with a band from the lowest to the highest repetition, and a dashed mark at each
+ * change point (red worse, green better)
  */
-static int plot_one(const struct hs_set *set, size_t first, const char *dir,
+static int plot_one(const struct hs_series *const *sub, size_t n, const char *dir,
 		    char *errbuf)
 {
-	const struct hs_series *s0 = &set->s[first];
-	struct hs_set sub = { .s = (struct hs_series *)s0 };
+	const struct hs_series *s0 = sub[0];
 	char stem[PLOT_STEM_LEN], title[512], name[PLOT_STEM_LEN + 16];
+	struct hs_set all = { 0 };
 	struct kernels ks;
 	struct plot p;
 	size_t i, k, c;
 	int ret;
 
-	while (first + sub.n < set->n && same_plot(s0, &set->s[first + sub.n]))
-		sub.n++;
-	if (collect_kernels(&sub, &ks))
+	/* the kernels of every host, in one release order */
+	all.s = malloc(n * sizeof(*all.s));
+	if (!all.s)
+		return rd_errno(errbuf, -ENOMEM, "out of memory");
+	for (i = 0; i < n; i++)
+		all.s[i] = *sub[i];
+	all.n = n;
+	ret = collect_kernels(&all, &ks);
+	free(all.s);
+	if (ret)
 		return rd_errno(errbuf, -ENOMEM, "out of memory");
 	snprintf(stem, sizeof(stem), "history-%.24s-%.24s-%.24s-%.60s", s0->scenario, s0->workload,
 		 s0->config, s0->metric);
@@ -267,24 +274,24 @@ static int plot_one(const struct hs_set *set, size_t first, const char *dir,
 		gp_str(p.gp, ks.k[i]);
 		fprintf(p.gp, " %zu", i);
 	}
-	fprintf(p.gp, ")\nset xrange [-0.5:%zu.5]\nset style fill transparent solid 0.2 "
+	fprintf(p.gp, ")\nset logscale y\nset xrange [-0.5:%zu.5]\nset style fill transparent solid 0.15 "
 		"noborder\n", ks.n ? ks.n - 1 : 0);
-	for (i = 0; i < sub.n; i++)
-		for (c = 0; c < sub.s[i].ncp; c++) {
-			const struct hs_series *s = &sub.s[i];
-			double x = kernel_pos(&ks, s->pt[s->cp[c].index].kernel) - 0.5;
+	for (i = 0; i < n; i++)
+		for (c = 0; c < sub[i]->ncp; c++) {
+			const struct hs_series *s = sub[i];
+			double x = (double)kernel_pos(&ks, s->pt[s->cp[c].index].kernel) - 0.5;
 
 			fprintf(p.gp, "set arrow from %.1f, graph 0 to %.1f, graph 1 nohead dt 2 "
 				"lc rgb '%s'\n", x, x, s->cp[c].v == V_WORSE ? "#cc0000" : "#008800");
 		}
 	fputs("plot ", p.gp);
-	for (i = 0; i < sub.n; i++) {
+	for (i = 0; i < n; i++) {
 		FILE *d = plot_data(&p, name, sizeof(name));
 
 		if (!d)
 			break;
-		for (k = 0; k < sub.s[i].npt; k++) {
-			const struct hs_point *pt = &sub.s[i].pt[k];
+		for (k = 0; k < sub[i]->npt; k++) {
+			const struct hs_point *pt = &sub[i]->pt[k];
 
 			fprintf(d, "%zu %.3f %.3f %.3f\n", kernel_pos(&ks, pt->kernel),
 				pt->med / 1e3, pt->lo / 1e3, pt->hi / 1e3);
@@ -293,7 +300,7 @@ static int plot_one(const struct hs_set *set, size_t first, const char *dir,
 		fprintf(p.gp, "%s'%s' using 1:3:4 with filledcurves lc %zu notitle, '%s' using "
 			"1:2 with linespoints lw 2 pt 7 lc %zu title ", i ? ", " : "", name, i + 1,
 			name, i + 1);
-		gp_str(p.gp, sub.s[i].host);
+		gp_str(p.gp, sub[i]->host);
 	}
 	fputc('\n', p.gp);
 	free(ks.k);
@@ -302,15 +309,26 @@ static int plot_one(const struct hs_set *set, size_t first, const char *dir,
 
 int hs_plot(const struct hs_set *set, const char *dir, size_t *nplots, char *errbuf)
 {
-	size_t i;
+	const struct hs_series **sub;
+	size_t i, j, n;
 	int ret = 0;
 
 	*nplots = 0;
+	sub = malloc((set->n ? set->n : 1) * sizeof(*sub));
+	if (!sub)
+		return rd_errno(errbuf, -ENOMEM, "out of memory");
 	for (i = 0; !ret && i < set->n; i++) {
-		if (i && same_plot(&set->s[i - 1], &set->s[i]))
+		/* the first series of its plot gathers the others (series are host-major) */
+		for (j = 0; j < i && !same_plot(&set->s[j], &set->s[i]); j++)
+			;
+		if (j < i)
 			continue;
-		ret = plot_one(set, i, dir, errbuf);
+		for (j = i, n = 0; j < set->n; j++)
+			if (same_plot(&set->s[i], &set->s[j]))
+				sub[n++] = &set->s[j];
+		ret = plot_one(sub, n, dir, errbuf);
 		*nplots += !ret;
 	}
+	free(sub);
 	return ret;
 }

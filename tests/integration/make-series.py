@@ -11,7 +11,8 @@ reruns do. From run STEP_AT on, the workload metric METRIC of WORKLOAD/CONFIG is
 multiplied by FACTOR (statistics and histogram buckets, re-bucketed onto the log-linear
 layout of analysis/hist.h): the injected step. With "one-rep", every cell is RUN_A's
 first repetition: no noise at all, for checks of a verdict rather than of the noise.
-Prints the kernels in order.
+MAKE_SERIES_HOST in the environment names another host (hostname rewritten, its own
+draws). Prints the kernels in order.
 """
 import csv
 import json
@@ -80,7 +81,8 @@ def main():
     one_rep = len(sys.argv) > 9 and sys.argv[9] == "one-rep"
     with open(os.path.join(a, "run.json")) as f:
         run = json.load(f)
-    rng = random.Random(13)
+    host = os.environ.get("MAKE_SERIES_HOST")
+    rng = random.Random(13 + sum(map(ord, host or "")))
     os.makedirs(outdir, exist_ok=True)
     for i, kernel in enumerate(KERNELS):
         dst = os.path.join(outdir, "run%d" % i)
@@ -106,10 +108,14 @@ def main():
 
             def fix_summary(d):
                 d["meta"]["kernel"], d["meta"]["started"] = kernel, started
+                if host:
+                    d["meta"]["hostname"] = host
             rewrite_json(os.path.join(cdir, "summary.json"), fix_summary)
             if i >= step_at and c["workload"] == workload and c["config"] == config:
                 scale_metric(cdir, metric, factor)
         run["meta"]["kernel"], run["meta"]["started"] = kernel, started
+        if host:
+            run["meta"]["hostname"] = host
         with open(os.path.join(dst, "run.json"), "w") as f:
             json.dump(run, f, indent=2)
         print(kernel)
