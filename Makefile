@@ -1,8 +1,9 @@
 # deferbench - measure softirq and workqueue latency.
 #
-#   make          install missing build dependencies (Debian/Ubuntu), build ./deferbench
-#   make test     unit tests everywhere; integration tests when root with tracefs
-#   make bench    the default benchmark scenario (QUICK=1 for a one-minute version)
+#   make          build ./deferbench (changes nothing on the system; says what is missing)
+#   make test     install what is missing, then unit tests and the golden outputs
+#                 everywhere, integration tests when root with tracefs
+#   make bench    install what is missing, then the default scenario (QUICK=1: one minute)
 #   make perf     offline analysis speed on a large raw capture (a benchmark, not a test)
 #   make install  copy deferbench to $(PREFIX)/bin
 
@@ -11,23 +12,40 @@ PREFIX ?= /usr/local
 BUILD := build
 PKGS := libtracefs libtraceevent json-c inih libnl-3.0 libnl-route-3.0 sqlite3
 
-# Recursively expanded on purpose: pkg-config runs after 'deps' installed the packages.
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS = $(shell pkg-config --libs $(PKGS))
-
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers \
-	  -Wformat=2 -Wshadow -fno-strict-aliasing -pthread
-CPPFLAGS += -Ibench -Ianalysis -Iworkloads
+	  -Wformat=2 -Wshadow -Werror=implicit-function-declaration -fno-strict-aliasing -pthread
 LDLIBS += -lcsv -lm -pthread
 
-SRCDIRS := bench analysis workloads
-SRCS := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
-MAIN := bench/main.c
-LIBSRCS := $(filter-out $(MAIN),$(SRCS))
-OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LIBSRCS))
+# Layers, lowest first (README "Source layout"). Each folder compiles with the include
+# paths of its own layer and of the layers below it, and with nothing else: a file that
+# includes a header of a higher layer does not compile.
+LAYERS := bench/lib bench/trace bench/knobs workloads/net workloads bench/run \
+	  analysis/stats analysis/compare analysis/report analysis/history bench/cli
+INC_bench/lib := bench/lib
+INC_bench/trace := bench/trace bench/lib
+INC_bench/knobs := bench/knobs bench/lib
+INC_workloads/net := workloads/net bench/lib
+INC_workloads := workloads workloads/net bench/lib
+INC_bench/run := bench/run bench/trace bench/knobs workloads bench/lib
+INC_analysis/stats := analysis/stats bench/lib
+INC_analysis/compare := analysis/compare analysis/stats bench/lib
+INC_analysis/report := analysis/report analysis/compare analysis/stats bench/trace bench/lib
+INC_analysis/history := analysis/history analysis/report analysis/compare analysis/stats bench/lib
+INC_bench/cli := $(LAYERS)
+# inc - the -I flags of the folder holding source $1
+inc = $(addprefix -I,$(or $(INC_$(patsubst %/,%,$(dir $1))),$(error $1: its folder is no layer; add it to LAYERS and give it INC_ in the Makefile)))
+
+SRCS := $(foreach d,$(LAYERS),$(wildcard $(d)/*.c))
+# Every header is also compiled alone with its own layer's include paths, so that a
+# header no source of its layer includes cannot reach up either.
+HDR_OKS := $(patsubst %.h,$(BUILD)/%.h.ok,$(foreach d,$(LAYERS),$(wildcard $(d)/*.h)))
+MAIN := bench/cli/main.c
+OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(MAIN),$(SRCS)))
 LIB := $(BUILD)/libdeferbench.a
 
+# Tests and their helpers see every layer.
+TEST_INC := $(addprefix -I,$(LAYERS) tests/lib)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 # Helper programs the integration tests run (test scaffolding, never installed).
@@ -36,61 +54,93 @@ TOOL_BINS := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(TOOL_SRCS))
 # Test-only code (temporary files, synthetic result files) linked into tests and tools.
 TESTLIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/lib/*.c))
 
-.PHONY: all deps test unit integration bench perf install clean
+# Missing build dependencies, found without installing anything: pkg-config for the
+# libraries that have a .pc file, the compiler for libcsv's header (it has none).
+MISSING = $(strip $(foreach p,$(PKGS),$(shell pkg-config --exists $(p) || echo $(p))) \
+	  $(shell echo '\#include <csv.h>' | $(CC) -E -x c - >/dev/null 2>&1 || echo libcsv))
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 
-all: deferbench
+.PHONY: all check-deps check-test-deps install-deps test unit golden golden-update integration bench perf install clean
 
-deps:
+all: deferbench $(HDR_OKS)
+
+check-deps:
+	@missing="$(MISSING)"; if [ -n "$$missing" ]; then \
+		echo "deferbench: missing build dependencies: $$missing" >&2; \
+		echo "deferbench: install them with 'sudo ci/install-deps.sh' (Debian/Ubuntu), or run 'make test' or 'make bench', which do it first" >&2; \
+		exit 1; fi
+
+check-test-deps:
+	@pkg-config --exists cmocka || { echo "deferbench: the unit tests need cmocka: install it with 'sudo ci/install-deps.sh', or run 'make test', which does it first" >&2; exit 1; }
+
+install-deps:
 	@ci/install-deps.sh
 
-deferbench: $(BUILD)/bench/main.o $(LIB)
+deferbench: $(BUILD)/bench/cli/main.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 $(LIB): $(OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/%.o: %.c | deps
+$(BUILD)/%.o: %.c | check-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(call inc,$<) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJS) $(LIB) | deps
+$(BUILD)/%.h.ok: %.h | check-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/lib $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -o $@ $< \
+	$(CC) $(call inc,$<) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -fsyntax-only -MMD -MP \
+		-MF $@.d -MT $@ -x c $< && touch $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJS) $(LIB) | check-deps check-test-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_INC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -o $@ $< \
 		$(TESTLIB_OBJS) $(LIB) $(shell pkg-config --libs cmocka) $(PKG_LIBS) $(LDLIBS)
 
-$(BUILD)/tests/lib/%.o: tests/lib/%.c | deps
+$(BUILD)/tests/lib/%.o: tests/lib/%.c | check-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/lib $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(TEST_INC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/tools/%: tests/tools/%.c $(TESTLIB_OBJS) $(LIB) | deps
+$(BUILD)/tests/tools/%: tests/tools/%.c $(TESTLIB_OBJS) $(LIB) | check-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/lib $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -o $@ $< \
+	$(CC) $(TEST_INC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -o $@ $< \
 		$(TESTLIB_OBJS) $(LIB) $(PKG_LIBS) $(LDLIBS)
 
-unit: $(UNIT_BINS)
+unit: $(HDR_OKS) $(UNIT_BINS)
 	@tests/run-unit.sh $(UNIT_BINS)
 
 integration: deferbench $(TOOL_BINS)
 	@tests/run-integration.sh
 
-test: deferbench unit integration
+# analyze, report and compare of the recorded fixtures against tests/golden/
+golden: deferbench
+	@tests/golden.sh
 
-bench: deferbench
+golden-update: deferbench
+	@tests/golden.sh --update
+
+# The README's two commands install what is missing first, then build in a new make
+# (so that pkg-config sees what was just installed).
+test: install-deps
+	@$(MAKE) --no-print-directory unit golden integration
+
+bench: install-deps
+	@$(MAKE) --no-print-directory deferbench
 	@ci/bench.sh
 
-$(BUILD)/tests/evgen: tests/perf/evgen.c | deps
+$(BUILD)/tests/evgen: tests/perf/evgen.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< -lutil
 
 perf: deferbench $(BUILD)/tests/evgen
 	@tests/perf.sh
 
-install: deferbench
+install: deferbench $(HDR_OKS)
 	install -D -m 0755 deferbench $(DESTDIR)$(PREFIX)/bin/deferbench
 
 clean:
 	rm -rf $(BUILD) deferbench
 
--include $(patsubst %.o,%.d,$(OBJS) $(BUILD)/bench/main.o $(TESTLIB_OBJS)) \
-	$(patsubst %,%.d,$(UNIT_BINS) $(TOOL_BINS))
+-include $(patsubst %.o,%.d,$(OBJS) $(BUILD)/bench/cli/main.o $(TESTLIB_OBJS)) \
+	$(patsubst %,%.d,$(UNIT_BINS) $(TOOL_BINS) $(HDR_OKS))

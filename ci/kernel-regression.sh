@@ -53,6 +53,7 @@ few_reps() {
 }
 
 if [ -z "${RUN_DIR:-}" ]; then
+	ci/install-deps.sh >&2 || die "cannot install the build dependencies"
 	make >/dev/null || die "build failed"
 	if [ -n "${SCENARIO:-}" ]; then
 		RUN_DIR=results/ci-$(date -u +%Y%m%dT%H%M%SZ)

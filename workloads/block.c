@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <linux/magic.h>
 
+#include "names.h"
 #include "wl_thread.h"
 #include "workload.h"
 
@@ -90,7 +91,7 @@ static int make_dir(struct block_cfg *c, struct block_priv *p, char *errbuf)
 	if (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC)
 		return set_err(errbuf, "block option 'dir': %s is on tmpfs/ramfs, where fsync "
 			       "does no block I/O; use a disk filesystem (dir=/var/tmp)", c->dir);
-	if (snprintf(p->path, sizeof(p->path), "%s/deferbench-block-%d-XXXXXX", c->dir,
+	if (snprintf(p->path, sizeof(p->path), "%s/" NAME_BLOCK_DIR "%d-XXXXXX", c->dir,
 		     (int)getpid()) >= (int)sizeof(p->path))
 		return set_err(errbuf, "block option 'dir': path too long");
 	if (!mkdtemp(p->path)) {

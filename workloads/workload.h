@@ -11,7 +11,7 @@
  * message naming the option or resource at fault. stop and teardown must be safe to
  * call twice and after a partial setup: the driver calls them on every exit path.
  *
- * Using the driver (e.g. the scenario runner; bench/cmd_load.c is the model):
+ * Using the driver (e.g. the scenario runner; bench/cli/cmd_load.c is the model):
  *   w = wl_new(workload_find("tty"));           NULL + errno on failure
  *   wl_set_option(w, "rate", "500", errbuf);    -EINVAL + message; before setup only
  *   wl_setup(w, errbuf); wl_start(w, errbuf);   on failure: wl_free(w), nothing left
@@ -39,6 +39,7 @@
 #include <stdio.h>
 
 #include "hist.h"
+#include "rundata.h"
 #include "util.h"
 
 enum wl_opt_type {
@@ -155,8 +156,17 @@ void wl_teardown(struct wl_run *w);
 void wl_free(struct wl_run *w);		/* stops and tears down first if needed */
 /* wl_options_json-ready view: option name and its effective value as text */
 int wl_option_value(const struct wl_run *w, const struct wl_option *o, char *buf, size_t len);
+
+/*
+ * Results (wl_results.c, the one owner of these files): the terminal table, and
+ * workload.json + workload-hist.csv written into dir and read back into rundata.h's
+ * struct wl_data (hist_path may be NULL or a missing file: statistics only).
+ */
+#define WORKLOAD_SCHEMA "deferbench-workload/1"
 void wl_print(const struct wl_run *w, FILE *f);
-int wl_write_results(const struct wl_run *w, const char *dir);	/* workload.json, workload-hist.csv */
+int wl_write_results(const struct wl_run *w, const char *dir);
+int workload_load(const char *json_path, const char *hist_path, struct wl_data *wl,
+		  char *errbuf);
 
 /*
  * wl_error - the message of the first run-time failure of a running workload (a

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cmd_args.h"
+#include "cli.h"
 
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))

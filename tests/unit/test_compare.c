@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "compare.h"
+#include "rundir.h"
 #include "fixture.h"
 #include "synth.h"
 
@@ -106,7 +107,7 @@ struct runs {
 
 static int load_pair(struct runs *r, const struct synth_opts *b, const struct synth_opts *n)
 {
-	char err[RD_ERRLEN], path[4096];
+	char err[ERRBUF_LEN], path[4096];
 
 	r->dir = fixture_dir();
 	snprintf(path, sizeof(path), "%s/base", r->dir);
@@ -156,7 +157,7 @@ static void test_compare_itself(void **state)
 	struct cmp_opts co = { 0 };
 	struct synth_opts o;
 	struct runs r = { 0 };
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	small(&o);
@@ -177,7 +178,7 @@ static void test_compare_doubled(void **state)
 	struct cmp_opts co = { 0 };
 	struct runs r = { 0 };
 	const struct cmp_row *row;
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	small(&b);
@@ -209,7 +210,7 @@ static void test_compare_lossy(void **state)
 	struct cmp_opts co = { 0 };
 	struct runs r = { 0 };
 	const struct cmp_row *row;
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	small(&b);
@@ -237,7 +238,7 @@ static void test_compare_failed_cell(void **state)
 	struct cmp_opts co = { 0 };
 	struct runs r = { 0 };
 	const struct cmp_row *row;
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	small(&b);
@@ -259,7 +260,7 @@ static void test_compare_disjoint(void **state)
 	struct synth_opts b, n;
 	struct cmp_opts co = { 0 };
 	struct runs r = { 0 };
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	small(&b);
@@ -278,7 +279,7 @@ static void test_compare_patterns(void **state)
 	struct cmp_opts co = { .judge_patterns = pat, .npatterns = 1 };
 	struct synth_opts o;
 	struct runs r = { 0 };
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 	size_t i;
 
 	(void)state;
@@ -301,7 +302,7 @@ static void test_compare_wakeup(void **state)
 	const struct cmp_row *row;
 	struct synth_opts o;
 	struct runs r = { 0 };
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	small(&o);
@@ -348,7 +349,7 @@ static void test_compare_wakeup_absent(void **state)
 	struct cmp_opts co = { 0 };
 	struct synth_opts o;
 	struct runs r = { 0 };
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 	size_t i;
 
 	(void)state;

@@ -17,6 +17,7 @@
 
 #include "fixture.h"
 #include "history_int.h"
+#include "rundir.h"
 
 struct ctx {
 	char *dir;
@@ -66,7 +67,7 @@ static long long count(struct hstore *s, const char *sql)
 
 static void add_dir(struct hstore *s, const char *dir, struct hstore_added *res)
 {
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 	struct run run;
 
 	assert_int_equal(run_load(dir, &run, err), 0);
@@ -78,7 +79,7 @@ static void test_add_idempotent(void **state)
 {
 	struct ctx *c = *state;
 	struct hstore_added r1, r2;
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 	struct hstore *s;
 	long long rows[4];
 
@@ -116,7 +117,7 @@ static void test_roundtrip_compare(void **state)
 	struct cmp_result rd, rs;
 	struct hstore_added ra, rb;
 	struct cmp_opts o = { 0 };
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 	struct hstore *s;
 	size_t i;
 
@@ -155,7 +156,7 @@ static void test_roundtrip_compare(void **state)
 static void test_merge(void **state)
 {
 	struct ctx *c = *state;
-	char other[4200], err[RD_ERRLEN];
+	char other[4200], err[ERRBUF_LEN];
 	size_t added, present, conflicts;
 	struct hstore *s, *t;
 	struct hstore_added r;
@@ -188,7 +189,7 @@ static void test_migrate_forward(void **state)
 {
 	const struct hstore_migration steps[] = { { 1, "SELECT 1" }, { 2, v2_sql } };
 	struct ctx *c = *state;
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 	struct hstore_added r;
 	struct hstore *s;
 
@@ -210,7 +211,7 @@ static void test_migrate_forward(void **state)
 static void test_refuse_bad_files(void **state)
 {
 	struct ctx *c = *state;
-	char err[RD_ERRLEN], p[4200];
+	char err[ERRBUF_LEN], p[4200];
 	struct hstore *s;
 	sqlite3 *db;
 

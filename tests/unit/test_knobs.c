@@ -293,7 +293,10 @@ static void test_journal_garbage(void **state __unused)
 	assert_int_equal(write(fd, "{\"schema\": \"x\"}", 15), 15);
 	close(fd);
 	assert_int_equal(journal_load(&j, path, err), -EINVAL);
-	assert_non_null(strstr(err, "not a deferbench journal"));
+	/* names the file and the field, and says what to do */
+	assert_non_null(strstr(err, path));
+	assert_non_null(strstr(err, "expected 'deferbench-journal/1'"));
+	assert_non_null(strstr(err, "by hand"));
 	unlink(path);
 }
 

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "outdir.h"
-#include "record.h"
+#include "cli.h"
 #include "util.h"
 
 /* touch - create an empty file */
