@@ -227,9 +227,15 @@ static const char *kcidb_status(const struct ci_row *r)
 	return r->result == CI_PASS ? "PASS" : r->result == CI_FAIL ? "FAIL" : "DONE";
 }
 
+/* jnum - v with 7 significant digits ("0.000436224", not 0.00043622399999999998) */
 static json_object *jnum(double v)
 {
-	return isfinite(v) ? json_object_new_double(v) : NULL;
+	char s[32];
+
+	if (!isfinite(v))
+		return NULL;
+	snprintf(s, sizeof(s), "%.7g", v);
+	return json_object_new_double_s(v, s);
 }
 
 static json_object *pair(double a, double b)
@@ -247,7 +253,7 @@ static json_object *row_misc(const struct run *run, const struct ci_row *r)
 	size_t i;
 
 	for (i = 0; i < r->n; i++)
-		json_object_array_add(reps, json_object_new_double(r->v[i] / 1e3));
+		json_object_array_add(reps, jnum(r->v[i] / 1e3));
 	json_object_object_add(m, "host", json_object_new_string(run->meta[RM_HOSTNAME]));
 	json_object_object_add(m, "kernel", json_object_new_string(run->meta[RM_KERNEL]));
 	json_object_object_add(m, "scenario", json_object_new_string(run->scenario));
@@ -295,7 +301,7 @@ static json_object *row_test(const struct run *run, const struct ci_row *r,
 	json_object_object_add(t, "environment", env);
 	if (r->n) {
 		num = json_object_new_object();
-		json_object_object_add(num, "value", json_object_new_double(r->value / 1e9));
+		json_object_object_add(num, "value", jnum(r->value / 1e9));
 		json_object_object_add(num, "unit", json_object_new_string("s"));
 		json_object_object_add(num, "prefix", json_object_new_string("metric"));
 		json_object_object_add(t, "number", num);
