@@ -224,7 +224,9 @@ int hstore_open(const char *path, int flags, struct hstore **out, char *errbuf)
 		return set_errno(errbuf, -EISDIR, "%s is a directory: give the store's file, "
 				"e.g. %s/results.db", path, path);
 	if ((flags & HS_RDONLY) && stat(path, &sb))
-		return set_errno(errbuf, -errno, "%s: %s", path, strerror(errno));
+		return set_errno(errbuf, -errno, "%s: %s: no store there yet ('deferbench "
+				 "history add RUN' creates one; --db names another)", path,
+				 strerror(errno));
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return set_errno(errbuf, -ENOMEM, "out of memory");
