@@ -71,11 +71,6 @@ int hstore_add_run(struct hstore *s, const struct run *run, const char *source,
  */
 int hstore_load_run(struct hstore *s, long long run_id, struct run *run, char *errbuf);
 
-/* hstore_find_run - the id of the run stored from a directory's run, or -ENOENT */
-int hstore_find_run(struct hstore *s, const char *host, const char *kernel,
-		    const char *scenario, const char *started, long long *run_id,
-		    char *errbuf);
-
 /*
  * hstore_merge - copy every run of the store at src_path that dst lacks (same key)
  * into dst, one transaction per source. A run under the same key but with different

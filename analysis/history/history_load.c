@@ -321,29 +321,6 @@ int hstore_load_run(struct hstore *s, long long run_id, struct run *run, char *e
 	return ret;
 }
 
-int hstore_find_run(struct hstore *s, const char *host, const char *kernel,
-		    const char *scenario, const char *started, long long *run_id,
-		    char *errbuf)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(s->db, "SELECT id FROM run WHERE host = ? AND kernel = ? "
-			       "AND scenario = ? AND started = ?", -1, &st, NULL))
-		return hs_sqlerr(s->db, errbuf, "store");
-	sqlite3_bind_text(st, 1, host, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, kernel, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, scenario, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, started, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	*run_id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_finalize(st);
-	if (rc == SQLITE_ROW)
-		return 0;
-	return rc == SQLITE_DONE ? set_errno(errbuf, -ENOENT, "no such run in the store")
-				 : hs_sqlerr(s->db, errbuf, "store");
-}
-
 /* --- merge --- */
 
 #define RUN_COPY "host, kernel, scenario, started, digest, is_record, complete, planned, " \
