@@ -30,7 +30,7 @@ INC_workloads := workloads workloads/net bench/lib
 INC_bench/run := bench/run bench/trace bench/knobs workloads bench/lib
 INC_analysis/stats := analysis/stats bench/lib
 INC_analysis/compare := analysis/compare analysis/stats bench/lib
-INC_analysis/report := analysis/report analysis/compare analysis/stats bench/trace bench/lib
+INC_analysis/report := analysis/report analysis/compare analysis/stats bench/lib
 INC_analysis/history := analysis/history analysis/report analysis/compare analysis/stats bench/lib
 INC_bench/cli := $(LAYERS)
 # inc - the -I flags of the folder holding source $1

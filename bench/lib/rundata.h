@@ -109,6 +109,24 @@ struct capture_data {
 	bool lossy;
 };
 
+/*
+ * The histogram of every interval of one group and metric, from intervals.csv (softirq
+ * and workqueue groups) or workload-intervals.csv (workload metrics): iv[k] holds
+ * interval k's buckets, empty when the group had no sample in it. What compare's
+ * two-level bootstrap resamples (hboot.h).
+ */
+enum ival_src { IV_SOFTIRQ, IV_WQ, IV_WORKLOAD };
+
+struct ival_series {
+	enum ival_src src;
+	char name[NAME_LEN];		/* vector, workqueue, or the workload metric */
+	char func[FUNC_LEN];		/* IV_WQ */
+	char pool[NAME_LEN];		/* IV_WQ */
+	int metric;			/* enum sirq_metric or wq_metric; 0 for IV_WORKLOAD */
+	struct bucketlist *iv;
+	size_t n;
+};
+
 struct record {
 	char dir[PATH_MAX];
 	struct capture_data cap;
@@ -121,6 +139,10 @@ struct record {
 	bool has_wakeup;		/* summary.json had thread_wakeup (older ones do not) */
 	struct wake_data *wake[WK_NR];
 	size_t nwake[WK_NR];
+	struct ival_series *ser;	/* per-interval histograms, when the files were there */
+	size_t nser;
+	bool has_ivals;			/* intervals.csv was read */
+	bool has_wl_ivals;		/* workload-intervals.csv was read */
 };
 
 /* One row of intervals.csv (the columns report plots). */
@@ -183,6 +205,17 @@ bool bucket_valid(uint64_t lo, uint64_t hi);
  */
 void buckets_to_hist(const struct bucketlist *bl, const struct hist_stats *exact,
 		     struct hist *h);
+
+/*
+ * record_series - the series of (src, name, func, pool, metric), created (empty) when
+ * create is set and it is not there yet; NULL when absent or out of memory.
+ */
+struct ival_series *record_series(struct record *rec, enum ival_src src, const char *name,
+				  const char *func, const char *pool, int metric, bool create);
+/* series_at - interval k's buckets, the series grown to hold it; NULL on -ENOMEM */
+struct bucketlist *series_at(struct ival_series *s, size_t k);
+/* bucketlist_parse - "lo:count lo:count ..." (hist.h buckets) appended to bl; -EINVAL */
+int bucketlist_parse(const char *text, struct bucketlist *bl, char *errbuf);
 
 /* Lookups; NULL when absent. */
 const struct sirq_data *record_sirq(const struct record *rec, const char *vector, int cpu);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ivfile.h"
 #include "jsonread.h"
 #include "result_files.h"
 #include "rundir.h"
@@ -23,6 +24,21 @@ static bool file_exists(const char *dir, const char *name)
 	return !path_join(p, sizeof(p), dir, name) && access(p, F_OK) == 0;
 }
 
+/* load_if - the file name of dir with loader fn, when it is there */
+static int load_if(const char *dir, const char *name, struct record *rec, bool *had,
+		   int (*fn)(const char *path, struct record *rec, char *errbuf), char *errbuf)
+{
+	char p[PATH_MAX];
+
+	if (!file_exists(dir, name))
+		return 0;
+	if (path_join(p, sizeof(p), dir, name))
+		return set_errno(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
+	if (had)
+		*had = true;
+	return fn(p, rec, errbuf);
+}
+
 int record_load(const char *dir, struct record *rec, char *errbuf)
 {
 	char p[PATH_MAX], h[PATH_MAX];
@@ -33,16 +49,13 @@ int record_load(const char *dir, struct record *rec, char *errbuf)
 	strcpy(rec->dir, dir);
 	ret = path_join(p, sizeof(p), dir, "summary.json");
 	ret = ret ?: summary_load(p, rec, errbuf);
-	if (ret)
+	ret = ret ?: load_if(dir, "histograms.csv", rec, NULL, histograms_load, errbuf);
+	ret = ret ?: load_if(dir, "intervals.csv", rec, &rec->has_ivals, ivfile_load_series,
+			     errbuf);
+	ret = ret ?: load_if(dir, "workload-intervals.csv", rec, &rec->has_wl_ivals,
+			     ivfile_load_series, errbuf);
+	if (ret || !file_exists(dir, "workload.json"))
 		return ret;
-	if (file_exists(dir, "histograms.csv")) {
-		ret = path_join(p, sizeof(p), dir, "histograms.csv");
-		ret = ret ?: histograms_load(p, rec, errbuf);
-		if (ret)
-			return ret;
-	}
-	if (!file_exists(dir, "workload.json"))
-		return 0;
 	ret = path_join(p, sizeof(p), dir, "workload.json");
 	ret = ret ?: path_join(h, sizeof(h), dir, "workload-hist.csv");
 	if (ret)
