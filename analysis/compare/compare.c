@@ -162,8 +162,15 @@ bool cmp_is_primary(const struct cmp_opts *o, const struct cellset *s, const cha
 		return in_list(&c->primary, id);
 	if (c->rec.wl.primary.n)
 		return in_list(&c->rec.wl.primary, id);
+	return cmp_type_primary(c->rec.wl.workload, id);
+}
+
+bool cmp_type_primary(const char *type, const char *id)
+{
+	size_t i;
+
 	for (i = 0; i < ARRAY_SIZE(fallback_primary); i++)
-		if (!strcmp(c->rec.wl.workload, fallback_primary[i].type))
+		if (!strcmp(type, fallback_primary[i].type))
 			return matches(id, fallback_primary[i].pat, ARRAY_SIZE(fallback_primary[i].pat));
 	return false;
 }

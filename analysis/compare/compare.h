@@ -147,6 +147,8 @@ struct cmp_result {
  * the workload's (workload.json), or, for older results, cmp's fallback by type.
  */
 bool cmp_is_primary(const struct cmp_opts *o, const struct cellset *s, const char *id);
+/* cmp_type_primary - the primary metrics of a workload type, for results that name none */
+bool cmp_type_primary(const char *type, const char *id);
 
 /* The advisory metrics: judged, reported, never deciding the exit status. */
 extern const char *const cmp_default_patterns[];

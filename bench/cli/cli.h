@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "compare.h"
+#include "history.h"
 #include "opts.h"
 #include "runner.h"
 #include "util.h"
@@ -52,6 +53,7 @@ struct record_args {
 	bool raw;
 	bool force;
 	bool no_sched;
+	const char *store;		/* --store: add the results to this results store */
 	char **cmd;			/* NULL-terminated, or NULL */
 };
 int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf);
@@ -182,5 +184,51 @@ int baseline_dir(const struct baseline_args *a, char *buf, size_t len);
 extern const struct opt_desc baseline_opts[];
 int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf);
 int cmd_baseline(int argc, char **argv);
+
+/* history: the results store (cmd_history.c) */
+enum history_verb { HV_SHOW, HV_ADD, HV_MERGE };
+
+#define HISTORY_MAX_PATTERNS 32
+#define HISTORY_DEFAULT_DB "/var/lib/deferbench/results.db"
+
+struct history_args {
+	enum history_verb verb;
+	const char *db;			/* --db, else $DEFERBENCH_STORE, else the default */
+	const char *host, *scenario, *workload, *config, *kernel;
+	const char *patterns[HISTORY_MAX_PATTERNS + 1];
+	size_t npatterns;		/* 0: the primary metrics */
+	const char *plotdir;		/* -o: write plots here */
+	bool regressions, fleet, replace;
+	unsigned int min_tail;
+	struct hs_detect_opts det;
+	char **paths;			/* add: run directories; merge: stores */
+	int npaths;
+};
+extern const struct opt_desc history_opts[];
+int history_parse(int argc, char **argv, struct history_args *a, char *errbuf);
+/* history_db - the store path the arguments and environment choose */
+const char *history_db(const struct history_args *a);
+int cmd_history(int argc, char **argv);
+/*
+ * history_add_dir - add a finished run or record directory to the results store at db
+ * (created when missing), printing what happened; 0, or -errno after an error message.
+ * run --store and record --store use it.
+ */
+int history_add_dir(const char *db, const char *dir, bool replace);
+
+/* export: a run's primary metrics for CI (cmd_export.c) */
+enum export_format { EX_NONE, EX_KCIDB, EX_LAVA, EX_RESULT_TXT };
+
+struct export_args {
+	enum export_format format;
+	const char *run;
+	const char *against;		/* baseline run: verdicts; NULL: measurements only */
+	const char *origin, *build_id;	/* KCIDB */
+	const char *output;		/* NULL: stdout */
+	unsigned int min_tail;
+};
+extern const struct opt_desc export_opts[];
+int export_parse(int argc, char **argv, struct export_args *a, char *errbuf);
+int cmd_export(int argc, char **argv);
 
 #endif

@@ -24,13 +24,16 @@ static const struct opt_desc run_optdesc[] = {
 	{ "against", OPT_AGAINST, required_argument, "RUN",
 	  "with --until-decided: judge against this (baseline) run, not the reference "
 	  "configuration" },
+	{ "store", 'S', required_argument, "FILE",
+	  "add the finished run to this results store (deferbench history); the scenario's "
+	  "[global] store key does the same" },
 	{ "help", 'h', no_argument, NULL, "this help" },
 	{ 0 },
 };
 
 static const struct cli_help run_help = {
 	"run", "deferbench run [-o DIR] [--quick] [--dry-run] [--until-decided[=BUDGET] "
-	"[--against RUN]] SCENARIO",
+	"[--against RUN]] [--store FILE] SCENARIO",
 	"Run every workload of SCENARIO under each of its configurations, repetitions "
 	"interleaved; see docs/scenarios.md.\n"
 	"Exit status: 0 every cell ran and every knob was restored, 1 otherwise.",
@@ -67,6 +70,9 @@ int run_parse_args(int argc, char **argv, struct run_args *a, char *errbuf)
 		case OPT_AGAINST:
 			a->against = optarg;
 			break;
+		case 'S':
+			o->store = optarg;
+			break;
 		case 'h':
 			return CLI_HELP;
 		}
@@ -88,6 +94,7 @@ int cmd_run(int argc, char **argv)
 	struct run_more more;
 	struct adapt ad;
 	struct run_args a;
+	struct run_outcome out = { 0 };
 	int ret;
 
 	ret = cli_parsed(run_parse_args(argc, argv, &a, err), &run_help, err, 1);
@@ -108,7 +115,15 @@ int cmd_run(int argc, char **argv)
 	}
 	more = (struct run_more){ adapt_more, &ad, ADAPT_LOOKS };
 	a.o.adaptive = &more;
+	a.o.outcome = &out;
 	ret = run_scenario(&a.o, run_engine());
 	adapt_free(&ad);
-	return ret;
+	if (!out.dir[0] || !out.store[0])
+		return ret;
+	/* only a complete run: an interrupted one would be a gap that looks like data */
+	if (!out.complete) {
+		warn_msg("the run did not complete: not added to %s", out.store);
+		return ret;
+	}
+	return history_add_dir(out.store, out.dir, false) ? 1 : ret;
 }

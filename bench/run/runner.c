@@ -337,6 +337,14 @@ static int run_close(struct run_state *r)
 	return left || strcmp(r->status, "complete") ? 1 : 0;
 }
 
+/* store_of - where to add the run: --store, else the scenario's store key, else none */
+static const char *store_of(const struct run_state *r)
+{
+	if (r->o->store)
+		return r->o->store;
+	return r->s->store[0] ? r->s->store : NULL;
+}
+
 int run_scenario(const struct run_opts *o, const struct run_backend *be)
 {
 	struct run_state r = { .o = o, .be = be, .status = "running" };
@@ -383,6 +391,12 @@ int run_scenario(const struct run_opts *o, const struct run_backend *be)
 	else
 		r.status = stop_requested || ret == -EINTR ? "interrupted" : "failed";
 	ret = run_close(&r);
+	if (o->outcome) {
+		snprintf(o->outcome->dir, sizeof(o->outcome->dir), "%s", r.dir);
+		o->outcome->complete = !strcmp(r.status, "complete");
+		snprintf(o->outcome->store, sizeof(o->outcome->store), "%s",
+			 store_of(&r) ? store_of(&r) : "");
+	}
 out_free:
 	free(r.cells);
 	free(r.done);

@@ -17,6 +17,7 @@
 #ifndef DEFERBENCH_RUNNER_H
 #define DEFERBENCH_RUNNER_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -69,6 +70,16 @@ struct run_more {
 	unsigned int looks;		/* the looks the loop plans, recorded in run.json */
 };
 
+/*
+ * What a run left, for the caller to act on (the command line adds it to a results
+ * store: analysis is a layer above the runner). dir is "" when no directory was made.
+ */
+struct run_outcome {
+	char dir[PATH_MAX];
+	bool complete;
+	char store[PATH_MAX];		/* --store, else the scenario's store key, or "" */
+};
+
 struct run_opts {
 	const char *scenario;		/* file */
 	const char *outdir;		/* NULL: results/<host>/<kernel>/<time>-<scenario> */
@@ -77,6 +88,8 @@ struct run_opts {
 	const char *command;
 	uint64_t until_decided_ns;	/* run --until-decided=BUDGET (0: the scenario's) */
 	const struct run_more *adaptive;	/* NULL: the planned cells only */
+	const char *store;		/* --store: add the run to this results store */
+	struct run_outcome *outcome;	/* filled when not NULL (run_scenario) */
 };
 
 /* run_adaptive - the run adds repetitions until its verdicts are decided */

@@ -115,6 +115,7 @@ struct scenario {
 	char cpus[SCN_VAL_MAX];		/* canonical CPU list for the workloads; "" = all */
 	enum scn_order order;
 	uint64_t seed;
+	char store[PATH_MAX];		/* results store to add the run to; "" = none */
 	struct scn_workload wl[SCN_MAX_WORKLOADS];
 	int nwl;
 	struct scn_config cfg[SCN_MAX_CONFIGS];

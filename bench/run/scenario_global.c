@@ -140,6 +140,15 @@ static int g_until_decided(struct scenario *s, const char *v,
 	return parse_duration_ns(v, &s->until_decided_ns, e);
 }
 
+static int g_store(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
+		   char *e)
+{
+	if (!*v || strlen(v) >= sizeof(s->store))
+		return set_err(e, "needs the path of a results store (deferbench history)");
+	strcpy(s->store, v);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*set)(struct scenario *s, const char *v, const struct scn_parse_opts *o, char *e);
@@ -156,6 +165,7 @@ static const struct {
 	{ "quick_warmup", g_quick_warmup },
 	{ "sched_events", g_sched_events },
 	{ "until_decided", g_until_decided },
+	{ "store", g_store },
 };
 
 
@@ -170,7 +180,8 @@ int scn_global_set(struct scenario *s, const char *name, const char *value,
 	if (i == ARRAY_SIZE(global_keys)) {
 		set_err(err, "unknown key '%s' (duration, warmup, repetitions, buffer_kb, "
 			"interval, cpus, order, seed, quick_duration, quick_warmup, sched_events, "
-			"until_decided)", name);
+			"until_decided, store)",
+			name);
 		return -ENOENT;
 	}
 	*idx = (int)i;
