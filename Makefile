@@ -1,21 +1,22 @@
 # deferbench - measure softirq and workqueue latency.
 #
-#   make          install missing build dependencies (Debian/Ubuntu), build ./deferbench
-#   make test     unit tests everywhere; integration tests when root with tracefs
-#   make bench    the default benchmark scenario (QUICK=1 for a one-minute version)
+#   make          build ./deferbench (changes nothing on the system; says what is missing)
+#   make test     install what is missing, then unit tests and the golden outputs
+#                 everywhere, integration tests when root with tracefs
+#   make bench    install what is missing, then the default scenario (QUICK=1: one minute)
 #   make perf     offline analysis speed on a large raw capture (a benchmark, not a test)
-#   make sanitize the unit tests, a short record + analyze and damaged captures, built
-#                 with AddressSanitizer + UndefinedBehaviorSanitizer in build-san/
-#                 (part of make test)
+#   make sanitize the unit tests, damaged captures through analyze and a short record +
+#                 analyze, built with AddressSanitizer + UndefinedBehaviorSanitizer in
+#                 build-san/; any report fails (part of make test)
 #   make fuzz     libFuzzer targets (clang) for the raw-capture reader and the scenario
-#                 parser, FUZZ_SECONDS (default 60) each, seeded from tests/fuzz/
+#                 parser, FUZZ_SECONDS (default 60) each, seeded from tests/fuzz/corpus/
 #   make install  copy deferbench to $(PREFIX)/bin
 
 CC ?= gcc
 PREFIX ?= /usr/local
 BUILD ?= build
 BIN ?= deferbench
-PKGS := libtracefs libtraceevent json-c inih libnl-3.0 libnl-route-3.0
+PKGS := libtracefs libtraceevent json-c inih libnl-3.0 libnl-route-3.0 sqlite3
 
 # SANITIZE=1 (make sanitize sets it, with BUILD=build-san): every report is fatal
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -24,23 +25,40 @@ CFLAGS := -O1 -g $(SAN_FLAGS)
 LDFLAGS += $(SAN_FLAGS)
 endif
 
-# Recursively expanded on purpose: pkg-config runs after 'deps' installed the packages.
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS = $(shell pkg-config --libs $(PKGS))
-
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers \
-	  -Wformat=2 -Wshadow -fno-strict-aliasing -pthread
-CPPFLAGS += -Ibench -Ianalysis -Iworkloads
+	  -Wformat=2 -Wshadow -Werror=implicit-function-declaration -fno-strict-aliasing -pthread
 LDLIBS += -lcsv -lm -pthread
 
-SRCDIRS := bench analysis workloads
-SRCS := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
-MAIN := bench/main.c
-LIBSRCS := $(filter-out $(MAIN),$(SRCS))
-OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LIBSRCS))
+# Layers, lowest first (README "Source layout"). Each folder compiles with the include
+# paths of its own layer and of the layers below it, and with nothing else: a file that
+# includes a header of a higher layer does not compile.
+LAYERS := bench/lib bench/trace bench/knobs workloads/net workloads bench/run \
+	  analysis/stats analysis/compare analysis/report analysis/history bench/cli
+INC_bench/lib := bench/lib
+INC_bench/trace := bench/trace bench/lib
+INC_bench/knobs := bench/knobs bench/lib
+INC_workloads/net := workloads/net bench/lib
+INC_workloads := workloads workloads/net bench/lib
+INC_bench/run := bench/run bench/trace bench/knobs workloads bench/lib
+INC_analysis/stats := analysis/stats bench/lib
+INC_analysis/compare := analysis/compare analysis/stats bench/lib
+INC_analysis/report := analysis/report analysis/compare analysis/stats bench/lib
+INC_analysis/history := analysis/history analysis/report analysis/compare analysis/stats bench/lib
+INC_bench/cli := $(LAYERS)
+# inc - the -I flags of the folder holding source $1
+inc = $(addprefix -I,$(or $(INC_$(patsubst %/,%,$(dir $1))),$(error $1: its folder is no layer; add it to LAYERS and give it INC_ in the Makefile)))
+
+SRCS := $(foreach d,$(LAYERS),$(wildcard $(d)/*.c))
+# Every header is also compiled alone with its own layer's include paths, so that a
+# header no source of its layer includes cannot reach up either.
+HDR_OKS := $(patsubst %.h,$(BUILD)/%.h.ok,$(foreach d,$(LAYERS),$(wildcard $(d)/*.h)))
+MAIN := bench/cli/main.c
+OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(MAIN),$(SRCS)))
 LIB := $(BUILD)/libdeferbench.a
 
+# Tests and their helpers see every layer.
+TEST_INC := $(addprefix -I,$(LAYERS) tests/lib)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 # Helper programs the integration tests run (test scaffolding, never installed).
@@ -49,46 +67,79 @@ TOOL_BINS := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(TOOL_SRCS))
 # Test-only code (temporary files, synthetic result files) linked into tests and tools.
 TESTLIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/lib/*.c))
 
-.PHONY: all deps test unit unit-bins integration sanitize bench perf fuzz fuzz-smoke install \
-	clean
+# Missing build dependencies, found without installing anything: pkg-config for the
+# libraries that have a .pc file, the compiler for libcsv's header (it has none).
+MISSING = $(strip $(foreach p,$(PKGS),$(shell pkg-config --exists $(p) || echo $(p))) \
+	  $(shell echo '\#include <csv.h>' | $(CC) -E -x c - >/dev/null 2>&1 || echo libcsv))
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 
-all: $(BIN)
+.PHONY: all check-deps check-test-deps install-deps test unit unit-bins golden golden-update \
+	integration sanitize bench perf fuzz fuzz-smoke install clean
 
-deps:
+all: $(BIN) $(HDR_OKS)
+
+check-deps:
+	@missing="$(MISSING)"; if [ -n "$$missing" ]; then \
+		echo "deferbench: missing build dependencies: $$missing" >&2; \
+		echo "deferbench: install them with 'sudo ci/install-deps.sh' (Debian/Ubuntu), or run 'make test' or 'make bench', which do it first" >&2; \
+		exit 1; fi
+
+check-test-deps:
+	@pkg-config --exists cmocka || { echo "deferbench: the unit tests need cmocka: install it with 'sudo ci/install-deps.sh', or run 'make test', which does it first" >&2; exit 1; }
+
+install-deps:
 	@ci/install-deps.sh
 
-$(BIN): $(BUILD)/bench/main.o $(LIB)
+$(BIN): $(BUILD)/bench/cli/main.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 $(LIB): $(OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/%.o: %.c | deps
+$(BUILD)/%.o: %.c | check-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(call inc,$<) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJS) $(LIB) | deps
+$(BUILD)/%.h.ok: %.h | check-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/lib $(PKG_CFLAGS) $(CFLAGS) $(LDFLAGS) -MMD -MP -o $@ $< \
+	$(CC) $(call inc,$<) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -fsyntax-only -MMD -MP \
+		-MF $@.d -MT $@ -x c $< && touch $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJS) $(LIB) | check-deps check-test-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_INC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(LDFLAGS) -MMD -MP -o $@ $< \
 		$(TESTLIB_OBJS) $(LIB) $(shell pkg-config --libs cmocka) $(PKG_LIBS) $(LDLIBS)
 
-$(BUILD)/tests/lib/%.o: tests/lib/%.c | deps
+$(BUILD)/tests/lib/%.o: tests/lib/%.c | check-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/lib $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(TEST_INC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/tools/%: tests/tools/%.c $(TESTLIB_OBJS) $(LIB) | deps
+$(BUILD)/tests/tools/%: tests/tools/%.c $(TESTLIB_OBJS) $(LIB) | check-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/lib $(PKG_CFLAGS) $(CFLAGS) $(LDFLAGS) -MMD -MP -o $@ $< \
+	$(CC) $(TEST_INC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(LDFLAGS) -MMD -MP -o $@ $< \
 		$(TESTLIB_OBJS) $(LIB) $(PKG_LIBS) $(LDLIBS)
 
 unit-bins: $(UNIT_BINS)
 
-unit: $(UNIT_BINS)
+unit: $(HDR_OKS) $(UNIT_BINS)
 	@tests/run-unit.sh $(UNIT_BINS)
 
 integration: deferbench $(TOOL_BINS)
 	@tests/run-integration.sh
+
+# analyze, report and compare of the recorded fixtures against tests/golden/
+golden: deferbench
+	@tests/golden.sh
+
+golden-update: deferbench
+	@tests/golden.sh --update
+
+# The README's two commands install what is missing first, then build in a new make
+# (so that pkg-config sees what was just installed).
+test: install-deps
+	@$(MAKE) --no-print-directory unit golden integration sanitize fuzz-smoke
 
 # The sanitizer build lives in its own directory: its objects never mix with build/.
 sanitize:
@@ -96,39 +147,24 @@ sanitize:
 		build-san/deferbench unit-bins
 	@tests/run-sanitized.sh build-san
 
-test: deferbench unit integration sanitize fuzz-smoke
-
-bench: deferbench
-	@ci/bench.sh
-
-$(BUILD)/tests/evgen: tests/perf/evgen.c | deps
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< -lutil
-
-perf: deferbench $(BUILD)/tests/evgen
-	@tests/perf.sh
-
-install: deferbench
-	install -D -m 0755 deferbench $(DESTDIR)$(PREFIX)/bin/deferbench
-
-# libFuzzer targets: clang only; the library again, instrumented, in build-fuzz/.
-FUZZ_SRCS := $(filter-out $(MAIN),$(SRCS))
-FUZZ_OBJS := $(patsubst %.c,build-fuzz/%.o,$(FUZZ_SRCS))
-FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+# libFuzzer targets: clang only; the library again, instrumented, in build-fuzz/, each
+# folder with its own layer's include paths (the targets, like tests, see every layer).
+FUZZ_OBJS := $(patsubst %.c,build-fuzz/%.o,$(filter-out $(MAIN),$(SRCS)))
+FUZZ_FLAGS := -O1 -g -std=gnu11 -D_GNU_SOURCE -pthread \
+	      -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_BINS := build-fuzz/fuzz_capture build-fuzz/fuzz_scenario
 
-build-fuzz/%.o: %.c | deps
+build-fuzz/%.o: %.c | check-deps
 	@mkdir -p $(dir $@)
-	clang $(CPPFLAGS) $(PKG_CFLAGS) -std=gnu11 -D_GNU_SOURCE -pthread $(FUZZ_FLAGS) \
-		-MMD -MP -c -o $@ $<
+	clang $(call inc,$<) $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_FLAGS) -MMD -MP -c -o $@ $<
 
 build-fuzz/libdeferbench.a: $(FUZZ_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/libdeferbench.a | deps
-	clang $(CPPFLAGS) $(PKG_CFLAGS) -std=gnu11 -D_GNU_SOURCE -pthread $(FUZZ_FLAGS) \
-		-fsanitize=fuzzer -o $@ $< build-fuzz/libdeferbench.a $(PKG_LIBS) $(LDLIBS)
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/libdeferbench.a | check-deps
+	clang $(TEST_INC) $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP \
+		-o $@ $< build-fuzz/libdeferbench.a $(PKG_LIBS) $(LDLIBS)
 
 fuzz:
 	@if ! command -v clang >/dev/null; then \
@@ -147,8 +183,23 @@ fuzz-smoke:
 		echo "== fuzz: skipped (no clang; make fuzz needs it)"; \
 	fi
 
+bench: install-deps
+	@$(MAKE) --no-print-directory deferbench
+	@ci/bench.sh
+
+$(BUILD)/tests/evgen: tests/perf/evgen.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< -lutil
+
+perf: deferbench $(BUILD)/tests/evgen
+	@tests/perf.sh
+
+install: deferbench $(HDR_OKS)
+	install -D -m 0755 deferbench $(DESTDIR)$(PREFIX)/bin/deferbench
+
 clean:
 	rm -rf $(BUILD) build-san build-fuzz deferbench
 
--include $(patsubst %.o,%.d,$(OBJS) $(BUILD)/bench/main.o $(TESTLIB_OBJS)) \
-	$(patsubst %,%.d,$(UNIT_BINS) $(TOOL_BINS)) $(wildcard build-fuzz/*/*.d)
+-include $(patsubst %.o,%.d,$(OBJS) $(BUILD)/bench/cli/main.o $(TESTLIB_OBJS)) \
+	$(patsubst %,%.d,$(UNIT_BINS) $(TOOL_BINS) $(HDR_OKS)) \
+	$(patsubst %.o,%.d,$(wildcard build-fuzz/*/*.o build-fuzz/*/*/*.o))

@@ -16,6 +16,7 @@
 #   SCENARIO                 run this scenario file (deferbench run -o) instead of
 #                            make bench QUICK=1; verdicts need >= 3 repetitions per cell
 #   RUN_DIR                  skip building and running; use this finished run
+#   STORE                    also add the run to this results store (deferbench history)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
@@ -52,6 +53,7 @@ few_reps() {
 }
 
 if [ -z "${RUN_DIR:-}" ]; then
+	ci/install-deps.sh >&2 || die "cannot install the build dependencies"
 	make >/dev/null || die "build failed"
 	if [ -n "${SCENARIO:-}" ]; then
 		RUN_DIR=results/ci-$(date -u +%Y%m%dT%H%M%SZ)
@@ -66,6 +68,14 @@ if [ -z "${RUN_DIR:-}" ]; then
 fi
 [ -f "$RUN_DIR/run.json" ] || die "$RUN_DIR is not a run directory"
 few_reps "$RUN_DIR"
+if [ -n "${ARTIFACTS:-}" ]; then
+	# for ci/lava/lava-report.sh, which reports each metric of this run
+	mkdir -p "$ARTIFACTS" && echo "$RUN_DIR" >"$ARTIFACTS/run-dir" ||
+		die "cannot write $ARTIFACTS/run-dir"
+fi
+if [ -n "${STORE:-}" ]; then
+	$DB history add --db "$STORE" "$RUN_DIR" || die "cannot add $RUN_DIR to the store $STORE"
+fi
 
 $DB report "$RUN_DIR" || die "report failed"
 echo "kernel-regression: report $RUN_DIR/report.html"

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <linux/magic.h>
 
+#include "names.h"
 #include "wl_thread.h"
 #include "workload.h"
 
@@ -90,7 +91,7 @@ static int make_dir(struct block_cfg *c, struct block_priv *p, char *errbuf)
 	if (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC)
 		return set_err(errbuf, "block option 'dir': %s is on tmpfs/ramfs, where fsync "
 			       "does no block I/O; use a disk filesystem (dir=/var/tmp)", c->dir);
-	if (snprintf(p->path, sizeof(p->path), "%s/deferbench-block-%d-XXXXXX", c->dir,
+	if (snprintf(p->path, sizeof(p->path), "%s/" NAME_BLOCK_DIR "%d-XXXXXX", c->dir,
 		     (int)getpid()) >= (int)sizeof(p->path))
 		return set_err(errbuf, "block option 'dir': path too long");
 	if (!mkdtemp(p->path)) {
@@ -173,8 +174,8 @@ static int block_op(struct wl_run *w, off_t off, uint64_t deadline, bool record)
 	t2 = now_ns();
 	if (!record)
 		return 0;
-	hist_add(&w->metrics.metric[p->m_sync].hist, t2 - t1);
-	hist_add(&w->metrics.metric[p->m_op].hist, pace_late(deadline, t2));
+	wl_record(w, p->m_sync, deadline, t2 - t1);
+	wl_record(w, p->m_op, deadline, pace_late(deadline, t2));
 	return 0;
 }
 
@@ -251,11 +252,18 @@ static void block_teardown(struct wl_run *w)
 	}
 }
 
+/* what compare judges block by: a write + sync as the application sees it, and the writeback and kblockd work */
+static const char *const block_primary[] = {
+	"workload:op:p99", "wq:writeback:*:delay:p99", "wq:kblockd:*:delay:p99",
+	NULL,
+};
+
 const struct workload_ops block_workload = {
 	.name = "block",
 	.help = "buffered writes + fsync at a fixed rate: writeback, kblockd and "
 		"filesystem work items",
 	.options = block_options,
+	.primary = block_primary,
 	.cfg_size = sizeof(struct block_cfg),
 	.priv_size = sizeof(struct block_priv),
 	.setup = block_setup,

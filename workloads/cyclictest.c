@@ -21,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jsonread.h"
+#include "names.h"
 #include "util.h"
 
 #define CT_STOP_TIMEOUT_NS (5 * NSEC_PER_SEC)
@@ -53,7 +55,7 @@ int cyclictest_prepare(struct cyclictest *ct, char *errbuf)
 			"run ci/install-deps.sh (or set probe=no)");
 		return -ENOENT;
 	}
-	snprintf(ct->dir, sizeof(ct->dir), "/tmp/deferbench-timer-%d-XXXXXX", (int)getpid());
+	snprintf(ct->dir, sizeof(ct->dir), NAME_TIMER_DIR "%d-XXXXXX", (int)getpid());
 	if (!mkdtemp(ct->dir)) {
 		e = errno;
 		ct->dir[0] = '\0';
@@ -250,42 +252,36 @@ void cyclictest_cleanup(struct cyclictest *ct)
 	ct->dir[0] = '\0';
 }
 
-/* json_u64 - a non-negative integer member, or -1 */
-static int64_t json_u64(struct json_object *o, const char *key)
+/* parse_thread - one thread's histogram (thread.<name>: cycles, max, histogram) */
+static int parse_thread(const struct jr *j, struct json_object *t, const char *where,
+			struct hist *h, uint64_t *cycles, uint64_t *overflows)
 {
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int))
-		return -1;
-	return json_object_get_int64(v);
-}
-
-/* parse_thread - one thread's histogram; returns -EINVAL on malformed input */
-static int parse_thread(struct json_object *t, struct hist *h, uint64_t *cycles,
-			uint64_t *overflows)
-{
+	uint64_t c, max, total = 0;
 	struct json_object *hg;
-	int64_t c = json_u64(t, "cycles"), max = json_u64(t, "max");
-	uint64_t total = 0;
 	char *end;
+	int ret;
 
-	if (c < 0 || max < 0 || !json_object_object_get_ex(t, "histogram", &hg) ||
-	    !json_object_is_type(hg, json_type_object))
-		return -EINVAL;
+	ret = jr_u64(j, t, where, "cycles", &c);
+	ret = ret ?: jr_u64(j, t, where, "max", &max);
+	ret = ret ?: jr_get(j, t, where, "histogram", json_type_object, &hg);
+	if (ret)
+		return ret;
 	json_object_object_foreach(hg, key, val) {
 		unsigned long long us = strtoull(key, &end, 10);
 		int64_t n = json_object_get_int64(val);
 
-		if (*end || !*key || n < 0)
-			return -EINVAL;
+		if (*end || !*key || n < 0 || !json_object_is_type(val, json_type_int))
+			return jr_fail(j, where, "histogram", "has a bucket '%s' that is not "
+				       "\"microseconds\": count", key);
 		hist_add_n(h, us * NSEC_PER_USEC, (uint64_t)n);
 		total += (uint64_t)n;
 	}
-	if ((uint64_t)c < total)
-		return -EINVAL;
-	hist_add_n(h, (uint64_t)max * NSEC_PER_USEC, (uint64_t)c - total);
-	*cycles += (uint64_t)c;
-	*overflows += (uint64_t)c - total;
+	if (c < total)
+		return jr_fail(j, where, "histogram", "holds %llu samples of %llu cycles",
+			       (unsigned long long)total, (unsigned long long)c);
+	hist_add_n(h, max * NSEC_PER_USEC, c - total);
+	*cycles += c;
+	*overflows += c - total;
 	return 0;
 }
 
@@ -293,22 +289,25 @@ int cyclictest_parse_json(const char *text, struct hist *h, uint64_t *cycles,
 			  uint64_t *overflows, char *errbuf)
 {
 	struct json_object *root = json_tokener_parse(text), *threads;
+	struct jr j = { "cyclictest's --json output", errbuf };
+	char where[64];
 	int ret = 0;
 
 	*cycles = *overflows = 0;
 	if (!root)
 		return set_err(errbuf, "timer: cyclictest's JSON does not parse");
-	if (!json_object_object_get_ex(root, "thread", &threads) ||
-	    !json_object_is_type(threads, json_type_object)) {
+	if (!json_object_is_type(root, json_type_object) || !jr_has(root, "thread")) {
 		json_object_put(root);
 		return set_err(errbuf, "timer: cyclictest's JSON has no \"thread\" object "
 			       "(rt-tests 2.x needed)");
 	}
-	json_object_object_foreach(threads, key, t) {
-		if (parse_thread(t, h, cycles, overflows)) {
-			ret = set_err(errbuf, "timer: cyclictest's JSON: thread %s is malformed",
-				      key);
-			break;
+	ret = jr_get(&j, root, "", "thread", json_type_object, &threads);
+	if (!ret) {
+		json_object_object_foreach(threads, key, t) {
+			snprintf(where, sizeof(where), "thread.%s", key);
+			ret = parse_thread(&j, t, where, h, cycles, overflows);
+			if (ret)
+				break;
 		}
 	}
 	json_object_put(root);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_compare.c - verdicts: judge() on hand-made repetition values, and compare_runs()
- * on synthetic run directories written by tests/lib/synth.c.
+ * test_compare.c - compare_runs() on synthetic run directories written by
+ * tests/lib/synth.c: what is judged, in which family, and the verdicts on a known
+ * truth (the statistics themselves: test_verdict.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "compare.h"
+#include "rundir.h"
 #include "fixture.h"
 #include "synth.h"
 
@@ -26,77 +28,6 @@ static struct judge_opts jo(void)
 	return o;
 }
 
-static void test_judge_identical(void **state)
-{
-	const double v[] = { 100e3, 101e3, 99e3, 100.5e3, 99.5e3 };
-	struct judge_opts o = jo();
-	struct judgement j;
-
-	(void)state;
-	judge(v, 5, v, 5, &o, &j);
-	assert_int_equal(j.v, V_NO_CHANGE);
-	assert_true(fabs(j.ratio - 1) < 1e-12);
-	assert_true(j.lo <= 1 && j.hi >= 1);
-}
-
-static void test_judge_doubled(void **state)
-{
-	const double b[] = { 100e3, 102e3, 98e3 }, n[] = { 200e3, 203e3, 197e3 };
-	struct judge_opts o = jo();
-	struct judgement j;
-
-	(void)state;
-	judge(b, 3, n, 3, &o, &j);
-	assert_int_equal(j.v, V_WORSE);
-	assert_true(j.ratio > 1.9 && j.lo > 1.1);
-	judge(n, 3, b, 3, &o, &j);
-	assert_int_equal(j.v, V_BETTER);
-	assert_true(j.hi < 1 / 1.1);
-}
-
-static void test_judge_noisy(void **state)
-{
-	const double b[] = { 100e3, 180e3, 60e3 }, n[] = { 150e3, 90e3, 240e3 };
-	struct judge_opts o = jo();
-	struct judgement j;
-
-	(void)state;
-	judge(b, 3, n, 3, &o, &j);
-	assert_int_equal(j.v, V_CANNOT_TELL);
-	assert_true(j.lo < 1 && j.hi > 1.1);
-}
-
-/* small but certain: a 5% change with tight repetitions is not beyond a 10% threshold */
-static void test_judge_small_change(void **state)
-{
-	const double b[] = { 100e3, 100.2e3, 99.8e3, 100.1e3, 99.9e3, 100e3 };
-	const double n[] = { 105e3, 105.2e3, 104.8e3, 105.1e3, 104.9e3, 105e3 };
-	struct judge_opts o = jo();
-	struct judgement j;
-
-	(void)state;
-	judge(b, 6, n, 6, &o, &j);
-	assert_int_equal(j.v, V_NO_CHANGE);
-	o.threshold = 0.02;
-	judge(b, 6, n, 6, &o, &j);
-	assert_int_equal(j.v, V_WORSE);
-}
-
-static void test_judge_too_few(void **state)
-{
-	const double b[] = { 100e3 }, n[] = { 300e3 };
-	struct judge_opts o = jo();
-	struct judgement j;
-
-	(void)state;
-	judge(b, 1, n, 1, &o, &j);
-	assert_int_equal(j.v, V_CANNOT_TELL);
-	assert_true(fabs(j.ratio - 3) < 1e-12);	/* shown, not judged */
-	assert_true(isnan(j.lo));
-	judge((const double[]){ 1, 2 }, 2, (const double[]){ 5, 6 }, 2, &o, &j);
-	assert_int_equal(j.v, V_CANNOT_TELL);	/* min_reps is 3 */
-}
-
 /* synthetic runs, written once per test into a temporary directory */
 struct runs {
 	char *dir;
@@ -106,7 +37,7 @@ struct runs {
 
 static int load_pair(struct runs *r, const struct synth_opts *b, const struct synth_opts *n)
 {
-	char err[RD_ERRLEN], path[4096];
+	char err[ERRBUF_LEN], path[4096];
 
 	r->dir = fixture_dir();
 	snprintf(path, sizeof(path), "%s/base", r->dir);
@@ -147,7 +78,7 @@ static void small(struct synth_opts *o)
 	o->workloads = wls;
 	o->configs = cfgs;
 	o->samples = 3000;
-	o->duration_s = 2;
+	o->duration_s = 8;
 	o->rep_noise = 0.01;
 }
 
@@ -156,7 +87,7 @@ static void test_compare_itself(void **state)
 	struct cmp_opts co = { 0 };
 	struct synth_opts o;
 	struct runs r = { 0 };
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	small(&o);
@@ -164,10 +95,24 @@ static void test_compare_itself(void **state)
 	co.j = jo();
 	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
 	assert_false(cmp_regressed(&r.res));
+	/* identical data: never a difference, in either family */
 	assert_int_equal(r.res.count[V_WORSE] + r.res.count[V_BETTER], 0);
-	assert_true(r.res.count[V_NO_CHANGE] > 0);
+	assert_int_equal(r.res.advisory[V_WORSE] + r.res.advisory[V_BETTER], 0);
 	assert_int_equal(r.res.nenv, 0);
 	assert_int_equal(r.res.matched, 2);
+	/* the fallback primary metrics of a net workload (results without a list) */
+	assert_true(find_row(&r.res, "net", "default", "workload:rtt:p99")->primary);
+	assert_true(find_row(&r.res, "net", "default", "softirq:NET_RX:delay:p99")->primary);
+	assert_false(find_row(&r.res, "net", "default", "workload:rtt:p50")->primary);
+	assert_int_equal(r.res.nprimary, 4);
+	cmp_result_free(&r.res);
+	/*
+	 * 3 repetitions cannot show a p99 within 10%, but within a margin as wide as
+	 * their spread "no change" is decided: an equivalence, not an absence of evidence
+	 */
+	co.j.threshold = 1.0;
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	assert_int_equal(r.res.count[V_NO_CHANGE], 4);
 	free_pair(&r);
 }
 
@@ -177,7 +122,7 @@ static void test_compare_doubled(void **state)
 	struct cmp_opts co = { 0 };
 	struct runs r = { 0 };
 	const struct cmp_row *row;
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	small(&b);
@@ -209,7 +154,7 @@ static void test_compare_lossy(void **state)
 	struct cmp_opts co = { 0 };
 	struct runs r = { 0 };
 	const struct cmp_row *row;
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	small(&b);
@@ -237,7 +182,7 @@ static void test_compare_failed_cell(void **state)
 	struct cmp_opts co = { 0 };
 	struct runs r = { 0 };
 	const struct cmp_row *row;
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	small(&b);
@@ -259,7 +204,7 @@ static void test_compare_disjoint(void **state)
 	struct synth_opts b, n;
 	struct cmp_opts co = { 0 };
 	struct runs r = { 0 };
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	small(&b);
@@ -272,13 +217,14 @@ static void test_compare_disjoint(void **state)
 	free_pair(&r);
 }
 
+/* --metric names the primary metrics: only they decide, the defaults stay advisory */
 static void test_compare_patterns(void **state)
 {
 	static const char *const pat[] = { "workload:*:p50" };
-	struct cmp_opts co = { .judge_patterns = pat, .npatterns = 1 };
+	struct cmp_opts co = { .primary = pat, .nprimary = 1 };
 	struct synth_opts o;
 	struct runs r = { 0 };
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 	size_t i;
 
 	(void)state;
@@ -287,13 +233,15 @@ static void test_compare_patterns(void **state)
 	co.j = jo();
 	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
 	for (i = 0; i < r.res.nrows; i++)
-		if (r.res.rows[i].judged)
+		if (r.res.rows[i].primary)
 			assert_string_equal(r.res.rows[i].id, "workload:rtt:p50");
-	assert_int_equal(r.res.njudged, 2);
+	assert_int_equal(r.res.nprimary, 2);	/* 2 configurations */
+	assert_true(r.res.nadvisory > 2);
+	assert_false(cmp_regressed(&r.res));
 	free_pair(&r);
 }
 
-/* thread wakeup p99s are shown for information, and judged only when selected */
+/* thread wakeup p99s are shown for information, never judged: no histograms to resample */
 static void test_compare_wakeup(void **state)
 {
 	static const char *const pat[] = { "wakeup:*:p99" };
@@ -301,7 +249,7 @@ static void test_compare_wakeup(void **state)
 	const struct cmp_row *row;
 	struct synth_opts o;
 	struct runs r = { 0 };
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	small(&o);
@@ -319,25 +267,16 @@ static void test_compare_wakeup(void **state)
 	assert_null(find_row(&r.res, "net", "default", "wakeup:ksoftirqd:0:p99"));
 	cmp_result_free(&r.res);
 
-	co.judge_patterns = pat;
-	co.npatterns = 1;
+	/* named primary, they are still information: nothing decides the exit status */
+	co.primary = pat;
+	co.nprimary = 1;
 	co.j.min_tail = 1;
 	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
 	row = find_row(&r.res, "net", "threaded", "wakeup:ksoftirqd:1:p99");
 	assert_non_null(row);
-	assert_true(row->judged);
-	assert_true(fabs(row->j.ratio - 1) < 1e-12);
-	/* a p99 of 155 wakeups scatters between repetitions: no change or cannot tell */
-	assert_true(row->j.v == V_NO_CHANGE || row->j.v == V_CANNOT_TELL);
-	row = find_row(&r.res, "net", "threaded", "wakeup:worker:cpu0H:p99");
-	assert_non_null(row);
-	assert_true(row->judged);
-	/* the max of a judged wakeup histogram is shown beside it */
-	row = find_row(&r.res, "net", "threaded", "wakeup:worker:cpu0H:max");
-	assert_non_null(row);
+	assert_false(row->primary);
 	assert_int_equal(row->j.v, V_INFO);
-	/* 2 configurations x (2 ksoftirqd threads + 4 pools) */
-	assert_int_equal(r.res.njudged, 12);
+	assert_int_equal(r.res.nprimary, 0);
 	assert_false(cmp_regressed(&r.res));
 	free_pair(&r);
 }
@@ -348,7 +287,7 @@ static void test_compare_wakeup_absent(void **state)
 	struct cmp_opts co = { 0 };
 	struct synth_opts o;
 	struct runs r = { 0 };
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 	size_t i;
 
 	(void)state;
@@ -366,11 +305,6 @@ static void test_compare_wakeup_absent(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_judge_identical),
-		cmocka_unit_test(test_judge_doubled),
-		cmocka_unit_test(test_judge_noisy),
-		cmocka_unit_test(test_judge_small_change),
-		cmocka_unit_test(test_judge_too_few),
 		cmocka_unit_test(test_compare_itself),
 		cmocka_unit_test(test_compare_doubled),
 		cmocka_unit_test(test_compare_lossy),

@@ -48,7 +48,7 @@ static int row_cb(const struct csvr *r, void *ctx)
 
 static void test_roundtrip(void **state)
 {
-	char *d = fixture_dir(), path[4096], err[RD_ERRLEN];
+	char *d = fixture_dir(), path[4096], err[ERRBUF_LEN];
 	struct seen s = { 0 };
 	struct csvw w;
 	size_t i;
@@ -81,7 +81,7 @@ static int fail_on_second(const struct csvr *r, void *ctx)
 
 static void test_callback_error(void **state)
 {
-	char *d = fixture_dir(), err[RD_ERRLEN];
+	char *d = fixture_dir(), err[ERRBUF_LEN];
 
 	(void)state;
 	assert_int_equal(csvr_read(fixture_write(d, "e.csv", "text,n,x\na,1,2\nb,2,3\nc,3,4\n"),

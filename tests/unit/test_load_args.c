@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "load_args.h"
+#include "cli.h"
 #include "util.h"
 
 #define ARGV(...) ((char *[]){ "load", __VA_ARGS__, NULL })

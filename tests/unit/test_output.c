@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "result.h"
+#include "result_files.h"
 #include "util.h"
 
 #define US 1000ULL

@@ -15,7 +15,7 @@
 
 #include "fixture.h"
 #include "outdir.h"
-#include "record.h"
+#include "cli.h"
 #include "util.h"
 
 /* touch - create an empty file */

@@ -15,7 +15,11 @@
 #include <cmocka.h>
 
 #include "fixture.h"
+#include "ivfile.h"
+#include "result_files.h"
 #include "rundata.h"
+#include "rundir.h"
+#include "workload.h"
 #include "synth.h"
 
 #define STATS(c, p50, p99, max) \
@@ -48,7 +52,7 @@ static const char good_summary[] =
 static void test_summary_good(void **state)
 {
 	struct record rec = { 0 };
-	char err[RD_ERRLEN], *d = fixture_dir();
+	char err[ERRBUF_LEN], *d = fixture_dir();
 
 	(void)state;
 	assert_int_equal(summary_load(fixture_write(d, "summary.json", good_summary), &rec, err),
@@ -93,7 +97,7 @@ static int load_mutated(const char *from, const char *to, char *err)
 
 static void test_summary_malformed(void **state)
 {
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	assert_int_equal(load_mutated("\"p99\": 2000", "\"q99\": 2000", err), -EINVAL);
@@ -118,7 +122,7 @@ static void test_summary_wakeup(void **state)
 {
 	const struct wake_data *w;
 	struct record rec;
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	assert_int_equal(load_mutated_rec(WAKEUP, WAKEUP, err, &rec), 0);	/* unchanged */
@@ -144,7 +148,7 @@ static void test_summary_wakeup(void **state)
 static void test_summary_wakeup_absent(void **state)
 {
 	struct record rec;
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	assert_int_equal(load_mutated_rec(WAKEUP, "", err, &rec), 0);
@@ -163,7 +167,7 @@ static void test_summary_wakeup_absent(void **state)
 
 static void test_summary_wakeup_malformed(void **state)
 {
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	assert_int_equal(load_mutated("\"thread_wakeup\": {", "\"thread_wakeup\": [], \"x\": {",
@@ -225,7 +229,7 @@ static void test_histograms(void **state)
 {
 	struct record rec;
 	struct hist h;
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	assert_int_equal(load_hist(good_rows, err, &rec), 0);
@@ -243,7 +247,7 @@ static void test_histograms(void **state)
 static void test_histograms_malformed(void **state)
 {
 	struct record rec;
-	char err[RD_ERRLEN];
+	char err[ERRBUF_LEN];
 
 	(void)state;
 	assert_int_equal(load_hist("softirq,NET_RX,-1,,,delay,1001,1009,3\n", err, &rec),
@@ -272,7 +276,7 @@ static void test_histograms_malformed(void **state)
 static void test_csv_missing_column(void **state)
 {
 	struct record rec = { 0 };
-	char err[RD_ERRLEN], *d = fixture_dir();
+	char err[ERRBUF_LEN], *d = fixture_dir();
 
 	(void)state;
 	assert_int_equal(summary_load(fixture_write(d, "summary.json", good_summary), &rec, err),
@@ -299,7 +303,7 @@ static void test_workload(void **state)
 		" \"p90\": 2008, \"p99\": 2008, \"p999\": 2008, \"max\": 2010}],"
 		" \"counters\": {\"sent\": 3, \"received\": 2}}";
 	struct wl_data wl = { 0 };
-	char err[RD_ERRLEN], *d = fixture_dir(), j[4096];
+	char err[ERRBUF_LEN], *d = fixture_dir(), j[4096];
 
 	(void)state;
 	snprintf(j, sizeof(j), "%s", fixture_write(d, "workload.json", json));
@@ -328,7 +332,7 @@ static void test_intervals(void **state)
 		"0,0.000,softirq,NET_RX,,,runtime,10,100,500,400,900,1000,\"100:10\"\n"
 		"1,1.000,workqueue,events,vmstat_update,cpu0,delay,2,100,150,100,200,200,\"\"\n";
 	struct ival_row *rows = NULL;
-	char err[RD_ERRLEN], *d = fixture_dir();
+	char err[ERRBUF_LEN], *d = fixture_dir();
 	size_t n = 0;
 
 	(void)state;
@@ -347,7 +351,7 @@ static void test_run_synthetic(void **state)
 {
 	struct synth_opts o;
 	struct run run;
-	char err[RD_ERRLEN], *d = fixture_dir(), path[4096];
+	char err[ERRBUF_LEN], *d = fixture_dir(), path[4096];
 
 	(void)state;
 	synth_defaults(&o);
@@ -383,7 +387,7 @@ static void test_run_malformed(void **state)
 	static const char head[] = "{\"schema\": \"deferbench-run/1\", \"meta\": {\"kernel\": "
 		"\"6.18\", \"hostname\": \"vm\", \"cpus\": 2}, \"scenario\": \"s\", "
 		"\"complete\": true, \"cells\": [";
-	char err[RD_ERRLEN], text[1024], *d = fixture_dir();
+	char err[ERRBUF_LEN], text[1024], *d = fixture_dir();
 	struct run run;
 
 	(void)state;

@@ -18,6 +18,7 @@
 
 #include "fixture.h"
 #include "report.h"
+#include "rundir.h"
 #include "synth.h"
 #include "util.h"
 
@@ -37,7 +38,7 @@ static void small(struct synth_opts *o)
 static void report(const char *dir, const struct synth_opts *o)
 {
 	struct report_opts ro = { .plots = false, .top_wq = 10 };
-	char err[RD_ERRLEN], path[4096], out[4096];
+	char err[ERRBUF_LEN], path[4096], out[4096];
 	struct run run;
 
 	snprintf(path, sizeof(path), "%s/run", dir);

@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "runner.h"
+#include "rundir.h"
+#include "fmt.h"
 #include "util.h"
 
 enum fail_op { F_NONE, F_SETUP, F_START, F_CAPTURE, F_POLL, F_WRITE, F_INTERRUPT };
@@ -315,9 +317,9 @@ static void test_paths(void **state __unused)
 	assert_int_equal(run_dir_default(buf, sizeof(buf), "../x/y", "a b", 0, "q"), 0);
 	assert_null(strstr(buf, "/../"));
 	assert_string_equal(buf, "results/___x_y/a_b/19700101T000000Z-q");
-	assert_string_equal(format_eta(59 * NSEC_PER_SEC, buf, sizeof(buf)), "59s");
-	assert_string_equal(format_eta(245 * NSEC_PER_SEC, buf, sizeof(buf)), "4m05s");
-	assert_string_equal(format_eta(3720 * NSEC_PER_SEC, buf, sizeof(buf)), "1h02m");
+	assert_string_equal(fmt_eta(59 * NSEC_PER_SEC, buf, sizeof(buf)), "59s");
+	assert_string_equal(fmt_eta(245 * NSEC_PER_SEC, buf, sizeof(buf)), "4m05s");
+	assert_string_equal(fmt_eta(3720 * NSEC_PER_SEC, buf, sizeof(buf)), "1h02m");
 }
 
 int main(void)

@@ -108,7 +108,7 @@ static void test_write_and_read_back(void **state __unused)
 	f = fopen(path, "r");
 	assert_non_null(f);
 	assert_non_null(fgets(line, sizeof(line), f));
-	assert_string_equal(line, "metric,lo_ns,hi_ns,count\n");
+	assert_string_equal(line, "\"metric\",\"lo_ns\",\"hi_ns\",\"count\"\n");
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long lo, hi, n;
 

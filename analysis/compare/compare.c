@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare.c - match two runs cell by cell and judge each selected metric.
+ */
+#include "compare.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const cmp_default_patterns[] = {
+	"workload:*:p50", "workload:*:p99",
+	"softirq:*:delay:p50", "softirq:*:delay:p99",
+	"wq:*:delay:p50", "wq:*:delay:p99",
+	NULL
+};
+
+/*
+ * Results written before workload.json named its primary metrics: the same choice the
+ * workloads make today (the .primary of each workload_ops), by workload type.
+ */
+static const struct {
+	const char *type;
+	const char *const pat[4];
+} fallback_primary[] = {
+	{ "tty", { "workload:delivery:p99", "wq:*:flush_to_ldisc:delay:p99" } },
+	{ "net", { "workload:rtt:p99", "softirq:NET_RX:delay:p99" } },
+	{ "timer", { "workload:wakeup:p99", "workload:load_wakeup:p99",
+		     "softirq:TIMER:delay:p99" } },
+	{ "block", { "workload:op:p99", "wq:writeback:*:delay:p99", "wq:kblockd:*:delay:p99" } },
+	{ "audio", { "workload:wakeup:p99", "workload:finish:p99" } },
+};
+
+/* One side of a comparison: each repetition's own value of a metric, for display. */
+struct side {
+	double v[STATS_MAX_N];
+	size_t n;			/* usable values */
+	size_t finished;		/* repetitions that finished */
+	unsigned int lossy, incomplete;
+};
+
+/* A row's bootstrap replicates, kept until its family is decided. */
+struct row_reps {
+	double **d;
+	size_t cap;
+};
+
+static void side_collect(const struct cellset *s, const struct metric_key *k,
+			 unsigned int min_tail, struct side *out)
+{
+	uint64_t count;
+	size_t i;
+	double v;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; s && i < s->n; i++) {
+		const struct cell *c = s->cell[i];
+
+		if (!c->ok) {
+			out->incomplete++;
+			continue;
+		}
+		out->finished++;
+		out->lossy += c->rec.cap.lossy;
+		if (k && !metric_value(&c->rec, k, &v, &count) &&
+		    metric_usable(k->stat, count, min_tail))
+			out->v[out->n++] = v;
+	}
+}
+
+static struct cmp_row *row_new(struct cmp_result *res, const char *wl, const char *cfg)
+{
+	struct cmp_row *r;
+
+	if (res->nrows == res->caprows) {
+		size_t cap = res->caprows ? 2 * res->caprows : 64;
+
+		r = realloc(res->rows, cap * sizeof(*r));
+		if (!r)
+			return NULL;
+		res->rows = r;
+		res->caprows = cap;
+	}
+	r = &res->rows[res->nrows++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->workload, sizeof(r->workload), "%s", wl);
+	snprintf(r->config, sizeof(r->config), "%s", cfg);
+	r->judged = true;
+	r->j.base = r->j.new = r->j.ratio = r->j.lo = r->j.hi = r->j.p = NAN;
+	r->j.margin = r->j.level = NAN;
+	r->j.more = -1;
+	return r;
+}
+
+/* whole_row - one row standing for every metric of a cell that is not compared */
+static int whole_row(struct cmp_result *res, const char *wl, const char *cfg,
+		     const char *what, enum verdict v, const char *why)
+{
+	struct cmp_row *r = row_new(res, wl, cfg);
+
+	if (!r)
+		return -ENOMEM;
+	snprintf(r->id, sizeof(r->id), "%s", what);
+	r->j.v = v;
+	snprintf(r->j.why, sizeof(r->j.why), "%s", why);
+	res->count[v]++;
+	return 0;
+}
+
+static void fill_values(struct cmp_row *r, const struct side *b, const struct side *n)
+{
+	r->nb = b->n;
+	r->nn = n->n;
+	memcpy(r->bv, b->v, b->n * sizeof(double));
+	memcpy(r->nv, n->v, n->n * sizeof(double));
+	r->lossy_base = b->lossy;
+	r->lossy_new = n->lossy;
+}
+
+/* matches - id matches one of n fnmatch patterns */
+static bool matches(const char *id, const char *const *pat, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && pat[i]; i++)
+		if (!fnmatch(pat[i], id, 0))
+			return true;
+	return false;
+}
+
+static bool in_list(const struct primary_list *l, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!fnmatch(l->id[i], id, 0))
+			return true;
+	return false;
+}
+
+/*
+ * is_primary - what decides the exit status: --metric patterns; else the scenario's
+ * (cell.json) or the workload's (workload.json) list of the first finished repetition;
+ * else, for older results, the fallback by workload type
+ */
+bool cmp_is_primary(const struct cmp_opts *o, const struct cellset *s, const char *id)
+{
+	const struct cell *c = NULL;
+	size_t i;
+
+	if (o && o->primary)
+		return matches(id, o->primary, o->nprimary);
+	for (i = 0; s && i < s->n && !c; i++)
+		if (s->cell[i]->ok)
+			c = s->cell[i];
+	if (!c)
+		return false;
+	if (c->primary.n)
+		return in_list(&c->primary, id);
+	if (c->rec.wl.primary.n)
+		return in_list(&c->rec.wl.primary, id);
+	return cmp_type_primary(c->rec.wl.workload, id);
+}
+
+bool cmp_type_primary(const char *type, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fallback_primary); i++)
+		if (!strcmp(type, fallback_primary[i].type))
+			return matches(id, fallback_primary[i].pat, ARRAY_SIZE(fallback_primary[i].pat));
+	return false;
+}
+
+/*
+ * sparse - a side whose repetitions lack samples for the statistic: fewer than min_reps
+ * usable values, and not every finished repetition usable either (a run of one or two
+ * repetitions that all have enough samples is shown, as "cannot tell", with its ratio)
+ */
+static bool sparse(const struct side *s, const struct cmp_opts *o)
+{
+	return s->n < o->j.min_reps && (s->n == 0 || s->n < s->finished);
+}
+
+static int keep_reps(struct row_reps *rr, size_t row, double *d)
+{
+	if (row >= rr->cap) {
+		size_t cap = rr->cap ? 2 * rr->cap : 64;
+		double **p;
+
+		while (cap <= row)
+			cap *= 2;
+		p = realloc(rr->d, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		memset(p + rr->cap, 0, (cap - rr->cap) * sizeof(*p));
+		rr->d = p;
+		rr->cap = cap;
+	}
+	rr->d[row] = d;
+	return 0;
+}
+
+static int judge_key(struct cmp_result *res, struct row_reps *rr, const struct cellset *bs,
+		     const struct cellset *ns, const struct metric_key *k, bool judged,
+		     const struct cmp_opts *o)
+{
+	struct evidence e;
+	struct side *b, *n;
+	struct cmp_row *r;
+	double margin, *d = NULL;
+	bool floor;
+	int ret = 0;
+
+	b = malloc(2 * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	n = b + 1;
+	side_collect(bs, k, o->j.min_tail, b);
+	side_collect(ns, k, o->j.min_tail, n);
+	if (sparse(b, o) && sparse(n, o)) {
+		res->nsparse++;
+		goto out;
+	}
+	r = row_new(res, bs->workload, bs->config);
+	if (!r) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	r->key = *k;
+	metric_id(k, r->id, sizeof(r->id));
+	fill_values(r, b, n);
+	if (k->src == MS_WAKEUP) {
+		/* statistics only, no histograms: shown beside the delays, never judged */
+		r->j.v = V_INFO;
+		r->j.nb = (uint32_t)b->n;
+		r->j.nn = (uint32_t)n->n;
+		r->j.base = median(b->v, b->n);
+		r->j.new = median(n->v, n->n);
+		r->j.ratio = r->j.new / r->j.base;
+		r->judged = false;
+		goto out;
+	}
+	r->judged = judged;
+	r->primary = judged && cmp_is_primary(o, bs, r->id);
+	ret = evidence_build(bs, ns, k, &e);
+	if (ret)
+		goto out;
+	margin = judge_margin(&o->j, bs->workload, bs->config, r->id, &floor);
+	ret = judge_eval(&e, k->stat, margin, floor, &o->j, &r->j, &d);
+	evidence_free(&e);
+	if (!judged) {
+		r->j.v = V_INFO;
+		free(d);
+		d = NULL;
+	}
+	ret = ret ?: keep_reps(rr, res->nrows - 1, d);
+	if (ret)
+		free(d);
+out:
+	free(b);
+	return ret;
+}
+
+/*
+ * is_info - shown, not judged: max beside any judged statistic of the same histogram,
+ * and the thread wakeup p99s, which tell where a softirq or workqueue delay came from
+ */
+static bool is_info(const struct keylist *kl, const struct metric_key *k,
+		    const char *const *pat, size_t npat)
+{
+	char id[METRIC_ID_LEN];
+	size_t i;
+
+	if (k->src == MS_WAKEUP && k->stat == MST_P99)
+		return true;
+	if (k->stat != MST_MAX)
+		return false;
+	for (i = 0; i < kl->n; i++) {
+		if (kl->k[i].stat == MST_MAX || !metric_same_group(&kl->k[i], k))
+			continue;
+		metric_id(&kl->k[i], id, sizeof(id));
+		if (matches(id, pat, npat))
+			return true;
+	}
+	return false;
+}
+
+/* count_hits - which --metric patterns metric id matches (a typo matches none) */
+static void count_hits(struct cmp_result *res, const char *id, const struct cmp_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		if (!res->example[i][0] && (!i || strcmp(res->example[0], id))) {
+			snprintf(res->example[i], sizeof(res->example[i]), "%s", id);
+			break;
+		}
+	for (i = 0; res->pattern_hits && i < o->nprimary; i++)
+		if (!fnmatch(o->primary[i], id, 0))
+			res->pattern_hits[i]++;
+}
+
+int cmp_pattern_ok(const char *pat, char *errbuf)
+{
+	const char *p;
+
+	if (!*pat)
+		return set_err(errbuf, "an empty pattern matches no metric");
+	for (p = pat; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+		} else if (*p == '[') {
+			const char *close = strchr(p + 1 + (p[1] == ']'), ']');
+
+			if (!close)
+				return set_err(errbuf, "'%s': '[' without a closing ']'", pat);
+			p = close;
+		}
+	}
+	return 0;
+}
+
+static int compare_keys(struct cmp_result *res, struct row_reps *rr,
+			const struct cellset *bs, const struct cellset *ns,
+			const struct cmp_opts *o, bool lossy)
+{
+	const char *const *pat = cmp_default_patterns;
+	struct keylist kl = { 0 };
+	char id[METRIC_ID_LEN];
+	size_t npat, i;
+	int ret;
+
+	for (npat = 0; pat[npat]; npat++)
+		;
+	ret = keylist_collect(bs, false, &kl);
+	ret = ret ?: keylist_collect(ns, false, &kl);
+	for (i = 0; !ret && i < kl.n; i++) {
+		const struct metric_key *k = &kl.k[i];
+		bool judged;
+
+		metric_id(k, id, sizeof(id));
+		count_hits(res, id, o);
+		if (lossy && metric_trace_derived(k))
+			continue;
+		judged = matches(id, pat, npat) || cmp_is_primary(o, bs, id);
+		if (judged || is_info(&kl, k, pat, npat))
+			ret = judge_key(res, rr, bs, ns, k, judged, o);
+	}
+	keylist_free(&kl);
+	return ret;
+}
+
+static int compare_sets(struct cmp_result *res, struct row_reps *rr,
+			const struct cellset *bs, const struct cellset *ns,
+			const struct cmp_opts *o)
+{
+	struct side b, n;
+	char why[160];
+
+	side_collect(bs, NULL, 0, &b);
+	side_collect(ns, NULL, 0, &n);
+	if (b.incomplete || n.incomplete) {
+		snprintf(why, sizeof(why), "%u base and %u new repetitions did not finish",
+			 b.incomplete, n.incomplete);
+		return whole_row(res, bs->workload, bs->config, "*", V_INCOMPLETE, why);
+	}
+	if (b.lossy || n.lossy) {
+		snprintf(why, sizeof(why), "trace events lost in %u base and %u new "
+			 "repetitions; workload metrics still compared", b.lossy, n.lossy);
+		if (whole_row(res, bs->workload, bs->config, "softirq:*, wq:*, wakeup:*", V_LOSSY,
+			      why))
+			return -ENOMEM;
+	}
+	return compare_keys(res, rr, bs, ns, o, b.lossy || n.lossy);
+}
+
+static int env_add(struct cmp_result *res, const char *field, const char *b, const char *n)
+{
+	struct env_diff *e;
+
+	if (!strcmp(b, n))
+		return 0;
+	if (res->nenv == res->capenv) {
+		size_t cap = res->capenv ? 2 * res->capenv : 16;
+
+		e = realloc(res->env, cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		res->env = e;
+		res->capenv = cap;
+	}
+	e = &res->env[res->nenv++];
+	snprintf(e->field, sizeof(e->field), "%s", field);
+	snprintf(e->base, sizeof(e->base), "%s", b);
+	snprintf(e->new, sizeof(e->new), "%s", n);
+	return 0;
+}
+
+static const struct cell *first_ok(const struct cellset *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->cell[i]->ok)
+			return s->cell[i];
+	return NULL;
+}
+
+static const char *knob_val(const struct cell *c, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < c->nknobs; i++)
+		if (!strcmp(c->knobs[i].key, key))
+			return c->knobs[i].val;
+	return "(not set)";
+}
+
+/* knob_diffs - a configuration of the same name that set different values */
+static int knob_diffs(struct cmp_result *res, const struct cellset *bs,
+		      const struct cellset *ns)
+{
+	const struct cell *b = first_ok(bs), *n = first_ok(ns);
+	char field[NAME_LEN];
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; b && n && !ret && i < b->nknobs + n->nknobs; i++) {
+		const char *key = i < b->nknobs ? b->knobs[i].key : n->knobs[i - b->nknobs].key;
+
+		if (i >= b->nknobs && strcmp(knob_val(b, key), "(not set)"))
+			continue;	/* already compared from the base side */
+		snprintf(field, sizeof(field), "%.20s knob %.37s", bs->config, key);
+		ret = env_add(res, field, knob_val(b, key), knob_val(n, key));
+	}
+	return ret;
+}
+
+static int meta_diffs(struct cmp_result *res, const struct run *base, const struct run *new)
+{
+	size_t f;
+	int ret = 0;
+
+	for (f = 0; !ret && f < RM_NR; f++)
+		if (f != RM_STARTED)
+			ret = env_add(res, run_meta_names[f], base->meta[f], new->meta[f]);
+	return ret ?: env_add(res, "scenario", base->scenario, new->scenario);
+}
+
+static int one_sided(struct cmp_result *res, const struct cellsets *a,
+		     const struct cellsets *other, const char *why)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < a->n; i++)
+		if (!cellsets_find(other, a->s[i].workload, a->s[i].config))
+			ret = whole_row(res, a->s[i].workload, a->s[i].config, "*",
+					V_INCOMPLETE, why);
+	return ret;
+}
+
+static int compare_all(const struct cellsets *bcs, const struct cellsets *ncs,
+		       const struct cmp_opts *o, struct cmp_result *res, struct row_reps *rr)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < bcs->n; i++) {
+		const struct cellset *ns = cellsets_find(ncs, bcs->s[i].workload,
+							 bcs->s[i].config);
+
+		if (!ns)
+			continue;
+		res->matched++;
+		ret = knob_diffs(res, &bcs->s[i], ns);
+		ret = ret ?: compare_sets(res, rr, &bcs->s[i], ns, o);
+	}
+	ret = ret ?: one_sided(res, bcs, ncs, "only in the base run");
+	return ret ?: one_sided(res, ncs, bcs, "only in the new run");
+}
+
+/*
+ * judge_all - Holm over each family: the primary metrics (the exit status) and the
+ * advisory ones, each at the stated family-wise level
+ */
+static int judge_all(struct cmp_result *res, const struct row_reps *rr,
+		     const struct cmp_opts *o)
+{
+	struct judgement **j = calloc(res->nrows + 1, sizeof(*j));
+	double **d = calloc(res->nrows + 1, sizeof(*d));
+	int fam, ret = 0;
+	size_t i, n;
+
+	if (!j || !d) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (fam = 0; !ret && fam < 2; fam++) {
+		for (i = n = 0; i < res->nrows; i++) {
+			struct cmp_row *r = &res->rows[i];
+
+			if (!r->key.name[0] || !r->judged || r->primary != !fam)
+				continue;
+			j[n] = &r->j;
+			d[n++] = i < rr->cap ? rr->d[i] : NULL;
+			if (!isnan(r->j.p))
+				*(fam ? &res->nadvisory : &res->nprimary) += 1;
+		}
+		ret = judge_family(j, d, n, &o->j);
+	}
+	for (i = 0; !ret && i < res->nrows; i++) {
+		const struct cmp_row *r = &res->rows[i];
+
+		if (!r->key.name[0])
+			continue;	/* a whole-cell row: counted when made */
+		if (r->judged && r->primary)
+			res->count[r->j.v]++;
+		else if (r->judged)
+			res->advisory[r->j.v]++;
+	}
+out:
+	free(j);
+	free(d);
+	return ret;
+}
+
+int compare_runs(const struct run *base, const struct run *new, const struct cmp_opts *o,
+		 struct cmp_result *res, char *errbuf)
+{
+	struct row_reps rr = { 0 };
+	struct cellsets bcs, ncs;
+	size_t i;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (o->primary) {
+		res->pattern_hits = calloc(o->nprimary + 1, sizeof(*res->pattern_hits));
+		if (!res->pattern_hits)
+			return set_errno(errbuf, -ENOMEM, "compare: out of memory");
+	}
+	ret = cellsets_build(base, &bcs);
+	if (ret) {
+		cmp_result_free(res);
+		return set_errno(errbuf, ret, "%s: cannot group cells", base->dir);
+	}
+	ret = cellsets_build(new, &ncs);
+	if (ret) {
+		cellsets_free(&bcs);
+		cmp_result_free(res);
+		return set_errno(errbuf, ret, "%s: cannot group cells", new->dir);
+	}
+	ret = meta_diffs(res, base, new);
+	ret = ret ?: compare_all(&bcs, &ncs, o, res, &rr);
+	ret = ret ?: judge_all(res, &rr, o);
+	if (!ret && !res->matched)
+		ret = set_err(errbuf, "%s and %s share no workload x configuration: nothing to "
+			     "compare", base->dir, new->dir);
+	else if (ret)
+		set_errno(errbuf, ret, "compare: %s", strerror(-ret));
+	cellsets_free(&bcs);
+	cellsets_free(&ncs);
+	for (i = 0; i < rr.cap; i++) {
+		if (o->keep_reps && !ret && i < res->nrows)
+			res->rows[i].d = rr.d[i];
+		else
+			free(rr.d[i]);
+	}
+	free(rr.d);
+	if (ret)
+		cmp_result_free(res);
+	return ret;
+}
+
+void cmp_result_free(struct cmp_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->nrows; i++)
+		free(res->rows[i].d);
+	free(res->rows);
+	free(res->env);
+	free(res->pattern_hits);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compare.h - decide, metric by metric, whether NEW is worse, better or no different
+ * from BASE, and say what would decide it when the data cannot.
+ *
+ * The evidence of a workload x configuration is its repetitions and, inside each, its
+ * intervals (evidence.h). A statistic (p50, p99, p99.9) is estimated from all of a
+ * side's intervals merged; its uncertainty, and that of the ratio new/base, come from
+ * the two-level bootstrap (hboot.h), which resamples repetitions - the unit that varies
+ * the way a rerun varies - and intervals inside them. The three outcomes against a
+ * margin, Holm's correction and the rules below are in verdict.h; docs/report.md states
+ * them for users.
+ *
+ * The margin delta of a metric is the threshold (10% by default), or the host's noise
+ * floor for it when one was calibrated (noise.h) and is larger: a change smaller than
+ * the noise the host shows between two runs of the same thing is "no change".
+ *
+ * Metrics form two families, each corrected with Holm at level alpha: primary metrics
+ * (named by the scenario or by the workload: its own p99 and the p99 delay of the
+ * deferred work it drives) decide the exit status; the others are advisory.
+ */
+#ifndef DEFERBENCH_COMPARE_H
+#define DEFERBENCH_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "evidence.h"
+#include "metric.h"
+#include "noise.h"
+#include "rundata.h"
+#include "verdict.h"
+
+enum verdict {
+	V_NO_CHANGE,	/* the interval lies within +-margin */
+	V_BETTER,
+	V_WORSE,
+	V_CANNOT_TELL,	/* too few repetitions, or an interval too wide to decide */
+	V_LOSSY,	/* a repetition lost trace events: not compared */
+	V_INCOMPLETE,	/* a repetition did not finish, or the cell is on one side only */
+	V_INFO,		/* reported, not judged (max, thread wakeup) */
+	V_NR
+};
+extern const char *const verdict_names[V_NR];
+
+struct judge_opts {
+	double threshold;	/* smallest change that counts, 0.10 = 10% */
+	double confidence;	/* 1 - alpha: family-wise, per family */
+	unsigned int looks;	/* looks at growing data (run --until-decided): each at
+				 * alpha / looks */
+	unsigned int min_reps;	/* repetitions with data needed on each side (>= 2) */
+	unsigned int min_tail;	/* pooled samples needed beyond a percentile, per side */
+	unsigned int iters;	/* bootstrap replicates */
+	uint64_t seed;
+	bool base_fixed;	/* base is a stored baseline: only new can get repetitions */
+	const struct noise *noise;	/* the host's noise floors, or NULL */
+};
+
+void judge_opts_default(struct judge_opts *o);
+
+struct judgement {
+	enum verdict v;
+	double base, new;	/* the statistic of each side's pooled data, ns */
+	double ratio;		/* new / base */
+	double lo, hi;		/* the ratio's interval at the claim's level; NaN if none */
+	double margin;		/* delta: |change| below it is "no change" */
+	bool margin_floor;	/* delta is the host's noise floor, not the threshold */
+	enum claim claim;	/* the claim this metric puts forward */
+	double p;		/* its p-value; NaN when not evaluated */
+	double level;		/* the level Holm held it to */
+	long more;		/* cannot tell: about this many more repetitions per side (or
+				 * of new alone, base_fixed) would decide; -1: not known */
+	struct hb_var vb, vn;	/* variance components (log scale) */
+	uint32_t nb, nn;	/* repetitions with data */
+	uint32_t shifted;	/* repetitions with a level shift inside (warm-up, drift) */
+	char why[192];
+};
+
+/*
+ * judge_eval - the first step for one metric: estimates, bootstrap replicates (*d,
+ * sorted, caller frees) and the claim with its p-value. A metric that cannot be
+ * judged (too few repetitions or samples, a zero statistic) gets v = V_CANNOT_TELL,
+ * p = NaN and *d = NULL, with the reason. 0 or -ENOMEM.
+ */
+int judge_eval(const struct evidence *e, enum mstat stat, double margin, bool floor,
+	       const struct judge_opts *o, struct judgement *j, double **d);
+
+/*
+ * judge_family - the second step, over a family of metrics evaluated by judge_eval:
+ * Holm's step-down at alpha / looks decides which claims stand; each gets its verdict,
+ * its interval at the level it was held to, and, when it cannot tell, how many more
+ * repetitions would decide it. d[i] may be NULL (not evaluated). 0 or -ENOMEM.
+ */
+int judge_family(struct judgement **j, double *const *d, size_t n,
+		 const struct judge_opts *o);
+
+/* judge_margin - delta for a metric: max(threshold, noise floor); *floor says which */
+double judge_margin(const struct judge_opts *o, const char *workload, const char *config,
+		    const char *id, bool *floor);
+
+/* Repetition values shown per row in compare.md. */
+#define CMP_SHOW_REPS 16
+
+struct cmp_row {
+	char workload[NAME_LEN];
+	char config[NAME_LEN];
+	struct metric_key key;
+	char id[METRIC_ID_LEN];
+	bool judged;			/* false: information only */
+	bool primary;			/* decides the exit status */
+	struct judgement j;
+	double bv[STATS_MAX_N], nv[STATS_MAX_N];	/* each repetition's own value, ns */
+	size_t nb, nn;
+	unsigned int lossy_base, lossy_new;
+	double *d;			/* keep_reps: the sorted replicates of log(new/base) */
+};
+
+struct env_diff {
+	char field[NAME_LEN];
+	char base[META_LEN];
+	char new[META_LEN];
+};
+
+struct cmp_opts {
+	struct judge_opts j;
+	const char *const *primary;	/* fnmatch patterns of primary metric ids; NULL:
+					 * what the results name (workload.json) */
+	size_t nprimary;
+	bool keep_reps;			/* keep each row's bootstrap replicates (row.d) */
+};
+
+struct cmp_result {
+	struct cmp_row *rows;
+	size_t nrows, caprows;
+	struct env_diff *env;		/* run metadata and knob values that differ */
+	size_t nenv, capenv;
+	size_t matched;			/* workload x configuration pairs found on both sides */
+	size_t nprimary, nadvisory;	/* metrics in each family that could be evaluated */
+	size_t nsparse;			/* metrics left out: too few samples on both sides */
+	size_t count[V_NR];		/* primary rows per verdict */
+	size_t advisory[V_NR];		/* advisory rows per verdict */
+	size_t *pattern_hits;		/* per --metric pattern: metric ids of either run it
+					 * matched (NULL without patterns) */
+	char example[2][METRIC_ID_LEN];	/* two metric ids of the runs, for messages */
+};
+
+/*
+ * cmp_pattern_ok - a --metric pattern a metric id could match: not empty, brackets
+ * closed; 0 or -EINVAL with the reason in errbuf (ERRBUF_LEN)
+ */
+int cmp_pattern_ok(const char *pat, char *errbuf);
+
+/*
+ * cmp_is_primary - does metric id decide the exit status for the cells of s? o's
+ * --metric patterns when given (o may be NULL); else the scenario's list (cell.json),
+ * the workload's (workload.json), or, for older results, cmp's fallback by type.
+ */
+bool cmp_is_primary(const struct cmp_opts *o, const struct cellset *s, const char *id);
+/* cmp_type_primary - the primary metrics of a workload type, for results that name none */
+bool cmp_type_primary(const char *type, const char *id);
+
+/* The advisory metrics: judged, reported, never deciding the exit status. */
+extern const char *const cmp_default_patterns[];
+/* Primary metrics of results that name none (written before deferbench named them). */
+extern const char *const cmp_fallback_primary[];
+
+/*
+ * compare_runs - match every workload x configuration of base and new and judge their
+ * metrics (families and rules above). -EINVAL (message in errbuf) when nothing matches.
+ */
+int compare_runs(const struct run *base, const struct run *new, const struct cmp_opts *o,
+		 struct cmp_result *res, char *errbuf);
+void cmp_result_free(struct cmp_result *res);
+
+/*
+ * noise_calibrate - a host's noise floors from n >= 2 runs of one scenario in which
+ * nothing changed (calibrate.c states how). 0, or -errno with a message in errbuf.
+ */
+int noise_calibrate(const struct run *runs, size_t n, const struct judge_opts *o,
+		    struct noise *out, char *errbuf);
+/* cmp_regressed - a primary metric is worse */
+static inline bool cmp_regressed(const struct cmp_result *res)
+{
+	return res->count[V_WORSE] > 0;
+}
+
+#endif

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * findings.c - the report's "Findings": statements computed from the data, each with the
+ * numbers and the rule behind it. Nothing here is written by hand.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advise.h"
+#include "compare.h"
+#include "report_int.h"
+
+#define MAX_CFG 16
+
+/* A configuration ranked by a median over its repetitions (thread wakeup). */
+struct ranked_cfg {
+	const struct cellset *s;
+	double v[STATS_MAX_N];
+	size_t n;
+	double med;
+};
+
+static int by_med(const void *a, const void *b)
+{
+	const struct ranked_cfg *x = a, *y = b;
+
+	if (isnan(x->med) || isnan(y->med))
+		return isnan(x->med) - isnan(y->med);
+	return (x->med > y->med) - (x->med < y->med);
+}
+
+/* fmt_judgement - "delivery p99 0.71 [0.60, 0.83]: better" */
+static const char *fmt_judgement(const char *id, const struct judgement *j, char *buf,
+				 size_t len)
+{
+	char ra[32], ci[48];
+
+	snprintf(buf, len, "%s %s %s: %s", id, fmt_ratio(j->ratio, ra, sizeof(ra)),
+		 isnan(j->lo) ? "-" : (snprintf(ci, sizeof(ci), "[%.3g, %.3g]", j->lo, j->hi), ci),
+		 verdict_names[j->v]);
+	return buf;
+}
+
+/* advice_finding - the configuration to use for one workload, with its evidence */
+static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
+{
+	char line[1024], one[256];
+	size_t k, off = 0, i, undecided = 0;
+
+	if (!w->nprim) {
+		doc_li(&r->doc, "%s: no primary metric with data in %s: nothing to advise on",
+		       w->workload, w->ref ? w->ref->config : "the reference");
+		return;
+	}
+	if (!w->ncfg) {
+		doc_li(&r->doc, "%s: only one configuration (%s): nothing to compare it with",
+		       w->workload, w->ref->config);
+		return;
+	}
+	line[0] = '\0';
+	if (w->best) {
+		for (k = 0; k < w->nprim && off < sizeof(line); k++)
+			off += snprintf(line + off, sizeof(line) - off, "%s%s", k ? "; " : "",
+					fmt_judgement(w->prim_id[k], &w->best->j[k], one, sizeof(one)));
+		doc_li(&r->doc, "%s: use %s%s: against %s, %s", w->workload, w->best->s->config,
+		       w->best_decided ? "" : " (some primary metrics still undecided)",
+		       w->ref->config, line);
+		return;
+	}
+	for (i = 0; i < w->ncfg; i++)
+		undecided += w->cfg[i].undecided > 0 && !w->cfg[i].worse;
+	doc_li(&r->doc, "%s: keep %s: no configuration was shown better on a primary metric "
+	       "without being worse on another (%zu of %zu have undecided primary metrics; "
+	       "'deferbench advise' lists what would decide them)", w->workload,
+	       w->ref->config, undecided, w->ncfg);
+}
+
+/* A configuration ranked by its worst worker pool's wakeup p99. */
+struct wake_cfg {
+	struct ranked_cfg rc;		/* first: sorted with by_med */
+	const char *pool;		/* the pool that was worst in most repetitions */
+	bool data;			/* some repetition has thread_wakeup */
+};
+
+/* by_med_desc - highest median first, configurations without one last */
+static int by_med_desc(const void *a, const void *b)
+{
+	const struct ranked_cfg *x = a, *y = b;
+
+	if (isnan(x->med) || isnan(y->med))
+		return by_med(a, b);
+	return by_med(b, a);
+}
+
+/* mode_of - the most frequent of n names (the first one on a tie) */
+static const char *mode_of(const char *const *names, size_t n)
+{
+	size_t i, j, c, best = 0;
+	const char *m = "";
+
+	for (i = 0; i < n; i++) {
+		for (c = 0, j = 0; j < n; j++)
+			c += !strcmp(names[i], names[j]);
+		if (c > best) {
+			best = c;
+			m = names[i];
+		}
+	}
+	return m;
+}
+
+/*
+ * worst_pool - per repetition, the highest wakeup p99 among the worker pools with
+ * enough wakeups for a p99 (the same rule as compare): one value per repetition, so
+ * configurations can be judged against each other as everywhere else
+ */
+static void worst_pool(const struct cellset *s, const struct judge_opts *jo,
+		       struct wake_cfg *wc)
+{
+	const char *pools[STATS_MAX_N];
+	size_t i, p;
+
+	memset(wc, 0, sizeof(*wc));
+	wc->rc.s = s;
+	for (i = 0; i < s->n; i++) {
+		const struct record *rec = &s->cell[i]->rec;
+		const struct wake_data *worst = NULL;
+
+		if (!s->cell[i]->ok)
+			continue;
+		wc->data |= rec->has_wakeup;
+		for (p = 0; p < rec->nwake[WK_WORKER]; p++) {
+			const struct wake_data *w = &rec->wake[WK_WORKER][p];
+
+			if (metric_usable(MST_P99, w->st.count, jo->min_tail) &&
+			    (!worst || w->st.p99 > worst->st.p99))
+				worst = w;
+		}
+		if (worst) {
+			pools[wc->rc.n] = worst->name;
+			wc->rc.v[wc->rc.n++] = (double)worst->st.p99;
+		}
+	}
+	wc->rc.med = wc->rc.n ? median(wc->rc.v, wc->rc.n) : NAN;
+	wc->pool = mode_of(pools, wc->rc.n);
+}
+
+/* wakeup_finding - the configuration whose worker pools waited longest to run */
+static void wakeup_finding(struct report_ctx *r, const char *wl)
+{
+	const struct cellset *ref = cellsets_reference(&r->cs, wl);
+	struct wake_cfg *wc, *top, *rw = NULL;
+	struct judge_opts jo;
+	char us[32], vref[512], how[160];
+	size_t i, n = 0, data = 0;
+	double need;
+
+	judge_opts_default(&jo);
+	wc = calloc(MAX_CFG, sizeof(*wc));
+	if (!wc)
+		return;
+	for (i = 0; i < r->cs.n && n < MAX_CFG; i++)
+		if (!strcmp(r->cs.s[i].workload, wl)) {
+			worst_pool(&r->cs.s[i], &jo, &wc[n]);
+			data += wc[n++].data;
+		}
+	if (!data)
+		goto out;	/* summary.json files from before thread_wakeup */
+	qsort(wc, n, sizeof(*wc), by_med_desc);
+	top = &wc[0];
+	for (i = 0; i < n; i++)
+		if (wc[i].rc.s == ref)
+			rw = &wc[i];
+	need = ceil(jo.min_tail / (1 - mstat_q[MST_P99]));
+	if (isnan(top->rc.med)) {
+		doc_li(&r->doc, "%s, thread wakeup: no worker pool had the %.0f wakeups in a "
+		       "repetition that a p99 needs", wl, need);
+		goto out;
+	}
+	vref[0] = '\0';
+	if (rw && rw != top && !isnan(rw->rc.med))
+		snprintf(vref, sizeof(vref), "%s (reference) %s us, ratio %.3g (information: "
+			 "thread wakeup keeps no histograms to judge by)", ref->config,
+			 fmt_us(rw->rc.med, us, sizeof(us)), top->rc.med / rw->rc.med);
+	else if (rw && rw != top)
+		snprintf(vref, sizeof(vref), "%s (reference) has no worker pool with enough "
+			 "wakeups for a p99", ref->config);
+	if (top->rc.n == 1)
+		snprintf(how, sizeof(how), "pool %s, 1 repetition", top->pool);
+	else
+		snprintf(how, sizeof(how), "median over %zu repetitions of each one's worst pool, "
+			 "most often %s", top->rc.n, top->pool);
+	doc_li(&r->doc, "%s, thread wakeup: highest worker-pool p99 (pools with %.0f wakeups or "
+	       "more) with %s%s, %s us (%s)%s%s", wl, need, top->rc.s->config,
+	       rw == top && n > 1 ? ", the reference configuration" : "",
+	       fmt_us(top->rc.med, us, sizeof(us)), how, vref[0] ? "; against " : "", vref);
+out:
+	free(wc);
+}
+
+static void deferred_ratio_row(struct report_ctx *r, const struct cellset *s, struct hist *h)
+{
+	double sp[2] = { NAN, NAN }, wp[2] = { NAN, NAN };
+	char c[6][32], lost[32], un[32];
+	uint64_t l = 0, u = 0;
+	size_t i;
+
+	hist_init(h);
+	if (!cellset_pooled_all(s, MS_SOFTIRQ, SM_DELAY, h)) {
+		sp[0] = (double)hist_percentile(h, 0.5);
+		sp[1] = (double)hist_percentile(h, 0.99);
+	}
+	hist_init(h);
+	if (!cellset_pooled_all(s, MS_WQ, WM_DELAY, h)) {
+		wp[0] = (double)hist_percentile(h, 0.5);
+		wp[1] = (double)hist_percentile(h, 0.99);
+	}
+	for (i = 0; i < s->n; i++) {
+		l += s->cell[i]->rec.cap.lost_events;
+		u += s->cell[i]->rec.cap.unmatched;
+	}
+	snprintf(lost, sizeof(lost), "%llu", (unsigned long long)l);
+	snprintf(un, sizeof(un), "%llu", (unsigned long long)u);
+	doc_row(&r->doc, (const char *const[]){ s->workload, s->config,
+		fmt_us(sp[0], c[0], 32), fmt_us(wp[0], c[1], 32), fmt_ratio(wp[0] / sp[0], c[2], 32),
+		fmt_us(sp[1], c[3], 32), fmt_us(wp[1], c[4], 32), fmt_ratio(wp[1] / sp[1], c[5], 32),
+		lost, un }, 10);
+}
+
+static void deferred_ratios(struct report_ctx *r)
+{
+	static const char *const hdr[] = { "workload", "config", "softirq p50 (us)",
+		"workqueue p50 (us)", "wq/softirq p50", "softirq p99 (us)", "workqueue p99 (us)",
+		"wq/softirq p99", "lost", "unmatched" };
+	struct hist *h = malloc(sizeof(*h));
+	size_t i;
+
+	if (!h)
+		return;
+	doc_p(&r->doc, "Softirq vs workqueue delay under the same load (all vectors and all "
+	      "work items of each cell merged, repetitions pooled):");
+	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
+	for (i = 0; i < r->cs.n; i++)
+		deferred_ratio_row(r, &r->cs.s[i], h);
+	doc_table_end(&r->doc);
+	free(h);
+}
+
+static void data_quality(struct report_ctx *r)
+{
+	size_t i, lossy = 0, bad = 0;
+
+	for (i = 0; i < r->run->ncells; i++) {
+		const struct cell *c = &r->run->cells[i];
+
+		if (!c->ok) {
+			doc_li(&r->doc, "cell %s did not finish (%s): not used", c->id,
+			       c->error[0] ? c->error : c->status);
+			bad++;
+		} else if (c->rec.cap.lossy) {
+			doc_li(&r->doc, "cell %s is LOSSY: %llu trace events lost; its softirq and "
+			       "workqueue figures are incomplete", c->id,
+			       (unsigned long long)c->rec.cap.lost_events);
+			lossy++;
+		}
+	}
+	if (!lossy && !bad)
+		doc_li(&r->doc, "every cell finished and no cell lost trace events");
+	if (!r->run->complete)
+		doc_li(&r->doc, "the run is INCOMPLETE (run.json: complete = false)");
+	if (r->run->npartial)
+		doc_li(&r->doc, "%zu interrupted cell directories (.partial-*) were ignored",
+		       r->run->npartial);
+}
+
+/* long_runs_of - "NET_RX 3, TIMER 1" for one set; returns the total */
+static uint64_t long_runs_of(const struct cellset *s, char *buf, size_t len)
+{
+	uint64_t runs, ks, lr, total = 0;
+	struct metric_key top[32];
+	size_t j, n, off = 0;
+
+	buf[0] = '\0';
+	n = top_groups(s, MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
+	for (j = 0; j < n; j++) {
+		sirq_totals(s, top[j].name, &runs, &ks, &lr);
+		if (lr && off < len)
+			off += snprintf(buf + off, len - off, "%s%s %llu", off ? ", " : "",
+					top[j].name, (unsigned long long)lr);
+		total += lr;
+	}
+	return total;
+}
+
+/* ksoftirqd_top - the vector with the largest share of runs in ksoftirqd (>= 100 runs) */
+static void ksoftirqd_top(struct report_ctx *r)
+{
+	uint64_t runs, ks, lr, best_ks = 0, best_runs = 0;
+	const struct cellset *best = NULL;
+	struct metric_key top[32];
+	const char *bestv = "";
+	size_t i, j, n;
+
+	for (i = 0; i < r->cs.n; i++) {
+		n = top_groups(&r->cs.s[i], MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
+		for (j = 0; j < n; j++) {
+			sirq_totals(&r->cs.s[i], top[j].name, &runs, &ks, &lr);
+			if (runs >= 100 && ks * best_runs >= best_ks * runs) {
+				best = &r->cs.s[i];
+				best_ks = ks;
+				best_runs = runs;
+				bestv = top[j].name;
+			}
+		}
+	}
+	if (best)
+		doc_li(&r->doc, "largest share of softirq runs in ksoftirqd: %s in %s/%s, %.1f%% "
+		       "of %llu runs", bestv, best->workload, best->config,
+		       100.0 * (double)best_ks / (double)best_runs,
+		       (unsigned long long)best_runs);
+}
+
+static void long_runs(struct report_ctx *r)
+{
+	char list[512];
+	size_t i, found = 0;
+
+	for (i = 0; i < r->cs.n; i++)
+		if (long_runs_of(&r->cs.s[i], list, sizeof(list))) {
+			doc_li(&r->doc, "%s/%s: softirq runs longer than 2 ms (MAX_SOFTIRQ_TIME) "
+			       "over %zu repetitions: %s", r->cs.s[i].workload, r->cs.s[i].config,
+			       r->cs.s[i].n, list);
+			found++;
+		}
+	if (!found)
+		doc_li(&r->doc, "no softirq ran longer than 2 ms");
+	ksoftirqd_top(r);
+}
+
+void findings_write(struct report_ctx *r)
+{
+	const char *wl[64];
+	struct judge_opts jo;
+	struct advice a;
+	char err[ERRBUF_LEN];
+	size_t w, n, i;
+
+	doc_h(&r->doc, 2, "Findings");
+	doc_p(&r->doc, "Computed from the data. For each workload, every configuration is "
+	      "judged against the reference on the workload's primary metrics with the "
+	      "engine of 'deferbench compare' (two-level bootstrap, margins, Holm over the "
+	      "workload's comparisons; docs/report.md): ratio to the reference, interval, "
+	      "verdict.");
+	judge_opts_default(&jo);
+	n = report_workloads(r, wl, ARRAY_SIZE(wl));
+	if (advise_run(r->run, &jo, &a, err)) {
+		doc_li(&r->doc, "no advice: %s", err);
+	} else {
+		for (w = 0; w < n; w++)
+			for (i = 0; i < a.n; i++)
+				if (!strcmp(a.wl[i].workload, wl[w]))
+					advice_finding(r, &a.wl[i]);
+		advise_free(&a);
+	}
+	for (w = 0; w < n; w++)
+		wakeup_finding(r, wl[w]);
+	data_quality(r);
+	long_runs(r);
+	deferred_ratios(r);
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * plot_kinds.h - the report's plot kinds. Callers compute the series; these functions
+ * only draw them. Every plot has a title, axis labels with units and a legend. All
+ * return 0 or -errno with a message in errbuf (ERRBUF_LEN).
+ */
+#ifndef DEFERBENCH_PLOT_KINDS_H
+#define DEFERBENCH_PLOT_KINDS_H
+
+#include <stddef.h>
+
+#include "hist.h"
+#include "rundata.h"
+#include "stats.h"
+
+/* A latency distribution to draw; an empty title draws it thin and out of the legend. */
+struct series {
+	char title[160];
+	const struct hist *h;
+	int color;		/* 1-based index into the report palette */
+	int dash;		/* 1 solid, 2 dashed, ... */
+};
+
+struct plot_text {
+	const char *plotdir;	/* where the files go */
+	const char *stem;	/* file name stem */
+	const char *title;
+};
+
+/* plot_percentiles - latency (us, log) against x = 1/(1-q) (log, labelled 50%, 99%, ...) */
+int plot_percentiles(const struct plot_text *t, const struct series *s, size_t n,
+		     char *errbuf);
+/* plot_histogram - share of samples per 1/8 octave (log) against latency (us, log) */
+int plot_histogram(const struct plot_text *t, const struct series *s, size_t n,
+		   char *errbuf);
+
+/* One configuration's box of a percentile ladder. */
+struct box {
+	char label[NAME_LEN];
+	double p1, p25, p50, p75, p99, p999;	/* pooled, ns */
+	double rep_p99[STATS_MAX_N];		/* each repetition's p99, ns */
+	size_t nrep;
+};
+
+/* plot_ladder - one box per configuration: p25-p75 box, p1-p99 whiskers, medians,
+ * pooled p99.9, and each repetition's p99 as a point */
+int plot_ladder(const struct plot_text *t, const char *ylabel, const struct box *b,
+		size_t n, char *errbuf);
+
+struct tseries {
+	char title[160];
+	const double *t;	/* seconds since the capture started */
+	const double *v;	/* ns */
+	size_t n;
+};
+
+/* plot_time - latency (us, log) per interval against time (s) */
+int plot_time(const struct plot_text *t, const char *ylabel, const struct tseries *s,
+	      size_t n, char *errbuf);
+
+#endif

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rep_time.c - latency over time: the busiest softirq vectors and workqueue groups of
+ * one repetition per configuration, p99 delay per interval, from intervals.csv.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot.h"
+#include "plot_kinds.h"
+#include "report_int.h"
+#include "ivfile.h"
+
+#define TOP_EACH 3
+
+struct tgroup {
+	bool softirq;
+	char name[NAME_LEN], func[FUNC_LEN], pool[NAME_LEN];
+	uint64_t total;
+	double *t, *v;
+	size_t n;
+};
+
+static bool same(const struct tgroup *g, const struct ival_row *row)
+{
+	return g->softirq == row->softirq && !strcmp(g->name, row->name) &&
+	       !strcmp(g->func, row->func) && !strcmp(g->pool, row->pool);
+}
+
+/* group_rows - intervals.csv rows into per-group series; returns the group count */
+static size_t group_rows(const struct ival_row *rows, size_t n, struct tgroup **out)
+{
+	struct tgroup *g = NULL, *p;
+	size_t i, j, ng = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < ng && !same(&g[j], &rows[i]); j++)
+			;
+		if (j == ng) {
+			p = realloc(g, (ng + 1) * sizeof(*g));
+			if (!p)
+				break;
+			g = p;
+			memset(&g[ng], 0, sizeof(g[ng]));
+			g[ng].softirq = rows[i].softirq;
+			strcpy(g[ng].name, rows[i].name);
+			strcpy(g[ng].func, rows[i].func);
+			strcpy(g[ng].pool, rows[i].pool);
+			g[ng].t = calloc(n, sizeof(double));
+			g[ng].v = calloc(n, sizeof(double));
+			if (!g[ng].t || !g[ng].v) {
+				free(g[ng].t);
+				free(g[ng].v);
+				break;
+			}
+			ng++;
+		}
+		g[j].t[g[j].n] = rows[i].t_s;
+		g[j].v[g[j].n++] = (double)rows[i].p99;
+		g[j].total += rows[i].count;
+	}
+	*out = g;
+	return ng;
+}
+
+static int by_total(const void *a, const void *b)
+{
+	const struct tgroup *x = a, *y = b;
+
+	if (x->softirq != y->softirq)
+		return x->softirq ? -1 : 1;
+	return (x->total < y->total) - (x->total > y->total);
+}
+
+/* pick - the TOP_EACH busiest softirq vectors, then workqueue groups */
+static size_t pick(struct tgroup *g, size_t ng, struct tseries *s)
+{
+	size_t i, ns = 0, nsirq = 0, nwq = 0;
+
+	qsort(g, ng, sizeof(*g), by_total);
+	for (i = 0; i < ng; i++) {
+		size_t *k = g[i].softirq ? &nsirq : &nwq;
+
+		if (*k == TOP_EACH)
+			continue;
+		(*k)++;
+		s[ns] = (struct tseries){ .t = g[i].t, .v = g[i].v, .n = g[i].n };
+		if (g[i].softirq)
+			snprintf(s[ns].title, sizeof(s[ns].title), "softirq %s", g[i].name);
+		else
+			snprintf(s[ns].title, sizeof(s[ns].title), "wq %s: %s @%s", g[i].name,
+				 g[i].func, g[i].pool);
+		ns++;
+	}
+	return ns;
+}
+
+static const struct cell *first_ok(const struct cellset *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->cell[i]->ok)
+			return s->cell[i];
+	return NULL;
+}
+
+static void time_plot(struct report_ctx *r, const struct cellset *set)
+{
+	const struct cell *c = first_ok(set);
+	char path[PATH_MAX], stem[PLOT_STEM_LEN], title[256];
+	struct tseries s[2 * TOP_EACH];
+	struct ival_row *rows = NULL;
+	struct tgroup *g = NULL;
+	size_t n = 0, ng, i;
+	int ret;
+
+	if (!c || path_join(path, sizeof(path), c->dir, "intervals.csv"))
+		return;
+	ret = intervals_load(path, "delay", &rows, &n, r->errbuf);
+	if (ret == -ENOENT) {
+		doc_p(&r->doc, "(%s: no intervals.csv, no plot over time)", c->id);
+		return;
+	}
+	if (ret) {
+		r->err = r->err ?: ret;
+		return;
+	}
+	ng = group_rows(rows, n, &g);
+	snprintf(stem, sizeof(stem), "time-%.40s-%.60s", set->workload, set->config);
+	plot_sanitize(stem);
+	snprintf(title, sizeof(title), "%s / %s, repetition %u: delay p99 per interval",
+		 set->workload, set->config, c->rep);
+	ret = plot_time(&(struct plot_text){ r->plotdir, stem, title },
+			"p99 delay of the items in the interval (us, log scale)", s,
+			pick(g, ng, s), r->errbuf);
+	if (ret == -ENODATA) {
+		doc_p(&r->doc, "(%s: no intervals with data)", c->id);
+	} else if (ret) {
+		r->err = r->err ?: ret;
+	} else {
+		char png[PLOT_STEM_LEN + 16], svg[PLOT_STEM_LEN + 16];
+
+		snprintf(png, sizeof(png), "plots/%s.png", stem);
+		snprintf(svg, sizeof(svg), "plots/%s.svg", stem);
+		doc_img(&r->doc, png, svg, title);
+		doc_p(&r->doc, "Each point is the p99 of one interval's items, at the interval's "
+		      "start; with fewer than 100 items in an interval it is close to that "
+		      "interval's maximum.");
+		r->nplots++;
+	}
+	for (i = 0; i < ng; i++) {
+		free(g[i].t);
+		free(g[i].v);
+	}
+	free(g);
+	free(rows);
+}
+
+void plots_time(struct report_ctx *r, const char *wl)
+{
+	size_t i;
+
+	if (!r->o->plots)
+		return;
+	for (i = 0; i < r->cs.n && !r->err; i++)
+		if (!strcmp(r->cs.s[i].workload, wl))
+			time_plot(r, &r->cs.s[i]);
+}

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report.c - deferbench report: one pass over a run that writes report.md and
+ * report.html together (doc.h), the CSV tables and the plots.
+ */
+#include "report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "plot.h"
+#include "report_int.h"
+
+size_t report_workloads(const struct report_ctx *r, const char **out, size_t max)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < r->cs.n; i++) {
+		for (j = 0; j < n && strcmp(out[j], r->cs.s[i].workload); j++)
+			;
+		if (j == n && n < max)
+			out[n++] = r->cs.s[i].workload;
+	}
+	return n;
+}
+
+static void header(struct report_ctx *r)
+{
+	const struct run *run = r->run;
+	size_t f, bad = 0, i;
+
+	for (i = 0; i < run->ncells; i++)
+		bad += !run->cells[i].ok;
+	doc_li(&r->doc, "%s: %s", run->is_record ? "record directory" : "run directory",
+	       run->dir);
+	if (run->planned)
+		doc_li(&r->doc, "scenario %s, %zu of %zu planned cells (%zu of them not "
+		       "finished), run %s", run->scenario, run->ncells, run->planned, bad,
+		       run->complete ? "complete" : "INCOMPLETE");
+	else
+		doc_li(&r->doc, "scenario %s, %zu cells (%zu not finished), run %s",
+		       run->scenario, run->ncells, bad, run->complete ? "complete" : "INCOMPLETE");
+	for (f = 0; f < RM_NR; f++)
+		if (run->meta[f][0])
+			doc_li(&r->doc, "%s: %s", run_meta_names[f], run->meta[f]);
+	doc_p(&r->doc, "Latencies are in microseconds. \"p99 [a-b]\" is the median over "
+	      "repetitions of each repetition's p99, with the lowest and highest repetition "
+	      "in brackets; p99.9, stddev, p99-p50 and IQR come from the repetitions' "
+	      "histograms pooled. lost and unmatched are the capture's lost trace events and "
+	      "unpaired events, summed over the repetitions behind the figure; LOSSY marks "
+	      "figures from captures that lost events. This machine may be noisy: compare "
+	      "configurations with each other, within one run.");
+}
+
+/* workload_metrics - the workload's own metric names, from its reference set */
+static size_t workload_metrics(const struct report_ctx *r, const char *wl,
+			       struct keylist *kl, const char **names, size_t max)
+{
+	const struct cellset *ref = cellsets_reference(&r->cs, wl);
+	size_t i, n = 0;
+
+	if (!ref || keylist_collect(ref, false, kl))
+		return 0;
+	for (i = 0; i < kl->n && n < max; i++)
+		if (kl->k[i].src == MS_WORKLOAD && kl->k[i].stat == MST_P50)
+			names[n++] = kl->k[i].name;
+	return n;
+}
+
+static void workload_section(struct report_ctx *r, const char *wl)
+{
+	struct keylist kl = { 0 };
+	const char *m[16];
+	size_t i, nm;
+
+	doc_h(&r->doc, 2, "Workload %s", wl);
+	nm = workload_metrics(r, wl, &kl, m, ARRAY_SIZE(m));
+	if (!nm)
+		doc_p(&r->doc, "No workload metrics (no workload.json).");
+	for (i = 0; i < nm && !r->err; i++) {
+		doc_h(&r->doc, 3, "%s: own latency, %s", wl, m[i]);
+		table_workload(r, wl, m[i]);
+		plots_workload(r, wl, m[i]);
+	}
+	table_counters(r, wl);
+	doc_h(&r->doc, 3, "%s: softirqs (all CPUs), busiest vectors first", wl);
+	table_softirq(r, wl);
+	doc_h(&r->doc, 3, "%s: workqueues, the %u busiest groups per configuration "
+	      "(all groups in tables/workqueue.csv)", wl, r->o->top_wq);
+	table_workqueue(r, wl);
+	if (!r->err)
+		plots_deferred(r, wl);
+	doc_h(&r->doc, 3, "%s: thread wakeup (sched_wakeup -> running)", wl);
+	doc_p(&r->doc, "From the wakeup of a ksoftirqd or kworker thread to the context switch "
+	      "that runs it: the part of softirq and workqueue delay the scheduler adds. "
+	      "Statistics only (no histograms), so p50 and p99 are per-repetition spreads; "
+	      "wakeups are summed over repetitions.");
+	table_wakeup(r, wl);
+	if (r->o->plots && !r->err) {
+		doc_h(&r->doc, 3, "%s: latency over time", wl);
+		plots_time(r, wl);
+	}
+	keylist_free(&kl);
+}
+
+/* is_report_file - a name the report writes into plots/ or tables/ (never a dot file) */
+static bool is_report_file(const char *name)
+{
+	static const char *const ext[] = { ".png", ".svg", ".gp", ".dat", ".log", ".csv" };
+	const char *dot = strrchr(name, '.');
+	size_t i;
+
+	if (name[0] == '.' || !dot)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(ext); i++)
+		if (!strcmp(dot, ext[i]))
+			return true;
+	return false;
+}
+
+/*
+ * clear_dir - remove what an earlier report left in plots/ or tables/, so that no stale
+ * plot or table survives a re-run: only regular files with the report's extensions
+ * (not symbolic links, directories or anything else); a missing directory is fine
+ */
+static int clear_dir(struct report_ctx *r, const char *dir)
+{
+	struct dirent *e;
+	struct stat st;
+	int ret = 0, err;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return errno == ENOENT ? 0 : set_errno(r->errbuf, -errno, "%s: cannot clear "
+						      "the old report files: %s", dir,
+						      strerror(errno));
+	while ((errno = 0, e = readdir(d))) {
+		if (!is_report_file(e->d_name))
+			continue;
+		err = 0;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			err = errno;
+		else if (S_ISREG(st.st_mode) && unlinkat(dirfd(d), e->d_name, 0))
+			err = errno;
+		if (err && err != ENOENT) {
+			ret = set_errno(r->errbuf, -err, "%s/%s: cannot remove the old report "
+				       "file: %s", dir, e->d_name, strerror(err));
+			break;
+		}
+	}
+	if (!e && errno)
+		ret = set_errno(r->errbuf, -errno, "%s: cannot read the directory: %s", dir,
+			       strerror(errno));
+	closedir(d);
+	return ret;
+}
+
+static int prepare_dirs(struct report_ctx *r)
+{
+	int ret;
+
+	ret = path_join(r->plotdir, sizeof(r->plotdir), r->o->outdir, "plots");
+	ret = ret ?: path_join(r->tabledir, sizeof(r->tabledir), r->o->outdir, "tables");
+	if (ret)
+		return set_errno(r->errbuf, ret, "%s: path too long", r->o->outdir);
+	/* plots/ and tables/ belong to the report: also without --plots, old plots go */
+	ret = clear_dir(r, r->plotdir);
+	ret = ret ?: clear_dir(r, r->tabledir);
+	if (ret)
+		return ret;
+	ret = mkdir_p(r->tabledir, 0755);
+	if (!ret && r->o->plots)
+		ret = mkdir_p(r->plotdir, 0755);
+	if (ret)
+		return set_errno(r->errbuf, ret, "%s: cannot create the output directories: %s",
+				r->o->outdir, strerror(-ret));
+	return 0;
+}
+
+static int open_doc(struct report_ctx *r)
+{
+	char md[PATH_MAX], html[PATH_MAX], title[1024];
+	int ret;
+
+	ret = path_join(md, sizeof(md), r->o->outdir, "report.md");
+	ret = ret ?: path_join(html, sizeof(html), r->o->outdir, "report.html");
+	snprintf(title, sizeof(title), "deferbench report: %s on %.200s (%.200s)", r->run->scenario,
+		 r->run->meta[RM_HOSTNAME], r->run->meta[RM_KERNEL]);
+	ret = ret ?: doc_open(&r->doc, md, html, title);
+	if (ret)
+		return set_errno(r->errbuf, ret, "%s: cannot write report.md/report.html: %s",
+				r->o->outdir, strerror(-ret));
+	return 0;
+}
+
+static void body(struct report_ctx *r)
+{
+	const char *wl[64];
+	size_t i, n;
+
+	header(r);
+	findings_write(r);
+	doc_h(&r->doc, 2, "Cells");
+	table_cells(r);
+	n = report_workloads(r, wl, ARRAY_SIZE(wl));
+	for (i = 0; i < n && !r->err; i++)
+		workload_section(r, wl[i]);
+	doc_h(&r->doc, 2, "Files");
+	doc_li(&r->doc, "tables/workload.csv, tables/softirq.csv, tables/workqueue.csv: every "
+	       "group and statistic (ns); tables/wakeup.csv: thread wakeup per ksoftirqd and "
+	       "worker pool; tables/counters.csv: workload counters; tables/cells.csv: "
+	       "every cell");
+	if (r->o->plots)
+		doc_li(&r->doc, "plots/: %zu plots as PNG and SVG, with the gnuplot scripts and "
+		       "data that drew them", r->nplots);
+}
+
+int report_write(const struct run *run, const struct report_opts *o, char *errbuf)
+{
+	struct report_ctx r = { .run = run, .o = o, .errbuf = errbuf };
+	int ret, e;
+
+	ret = cellsets_build(run, &r.cs);
+	if (ret)
+		return set_errno(errbuf, ret, "%s: cannot group cells", run->dir);
+	ret = prepare_dirs(&r);
+	ret = ret ?: open_doc(&r);
+	if (ret)
+		goto out_free_sets;
+	ret = tables_open(&r);
+	if (!ret)
+		body(&r);
+	ret = ret ?: r.err;
+	e = tables_close(&r);
+	ret = ret ?: e;
+	e = doc_close(&r.doc);
+	if (!ret && e)
+		ret = set_errno(errbuf, e, "%s: cannot write the report: %s", o->outdir,
+			       strerror(-e));
+out_free_sets:
+	cellsets_free(&r.cs);
+	return ret;
+}

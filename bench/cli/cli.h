@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cli.h - the deferbench subcommands: one file each (cmd_NAME.c) with its option
+ * table, a pure argument parser and its entry point; main.c dispatches.
+ *
+ * Entry points take argv[0] = the subcommand's name and return the exit status:
+ *   0  success
+ *   1  error (bad input, missing privilege or facility, I/O failure)
+ * compare has its own codes (1 = regression, 2 = error) and says so in --help.
+ *
+ * Parsers touch nothing and print nothing (the unit tests call them): they return 0,
+ * CLI_HELP when --help was asked for, or -EINVAL with a message in errbuf (ERRBUF_LEN)
+ * that names the option at fault. Every parser reports a bad option in the same words,
+ * through opts_next().
+ */
+#ifndef DEFERBENCH_CLI_H
+#define DEFERBENCH_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "compare.h"
+#include "history.h"
+#include "opts.h"
+#include "runner.h"
+#include "util.h"
+
+#define CLI_HELP 1
+
+/* What --help prints for a subcommand. */
+struct cli_help {
+	const char *name;		/* "record" */
+	const char *usage;		/* "deferbench record [-d DUR] ..." */
+	const char *desc;		/* a paragraph, or NULL */
+	const struct opt_desc *opts;
+	void (*more)(FILE *f);		/* printed after the options, or NULL */
+};
+
+/*
+ * cli_parsed - what an entry point does with its parser's return value ret: print the
+ * help (returns 0), or "NAME: ERR; see 'deferbench NAME --help'" (returns errcode), or
+ * nothing for ret == 0 (returns -1: go on).
+ */
+int cli_parsed(int ret, const struct cli_help *h, const char *err, int errcode);
+
+/* record (bounds of -b and -i: capture.h) */
+struct record_args {
+	uint64_t duration_ns;		/* 0: until the command exits, or Ctrl-C */
+	const char *out_dir;
+	unsigned int buffer_kb;
+	uint64_t interval_ns;
+	bool raw;
+	bool force;
+	bool no_sched;
+	const char *store;		/* --store: add the results to this results store */
+	char **cmd;			/* NULL-terminated, or NULL */
+};
+int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf);
+int cmd_record(int argc, char **argv);
+
+/* analyze */
+struct analyze_args {
+	const char *in_dir;
+	const char *out_dir;
+	bool force;
+};
+int analyze_parse_args(int argc, char **argv, struct analyze_args *a, char *errbuf);
+int cmd_analyze(int argc, char **argv);
+
+/* load */
+#define LOAD_MAX_OPTS 64
+#define LOAD_KEY_MAX 64
+#define LOAD_DEFAULT_DURATION_NS (10 * NSEC_PER_SEC)
+
+struct load_args {
+	const char *name;		/* workload, NULL with --list alone */
+	uint64_t duration_ns;		/* -d, default LOAD_DEFAULT_DURATION_NS */
+	const char *outdir;		/* -o, or NULL */
+	uint64_t seed;			/* --seed, default 1 */
+	bool list;			/* --list */
+	bool help;			/* -h */
+	int nopts;
+	char key[LOAD_MAX_OPTS][LOAD_KEY_MAX];	/* workload options, in order given */
+	const char *val[LOAD_MAX_OPTS];
+};
+extern const struct opt_desc load_opts[];
+/*
+ * load_parse_args - argv[0] is "load". load's own options may come before or after
+ * the workload name; after it, "--key value", "--key=value" and "key=value" are
+ * workload options (checked later against the workload's table).
+ */
+int load_parse_args(int argc, char **argv, struct load_args *a, char *errbuf);
+int cmd_load(int argc, char **argv);
+
+/* run: struct run_opts (all but the command line), and the adaptive loop's choices */
+struct run_args {
+	struct run_opts o;
+	bool until_decided;		/* --until-decided given */
+	const char *against;		/* --against RUN */
+};
+int run_parse_args(int argc, char **argv, struct run_args *a, char *errbuf);
+int cmd_run(int argc, char **argv);
+
+/* restore */
+struct restore_args {
+	bool force;			/* even while the journal's owner runs */
+};
+int restore_parse_args(int argc, char **argv, struct restore_args *a, char *errbuf);
+int cmd_restore(int argc, char **argv);
+
+/* knobs */
+enum knobs_verb { KNOBS_SHOW, KNOBS_LIST, KNOBS_SET };
+#define KNOBS_SET_MAX 32
+
+struct knobs_args {
+	enum knobs_verb verb;
+	uint64_t hold_ns;		/* set -t: restore after this long; 0 = at a signal */
+	char **assign;			/* set: "KNOB=VALUE" arguments */
+	int nassign;
+};
+int knobs_parse_args(int argc, char **argv, struct knobs_args *a, char *errbuf);
+int cmd_knobs(int argc, char **argv);
+
+/* report */
+struct report_args {
+	const char *dir;
+	const char *outdir;		/* NULL: dir itself */
+	bool no_plots;
+	unsigned int top_wq;		/* workqueue groups shown per cell */
+};
+extern const struct opt_desc report_opts[];
+int report_parse(int argc, char **argv, struct report_args *a, char *errbuf);
+int cmd_report(int argc, char **argv);
+
+/* compare */
+#define CMP_MAX_PATTERNS 32
+
+struct compare_args {
+	const char *base, *new;
+	const char *outdir;		/* NULL: the new run's directory */
+	bool no_files;
+	bool allow_empty;		/* no primary metric judged is not an error */
+	const char *noise;		/* --noise FILE */
+	struct cmp_opts cmp;
+	const char *patterns[CMP_MAX_PATTERNS + 1];
+};
+extern const struct opt_desc compare_opts[];
+int compare_parse(int argc, char **argv, struct compare_args *a, char *errbuf);
+int cmd_compare(int argc, char **argv);
+
+/* advise */
+struct advise_args {
+	const char *run;
+	bool json;
+	double threshold;		/* 0.10 = 10% */
+	const char *noise;		/* noise.json, or NULL */
+};
+int advise_parse_args(int argc, char **argv, struct advise_args *a, char *errbuf);
+int cmd_advise(int argc, char **argv);
+
+/* baseline */
+enum baseline_verb { BL_SAVE, BL_SHOW, BL_PATH, BL_LIST, BL_CALIBRATE };
+#define CALIBRATE_MAX_RUNS 20
+#define BASELINE_DEFAULT_ROOT "/var/lib/deferbench/baselines"
+
+struct baseline_args {
+	enum baseline_verb verb;
+	const char *root;		/* --dir, else $DEFERBENCH_BASELINE_DIR, else default */
+	const char *host;		/* --host, else the run's or this machine's */
+	const char *name;		/* --name, default "default" */
+	const char *run;		/* save: the run directory */
+	bool force;			/* save: accept an incomplete or lossy run */
+	/* calibrate */
+	int runs;			/* --runs N: runs of the scenario (default 3) */
+	const char *scenario;		/* the scenario to run, or NULL with --from */
+	char *const *from;		/* --from: existing runs, nfrom of them */
+	int nfrom;
+	const char *output;		/* -o FILE: noise.json here, not in the baseline */
+};
+/* baseline_calibrate - the calibrate verb (cmd_calibrate.c); returns the exit status */
+int baseline_calibrate(const struct baseline_args *a);
+/* baseline_dir - <root>/<host>/<name> of a; 0, -ENOENT when it does not exist */
+int baseline_dir(const struct baseline_args *a, char *buf, size_t len);
+extern const struct opt_desc baseline_opts[];
+int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf);
+int cmd_baseline(int argc, char **argv);
+
+/* history: the results store (cmd_history.c) */
+enum history_verb { HV_SHOW, HV_ADD, HV_MERGE };
+
+#define HISTORY_MAX_PATTERNS 32
+#define HISTORY_DEFAULT_DB "/var/lib/deferbench/results.db"
+
+struct history_args {
+	enum history_verb verb;
+	const char *db;			/* --db, else $DEFERBENCH_STORE, else the default */
+	const char *host, *scenario, *workload, *config, *kernel;
+	const char *patterns[HISTORY_MAX_PATTERNS + 1];
+	size_t npatterns;		/* 0: the primary metrics */
+	const char *plotdir;		/* -o: write plots here */
+	bool regressions, fleet, replace;
+	unsigned int min_tail;
+	struct hs_detect_opts det;
+	char **paths;			/* add: run directories; merge: stores */
+	int npaths;
+};
+extern const struct opt_desc history_opts[];
+int history_parse(int argc, char **argv, struct history_args *a, char *errbuf);
+/* history_db - the store path the arguments and environment choose */
+const char *history_db(const struct history_args *a);
+int cmd_history(int argc, char **argv);
+/*
+ * history_add_dir - add a finished run or record directory to the results store at db
+ * (created when missing), printing what happened; 0, or -errno after an error message.
+ * run --store and record --store use it.
+ */
+int history_add_dir(const char *db, const char *dir, bool replace);
+
+/* export: a run's primary metrics for CI (cmd_export.c) */
+enum export_format { EX_NONE, EX_KCIDB, EX_LAVA, EX_RESULT_TXT };
+
+struct export_args {
+	enum export_format format;
+	const char *run;
+	const char *against;		/* baseline run: verdicts; NULL: measurements only */
+	const char *origin, *build_id;	/* KCIDB */
+	const char *output;		/* NULL: stdout */
+	unsigned int min_tail;
+};
+extern const struct opt_desc export_opts[];
+int export_parse(int argc, char **argv, struct export_args *a, char *errbuf);
+int cmd_export(int argc, char **argv);
+
+#endif

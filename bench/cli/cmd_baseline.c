@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_baseline.c - deferbench baseline save|show|path|list: a stored reference run per
+ * host, <root>/<host>/<name>/, that CI compares new runs against.
+ *
+ * save copies only what report and compare read (run.json, scenario.ini, and the files
+ * of each finished cell; never raw/ captures or .partial- cells), into a temporary
+ * directory renamed into place, so a reader never sees half a baseline.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "jsonw.h"
+#include "rundir.h"
+
+enum { OPT_FORCE = 256, OPT_RUNS, OPT_FROM };
+
+const struct opt_desc baseline_opts[] = {
+	{ "dir", 'd', required_argument, "ROOT",
+	  "baseline store (default $DEFERBENCH_BASELINE_DIR or " BASELINE_DEFAULT_ROOT ")" },
+	{ "host", 'H', required_argument, "HOST",
+	  "host the baseline belongs to (default: the run's host for save, this host otherwise)" },
+	{ "name", 'n', required_argument, "NAME", "baseline name (default: default)" },
+	{ "force", OPT_FORCE, no_argument, NULL, "save: accept an incomplete or lossy run" },
+	{ "runs", OPT_RUNS, required_argument, "N",
+	  "calibrate: run the scenario N times (2-20, default 3)" },
+	{ "from", OPT_FROM, no_argument, NULL,
+	  "calibrate: from the runs given (2 or more), running nothing" },
+	{ "output", 'o', required_argument, "FILE",
+	  "calibrate: write noise.json here instead of beside the baseline" },
+	{ "help", 'h', no_argument, NULL, "this help" },
+	{ NULL, 0, 0, NULL, NULL }
+};
+
+static const struct cli_help baseline_help = {
+	"baseline", "deferbench baseline save RUN | show | path | list [OPTIONS]\n"
+	"       deferbench baseline calibrate [--runs N] SCENARIO | --from RUN RUN... [OPTIONS]",
+	"Store a reference run per host (<root>/<host>/<name>/) and find it again.\n"
+	"'path' prints the directory and exits 1 when there is none. 'calibrate' measures\n"
+	"the host's noise floors (runs the scenario N times, nothing changed, and compares\n"
+	"every pair) and stores them as noise.json beside the baseline: compare then never\n"
+	"uses a margin below them.",
+	baseline_opts, NULL,
+};
+
+static bool name_ok(const char *s)
+{
+	if (!*s || *s == '.' || strlen(s) >= NAME_LEN)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '.' || *s == '-' || *s == '_'))
+			return false;
+	return true;
+}
+
+static int baseline_verb(const char *s, enum baseline_verb *v)
+{
+	static const char *const verbs[] = { [BL_SAVE] = "save", [BL_SHOW] = "show",
+					     [BL_PATH] = "path", [BL_LIST] = "list",
+					     [BL_CALIBRATE] = "calibrate" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(verbs); i++)
+		if (!strcmp(s, verbs[i])) {
+			*v = (enum baseline_verb)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
+{
+	char err[ERRBUF_LEN];
+	struct opts_iter it;
+	bool from = false;
+	uint64_t v;
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->name = "default";
+	a->runs = 3;
+	if (argc < 2)
+		return set_err(errbuf, "need save, show, path, list or calibrate");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		return CLI_HELP;
+	if (baseline_verb(argv[1], &a->verb))
+		return set_err(errbuf, "unknown baseline command '%s': need save, show, path, "
+			       "list or calibrate", argv[1]);
+	if ((c = opts_begin(&it, baseline_opts, OPTS_PERMUTE, argc - 1, argv + 1, errbuf)))
+		return c;
+	while ((c = opts_next(&it, errbuf)) >= 0) {
+		switch (c) {
+		case 'h': return CLI_HELP;
+		case 'd': a->root = optarg; break;
+		case 'H': a->host = optarg; break;
+		case 'n': a->name = optarg; break;
+		case OPT_FORCE: a->force = true; break;
+		case OPT_FROM: from = true; break;
+		case 'o': a->output = optarg; break;
+		case OPT_RUNS:
+			if (parse_u64(optarg, 2, CALIBRATE_MAX_RUNS, &v, err))
+				return set_err(errbuf, "--runs: %s", err);
+			a->runs = (int)v;
+			break;
+		}
+	}
+	if (c != OPTS_END)
+		return c;
+	if (!name_ok(a->name) || (a->host && !name_ok(a->host)))
+		return set_err(errbuf, "names may hold letters, digits, '.', '-' and '_' and "
+			       "must not start with '.'");
+	if ((from || a->output) && a->verb != BL_CALIBRATE)
+		return set_err(errbuf, "--from and --output go with calibrate");
+	if (a->verb == BL_SAVE) {
+		if (argc - 1 - optind != 1)
+			return set_err(errbuf, "save: need the run directory");
+		a->run = argv[1 + optind];
+	} else if (a->verb == BL_CALIBRATE && from) {
+		if (argc - 1 - optind < 2)
+			return set_err(errbuf, "calibrate --from: need 2 or more run directories");
+		if (argc - 1 - optind > CALIBRATE_MAX_RUNS)
+			return set_err(errbuf, "calibrate --from: at most %d runs",
+				       CALIBRATE_MAX_RUNS);
+		a->from = argv + 1 + optind;
+		a->nfrom = argc - 1 - optind;
+	} else if (a->verb == BL_CALIBRATE) {
+		if (argc - 1 - optind != 1)
+			return set_err(errbuf, "calibrate: need one scenario file (or --from RUN "
+				       "RUN...)");
+		a->scenario = argv[1 + optind];
+	} else if (argc - 1 != optind) {
+		return set_err(errbuf, "%s takes no arguments besides options", argv[1]);
+	}
+	return 0;
+}
+
+/* pathf - a formatted path; -ENAMETOOLONG rather than a silently cut one */
+static int __printf(3, 4) pathf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static const char *root_of(const struct baseline_args *a)
+{
+	const char *env = getenv("DEFERBENCH_BASELINE_DIR");
+
+	return a->root ? a->root : env && *env ? env : BASELINE_DEFAULT_ROOT;
+}
+
+/* copy_file - src to dst (created 0644) */
+static int copy_file(const char *src, const char *dst)
+{
+	char buf[65536];
+	int in, out, ret = 0;
+	ssize_t n;
+
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (out < 0) {
+		ret = -errno;
+		close(in);
+		return ret;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			ret = -EIO;
+			break;
+		}
+	if (n < 0)
+		ret = -errno;
+	close(in);
+	if (close(out) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* wanted - the result files report and compare read; not reports, plots or raw data */
+static bool wanted(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	return dot && name[0] != '.' && (!strcmp(dot, ".json") || !strcmp(dot, ".csv") ||
+					 !strcmp(dot, ".ini"));
+}
+
+/* copy_files - the wanted regular files of src (not subdirectories) into dst, created */
+static int copy_files(const char *src, const char *dst)
+{
+	char s[PATH_MAX], d[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	DIR *dir;
+	int ret;
+
+	ret = mkdir_p(dst, 0755);
+	if (ret)
+		return ret;
+	dir = opendir(src);
+	if (!dir)
+		return -errno;
+	while (!ret && (de = readdir(dir))) {
+		if (path_join(s, sizeof(s), src, de->d_name) ||
+		    path_join(d, sizeof(d), dst, de->d_name)) {
+			ret = -ENAMETOOLONG;
+			break;
+		}
+		if (wanted(de->d_name) && stat(s, &st) == 0 && S_ISREG(st.st_mode))
+			ret = copy_file(s, d);
+	}
+	closedir(dir);
+	return ret;
+}
+
+static int copy_run(const struct run *run, const char *dst)
+{
+	char d[PATH_MAX];
+	size_t i;
+	int ret;
+
+	ret = copy_files(run->dir, dst);
+	for (i = 0; !ret && !run->is_record && i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		if (access(c->dir, F_OK))
+			continue;
+		/* the same relative place: <dst>/<cell dir relative to the run> */
+		ret = path_join(d, sizeof(d), dst, c->dir + strlen(run->dir) + 1);
+		ret = ret ?: copy_files(c->dir, d);
+	}
+	return ret;
+}
+
+static int write_info(const char *dir, const struct run *run)
+{
+	struct json_object *o = json_object_new_object();
+	char p[PATH_MAX], now[64], src[PATH_MAX];
+	int ret;
+
+	iso_time_now(now, sizeof(now));
+	if (!realpath(run->dir, src))
+		snprintf(src, sizeof(src), "%s", run->dir);
+	json_object_object_add(o, "schema", json_object_new_string("deferbench-baseline/1"));
+	json_object_object_add(o, "source", json_object_new_string(src));
+	json_object_object_add(o, "saved", json_object_new_string(now));
+	ret = path_join(p, sizeof(p), dir, "baseline.json");
+	ret = ret ?: jsonw_write(p, o, 0644, 0);
+	json_object_put(o);
+	return ret;
+}
+
+/* usable_as_baseline - a baseline must be complete and loss-free unless forced */
+static int usable_as_baseline(const struct run *run, bool force)
+{
+	size_t i, bad = 0, lossy = 0;
+
+	for (i = 0; i < run->ncells; i++) {
+		bad += !run->cells[i].ok;
+		lossy += run->cells[i].ok && run->cells[i].rec.cap.lossy;
+	}
+	if (run->complete && !bad && !lossy)
+		return 0;
+	(force ? warn_msg : err_msg)("%s: %s, %zu cells not finished, %zu lossy%s", run->dir,
+				     run->complete ? "complete" : "incomplete", bad, lossy,
+				     force ? "; saved anyway (--force)" : "; use --force to save anyway");
+	return force ? 0 : -EINVAL;
+}
+
+/* install - move tmp to dest, replacing an older baseline only once tmp is complete */
+static int install(const char *tmp, const char *dest, const char *hostdir, const char *name)
+{
+	char old[PATH_MAX];
+	bool had_old;
+
+	if (pathf(old, sizeof(old), "%s/.old-%s-%d", hostdir, name, (int)getpid()))
+		return -ENAMETOOLONG;
+	had_old = access(dest, F_OK) == 0;
+	if (had_old && rename(dest, old))
+		return -errno;
+	if (rename(tmp, dest)) {
+		int e = -errno;
+
+		if (had_old)
+			rename(old, dest);
+		return e;
+	}
+	return had_old ? rm_rf(old) : 0;
+}
+
+static int baseline_save(const struct baseline_args *a)
+{
+	char hostdir[PATH_MAX], dest[PATH_MAX], tmp[PATH_MAX], err[ERRBUF_LEN];
+	const char *host;
+	struct run run;
+	int ret;
+
+	if (run_load(a->run, &run, err)) {
+		err_msg("%s", err);
+		return 1;
+	}
+	host = a->host ? a->host : run.meta[RM_HOSTNAME];
+	ret = usable_as_baseline(&run, a->force);
+	if (!ret && !name_ok(host)) {
+		err_msg("the run's host name '%s' cannot name a directory; use --host", host);
+		ret = -EINVAL;
+	}
+	if (ret)
+		goto out;
+	ret = pathf(hostdir, sizeof(hostdir), "%s/%s", root_of(a), host);
+	ret = ret ?: pathf(dest, sizeof(dest), "%s/%s", hostdir, a->name);
+	ret = ret ?: pathf(tmp, sizeof(tmp), "%s/.tmp-%s-%d", hostdir, a->name, (int)getpid());
+	ret = ret ?: mkdir_p(hostdir, 0755);
+	ret = ret ?: copy_run(&run, tmp);
+	ret = ret ?: write_info(tmp, &run);
+	ret = ret ?: install(tmp, dest, hostdir, a->name);
+	if (ret) {
+		err_msg("cannot save the baseline in %s: %s", dest, strerror(-ret));
+		rm_rf(tmp);
+	} else {
+		printf("%s\n", dest);
+	}
+out:
+	run_free(&run);
+	return ret ? 1 : 0;
+}
+
+int baseline_dir(const struct baseline_args *a, char *buf, size_t len)
+{
+	char host[NAME_LEN];
+
+	if (a->host)
+		snprintf(host, sizeof(host), "%s", a->host);
+	else if (host_name(host, sizeof(host)))
+		return -EIO;
+	if (pathf(buf, len, "%s/%s/%s", root_of(a), host, a->name))
+		return -ENAMETOOLONG;
+	return access(buf, F_OK) ? -ENOENT : 0;
+}
+
+static int baseline_show(const struct baseline_args *a, bool path_only)
+{
+	char dir[PATH_MAX], info[PATH_MAX], err[ERRBUF_LEN], *text;
+	struct run run;
+	size_t f;
+
+	if (baseline_dir(a, dir, sizeof(dir))) {
+		err_msg("no baseline '%s' at %s", a->name, dir);
+		return 1;
+	}
+	if (path_only) {
+		printf("%s\n", dir);
+		return 0;
+	}
+	if (run_load(dir, &run, err)) {
+		err_msg("baseline %s is unreadable: %s", dir, err);
+		return 1;
+	}
+	printf("baseline: %s\nscenario: %s\ncells: %zu\ncomplete: %s\n", dir, run.scenario,
+	       run.ncells, run.complete ? "yes" : "no");
+	for (f = 0; f < RM_NR; f++)
+		if (run.meta[f][0])
+			printf("%s: %s\n", run_meta_names[f], run.meta[f]);
+	if (!path_join(info, sizeof(info), dir, "baseline.json") &&
+	    (text = read_file_alloc(info, NULL))) {
+		printf("saved from: %s\n", text);
+		free(text);
+	}
+	run_free(&run);
+	return 0;
+}
+
+static int baseline_list(const struct baseline_args *a)
+{
+	char dir[PATH_MAX], host[NAME_LEN];
+	struct dirent *de;
+	DIR *d;
+
+	if (a->host)
+		snprintf(host, sizeof(host), "%s", a->host);
+	else if (host_name(host, sizeof(host)))
+		return 1;
+	if (pathf(dir, sizeof(dir), "%s/%s", root_of(a), host))
+		return 1;
+	d = opendir(dir);
+	if (!d) {
+		err_msg("no baselines for host %s in %s", host, root_of(a));
+		return 1;
+	}
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			printf("%s/%s\n", dir, de->d_name);
+	closedir(d);
+	return 0;
+}
+
+int cmd_baseline(int argc, char **argv)
+{
+	struct baseline_args a;
+	char err[ERRBUF_LEN];
+	int ret;
+
+	ret = cli_parsed(baseline_parse(argc, argv, &a, err), &baseline_help, err, 1);
+	if (ret >= 0)
+		return ret;
+	switch (a.verb) {
+	case BL_SAVE: return baseline_save(&a);
+	case BL_SHOW: return baseline_show(&a, false);
+	case BL_PATH: return baseline_show(&a, true);
+	case BL_LIST: return baseline_list(&a);
+	case BL_CALIBRATE: return baseline_calibrate(&a);
+	}
+	return 1;
+}

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_compare.c - deferbench compare BASE NEW: per-metric verdicts between two runs.
+ * Exit codes: 0 no regression, 1 regression, 2 error.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmp_out.h"
+#include "rundir.h"
+
+enum { OPT_MIN_REPS = 256, OPT_MIN_TAIL, OPT_NO_FILES, OPT_NOISE, OPT_ALLOW_EMPTY };
+
+const struct opt_desc compare_opts[] = {
+	{ "threshold", 't', required_argument, "PCT",
+	  "smallest change that counts, in percent (0.1-1000, default 10)" },
+	{ "confidence", 'c', required_argument, "C",
+	  "1 - the family-wise error of the verdicts of each family (0.5-0.999, default 0.95)" },
+	{ "metric", 'm', required_argument, "PATTERN",
+	  "primary metrics (they decide the exit status): ids matching this glob; repeatable "
+	  "(default: what the results name - each workload's own p99 and its deferred work's)" },
+	{ "min-reps", OPT_MIN_REPS, required_argument, "N",
+	  "repetitions with data needed per side for a verdict (2-256, default 2)" },
+	{ "min-tail", OPT_MIN_TAIL, required_argument, "N",
+	  "samples needed beyond a percentile, per side (1-1000000, default 10)" },
+	{ "output", 'o', required_argument, "DIR",
+	  "write compare.md and junit.xml here (default: the NEW directory)" },
+	{ "no-files", OPT_NO_FILES, no_argument, NULL, "print only; write no files" },
+	{ "noise", OPT_NOISE, required_argument, "FILE",
+	  "the host's noise floors (default: BASE/noise.json when BASE is a calibrated baseline)" },
+	{ "allow-empty", OPT_ALLOW_EMPTY, no_argument, NULL,
+	  "exit 0 even when no primary metric is judged (a --metric that matches nothing is "
+	  "an error otherwise: exit 2)" },
+	{ "help", 'h', no_argument, NULL, "this help" },
+	{ NULL, 0, 0, NULL, NULL }
+};
+
+static const struct cli_help compare_help = {
+	"compare", "deferbench compare [OPTIONS] BASE NEW",
+	"Compare two runs (or record directories) metric by metric: worse, better, no change\n"
+	"(an equivalence test against a margin), or cannot tell with the repetitions that\n"
+	"would decide it. Exit status: 0 no primary metric worse, 1 a primary metric worse,\n"
+	"2 error. Rules: docs/report.md.",
+	compare_opts, NULL,
+};
+
+static int compare_opt(int c, struct compare_args *a, size_t *np, char *errbuf)
+{
+	uint64_t u;
+	int ret = 0;
+
+	switch (c) {
+	case 't':
+		ret = parse_double(optarg, 0.1, 1000, &a->cmp.j.threshold, errbuf);
+		a->cmp.j.threshold /= 100;
+		return ret;
+	case 'c':
+		return parse_double(optarg, 0.5, 0.999, &a->cmp.j.confidence, errbuf);
+	case 'm':
+		if (*np == CMP_MAX_PATTERNS)
+			return set_err(errbuf, "at most %d --metric patterns", CMP_MAX_PATTERNS);
+		if (cmp_pattern_ok(optarg, errbuf))
+			return -EINVAL;
+		a->patterns[(*np)++] = optarg;
+		return 0;
+	case OPT_MIN_REPS:
+		ret = parse_u64(optarg, 2, STATS_MAX_N, &u, errbuf);
+		a->cmp.j.min_reps = (unsigned int)u;
+		return ret;
+	case OPT_MIN_TAIL:
+		ret = parse_u64(optarg, 1, 1000000, &u, errbuf);
+		a->cmp.j.min_tail = (unsigned int)u;
+		return ret;
+	case 'o':
+		a->outdir = optarg;
+		return 0;
+	case OPT_NO_FILES:
+		a->no_files = true;
+		return 0;
+	case OPT_NOISE:
+		a->noise = optarg;
+		return 0;
+	case OPT_ALLOW_EMPTY:
+		a->allow_empty = true;
+		return 0;
+	}
+	return set_err(errbuf, "internal error: option %d not handled", c);
+}
+
+int compare_parse(int argc, char **argv, struct compare_args *a, char *errbuf)
+{
+	char msg[ERRBUF_LEN], name[OPTS_NAME_LEN];
+	struct opts_iter it;
+	size_t np = 0;
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	judge_opts_default(&a->cmp.j);
+	if ((c = opts_begin(&it, compare_opts, OPTS_PERMUTE, argc, argv, errbuf)))
+		return c;
+	while ((c = opts_next(&it, errbuf)) >= 0) {
+		if (c == 'h')
+			return CLI_HELP;
+		if (compare_opt(c, a, &np, msg))
+			return set_err(errbuf, "%s: %s", opts_name(compare_opts, c, name,
+				       sizeof(name)), msg);
+	}
+	if (c != OPTS_END)
+		return c;
+	if (argc - optind != 2)
+		return set_err(errbuf, "need BASE and NEW run directories");
+	a->base = argv[optind];
+	a->new = argv[optind + 1];
+	if (np) {
+		a->cmp.primary = a->patterns;
+		a->cmp.nprimary = np;
+	}
+	return 0;
+}
+
+static int write_files(const struct compare_args *a, const struct cmp_ctx *ctx)
+{
+	const char *dir = a->outdir ? a->outdir : a->new;
+	char md[PATH_MAX], xml[PATH_MAX];
+	int ret;
+
+	if (mkdir_p(dir, 0755) ||
+	    path_join(md, sizeof(md), dir, "compare.md") ||
+	    path_join(xml, sizeof(xml), dir, "junit.xml")) {
+		err_msg("cannot create %s", dir);
+		return -EIO;
+	}
+	ret = cmp_write_md(md, ctx);
+	if (ret) {
+		err_msg("%s: %s", md, strerror(-ret));
+		return ret;
+	}
+	ret = cmp_write_junit(xml, ctx);
+	if (ret) {
+		err_msg("%s: %s", xml, strerror(-ret));
+		return ret;
+	}
+	info_msg("wrote %s and %s", md, xml);
+	return 0;
+}
+
+static int load_both(const struct compare_args *a, struct run *base, struct run *new)
+{
+	char err[ERRBUF_LEN];
+
+	if (run_load(a->base, base, err)) {
+		err_msg("base: %s", err);
+		return -EINVAL;
+	}
+	if (run_load(a->new, new, err)) {
+		err_msg("new: %s", err);
+		run_free(base);
+		return -EINVAL;
+	}
+	if (!base->complete)
+		warn_msg("base run %s is incomplete (complete = false)", base->dir);
+	if (!new->complete)
+		warn_msg("new run %s is incomplete (complete = false)", new->dir);
+	return 0;
+}
+
+/*
+ * judge_setup - what the data say about how to judge: the host's noise floors (--noise,
+ * else the base's noise.json when it is a calibrated baseline), whether base is a
+ * stored baseline (only new can get repetitions), and the looks an adaptive new run
+ * took (each at alpha / looks)
+ */
+static int judge_setup(struct compare_args *a, const struct run *base, const struct run *new,
+		       struct noise *noise)
+{
+	char err[ERRBUF_LEN], p[PATH_MAX];
+	int ret;
+
+	ret = a->noise ? noise_load(a->noise, noise, err) : noise_load_dir(base->dir, noise, err);
+	if (ret && (a->noise || ret != -ENOENT)) {
+		err_msg("%s", err);
+		return ret;
+	}
+	if (!ret)
+		a->cmp.j.noise = noise;
+	a->cmp.j.base_fixed = !path_join(p, sizeof(p), base->dir, "baseline.json") &&
+			      !access(p, F_OK);
+	a->cmp.j.looks = new->looks ? new->looks : 1;
+	return 0;
+}
+
+/*
+ * check_selection - a --metric that matches no metric id (a typo) and a comparison in
+ * which no primary metric is judged must not pass a CI gate: errors unless --allow-empty
+ */
+static int check_selection(const struct compare_args *a, const struct cmp_result *res)
+{
+	size_t i, bad = 0, primary = 0;
+
+	for (i = 0; res->pattern_hits && i < a->cmp.nprimary; i++) {
+		if (res->pattern_hits[i])
+			continue;
+		(a->allow_empty ? warn_msg : err_msg)("compare: --metric '%s' matches no metric "
+			"of these runs (ids look like '%s', '%s'); check it for a typo%s",
+			a->patterns[i], res->example[0], res->example[1],
+			a->allow_empty ? "" : ", or pass --allow-empty");
+		bad++;
+	}
+	for (i = 0; i < res->nrows; i++)
+		primary += res->rows[i].key.name[0] && res->rows[i].primary;
+	if (!primary) {
+		(a->allow_empty ? warn_msg : err_msg)("compare: no primary metric was judged%s",
+			a->allow_empty ? "" : "; a comparison that judges nothing passes nothing "
+			"(pass --allow-empty if that is what you want)");
+		bad++;
+	}
+	return bad && !a->allow_empty ? -EINVAL : 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct noise noise = { 0 };
+	struct compare_args a;
+	struct run base, new;
+	struct cmp_result res;
+	struct cmp_ctx ctx;
+	char err[ERRBUF_LEN];
+	int ret;
+
+	ret = cli_parsed(compare_parse(argc, argv, &a, err), &compare_help, err, 2);
+	if (ret >= 0)
+		return ret;
+	if (load_both(&a, &base, &new))
+		return 2;
+	ret = judge_setup(&a, &base, &new, &noise);
+	if (ret)
+		goto out_free_runs;
+	ret = compare_runs(&base, &new, &a.cmp, &res, err);
+	if (ret) {
+		err_msg("%s", err);
+		goto out_free_runs;
+	}
+	ctx = (struct cmp_ctx){ .base = &base, .new = &new, .opts = &a.cmp, .res = &res };
+	cmp_print(stdout, &ctx);
+	ret = check_selection(&a, &res);
+	if (!ret && !a.no_files)
+		ret = write_files(&a, &ctx);
+	if (!ret && cmp_regressed(&res))
+		ret = 1;
+	cmp_result_free(&res);
+out_free_runs:
+	run_free(&base);
+	run_free(&new);
+	noise_free(&noise);
+	return ret < 0 ? 2 : ret;
+}

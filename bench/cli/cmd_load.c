@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_load.c - 'deferbench load': run one workload standalone for a duration, stop
+ * it cleanly on SIGINT/SIGTERM, print its metrics and optionally write them.
+ *
+ * Exit codes: 0 the workload ran and was stopped cleanly (at the end of the duration
+ * or by SIGINT/SIGTERM: the results cover the time it ran); 1 error (bad option,
+ * refused setting, workload failure while running).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "workload.h"
+
+enum { OPT_SEED = 256, OPT_LIST };
+
+const struct opt_desc load_opts[] = {
+	{ "duration", 'd', required_argument, "DURATION",
+	  "how long to run (10s, 500ms, 2m; default 10s); Ctrl-C stops earlier" },
+	{ "output", 'o', required_argument, "DIR",
+	  "write workload.json and workload-hist.csv into DIR (created)" },
+	{ "seed", OPT_SEED, required_argument, "N",
+	  "seed of the workload's pseudo-random data (default 1), reported" },
+	{ "list", OPT_LIST, no_argument, NULL,
+	  "list the workloads (or NAME's) with every option, default and bounds" },
+	{ "help", 'h', no_argument, NULL, "this help" },
+	{ 0 },
+};
+
+/* match_load_opt - is arg one of load's own options? sets *val for "--x=v" / "-dV" */
+static const struct opt_desc *match_load_opt(const char *arg, const char **val)
+{
+	const struct opt_desc *d;
+	size_t n;
+
+	*val = NULL;
+	for (d = load_opts; d->name; d++) {
+		if (arg[0] == '-' && arg[1] == '-') {
+			n = strlen(d->name);
+			if (strncmp(arg + 2, d->name, n))
+				continue;
+			if (arg[2 + n] == '=' && d->has_arg) {
+				*val = arg + 3 + n;
+				return d;
+			}
+			if (!arg[2 + n])
+				return d;
+		} else if (arg[0] == '-' && d->val < 256 && arg[1] == d->val) {
+			if (arg[2] && d->has_arg)
+				*val = arg + 2;
+			else if (arg[2])
+				continue;
+			return d;
+		}
+	}
+	return NULL;
+}
+
+static int set_load_opt(const struct opt_desc *d, const char *val, struct load_args *a,
+			char *errbuf)
+{
+	char why[ERRBUF_LEN];
+
+	switch (d->val) {
+	case 'd':
+		if (parse_duration_ns(val, &a->duration_ns, why))
+			return set_err(errbuf, "--duration: %s", why);
+		return 0;
+	case 'o':
+		if (!*val)
+			return set_err(errbuf, "--output: empty directory name");
+		a->outdir = val;
+		return 0;
+	case OPT_SEED:
+		if (parse_u64(val, 0, UINT64_MAX, &a->seed, why))
+			return set_err(errbuf, "--seed: %s", why);
+		return 0;
+	case OPT_LIST:
+		a->list = true;
+		return 0;
+	case 'h':
+		a->help = true;
+		return 0;
+	}
+	return set_err(errbuf, "internal: option %s not handled", d->name);
+}
+
+/* add_wl_opt - a workload option "key" = val */
+static int add_wl_opt(struct load_args *a, const char *key, size_t klen, const char *val,
+		      char *errbuf)
+{
+	if (a->nopts >= LOAD_MAX_OPTS)
+		return set_err(errbuf, "more than %d workload options", LOAD_MAX_OPTS);
+	if (!klen || klen >= LOAD_KEY_MAX)
+		return set_err(errbuf, "bad workload option name '%.*s'", (int)klen, key);
+	memcpy(a->key[a->nopts], key, klen);
+	a->key[a->nopts][klen] = '\0';
+	a->val[a->nopts++] = val;
+	return 0;
+}
+
+/* parse_wl_opt - "--key value", "--key=value" or "key=value"; consumes 1 or 2 args */
+static int parse_wl_opt(int argc, char **argv, int *i, struct load_args *a, char *errbuf)
+{
+	const char *arg = argv[*i], *eq;
+
+	if (arg[0] == '-' && arg[1] == '-') {
+		arg += 2;
+		eq = strchr(arg, '=');
+		if (eq)
+			return add_wl_opt(a, arg, eq - arg, eq + 1, errbuf);
+		if (*i + 1 >= argc)
+			return set_err(errbuf, "workload option --%s needs a value", arg);
+		(*i)++;
+		return add_wl_opt(a, arg, strlen(arg), argv[*i], errbuf);
+	}
+	eq = strchr(arg, '=');
+	if (arg[0] == '-' || !eq)
+		return set_err(errbuf, "unexpected argument '%s' (workload options are "
+			       "key=value or --key value)", arg);
+	return add_wl_opt(a, arg, eq - arg, eq + 1, errbuf);
+}
+
+int load_parse_args(int argc, char **argv, struct load_args *a, char *errbuf)
+{
+	const struct opt_desc *d;
+	const char *val;
+	int i, ret;
+
+	memset(a, 0, sizeof(*a));
+	a->duration_ns = LOAD_DEFAULT_DURATION_NS;
+	a->seed = 1;
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		d = arg[0] == '-' ? match_load_opt(arg, &val) : NULL;
+		if (d) {
+			if (d->has_arg && !val) {
+				if (i + 1 >= argc)
+					return set_err(errbuf, "--%s needs a value (%s)", d->name,
+						       d->metavar);
+				val = argv[++i];
+			}
+			ret = set_load_opt(d, val, a, errbuf);
+		} else if (!a->name && arg[0] != '-' && !strchr(arg, '=')) {
+			a->name = arg;
+			ret = 0;
+		} else if (!a->name) {
+			ret = set_err(errbuf, arg[0] == '-' ? "unknown option '%s'" :
+				      "'%s' before the workload name", arg);
+		} else {
+			ret = parse_wl_opt(argc, argv, &i, a, errbuf);
+		}
+		if (ret)
+			return ret;
+	}
+	if (a->help)
+		return CLI_HELP;
+	if (!a->name && !a->list)
+		return set_err(errbuf, "no workload named; 'deferbench load --list' lists them");
+	return 0;
+}
+
+static void load_workloads(FILE *f)
+{
+	fprintf(f, "\nworkloads:");
+	for (const struct workload_ops *const *r = workload_registry; *r; r++)
+		fprintf(f, " %s", (*r)->name);
+	fprintf(f, "\n");
+}
+
+static const struct cli_help load_help = {
+	"load", "deferbench load [OPTIONS] NAME [--key value | key=value ...]\n"
+	"       deferbench load --list [NAME]",
+	"Run one workload for a duration and print the latency its own user feels.\n"
+	"Ctrl-C or SIGTERM stops it early, tears everything down, and still reports.\n"
+	"Exit status: 0 it ran (to the end, or until SIGINT/SIGTERM); 1 error.",
+	load_opts, load_workloads,
+};
+
+/* configure - a new run with the command line's options; NULL after a message */
+static struct wl_run *configure(const struct workload_ops *ops, const struct load_args *a)
+{
+	char errbuf[ERRBUF_LEN];
+	struct wl_run *w;
+	int i;
+
+	w = wl_new(ops);
+	if (!w) {
+		err_msg("%s: %s", ops->name, strerror(errno));
+		return NULL;
+	}
+	w->seed = a->seed;
+	for (i = 0; i < a->nopts; i++) {
+		if (wl_set_option(w, a->key[i], a->val[i], errbuf)) {
+			err_msg("%s", errbuf);
+			wl_free(w);
+			return NULL;
+		}
+	}
+	return w;
+}
+
+/*
+ * run - setup, start, wait for the end, a signal or a failure, stop. Returns 0 or 1;
+ * *ran says whether there are results to report.
+ */
+static int run(struct wl_run *w, uint64_t duration_ns, bool *ran)
+{
+	char errbuf[ERRBUF_LEN];
+	uint64_t end, now;
+
+	*ran = false;
+	if (wl_setup(w, errbuf) || wl_start(w, errbuf)) {
+		err_msg("%s", errbuf);
+		return 1;
+	}
+	*ran = true;
+	end = w->start_ns + duration_ns;
+	/* wake every 50 ms to notice a workload failure */
+	while (!stop_requested && !wl_error(w) && (now = now_ns()) < end)
+		sleep_until_or_stop(end - now > 50 * NSEC_PER_MSEC ?
+				    now + 50 * NSEC_PER_MSEC : end);
+	wl_stop(w);
+	if (stop_requested)
+		info_msg("%s: stopped by signal after %.3f s", w->ops->name,
+			 (double)(w->stop_ns - w->start_ns) / 1e9);
+	if (wl_error(w)) {
+		err_msg("%s", wl_error(w));
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_load(int argc, char **argv)
+{
+	const struct workload_ops *ops = NULL;
+	char errbuf[ERRBUF_LEN];
+	struct load_args *a;
+	struct wl_run *w;
+	int rc = 1, ret;
+	bool ran;
+
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return 1;
+	ret = cli_parsed(load_parse_args(argc, argv, a, errbuf), &load_help, errbuf, 1);
+	if (ret >= 0) {
+		rc = ret;
+		goto out;
+	}
+	if (a->name && !(ops = workload_find(a->name))) {
+		err_msg("load: no workload '%s'; 'deferbench load --list' lists them", a->name);
+		goto out;
+	}
+	if (a->list) {
+		wl_list(stdout, ops);
+		rc = 0;
+		goto out;
+	}
+	signals_install();
+	w = configure(ops, a);
+	if (!w)
+		goto out;
+	rc = run(w, a->duration_ns, &ran);
+	wl_teardown(w);		/* the machine as found before anything is printed */
+	if (ran)		/* report, even after a failure while running */
+		wl_print(w, stdout);
+	fflush(stdout);
+	if (a->outdir && ran) {
+		ret = wl_write_results(w, a->outdir);
+		if (ret) {
+			err_msg("cannot write results to %s: %s", a->outdir, strerror(-ret));
+			rc = 1;
+		}
+	}
+	wl_free(w);
+out:
+	free(a);
+	return rc;
+}

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * knobs.h - the kernel settings a scenario may change, and how deferbench changes them.
+ *
+ * Knob names ("class.object.attribute"; docs/scenarios.md has the full table):
+ *   wq.<workqueue>.nice              -20..19  \
+ *   wq.<workqueue>.cpumask           hex       | attributes of a WQ_SYSFS workqueue,
+ *   wq.<workqueue>.affinity_scope    scope     | /sys/devices/virtual/workqueue/<wq>/
+ *   wq.<workqueue>.affinity_strict   0|1       |
+ *   wq.<workqueue>.max_active        1..2048  /
+ *   wq.cpumask                       hex       the global unbound cpumask
+ *   param.default_affinity_scope     scope     workqueue module parameters
+ *   param.cpu_intensive_thresh_us    1..1e8
+ *   sched.ksoftirqd[.<cpu>]          policy    scheduling of ksoftirqd/N
+ *   sched.napi                       policy    NAPI kthreads of the run's own veth pairs
+ *   sysctl.net.core.<name>           int       busy_poll, busy_read, netdev_budget, ...
+ *   netdev.lo.rps_cpus               hex       loopback only; never a real NIC
+ * Masks are hexadecimal as sysfs prints them: "1" is CPU 0, "2" CPU 1, "3" both.
+ * Policies: "fifo:P" and "rr:P" (P 1..99), "other[:NICE]", "batch[:NICE]", "idle".
+ *
+ * A knob resolves to targets (knobs_sys.c): files, or one thread's scheduling. Each
+ * target is saved in the journal (journal.h) before the first write, written, read back
+ * and compared, and restored. Parsing here is pure: no file is read unless the online
+ * CPU list is needed and no override was given.
+ *
+ * Return convention: 0 or -errno; parsers fill errbuf (ERRBUF_LEN) and return -EINVAL.
+ */
+#ifndef DEFERBENCH_KNOBS_H
+#define DEFERBENCH_KNOBS_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define KNOB_NAME_MAX 96
+#define KNOB_VALUE_MAX 80
+#define KNOB_OBJ_MAX 64
+
+#define WQ_SYSFS_DIR "/sys/devices/virtual/workqueue"
+#define WQ_PARAM_DIR "/sys/module/workqueue/parameters"
+#define WQ_MAX_ACTIVE_LIMIT 2048	/* WQ_MAX_ACTIVE since Linux 6.13 (512 before) */
+
+enum knob_class {
+	KNOB_WQ_ATTR,		/* wq.<wq>.<attr> */
+	KNOB_WQ_UNBOUND,	/* wq.cpumask */
+	KNOB_WQ_PARAM,		/* param.<name> */
+	KNOB_SYSCTL,		/* sysctl.net.core.<name> */
+	KNOB_NETDEV,		/* netdev.lo.rps_cpus */
+	KNOB_SCHED_KSOFTIRQD,	/* sched.ksoftirqd[.N] */
+	KNOB_SCHED_NAPI,	/* sched.napi */
+};
+
+enum knob_val {
+	KV_INT,			/* decimal in [min, max] */
+	KV_BOOL,		/* 0 or 1 (also yes/no, true/false, on/off) */
+	KV_MASK,		/* non-empty hex cpumask of online CPUs */
+	KV_MASK0,		/* same, may be 0 (rps_cpus 0 = off) */
+	KV_SCOPE,		/* affinity scope, "default" allowed */
+	KV_SCOPE_NODFL,		/* affinity scope, "default" refused (the module parameter) */
+	KV_SCHED,		/* scheduling policy */
+};
+
+/* When a knob is applied: before the workloads are set up, or after (their threads). */
+enum knob_phase { KNOB_EARLY, KNOB_LATE };
+
+struct knob_type {
+	const char *pattern;	/* "wq.<workqueue>.nice": for messages and docs */
+	enum knob_class cls;
+	const char *attr;	/* file, parameter or sysctl name; NULL when none */
+	enum knob_val val;
+	long min, max;		/* KV_INT */
+	enum knob_phase phase;
+	const char *help;
+};
+
+extern const struct knob_type knob_types[];	/* terminated by { .pattern = NULL } */
+
+/* One knob assignment of a scenario, validated. */
+struct knob {
+	char name[KNOB_NAME_MAX];	/* as written: "wq.writeback.nice" */
+	char value[KNOB_VALUE_MAX];	/* canonical form, the one written to the kernel */
+	const struct knob_type *type;
+	char obj[KNOB_OBJ_MAX];		/* workqueue or device name, else "" */
+	int cpu;			/* sched.ksoftirqd.N: N; -1 = every CPU */
+};
+
+/*
+ * knob_parse - validate "name = value" into k. online is the online CPU list to check
+ * masks against ("0-1"), or NULL to read it from sysfs.
+ */
+int knob_parse(const char *name, const char *value, struct knob *k, const char *online,
+	       char *errbuf);
+/* knob_parse_name - the name alone (no value); k->value is left empty. */
+int knob_parse_name(const char *name, struct knob *k, char *errbuf);
+
+/*
+ * knob_value_canon - the canonical form of a value of type t, as the scenario wrote it
+ * or as the kernel printed it ("default (cache)" -> "default", "03" -> "3"). Syntax
+ * only: bounds, online CPUs and known scope names are knob_parse()'s business, so that
+ * any value the kernel shows can be saved and written back.
+ */
+int knob_value_canon(const struct knob_type *t, const char *in, char *out, size_t len,
+		     char *errbuf);
+/* knob_value_equal - two values of type t mean the same setting */
+bool knob_value_equal(const struct knob_type *t, const char *a, const char *b);
+
+/* knob_safe_name - a name from a file or the user that may become a path component */
+bool knob_safe_name(const char *s);
+
+/* Hex cpumasks in the kernel's format ("%*pb": 32-bit groups separated by commas). */
+int cpumask_parse_hex(const char *s, cpu_set_t *set, char *errbuf);
+char *cpumask_format_hex(const cpu_set_t *set, char *buf, size_t len);
+
+/* Scheduling policies: "fifo:50" <-> policy, priority, nice. */
+struct sched_spec {
+	int policy;		/* SCHED_OTHER, SCHED_FIFO, ... */
+	int prio;		/* 1..99 for fifo/rr, else 0 */
+	int nice;		/* other/batch */
+};
+int sched_spec_parse(const char *s, struct sched_spec *sp, char *errbuf);
+char *sched_spec_format(const struct sched_spec *sp, char *buf, size_t len);
+
+/* knob_scope_names - the affinity scopes this build knows, for messages */
+extern const char *const knob_scope_names[];
+
+/*
+ * Targets (knobs_sys.c, knobs_thread.c): what a knob changes on this machine.
+ */
+enum target_kind { TGT_FILE, TGT_THREAD };
+
+#define TGT_PATH_MAX 160
+
+struct knob_target {
+	enum target_kind kind;
+	const struct knob_type *type;
+	char knob[KNOB_NAME_MAX];	/* the knob that asked for it */
+	char path[TGT_PATH_MAX];	/* TGT_FILE: the file written */
+	char rpath[TGT_PATH_MAX];	/* the file read to save and compare (wq.cpumask:
+					 * cpumask_requested where the kernel has it) */
+	pid_t pid;			/* TGT_THREAD */
+	unsigned long long start;	/* its start time in ticks: a reused pid is not it */
+	char comm[64];
+	char orig[KNOB_VALUE_MAX];	/* canonical value before deferbench touched it */
+};
+
+/*
+ * knob_check - can knob k be applied here? The workqueue exists and has the attribute
+ * (otherwise the message lists the tunable ones), the file exists, the threads exist.
+ * Reads only.
+ */
+int knob_check(const struct knob *k, char *errbuf);
+/*
+ * knobs_check_set - checks that need a configuration's knobs together: a workqueue's
+ * cpumask must intersect the unbound cpumask in effect (the config's wq.cpumask, or
+ * the current one), or the kernel would silently use the whole unbound mask.
+ */
+int knobs_check_set(const struct knob *ks, int n, char *errbuf);
+
+/*
+ * knob_resolve - the targets of k with their current value saved in orig. For
+ * sched.napi, only this process's NAPI threads started at or after since_ticks
+ * (boot-time clock ticks, see boot_ticks()) count. *out is malloc'ed (caller frees); a
+ * knob may resolve to no target (sched.napi before the workload made its threads).
+ */
+int knob_resolve(const struct knob *k, unsigned long long since_ticks,
+		 struct knob_target **out, int *n, char *errbuf);
+/* target_read - the target's current value, canonical; -ESRCH if the thread is gone */
+int target_read(const struct knob_target *t, char *val, size_t len);
+/*
+ * target_write - set val unless already set, then read back: -EIO with a message when
+ * the kernel kept or normalised to something else. -ESRCH: the thread is gone.
+ */
+int target_write(const struct knob_target *t, const char *val, char *errbuf);
+/* target_restore - target_write(orig); a thread that has exited needs nothing */
+int target_restore(const struct knob_target *t, char *errbuf);
+/* target_same - t and u change the same thing */
+bool target_same(const struct knob_target *t, const struct knob_target *u);
+/* target_describe - "/sys/.../nice" or "ksoftirqd/0 (pid 14)" */
+const char *target_describe(const struct knob_target *t, char *buf, size_t len);
+/* target_allowed - a target read from a journal is one a knob of its name can have */
+bool target_allowed(const struct knob_target *t);
+
+/* Threads (knobs_thread.c). */
+unsigned long long boot_ticks(void);
+struct thread_info {
+	pid_t pid;
+	unsigned long long start;
+	char comm[64];
+	char state;			/* R, S, D, ... Z (zombie), X (dead) */
+	bool kthread;
+};
+/* thread_info_read - /proc/PID/stat: name, state, start time, kernel thread flag */
+int thread_info_read(pid_t pid, struct thread_info *ti);
+/* threads_find - kernel threads matching match(); calls fn for each; returns count or -errno */
+int threads_find(bool (*match)(const struct thread_info *ti, void *arg), void *arg,
+		 int (*fn)(const struct thread_info *ti, void *arg), void *fnarg);
+int thread_sched_read(const struct knob_target *t, char *val, size_t len);
+int thread_sched_write(const struct knob_target *t, const char *val, char *errbuf);
+int thread_targets(const struct knob *k, unsigned long long since_ticks,
+		   struct knob_target **out, int *n, char *errbuf);
+
+#endif

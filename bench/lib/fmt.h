@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fmt.h - how deferbench writes a time for people: the one place that turns
+ * nanoseconds into text. Data files carry integer nanoseconds and never use these.
+ * Each returns buf (filled with at most len bytes).
+ */
+#ifndef DEFERBENCH_FMT_H
+#define DEFERBENCH_FMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* fmt_ns - a latency or duration with its unit: "850ns", "12.3us", "4.56ms", "1.20s" */
+const char *fmt_ns(uint64_t ns, char *buf, size_t len);
+/* fmt_us - a latency in microseconds without unit, 3 significant digits; "-" for NaN */
+const char *fmt_us(double ns, char *buf, size_t len);
+/* fmt_ratio - "1.23" (below 10) or "12.3"; "-" for NaN */
+const char *fmt_ratio(double r, char *buf, size_t len);
+/* fmt_eta - a whole-second time for progress lines: "12s", "4m05s", "1h02m" */
+const char *fmt_eta(uint64_t ns, char *buf, size_t len);
+
+#endif

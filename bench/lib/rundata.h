@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rundata.h - the result files in memory: a record directory (summary.json,
+ * histograms.csv, workload.json, workload-hist.csv) and a run directory (run.json and
+ * its cells). Formats: docs/results-format.md. Everything here is read-only input for
+ * report and compare; nothing depends on the capture's C structures.
+ *
+ * Each file is read by the code that writes it (one owner per format):
+ *   summary.json, histograms.csv, intervals.csv   bench/trace/result_files.h
+ *   workload.json, workload-hist.csv             workloads/workload.h
+ *   run.json, cell.json, a whole directory       bench/run/rundir.h
+ *
+ * Histograms are kept as the bucket lists read from the CSVs and turned back into a
+ * struct hist on demand (buckets_to_hist), so a run of many cells stays small.
+ *
+ * Return convention: 0 or -errno with a message in errbuf (ERRBUF_LEN bytes); a loaded
+ * struct is released with the matching *_free, which is safe on a zeroed struct.
+ */
+#ifndef DEFERBENCH_RUNDATA_H
+#define DEFERBENCH_RUNDATA_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "util.h"
+
+#define NAME_LEN 64
+#define FUNC_LEN 128
+#define TEXT_LEN 256
+#define META_LEN 4096		/* run metadata: a kernel command line can be long */
+
+enum sirq_metric { SM_DELAY, SM_RUNTIME, SM_NR };
+enum wq_metric { WM_DELAY, WM_ACTIVATE_WAIT, WM_WORKER_WAIT, WM_RUNTIME, WM_NR };
+extern const char *const sirq_metric_names[SM_NR];	/* "delay", "runtime" */
+extern const char *const wq_metric_names[WM_NR];
+
+struct bucket {
+	uint64_t lo, hi, count;
+};
+
+struct bucketlist {
+	struct bucket *b;
+	size_t n, cap;
+};
+
+struct sirq_data {
+	char vector[NAME_LEN];
+	int cpu;			/* -1: all CPUs */
+	uint64_t count, ksoftirqd_count, long_runs;
+	struct hist_stats st[SM_NR];
+	struct bucketlist h[SM_NR];
+};
+
+struct wq_data {
+	char wq[NAME_LEN];
+	char func[FUNC_LEN];
+	char pool[NAME_LEN];
+	uint64_t count;
+	struct hist_stats st[WM_NR];
+	struct bucketlist h[WM_NR];
+};
+
+/*
+ * summary.json's thread_wakeup: sched_wakeup -> sched_switch in of a ksoftirqd thread
+ * (one per CPU) or of the kworkers of one worker pool. Statistics only: there are no
+ * buckets for it in histograms.csv.
+ */
+enum wake_kind { WK_KSOFTIRQD, WK_WORKER, WK_NR };
+extern const char *const wake_kind_names[WK_NR];	/* "ksoftirqd", "worker" */
+
+struct wake_data {
+	char name[NAME_LEN];		/* the CPU as text ("0"), or the pool ("unbound10") */
+	int cpu;			/* WK_KSOFTIRQD; -1 for a pool */
+	struct hist_stats st;
+};
+
+struct wl_metric_data {
+	char name[NAME_LEN];
+	char unit[16];
+	char desc[TEXT_LEN];
+	struct hist_stats st;
+	struct bucketlist h;
+};
+
+struct kv {
+	char key[NAME_LEN];
+	char val[TEXT_LEN];
+};
+
+/* Metric-id patterns ("workload:rtt:p99", "softirq:NET_RX:delay:p99") named primary. */
+#define PRIMARY_MAX 8
+struct primary_list {
+	char id[PRIMARY_MAX][TEXT_LEN];
+	size_t n;
+};
+
+struct wl_data {
+	bool present;			/* workload.json was there */
+	char workload[NAME_LEN];
+	struct primary_list primary;	/* the workload's own choice (workload.json) */
+	double duration_s;
+	struct wl_metric_data *m;
+	size_t nm;
+	struct kv *counter;		/* values as text, as written */
+	size_t ncounter;
+	struct kv *opt;
+	size_t nopt;
+};
+
+struct capture_data {
+	char kernel[NAME_LEN], hostname[NAME_LEN], started[NAME_LEN], version[32];
+	double duration_s;
+	uint64_t events, lost_events, late_events, unmatched;
+	bool lossy;
+};
+
+/*
+ * The histogram of every interval of one group and metric, from intervals.csv (softirq
+ * and workqueue groups) or workload-intervals.csv (workload metrics): iv[k] holds
+ * interval k's buckets, empty when the group had no sample in it. What compare's
+ * two-level bootstrap resamples (hboot.h).
+ */
+enum ival_src { IV_SOFTIRQ, IV_WQ, IV_WORKLOAD };
+
+struct ival_series {
+	enum ival_src src;
+	char name[NAME_LEN];		/* vector, workqueue, or the workload metric */
+	char func[FUNC_LEN];		/* IV_WQ */
+	char pool[NAME_LEN];		/* IV_WQ */
+	int metric;			/* enum sirq_metric or wq_metric; 0 for IV_WORKLOAD */
+	struct bucketlist *iv;
+	size_t n;
+};
+
+struct record {
+	char dir[PATH_MAX];
+	struct capture_data cap;
+	struct sirq_data *sirq;
+	size_t nsirq;
+	struct wq_data *wq;
+	size_t nwq;
+	struct wl_data wl;
+	bool has_hist;			/* histograms.csv was there */
+	bool has_wakeup;		/* summary.json had thread_wakeup (older ones do not) */
+	struct wake_data *wake[WK_NR];
+	size_t nwake[WK_NR];
+	struct ival_series *ser;	/* per-interval histograms, when the files were there */
+	size_t nser;
+	bool has_ivals;			/* intervals.csv was read */
+	bool has_wl_ivals;		/* workload-intervals.csv was read */
+};
+
+/* One row of intervals.csv (the columns report plots). */
+struct ival_row {
+	double t_s;
+	bool softirq;			/* else workqueue */
+	char name[NAME_LEN];
+	char func[FUNC_LEN];
+	char pool[NAME_LEN];
+	uint64_t count, p50, p99, max;
+};
+
+struct cell {
+	char id[2 * NAME_LEN + 16];
+	char workload[NAME_LEN];
+	char config[NAME_LEN];
+	unsigned int rep;
+	char dir[PATH_MAX];
+	char status[32];
+	char error[TEXT_LEN];
+	struct kv *knobs;
+	size_t nknobs;
+	struct kv *opts;		/* the configuration's workload options (opt.W.K) */
+	size_t nopts;
+	struct primary_list primary;	/* the scenario's choice (cell.json), n = 0: none */
+	bool ok;			/* status "ok" and the record loaded */
+	struct record rec;
+};
+
+enum run_meta_field {
+	RM_KERNEL, RM_HOSTNAME, RM_CPUS, RM_CPU_MODEL, RM_PREEMPT, RM_HZ, RM_NOHZ,
+	RM_CMDLINE, RM_GOVERNOR, RM_VERSION, RM_STARTED, RM_NR
+};
+extern const char *const run_meta_names[RM_NR];
+
+struct run {
+	char dir[PATH_MAX];
+	bool is_record;			/* a single record directory, shown as one cell */
+	char scenario[NAME_LEN];
+	bool complete;
+	char meta[RM_NR][META_LEN];	/* as text, "" when unknown */
+	struct cell *cells;
+	size_t ncells;
+	size_t npartial;		/* cells/.partial-* directories (never read) */
+	size_t planned;			/* run.json cells_planned, 0 when absent */
+	unsigned int looks;		/* adaptive runs: looks at the data planned (0: not adaptive) */
+};
+
+/* Release a loaded struct; safe on a zeroed one. */
+void run_free(struct run *run);
+void record_free(struct record *rec);
+void workload_free(struct wl_data *wl);
+
+/* bucketlist_add - append a bucket; -ENOMEM */
+int bucketlist_add(struct bucketlist *bl, uint64_t lo, uint64_t hi, uint64_t count);
+void bucketlist_free(struct bucketlist *bl);
+uint64_t bucketlist_count(const struct bucketlist *bl);
+/* bucket_valid - [lo, hi) is one bucket of the log-linear layout of hist.h */
+bool bucket_valid(uint64_t lo, uint64_t hi);
+/*
+ * buckets_to_hist - add the buckets to h (not reset first, so lists merge) at their
+ * midpoints. When exact is given and h was empty, min, max, mean and stddev are taken
+ * from it so that the rebuilt histogram reports the file's exact figures.
+ */
+void buckets_to_hist(const struct bucketlist *bl, const struct hist_stats *exact,
+		     struct hist *h);
+
+/*
+ * record_series - the series of (src, name, func, pool, metric), created (empty) when
+ * create is set and it is not there yet; NULL when absent or out of memory.
+ */
+struct ival_series *record_series(struct record *rec, enum ival_src src, const char *name,
+				  const char *func, const char *pool, int metric, bool create);
+/* series_at - interval k's buckets, the series grown to hold it; NULL on -ENOMEM */
+struct bucketlist *series_at(struct ival_series *s, size_t k);
+/* bucketlist_parse - "lo:count lo:count ..." (hist.h buckets) appended to bl; -EINVAL */
+int bucketlist_parse(const char *text, struct bucketlist *bl, char *errbuf);
+
+/* Lookups; NULL when absent. */
+const struct sirq_data *record_sirq(const struct record *rec, const char *vector, int cpu);
+const struct wl_metric_data *record_wl_metric(const struct record *rec, const char *name);
+/* record_wakeup - name is the CPU number as text (ksoftirqd) or the pool name */
+const struct wake_data *record_wakeup(const struct record *rec, enum wake_kind kind,
+				      const char *name);
+
+#endif

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run_engine.c - the runner's backend on the real capture (capture.h) and workload
+ * driver (workload.h): one measured workload, its configuration's loads, and a
+ * system-wide capture per cell. Every workload is told before it starts that it
+ * records nothing until the capture runs (wl_measure_from), so that its metrics and
+ * the capture cover the same time, warm-up left out of both.
+ */
+#include "runner.h"
+#include "result_files.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "util.h"
+#include "workload.h"
+
+#define ENGINE_MAX_TYPES 32
+
+struct engine_cell {
+	struct wl_run *wl;			/* the measured workload */
+	struct wl_run *load[SCN_MAX_LOADS];	/* background loads of the configuration */
+	int nloads;
+	struct capture *cap;
+	bool capturing;
+	int stop_err;				/* capture_stop()'s result, reported by write */
+};
+
+static const char *types[ENGINE_MAX_TYPES + 1];
+
+/* engine_types - the registry's names, NULL-terminated */
+static const char *const *engine_types(void)
+{
+	int i;
+
+	if (types[0])
+		return types;
+	for (i = 0; i < ENGINE_MAX_TYPES && workload_registry[i]; i++)
+		types[i] = workload_registry[i]->name;
+	return types;
+}
+
+static bool has_option(const struct wl_run *w, const char *name)
+{
+	const struct wl_option *o;
+
+	for (o = w->ops->options; o && o->name; o++)
+		if (!strcmp(o->name, name))
+			return true;
+	return false;
+}
+
+static bool sets_option(const struct scn_workload *sw, const char *name)
+{
+	int i;
+
+	for (i = 0; i < sw->nopts; i++)
+		if (!strcmp(sw->opt[i].key, name))
+			return true;
+	return false;
+}
+
+/* set_one - one option, the message naming the file, line, section and key as written */
+static int set_one(struct wl_run *w, const struct scenario *s, const char *sec,
+		   const char *prefix, const struct scn_opt *o, char *err)
+{
+	char e[ERRBUF_LEN] = "";
+
+	if (wl_set_option(w, o->key, o->value, e))
+		return set_err(err, "%s:%d: [%s] %s%s: %s", s->file, o->line, sec, prefix, o->key, e);
+	return 0;
+}
+
+/* set_options - [global] cpus, the section's options, then the config's overrides */
+static int set_options(struct wl_run *w, const struct scenario *s, int wl, int cfg, char *err)
+{
+	const struct scn_workload *sw = &s->wl[wl];
+	const struct scn_config *cf = &s->cfg[cfg];
+	struct scn_opt cpus = { .key = "cpus", .line = 0 };
+	char sec[SCN_NAME_MAX + 16], prefix[SCN_NAME_MAX + 8];
+	int i;
+
+	snprintf(sec, sizeof(sec), "%s %s", sw->load ? "load" : "workload", sw->name);
+	if (s->cpus[0] && has_option(w, "cpus") && !sets_option(sw, "cpus")) {
+		snprintf(cpus.value, sizeof(cpus.value), "%s", s->cpus);
+		if (set_one(w, s, "global", "", &cpus, err))
+			return -EINVAL;
+	}
+	for (i = 0; i < sw->nopts; i++)
+		if (set_one(w, s, sec, "", &sw->opt[i], err))
+			return -EINVAL;
+	snprintf(sec, sizeof(sec), "config %s", cf->name);
+	snprintf(prefix, sizeof(prefix), "opt.%s.", sw->name);
+	for (i = 0; i < cf->nover; i++)
+		if (cf->over[i].wl == wl && set_one(w, s, sec, prefix, &cf->over[i].opt, err))
+			return -EINVAL;
+	return 0;
+}
+
+/* new_wl - a workload instance with its options set; NULL with err filled */
+static struct wl_run *new_wl(const struct scenario *s, int wl, int cfg, uint64_t seed,
+			     char *err)
+{
+	const struct workload_ops *ops = workload_find(s->wl[wl].type);
+	struct wl_run *w;
+
+	if (!ops) {
+		set_err(err, "no workload '%s' in this build", s->wl[wl].type);
+		return NULL;
+	}
+	w = wl_new(ops);
+	if (!w) {
+		set_err(err, "%s: %s", s->wl[wl].name, strerror(errno));
+		return NULL;
+	}
+	w->seed = seed;
+	/* the workload's own per-interval histograms follow the capture's intervals */
+	wl_intervals(w, s->interval_ns);
+	if (set_options(w, s, wl, cfg, err)) {
+		wl_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+static int engine_check(const struct scenario *s, int wl, int cfg, char *err)
+{
+	struct wl_run *w = new_wl(s, wl, cfg, s->seed, err);
+
+	if (!w)
+		return -EINVAL;
+	wl_free(w);
+	return 0;
+}
+
+/* setup_wl - make and set up one workload, its measurement window announced */
+static int setup_wl(const struct run_cell *c, int wl, struct wl_run **out, char *err)
+{
+	char e[ERRBUF_LEN] = "";
+	int ret;
+
+	*out = new_wl(c->s, wl, c->cell->cfg, c->cell->seed, err);
+	if (!*out)
+		return -EINVAL;
+	ret = wl_measure_from(*out, WL_MEASURE_LATER);
+	if (ret)
+		return set_err(err, "[%s] measurement window: %s", c->s->wl[wl].name,
+			       strerror(-ret)), ret;
+	ret = wl_setup(*out, e);
+	if (ret)
+		set_err(err, "[%s] setup: %s", c->s->wl[wl].name, e[0] ? e : strerror(-ret));
+	return ret;
+}
+
+static int engine_setup(struct run_cell *c, char *err)
+{
+	const struct scenario *s = c->s;
+	const struct scn_config *cf = &s->cfg[c->cell->cfg];
+	struct capture_opts co = {
+		.buffer_kb = s->buffer_kb,
+		.interval_ns = s->interval_ns,
+		.no_sched = !s->sched_events,
+		.command = c->command,
+	};
+	char intervals[PATH_MAX];
+	struct engine_cell *e;
+	int i, ret;
+
+	if (s->interval_ns) {
+		snprintf(intervals, sizeof(intervals), "%s/intervals.csv", c->dir);
+		co.intervals_csv = intervals;
+	}
+
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	c->priv = e;
+	for (i = 0; i < cf->nloads; i++) {
+		ret = setup_wl(c, cf->loads[i], &e->load[e->nloads], err);
+		if (e->load[e->nloads])
+			e->nloads++;
+		if (ret)
+			return ret;
+	}
+	ret = setup_wl(c, c->cell->wl, &e->wl, err);
+	if (ret)
+		return ret;
+	e->cap = capture_new(&co, err);
+	return e->cap ? 0 : (errno ? -errno : -EIO);
+}
+
+static int engine_start_load(struct run_cell *c, char *err)
+{
+	struct engine_cell *e = c->priv;
+	char m[ERRBUF_LEN] = "";
+	int i, ret;
+
+	for (i = 0; i < e->nloads; i++) {
+		ret = wl_start(e->load[i], m);
+		if (ret)
+			return set_err(err, "[load %s] start: %s", e->load[i]->ops->name, m), ret;
+	}
+	ret = wl_start(e->wl, m);
+	if (ret)
+		set_err(err, "[workload %s] start: %s", c->s->wl[c->cell->wl].name, m);
+	return ret;
+}
+
+/* open_window - w records from now on; a probe that failed to start fails the cell */
+static int open_window(struct wl_run *w, const char *what, const char *name, char *err)
+{
+	int ret = wl_measure_from(w, now_ns());
+
+	if (ret && wl_error(w))
+		return set_err(err, "[%s %s] failed: %s", what, name, wl_error(w)), ret;
+	if (ret)
+		return set_err(err, "[%s %s] measurement window: %s", what, name,
+			       strerror(-ret)), ret;
+	return 0;
+}
+
+/* engine_start_capture - tracing on, then the workloads' windows open: inside it */
+static int engine_start_capture(struct run_cell *c, char *err)
+{
+	struct engine_cell *e = c->priv;
+	int i, ret = capture_start(e->cap);
+
+	if (ret)
+		return set_err(err, "capture: %s", strerror(-ret)), ret;
+	e->capturing = true;
+	for (i = 0; i < e->nloads; i++) {
+		ret = open_window(e->load[i], "load", e->load[i]->ops->name, err);
+		if (ret)
+			return ret;
+	}
+	return open_window(e->wl, "workload", c->s->wl[c->cell->wl].name, err);
+}
+
+/*
+ * engine_poll - a workload that failed while running ends the cell; also called after
+ * stop, when a failure may have surfaced only then (a cyclictest started with the
+ * window and gone before the end is found when it is stopped)
+ */
+static int engine_poll(struct run_cell *c, char *err)
+{
+	struct engine_cell *e = c->priv;
+	const char *why;
+	int i;
+
+	for (i = 0; i < e->nloads; i++)
+		if ((why = wl_error(e->load[i])))
+			return set_err(err, "[load %s] failed: %s", e->load[i]->ops->name, why), -EIO;
+	if ((why = wl_error(e->wl)))
+		return set_err(err, "[workload %s] failed: %s", c->s->wl[c->cell->wl].name, why), -EIO;
+	return 0;
+}
+
+static void engine_stop(struct run_cell *c)
+{
+	struct engine_cell *e = c->priv;
+	int i;
+
+	if (!e)
+		return;
+	if (e->capturing) {
+		e->stop_err = capture_stop(e->cap);
+		e->capturing = false;
+	}
+	if (e->wl)
+		wl_stop(e->wl);
+	for (i = e->nloads - 1; i >= 0; i--)
+		wl_stop(e->load[i]);
+}
+
+/* engine_write - the capture's files, the workload's, and each load's in load-NAME/ */
+static int engine_write(struct run_cell *c, const char *dir, char *err)
+{
+	const struct scn_config *cf = &c->s->cfg[c->cell->cfg];
+	struct engine_cell *e = c->priv;
+	char sub[PATH_MAX];
+	int i, ret;
+
+	if (e->stop_err)
+		return set_err(err, "capture stop: %s", strerror(-e->stop_err)), e->stop_err;
+	ret = engine_poll(c, err);
+	if (ret)
+		return ret;
+	ret = result_write_dir(capture_result(e->cap), dir);
+	if (ret)
+		return set_err(err, "writing the capture to %s: %s", dir, strerror(-ret)), ret;
+	ret = wl_write_results(e->wl, dir);
+	for (i = 0; !ret && i < e->nloads; i++) {
+		snprintf(sub, sizeof(sub), "%s/load-%s", dir, c->s->wl[cf->loads[i]].name);
+		ret = mkdir_p(sub, 0755);
+		if (!ret)
+			ret = wl_write_results(e->load[i], sub);
+	}
+	if (ret)
+		set_err(err, "writing workload results to %s: %s", dir, strerror(-ret));
+	return ret;
+}
+
+static void engine_teardown(struct run_cell *c)
+{
+	struct engine_cell *e = c->priv;
+	int i;
+
+	if (!e)
+		return;
+	engine_stop(c);
+	if (e->wl)
+		wl_free(e->wl);
+	for (i = e->nloads - 1; i >= 0; i--)
+		wl_free(e->load[i]);
+	capture_free(e->cap);
+	free(e);
+	c->priv = NULL;
+}
+
+static struct run_backend engine = {
+	.check = engine_check,
+	.setup = engine_setup,
+	.start_load = engine_start_load,
+	.start_capture = engine_start_capture,
+	.poll = engine_poll,
+	.stop = engine_stop,
+	.write = engine_write,
+	.teardown = engine_teardown,
+};
+
+const struct run_backend *run_engine(void)
+{
+	engine.types = engine_types();
+	return &engine;
+}

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run_read.c - run directories (run.json, cells/<id>/cell.json) and record directories
+ * (summary.json with its histograms and workload files) into the model of rundata.h.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ivfile.h"
+#include "jsonread.h"
+#include "result_files.h"
+#include "rundir.h"
+#include "util.h"
+#include "workload.h"
+
+static bool file_exists(const char *dir, const char *name)
+{
+	char p[PATH_MAX];
+
+	return !path_join(p, sizeof(p), dir, name) && access(p, F_OK) == 0;
+}
+
+/* load_if - the file name of dir with loader fn, when it is there */
+static int load_if(const char *dir, const char *name, struct record *rec, bool *had,
+		   int (*fn)(const char *path, struct record *rec, char *errbuf), char *errbuf)
+{
+	char p[PATH_MAX];
+
+	if (!file_exists(dir, name))
+		return 0;
+	if (path_join(p, sizeof(p), dir, name))
+		return set_errno(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
+	if (had)
+		*had = true;
+	return fn(p, rec, errbuf);
+}
+
+int record_load(const char *dir, struct record *rec, char *errbuf)
+{
+	char p[PATH_MAX], h[PATH_MAX];
+	int ret;
+
+	if (strlen(dir) >= sizeof(rec->dir))
+		return set_errno(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
+	strcpy(rec->dir, dir);
+	ret = path_join(p, sizeof(p), dir, "summary.json");
+	ret = ret ?: summary_load(p, rec, errbuf);
+	ret = ret ?: load_if(dir, "histograms.csv", rec, NULL, histograms_load, errbuf);
+	ret = ret ?: load_if(dir, "intervals.csv", rec, &rec->has_ivals, ivfile_load_series,
+			     errbuf);
+	ret = ret ?: load_if(dir, "workload-intervals.csv", rec, &rec->has_wl_ivals,
+			     ivfile_load_series, errbuf);
+	if (ret || !file_exists(dir, "workload.json"))
+		return ret;
+	ret = path_join(p, sizeof(p), dir, "workload.json");
+	ret = ret ?: path_join(h, sizeof(h), dir, "workload-hist.csv");
+	if (ret)
+		return set_errno(errbuf, ret, "%s: path too long", dir);
+	return workload_load(p, file_exists(dir, "workload-hist.csv") ? h : NULL, &rec->wl,
+			     errbuf);
+}
+
+/*
+ * cell_json_load - cell.json; with from_run its workload/config/rep must agree with the
+ * run.json entry already in c, otherwise they are taken from the file.
+ */
+static int cell_json_load(const char *path, struct cell *c, bool from_run, char *errbuf)
+{
+	struct jr j = { .path = path, .errbuf = errbuf };
+	char wl[NAME_LEN], cfg[NAME_LEN];
+	struct json_object *root;
+	int rep, ret;
+
+	ret = jr_load(&j, &root);
+	if (ret)
+		return ret;
+	ret = jr_schema(&j, root, CELL_SCHEMA);
+	ret = ret ?: jr_str(&j, root, "", "workload", wl, sizeof(wl));
+	ret = ret ?: jr_str(&j, root, "", "config", cfg, sizeof(cfg));
+	ret = ret ?: jr_int(&j, root, "", "rep", 1, 1000000, &rep);
+	ret = ret ?: jr_kv(&j, root, "knobs", &c->knobs, &c->nknobs);
+	if (!ret && jr_has(root, "options"))
+		ret = jr_kv(&j, root, "options", &c->opts, &c->nopts);
+	ret = ret ?: jr_strings(&j, root, "", "primary", c->primary.id[0],
+				sizeof(c->primary.id[0]), PRIMARY_MAX, &c->primary.n);
+	ret = ret ?: jr_str(&j, root, "", "status", c->status, sizeof(c->status));
+	ret = ret ?: jr_scalar_text(&j, root, "", "error", c->error, sizeof(c->error));
+	json_object_put(root);
+	if (ret)
+		return ret;
+	if (!from_run) {
+		strcpy(c->workload, wl);
+		strcpy(c->config, cfg);
+		c->rep = (unsigned int)rep;
+	} else if (strcmp(wl, c->workload) || strcmp(cfg, c->config) ||
+		   (unsigned int)rep != c->rep) {
+		return set_err(errbuf, "malformed result file %s: says %s/%s/r%d but run.json "
+			      "lists it as %s/%s/r%u", path, wl, cfg, rep, c->workload,
+			      c->config, c->rep);
+	}
+	return 0;
+}
+
+/* cell_load - cell.json, then the record when the cell finished */
+static int cell_load(const char *rundir, struct cell *c, const char *reldir, char *errbuf)
+{
+	char p[PATH_MAX];
+	int ret;
+
+	if (path_join(c->dir, sizeof(c->dir), rundir, reldir))
+		return set_errno(errbuf, -ENAMETOOLONG, "%s/%s: path too long", rundir, reldir);
+	if (access(c->dir, F_OK)) {
+		strcpy(c->status, "missing");
+		snprintf(c->error, sizeof(c->error), "directory %.200s is missing", reldir);
+		return 0;
+	}
+	ret = path_join(p, sizeof(p), c->dir, "cell.json");
+	ret = ret ?: cell_json_load(p, c, true, errbuf);
+	if (ret || strcmp(c->status, "ok"))
+		return ret;
+	ret = record_load(c->dir, &c->rec, errbuf);
+	c->ok = !ret;
+	return ret;
+}
+
+static int check_reldir(const struct jr *j, const char *where, const char *d)
+{
+	const char *base = strrchr(d, '/') ? strrchr(d, '/') + 1 : d;
+
+	if (!*d || d[0] == '/' || strstr(d, ".."))
+		return jr_fail(j, where, "dir", "'%s' must be a relative path inside the run", d);
+	if (!strncmp(base, ".partial-", 9))
+		return jr_fail(j, where, "dir", "'%s' is an unfinished (.partial-) cell", d);
+	return 0;
+}
+
+static int cell_entry(const struct jr *j, struct json_object *e, const char *where,
+		      const char *rundir, struct cell *c)
+{
+	char reldir[PATH_MAX];
+	const char *base;
+	int rep, ret;
+
+	ret = jr_str(j, e, where, "workload", c->workload, sizeof(c->workload));
+	ret = ret ?: jr_str(j, e, where, "config", c->config, sizeof(c->config));
+	ret = ret ?: jr_int(j, e, where, "rep", 1, 1000000, &rep);
+	ret = ret ?: jr_str(j, e, where, "dir", reldir, sizeof(reldir));
+	ret = ret ?: check_reldir(j, where, reldir);
+	ret = ret ?: jr_str_opt(j, e, where, "id", c->id, sizeof(c->id));
+	if (ret)
+		return ret;
+	c->rep = (unsigned int)rep;
+	base = strrchr(reldir, '/') ? strrchr(reldir, '/') + 1 : reldir;
+	if (!c->id[0])
+		snprintf(c->id, sizeof(c->id), "%.*s", (int)sizeof(c->id) - 1, base);
+	return cell_load(rundir, c, reldir, j->errbuf);
+}
+
+static int check_duplicates(const struct jr *j, const struct run *run)
+{
+	size_t a, b;
+
+	for (a = 0; a < run->ncells; a++)
+		for (b = 0; b < a; b++)
+			if (run->cells[a].rep == run->cells[b].rep &&
+			    !strcmp(run->cells[a].workload, run->cells[b].workload) &&
+			    !strcmp(run->cells[a].config, run->cells[b].config))
+				return set_err(j->errbuf, "malformed result file %s: cells[%zu] "
+					      "repeats %s/%s/r%u", j->path, a,
+					      run->cells[a].workload, run->cells[a].config,
+					      run->cells[a].rep);
+	return 0;
+}
+
+static int read_cells(const struct jr *j, struct json_object *root, struct run *run)
+{
+	struct json_object *arr;
+	char where[32];
+	size_t i;
+	int ret;
+
+	ret = jr_get(j, root, "", "cells", json_type_array, &arr);
+	if (ret)
+		return ret;
+	run->ncells = json_object_array_length(arr);
+	run->cells = calloc(run->ncells ? run->ncells : 1, sizeof(*run->cells));
+	if (!run->cells)
+		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
+	for (i = 0; i < run->ncells; i++) {
+		struct json_object *e = json_object_array_get_idx(arr, i);
+
+		snprintf(where, sizeof(where), "cells[%zu]", i);
+		if (!json_object_is_type(e, json_type_object))
+			return jr_fail(j, "", where, "is not an object");
+		ret = cell_entry(j, e, where, run->dir, &run->cells[i]);
+		if (ret)
+			return ret;
+	}
+	return check_duplicates(j, run);
+}
+
+static int read_run_meta(const struct jr *j, struct json_object *root, struct run *run)
+{
+	struct json_object *m;
+	int cpus, ret;
+	size_t f;
+
+	ret = jr_get(j, root, "", "meta", json_type_object, &m);
+	ret = ret ?: jr_str(j, m, "meta", "kernel", run->meta[RM_KERNEL], META_LEN);
+	ret = ret ?: jr_str(j, m, "meta", "hostname", run->meta[RM_HOSTNAME], META_LEN);
+	ret = ret ?: jr_int(j, m, "meta", "cpus", 1, 1 << 20, &cpus);
+	for (f = 0; !ret && f < RM_NR; f++)
+		ret = jr_scalar_text(j, m, "meta", run_meta_names[f], run->meta[f], META_LEN);
+	return ret;
+}
+
+static size_t count_partial(const char *rundir)
+{
+	char p[PATH_MAX];
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+
+	if (path_join(p, sizeof(p), rundir, "cells"))
+		return 0;
+	d = opendir(p);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		n += !strncmp(de->d_name, ".partial-", 9);
+	closedir(d);
+	return n;
+}
+
+static int run_json_load(const char *path, struct run *run, char *errbuf)
+{
+	struct jr j = { .path = path, .errbuf = errbuf };
+	struct json_object *root;
+	int ret;
+
+	ret = jr_load(&j, &root);
+	if (ret)
+		return ret;
+	ret = jr_schema(&j, root, RUN_SCHEMA);
+	ret = ret ?: read_run_meta(&j, root, run);
+	ret = ret ?: jr_str(&j, root, "", "scenario", run->scenario, sizeof(run->scenario));
+	ret = ret ?: jr_bool(&j, root, "", "complete", &run->complete);
+	ret = ret ?: read_cells(&j, root, run);
+	if (!ret && jr_has(root, "cells_planned")) {
+		int planned;
+
+		ret = jr_int(&j, root, "", "cells_planned", 0, 1 << 24, &planned);
+		run->planned = (size_t)planned;
+	}
+	if (!ret && jr_has(root, "looks")) {
+		int looks;
+
+		ret = jr_int(&j, root, "", "looks", 1, 100, &looks);
+		run->looks = (unsigned int)looks;
+	}
+	json_object_put(root);
+	return ret;
+}
+
+/* record_as_run - a record (or cell) directory shown as a run of one cell */
+static int record_as_run(struct run *run, char *errbuf)
+{
+	struct cell *c;
+	char p[PATH_MAX];
+	int ret;
+
+	run->is_record = true;
+	run->complete = true;
+	run->ncells = 1;
+	run->cells = c = calloc(1, sizeof(*c));
+	if (!c)
+		return set_errno(errbuf, -ENOMEM, "out of memory");
+	strcpy(c->config, "as-is");
+	strcpy(c->status, "ok");
+	c->rep = 1;
+	strcpy(c->dir, run->dir);
+	ret = record_load(run->dir, &c->rec, errbuf);
+	if (ret)
+		return ret;
+	c->ok = true;
+	snprintf(c->workload, sizeof(c->workload), "%s",
+		 c->rec.wl.present ? c->rec.wl.workload : "system");
+	if (file_exists(run->dir, "cell.json")) {
+		/* a cell directory given alone: take workload/config/rep from cell.json */
+		ret = path_join(p, sizeof(p), run->dir, "cell.json");
+		ret = ret ?: cell_json_load(p, c, false, errbuf);
+		c->ok = !ret && !strcmp(c->status, "ok");
+	}
+	snprintf(c->id, sizeof(c->id), "%s--%s--r%u", c->workload, c->config, c->rep);
+	strcpy(run->scenario, "record");
+	snprintf(run->meta[RM_KERNEL], META_LEN, "%s", c->rec.cap.kernel);
+	snprintf(run->meta[RM_HOSTNAME], META_LEN, "%s", c->rec.cap.hostname);
+	snprintf(run->meta[RM_VERSION], META_LEN, "%s", c->rec.cap.version);
+	snprintf(run->meta[RM_STARTED], META_LEN, "%s", c->rec.cap.started);
+	return ret;
+}
+
+int run_load(const char *dir, struct run *run, char *errbuf)
+{
+	char p[PATH_MAX];
+	size_t len = strlen(dir);
+	int ret;
+
+	memset(run, 0, sizeof(*run));
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	if (len >= sizeof(run->dir))
+		return set_errno(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
+	memcpy(run->dir, dir, len);
+	run->dir[len] = '\0';
+	if (access(run->dir, F_OK))
+		return set_errno(errbuf, -errno, "%s: %s", run->dir, strerror(errno));
+	if (file_exists(run->dir, "run.json")) {
+		ret = path_join(p, sizeof(p), run->dir, "run.json");
+		ret = ret ?: run_json_load(p, run, errbuf);
+		run->npartial = count_partial(run->dir);
+	} else if (file_exists(run->dir, "summary.json")) {
+		ret = record_as_run(run, errbuf);
+	} else {
+		ret = set_errno(errbuf, -ENOENT, "%s is neither a run directory (no run.json) "
+			       "nor a record directory (no summary.json)", run->dir);
+	}
+	if (ret)
+		run_free(run);
+	return ret;
+}

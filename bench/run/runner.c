@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * runner.c - `deferbench run SCENARIO`: check everything, save every knob, then run
+ * each cell and restore after it, whatever happens (Ctrl-C, SIGTERM, errors).
+ */
+#include "runner.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run_print.h"
+#include "rundir.h"
+#include "fmt.h"
+#include "util.h"
+
+#define POLL_NS (250 * NSEC_PER_MSEC)	/* how often a running cell checks its workloads */
+
+/* check_workloads - every workload and load, with each config's overrides */
+static int check_workloads(struct run_state *r, char *err)
+{
+	const struct scenario *s = r->s;
+	int w, i, l, ret;
+
+	for (w = 0; w < s->nwl; w++) {
+		for (i = 0; !s->wl[w].load && i < s->wl[w].nconfigs; i++) {
+			const struct scn_config *cf = &s->cfg[s->wl[w].configs[i]];
+
+			ret = r->be->check(s, w, s->wl[w].configs[i], err);
+			for (l = 0; !ret && l < cf->nloads; l++)
+				ret = r->be->check(s, cf->loads[l], s->wl[w].configs[i], err);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* check_knobs - every knob can be applied on this machine, config by config */
+static int check_knobs(struct run_state *r, char *err)
+{
+	const struct scenario *s = r->s;
+	struct knob ks[SCN_MAX_KNOBS];
+	char e[ERRBUF_LEN];
+	int c, i;
+
+	for (c = 0; c < s->ncfg; c++) {
+		const struct scn_config *cf = &s->cfg[c];
+
+		for (i = 0; i < cf->nknobs; i++) {
+			ks[i] = cf->knob[i].k;
+			if (knob_check(&ks[i], e))
+				return set_err(err, "%s:%d: [config %s] %s: %s", s->file,
+					       cf->knob[i].line, cf->name, ks[i].name, e);
+		}
+		if (knobs_check_set(ks, cf->nknobs, e))
+			return set_err(err, "%s:%d: [config %s]: %s", s->file, cf->line, cf->name, e);
+	}
+	return 0;
+}
+
+/* run_prepare - parse, plan and check; nothing is changed yet */
+static int run_prepare(struct run_state *r)
+{
+	struct scn_parse_opts po = { .workloads = r->be->types };
+	char err[ERRBUF_LEN] = "";
+	int ret;
+
+	r->s = scenario_load(r->o->scenario, &po, err);
+	if (!r->s) {
+		err_msg("%s", err);
+		return -EINVAL;
+	}
+	if (r->o->quick)
+		scenario_quick(r->s);
+	ret = scenario_plan(r->s, &r->cells, &r->ncells);
+	if (!ret)
+		r->done = calloc(r->ncells, sizeof(*r->done));
+	if (ret || !r->done) {
+		err_msg("planning %s: %s", r->o->scenario, strerror(ret ? -ret : ENOMEM));
+		return ret ? ret : -ENOMEM;
+	}
+	if (check_workloads(r, err) || check_knobs(r, err)) {
+		err_msg("%s", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* copy_scenario - the file as it was run, next to the results */
+static int copy_scenario(const struct run_state *r)
+{
+	char path[PATH_MAX + 16], *text;
+	size_t len;
+	FILE *f;
+	int ret = 0;
+
+	ret = read_input(r->o->scenario, INPUT_MAX_TEXT, &text, &len, NULL);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s/scenario.ini", r->dir);
+	f = fopen(path, "we");
+	if (!f || fwrite(text, 1, len, f) != len)
+		ret = -errno ? -errno : -EIO;
+	if (f && fclose(f) && !ret)
+		ret = -errno;
+	free(text);
+	return ret;
+}
+
+/* make_dir - the run's directory, which must not hold a run already */
+static int make_dir(struct run_state *r)
+{
+	char path[PATH_MAX + 16];
+	int ret;
+
+	if (r->o->outdir)
+		snprintf(r->dir, sizeof(r->dir), "%s", r->o->outdir);
+	else if (run_dir_default(r->dir, sizeof(r->dir), r->meta.hostname, r->meta.kernel,
+				 time(NULL), r->s->name))
+		return -ENAMETOOLONG;
+	snprintf(path, sizeof(path), "%s/run.json", r->dir);
+	if (!access(path, F_OK)) {
+		err_msg("%s already holds a run; choose another directory", r->dir);
+		return -EEXIST;
+	}
+	snprintf(path, sizeof(path), "%s/cells", r->dir);
+	ret = mkdir_p(path, 0755);
+	if (!ret)
+		ret = copy_scenario(r);
+	if (!ret)
+		ret = run_json_write(r);
+	if (ret)
+		err_msg("creating %s: %s", r->dir, strerror(-ret));
+	return ret;
+}
+
+/* save_all - the journal holds every knob of the scenario before the first write */
+static int save_all(struct run_state *r)
+{
+	char err[ERRBUF_LEN];
+	int c, i;
+
+	if (journal_create(&r->j, journal_path(), r->o->command, err)) {
+		err_msg("%s", err);
+		return -EEXIST;
+	}
+	r->journaled = true;
+	for (c = 0; c < r->s->ncfg; c++)
+		for (i = 0; i < r->s->cfg[c].nknobs; i++)
+			if (journal_save(&r->j, &r->s->cfg[c].knob[i].k, err)) {
+				err_msg("saving %s: %s", r->s->cfg[c].knob[i].k.name, err);
+				return -EIO;
+			}
+	return 0;
+}
+
+/* apply_knobs - the config's knobs of one phase, unbound mask first */
+static int apply_knobs(struct run_state *r, const struct scn_config *cf, enum knob_phase ph,
+		       char *err)
+{
+	char e[ERRBUF_LEN];
+	int rank, i;
+
+	for (rank = 0; rank < KNOB_RANKS; rank++)
+		for (i = 0; i < cf->nknobs; i++) {
+			const struct knob *k = &cf->knob[i].k;
+
+			if (k->type->phase != ph || knob_apply_rank(k) != rank)
+				continue;
+			if (journal_apply(&r->j, k, &r->res[i], e))
+				return set_err(err, "[config %s] %s = %s: %s", cf->name, k->name,
+					       k->value, e);
+			if (!r->res[i].targets) {
+				run_progress_clear();
+				warn_msg("[config %s] %s: no thread to set", cf->name, k->name);
+			}
+		}
+	return 0;
+}
+
+/* wait_cell - until deadline, polling the backend; -EINTR on a stop request */
+static int wait_cell(struct run_state *r, struct run_cell *c, uint64_t deadline, char *err)
+{
+	uint64_t next;
+	int ret;
+
+	for (;;) {
+		next = now_ns() + POLL_NS;
+		if (sleep_until_or_stop(next < deadline ? next : deadline))
+			return -EINTR;
+		ret = r->be->poll ? r->be->poll(c, err) : 0;
+		if (ret || now_ns() >= deadline)
+			return ret;
+	}
+}
+
+/* measure - knobs, workloads and capture up, warm-up, duration; -EINTR on a stop */
+static int measure(struct run_state *r, struct run_cell *c, char *err)
+{
+	const struct scn_config *cf = &r->s->cfg[c->cell->cfg];
+	int ret;
+
+	ret = apply_knobs(r, cf, KNOB_EARLY, err);
+	if (!ret)
+		ret = r->be->setup(c, err);
+	if (!ret)
+		ret = apply_knobs(r, cf, KNOB_LATE, err);
+	if (!ret)
+		ret = r->be->start_load(c, err);
+	if (!ret)
+		ret = wait_cell(r, c, now_ns() + r->s->warmup_ns, err);
+	if (!ret)
+		ret = r->be->start_capture(c, err);
+	if (!ret)
+		ret = wait_cell(r, c, now_ns() + r->s->duration_ns, err);
+	return ret;
+}
+
+/* finish_dir - cells/.partial-ID becomes cells/ID, the cell is in run.json */
+static int finish_dir(struct run_state *r, int k, const char *partial, char *err)
+{
+	char final[PATH_MAX + 128];
+
+	snprintf(final, sizeof(final), "%s/cells/%s", r->dir, r->cells[k].id);
+	if (rename(partial, final)) {
+		int e = errno;
+
+		set_err(err, "renaming %s: %s", partial, strerror(e));
+		return -e;
+	}
+	r->done[r->ndone++] = k;
+	return run_json_write(r);
+}
+
+/* run_cell - one cell; knobs are restored before it returns, on every path */
+static int run_cell(struct run_state *r, int k)
+{
+	struct run_cell c = { .s = r->s, .cell = &r->cells[k], .command = r->o->command };
+	char partial[PATH_MAX + 128], err[ERRBUF_LEN] = "";
+	int ret, left;
+
+	memset(r->res, 0, sizeof(r->res));
+	snprintf(partial, sizeof(partial), "%s/cells/.partial-%s", r->dir, c.cell->id);
+	c.dir = partial;
+	ret = mkdir_p(partial, 0755);
+	if (ret)
+		set_err(err, "creating %s: %s", partial, strerror(-ret));
+	else
+		ret = measure(r, &c, err);
+	r->be->stop(&c);
+	left = journal_restore(&r->j, NULL);
+	if (left && !ret) {
+		set_err(err, "%d setting(s) could not be restored after the cell", left);
+		ret = -EIO;
+	}
+	if (!ret)
+		ret = r->be->write(&c, partial, err);
+	if (access(partial, F_OK) == 0)
+		cell_json_write(r, c.cell, partial, ret == -EINTR ? "interrupted" : ret ? "failed" : "ok",
+				ret && ret != -EINTR ? err : NULL);
+	r->be->teardown(&c);
+	if (!ret)
+		ret = finish_dir(r, k, partial, err);
+	if (ret && ret != -EINTR) {
+		run_progress_clear();
+		snprintf(r->error, sizeof(r->error), "%s: %s", c.cell->id, err[0] ? err : strerror(-ret));
+		err_msg("%s", r->error);
+	}
+	return ret;
+}
+
+/* adaptive - an adaptive run: --until-decided, or the scenario's until_decided */
+bool run_adaptive(const struct run_state *r)
+{
+	return r->o->adaptive && (r->o->until_decided_ns || r->s->until_decided_ns);
+}
+
+/*
+ * more_cells - ask the adaptive loop for more cells and append them to the plan, each
+ * the next repetition of its workload x configuration. Returns how many were added, or
+ * -errno.
+ */
+static int more_cells(struct run_state *r)
+{
+	int (*add)[2] = NULL, n = 0, i, k, *done;
+	struct scn_cell *cells;
+	unsigned int rep;
+	int ret;
+
+	if (!run_adaptive(r))
+		return 0;
+	ret = r->o->adaptive->more(r->o->adaptive->ctx, r, &add, &n);
+	if (ret || n <= 0) {
+		free(add);
+		return ret;
+	}
+	cells = realloc(r->cells, (r->ncells + n) * sizeof(*cells));
+	if (cells)
+		r->cells = cells;
+	done = cells ? realloc(r->done, (r->ncells + n) * sizeof(*done)) : NULL;
+	if (!cells || !done) {
+		free(add);
+		return -ENOMEM;
+	}
+	r->done = done;
+	for (i = 0; i < n; i++) {
+		for (rep = 0, k = 0; k < r->ncells; k++)
+			if (r->cells[k].wl == add[i][0] && r->cells[k].cfg == add[i][1] &&
+			    r->cells[k].rep > rep)
+				rep = r->cells[k].rep;
+		scenario_cell(r->s, &r->cells[r->ncells++], add[i][0], add[i][1], rep + 1);
+	}
+	free(add);
+	return n;
+}
+
+/* run_close - restore (again: harmless), drop the journal, final run.json */
+static int run_close(struct run_state *r)
+{
+	int left = 0, ret;
+
+	if (r->journaled) {
+		left = journal_restore(&r->j, NULL);
+		if (!left && (ret = journal_remove(&r->j)))
+			err_msg("removing %s: %s", r->j.path, strerror(-ret));
+		if (left)
+			err_msg("%d setting(s) not restored; %s is kept: run 'deferbench restore'",
+				left, r->j.path);
+		journal_free(&r->j);
+	}
+	if (run_json_write(r))
+		err_msg("writing %s/run.json failed", r->dir);
+	run_summary(r, stdout);
+	return left || strcmp(r->status, "complete") ? 1 : 0;
+}
+
+/* store_of - where to add the run: --store, else the scenario's store key, else none */
+static const char *store_of(const struct run_state *r)
+{
+	if (r->o->store)
+		return r->o->store;
+	return r->s->store[0] ? r->s->store : NULL;
+}
+
+int run_scenario(const struct run_opts *o, const struct run_backend *be)
+{
+	struct run_state r = { .o = o, .be = be, .status = "running" };
+	char err[ERRBUF_LEN];
+	int k, ret = 1;
+
+	if (!o->dry_run && journal_check_stale(journal_path(), err)) {
+		err_msg("%s", err);
+		return 1;
+	}
+	if (!o->dry_run)
+		signals_install();
+	if (run_prepare(&r))
+		goto out_free;
+	run_meta_collect(&r.meta);
+	if (o->dry_run) {
+		ret = run_print_plan(&r, stdout) ? 1 : 0;
+		goto out_free;
+	}
+	if (make_dir(&r))
+		goto out_free;
+	if (!save_all(&r)) {
+		char t[32];
+
+		printf("%d cells, about %s; results in %s\n", r.ncells,
+		       fmt_eta(r.ncells * (scenario_cell_ns(r.s) + NSEC_PER_SEC), t, sizeof(t)),
+		       r.dir);
+		fflush(stdout);
+		r.t0 = now_ns();
+		for (k = 0, ret = 0; !ret && !stop_requested; k++) {
+			if (k == r.ncells && (ret = more_cells(&r)) <= 0)
+				break;	/* planned cells done, and the adaptive loop adds none */
+			ret = 0;
+			run_progress(&r, k);
+			ret = run_cell(&r, k);
+		}
+		run_progress_clear();
+	} else {
+		ret = -EIO;
+		snprintf(r.error, sizeof(r.error), "could not save the knobs");
+	}
+	if (!ret && r.ndone == r.ncells)
+		r.status = "complete";
+	else
+		r.status = stop_requested || ret == -EINTR ? "interrupted" : "failed";
+	ret = run_close(&r);
+	if (o->outcome) {
+		snprintf(o->outcome->dir, sizeof(o->outcome->dir), "%s", r.dir);
+		o->outcome->complete = !strcmp(r.status, "complete");
+		snprintf(o->outcome->store, sizeof(o->outcome->store), "%s",
+			 store_of(&r) ? store_of(&r) : "");
+	}
+out_free:
+	free(r.cells);
+	free(r.done);
+	free(r.s);
+	return ret;
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * scenario.h - scenario files: which workloads run under which kernel configurations,
+ * how long and how often. fio-style INI (parsed with libinih); docs/scenarios.md is
+ * the reference. In short:
+ *
+ *   [global]            duration, warmup, repetitions, buffer_kb, interval, cpus,
+ *                       order, seed, quick_duration, quick_warmup, sched_events,
+ *                       until_decided
+ *   [workload NAME]     type = net|timer|audio|tty|block|hog (or workload = ...),
+ *                       configs = A, B (default: every [config]), primary = metric-id
+ *                       patterns compare decides by (default: the workload's own), other
+ *                       keys are the workload's options, checked later by the workload
+ *   [load NAME]         a workload run as background load, never measured on its own
+ *   [config NAME]       knob assignments (knobs.h), load = NAME[, NAME],
+ *                       opt.WORKLOAD.OPTION = value, description = text
+ *
+ * The matrix is every [workload] x its configs x repetitions; one entry is a cell.
+ *
+ * scenario_parse() is pure: the valid workload types and the online CPUs come from the
+ * caller, so unit tests need neither the workload registry nor a particular machine.
+ * Return convention: 0 or -errno; errors are "FILE:LINE: message" in errbuf.
+ */
+#ifndef DEFERBENCH_SCENARIO_H
+#define DEFERBENCH_SCENARIO_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "capture.h"
+#include "knobs.h"
+#include "util.h"
+
+#define SCN_NAME_MAX 40		/* section names: [A-Za-z0-9_-], used in paths */
+#define SCN_KEY_MAX 48
+#define SCN_VAL_MAX 192
+#define SCN_MAX_WORKLOADS 16	/* [workload] and [load] sections together */
+#define SCN_MAX_CONFIGS 32
+#define SCN_MAX_OPTS 24		/* options of one workload, overrides of one config */
+#define SCN_MAX_KNOBS 24
+#define SCN_MAX_LOADS 4
+
+/* Defaults of [global] (docs/scenarios.md). */
+#define SCN_DEF_DURATION_NS (10 * NSEC_PER_SEC)
+#define SCN_DEF_WARMUP_NS (2 * NSEC_PER_SEC)
+#define SCN_DEF_REPETITIONS 3
+#define SCN_DEF_BUFFER_KB CAPTURE_DEFAULT_BUFFER_KB
+#define SCN_DEF_INTERVAL_NS CAPTURE_DEFAULT_INTERVAL_NS
+#define SCN_DEF_QUICK_DURATION_NS (3 * NSEC_PER_SEC)
+#define SCN_DEF_QUICK_WARMUP_NS NSEC_PER_SEC
+#define SCN_DEF_SEED 1
+
+struct scn_opt {
+	char key[SCN_KEY_MAX];
+	char value[SCN_VAL_MAX];
+	int line;
+};
+
+#define SCN_MAX_PRIMARY 8	/* = PRIMARY_MAX of rundata.h */
+
+struct scn_workload {
+	char name[SCN_NAME_MAX];
+	char type[SCN_NAME_MAX];	/* a registered workload */
+	bool load;			/* [load NAME] */
+	struct scn_opt opt[SCN_MAX_OPTS];
+	int nopts;
+	int configs[SCN_MAX_CONFIGS];	/* indices into scenario.cfg, in the order given */
+	int nconfigs;
+	char configs_text[SCN_VAL_MAX];	/* configs = ... as written; "" = all */
+	int configs_line;
+	char primary[SCN_MAX_PRIMARY][SCN_VAL_MAX];	/* primary = ...: metric-id patterns */
+	int nprimary;
+	int line;
+};
+
+struct scn_knob {
+	struct knob k;
+	int line;
+};
+
+/* opt.WORKLOAD.OPTION = value in a [config]: an option of one workload in that config */
+struct scn_override {
+	int wl;				/* index into scenario.wl */
+	struct scn_opt opt;
+};
+
+struct scn_config {
+	char name[SCN_NAME_MAX];
+	char description[SCN_VAL_MAX];
+	struct scn_knob knob[SCN_MAX_KNOBS];
+	int nknobs;
+	int loads[SCN_MAX_LOADS];	/* indices of [load] sections */
+	int nloads;
+	char loads_text[SCN_VAL_MAX];
+	int loads_line;
+	struct scn_override over[SCN_MAX_OPTS];
+	char over_wl[SCN_MAX_OPTS][SCN_NAME_MAX];	/* names until resolved */
+	int nover;
+	int line;
+};
+
+enum scn_order { SCN_INTERLEAVED, SCN_SHUFFLED, SCN_GROUPED };
+
+struct scenario {
+	char file[PATH_MAX];
+	char name[SCN_NAME_MAX * 2];	/* file name without directory and ".ini" */
+	uint64_t duration_ns, warmup_ns;
+	uint64_t quick_duration_ns, quick_warmup_ns;
+	uint64_t interval_ns;		/* capture intervals; 0 = none */
+	unsigned int repetitions;
+	unsigned int buffer_kb;
+	bool sched_events;		/* capture sched_switch/sched_wakeup */
+	uint64_t until_decided_ns;	/* adaptive repetitions' time budget; 0 = off */
+	char cpus[SCN_VAL_MAX];		/* canonical CPU list for the workloads; "" = all */
+	enum scn_order order;
+	uint64_t seed;
+	char store[PATH_MAX];		/* results store to add the run to; "" = none */
+	struct scn_workload wl[SCN_MAX_WORKLOADS];
+	int nwl;
+	struct scn_config cfg[SCN_MAX_CONFIGS];
+	int ncfg;
+	bool implicit_config;		/* no [config]: one empty config named "default" */
+};
+
+struct scn_parse_opts {
+	const char *const *workloads;	/* valid workload types, NULL-terminated */
+	const char *online;		/* online CPUs ("0-1") for checks; NULL = this machine */
+};
+
+/* scenario_parse - text (the file's contents) into s; file names it in messages */
+int scenario_parse(const char *text, const char *file, const struct scn_parse_opts *o,
+		   struct scenario *s, char *errbuf);
+/* scenario_load - read and parse a file; NULL + errno, message in errbuf */
+struct scenario *scenario_load(const char *path, const struct scn_parse_opts *o, char *errbuf);
+/* scenario_finish - resolve names and check the matrix (scenario_parse's last step) */
+int scenario_finish(struct scenario *s, const char *const *types, char *err, int *line);
+/* scenario_quick - the --quick version: one repetition of quick_duration */
+void scenario_quick(struct scenario *s);
+const char *scenario_order_name(enum scn_order o);
+
+/* One cell: a measured workload under one configuration, one repetition. */
+struct scn_cell {
+	int wl, cfg;
+	unsigned int rep;		/* 1-based */
+	uint64_t seed;			/* scenario seed + rep: the same for every config */
+	char id[SCN_NAME_MAX * 2 + 16];	/* "<workload>--<config>--r<rep>" */
+};
+
+/*
+ * scenario_plan - every cell in run order. Repetitions are the outer loop so that
+ * slow drift of the machine spreads over every configuration; within a repetition the
+ * configurations of a workload rotate (interleaved: A B C, B C A, ...) or are shuffled
+ * with the seed (shuffled). grouped runs each cell's repetitions back to back.
+ * *cells is malloc'ed; the caller frees it.
+ */
+int scenario_plan(const struct scenario *s, struct scn_cell **cells, int *n);
+/* scenario_cell - cell (w, cfg, repetition rep) with its seed and id */
+void scenario_cell(const struct scenario *s, struct scn_cell *c, int w, int cfg,
+		   unsigned int rep);
+/* scenario_cell_ns - the time one cell takes to run, roughly (warm-up + duration) */
+uint64_t scenario_cell_ns(const struct scenario *s);
+
+#endif

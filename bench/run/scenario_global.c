@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scenario_global.c - the [global] keys of a scenario: defaults, parsers, bounds.
+ */
+#include "scenario.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "scenario_int.h"
+#include "util.h"
+
+void scn_defaults(struct scenario *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->duration_ns = SCN_DEF_DURATION_NS;
+	s->warmup_ns = SCN_DEF_WARMUP_NS;
+	s->quick_duration_ns = SCN_DEF_QUICK_DURATION_NS;
+	s->quick_warmup_ns = SCN_DEF_QUICK_WARMUP_NS;
+	s->repetitions = SCN_DEF_REPETITIONS;
+	s->buffer_kb = SCN_DEF_BUFFER_KB;
+	s->interval_ns = SCN_DEF_INTERVAL_NS;
+	s->sched_events = true;
+	s->order = SCN_INTERLEAVED;
+	s->seed = SCN_DEF_SEED;
+}
+
+static int g_duration(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
+		      char *e)
+{
+	return parse_duration_ns(v, &s->duration_ns, e);
+}
+
+static int g_warmup(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
+		    char *e)
+{
+	if (!strcmp(v, "0")) {
+		s->warmup_ns = 0;
+		return 0;
+	}
+	return parse_duration_ns(v, &s->warmup_ns, e);
+}
+
+static int g_quick_duration(struct scenario *s, const char *v,
+			    const struct scn_parse_opts *o __unused, char *e)
+{
+	return parse_duration_ns(v, &s->quick_duration_ns, e);
+}
+
+static int g_quick_warmup(struct scenario *s, const char *v,
+			  const struct scn_parse_opts *o __unused, char *e)
+{
+	if (!strcmp(v, "0")) {
+		s->quick_warmup_ns = 0;
+		return 0;
+	}
+	return parse_duration_ns(v, &s->quick_warmup_ns, e);
+}
+
+static int g_repetitions(struct scenario *s, const char *v,
+			 const struct scn_parse_opts *o __unused, char *e)
+{
+	int n;
+
+	if (parse_int(v, 1, 1000, &n, e))
+		return -EINVAL;
+	s->repetitions = n;
+	return 0;
+}
+
+static int g_buffer_kb(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
+		       char *e)
+{
+	int n;
+
+	if (parse_int(v, CAPTURE_MIN_BUFFER_KB, CAPTURE_MAX_BUFFER_KB, &n, e))
+		return -EINVAL;
+	s->buffer_kb = n;
+	return 0;
+}
+
+static int g_interval(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
+		      char *e)
+{
+	if (!strcmp(v, "0") || !strcmp(v, "off")) {
+		s->interval_ns = 0;
+		return 0;
+	}
+	if (parse_duration_ns(v, &s->interval_ns, e))
+		return -EINVAL;
+	if (s->interval_ns < CAPTURE_MIN_INTERVAL_NS)
+		return set_err(e, "'%s': intervals shorter than 10ms are not supported", v);
+	return 0;
+}
+
+static int g_cpus(struct scenario *s, const char *v, const struct scn_parse_opts *o, char *e)
+{
+	cpu_set_t set;
+
+	if (parse_cpulist(v, &set, o->online, e))
+		return -EINVAL;
+	cpulist_format(&set, s->cpus, sizeof(s->cpus));
+	return 0;
+}
+
+static int g_order(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
+		   char *e)
+{
+	static const enum scn_order orders[] = { SCN_INTERLEAVED, SCN_SHUFFLED, SCN_GROUPED };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(orders); i++)
+		if (!strcmp(v, scenario_order_name(orders[i]))) {
+			s->order = orders[i];
+			return 0;
+		}
+	return set_err(e, "'%s' is not an order (interleaved, shuffled, grouped)", v);
+}
+
+static int g_seed(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
+		  char *e)
+{
+	return parse_u64(v, 0, UINT64_MAX, &s->seed, e);
+}
+
+static int g_sched_events(struct scenario *s, const char *v,
+			  const struct scn_parse_opts *o __unused, char *e)
+{
+	return parse_bool(v, &s->sched_events, e);
+}
+
+/* g_until_decided - the time budget of adaptive repetitions (run --until-decided) */
+static int g_until_decided(struct scenario *s, const char *v,
+			   const struct scn_parse_opts *o __unused, char *e)
+{
+	if (!strcmp(v, "0") || !strcmp(v, "off") || !strcmp(v, "no")) {
+		s->until_decided_ns = 0;
+		return 0;
+	}
+	return parse_duration_ns(v, &s->until_decided_ns, e);
+}
+
+static int g_store(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
+		   char *e)
+{
+	if (!*v || strlen(v) >= sizeof(s->store))
+		return set_err(e, "needs the path of a results store (deferbench history)");
+	strcpy(s->store, v);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*set)(struct scenario *s, const char *v, const struct scn_parse_opts *o, char *e);
+} global_keys[] = {
+	{ "duration", g_duration },
+	{ "warmup", g_warmup },
+	{ "repetitions", g_repetitions },
+	{ "buffer_kb", g_buffer_kb },
+	{ "interval", g_interval },
+	{ "cpus", g_cpus },
+	{ "order", g_order },
+	{ "seed", g_seed },
+	{ "quick_duration", g_quick_duration },
+	{ "quick_warmup", g_quick_warmup },
+	{ "sched_events", g_sched_events },
+	{ "until_decided", g_until_decided },
+	{ "store", g_store },
+};
+
+
+int scn_global_set(struct scenario *s, const char *name, const char *value,
+		   const struct scn_parse_opts *o, int *idx, char *err)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(global_keys); i++)
+		if (!strcmp(name, global_keys[i].name))
+			break;
+	if (i == ARRAY_SIZE(global_keys)) {
+		set_err(err, "unknown key '%s' (duration, warmup, repetitions, buffer_kb, "
+			"interval, cpus, order, seed, quick_duration, quick_warmup, sched_events, "
+			"until_decided, store)",
+			name);
+		return -ENOENT;
+	}
+	*idx = (int)i;
+	return global_keys[i].set(s, value, o, err) ? -EINVAL : 0;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * capture.h - system-wide softirq/workqueue capture in a private tracefs instance.
+ *
+ * Lifecycle (one owner, like rtla's run_tool):
+ *   capture_new()   check privileges, mount tracefs if needed, create the instance
+ *                   "deferbench-<pid>" with tracing off, trace_clock mono, overwrite off,
+ *                   the buffer size, and the events enabled
+ *   capture_start() start one reader thread per CPU and the analysis thread, tracing on
+ *   capture_stop()  tracing off, wake the readers, flush partial sub-buffers, read the
+ *                   per-CPU stats, finish matching
+ *   capture_free()  destroy the instance; safe at any stage and twice
+ * On error each step leaves the capture in a state capture_free() cleans.
+ */
+#ifndef DEFERBENCH_CAPTURE_H
+#define DEFERBENCH_CAPTURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "result.h"
+
+/* Ring buffer per CPU (KiB) and per-interval statistics: defaults and bounds. */
+#define CAPTURE_DEFAULT_BUFFER_KB 4096
+#define CAPTURE_MIN_BUFFER_KB 64
+#define CAPTURE_MAX_BUFFER_KB (1024 * 1024)
+#define CAPTURE_DEFAULT_INTERVAL_NS 1000000000ULL
+#define CAPTURE_MIN_INTERVAL_NS 10000000ULL	/* 10 ms */
+
+struct capture_opts {
+	unsigned int buffer_kb;		/* per CPU */
+	uint64_t interval_ns;		/* per-interval histograms; 0 = none */
+	const char *raw_dir;		/* keep raw sub-buffers and formats here, or NULL */
+	bool no_sched;			/* leave sched_switch/sched_wakeup off */
+	const char *intervals_csv;	/* write per-interval statistics here, or NULL */
+	const char *command;		/* recorded in the metadata */
+};
+
+struct capture;
+
+/* capture_new - returns NULL and fills errbuf (ERRBUF_LEN) on failure */
+struct capture *capture_new(const struct capture_opts *opts, char *errbuf);
+int capture_start(struct capture *c);
+int capture_stop(struct capture *c);
+void capture_free(struct capture *c);
+/*
+ * capture_note_command - record -- COMMAND: how the command ended (a wait status), and
+ * whether deferbench ended it; kept in the results. Before capture_stop().
+ */
+void capture_note_command(struct capture *c, int wait_status, bool stopped);
+/* capture_result - valid after capture_stop() until capture_free() */
+struct result *capture_result(struct capture *c);
+
+#endif

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * intervals_csv.c - intervals.csv while the capture runs: the matcher's interval
+ * callback, one row per group and metric through ivfile.h (which owns the format).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ivfile.h"
+#include "output.h"
+#include "result_files.h"
+#include "util.h"
+
+struct ival_writer {
+	struct ivfile f;
+	const struct result *r;
+};
+
+struct ival_writer *ival_writer_open(const char *path, const struct result *r)
+{
+	struct ival_writer *iw = calloc(1, sizeof(*iw));
+
+	if (!iw)
+		return NULL;
+	if (ivfile_open(&iw->f, path)) {
+		free(iw);
+		return NULL;
+	}
+	iw->r = r;
+	return iw;
+}
+
+void ival_writer_cb(void *ctx, uint64_t interval, enum ival_kind kind, uint32_t key,
+		    const struct hist *delay, const struct hist *runtime)
+{
+	struct ival_writer *iw = ctx;
+	const struct result *r = iw->r;
+	double t_s = interval * (r->meta.interval_ns / 1e9);
+	const struct wq_group *g;
+	char fn[128], pool[32];
+	const char *wq;
+
+	if (kind == IVAL_SOFTIRQ) {
+		ivfile_row(&iw->f, interval, t_s, "softirq", softirq_names[key], "", "", "delay",
+			   delay);
+		ivfile_row(&iw->f, interval, t_s, "softirq", softirq_names[key], "", "", "runtime",
+			   runtime);
+		return;
+	}
+	g = r->m.groups[key];
+	wq = r->m.wq_names[g->wq];
+	wq_func_name(r, g, fn, sizeof(fn));
+	pool_name(g->pool, pool, sizeof(pool));
+	ivfile_row(&iw->f, interval, t_s, "workqueue", wq, fn, pool, "delay", delay);
+	ivfile_row(&iw->f, interval, t_s, "workqueue", wq, fn, pool, "runtime", runtime);
+}
+
+int ival_writer_close(struct ival_writer *iw)
+{
+	int ret;
+
+	if (!iw)
+		return 0;
+	ret = ivfile_close(&iw->f);
+	free(iw);
+	return ret;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * offline.h - recompute a capture's figures from its raw sub-buffers (DIR/raw, see
+ * raw.h), with the live capture's decoder, merger and matcher.
+ */
+#ifndef DEFERBENCH_OFFLINE_H
+#define DEFERBENCH_OFFLINE_H
+
+/*
+ * offline_analyze - analyze the raw capture in rawdir, print the table to stdout, and
+ * write every result file (intervals.csv included) into outdir unless it is NULL.
+ * 0 or -errno with a message in errbuf (ERRBUF_LEN).
+ */
+int offline_analyze(const char *rawdir, const char *outdir, char *errbuf);
+
+#endif

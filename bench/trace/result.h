@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * result.h - what one capture produced: the matcher's histograms and counters, the
+ * loss counters of every CPU, and the metadata every output file carries. The live
+ * capture and offline analysis (deferbench analyze) fill the same struct; output.c
+ * prints the table and result_files.h writes the files from it.
+ */
+#ifndef DEFERBENCH_RESULT_H
+#define DEFERBENCH_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "match.h"
+#include "symtab.h"
+
+/* Per-CPU ring-buffer counters, from per_cpu/cpuN/stats at the end of the capture. */
+struct cpu_loss {
+	uint64_t entries;		/* events still in the buffer (0 after a full read) */
+	uint64_t overrun;		/* overwritten (overwrite mode; deferbench turns it off) */
+	uint64_t commit_overrun;	/* lost while nested writers filled the page */
+	uint64_t dropped;		/* not written: buffer full with overwrite off */
+	uint64_t read_events;
+	uint64_t missed_in_band;	/* "missed events" markers seen while reading */
+};
+
+struct result_meta {
+	char kernel[128];
+	char hostname[128];
+	char started[32];		/* ISO 8601 UTC, metadata only */
+	char command[1024];
+	char trace_clock[16];
+	unsigned int buffer_kb;
+	uint64_t interval_ns;
+	double capture_cpu_s;		/* CPU time of the reader and analysis threads */
+	bool missing[EV_NR];		/* events the running kernel lacks */
+	/* record -- COMMAND: how the command ended (cmd_ended false: no command ran) */
+	bool cmd_ended;
+	int cmd_exit;			/* its exit status, or -1 when a signal ended it */
+	int cmd_signal;			/* the signal that ended it, or 0 */
+	bool cmd_stopped;		/* deferbench ended it: the duration was over, or Ctrl-C */
+};
+
+struct result {
+	struct matcher m;
+	int ncpus;
+	uint64_t start_ts;		/* trace clock (mono) at capture start */
+	uint64_t end_ts;
+	struct cpu_loss *loss;		/* [ncpus] */
+	uint64_t lost_events;		/* sum over CPUs (kernel counters, or in-band if larger) */
+	bool lossy;
+	struct symtab syms;
+	struct result_meta meta;
+};
+
+/* result_init - zeroed result for ncpus CPUs, with the matcher set up; 0 / -ENOMEM */
+int result_init(struct result *r, int ncpus, uint64_t start_ts, uint64_t interval_ns,
+		ival_cb cb, void *cb_ctx);
+void result_free(struct result *r);
+/* result_finish - close matching, sum losses, decide lossy */
+void result_finish(struct result *r);
+/* result_duration_s - seconds from capture start to end */
+double result_duration_s(const struct result *r);
+
+/* result_print - the terminal table (output.c); the files are in result_files.h */
+void result_print(const struct result *r, FILE *f);
+
+#endif

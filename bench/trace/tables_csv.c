@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tables_csv.c - softirq.csv and workqueue.csv (columns in docs/results-format.md),
+ * through libcsv, and the whole result directory of a capture.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include "csvw.h"
+#include "output.h"
+#include "result_files.h"
+#include "util.h"
+
+/* capture_cols - the capture's loss and unmatched counts, on every row */
+static void capture_cols_header(struct csvw *w)
+{
+	static const char *const head[] = { "lost_events", "unmatched", "lossy", NULL };
+
+	csvw_header(w, head);
+}
+
+static void capture_cols(struct csvw *w, const struct result *r)
+{
+	csvw_u64(w, r->lost_events);
+	csvw_u64(w, matcher_unmatched(&r->m));
+	csvw_u64(w, r->lossy);
+}
+
+static void sirq_row(void *ctx, const struct result *r, const struct sirq_group *g,
+		     int vec, int cpu)
+{
+	struct csvw *w = ctx;
+
+	csvw_str(w, softirq_names[vec]);
+	csvw_i64(w, cpu);
+	csvw_u64(w, g->entries);
+	csvw_u64(w, g->ksoftirqd);
+	csvw_u64(w, g->long_runs);
+	csvw_stats(w, &g->delay);
+	csvw_stats(w, &g->runtime);
+	capture_cols(w, r);
+	csvw_end(w);
+}
+
+static int write_softirq(const struct result *r, const char *path)
+{
+	static const char *const head[] = { "vector", "cpu", "count", "ksoftirqd_count",
+					    "long_runs", NULL };
+	struct csvw w;
+	int ret;
+
+	ret = csvw_open(&w, path);
+	if (ret)
+		return ret;
+	csvw_header(&w, head);
+	csvw_stats_header(&w, "delay");
+	csvw_stats_header(&w, "runtime");
+	capture_cols_header(&w);
+	csvw_end(&w);
+	ret = sirq_each(r, sirq_row, &w);
+	return csvw_close(&w) ?: ret;
+}
+
+static int write_workqueue(const struct result *r, const char *path)
+{
+	static const char *const head[] = { "workqueue", "function", "pool", "count", NULL };
+	uint32_t *order = wq_order(r), i;
+	char fn[128], pool[32];
+	struct csvw w;
+	int ret;
+
+	if (!order)
+		return -ENOMEM;
+	ret = csvw_open(&w, path);
+	if (ret) {
+		free(order);
+		return ret;
+	}
+	csvw_header(&w, head);
+	csvw_stats_header(&w, "delay");
+	csvw_stats_header(&w, "activate_wait");
+	csvw_stats_header(&w, "worker_wait");
+	csvw_stats_header(&w, "runtime");
+	capture_cols_header(&w);
+	csvw_end(&w);
+	for (i = 0; i < r->m.ngroups; i++) {
+		const struct wq_group *g = r->m.groups[order[i]];
+
+		csvw_str(&w, r->m.wq_names[g->wq]);
+		csvw_str(&w, wq_func_name(r, g, fn, sizeof(fn)));
+		csvw_str(&w, pool_name(g->pool, pool, sizeof(pool)));
+		csvw_u64(&w, g->delay.count);
+		csvw_stats(&w, &g->delay);
+		csvw_stats(&w, &g->activate_wait);
+		csvw_stats(&w, &g->worker_wait);
+		csvw_stats(&w, &g->runtime);
+		capture_cols(&w, r);
+		csvw_end(&w);
+	}
+	free(order);
+	return csvw_close(&w);
+}
+
+int result_write_csv(const struct result *r, const char *dir)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/softirq.csv", dir);
+	ret = write_softirq(r, path);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s/workqueue.csv", dir);
+	ret = write_workqueue(r, path);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s/histograms.csv", dir);
+	return histograms_write(r, path);
+}
+
+int result_write_dir(const struct result *r, const char *dir)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	ret = result_write_json(r, path);
+	if (ret)
+		return ret;
+	return result_write_csv(r, dir);
+}

@@ -1,0 +1,70 @@
+#!/bin/sh
+# golden.sh - deferbench's outputs on the recorded fixtures, against the expected files.
+#
+#   tests/golden.sh           check (make golden; part of make test): exit 1 on any difference
+#   tests/golden.sh --update  rewrite tests/golden/ from the current binary (make golden-update):
+#                             for an output change made on purpose, reviewed in the diff
+#
+# Needs neither root nor tracefs. What is checked, byte for byte:
+#   analyze   of tests/fixtures/capture-tty.tar.gz must reproduce the files the live
+#             capture wrote (summary.json, softirq.csv, workqueue.csv, histograms.csv,
+#             intervals.csv): the offline path computes what the live one did;
+#   report    --no-plots of run-a and of the capture: report.md, report.html, tables/;
+#   compare   run-a against run-b, and run-a against itself: stdout, compare.md, junit.xml.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+DB=${DB:-$(pwd)/deferbench}
+GOLDEN=tests/golden
+update=0
+[ "${1:-}" = "--update" ] && update=1
+
+work=$(mktemp -d /tmp/deferbench-golden.XXXXXX) || exit 2
+trap 'rm -rf "$work"' EXIT INT TERM
+for f in capture-tty run-a run-b; do
+	tar xzf "tests/fixtures/$f.tar.gz" -C "$work" || exit 2
+done
+out=$work/out
+mkdir -p "$out"
+
+# run CMD... - run a deferbench command from inside $work (so that paths in its output are
+# the fixtures' relative names), keeping its stdout and its exit status
+run() {
+	name=$1
+	shift
+	(cd "$work" && "$DB" "$@") > "$out/$name.stdout" 2> "$work/$name.stderr"
+	echo "$name exit $?" >> "$out/status"
+}
+
+run analyze analyze cap -o out/analyze
+run report report --no-plots runA -o out/report
+run report-cap report --no-plots cap -o out/report-cap
+run compare compare runA runB -o out/compare
+run compare-aa compare runA runA -o out/compare-aa
+rm -f "$out/analyze.stdout"	# the table: printed by record too, checked by its own tests
+
+if [ $update = 1 ]; then
+	rm -rf "$GOLDEN"
+	mkdir -p "$GOLDEN"
+	cp -r "$out"/. "$GOLDEN"/
+	rm -rf "$GOLDEN/analyze"	# its expected files are the capture's own
+	echo "golden: rewrote $GOLDEN from $DB; review 'git diff $GOLDEN' before committing"
+	exit 0
+fi
+
+fail=0
+# analyze must write what the live capture wrote
+for f in summary.json softirq.csv workqueue.csv histograms.csv intervals.csv; do
+	if ! cmp -s "$work/cap/$f" "$out/analyze/$f"; then
+		echo "golden: FAIL analyze cap: $f differs from the live capture's" >&2
+		fail=1
+	fi
+done
+rm -rf "$out/analyze"
+if ! diff -r "$GOLDEN" "$out" > "$work/diff"; then
+	echo "golden: FAIL: outputs differ from $GOLDEN (first lines below); if the change is" \
+		"intended, run 'make golden-update' and review the diff" >&2
+	head -40 "$work/diff" >&2
+	fail=1
+fi
+[ $fail = 0 ] && echo "== golden: analyze, report and compare outputs match ($(find "$GOLDEN" -type f | wc -l) files)"
+exit $fail
