@@ -18,6 +18,7 @@
 #include <linux/magic.h>
 
 #include "names.h"
+#include "owned.h"
 #include "wl_thread.h"
 #include "workload.h"
 
@@ -94,8 +95,9 @@ static int make_dir(struct block_cfg *c, struct block_priv *p, char *errbuf)
 	if (snprintf(p->path, sizeof(p->path), "%s/" NAME_BLOCK_DIR "%d-XXXXXX", c->dir,
 		     (int)getpid()) >= (int)sizeof(p->path))
 		return set_err(errbuf, "block option 'dir': path too long");
-	if (!mkdtemp(p->path)) {
-		e = errno;
+	/* journaled before it exists: after a SIGKILL, 'deferbench restore' removes it */
+	e = -owned_mkdtemp(p->path);
+	if (e) {
 		set_err(errbuf, "block: cannot create a directory in %s: %s", c->dir,
 			strerror(e));
 		p->path[0] = '\0';
@@ -248,6 +250,8 @@ static void block_teardown(struct wl_run *w)
 		ret = rm_rf(p->path);
 		if (ret)
 			warn_msg("block: cannot remove %s: %s", p->path, strerror(-ret));
+		else
+			owned_forget(OWN_TMPDIR, p->path);
 		p->path[0] = '\0';
 	}
 }

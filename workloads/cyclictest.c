@@ -23,6 +23,7 @@
 
 #include "jsonread.h"
 #include "names.h"
+#include "owned.h"
 #include "util.h"
 
 #define CT_STOP_TIMEOUT_NS (5 * NSEC_PER_SEC)
@@ -56,8 +57,8 @@ int cyclictest_prepare(struct cyclictest *ct, char *errbuf)
 		return -ENOENT;
 	}
 	snprintf(ct->dir, sizeof(ct->dir), NAME_TIMER_DIR "%d-XXXXXX", (int)getpid());
-	if (!mkdtemp(ct->dir)) {
-		e = errno;
+	e = -owned_mkdtemp(ct->dir);
+	if (e) {
 		ct->dir[0] = '\0';
 		set_err(errbuf, "timer: cannot create a directory in /tmp: %s", strerror(e));
 		return -e;
@@ -247,8 +248,8 @@ void cyclictest_cleanup(struct cyclictest *ct)
 
 	if (ct->pid)
 		cyclictest_stop(ct, errbuf);
-	if (ct->dir[0])
-		rm_rf(ct->dir);
+	if (ct->dir[0] && !rm_rf(ct->dir))
+		owned_forget(OWN_TMPDIR, ct->dir);
 	ct->dir[0] = '\0';
 }
 

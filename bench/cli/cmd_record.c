@@ -16,6 +16,7 @@
 #include "capture.h"
 #include "result_files.h"
 #include "cli.h"
+#include "leftovers.h"
 #include "outdir.h"
 
 enum { OPT_RAW = 256, OPT_FORCE, OPT_NO_SCHED, OPT_STORE };
@@ -343,6 +344,8 @@ int cmd_record(int argc, char **argv)
 		err_msg("record: tracing the kernel needs root; run it as root (sudo)");
 		return 1;
 	}
+	/* a killed run's instance would still be tracing: clean up after it first */
+	leftovers_remove(NULL);
 	if (a.cmd && command_check(a.cmd[0], err)) {
 		err_msg("record: %s", err);
 		return 1;

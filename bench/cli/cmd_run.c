@@ -6,6 +6,7 @@
 
 #include "adaptive.h"
 #include "cli.h"
+#include "leftovers.h"
 
 enum { OPT_UNTIL = 256, OPT_AGAINST };
 
@@ -108,6 +109,9 @@ int cmd_run(int argc, char **argv)
 			"(or try --dry-run)");
 		return 1;
 	}
+	/* what killed runs left (not their knobs: run refuses those until restore) */
+	if (!a.o.dry_run)
+		leftovers_remove(NULL);
 	/* the loop is always offered: the scenario's until_decided key may turn it on */
 	if (adapt_init(&ad, a.against, err)) {
 		err_msg("--against: %s", err);

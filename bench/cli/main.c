@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "owned.h"
 #include "workload.h"
 
 static const struct command {
@@ -67,8 +68,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(argv[a], commands[i].name))
+		if (!strcmp(argv[a], commands[i].name)) {
+			char cmd[256] = "deferbench ";
+
+			/* named in the journal of what this process creates (owned.h) */
+			command_line(argc - a, argv + a, cmd + strlen(cmd), sizeof(cmd) - strlen(cmd));
+			owned_command(cmd);
 			return commands[i].fn(argc - a, argv + a);
+		}
 	err_msg("unknown command '%s'; see 'deferbench --help'", argv[a]);
 	return 1;
 }

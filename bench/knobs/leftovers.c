@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * leftovers.c - remove the tracefs instances and temporary directories of deferbench
- * processes that died without cleaning up. Only names deferbench itself makes are
- * touched, and only when their pid no longer runs deferbench.
+ * leftovers.c - remove what deferbench processes that died without cleaning up left:
+ * every resource their owned files journaled (owned.h), and, for those that left no
+ * file, the tracefs instances and temporary directories deferbench names after its
+ * pid. Only names deferbench itself makes are touched, and only when their process no
+ * longer runs.
  */
 #include "leftovers.h"
 
@@ -11,6 +13,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/loop.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -20,7 +24,25 @@
 
 #include "knobs.h"
 #include "names.h"
+#include "outdir.h"
+#include "owned.h"
 #include "util.h"
+
+/* say - one line of what was done: to report, or as a warning when report is NULL */
+static void say(FILE *report, const char *fmt, ...) __printf(2, 3);
+static void say(FILE *report, const char *fmt, ...)
+{
+	char msg[PATH_MAX + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (report)
+		fprintf(report, "%s\n", msg);
+	else
+		warn_msg("a killed deferbench left this behind: %s", msg);
+}
 
 static const char *const instance_dirs[] = {
 	"/sys/kernel/tracing/instances",
@@ -77,7 +99,7 @@ static int remove_instances(FILE *report)
 				err_msg("removing tracefs instance %s: %s", path, strerror(errno));
 				failed++;
 			} else {
-				fprintf(report, "removed tracefs instance %s\n", path);
+				say(report, "removed tracefs instance %s", path);
 			}
 		}
 		closedir(d);
@@ -137,7 +159,7 @@ static int unmount_under(const char *dir, FILE *report)
 			err_msg("unmounting %s: %s", mps[n], strerror(errno));
 			failed++;
 		} else {
-			fprintf(report, "unmounted %s\n", mps[n]);
+			say(report, "unmounted %s", mps[n]);
 		}
 	}
 	free(text);
@@ -163,41 +185,246 @@ static void detach_loops(const char *dir, FILE *report)
 		snprintf(path, sizeof(path), "/dev/%s", de->d_name);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd >= 0 && !ioctl(fd, LOOP_CLR_FD, 0))
-			fprintf(report, "detached %s (%s)\n", path, file);
+			say(report, "detached %s (%s)", path, file);
 		if (fd >= 0)
 			close(fd);
 	}
 	closedir(d);
 }
 
-/* remove_block_dirs - /tmp/deferbench-block-<dead pid>-* owned by us */
-static int remove_block_dirs(FILE *report)
+/* remove_tmpdir - a deferbench-* temporary directory, what is mounted there first */
+static int remove_tmpdir(const char *path, FILE *report)
 {
-	const char *prefix = strrchr(NAME_BLOCK_DIR_DEFAULT, '/') + 1;
+	int failed = unmount_under(path, report);
+
+	detach_loops(path, report);
+	if (rm_rf(path)) {
+		err_msg("removing %s: some files remain", path);
+		return failed + 1;
+	}
+	say(report, "removed %s", path);
+	return failed;
+}
+
+/* remove_tmp_dirs - /tmp/deferbench-block-<dead pid>-* and -timer- owned by us */
+static int remove_tmp_dirs(FILE *report)
+{
+	static const char *const prefixes[] = { NAME_BLOCK_DIR_DEFAULT, NAME_TIMER_DIR };
 	char path[512];
 	struct dirent *de;
 	struct stat st;
 	int failed = 0;
+	size_t i;
 	DIR *d = opendir("/tmp");
 
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
-		pid_t pid = name_pid(de->d_name, prefix, "-");
+		for (i = 0; i < ARRAY_SIZE(prefixes); i++) {
+			pid_t pid = name_pid(de->d_name, strrchr(prefixes[i], '/') + 1, "-");
 
-		if (!pid || pid_is_deferbench(pid))
-			continue;
-		snprintf(path, sizeof(path), "/tmp/%s", de->d_name);
-		if (lstat(path, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
-			continue;
-		failed += unmount_under(path, report);
-		detach_loops(path, report);
-		if (rm_rf(path)) {
-			err_msg("removing %s: some files remain", path);
-			failed++;
-		} else {
-			fprintf(report, "removed %s\n", path);
+			if (!pid || pid_is_deferbench(pid))
+				continue;
+			snprintf(path, sizeof(path), "/tmp/%s", de->d_name);
+			if (lstat(path, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+				continue;
+			failed += remove_tmpdir(path, report);
 		}
+	}
+	closedir(d);
+	return failed;
+}
+
+/* base_has_pid - the last component of path is "<prefix><digits>" or has "<infix><digits>" */
+static bool base_ends_pid(const char *path, const char *infix)
+{
+	const char *base = strrchr(path, '/'), *p;
+
+	base = base ? base + 1 : path;
+	p = strstr(base, infix);
+	if (!p || !isdigit((unsigned char)p[strlen(infix)]))
+		return false;
+	for (p += strlen(infix); isdigit((unsigned char)*p); p++)
+		;
+	return !*p;
+}
+
+static bool base_starts(const char *path, const char *prefix)
+{
+	const char *base = strrchr(path, '/');
+
+	return !strncmp(base ? base + 1 : path, prefix, strlen(prefix));
+}
+
+/* is_tracefs_mount - path is the mount point of a tracefs */
+static bool is_tracefs_mount(const char *path)
+{
+	char *text = read_file_alloc("/proc/self/mounts", NULL), *line, *save = NULL;
+	bool found = false;
+
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char dev[64], mp[PATH_MAX], type[32];
+
+		if (sscanf(line, "%63s %4095s %31s", dev, mp, type) == 3) {
+			unescape(mp);
+			found = !strcmp(type, "tracefs") && !strcmp(mp, path);
+		}
+	}
+	free(text);
+	return found;
+}
+
+/* live_instance - a tracefs instance of a deferbench that still runs, under mp */
+static bool live_instance(const char *mp, char *name, size_t len)
+{
+	char dir[PATH_MAX + 16];
+	struct dirent *de;
+	bool live = false;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/instances", mp);
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!live && (de = readdir(d))) {
+		pid_t pid = name_pid(de->d_name, NAME_INSTANCE_PREFIX, "");
+
+		if (pid && pid_is_deferbench(pid)) {
+			snprintf(name, len, "%s", de->d_name);
+			live = true;
+		}
+	}
+	closedir(d);
+	return live;
+}
+
+/*
+ * clean_one - undo one journaled resource; 0 when it is gone, 1 when it stays. Each
+ * kind is checked to be what deferbench makes before anything is removed: a damaged
+ * file must not make restore delete what is not deferbench's.
+ */
+static int clean_one(const struct owned_file *f, const struct owned_res *r, FILE *report)
+{
+	char target[PATH_MAX], name[256], ns[64];
+	struct stat st;
+	int ret;
+
+	if (lstat(r->path, &st) && errno == ENOENT && r->kind != OWN_MOUNT)
+		return 0;	/* already gone */
+	switch (r->kind) {
+	case OWN_INSTANCE:
+		if (!base_starts(r->path, NAME_INSTANCE_PREFIX) ||
+		    !base_ends_pid(r->path, NAME_INSTANCE_PREFIX))
+			break;
+		if (rmdir(r->path)) {
+			err_msg("removing tracefs instance %s: %s", r->path, strerror(errno));
+			return 1;
+		}
+		say(report, "removed tracefs instance %s", r->path);
+		return 0;
+	case OWN_MOUNT:
+		/* a mount belongs to its namespace: that of a dead run is gone with it */
+		mnt_ns_self(ns, sizeof(ns));
+		if (f->mnt_ns[0] && strcmp(f->mnt_ns, ns))
+			return 0;
+		if (!is_tracefs_mount(r->path))
+			return 0;	/* unmounted since, or never mounted */
+		if (live_instance(r->path, name, sizeof(name))) {
+			say(report, "kept the tracefs mount at %s: %s still uses it", r->path, name);
+			return 1;
+		}
+		if (umount(r->path)) {
+			err_msg("unmounting %s: %s", r->path, strerror(errno));
+			return 1;
+		}
+		say(report, "unmounted the tracefs deferbench mounted at %s", r->path);
+		return 0;
+	case OWN_STAGING:
+		if (!base_ends_pid(r->path, ".partial-"))
+			break;
+		ret = results_remove(r->path);
+		if (ret == -ENOTEMPTY) {
+			say(report, "kept %s: it holds files deferbench did not write", r->path);
+			return 1;
+		}
+		if (ret) {
+			err_msg("removing %s: %s", r->path, strerror(-ret));
+			return 1;
+		}
+		say(report, "removed the unfinished results %s", r->path);
+		return 0;
+	case OWN_OLD:
+		if (!base_ends_pid(r->path, ".old-"))
+			break;
+		/* killed between moving the old results aside and the new ones in */
+		snprintf(target, sizeof(target), "%s", r->path);
+		*strrchr(target, '.') = '\0';
+		if (lstat(target, &st) && errno == ENOENT && !rename(r->path, target)) {
+			say(report, "put the earlier results %s back as %s", r->path, target);
+			return 0;
+		}
+		ret = results_remove(r->path);
+		if (ret) {
+			say(report, "kept %s: %s", r->path, ret == -ENOTEMPTY ?
+			    "it holds files deferbench did not write" : strerror(-ret));
+			return 1;
+		}
+		say(report, "removed the replaced results %s", r->path);
+		return 0;
+	case OWN_TMPDIR:
+		if (!base_starts(r->path, "deferbench-") || !S_ISDIR(st.st_mode) ||
+		    st.st_uid != geteuid())
+			break;
+		return remove_tmpdir(r->path, report) ? 1 : 0;
+	default:
+		break;
+	}
+	err_msg("not removing %s (journaled as %s): not a name deferbench makes", r->path,
+		owned_kind_names[r->kind]);
+	return 1;
+}
+
+int leftovers_remove_owned(const char *dir, FILE *report)
+{
+	char file[PATH_MAX], err[ERRBUF_LEN];
+	struct owned_file f;
+	struct dirent *de;
+	int failed = 0, i, left;
+	DIR *d;
+
+	if (!dir || !(d = opendir(dir)))
+		return 0;
+	while ((de = readdir(d))) {
+		pid_t pid = name_pid(de->d_name, "", ".");
+
+		if (!pid || strcmp(strchr(de->d_name, '.'), ".json") || pid == getpid())
+			continue;
+		snprintf(file, sizeof(file), "%s/%s", dir, de->d_name);
+		if (owned_load(file, &f, err)) {
+			err_msg("%s; remove it once what it lists is gone", err);
+			failed++;
+			continue;
+		}
+		if (owned_alive(&f)) {
+			owned_free(&f);
+			continue;
+		}
+		/* newest first: an instance goes before the tracefs mount it lives in */
+		for (i = f.n - 1, left = 0; i >= 0; i--) {
+			if (!clean_one(&f, &f.res[i], report)) {
+				memmove(&f.res[i], &f.res[i + 1], (f.n - i - 1) * sizeof(f.res[0]));
+				f.n--;
+			} else {
+				left++;
+			}
+		}
+		if (owned_save(&f)) {
+			err_msg("cannot update %s", file);
+			failed++;
+		}
+		failed += left;
+		owned_free(&f);
 	}
 	closedir(d);
 	return failed;
@@ -205,5 +432,9 @@ static int remove_block_dirs(FILE *report)
 
 int leftovers_remove(FILE *report)
 {
-	return remove_instances(report) + remove_block_dirs(report);
+	int failed = leftovers_remove_owned(owned_dir(), report);
+
+	if (geteuid() != 0)
+		return failed;	/* instances and /tmp names of other users are not ours */
+	return failed + remove_instances(report) + remove_tmp_dirs(report);
 }

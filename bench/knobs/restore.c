@@ -3,9 +3,10 @@
  * restore.c - undo what a killed or crashed run left behind.
  *
  * It writes back every setting saved in the journal and reads it back, then removes
- * what dead runs leave elsewhere: tracefs instances "deferbench-<pid>" and block
- * workload directories /tmp/deferbench-block-<pid>-* (unmounting what is mounted there
- * first). A journal is deleted only once every setting in it is restored.
+ * what dead runs leave elsewhere (leftovers.h): what their owned files journaled
+ * (tracefs instance and mount, staging and temporary directories), and the tracefs
+ * instances and /tmp directories named after a dead pid. A journal is deleted only
+ * once every setting in it is restored.
  */
 #include "restore.h"
 

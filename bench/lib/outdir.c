@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "owned.h"
 #include "util.h"
 
 /*
@@ -389,8 +390,13 @@ int outdir_stage(const char *dir, char *staging, size_t len, char *errbuf)
 		return set_err(errbuf, "%s is in the way (%s); remove it or choose another "
 			       "directory", staging, ret == -ENOTEMPTY ?
 			       "it holds files deferbench did not write" : strerror(-ret));
-	if (mkdir(staging, 0755))
-		return set_err(errbuf, "cannot create %s: %s", staging, strerror(errno));
+	/* journaled first: after a SIGKILL, 'deferbench restore' removes it */
+	owned_add(OWN_STAGING, staging);
+	if (mkdir(staging, 0755)) {
+		ret = errno;
+		owned_forget(OWN_STAGING, staging);
+		return set_err(errbuf, "cannot create %s: %s", staging, strerror(ret));
+	}
 	return 0;
 }
 
@@ -408,6 +414,8 @@ int outdir_commit(const char *dir, char *staging, char *errbuf)
 			dir, ret > 0 ? "now holds '" : "cannot be read: ",
 			ret > 0 ? rel : strerror(-ret),
 			ret > 0 ? "', which deferbench did not write" : "", staging);
+		/* the user's now: restore must not remove them */
+		owned_forget(OWN_STAGING, staging);
 		staging[0] = '\0';
 		return -EEXIST;
 	}
@@ -417,28 +425,40 @@ int outdir_commit(const char *dir, char *staging, char *errbuf)
 		return set_err(errbuf, "output directory name too long: %s", dir);
 	if (results_remove(old))
 		return set_err(errbuf, "%s is in the way; remove it", old);
-	if (rename(dir, old))
-		return set_err(errbuf, "cannot move %s aside: %s", dir, strerror(errno));
+	/* a kill between the two renames: restore puts the old results back */
+	owned_add(OWN_OLD, old);
+	if (rename(dir, old)) {
+		ret = errno;
+		owned_forget(OWN_OLD, old);
+		return set_err(errbuf, "cannot move %s aside: %s", dir, strerror(ret));
+	}
 	if (rename(staging, dir)) {
 		ret = errno;
-		rename(old, dir);
+		if (!rename(old, dir))
+			owned_forget(OWN_OLD, old);
 		return set_err(errbuf, "cannot rename %s to %s: %s", staging, dir, strerror(ret));
 	}
+	owned_forget(OWN_STAGING, staging);
 	ret = results_remove(old);
 	if (ret)
 		warn_msg("kept %s (the earlier results): %s", old, ret == -ENOTEMPTY ?
 			 "it holds files deferbench did not write" : strerror(-ret));
+	owned_forget(OWN_OLD, old);
 	return 0;
 install:
 	if (rename(staging, dir))
 		return set_err(errbuf, "cannot rename %s to %s: %s", staging, dir,
 			       strerror(errno));
+	owned_forget(OWN_STAGING, staging);
 	return 0;
 }
 
 void outdir_abort(const char *staging)
 {
+	if (!staging || !*staging)
+		return;
 	/* the staging directory is ours, but what is not ours in it stays */
-	if (staging && *staging && results_remove(staging) == -ENOTEMPTY)
+	if (results_remove(staging) == -ENOTEMPTY)
 		warn_msg("kept %s: it holds files deferbench did not write", staging);
+	owned_forget(OWN_STAGING, staging);
 }

@@ -36,6 +36,7 @@
 #include "output.h"
 #include "raw.h"
 #include "names.h"
+#include "owned.h"
 #include "subbuf.h"
 #include "util.h"
 
@@ -72,6 +73,7 @@ struct capture {
 	struct capture_opts opts;
 	enum capture_state state;
 	char name[64];
+	char inst_path[PATH_MAX];	/* its directory, as journaled (owned.h) */
 	struct tracefs_instance *inst;
 	char *mounted_at;		/* tracefs mount point we made, to undo */
 	int ncpus;
@@ -317,9 +319,15 @@ static int tracefs_ready(struct capture *c, char *errbuf)
 	if (tracefs_mounted())
 		return tracefs_tracing_dir() ? 0 :
 		       set_err(errbuf, "tracefs is mounted but libtracefs cannot find it");
-	if (mount("nodev", dir, "tracefs", 0, NULL))
+	/* journaled first: after a SIGKILL, 'deferbench restore' unmounts it */
+	owned_add(OWN_MOUNT, dir);
+	if (mount("nodev", dir, "tracefs", 0, NULL)) {
+		int e = errno;
+
+		owned_forget(OWN_MOUNT, dir);
 		return set_err(errbuf, "tracefs is not mounted and mounting it at %s failed: %s "
-			       "(try: mount -t tracefs nodev %s)", dir, strerror(errno), dir);
+			       "(try: mount -t tracefs nodev %s)", dir, strerror(e), dir);
+	}
 	c->mounted_at = strdup(dir);
 	if (tracefs_set_tracing_dir((char *)dir))
 		return set_err(errbuf, "cannot use tracefs at %s", dir);
@@ -334,10 +342,18 @@ static int instance_setup(struct capture *c, char *errbuf)
 	if (tracefs_instance_exists(c->name))
 		return set_err(errbuf, "tracefs instance %s already exists (left by a crashed run "
 			       "with this pid?); remove it with 'deferbench restore'", c->name);
+	/* journaled first: a killed run's instance would trace on until removed */
+	snprintf(c->inst_path, sizeof(c->inst_path), "%s/instances/%s", tracefs_tracing_dir(),
+		 c->name);
+	owned_add(OWN_INSTANCE, c->inst_path);
 	c->inst = tracefs_instance_create(c->name);
-	if (!c->inst)
+	if (!c->inst) {
+		int e = errno;
+
+		owned_forget(OWN_INSTANCE, c->inst_path);
 		return set_err(errbuf, "cannot create tracefs instance %s: %s", c->name,
-			       strerror(errno));
+			       strerror(e));
+	}
 	/* a new instance starts with tracing on: nothing is enabled yet, but be explicit */
 	if (tracefs_trace_off(c->inst))
 		return set_err(errbuf, "cannot turn tracing off in %s", c->name);
@@ -828,12 +844,16 @@ void capture_free(struct capture *c)
 		tracefs_trace_off(c->inst);
 		if (tracefs_instance_destroy(c->inst))
 			err_msg("cannot remove tracefs instance %s: %s", c->name, strerror(errno));
+		else
+			owned_forget(OWN_INSTANCE, c->inst_path);
 		tracefs_instance_free(c->inst);
 	}
 	if (c->mounted_at) {
 		/* we mounted tracefs: leave the machine as we found it */
 		if (umount(c->mounted_at))
 			debug_msg("cannot unmount %s: %s", c->mounted_at, strerror(errno));
+		else
+			owned_forget(OWN_MOUNT, c->mounted_at);
 		free(c->mounted_at);
 	}
 	if (c->iw)

@@ -238,7 +238,7 @@ static void test_outdir(void **state)
 /* issue 10.1: a summary.json among other files does not make them results */
 static void test_outdir_force_foreign(void **state)
 {
-	char *d = fixture_dir(), err[ERRBUF_LEN], staging[600];
+	char *d = fixture_dir(), err[ERRBUF_LEN], staging[600], kept[600];
 	const char *const foreign[] = { "thesis.tex", "sub/data.bin", "raw/notes.txt",
 					"plots/keep/me.png", ".hidden", "summary.json.bak" };
 	size_t i;
@@ -263,9 +263,12 @@ static void test_outdir_force_foreign(void **state)
 	assert_int_equal(outdir_stage(d, staging, sizeof(staging), err), 0);
 	mkfile(staging, "summary.json");
 	mkfile(d, "thesis.tex");
+	snprintf(kept, sizeof(kept), "%s", staging);
 	assert_int_not_equal(outdir_commit(d, staging, err), 0);
 	assert_true(exists(d, "thesis.tex"));
 	assert_int_equal(staging[0], '\0');	/* kept: abort must not remove it */
+	assert_non_null(strstr(err, kept));	/* the message says where they are */
+	assert_int_equal(rm_rf(kept), 0);
 	fixture_free(d);
 }
 
