@@ -369,6 +369,7 @@ static const char *const audio_primary[] = {
 
 const struct workload_ops audio_workload = {
 	.name = "audio",
+	.needs_root = "its callback thread runs SCHED_FIFO",
 	.help = "SCHED_FIFO audio callback every frames/rate: wakeup, finish vs deadline, "
 		"xruns",
 	.options = audio_options,

@@ -250,6 +250,7 @@ static const char *const net_primary[] = {
 
 const struct workload_ops net_workload = {
 	.name = "net",
+	.needs_root = "it makes network namespaces and veth devices",
 	.help = "UDP request/response RTT across a veth between two private netns "
 		"(NAPI in softirq or threads), optional UDP flood and TCP load",
 	.options = net_options,

@@ -427,6 +427,7 @@ static const char *const timer_primary[] = {
 
 const struct workload_ops timer_workload = {
 	.name = "timer",
+	.needs_root = "cyclictest runs at a real-time priority with its memory locked",
 	.help = "cyclictest wakeup probe plus hrtimer and timer-wheel (TIMER softirq) load",
 	.options = timer_options,
 	.primary = timer_primary,

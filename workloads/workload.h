@@ -115,6 +115,8 @@ struct workload_ops {
 	 * of the deferred work it drives. Written to workload.json.
 	 */
 	const char *const *primary;
+	/* why the workload needs root, for the message when it is run without; NULL: not */
+	const char *needs_root;
 	size_t cfg_size;			/* option values land here */
 	size_t priv_size;			/* workload state, zeroed */
 	int (*setup)(struct wl_run *w, char *errbuf);

@@ -171,6 +171,7 @@ struct baseline_args {
 	const char *name;		/* --name, default "default" */
 	const char *run;		/* save: the run directory */
 	bool force;			/* save: accept an incomplete or lossy run */
+	bool replace;			/* save: replace an existing baseline */
 	/* calibrate */
 	int runs;			/* --runs N: runs of the scenario (default 3) */
 	const char *scenario;		/* the scenario to run, or NULL with --from */

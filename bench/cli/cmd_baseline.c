@@ -21,7 +21,7 @@
 #include "jsonw.h"
 #include "rundir.h"
 
-enum { OPT_FORCE = 256, OPT_RUNS, OPT_FROM };
+enum { OPT_FORCE = 256, OPT_RUNS, OPT_FROM, OPT_REPLACE };
 
 const struct opt_desc baseline_opts[] = {
 	{ "dir", 'd', required_argument, "ROOT",
@@ -30,6 +30,8 @@ const struct opt_desc baseline_opts[] = {
 	  "host the baseline belongs to (default: the run's host for save, this host otherwise)" },
 	{ "name", 'n', required_argument, "NAME", "baseline name (default: default)" },
 	{ "force", OPT_FORCE, no_argument, NULL, "save: accept an incomplete or lossy run" },
+	{ "replace", OPT_REPLACE, no_argument, NULL,
+	  "save: replace a baseline of that name (refused otherwise)" },
 	{ "runs", OPT_RUNS, required_argument, "N",
 	  "calibrate: run the scenario N times (2-20, default 3)" },
 	{ "from", OPT_FROM, no_argument, NULL,
@@ -81,6 +83,7 @@ int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
 {
 	char err[ERRBUF_LEN];
 	struct opts_iter it;
+	const char *verb;
 	bool from = false;
 	uint64_t v;
 	int c;
@@ -88,14 +91,8 @@ int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
 	memset(a, 0, sizeof(*a));
 	a->name = "default";
 	a->runs = 3;
-	if (argc < 2)
-		return set_err(errbuf, "need save, show, path, list or calibrate");
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
-		return CLI_HELP;
-	if (baseline_verb(argv[1], &a->verb))
-		return set_err(errbuf, "unknown baseline command '%s': need save, show, path, "
-			       "list or calibrate", argv[1]);
-	if ((c = opts_begin(&it, baseline_opts, OPTS_PERMUTE, argc - 1, argv + 1, errbuf)))
+	/* options may come before the verb too: "baseline -d DIR save RUN" */
+	if ((c = opts_begin(&it, baseline_opts, OPTS_PERMUTE, argc, argv, errbuf)))
 		return c;
 	while ((c = opts_next(&it, errbuf)) >= 0) {
 		switch (c) {
@@ -104,6 +101,7 @@ int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
 		case 'H': a->host = optarg; break;
 		case 'n': a->name = optarg; break;
 		case OPT_FORCE: a->force = true; break;
+		case OPT_REPLACE: a->replace = true; break;
 		case OPT_FROM: from = true; break;
 		case 'o': a->output = optarg; break;
 		case OPT_RUNS:
@@ -115,30 +113,42 @@ int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
 	}
 	if (c != OPTS_END)
 		return c;
+	if (optind >= argc)
+		return set_err(errbuf, "need save, show, path, list or calibrate");
+	verb = argv[optind++];
+	if (baseline_verb(verb, &a->verb))
+		return set_err(errbuf, "unknown baseline command '%s': need save, show, path, "
+			       "list or calibrate", verb);
+	/* the positional arguments after the verb */
+	argv += optind;
+	argc -= optind;
 	if (!name_ok(a->name) || (a->host && !name_ok(a->host)))
 		return set_err(errbuf, "names may hold letters, digits, '.', '-' and '_' and "
 			       "must not start with '.'");
 	if ((from || a->output) && a->verb != BL_CALIBRATE)
 		return set_err(errbuf, "--from and --output go with calibrate");
+	if (a->replace && a->verb != BL_SAVE)
+		return set_err(errbuf, "--replace goes with save");
 	if (a->verb == BL_SAVE) {
-		if (argc - 1 - optind != 1)
+		if (argc != 1)
 			return set_err(errbuf, "save: need the run directory");
-		a->run = argv[1 + optind];
+		a->run = argv[0];
 	} else if (a->verb == BL_CALIBRATE && from) {
-		if (argc - 1 - optind < 2)
+		if (argc < 2)
 			return set_err(errbuf, "calibrate --from: need 2 or more run directories");
-		if (argc - 1 - optind > CALIBRATE_MAX_RUNS)
+		if (argc > CALIBRATE_MAX_RUNS)
 			return set_err(errbuf, "calibrate --from: at most %d runs",
 				       CALIBRATE_MAX_RUNS);
-		a->from = argv + 1 + optind;
-		a->nfrom = argc - 1 - optind;
+		a->from = argv;
+		a->nfrom = argc;
 	} else if (a->verb == BL_CALIBRATE) {
-		if (argc - 1 - optind != 1)
+		if (argc != 1)
 			return set_err(errbuf, "calibrate: need one scenario file (or --from RUN "
 				       "RUN...)");
-		a->scenario = argv[1 + optind];
-	} else if (argc - 1 != optind) {
-		return set_err(errbuf, "%s takes no arguments besides options", argv[1]);
+		a->scenario = argv[0];
+	} else if (argc) {
+		return set_err(errbuf, "%s takes no arguments besides options ('%s')", verb,
+			       argv[0]);
 	}
 	return 0;
 }
@@ -325,6 +335,11 @@ static int baseline_save(const struct baseline_args *a)
 	ret = pathf(hostdir, sizeof(hostdir), "%s/%s", root_of(a), host);
 	ret = ret ?: pathf(dest, sizeof(dest), "%s/%s", hostdir, a->name);
 	ret = ret ?: pathf(tmp, sizeof(tmp), "%s/.tmp-%s-%d", hostdir, a->name, (int)getpid());
+	if (!ret && !a->replace && !access(dest, F_OK)) {
+		err_msg("baseline %s exists; pass --replace to replace it (or save under another "
+			"--name)", dest);
+		goto out_ret;
+	}
 	ret = ret ?: mkdir_p(hostdir, 0755);
 	ret = ret ?: copy_run(&run, tmp);
 	ret = ret ?: write_info(tmp, &run);
@@ -338,6 +353,9 @@ static int baseline_save(const struct baseline_args *a)
 out:
 	run_free(&run);
 	return ret ? 1 : 0;
+out_ret:
+	run_free(&run);
+	return 1;
 }
 
 int baseline_dir(const struct baseline_args *a, char *buf, size_t len)

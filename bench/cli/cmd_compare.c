@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "cmp_out.h"
+#include "outdir.h"
 #include "rundir.h"
 
 enum { OPT_MIN_REPS = 256, OPT_MIN_TAIL, OPT_NO_FILES, OPT_NOISE, OPT_ALLOW_EMPTY };
@@ -234,6 +235,11 @@ int cmd_compare(int argc, char **argv)
 	ret = cli_parsed(compare_parse(argc, argv, &a, err), &compare_help, err, 2);
 	if (ret >= 0)
 		return ret;
+	/* before the work: compare.md and junit.xml that cannot be written are known now */
+	if (!a.no_files && outdir_writable(a.outdir ? a.outdir : a.new, err)) {
+		err_msg("compare: %s", err);
+		return 2;
+	}
 	if (load_both(&a, &base, &new))
 		return 2;
 	ret = judge_setup(&a, &base, &new, &noise);

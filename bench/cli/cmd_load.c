@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "outdir.h"
 #include "workload.h"
 
 enum { OPT_SEED = 256, OPT_LIST };
@@ -91,10 +92,17 @@ static int set_load_opt(const struct opt_desc *d, const char *val, struct load_a
 static int add_wl_opt(struct load_args *a, const char *key, size_t klen, const char *val,
 		      char *errbuf)
 {
+	int i;
+
 	if (a->nopts >= LOAD_MAX_OPTS)
 		return set_err(errbuf, "more than %d workload options", LOAD_MAX_OPTS);
 	if (!klen || klen >= LOAD_KEY_MAX)
 		return set_err(errbuf, "bad workload option name '%.*s'", (int)klen, key);
+	/* the last of two values silently winning hides a typo in a script */
+	for (i = 0; i < a->nopts; i++)
+		if (strlen(a->key[i]) == klen && !strncmp(a->key[i], key, klen))
+			return set_err(errbuf, "workload option '%.*s' is given twice ('%s' and "
+				       "'%s')", (int)klen, key, a->val[i], val);
 	memcpy(a->key[a->nopts], key, klen);
 	a->key[a->nopts][klen] = '\0';
 	a->val[a->nopts++] = val;
@@ -258,6 +266,16 @@ int cmd_load(int argc, char **argv)
 	if (a->list) {
 		wl_list(stdout, ops);
 		rc = 0;
+		goto out;
+	}
+	if (ops && ops->needs_root && !is_root()) {
+		err_msg("load %s needs root: %s; run it as root (sudo)", ops->name,
+			ops->needs_root);
+		goto out;
+	}
+	/* the output directory is checked before the work, not after it */
+	if (a->outdir && outdir_writable(a->outdir, errbuf)) {
+		err_msg("load: -o: %s", errbuf);
 		goto out;
 	}
 	signals_install();

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "outdir.h"
 #include "plot.h"
 #include "report.h"
 #include "rundir.h"
@@ -78,6 +79,11 @@ int cmd_report(int argc, char **argv)
 		return ret;
 	if (!a.no_plots && plot_check(err)) {
 		err_msg("%s", err);
+		return 1;
+	}
+	/* before the work: a report that cannot be written is known now */
+	if (outdir_writable(a.outdir ? a.outdir : a.dir, err)) {
+		err_msg("report: %s", err);
 		return 1;
 	}
 	if (run_load(a.dir, &run, err)) {

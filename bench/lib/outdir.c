@@ -334,6 +334,9 @@ int outdir_check(const char *dir, bool force, const char *const *inputs, char *e
 
 	if (!dir || !*dir)
 		return set_err(errbuf, "the output directory name is empty");
+	/* the staging name is longer by ".partial-PID" */
+	if (path_check(dir, errbuf) || strlen(dir) + 24 >= PATH_MAX)
+		return -ENAMETOOLONG;
 	if (check_inputs(dir, inputs, errbuf))
 		return -EINVAL;
 	if (stat(dir, &st)) {
@@ -356,6 +359,42 @@ int outdir_check(const char *dir, bool force, const char *const *inputs, char *e
 	if (!ret && !force)
 		return set_err(errbuf, "%s already holds results; use --force to replace them, "
 			       "or choose another directory", dir);
+	return 0;
+}
+
+int outdir_writable(const char *dir, char *errbuf)
+{
+	char probe[PATH_MAX], *slash;
+	struct stat st;
+	int ret;
+
+	ret = path_check(dir, errbuf);
+	if (ret)
+		return ret;
+	/* the directory, or the nearest ancestor that exists, which mkdir -p starts from */
+	snprintf(probe, sizeof(probe), "%s", dir);
+	while (stat(probe, &st)) {
+		if (errno != ENOENT || !strcmp(probe, ".") || !strcmp(probe, "/"))
+			return set_errno(errbuf, -errno, "cannot use %s: %s", probe, strerror(errno));
+		slash = strrchr(probe, '/');
+		while (slash && slash > probe && !slash[1]) {
+			*slash = '\0';
+			slash = strrchr(probe, '/');
+		}
+		if (!slash)
+			snprintf(probe, sizeof(probe), ".");
+		else if (slash == probe)
+			probe[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	if (!S_ISDIR(st.st_mode) && !strcmp(probe, dir))
+		return set_errno(errbuf, -ENOTDIR, "%s exists and is not a directory", dir);
+	if (!S_ISDIR(st.st_mode))
+		return set_errno(errbuf, -ENOTDIR, "%s is not a directory: it cannot hold %s",
+				 probe, dir);
+	if (access(probe, W_OK | X_OK))
+		return set_errno(errbuf, -errno, "cannot write in %s: %s", probe, strerror(errno));
 	return 0;
 }
 

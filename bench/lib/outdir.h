@@ -22,6 +22,12 @@
  * paths the command reads, or NULL). 0 or -EINVAL with the reason in errbuf.
  */
 int outdir_check(const char *dir, bool force, const char *const *inputs, char *errbuf);
+/*
+ * outdir_writable - for outputs written straight into dir (load -o, compare -o, report
+ * -o): dir, or the ancestor mkdir -p would start from, is a directory this user can
+ * write in, and the path is not too long. Checked before the work, not after it.
+ */
+int outdir_writable(const char *dir, char *errbuf);
 /* outdir_stage - create the staging directory for dir; its path goes to staging */
 int outdir_stage(const char *dir, char *staging, size_t len, char *errbuf);
 /*

@@ -136,12 +136,15 @@ int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out, char *er
 	unsigned long long v;
 	char *end;
 
-	if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
+	if (!s || !*s || !isdigit((unsigned char)*s))
 		return set_err(errbuf, "'%s' is not a non-negative integer", s ? s : "");
 	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end)
+	v = strtoull(s, &end, 10);
+	if (*end)
 		return set_err(errbuf, "'%s' is not a non-negative integer", s);
+	if (errno == ERANGE)
+		return set_err(errbuf, "'%s' is too large (at most %llu)", s,
+			       (unsigned long long)max);
 	if (v < min || v > max)
 		return set_err(errbuf, "%llu is out of range [%llu, %llu]", v,
 			       (unsigned long long)min, (unsigned long long)max);
@@ -158,8 +161,10 @@ int parse_int(const char *s, long min, long max, int *out, char *errbuf)
 		return set_err(errbuf, "'%s' is not an integer", s ? s : "");
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || *end)
+	if (*end || end == s)
 		return set_err(errbuf, "'%s' is not an integer", s);
+	if (errno == ERANGE)
+		return set_err(errbuf, "'%s' is out of range [%ld, %ld]", s, min, max);
 	if (v < min || v > max)
 		return set_err(errbuf, "%ld is out of range [%ld, %ld]", v, min, max);
 	*out = (int)v;
@@ -225,9 +230,21 @@ int parse_duration_ns(const char *s, uint64_t *out, char *errbuf)
 	if (!s || !*s || !(isdigit((unsigned char)*s) || *s == '.'))
 		return set_err(errbuf, "'%s' is not a duration (examples: 10s, 500ms, 2m)",
 			       s ? s : "");
+	/* decimal digits and one point: strtod alone would take "1e3" and "0x10" */
+	for (end = (char *)s; isdigit((unsigned char)*end); end++)
+		;
+	if (*end == '.')
+		for (end++; isdigit((unsigned char)*end); end++)
+			;
+	if (end == s || (end == s + 1 && *s == '.') ||
+	    ((*end == 'e' || *end == 'E') && (isdigit((unsigned char)end[1]) ||
+					      end[1] == '+' || end[1] == '-')) ||
+	    ((*end == 'x' || *end == 'X') && end == s + 1 && *s == '0'))
+		return set_err(errbuf, "'%s' is not a duration: a decimal number and a unit "
+			       "(examples: 10s, 1.5s, 500ms, 2m)", s);
 	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s)
+	v = strtod(s, NULL);
+	if (errno)
 		return set_err(errbuf, "'%s' is not a duration (examples: 10s, 500ms, 2m)", s);
 	if (!*end) {
 		mult = NSEC_PER_SEC;
@@ -568,6 +585,31 @@ out_err:
 	else
 		set_err(errbuf, "cannot read %s: %s", path, strerror(e));
 	return -e;
+}
+
+int path_check(const char *path, char *errbuf)
+{
+	const char *p = path, *slash;
+	char head[48];
+
+	if (!path || !*path)
+		return set_err(errbuf, "the path is empty");
+	snprintf(head, sizeof(head), "%.40s%s", path, strlen(path) > 40 ? "..." : "");
+	if (strlen(path) >= PATH_MAX)
+		return set_errno(errbuf, -ENAMETOOLONG, "the path '%s' is %zu bytes long, more than "
+				 "the %d a path may have", head, strlen(path), PATH_MAX - 1);
+	for (; *p; p = slash + 1) {
+		slash = strchr(p, '/');
+		if (!slash)
+			slash = p + strlen(p) - 1;
+		if (slash - p > NAME_MAX)
+			return set_errno(errbuf, -ENAMETOOLONG, "the path '%s' has a name of %zu "
+					 "bytes, more than the %d a file name may have", head,
+					 (size_t)(slash - p), NAME_MAX);
+		if (!slash[0] || !slash[1])
+			break;
+	}
+	return 0;
 }
 
 int mkdir_p(const char *path, mode_t mode)

@@ -119,6 +119,12 @@ int path_join(char *buf, size_t len, const char *a, const char *b);
 int write_atomic(const char *path, const void *data, size_t len, mode_t mode, int flags);
 /* fsync_dir - make a rename, link or unlink of path durable (fsync its directory) */
 int fsync_dir(const char *path);
+/*
+ * path_check - a path the kernel can take: at most PATH_MAX - 1 bytes, no name longer
+ * than NAME_MAX; -ENAMETOOLONG with the reason in errbuf (the kernel just says "File
+ * name too long")
+ */
+int path_check(const char *path, char *errbuf);
 /* mkdir -p */
 int mkdir_p(const char *path, mode_t mode);
 /* remove a directory tree (only regular files and directories); missing is fine */

@@ -5,9 +5,11 @@
  */
 #include "runner.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -110,10 +112,29 @@ static int copy_scenario(const struct run_state *r)
 	return ret;
 }
 
+/* first_entry - the name of an entry of dir into name: true; false if empty or absent */
+static bool first_entry(const char *dir, char *name, size_t len)
+{
+	struct dirent *de;
+	bool found = false;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			snprintf(name, len, "%s", de->d_name);
+			found = true;
+		}
+	closedir(d);
+	return found;
+}
+
 /* make_dir - the run's directory, which must not hold a run already */
 static int make_dir(struct run_state *r)
 {
-	char path[PATH_MAX + 16];
+	char path[PATH_MAX + 16], name[256], err[ERRBUF_LEN];
+	struct stat st;
 	int ret;
 
 	if (r->o->outdir)
@@ -121,9 +142,23 @@ static int make_dir(struct run_state *r)
 	else if (run_dir_default(r->dir, sizeof(r->dir), r->meta.hostname, r->meta.kernel,
 				 time(NULL), r->s->name))
 		return -ENAMETOOLONG;
+	if (path_check(r->dir, err)) {
+		err_msg("-o: %s", err);
+		return -ENAMETOOLONG;
+	}
 	snprintf(path, sizeof(path), "%s/run.json", r->dir);
 	if (!access(path, F_OK)) {
 		err_msg("%s already holds a run; choose another directory", r->dir);
+		return -EEXIST;
+	}
+	if (!stat(r->dir, &st) && !S_ISDIR(st.st_mode)) {
+		err_msg("%s exists and is not a directory; choose another", r->dir);
+		return -ENOTDIR;
+	}
+	/* as record: a run goes into a new or empty directory, never among other files */
+	if (first_entry(r->dir, name, sizeof(name))) {
+		err_msg("%s is not empty (it holds '%s'): a run goes into a new or empty "
+			"directory; choose another", r->dir, name);
 		return -EEXIST;
 	}
 	snprintf(path, sizeof(path), "%s/cells", r->dir);

@@ -205,6 +205,14 @@ static char *reader(char *str, int num, void *stream)
 	}
 	memcpy(str, c->pos, len);
 	str[len] = '\0';
+	/* what a scenario says ends up in messages, plans and result files */
+	for (nl = str; *nl; nl++)
+		if (((unsigned char)*nl < 0x20 && *nl != '\t' && *nl != '\n' && *nl != '\r') ||
+		    *nl == 0x7f) {
+			fail(c, "a control character (0x%02x) in the text; a scenario is plain text",
+			     (unsigned char)*nl);
+			return NULL;
+		}
 	c->pos += len;
 	c->indented = *str == ' ' || *str == '\t';
 	see_section(c, str);
@@ -443,12 +451,19 @@ int scenario_parse(const char *text, const char *file, const struct scn_parse_op
 struct scenario *scenario_load(const char *path, const struct scn_parse_opts *o, char *errbuf)
 {
 	struct scenario *s;
+	size_t len;
 	char *text;
 	int ret;
 
-	ret = read_input(path, INPUT_MAX_TEXT, &text, NULL, errbuf);
+	ret = read_input(path, INPUT_MAX_TEXT, &text, &len, errbuf);
 	if (ret) {
 		errno = -ret;
+		return NULL;
+	}
+	if (strlen(text) != len) {
+		set_err(errbuf, "%s holds a NUL byte: a scenario is plain text", path);
+		free(text);
+		errno = EINVAL;
 		return NULL;
 	}
 	s = malloc(sizeof(*s));

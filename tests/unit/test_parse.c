@@ -52,6 +52,15 @@ static void test_duration(void **state)
 	assert_int_equal(parse_duration_ns("0", &ns, err), -EINVAL);
 	assert_int_equal(parse_duration_ns("", &ns, err), -EINVAL);
 	assert_int_equal(parse_duration_ns("1e30s", &ns, err), -EINVAL);
+	/* issue 10.13: only decimal numbers, as the help says */
+	assert_int_equal(parse_duration_ns("1e3s", &ns, err), -EINVAL);
+	assert_non_null(strstr(err, "decimal"));
+	assert_int_equal(parse_duration_ns("1e3", &ns, err), -EINVAL);
+	assert_int_equal(parse_duration_ns("0x10s", &ns, err), -EINVAL);
+	assert_non_null(strstr(err, "decimal"));
+	assert_int_equal(parse_duration_ns("1.2.3s", &ns, err), -EINVAL);
+	assert_int_equal(parse_duration_ns(".5s", &ns, err), 0);
+	assert_int_equal(ns, 500 * NSEC_PER_MSEC);
 }
 
 static void test_numbers(void **state)
@@ -70,6 +79,13 @@ static void test_numbers(void **state)
 	assert_int_equal(parse_u64(" 5", 0, 100, &v, err), -EINVAL);
 	assert_int_equal(parse_u64("101", 0, 100, &v, err), -EINVAL);
 	assert_non_null(strstr(err, "out of range"));
+	/* issue 10.11: a number too large for 64 bits says so */
+	assert_int_equal(parse_u64("99999999999999999999", 64, 1048576, &v, err), -EINVAL);
+	assert_non_null(strstr(err, "too large"));
+	/* decimal only: "010" is ten, not eight, and "0x10" is no number */
+	assert_int_equal(parse_u64("010", 0, 100, &v, err), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(parse_u64("0x10", 0, 100, &v, err), -EINVAL);
 	assert_int_equal(parse_int("-20", -20, 19, &i, err), 0);
 	assert_int_equal(i, -20);
 	assert_int_equal(parse_int("-21", -20, 19, &i, err), -EINVAL);
