@@ -66,6 +66,7 @@ int noise_calibrate(const struct run *runs, size_t n, const struct judge_opts *o
 				       runs[i].dir);
 	out->runs = (unsigned int)n;
 	out->alpha = 1 - o->confidence;
+	out->looks = o->looks ? o->looks : 1;
 	snprintf(out->host, sizeof(out->host), "%.*s", (int)sizeof(out->host) - 1,
 		 runs[0].meta[RM_HOSTNAME]);
 	snprintf(out->kernel, sizeof(out->kernel), "%.*s", (int)sizeof(out->kernel) - 1,
