@@ -168,6 +168,7 @@ struct cell {
 	char workload[NAME_LEN];
 	char config[NAME_LEN];
 	unsigned int rep;
+	unsigned int look;		/* 0: planned; k: added by an adaptive run after look k */
 	char dir[PATH_MAX];
 	char status[32];
 	char error[TEXT_LEN];

@@ -151,6 +151,8 @@ static int cell_entry(const struct jr *j, struct json_object *e, const char *whe
 	ret = ret ?: jr_str(j, e, where, "dir", reldir, sizeof(reldir));
 	ret = ret ?: check_reldir(j, where, reldir);
 	ret = ret ?: jr_str_opt(j, e, where, "id", c->id, sizeof(c->id));
+	if (!ret && jr_has(e, "look"))
+		ret = jr_int(j, e, where, "look", 1, 100, (int *)&c->look);
 	if (ret)
 		return ret;
 	c->rep = (unsigned int)rep;

@@ -73,6 +73,8 @@ static json_object *cell_ref(const struct run_state *r, const struct scn_cell *c
 	json_object_object_add(o, "config", json_object_new_string(r->s->cfg[c->cfg].name));
 	json_object_object_add(o, "rep", json_object_new_int(c->rep));
 	json_object_object_add(o, "dir", json_object_new_string(dir));
+	if (c->look)
+		json_object_object_add(o, "look", json_object_new_int(c->look));
 	return o;
 }
 

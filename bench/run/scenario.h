@@ -145,6 +145,7 @@ struct scn_cell {
 	unsigned int rep;		/* 1-based */
 	uint64_t seed;			/* scenario seed + rep: the same for every config */
 	char id[SCN_NAME_MAX * 2 + 16];	/* "<workload>--<config>--r<rep>" */
+	unsigned int look;		/* 0: planned; k: added after look k (run --until-decided) */
 };
 
 /*
