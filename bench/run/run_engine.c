@@ -162,6 +162,8 @@ static int engine_setup(struct run_cell *c, char *err)
 		.buffer_kb = s->buffer_kb,
 		.interval_ns = s->interval_ns,
 		.no_sched = !s->sched_events,
+		.sched_all = s->sched_all,
+		.cpus = s->capture_cpus[0] ? s->capture_cpus : NULL,
 		.command = c->command,
 	};
 	char intervals[PATH_MAX];

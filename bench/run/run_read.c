@@ -187,12 +187,14 @@ static int check_duplicates(const struct jr *j, const struct run *run)
 	for (a = 0; a < run->ncells; a++)
 		for (b = 0; b < a; b++)
 			if (run->cells[a].rep == run->cells[b].rep &&
+			    run->cells[a].control == run->cells[b].control &&
 			    !strcmp(run->cells[a].workload, run->cells[b].workload) &&
 			    !strcmp(run->cells[a].config, run->cells[b].config))
 				return set_err(j->errbuf, "malformed result file %s: cells[%zu] "
-					      "repeats %s/%s/r%u", j->path, a,
+					      "repeats %s/%s/r%u%s", j->path, a,
 					      run->cells[a].workload, run->cells[a].config,
-					      run->cells[a].rep);
+					      run->cells[a].rep,
+					      run->cells[a].control ? " (control)" : "");
 	return 0;
 }
 

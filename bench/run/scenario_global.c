@@ -103,6 +103,17 @@ static int g_cpus(struct scenario *s, const char *v, const struct scn_parse_opts
 	return 0;
 }
 
+static int g_capture_cpus(struct scenario *s, const char *v, const struct scn_parse_opts *o,
+			  char *e)
+{
+	cpu_set_t set;
+
+	if (parse_cpulist(v, &set, o->online, e))
+		return -EINVAL;
+	cpulist_format(&set, s->capture_cpus, sizeof(s->capture_cpus));
+	return 0;
+}
+
 static int g_order(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
 		   char *e)
 {
@@ -126,7 +137,15 @@ static int g_seed(struct scenario *s, const char *v, const struct scn_parse_opts
 static int g_sched_events(struct scenario *s, const char *v,
 			  const struct scn_parse_opts *o __unused, char *e)
 {
-	return parse_bool(v, &s->sched_events, e);
+	s->sched_all = !strcmp(v, "all");
+	if (s->sched_all) {
+		s->sched_events = true;
+		return 0;
+	}
+	if (parse_bool(v, &s->sched_events, e))
+		return set_err(e, "'%s': sched_events is yes (the switches and wakeups of "
+			       "deferred work's threads), all, or no", v);
+	return 0;
 }
 
 /* g_until_decided - the time budget of adaptive repetitions (run --until-decided) */
@@ -183,6 +202,7 @@ static const struct {
 	{ "until_decided", g_until_decided },
 	{ "store", g_store },
 	{ "control", g_control },
+	{ "capture_cpus", g_capture_cpus },
 };
 
 
@@ -197,7 +217,7 @@ int scn_global_set(struct scenario *s, const char *name, const char *value,
 	if (i == ARRAY_SIZE(global_keys)) {
 		set_err(err, "unknown key '%s' (duration, warmup, repetitions, buffer_kb, "
 			"interval, cpus, order, seed, quick_duration, quick_warmup, sched_events, "
-			"until_decided, store, control)",
+			"until_decided, store, control, capture_cpus)",
 			name);
 		return -ENOENT;
 	}
