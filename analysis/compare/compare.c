@@ -368,6 +368,8 @@ static int compare_sets(struct cmp_result *res, struct row_reps *rr,
 			 b.incomplete, n.incomplete);
 		return whole_row(res, bs->workload, bs->config, "*", V_INCOMPLETE, why);
 	}
+	if (o->workload_only)
+		return compare_keys(res, rr, bs, ns, o, true);
 	if (b.lossy || n.lossy) {
 		snprintf(why, sizeof(why), "trace events lost in %u base and %u new "
 			 "repetitions; workload metrics still compared", b.lossy, n.lossy);
@@ -529,41 +531,34 @@ out:
 	return ret;
 }
 
-int compare_runs(const struct run *base, const struct run *new, const struct cmp_opts *o,
-		 struct cmp_result *res, char *errbuf)
+/* compare_groups - compare and judge two groupings of cells; frees them */
+static int compare_groups(struct cellsets *bcs, struct cellsets *ncs, const struct run *base,
+			  const struct run *new, const struct cmp_opts *o,
+			  struct cmp_result *res, char *errbuf)
 {
 	struct row_reps rr = { 0 };
-	struct cellsets bcs, ncs;
 	size_t i;
-	int ret;
+	int ret = 0;
 
-	memset(res, 0, sizeof(*res));
-	if (o->primary) {
+	if (o->primary && !res->pattern_hits) {
 		res->pattern_hits = calloc(o->nprimary + 1, sizeof(*res->pattern_hits));
-		if (!res->pattern_hits)
+		if (!res->pattern_hits) {
+			cellsets_free(bcs);
+			cellsets_free(ncs);
 			return set_errno(errbuf, -ENOMEM, "compare: out of memory");
+		}
 	}
-	ret = cellsets_build(base, &bcs);
-	if (ret) {
-		cmp_result_free(res);
-		return set_errno(errbuf, ret, "%s: cannot group cells", base->dir);
-	}
-	ret = cellsets_build(new, &ncs);
-	if (ret) {
-		cellsets_free(&bcs);
-		cmp_result_free(res);
-		return set_errno(errbuf, ret, "%s: cannot group cells", new->dir);
-	}
-	ret = meta_diffs(res, base, new);
-	ret = ret ?: compare_all(&bcs, &ncs, o, res, &rr);
+	if (base != new)
+		ret = meta_diffs(res, base, new);
+	ret = ret ?: compare_all(bcs, ncs, o, res, &rr);
 	ret = ret ?: judge_all(res, &rr, o);
 	if (!ret && !res->matched)
 		ret = set_err(errbuf, "%s and %s share no workload x configuration: nothing to "
 			     "compare", base->dir, new->dir);
 	else if (ret)
 		set_errno(errbuf, ret, "compare: %s", strerror(-ret));
-	cellsets_free(&bcs);
-	cellsets_free(&ncs);
+	cellsets_free(bcs);
+	cellsets_free(ncs);
 	for (i = 0; i < rr.cap; i++) {
 		if (o->keep_reps && !ret && i < res->nrows)
 			res->rows[i].d = rr.d[i];
@@ -574,6 +569,48 @@ int compare_runs(const struct run *base, const struct run *new, const struct cmp
 	if (ret)
 		cmp_result_free(res);
 	return ret;
+}
+
+int compare_runs(const struct run *base, const struct run *new, const struct cmp_opts *o,
+		 struct cmp_result *res, char *errbuf)
+{
+	struct cellsets bcs, ncs;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	ret = cellsets_build(base, &bcs);
+	if (ret)
+		return set_errno(errbuf, ret, "%s: cannot group cells", base->dir);
+	ret = cellsets_build(new, &ncs);
+	if (ret) {
+		cellsets_free(&bcs);
+		return set_errno(errbuf, ret, "%s: cannot group cells", new->dir);
+	}
+	return compare_groups(&bcs, &ncs, base, new, o, res, errbuf);
+}
+
+int compare_observer(const struct run *run, const struct cmp_opts *o,
+		     struct cmp_result *res, char *errbuf)
+{
+	struct cmp_opts co = *o;
+	struct cellsets bcs, ncs;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	ret = cellsets_build_control(run, &bcs);
+	if (ret)
+		return set_errno(errbuf, ret, "%s: cannot group cells", run->dir);
+	if (!bcs.n) {
+		cellsets_free(&bcs);
+		return -ENOENT;
+	}
+	ret = cellsets_build(run, &ncs);
+	if (ret) {
+		cellsets_free(&bcs);
+		return set_errno(errbuf, ret, "%s: cannot group cells", run->dir);
+	}
+	co.workload_only = true;
+	return compare_groups(&bcs, &ncs, run, run, &co, res, errbuf);
 }
 
 void cmp_result_free(struct cmp_result *res)

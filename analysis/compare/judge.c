@@ -125,6 +125,19 @@ int judge_eval(const struct evidence *e, enum mstat stat, double margin, bool fl
 	return 0;
 }
 
+static double var_of(const double *d, unsigned int n)
+{
+	double mean = 0, v = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		mean += d[i];
+	mean /= n ? n : 1;
+	for (i = 0; i < n; i++)
+		v += (d[i] - mean) * (d[i] - mean);
+	return n > 1 ? v / (n - 1) : NAN;
+}
+
 /* decide - the verdict of one evaluated metric, given whether its claim stands */
 static void decide(struct judgement *j, const double *d, unsigned int n, bool stands,
 		   const struct judge_opts *o)
@@ -147,7 +160,7 @@ static void decide(struct judgement *j, const double *d, unsigned int n, bool st
 		return;
 	}
 	j->v = V_CANNOT_TELL;
-	j->more = reps_needed(&j->vb, &j->vn, d0, m, j->level, o->base_fixed);
+	j->more = reps_needed(&j->vb, &j->vn, var_of(d, n), d0, m, j->level, o->base_fixed);
 	if (j->more > MORE_MAX)
 		snprintf(j->why, sizeof(j->why), "p %.2g > %.2g: the change is too close to the "
 			 "margin (%.3g) for under %d more repetitions to decide%s", j->p,

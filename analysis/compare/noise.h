@@ -8,7 +8,7 @@
  *
  * noise.json (schema deferbench-noise/1), stored beside a baseline:
  *   { "schema": ..., "host": "vm", "kernel": "6.18.44", "scenario": "regression",
- *     "runs": 3, "alpha": 0.05, "created": "2026-...Z",
+ *     "runs": 3, "alpha": 0.05, "looks": 4, "created": "2026-...Z",
  *     "floors": [ { "workload": "tty", "config": "baseline",
  *                   "metric": "workload:delivery:p99", "floor": 0.231,
  *                   "pairs": 3 } ] }
@@ -40,6 +40,7 @@ struct noise {
 	char created[NAME_LEN];
 	unsigned int runs;
 	double alpha;
+	unsigned int looks;		/* each family held to alpha / looks / size */
 	struct noise_floor *f;
 	size_t n, cap;
 };

@@ -248,6 +248,50 @@ static void deferred_ratios(struct report_ctx *r)
 	free(h);
 }
 
+/* adaptive_finding - what an adaptive run added, where, and what it cost */
+static void adaptive_finding(struct report_ctx *r)
+{
+	const struct run *run = r->run;
+	double added_s = 0, all_s = 0;
+	char list[1024] = "";
+	size_t i, j, n = 0, off = 0, nlist;
+	unsigned int last = 0;
+
+	if (!run->looks)
+		return;
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+		double d = c->ok ? c->rec.cap.duration_s : 0;
+
+		all_s += d;
+		if (!c->look)
+			continue;
+		n++;
+		added_s += d;
+		last = c->look > last ? c->look : last;
+		/* once per workload x configuration, with its count */
+		for (j = 0; j < i; j++)
+			if (run->cells[j].look && !strcmp(run->cells[j].workload, c->workload) &&
+			    !strcmp(run->cells[j].config, c->config))
+				break;
+		if (j < i || off >= sizeof(list))
+			continue;
+		for (nlist = 0, j = i; j < run->ncells; j++)
+			nlist += run->cells[j].look && !strcmp(run->cells[j].workload, c->workload) &&
+				 !strcmp(run->cells[j].config, c->config);
+		off += snprintf(list + off, sizeof(list) - off, "%s%s/%s %zu", off ? ", " : "",
+				c->workload, c->config, nlist);
+	}
+	if (!n)
+		doc_li(&r->doc, "until-decided (%u looks planned): no cell was added: every "
+		       "primary verdict was decided, or no budget was left, after the planned "
+		       "repetitions", run->looks);
+	else
+		doc_li(&r->doc, "until-decided (%u looks planned): %zu of %zu cells were added "
+		       "after looks 1 to %u (%s), %.0f s of the run's %.0f s of capture",
+		       run->looks, n, run->ncells, last, list, added_s, all_s);
+}
+
 static void data_quality(struct report_ctx *r)
 {
 	size_t i, lossy = 0, bad = 0;
@@ -366,6 +410,8 @@ void findings_write(struct report_ctx *r)
 	}
 	for (w = 0; w < n; w++)
 		wakeup_finding(r, wl[w]);
+	adaptive_finding(r);
+	observer_finding(r);
 	data_quality(r);
 	long_runs(r);
 	deferred_ratios(r);

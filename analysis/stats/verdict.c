@@ -168,15 +168,21 @@ double z_upper(double a)
 	       (((((c2[0] * r + c2[1]) * r + c2[2]) * r + c2[3]) * r + c2[4]) * r + 1);
 }
 
-long reps_needed(const struct hb_var *b, const struct hb_var *n, double d0, double m,
-		 double a, bool base_fixed)
+long reps_needed(const struct hb_var *b, const struct hb_var *n, double vboot, double d0,
+		 double m, double a, bool base_fixed)
 {
 	double vb = b->between + b->within, vn = n->between + n->within;
-	double room = fabs(fabs(d0) - m), z = z_upper(a), target;
+	double room = fabs(fabs(d0) - m), z = z_upper(a), target, model;
 	long k;
 
 	if (!b->reps || !n->reps)
 		return -1;
+	/* the components give the shape; the bootstrap's own spread gives the size */
+	model = vb / b->reps + vn / n->reps;
+	if (vboot > 0 && model > 0) {
+		vb *= vboot / model;
+		vn *= vboot / model;
+	}
 	if (room < 1e-3)
 		return -1;
 	target = (room / z) * (room / z);	/* the variance the claim needs */

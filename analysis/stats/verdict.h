@@ -52,12 +52,14 @@ int holm(const double *p, size_t n, double alpha, bool *reject, double *level);
 /*
  * reps_needed - about how many more repetitions (per side, or of the new side alone
  * when base_fixed: a stored baseline) would let a claim about this metric stand at
- * level a, if the difference and the variance components stay as estimated: the
- * interval must fit inside +-m (when |d0| < m) or clear it (|d0| > m). Returns 0 when
- * none are needed, -1 when no number would do (the estimate sits on the margin).
+ * level a, if the difference and the spread stay as estimated: the interval must fit
+ * inside +-m (when |d0| < m) or clear it (|d0| > m). The variance components say how
+ * the spread falls with repetitions; vboot (the replicates' variance, or NaN) scales
+ * them to the spread the verdict actually saw. 0 when none are needed, -1 when no
+ * number would do (the estimate sits on the margin).
  */
-long reps_needed(const struct hb_var *b, const struct hb_var *n, double d0, double m,
-		 double a, bool base_fixed);
+long reps_needed(const struct hb_var *b, const struct hb_var *n, double vboot, double d0,
+		 double m, double a, bool base_fixed);
 
 /* z_upper - the standard normal quantile at 1 - a */
 double z_upper(double a);

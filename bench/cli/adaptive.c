@@ -102,6 +102,13 @@ static int against_baseline(struct adapt *a, const struct run *run, const struct
 		err_msg("until-decided: %s", err);
 		return ret;
 	}
+	if (cmp_regressed(&res)) {
+		/* a claim made at a look stands (each look is held to alpha / looks) */
+		printf("until-decided: a primary metric is decided worse: the verdict is a "
+		       "regression, more repetitions would not change it\n");
+		cmp_result_free(&res);
+		return 0;
+	}
 	for (i = 0; !ret && i < res.nrows; i++) {
 		const struct cmp_row *r = &res.rows[i];
 		int w, c, reps;

@@ -53,6 +53,8 @@ struct record_args {
 	bool raw;
 	bool force;
 	bool no_sched;
+	bool sched_all;
+	const char *capture_cpus;	/* --capture-cpus, or NULL */
 	const char *store;		/* --store: add the results to this results store */
 	char **cmd;			/* NULL-terminated, or NULL */
 };

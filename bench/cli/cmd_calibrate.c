@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "adaptive.h"
 #include "cli.h"
 #include "compare.h"
 #include "rundir.h"
@@ -112,6 +113,8 @@ int baseline_calibrate(const struct baseline_args *a)
 			err_msg("%s", err);
 	}
 	judge_opts_default(&jo);
+	/* floors for the level kernel-regression's adaptive runs are held to */
+	jo.looks = ADAPT_LOOKS;
 	if (!ret) {
 		ret = noise_calibrate(runs, nruns, &jo, &n, err);
 		if (ret)

@@ -327,6 +327,7 @@ static int more_cells(struct run_state *r)
 
 	if (!run_adaptive(r))
 		return 0;
+	r->looks++;
 	ret = r->o->adaptive->more(r->o->adaptive->ctx, r, &add, &n);
 	if (ret || n <= 0) {
 		free(add);
@@ -346,7 +347,8 @@ static int more_cells(struct run_state *r)
 			if (r->cells[k].wl == add[i][0] && r->cells[k].cfg == add[i][1] &&
 			    r->cells[k].rep > rep)
 				rep = r->cells[k].rep;
-		scenario_cell(r->s, &r->cells[r->ncells++], add[i][0], add[i][1], rep + 1);
+		scenario_cell(r->s, &r->cells[r->ncells], add[i][0], add[i][1], rep + 1);
+		r->cells[r->ncells++].look = r->looks;
 	}
 	free(add);
 	return n;

@@ -145,6 +145,7 @@ struct run_state {
 	const char *status;		/* running, complete, interrupted, failed */
 	char error[ERRBUF_LEN];
 	uint64_t t0;			/* CLOCK_MONOTONIC at the first cell */
+	unsigned int looks;		/* looks the adaptive loop has taken */
 };
 
 #endif

@@ -183,6 +183,9 @@ int raw_save_meta(const char *rawdir, const struct result *r, unsigned int subbu
 	jsonw_u64(o, "end_ts", r->end_ts);
 	jsonw_u64(o, "interval_ns", r->meta.interval_ns);
 	jsonw_u64(o, "buffer_kb", r->meta.buffer_kb);
+	if (r->meta.sched_events[0])
+		json_object_object_add(o, "sched_events",
+				       json_object_new_string(r->meta.sched_events));
 	json_object_object_add(o, "capture_cpu_s", json_object_new_double(r->meta.capture_cpu_s));
 	json_object_object_add(o, "kernel", json_object_new_string(r->meta.kernel));
 	json_object_object_add(o, "hostname", json_object_new_string(r->meta.hostname));
@@ -350,6 +353,8 @@ int raw_parse_meta(const char *text, size_t len, const char *path, struct raw_me
 	rm->meta.interval_ns = rm->interval_ns;
 	if (!ret && jr_has(o, "capture_cpu_s"))
 		ret = jr_double(&j, o, "", "capture_cpu_s", &rm->meta.capture_cpu_s);
+	ret = ret ?: jr_str_opt(&j, o, "", "sched_events", rm->meta.sched_events,
+				sizeof(rm->meta.sched_events));
 	ret = ret ?: jr_str_opt(&j, o, "", "kernel", rm->meta.kernel, sizeof(rm->meta.kernel));
 	ret = ret ?: jr_str_opt(&j, o, "", "hostname", rm->meta.hostname,
 				sizeof(rm->meta.hostname));
@@ -369,6 +374,7 @@ int raw_parse_meta(const char *text, size_t len, const char *path, struct raw_me
 		printable(rm->meta.started);
 		printable(rm->meta.command);
 		printable(rm->meta.trace_clock);
+		printable(rm->meta.sched_events);
 	}
 	json_object_put(o);
 	return ret;

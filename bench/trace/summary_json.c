@@ -43,6 +43,9 @@ static json_object *json_meta(const struct result *r)
 	json_object_object_add(o, "command", json_object_new_string(r->meta.command));
 	json_object_object_add(o, "interval_s", json_object_new_double(r->meta.interval_ns / 1e9));
 	jsonw_u64(o, "buffer_kb", r->meta.buffer_kb);
+	if (r->meta.sched_events[0])
+		json_object_object_add(o, "sched_events",
+				       json_object_new_string(r->meta.sched_events));
 	for (k = 0; k < EV_NR; k++)
 		if (r->meta.missing[k])
 			json_object_array_add(missing, json_object_new_string(ev_names[k].id));

@@ -310,15 +310,18 @@ static void test_reps_needed(void **state)
 	 * d0 = 0, m = log(1.1) = 0.0953, a = 0.025 (z 1.96): need 2 x 0.05 / n <= (0.0953 /
 	 * 1.96)^2 = 0.002364, n >= 42.3: 38 more per side
 	 */
-	k = reps_needed(&v, &v, 0, log1p(0.10), 0.025, false);
+	k = reps_needed(&v, &v, NAN, 0, log1p(0.10), 0.025, false);
 	assert_true(k >= 37 && k <= 39);
 	/* on the margin no number of repetitions decides */
-	assert_int_equal(reps_needed(&v, &v, log1p(0.10), log1p(0.10), 0.025, false), -1);
+	assert_int_equal(reps_needed(&v, &v, NAN, log1p(0.10), log1p(0.10), 0.025, false), -1);
 	/* far beyond it, none are needed */
-	assert_int_equal(reps_needed(&v, &v, log(3), log1p(0.10), 0.025, false), 0);
+	assert_int_equal(reps_needed(&v, &v, NAN, log(3), log1p(0.10), 0.025, false), 0);
 	/* a fixed baseline whose own uncertainty is too large cannot be outgrown */
-	assert_int_equal(reps_needed(&v, &v, 0.05, log1p(0.10), 0.025, true), -1);
+	assert_int_equal(reps_needed(&v, &v, NAN, 0.05, log1p(0.10), 0.025, true), -1);
 	assert_true(fabs(z_upper(0.025) - 1.959964) < 1e-5);
+	/* replicates four times as spread as the components say: four times the repetitions */
+	k = reps_needed(&v, &v, 4 * 2 * 0.05 / 5, 0, log1p(0.10), 0.025, false);
+	assert_true(k >= 4 * 42 - 5 - 2 && k <= 4 * 43 - 5 + 2);
 }
 
 /* a repetition that changes level half-way is flagged; a steady one is not */
