@@ -398,7 +398,7 @@ int leftovers_remove_owned(const char *dir, FILE *report)
 	while ((de = readdir(d))) {
 		pid_t pid = name_pid(de->d_name, "", ".");
 
-		if (!pid || strcmp(strchr(de->d_name, '.'), ".json") || pid == getpid())
+		if (!pid || strcmp(strchr(de->d_name, '.'), ".json"))
 			continue;
 		snprintf(file, sizeof(file), "%s/%s", dir, de->d_name);
 		if (owned_load(file, &f, err)) {
