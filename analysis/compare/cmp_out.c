@@ -99,11 +99,11 @@ static void method_line(FILE *f, const struct cmp_ctx *c)
 {
 	const struct judge_opts *j = &c->opts->j;
 
-	fprintf(f, "family-wise error %.3g per family (Holm%s); two-level bootstrap, %u "
-		"replicates; margin: threshold %.3g%% or the host's noise floor (f) when "
-		"larger: %s\n", 1 - j->confidence,
-		j->looks > 1 ? ", split over the looks of an adaptive run" : "", j->iters,
-		j->threshold * 100, j->noise ? j->noise->path : "no calibration (see "
+	fprintf(f, "worse/better: family-wise error %.3g per family (Holm%s), no change: "
+		"%.3g each; two-level bootstrap, %u replicates; margin: threshold %.3g%% or the "
+		"host's noise floor (f) when larger: %s\n", 1 - j->confidence,
+		j->looks > 1 ? ", split over the looks of an adaptive run" : "",
+		(1 - j->confidence) / (j->looks > 1 ? j->looks : 1), j->iters, j->threshold * 100, j->noise ? j->noise->path : "no calibration (see "
 		"'deferbench baseline calibrate')");
 }
 
@@ -148,9 +148,11 @@ static void md_rules(struct doc *d, const struct cmp_ctx *c)
 	doc_li(d, "delta is the threshold (%.3g%%) or, when larger, the host's noise floor "
 	       "for the metric (margin marked f): %s.", j->threshold * 100,
 	       j->noise ? j->noise->path : "no calibration was given");
-	doc_li(d, "Each metric puts forward its strongest claim; Holm's step-down keeps the "
-	       "chance of any wrong claim at %.3g per family: primary metrics (they decide the "
-	       "exit status) and advisory ones%s.", 1 - j->confidence,
+	doc_li(d, "Each metric puts forward its strongest claim. Holm's step-down keeps the "
+	       "chance of any wrong worse or better at %.3g per family: primary metrics (they "
+	       "decide the exit status) and advisory ones. A no change stands on its own at "
+	       "%.3g: it risks only missing a change beyond the margin%s.", 1 - j->confidence,
+	       (1 - j->confidence) / (j->looks > 1 ? j->looks : 1),
 	       j->looks > 1 ? "; an adaptive run's looks each get an equal share" : "");
 	doc_li(d, "A side needs %u repetitions with data and %u samples beyond the "
 	       "percentile. Cells with lost trace events are not compared on softirq, "

@@ -194,11 +194,23 @@ int judge_family(struct judgement **j, double *const *d, size_t n,
 	ret = -ENOMEM;
 	if (!p || !level || !at || !rej)
 		goto out;
-	for (i = 0; i < n; i++)
-		if (d[i] && !isnan(j[i]->p)) {
-			at[m] = i;
-			p[m++] = j[i]->p;
+	/*
+	 * "no change" claims stand on their own at alpha: an equivalence test risks only
+	 * missing a change beyond the margin, at most alpha for each metric (the two
+	 * one-sided tests of bioequivalence). "worse" and "better", which set the exit
+	 * status and name configurations, are held family-wise by Holm.
+	 */
+	for (i = 0; i < n; i++) {
+		if (!d[i] || isnan(j[i]->p))
+			continue;
+		if (j[i]->claim == CLAIM_SAME) {
+			j[i]->level = alpha;
+			decide(j[i], d[i], o->iters, j[i]->p <= alpha, o);
+			continue;
 		}
+		at[m] = i;
+		p[m++] = j[i]->p;
+	}
 	ret = holm(p, m, alpha, rej, level);
 	if (ret < 0)
 		goto out;

@@ -106,6 +106,7 @@ static int against_baseline(struct adapt *a, const struct run *run, const struct
 		/* a claim made at a look stands (each look is held to alpha / looks) */
 		printf("until-decided: a primary metric is decided worse: the verdict is a "
 		       "regression, more repetitions would not change it\n");
+		a->regressed = true;
 		cmp_result_free(&res);
 		return 0;
 	}
@@ -211,7 +212,8 @@ int adapt_more(void *ctx, const struct run_state *r, int (**add)[2], int *n)
 	}
 	fit = used < budget ? (int)((budget - used) / cell) : 0;
 	if (!out.n) {
-		printf("until-decided: every primary metric is decided\n");
+		if (!a->regressed)	/* a regression stops the run: said above */
+			printf("until-decided: every primary metric is decided\n");
 	} else if (!fit) {
 		printf("until-decided: %zu primary metric(s) undecided, and the budget has no "
 		       "room for another cell (%s each)\n", undecided, fmt_eta(cell, t, sizeof(t)));

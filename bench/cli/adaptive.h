@@ -18,6 +18,7 @@ struct adapt {
 	struct noise noise;		/* the baseline's noise floors, when it has them */
 	struct judge_opts jo;
 	unsigned int look;
+	bool regressed;			/* a primary metric was decided worse: stop */
 };
 
 /* adapt_init - load the run to judge against (NULL: the run's own reference configs) */

@@ -136,9 +136,13 @@ static void test_roundtrip_compare(void **state)
 	assert_int_equal(rs.nrows, rd.nrows);
 	assert_true(rd.nrows > 10);
 	for (i = 0; i < rd.nrows; i++) {
+		/*
+		 * the same figures; not always the same verdict: the store keeps no
+		 * per-interval histograms, so its bootstrap resamples repetitions only
+		 */
 		assert_string_equal(rs.rows[i].id, rd.rows[i].id);
-		assert_int_equal(rs.rows[i].j.v, rd.rows[i].j.v);
 		assert_int_equal(rs.rows[i].nb, rd.rows[i].nb);
+		assert_int_equal(rs.rows[i].j.nb, rd.rows[i].j.nb);
 		assert_true(rs.rows[i].j.base == rd.rows[i].j.base ||
 			    (isnan(rs.rows[i].j.base) && isnan(rd.rows[i].j.base)));
 		assert_true(rs.rows[i].j.new == rd.rows[i].j.new ||

@@ -84,16 +84,16 @@ static pid_t dead_pid(void)
 	return pid;
 }
 
-static void write_owned(const char *owned, pid_t pid, const char *const *kinds,
-			const char *const *paths, int n)
+static void write_owned(const char *owned, pid_t pid, unsigned long long start,
+			const char *const *kinds, const char *const *paths, int n)
 {
 	char text[16384], path[4200];
 	size_t off;
 	int i;
 
 	off = (size_t)snprintf(text, sizeof(text), "{ \"schema\": \"deferbench-owned/1\", "
-			       "\"pid\": %d, \"pid_start\": 1, \"command\": \"x\", "
-			       "\"resources\": [", (int)pid);
+			       "\"pid\": %d, \"pid_start\": %llu, \"command\": \"x\", "
+			       "\"resources\": [", (int)pid, start);
 	for (i = 0; i < n; i++)
 		off += (size_t)snprintf(text + off, sizeof(text) - off,
 					"%s{ \"kind\": \"%s\", \"path\": \"%s\" }", i ? ", " : "",
@@ -143,9 +143,9 @@ static void test_clean_dead(void **state)
 	kinds[6] = "instance";
 	for (i = 0; i < 7; i++)
 		paths[i] = p[i];
-	write_owned(owned, pid, kinds, paths, 7);
+	write_owned(owned, pid, 1, kinds, paths, 7);
 	/* a live process's file is left alone */
-	write_owned(owned, getpid(), kinds, paths, 1);
+	write_owned(owned, getpid(), proc_start_time(getpid()), kinds, paths, 1);
 
 	assert_int_equal(leftovers_remove_owned(owned, report), 3);
 	assert_false(exists(p[0]));
@@ -169,6 +169,25 @@ static void test_clean_dead(void **state)
 	text = owned_file_text(owned, getpid());
 	assert_non_null(text);
 	free(text);
+	fclose(report);
+	fixture_free(d);
+}
+
+/* a file with our pid but another start time is a dead process's (the pid was reused) */
+static void test_reused_pid(void **state)
+{
+	char *d = fixture_dir(), owned[4200], tmp[4400];
+	const char *kinds[1] = { "tmpdir" }, *paths[1] = { tmp };
+	FILE *report = fopen("/dev/null", "w");
+
+	(void)state;
+	snprintf(owned, sizeof(owned), "%s/owned", d);
+	snprintf(tmp, sizeof(tmp), "%s/deferbench-timer-%d-abcdef", d, (int)getpid());
+	fixture_write(tmp, "x", "x");
+	write_owned(owned, getpid(), 1, kinds, paths, 1);
+	assert_int_equal(leftovers_remove_owned(owned, report), 0);
+	assert_false(exists(tmp));
+	assert_null(owned_file_text(owned, getpid()));
 	fclose(report);
 	fixture_free(d);
 }
@@ -197,6 +216,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_journal),
 		cmocka_unit_test(test_clean_dead),
+		cmocka_unit_test(test_reused_pid),
 		cmocka_unit_test(test_damaged),
 	};
 
