@@ -554,6 +554,15 @@ struct capture *capture_new(const struct capture_opts *opts, char *errbuf)
 	c->tep = decoder_new_tep(header, hlen, formats, errbuf);
 	if (!c->tep || decoder_init(&c->dec, c->tep, errbuf))
 		goto out_free;
+	for (k = 0; k < EV_NR; k++)
+		if (c->dec.unusable[k]) {
+			/* not enabled: its figures are absent, everything else is measured */
+			warn_msg("%s has fields deferbench does not know; its figures will be "
+				 "absent", ev_names[k].id);
+			c->res.meta.missing[k] = true;
+			free(formats[k]);
+			formats[k] = NULL;
+		}
 	if (instance_setup(c, errbuf) || events_enable(c, formats, errbuf) ||
 	    readers_open(c, errbuf))
 		goto out_free;
