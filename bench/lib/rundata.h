@@ -77,6 +77,52 @@ struct wake_data {
 	struct hist_stats st;
 };
 
+/*
+ * summary.json's contexts: the delay and runtime of deferred work in each execution
+ * context (softirq inline or in ksoftirqd, tasklet, napi_poll, napi_thread, irq_thread,
+ * hardirq, workqueue pool kind), with buckets in histograms.csv (kind "context").
+ */
+struct ctx_data {
+	char context[NAME_LEN];		/* "softirq", "napi_thread", ... */
+	char name[FUNC_LEN];		/* vector, function, device, thread, irq, pool kind */
+	char where[NAME_LEN];		/* "inline", "ksoftirqd", "thread", ... or "" */
+	uint64_t count, long_runs;
+	uint64_t work, budget_full, budget;	/* napi_poll; 0 elsewhere */
+	struct hist_stats st[SM_NR];	/* delay, runtime */
+	struct bucketlist h[SM_NR];
+};
+
+/*
+ * summary.json's softirq_wait: per vector, its delays split into causes (in the file's
+ * order, which is the writer's), where they were raised, and the tasks whose
+ * BH-disabled sections held it back. Statistics only.
+ */
+#define WAIT_PARTS_MAX 16
+#define WAIT_TASKS_KEPT 64
+
+struct wait_part {
+	char name[NAME_LEN];		/* cause ("bh_disabled") or origin ("hardirq") */
+	uint64_t delays;		/* delays where it was present */
+	uint64_t total_ns;
+	struct hist_stats st;		/* causes: the part per delay where present */
+};
+
+struct wait_task_data {
+	char task[NAME_LEN];
+	uint64_t delays, total_ns, max_ns;
+};
+
+struct wait_data {
+	char vector[NAME_LEN];
+	uint64_t delays, delay_ns;
+	struct wait_part cause[WAIT_PARTS_MAX];
+	size_t ncause;
+	struct wait_part origin[WAIT_PARTS_MAX];
+	size_t norigin;
+	struct wait_task_data task[WAIT_TASKS_KEPT];
+	size_t ntask;
+};
+
 struct wl_metric_data {
 	char name[NAME_LEN];
 	char unit[16];
@@ -121,12 +167,18 @@ struct record {
 	bool has_wakeup;		/* summary.json had thread_wakeup (older ones do not) */
 	struct wake_data *wake[WK_NR];
 	size_t nwake[WK_NR];
+	bool has_contexts;		/* summary.json had contexts (older ones do not) */
+	struct ctx_data *ctx;
+	size_t nctx;
+	struct wait_data *wait;		/* softirq_wait, when the file has it */
+	size_t nwait;
 };
 
 /* One row of intervals.csv (the columns report plots). */
 struct ival_row {
 	double t_s;
-	bool softirq;			/* else workqueue */
+	bool softirq;			/* else workqueue, or: */
+	bool context;			/* an execution context (func: its kind, pool: where) */
 	char name[NAME_LEN];
 	char func[FUNC_LEN];
 	char pool[NAME_LEN];
@@ -187,6 +239,9 @@ void buckets_to_hist(const struct bucketlist *bl, const struct hist_stats *exact
 /* Lookups; NULL when absent. */
 const struct sirq_data *record_sirq(const struct record *rec, const char *vector, int cpu);
 const struct wl_metric_data *record_wl_metric(const struct record *rec, const char *name);
+/* record_ctx - the context (context, name, where) */
+const struct ctx_data *record_ctx(const struct record *rec, const char *context,
+				  const char *name, const char *where);
 /* record_wakeup - name is the CPU number as text (ksoftirqd) or the pool name */
 const struct wake_data *record_wakeup(const struct record *rec, enum wake_kind kind,
 				      const char *name);

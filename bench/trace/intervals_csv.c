@@ -107,6 +107,17 @@ void ival_writer_cb(void *ctx, uint64_t interval, enum ival_kind kind, uint32_t 
 		ival_row(iw, interval, "softirq", softirq_names[key], "", "", "runtime", runtime);
 		return;
 	}
+	if (kind == IVAL_CONTEXT) {
+		struct ctx_row row;
+
+		/* as in histograms.csv: function holds the context, pool the place */
+		ctx_row_of(r, r->m.ctx[key], &row, fn, sizeof(fn));
+		ival_row(iw, interval, "context", row.name, ctx_kind_names[row.kind], row.where,
+			 "delay", delay);
+		ival_row(iw, interval, "context", row.name, ctx_kind_names[row.kind], row.where,
+			 "runtime", runtime);
+		return;
+	}
 	{
 		const struct wq_group *g = r->m.groups[key];
 		const char *wq = r->m.wq_names[g->wq];
@@ -146,9 +157,11 @@ static int ival_parse(const struct csvr *r, struct ival_row *v)
 	const char *kind = csvr_str(r, IC_KIND);
 	int ret;
 
-	if (strcmp(kind, "softirq") && strcmp(kind, "workqueue"))
-		return csvr_fail(r, "column 'kind': '%s' is neither softirq nor workqueue", kind);
+	if (strcmp(kind, "softirq") && strcmp(kind, "workqueue") && strcmp(kind, "context"))
+		return csvr_fail(r, "column 'kind': '%s' is not softirq, workqueue or context",
+				 kind);
 	v->softirq = !strcmp(kind, "softirq");
+	v->context = !strcmp(kind, "context");
 	ret = csvr_double(r, IC_T, &v->t_s);
 	ret = ret ?: csvr_strcpy(r, IC_NAME, v->name, sizeof(v->name));
 	ret = ret ?: csvr_strcpy(r, IC_FUNC, v->func, sizeof(v->func));

@@ -729,6 +729,9 @@ static struct comm_info *comm_update(struct matcher *m, int pid, const char *com
 		m->enomem++;
 		return NULL;
 	}
+	/* a renamed thread: what it had waiting belongs to its old name */
+	if (!created)
+		ctx_thread_flush(m, ci);
 	memcpy(ci->raw, raw, TASK_COMM_LEN);
 	n = strnlen(raw, TASK_COMM_LEN - 1);
 	memcpy(ci->comm, raw, n);
@@ -736,6 +739,7 @@ static struct comm_info *comm_update(struct matcher *m, int pid, const char *com
 	ci->wake_ts = 0;
 	ci->run_ts = 0;
 	ci->ctx = 0;
+	ci->dev = 0;
 	ci->kind = comm_classify(ci->comm, &ci->pool, &cpu);
 	if (ci->kind == COMM_KSOFTIRQD && cpu >= 0 && cpu < m->ncpus) {
 		m->cpu[cpu].ksoftirqd_pid = pid;
@@ -811,7 +815,6 @@ void match_sched_switch(struct matcher *m, int cpu, uint64_t ts, int prev_pid, i
 			const char *next_comm, unsigned int len)
 {
 	struct sirq_cpu *c = &m->cpu[cpu];
-	struct ctx_group *cg;
 	struct comm_info *ci;
 	struct hist *h;
 
@@ -825,9 +828,8 @@ void match_sched_switch(struct matcher *m, int cpu, uint64_t ts, int prev_pid, i
 	if (ci) {
 		ci->wake_ts = 0;
 		if (ci->run_ts) {
-			cg = ctx_thread(m, ci);
-			if (cg && ts >= ci->run_ts)
-				ctx_add_run(m, cg, ts - ci->run_ts);
+			if (ts >= ci->run_ts)
+				ctx_thread_run(m, ci, ts - ci->run_ts);
 			ci->run_ts = 0;
 		}
 	}
@@ -843,11 +845,7 @@ void match_sched_switch(struct matcher *m, int cpu, uint64_t ts, int prev_pid, i
 	if (!ci->wake_ts)
 		return;
 	if (ci->kind == COMM_NAPI || ci->kind == COMM_IRQ_THREAD) {
-		cg = ctx_thread(m, ci);
-		if (cg) {
-			ctx_count(m, cg);
-			ctx_add_delay(m, cg, ts - ci->wake_ts);
-		}
+		ctx_thread_wake(m, ci, ts - ci->wake_ts);
 	} else {
 		h = wake_hist(m, ci);
 		if (h)
@@ -875,8 +873,13 @@ void match_missed(struct matcher *m, int cpu, long missed)
 
 void matcher_finish(struct matcher *m)
 {
+	struct comm_info *ci;
+	size_t pos = 0;
 	int c, v;
 
+	/* napi threads that never polled: their samples go under their comm */
+	while ((ci = map_next(&m->comms, &pos, NULL)))
+		ctx_thread_flush(m, ci);
 	if (m->ival_ns)
 		ival_emit(m);
 	m->n.events_total = 0;

@@ -190,20 +190,72 @@ struct ctx_group *ctx_softirq(struct matcher *m, unsigned int vec, bool ksoftirq
 	return m->ctx[*slot - 1];
 }
 
-struct ctx_group *ctx_thread(struct matcher *m, struct comm_info *ci)
+/* ctx_thread - the group of a napi/ or irq/ thread: by device, or by comm (fallback) */
+static struct ctx_group *ctx_thread(struct matcher *m, struct comm_info *ci, bool fallback)
 {
-	uint32_t id;
+	uint32_t id, name;
 
-	if (ci->kind != COMM_NAPI && ci->kind != COMM_IRQ_THREAD)
-		return NULL;
-	if (!ci->ctx) {
+	if (!ci->ctx || (fallback && ci->kind == COMM_NAPI && !ci->dev)) {
+		name = ci->kind == COMM_NAPI && ci->dev ? ci->dev - 1 :
+		       str_intern(m, ci->comm, TASK_COMM_LEN);
 		id = ctx_get(m, ci->kind == COMM_NAPI ? CTX_NAPI_THREAD : CTX_IRQ_THREAD,
-			     WHERE_NONE, str_intern(m, ci->comm, TASK_COMM_LEN));
+			     WHERE_NONE, name);
 		if (id == GROUP_NONE)
 			return NULL;
+		if (fallback && ci->kind == COMM_NAPI && !ci->dev)
+			return m->ctx[id];
 		ci->ctx = id + 1;
 	}
 	return m->ctx[ci->ctx - 1];
+}
+
+static void thread_wake(struct matcher *m, struct ctx_group *g, uint64_t ns)
+{
+	if (!g)
+		return;
+	ctx_count(m, g);
+	ctx_add_delay(m, g, ns);
+}
+
+void ctx_thread_flush(struct matcher *m, struct comm_info *ci)
+{
+	struct ctx_group *g;
+
+	if (!ci->early_wake && !ci->early_run)
+		return;
+	g = ctx_thread(m, ci, true);
+	if (ci->early_wake)
+		thread_wake(m, g, ci->early_wake);
+	if (g && ci->early_run)
+		ctx_add_run(m, g, ci->early_run);
+	ci->early_wake = ci->early_run = 0;
+}
+
+void ctx_thread_wake(struct matcher *m, struct comm_info *ci, uint64_t ns)
+{
+	if (ci->kind == COMM_NAPI && !ci->dev) {
+		/* keep one sample (a zero delay counts as 1 ns: 0 means none) */
+		if (ci->early_wake)
+			ctx_thread_flush(m, ci);
+		ci->early_wake = ns ? ns : 1;
+		return;
+	}
+	thread_wake(m, ctx_thread(m, ci, false), ns);
+}
+
+void ctx_thread_run(struct matcher *m, struct comm_info *ci, uint64_t ns)
+{
+	struct ctx_group *g;
+
+	if (ci->kind == COMM_NAPI && !ci->dev) {
+		if (ci->early_run)
+			ctx_thread_flush(m, ci);
+		ci->early_run = ns ? ns : 1;
+		return;
+	}
+	g = ctx_thread(m, ci, false);
+	if (g)
+		ctx_add_run(m, g, ns);
 }
 
 void match_tasklet_entry(struct matcher *m, int cpu, uint64_t ts, uint64_t func)
@@ -310,7 +362,7 @@ void match_napi_poll(struct matcher *m, int cpu, uint64_t ts, int pid, unsigned 
 	enum ctx_where where;
 	struct comm_info *ci;
 	struct ctx_group *g;
-	uint32_t id;
+	uint32_t id, name;
 
 	m->n.events[EV_NAPI_POLL]++;
 	ci = map_get(&m->comms, (uint64_t)pid);
@@ -320,7 +372,14 @@ void match_napi_poll(struct matcher *m, int cpu, uint64_t ts, int pid, unsigned 
 		where = pid == c->ksoftirqd_pid ? WHERE_KSOFTIRQD : WHERE_SOFTIRQ;
 	else
 		where = WHERE_BUSY_POLL;
-	id = ctx_get(m, CTX_NAPI_POLL, where, str_intern(m, dev, len));
+	name = str_intern(m, dev, len);
+	if (where == WHERE_THREAD && !ci->dev && name != GROUP_NONE) {
+		/* now the thread has its name: the device it polls */
+		ci->dev = name + 1;
+		ci->ctx = 0;
+		ctx_thread_flush(m, ci);
+	}
+	id = ctx_get(m, CTX_NAPI_POLL, where, name);
 	if (id != GROUP_NONE) {
 		g = m->ctx[id];
 		ctx_count(m, g);

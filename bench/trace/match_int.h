@@ -17,6 +17,9 @@ struct comm_info {
 	char comm[TASK_COMM_LEN];	/* NUL-terminated */
 	uint32_t pool;
 	uint32_t ctx;			/* napi/irq thread: context group + 1, 0 = none yet */
+	uint32_t dev;			/* napi thread: the device it polls (strs + 1) */
+	uint64_t early_wake;		/* napi thread: samples taken before the device */
+	uint64_t early_run;		/* was known (its first poll), 0 = none */
 	enum comm_kind kind;
 };
 
@@ -40,8 +43,15 @@ void ctx_add_run(struct matcher *m, struct ctx_group *g, uint64_t ns);
 void ctx_count(struct matcher *m, struct ctx_group *g);
 /* ctx_softirq - the context group of vec inline or in ksoftirqd, NULL on ENOMEM */
 struct ctx_group *ctx_softirq(struct matcher *m, unsigned int vec, bool ksoftirqd);
-/* ctx_thread - the context group of a napi/ or irq/ thread, NULL if ci is neither */
-struct ctx_group *ctx_thread(struct matcher *m, struct comm_info *ci);
+/*
+ * ctx_thread_wake, ctx_thread_run - a napi/ or irq/ thread's wakeup delay and run slice.
+ * A napi thread is named by the device it polls: until its first napi_poll says which,
+ * its first samples wait in comm_info (then its truncated comm names it).
+ */
+void ctx_thread_wake(struct matcher *m, struct comm_info *ci, uint64_t ns);
+void ctx_thread_run(struct matcher *m, struct comm_info *ci, uint64_t ns);
+/* ctx_thread_flush - samples still waiting for a device go to the comm's group */
+void ctx_thread_flush(struct matcher *m, struct comm_info *ci);
 /* ctx_ival_emit - report and reset the contexts' interval figures */
 void ctx_ival_emit(struct matcher *m);
 void ctx_free(struct matcher *m);

@@ -127,7 +127,8 @@ static void test_napi_threaded(void **state)
 	match_napi_poll(m, 0, 1080, 200, 0x80, "veth0", 6, 3, 64);
 	match_napi_poll(m, 0, 1100, 200, 0x80, "veth0", 6, 64, 64);
 	match_sched_switch(m, 0, 1120, 200, 0, "swapper/0", 16);
-	th = find(m, CTX_NAPI_THREAD, WHERE_NONE, "napi/veth0-8193");
+	/* named by the device it polls (comms are cut at 15 characters) */
+	th = find(m, CTX_NAPI_THREAD, WHERE_NONE, "veth0");
 	poll = find(m, CTX_NAPI_POLL, WHERE_THREAD, "veth0");
 	assert_non_null(th);
 	assert_non_null(poll);
@@ -144,6 +145,14 @@ static void test_napi_threaded(void **state)
 	assert_int_equal(poll->budget, 64);
 	/* the kworker wakeup table is not where napi threads go */
 	assert_int_equal(m->nwake, 0);
+	/* a napi thread that never polls is named by its comm at the end */
+	match_sched_wakeup(m, 2000, 201, "napi/veth1-8194", 16);
+	match_sched_switch(m, 1, 2010, 0, 201, "napi/veth1-8194", 16);
+	assert_null(find(m, CTX_NAPI_THREAD, WHERE_NONE, "napi/veth1-8194"));
+	matcher_finish(m);
+	th = find(m, CTX_NAPI_THREAD, WHERE_NONE, "napi/veth1-8194");
+	assert_non_null(th);
+	assert_int_equal(th->delay.min, 10);
 }
 
 static void test_napi_softirq_and_busy_poll(void **state)
