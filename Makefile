@@ -10,7 +10,7 @@
 CC ?= gcc
 PREFIX ?= /usr/local
 BUILD := build
-PKGS := libtracefs libtraceevent json-c inih libnl-3.0 libnl-route-3.0
+PKGS := libtracefs libtraceevent libtracecmd json-c inih libnl-3.0 libnl-route-3.0
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers \

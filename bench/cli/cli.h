@@ -59,9 +59,12 @@ int cmd_record(int argc, char **argv);
 
 /* analyze */
 struct analyze_args {
-	const char *in_dir;
+	const char *in_dir;		/* a record directory, or a trace.dat file */
 	const char *out_dir;
 	bool force;
+	const char *buffer;		/* trace.dat: the instance buffer to read */
+	uint64_t interval_ns;		/* trace.dat: intervals.csv (0: the default 1 s) */
+	uint64_t start_ns, end_ns;	/* trace.dat: the events between (0: no bound) */
 };
 int analyze_parse_args(int argc, char **argv, struct analyze_args *a, char *errbuf);
 int cmd_analyze(int argc, char **argv);

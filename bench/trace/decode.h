@@ -93,6 +93,9 @@ static inline void decode_record(struct decoder *d, struct matcher *m, int cpu, 
 		return;
 	}
 	match_tick(m, ts);
+	if (__builtin_expect(!m->first_ts, 0))
+		m->first_ts = ts;
+	m->last_ts = ts;
 	switch (kind) {
 	case EV_SOFTIRQ_RAISE:
 		match_softirq_raise(m, cpu, ts, (unsigned int)rd_field(data, d->vec[0]),

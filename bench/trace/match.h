@@ -373,6 +373,7 @@ struct matcher {
 	ival_end_cb on_interval_end;
 	void *ival_end_ctx;
 	uint64_t long_work_ns;		/* count work items that ran longer (0: none) */
+	uint64_t first_ts, last_ts;	/* of the events decoded (0: none yet) */
 	uint64_t barrier_func;		/* address of wq_barrier_func, 0 if unknown */
 	int enomem;			/* allocation failures: the result is not trustworthy */
 };

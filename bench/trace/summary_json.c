@@ -58,6 +58,9 @@ static json_object *json_capture(const struct result *r)
 	jsonw_u64(o, "lost_events", r->lost_events);
 	json_object_object_add(o, "lossy", json_object_new_boolean(r->lossy));
 	jsonw_u64(o, "late_events", n->late_events);
+	/* the events' span on the trace clock (0 without events) */
+	jsonw_u64(o, "first_event_ns", r->m.first_ts);
+	jsonw_u64(o, "last_event_ns", r->m.last_ts);
 	json_object_object_add(o, "capture_cpu_s", json_object_new_double(r->meta.capture_cpu_s));
 	for (c = 0; c < r->ncpus; c++) {
 		json_object *l = json_object_new_object();

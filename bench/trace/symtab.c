@@ -20,13 +20,21 @@ static int sym_cmp(const void *a, const void *b)
 
 int symtab_load(struct symtab *t, const char *path)
 {
-	char *text, *line, *save = NULL;
+	char *text;
 	size_t len;
 
 	memset(t, 0, sizeof(*t));
 	text = read_file_alloc(path, &len);
 	if (!text)
 		return -errno;
+	return symtab_parse(t, text, len);
+}
+
+int symtab_parse(struct symtab *t, char *text, size_t len)
+{
+	char *line, *save = NULL;
+
+	memset(t, 0, sizeof(*t));
 	t->strings = text;
 	t->strings_len = len;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {

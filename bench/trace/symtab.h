@@ -26,6 +26,8 @@ struct symtab {
 
 /* symtab_load - parse kallsyms-format text ("addr type name [module]") from path. */
 int symtab_load(struct symtab *t, const char *path);
+/* symtab_parse - the same from text (len bytes, NUL-terminated), which t then owns */
+int symtab_parse(struct symtab *t, char *text, size_t len);
 void symtab_free(struct symtab *t);
 /*
  * symtab_name - "flush_to_ldisc" for an exact match, "sym+0x10" inside a symbol,
