@@ -16,7 +16,7 @@
 #include "cli.h"
 #include "outdir.h"
 
-enum { OPT_RAW = 256, OPT_FORCE, OPT_NO_SCHED };
+enum { OPT_RAW = 256, OPT_FORCE, OPT_NO_SCHED, OPT_ALIGN };
 
 static const struct opt_desc record_opts[] = {
 	{ "duration", 'd', required_argument, "DUR",
@@ -26,6 +26,9 @@ static const struct opt_desc record_opts[] = {
 	  "ring buffer per CPU in KiB (64..1048576, default 4096)" },
 	{ "interval", 'i', required_argument, "DUR",
 	  "per-interval statistics every DUR (>= 10ms, default 1s) in intervals.csv" },
+	{ "align-intervals", OPT_ALIGN, no_argument, NULL,
+	  "start intervals at multiples of DUR on the trace clock, like 'deferbench top' "
+	  "(the first is then partial)" },
 	{ "raw", OPT_RAW, no_argument, NULL,
 	  "also keep the raw sub-buffers in DIR/raw for 'deferbench analyze'" },
 	{ "force", OPT_FORCE, no_argument, NULL, "replace earlier results in DIR" },
@@ -87,6 +90,9 @@ int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf
 			break;
 		case OPT_NO_SCHED:
 			a->no_sched = true;
+			break;
+		case OPT_ALIGN:
+			a->align = true;
 			break;
 		case 'h':
 			return CLI_HELP;
@@ -165,6 +171,7 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 		.interval_ns = a->interval_ns,
 		.no_sched = a->no_sched,
 		.command = command,
+		.align_intervals = a->align,
 	};
 	struct capture *c;
 	pid_t child = 0;

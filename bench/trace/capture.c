@@ -504,6 +504,9 @@ static int result_setup(struct capture *c, char *errbuf)
 			c->iw ? ival_writer_cb : NULL, c->iw))
 		return set_err(errbuf, "out of memory");
 	c->res_ready = true;
+	c->res.m.on_interval_end = c->opts.on_interval_end;
+	c->res.m.ival_end_ctx = c->opts.interval_ctx;
+	c->res.m.long_work_ns = c->opts.long_work_ns;
 	memcpy(c->res.meta.missing, missing, sizeof(missing));
 	meta_fill(c);
 	snprintf(path, sizeof(path), "/proc/kallsyms");
@@ -601,10 +604,12 @@ int capture_start(struct capture *c)
 
 	if (c->state != CAP_NEW)
 		return -EINVAL;
-	/* tracing starts now: intervals count from here */
+	/* tracing starts now: intervals count from here, or from the multiple before */
 	c->res.start_ts = now_ns();
 	c->res.m.t0 = c->res.start_ts;
-	c->res.m.ival_end = c->opts.interval_ns ? c->res.start_ts + c->opts.interval_ns : UINT64_MAX;
+	if (c->opts.align_intervals && c->opts.interval_ns)
+		c->res.m.t0 -= c->res.start_ts % c->opts.interval_ns;
+	c->res.m.ival_end = c->opts.interval_ns ? c->res.m.t0 + c->opts.interval_ns : UINT64_MAX;
 	c->state = CAP_RUNNING;
 	for (i = 0; i < c->ncpus; i++) {
 		if (!c->rd[i].tcpu)
@@ -731,6 +736,35 @@ int capture_stop(struct capture *c)
 struct result *capture_result(struct capture *c)
 {
 	return c->state == CAP_STOPPED ? &c->res : NULL;
+}
+
+const struct result *capture_live_result(const struct capture *c)
+{
+	return &c->res;
+}
+
+int capture_kernel_lost(struct capture *c, uint64_t *lost)
+{
+	struct cpu_loss l;
+	char file[64], *text;
+	int i, ret = 0;
+
+	*lost = 0;
+	for (i = 0; i < c->ncpus; i++) {
+		if (!c->rd || !c->rd[i].tcpu)
+			continue;
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", i);
+		text = tracefs_instance_file_read(c->inst, file, NULL);
+		if (!text) {
+			ret = -errno ?: -EIO;
+			continue;
+		}
+		memset(&l, 0, sizeof(l));
+		cpu_loss_parse(text, &l);
+		free(text);
+		*lost += l.overrun + l.commit_overrun + l.dropped;
+	}
+	return ret;
 }
 
 void capture_free(struct capture *c)

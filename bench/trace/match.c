@@ -854,6 +854,24 @@ void match_sched_switch(struct matcher *m, int cpu, uint64_t ts, int prev_pid, i
 	ci->wake_ts = 0;
 }
 
+void match_inflight(const struct matcher *m,
+		    void (*fn)(void *ctx, uint32_t wq, uint32_t func, bool running, uint32_t pool),
+		    void *ctx)
+{
+	const struct wq_pending *p;
+	const struct wq_running *r;
+	size_t pos = 0;
+
+	while ((p = map_next(&m->pending, &pos, NULL)))
+		if (p->wq != GROUP_NONE && p->func != GROUP_NONE)
+			fn(ctx, p->wq, p->func, false, 0);
+	pos = 0;
+	while ((r = map_next(&m->running, &pos, NULL)))
+		if (r->group != GROUP_NONE)
+			fn(ctx, m->groups[r->group]->wq, m->groups[r->group]->func, true,
+			   m->groups[r->group]->pool);
+}
+
 void match_missed(struct matcher *m, int cpu, long missed)
 {
 	struct sirq_cpu *c = &m->cpu[cpu];

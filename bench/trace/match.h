@@ -419,6 +419,14 @@ void match_sched_wakeup(struct matcher *m, uint64_t ts, int pid, const char *com
 			unsigned int len);
 void match_sched_switch(struct matcher *m, int cpu, uint64_t ts, int prev_pid, int next_pid,
 			const char *next_comm, unsigned int len);
+/*
+ * match_inflight - fn for every work item queued and not yet running (running false,
+ * pool 0) or running (its pool) now, with its workqueue and function indexes; items
+ * whose queue_work was not seen are not reported
+ */
+void match_inflight(const struct matcher *m,
+		    void (*fn)(void *ctx, uint32_t wq, uint32_t func, bool running, uint32_t pool),
+		    void *ctx);
 /* match_missed - the buffer of cpu lost events before this point (-1: count unknown) */
 void match_missed(struct matcher *m, int cpu, long missed);
 

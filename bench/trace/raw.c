@@ -147,6 +147,7 @@ int raw_save_meta(const char *rawdir, const struct result *r, unsigned int subbu
 	jsonw_u64(o, "start_ts", r->start_ts);
 	jsonw_u64(o, "end_ts", r->end_ts);
 	jsonw_u64(o, "interval_ns", r->meta.interval_ns);
+	jsonw_u64(o, "interval_origin_ns", r->m.t0);
 	jsonw_u64(o, "buffer_kb", r->meta.buffer_kb);
 	json_object_object_add(o, "capture_cpu_s", json_object_new_double(r->meta.capture_cpu_s));
 	json_object_object_add(o, "kernel", json_object_new_string(r->meta.kernel));
@@ -257,6 +258,14 @@ int raw_load_meta(const char *rawdir, struct raw_meta *rm, char *errbuf)
 	ret = ret ?: jr_u64(&j, o, "", "start_ts", &rm->start_ts);
 	ret = ret ?: jr_u64(&j, o, "", "end_ts", &rm->end_ts);
 	ret = ret ?: jr_u64(&j, o, "", "interval_ns", &rm->interval_ns);
+	/* captures from before --align-intervals started their intervals at start_ts */
+	rm->interval_origin_ns = rm->start_ts;
+	if (!ret && jr_has(o, "interval_origin_ns"))
+		ret = jr_u64(&j, o, "", "interval_origin_ns", &rm->interval_origin_ns);
+	if (!ret && (rm->interval_origin_ns > rm->start_ts ||
+		     (rm->interval_ns && rm->start_ts - rm->interval_origin_ns >= rm->interval_ns)))
+		ret = jr_fail(&j, "", "interval_origin_ns", "is not within an interval before "
+			      "start_ts");
 	ret = ret ?: jr_u64(&j, o, "", "buffer_kb", &v);
 	rm->meta.buffer_kb = (unsigned int)v;
 	rm->meta.interval_ns = rm->interval_ns;

@@ -42,6 +42,7 @@ struct raw_meta {
 	int ncpus;
 	unsigned int subbuf_size;
 	uint64_t start_ts, end_ts, interval_ns;
+	uint64_t interval_origin_ns;	/* interval 0 begins here (start_ts, or before it) */
 	struct result_meta meta;
 	struct cpu_loss *loss;		/* [ncpus], caller frees */
 };
