@@ -46,7 +46,10 @@ static const struct cli_help record_help = {
 	"  softirq runtime  entry -> exit\n"
 	"  wq delay         queue_work -> execute_start (split: -> activate -> start)\n"
 	"  wq runtime       execute_start -> execute_end\n"
-	"Without -d or COMMAND, records until Ctrl-C. Needs root.",
+	"and per execution context (softirq inline or in ksoftirqd, tasklet, napi poll and\n"
+	"thread, irq thread, hard irq, worker pool kind) its delay and runtime; each\n"
+	"softirq delay is split into causes that add up to it (README: Why a softirq\n"
+	"waited). Without -d or COMMAND, records until Ctrl-C. Needs root.",
 	record_opts, NULL,
 };
 
