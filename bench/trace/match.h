@@ -99,8 +99,8 @@ enum comm_kind comm_classify(const char *comm, uint32_t *pool, int *cpu);
  * The context bits of every trace entry's common_flags (the kernel's enum
  * trace_flag_type, set by tracing_gen_ctx() from the preempt count when the event
  * fired). BH_OFF is set while softirq_count() holds disable bits, i.e. inside
- * local_bh_disable() (also when a hard interrupt arrived there); kernels from before
- * 2022 never set it.
+ * local_bh_disable() (also when a hard interrupt arrived there); older kernels never set
+ * it (6.18 does).
  */
 #define TRACE_FL_HARDIRQ	0x08
 #define TRACE_FL_SOFTIRQ	0x10	/* in_serving_softirq() */
