@@ -16,7 +16,8 @@
 #include "cli.h"
 #include "outdir.h"
 
-enum { OPT_RAW = 256, OPT_FORCE, OPT_NO_SCHED, OPT_ALIGN };
+enum { OPT_RAW = 256, OPT_FORCE, OPT_NO_SCHED, OPT_SCHED_ALL, OPT_CAPTURE_CPUS, OPT_STORE,
+       OPT_ALIGN };
 
 static const struct opt_desc record_opts[] = {
 	{ "duration", 'd', required_argument, "DUR",
@@ -34,6 +35,14 @@ static const struct opt_desc record_opts[] = {
 	{ "force", OPT_FORCE, no_argument, NULL, "replace earlier results in DIR" },
 	{ "no-sched", OPT_NO_SCHED, no_argument, NULL,
 	  "leave sched events off (lighter; worker pools found from /proc only)" },
+	{ "sched-all", OPT_SCHED_ALL, no_argument, NULL,
+	  "trace every context switch and wakeup (default: only those of kworker, ksoftirqd, "
+	  "napi/ and irq/ threads, filtered in the kernel)" },
+	{ "capture-cpus", OPT_CAPTURE_CPUS, required_argument, "LIST",
+	  "run the capture's reader and analysis threads on these CPUs only (0-1,3), away "
+	  "from the ones being measured" },
+	{ "store", OPT_STORE, required_argument, "FILE",
+	  "with -o: add the results to this results store (deferbench history)" },
 	{ "help", 'h', no_argument, NULL, "show this help" },
 	{ NULL },
 };
@@ -97,6 +106,20 @@ int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf
 		case OPT_ALIGN:
 			a->align = true;
 			break;
+		case OPT_SCHED_ALL:
+			a->sched_all = true;
+			break;
+		case OPT_CAPTURE_CPUS: {
+			cpu_set_t set;
+
+			if (parse_cpulist(optarg, &set, NULL, err))
+				return set_err(errbuf, "--capture-cpus: %s", err);
+			a->capture_cpus = optarg;
+			break;
+		}
+		case OPT_STORE:
+			a->store = optarg;
+			break;
 		case 'h':
 			return CLI_HELP;
 		}
@@ -105,10 +128,14 @@ int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf
 		return opt;
 	if (optind < argc)
 		a->cmd = argv + optind;
+	if (a->sched_all && a->no_sched)
+		return set_err(errbuf, "--sched-all and --no-sched contradict each other: choose one");
 	if (a->raw && !a->out_dir)
 		return set_err(errbuf, "--raw needs -o DIR to keep the raw capture in");
 	if (a->force && !a->out_dir)
 		return set_err(errbuf, "--force needs -o DIR");
+	if (a->store && !a->out_dir)
+		return set_err(errbuf, "--store needs -o DIR: the store imports the result files");
 	return 0;
 }
 
@@ -173,6 +200,8 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 		.buffer_kb = a->buffer_kb,
 		.interval_ns = a->interval_ns,
 		.no_sched = a->no_sched,
+		.sched_all = a->sched_all,
+		.cpus = a->capture_cpus,
 		.command = command,
 		.align_intervals = a->align,
 	};
@@ -261,6 +290,8 @@ int cmd_record(int argc, char **argv)
 			return 1;
 		}
 		info_msg("results in %s", a.out_dir);
+		if (a.store && history_add_dir(a.store, a.out_dir, false))
+			return 1;
 	}
 	return 0;
 }

@@ -116,6 +116,8 @@ static struct wl_run *new_wl(const struct scenario *s, int wl, int cfg, uint64_t
 		return NULL;
 	}
 	w->seed = seed;
+	/* the workload's own per-interval histograms follow the capture's intervals */
+	wl_intervals(w, s->interval_ns);
 	if (set_options(w, s, wl, cfg, err)) {
 		wl_free(w);
 		return NULL;
@@ -160,6 +162,8 @@ static int engine_setup(struct run_cell *c, char *err)
 		.buffer_kb = s->buffer_kb,
 		.interval_ns = s->interval_ns,
 		.no_sched = !s->sched_events,
+		.sched_all = s->sched_all,
+		.cpus = s->capture_cpus[0] ? s->capture_cpus : NULL,
 		.command = c->command,
 	};
 	char intervals[PATH_MAX];
@@ -183,8 +187,8 @@ static int engine_setup(struct run_cell *c, char *err)
 			return ret;
 	}
 	ret = setup_wl(c, c->cell->wl, &e->wl, err);
-	if (ret)
-		return ret;
+	if (ret || c->cell->control)
+		return ret;	/* a control cell: the same, with no capture */
 	e->cap = capture_new(&co, err);
 	return e->cap ? 0 : (errno ? -errno : -EIO);
 }
@@ -219,15 +223,18 @@ static int open_window(struct wl_run *w, const char *what, const char *name, cha
 	return 0;
 }
 
-/* engine_start_capture - tracing on, then the workloads' windows open: inside it */
+/*
+ * engine_start_capture - tracing on, then the workloads' windows open: inside it; a
+ * control cell opens the windows at the same point with nothing traced
+ */
 static int engine_start_capture(struct run_cell *c, char *err)
 {
 	struct engine_cell *e = c->priv;
-	int i, ret = capture_start(e->cap);
+	int i, ret = e->cap ? capture_start(e->cap) : 0;
 
 	if (ret)
 		return set_err(err, "capture: %s", strerror(-ret)), ret;
-	e->capturing = true;
+	e->capturing = e->cap != NULL;
 	for (i = 0; i < e->nloads; i++) {
 		ret = open_window(e->load[i], "load", e->load[i]->ops->name, err);
 		if (ret)
@@ -285,7 +292,7 @@ static int engine_write(struct run_cell *c, const char *dir, char *err)
 	ret = engine_poll(c, err);
 	if (ret)
 		return ret;
-	ret = result_write_dir(capture_result(e->cap), dir);
+	ret = e->cap ? result_write_dir(capture_result(e->cap), dir) : 0;
 	if (ret)
 		return set_err(err, "writing the capture to %s: %s", dir, strerror(-ret)), ret;
 	ret = wl_write_results(e->wl, dir);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ivfile.h"
 #include "jsonread.h"
 #include "result_files.h"
 #include "rundir.h"
@@ -23,26 +24,31 @@ static bool file_exists(const char *dir, const char *name)
 	return !path_join(p, sizeof(p), dir, name) && access(p, F_OK) == 0;
 }
 
-int record_load(const char *dir, struct record *rec, char *errbuf)
+/* load_if - the file name of dir with loader fn, when it is there */
+static int load_if(const char *dir, const char *name, struct record *rec, bool *had,
+		   int (*fn)(const char *path, struct record *rec, char *errbuf), char *errbuf)
+{
+	char p[PATH_MAX];
+
+	if (!file_exists(dir, name))
+		return 0;
+	if (path_join(p, sizeof(p), dir, name))
+		return set_errno(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
+	if (had)
+		*had = true;
+	return fn(p, rec, errbuf);
+}
+
+/* load_workload - workload.json and workload-hist.csv when there */
+static int load_workload(const char *dir, struct record *rec, char *errbuf)
 {
 	char p[PATH_MAX], h[PATH_MAX];
 	int ret;
 
-	if (strlen(dir) >= sizeof(rec->dir))
-		return set_errno(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
-	strcpy(rec->dir, dir);
-	ret = path_join(p, sizeof(p), dir, "summary.json");
-	ret = ret ?: summary_load(p, rec, errbuf);
-	if (ret)
+	ret = load_if(dir, "workload-intervals.csv", rec, &rec->has_wl_ivals,
+		      ivfile_load_series, errbuf);
+	if (ret || !file_exists(dir, "workload.json"))
 		return ret;
-	if (file_exists(dir, "histograms.csv")) {
-		ret = path_join(p, sizeof(p), dir, "histograms.csv");
-		ret = ret ?: histograms_load(p, rec, errbuf);
-		if (ret)
-			return ret;
-	}
-	if (!file_exists(dir, "workload.json"))
-		return 0;
 	ret = path_join(p, sizeof(p), dir, "workload.json");
 	ret = ret ?: path_join(h, sizeof(h), dir, "workload-hist.csv");
 	if (ret)
@@ -51,30 +57,20 @@ int record_load(const char *dir, struct record *rec, char *errbuf)
 			     errbuf);
 }
 
-static int read_knobs(const struct jr *j, struct json_object *root, struct cell *c)
+int record_load(const char *dir, struct record *rec, char *errbuf)
 {
-	struct json_object *o;
-	size_t i = 0;
+	char p[PATH_MAX];
 	int ret;
 
-	ret = jr_get(j, root, "", "knobs", json_type_object, &o);
-	if (ret)
-		return ret;
-	c->nknobs = (size_t)json_object_object_length(o);
-	c->knobs = calloc(c->nknobs ? c->nknobs : 1, sizeof(*c->knobs));
-	if (!c->knobs)
-		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
-	json_object_object_foreach(o, k, v) {
-		(void)v;
-		if (strlen(k) >= sizeof(c->knobs[i].key))
-			return jr_fail(j, "knobs", k, "has too long a name");
-		strcpy(c->knobs[i].key, k);
-		ret = jr_scalar_text(j, o, "knobs", k, c->knobs[i].val, sizeof(c->knobs[i].val));
-		if (ret)
-			return ret;
-		i++;
-	}
-	return 0;
+	if (strlen(dir) >= sizeof(rec->dir))
+		return set_errno(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
+	strcpy(rec->dir, dir);
+	ret = path_join(p, sizeof(p), dir, "summary.json");
+	ret = ret ?: summary_load(p, rec, errbuf);
+	ret = ret ?: load_if(dir, "histograms.csv", rec, NULL, histograms_load, errbuf);
+	ret = ret ?: load_if(dir, "intervals.csv", rec, &rec->has_ivals, ivfile_load_series,
+			     errbuf);
+	return ret ?: load_workload(dir, rec, errbuf);
 }
 
 /*
@@ -95,7 +91,11 @@ static int cell_json_load(const char *path, struct cell *c, bool from_run, char 
 	ret = ret ?: jr_str(&j, root, "", "workload", wl, sizeof(wl));
 	ret = ret ?: jr_str(&j, root, "", "config", cfg, sizeof(cfg));
 	ret = ret ?: jr_int(&j, root, "", "rep", 1, 1000000, &rep);
-	ret = ret ?: read_knobs(&j, root, c);
+	ret = ret ?: jr_kv(&j, root, "knobs", &c->knobs, &c->nknobs);
+	if (!ret && jr_has(root, "options"))
+		ret = jr_kv(&j, root, "options", &c->opts, &c->nopts);
+	ret = ret ?: jr_strings(&j, root, "", "primary", c->primary.id[0],
+				sizeof(c->primary.id[0]), PRIMARY_MAX, &c->primary.n);
 	ret = ret ?: jr_str(&j, root, "", "status", c->status, sizeof(c->status));
 	ret = ret ?: jr_scalar_text(&j, root, "", "error", c->error, sizeof(c->error));
 	json_object_put(root);
@@ -131,7 +131,13 @@ static int cell_load(const char *rundir, struct cell *c, const char *reldir, cha
 	ret = ret ?: cell_json_load(p, c, true, errbuf);
 	if (ret || strcmp(c->status, "ok"))
 		return ret;
-	ret = record_load(c->dir, &c->rec, errbuf);
+	if (c->control) {
+		/* capture off: the workload's files only */
+		snprintf(c->rec.dir, sizeof(c->rec.dir), "%s", c->dir);
+		ret = load_workload(c->dir, &c->rec, errbuf);
+	} else {
+		ret = record_load(c->dir, &c->rec, errbuf);
+	}
 	c->ok = !ret;
 	return ret;
 }
@@ -152,7 +158,7 @@ static int cell_entry(const struct jr *j, struct json_object *e, const char *whe
 {
 	char reldir[PATH_MAX];
 	const char *base;
-	int rep, ret;
+	int rep, look = 0, ret;
 
 	ret = jr_str(j, e, where, "workload", c->workload, sizeof(c->workload));
 	ret = ret ?: jr_str(j, e, where, "config", c->config, sizeof(c->config));
@@ -160,9 +166,14 @@ static int cell_entry(const struct jr *j, struct json_object *e, const char *whe
 	ret = ret ?: jr_str(j, e, where, "dir", reldir, sizeof(reldir));
 	ret = ret ?: check_reldir(j, where, reldir);
 	ret = ret ?: jr_str_opt(j, e, where, "id", c->id, sizeof(c->id));
+	if (!ret && jr_has(e, "look"))
+		ret = jr_int(j, e, where, "look", 1, 100, &look);
+	if (!ret && jr_has(e, "control"))
+		ret = jr_bool(j, e, where, "control", &c->control);
 	if (ret)
 		return ret;
 	c->rep = (unsigned int)rep;
+	c->look = (unsigned int)look;
 	base = strrchr(reldir, '/') ? strrchr(reldir, '/') + 1 : reldir;
 	if (!c->id[0])
 		snprintf(c->id, sizeof(c->id), "%.*s", (int)sizeof(c->id) - 1, base);
@@ -176,12 +187,14 @@ static int check_duplicates(const struct jr *j, const struct run *run)
 	for (a = 0; a < run->ncells; a++)
 		for (b = 0; b < a; b++)
 			if (run->cells[a].rep == run->cells[b].rep &&
+			    run->cells[a].control == run->cells[b].control &&
 			    !strcmp(run->cells[a].workload, run->cells[b].workload) &&
 			    !strcmp(run->cells[a].config, run->cells[b].config))
 				return set_err(j->errbuf, "malformed result file %s: cells[%zu] "
-					      "repeats %s/%s/r%u", j->path, a,
+					      "repeats %s/%s/r%u%s", j->path, a,
 					      run->cells[a].workload, run->cells[a].config,
-					      run->cells[a].rep);
+					      run->cells[a].rep,
+					      run->cells[a].control ? " (control)" : "");
 	return 0;
 }
 
@@ -264,6 +277,12 @@ static int run_json_load(const char *path, struct run *run, char *errbuf)
 
 		ret = jr_int(&j, root, "", "cells_planned", 0, 1 << 24, &planned);
 		run->planned = (size_t)planned;
+	}
+	if (!ret && jr_has(root, "looks")) {
+		int looks;
+
+		ret = jr_int(&j, root, "", "looks", 1, 100, &looks);
+		run->looks = (unsigned int)looks;
 	}
 	json_object_put(root);
 	return ret;

@@ -5,10 +5,12 @@
  * the reference. In short:
  *
  *   [global]            duration, warmup, repetitions, buffer_kb, interval, cpus,
- *                       order, seed, quick_duration, quick_warmup, sched_events
+ *                       order, seed, quick_duration, quick_warmup, sched_events,
+ *                       until_decided, control, capture_cpus
  *   [workload NAME]     type = net|timer|audio|tty|block|hog (or workload = ...),
- *                       configs = A, B (default: every [config]), other keys are the
- *                       workload's options, checked later by the workload itself
+ *                       configs = A, B (default: every [config]), primary = metric-id
+ *                       patterns compare decides by (default: the workload's own), other
+ *                       keys are the workload's options, checked later by the workload
  *   [load NAME]         a workload run as background load, never measured on its own
  *   [config NAME]       knob assignments (knobs.h), load = NAME[, NAME],
  *                       opt.WORKLOAD.OPTION = value, description = text
@@ -55,6 +57,11 @@ struct scn_opt {
 	int line;
 };
 
+#define SCN_MAX_PRIMARY 8	/* = PRIMARY_MAX of rundata.h */
+
+/* control = no | reference | yes: untraced twins of no cell, the reference's, every */
+enum scn_control { SCN_CONTROL_NO, SCN_CONTROL_REFERENCE, SCN_CONTROL_ALL };
+
 struct scn_workload {
 	char name[SCN_NAME_MAX];
 	char type[SCN_NAME_MAX];	/* a registered workload */
@@ -65,6 +72,8 @@ struct scn_workload {
 	int nconfigs;
 	char configs_text[SCN_VAL_MAX];	/* configs = ... as written; "" = all */
 	int configs_line;
+	char primary[SCN_MAX_PRIMARY][SCN_VAL_MAX];	/* primary = ...: metric-id patterns */
+	int nprimary;
 	int line;
 };
 
@@ -105,9 +114,14 @@ struct scenario {
 	unsigned int repetitions;
 	unsigned int buffer_kb;
 	bool sched_events;		/* capture sched_switch/sched_wakeup */
+	bool sched_all;			/* all of them, not only deferred work's threads */
+	uint64_t until_decided_ns;	/* adaptive repetitions' time budget; 0 = off */
+	enum scn_control control;	/* control cells (capture off) beside which cells */
 	char cpus[SCN_VAL_MAX];		/* canonical CPU list for the workloads; "" = all */
+	char capture_cpus[SCN_VAL_MAX];	/* the capture's threads' CPUs; "" = any */
 	enum scn_order order;
 	uint64_t seed;
+	char store[PATH_MAX];		/* results store to add the run to; "" = none */
 	struct scn_workload wl[SCN_MAX_WORKLOADS];
 	int nwl;
 	struct scn_config cfg[SCN_MAX_CONFIGS];
@@ -136,17 +150,29 @@ struct scn_cell {
 	int wl, cfg;
 	unsigned int rep;		/* 1-based */
 	uint64_t seed;			/* scenario seed + rep: the same for every config */
-	char id[SCN_NAME_MAX * 2 + 16];	/* "<workload>--<config>--r<rep>" */
+	char id[SCN_NAME_MAX * 2 + 32];	/* "<workload>--<config>--r<rep>[--control]" */
+	unsigned int look;		/* 0: planned; k: added after look k (run --until-decided) */
+	bool control;			/* run with the capture off (the observer effect) */
 };
 
 /*
- * scenario_plan - every cell in run order. Repetitions are the outer loop so that
+ * scenario_plan - every cell in run order. With control, each cell (or each cell of a
+ * workload's reference configuration) has a twin with the capture off right beside it, before it in odd repetitions and after it in even ones,
+ * so that neither order nor drift favours one. Repetitions are the outer loop so that
  * slow drift of the machine spreads over every configuration; within a repetition the
  * configurations of a workload rotate (interleaved: A B C, B C A, ...) or are shuffled
  * with the seed (shuffled). grouped runs each cell's repetitions back to back.
  * *cells is malloc'ed; the caller frees it.
  */
+/*
+ * scenario_reference - the configuration a workload's others are judged against: the
+ * one named "default" or "baseline", else its first
+ */
+int scenario_reference(const struct scenario *s, int w);
 int scenario_plan(const struct scenario *s, struct scn_cell **cells, int *n);
+/* scenario_cell - cell (w, cfg, repetition rep) with its seed and id */
+void scenario_cell(const struct scenario *s, struct scn_cell *c, int w, int cfg,
+		   unsigned int rep);
 /* scenario_cell_ns - the time one cell takes to run, roughly (warm-up + duration) */
 uint64_t scenario_cell_ns(const struct scenario *s);
 

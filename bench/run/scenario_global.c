@@ -103,6 +103,17 @@ static int g_cpus(struct scenario *s, const char *v, const struct scn_parse_opts
 	return 0;
 }
 
+static int g_capture_cpus(struct scenario *s, const char *v, const struct scn_parse_opts *o,
+			  char *e)
+{
+	cpu_set_t set;
+
+	if (parse_cpulist(v, &set, o->online, e))
+		return -EINVAL;
+	cpulist_format(&set, s->capture_cpus, sizeof(s->capture_cpus));
+	return 0;
+}
+
 static int g_order(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
 		   char *e)
 {
@@ -126,7 +137,51 @@ static int g_seed(struct scenario *s, const char *v, const struct scn_parse_opts
 static int g_sched_events(struct scenario *s, const char *v,
 			  const struct scn_parse_opts *o __unused, char *e)
 {
-	return parse_bool(v, &s->sched_events, e);
+	s->sched_all = !strcmp(v, "all");
+	if (s->sched_all) {
+		s->sched_events = true;
+		return 0;
+	}
+	if (parse_bool(v, &s->sched_events, e))
+		return set_err(e, "'%s': sched_events is yes (the switches and wakeups of "
+			       "deferred work's threads), all, or no", v);
+	return 0;
+}
+
+/* g_until_decided - the time budget of adaptive repetitions (run --until-decided) */
+static int g_until_decided(struct scenario *s, const char *v,
+			   const struct scn_parse_opts *o __unused, char *e)
+{
+	if (!strcmp(v, "0") || !strcmp(v, "off") || !strcmp(v, "no")) {
+		s->until_decided_ns = 0;
+		return 0;
+	}
+	return parse_duration_ns(v, &s->until_decided_ns, e);
+}
+
+static int g_control(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
+		     char *e)
+{
+	bool on;
+
+	if (!strcmp(v, "reference")) {
+		s->control = SCN_CONTROL_REFERENCE;
+		return 0;
+	}
+	if (parse_bool(v, &on, e))
+		return set_err(e, "'%s': control is yes (an untraced twin of every cell), "
+			       "reference (of the reference configuration's cells) or no", v);
+	s->control = on ? SCN_CONTROL_ALL : SCN_CONTROL_NO;
+	return 0;
+}
+
+static int g_store(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
+		   char *e)
+{
+	if (!*v || strlen(v) >= sizeof(s->store))
+		return set_err(e, "needs the path of a results store (deferbench history)");
+	strcpy(s->store, v);
+	return 0;
 }
 
 static const struct {
@@ -144,6 +199,10 @@ static const struct {
 	{ "quick_duration", g_quick_duration },
 	{ "quick_warmup", g_quick_warmup },
 	{ "sched_events", g_sched_events },
+	{ "until_decided", g_until_decided },
+	{ "store", g_store },
+	{ "control", g_control },
+	{ "capture_cpus", g_capture_cpus },
 };
 
 
@@ -157,7 +216,8 @@ int scn_global_set(struct scenario *s, const char *name, const char *value,
 			break;
 	if (i == ARRAY_SIZE(global_keys)) {
 		set_err(err, "unknown key '%s' (duration, warmup, repetitions, buffer_kb, "
-			"interval, cpus, order, seed, quick_duration, quick_warmup, sched_events)",
+			"interval, cpus, order, seed, quick_duration, quick_warmup, sched_events, "
+			"until_decided, store, control, capture_cpus)",
 			name);
 		return -ENOENT;
 	}

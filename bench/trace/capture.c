@@ -89,6 +89,10 @@ struct capture {
 	pthread_cond_t cond;
 	atomic_bool stopping;
 	char *raw_dir;
+	/* names the analysis thread read from /proc (resolve_comm), for raw/comms */
+	struct map comm_tried;
+	struct comm_entry *named;
+	size_t nnamed, named_cap;
 };
 
 /* ---- page queues ---- */
@@ -240,6 +244,15 @@ static int reader_drain(struct reader *r, bool final)
 	}
 }
 
+/*
+ * reader_main - one per CPU. It never blocks on the trace buffer (no poll(), select()
+ * or blocking read of trace_pipe_raw): it reads without blocking and sleeps on its own
+ * timer. Keep it so. A reader blocked on a ring buffer asks the kernel to wake it, and
+ * the first event written after the buffer went idle then raises an irq_work (a
+ * self-IPI, several microseconds on a VM) inside the very code path being traced. On
+ * the development VM, with one text reader blocked on trace_pipe, every tracer on the
+ * machine saw NET_RX delay p99 rise from about 3 us to about 30 us.
+ */
 static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
@@ -290,6 +303,43 @@ static void *analyser_main(void *arg)
 	}
 	c->analyser_cpu_s = thread_cpu_s();
 	return NULL;
+}
+
+/*
+ * resolve_comm - the matcher's comm_resolve, in the analysis thread: a task's name from
+ * /proc (scheduler events are filtered to the threads of deferred work, so an ordinary
+ * task that held bottom halves off was never seen by name), each pid tried once; the
+ * names found go to raw/comms at the end, so that analyze names the same tasks
+ */
+static bool resolve_comm(void *ctx, int pid, char *comm)
+{
+	struct capture *c = ctx;
+	char path[64], buf[64], *p;
+	struct comm_entry *nn;
+	int created;
+
+	if (!map_put(&c->comm_tried, (uint64_t)pid, &created) || !created)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	if (read_file(path, buf, sizeof(buf)))
+		return false;	/* gone already: it stays "pid N" */
+	for (p = buf; *p; p++)
+		if (*p == '\n')
+			*p = '?';	/* one name per line in raw/comms */
+	snprintf(comm, TASK_COMM_LEN, "%.15s", buf);
+	if (c->nnamed == c->named_cap) {
+		size_t cap = c->named_cap ? 2 * c->named_cap : 32;
+
+		nn = realloc(c->named, cap * sizeof(*nn));
+		if (!nn)
+			return true;	/* named now, just not kept for analyze */
+		c->named = nn;
+		c->named_cap = cap;
+	}
+	c->named[c->nnamed].pid = pid;
+	snprintf(c->named[c->nnamed].comm, sizeof(c->named[0].comm), "%s", comm);
+	c->nnamed++;
+	return true;
 }
 
 /* ---- setup ---- */
@@ -383,16 +433,44 @@ static int read_formats(struct capture *c, char **header, size_t *hlen, char *fo
 	return 0;
 }
 
+/*
+ * Scheduler events are most of a capture under a workload that sleeps and wakes (every
+ * packet, keystroke or timer of the workload's own threads is a wakeup and two
+ * switches), and the figures use only those of the threads that run deferred work:
+ * thread wakeup of kworkers and ksoftirqd, napi/ and irq/ thread wakeup and run time,
+ * the start of a napi thread's poll loop. The kernel's event filters drop the others
+ * before they reach the ring buffer, so that neither the buffer nor our readers pay for
+ * them. A switch is kept when either side is such a thread: switching out is where a
+ * thread's run ends. Left out with them: the switches between two other tasks, which
+ * only a busy-polling socket's NAPI run time would have used (a busy poll then counts
+ * from the previous poll of the same task, without the reset at a switch); sched_all
+ * keeps every event.
+ */
+#define DEFERRED_COMMS(f) \
+	f " ~ \"kworker/*\" || " f " ~ \"ksoftirqd/*\" || " \
+	f " ~ \"napi/*\" || " f " ~ \"irq/*\""
+static const char *const sched_filter[EV_NR] = {
+	[EV_SCHED_SWITCH] = DEFERRED_COMMS("prev_comm") " || " DEFERRED_COMMS("next_comm"),
+	[EV_SCHED_WAKEUP] = DEFERRED_COMMS("comm"),
+};
+
 static int events_enable(struct capture *c, char *const formats[EV_NR], char *errbuf)
 {
+	const char *sys, *name;
 	int k;
 
 	for (k = 0; k < EV_NR; k++) {
 		if (!formats[k])
 			continue;
-		if (tracefs_event_enable(c->inst, ev_names[k].system, ev_names[k].name))
-			return set_err(errbuf, "cannot enable %s:%s: %s", ev_names[k].system,
-				       ev_names[k].name, strerror(errno));
+		sys = ev_names[k].system;
+		name = ev_names[k].name;
+		if (sched_filter[k] && !c->opts.sched_all &&
+		    tracefs_event_file_write(c->inst, sys, name, "filter", sched_filter[k]) < 0)
+			return set_err(errbuf, "cannot set the filter of %s:%s (%s): %s", sys,
+				       name, sched_filter[k], strerror(errno));
+		if (tracefs_event_enable(c->inst, sys, name))
+			return set_err(errbuf, "cannot enable %s:%s: %s", sys, name,
+				       strerror(errno));
 	}
 	return 0;
 }
@@ -484,6 +562,8 @@ static void meta_fill(struct capture *c)
 	iso_time_now(m->started, sizeof(m->started));
 	snprintf(m->command, sizeof(m->command), "%s", c->opts.command ? c->opts.command : "");
 	m->buffer_kb = c->opts.buffer_kb;
+	snprintf(m->sched_events, sizeof(m->sched_events), "%s", c->opts.no_sched ? "off" :
+		 c->opts.sched_all ? "all" : "deferred");
 }
 
 static int result_setup(struct capture *c, char *errbuf)
@@ -504,6 +584,8 @@ static int result_setup(struct capture *c, char *errbuf)
 			c->iw ? ival_writer_cb : NULL, c->iw))
 		return set_err(errbuf, "out of memory");
 	c->res_ready = true;
+	c->res.m.comm_resolve = resolve_comm;
+	c->res.m.comm_resolve_ctx = c;
 	c->res.m.on_interval_end = c->opts.on_interval_end;
 	c->res.m.ival_end_ctx = c->opts.interval_ctx;
 	c->res.m.long_work_ns = c->opts.long_work_ns;
@@ -534,6 +616,16 @@ struct capture *capture_new(const struct capture_opts *opts, char *errbuf)
 		return NULL;
 	}
 	c->opts = *opts;
+	if (opts->cpus) {
+		cpu_set_t set;
+		char msg[ERRBUF_LEN];
+
+		if (parse_cpulist(opts->cpus, &set, NULL, msg)) {
+			set_err(errbuf, "capture CPUs: %s", msg);
+			free(c);
+			return NULL;
+		}
+	}
 	if (!c->opts.buffer_kb)
 		c->opts.buffer_kb = CAPTURE_DEFAULT_BUFFER_KB;
 	pthread_mutex_init(&c->lock, NULL);
@@ -543,6 +635,10 @@ struct capture *capture_new(const struct capture_opts *opts, char *errbuf)
 	pthread_cond_init(&c->cond, &ca);
 	pthread_condattr_destroy(&ca);
 	c->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (map_init(&c->comm_tried, 1, 64)) {
+		set_err(errbuf, "out of memory");
+		goto out_free;
+	}
 	if (opts->raw_dir) {
 		c->raw_dir = strdup(opts->raw_dir);
 		if (!c->raw_dir || mkdir_p(c->raw_dir, 0755)) {
@@ -598,8 +694,27 @@ out_free:
 	return NULL;
 }
 
+/*
+ * thread_attr - the attributes of the capture's threads: pinned to opts.cpus when given
+ * (checked by capture_new), so that reading and matching stay off the measured CPUs
+ */
+static int thread_attr(const struct capture *c, pthread_attr_t *attr)
+{
+	cpu_set_t set;
+	int ret = pthread_attr_init(attr);
+
+	if (ret || !c->opts.cpus)
+		return ret;
+	ret = cpulist_parse_raw(c->opts.cpus, &set, NULL) ? EINVAL : 0;
+	ret = ret ?: pthread_attr_setaffinity_np(attr, sizeof(set), &set);
+	if (ret)
+		pthread_attr_destroy(attr);
+	return ret;
+}
+
 int capture_start(struct capture *c)
 {
+	pthread_attr_t attr;
 	int i, ret;
 
 	if (c->state != CAP_NEW)
@@ -611,15 +726,19 @@ int capture_start(struct capture *c)
 		c->res.m.t0 -= c->res.start_ts % c->opts.interval_ns;
 	c->res.m.ival_end = c->opts.interval_ns ? c->res.m.t0 + c->opts.interval_ns : UINT64_MAX;
 	c->state = CAP_RUNNING;
+	ret = thread_attr(c, &attr);
+	if (ret)
+		goto out_stop;
 	for (i = 0; i < c->ncpus; i++) {
 		if (!c->rd[i].tcpu)
 			continue;
-		ret = pthread_create(&c->rd[i].thread, NULL, reader_main, &c->rd[i]);
+		ret = pthread_create(&c->rd[i].thread, &attr, reader_main, &c->rd[i]);
 		if (ret)
-			goto out_stop;
+			break;
 		c->rd[i].started = true;
 	}
-	ret = pthread_create(&c->analyser, NULL, analyser_main, c);
+	ret = ret ?: pthread_create(&c->analyser, &attr, analyser_main, c);
+	pthread_attr_destroy(&attr);
 	if (ret)
 		goto out_stop;
 	c->analyser_started = true;
@@ -661,6 +780,7 @@ static int raw_finish(struct capture *c)
 	int ret;
 
 	ret = raw_save_meta(c->raw_dir, &c->res, c->subbuf_size);
+	ret = ret ?: raw_add_comms(c->raw_dir, c->named, c->nnamed);
 	if (ret)
 		return ret;
 	addrs = calloc(c->res.m.nfuncs + 1, sizeof(*addrs));
@@ -809,6 +929,8 @@ void capture_free(struct capture *c)
 	if (c->res_ready)
 		result_free(&c->res);
 	free(c->raw_dir);
+	map_free(&c->comm_tried);
+	free(c->named);
 	pthread_cond_destroy(&c->cond);
 	pthread_mutex_destroy(&c->lock);
 	free(c);

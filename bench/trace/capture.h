@@ -32,6 +32,10 @@ struct capture_opts {
 	uint64_t interval_ns;		/* per-interval histograms; 0 = none */
 	const char *raw_dir;		/* keep raw sub-buffers and formats here, or NULL */
 	bool no_sched;			/* leave sched_switch/sched_wakeup off */
+	bool sched_all;			/* every switch and wakeup, not only those of the
+					 * threads that run deferred work (SCHED_FILTER) */
+	const char *cpus;		/* CPU list the reader and analysis threads run on
+					 * (away from the measured CPUs), or NULL: any */
 	const char *intervals_csv;	/* write per-interval statistics here, or NULL */
 	const char *command;		/* recorded in the metadata */
 	bool align_intervals;		/* intervals at multiples of interval_ns on the trace

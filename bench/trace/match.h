@@ -373,6 +373,13 @@ struct matcher {
 	ival_end_cb on_interval_end;
 	void *ival_end_ctx;
 	uint64_t long_work_ns;		/* count work items that ran longer (0: none) */
+	/*
+	 * comm_resolve - the name of a task never seen by name (scheduler events are kept
+	 * only for the threads of deferred work), for naming the tasks that held bottom
+	 * halves off: fills comm (16 bytes) and returns true, or false; NULL offline
+	 */
+	bool (*comm_resolve)(void *ctx, int pid, char *comm);
+	void *comm_resolve_ctx;
 	uint64_t first_ts, last_ts;	/* of the events decoded (0: none yet) */
 	uint64_t barrier_func;		/* address of wq_barrier_func, 0 if unknown */
 	int enomem;			/* allocation failures: the result is not trustworthy */

@@ -111,6 +111,28 @@ void print_stats(FILE *f, const struct hist *h)
 		fmt_ns(st.p99, b[2], 24), fmt_ns(st.p999, b[3], 24), fmt_ns(st.max, b[4], 24));
 }
 
+/*
+ * print_cost - what the capture itself cost: CPU time of its reader and analysis threads
+ * per second captured and per million events, and the event rate each CPU's tracing
+ * carried (the kernel's per-CPU "read events")
+ */
+static void print_cost(const struct result *r, FILE *f)
+{
+	double dur = result_duration_s(r), cpu = r->meta.capture_cpu_s;
+	uint64_t ev = r->m.n.events_total;
+	int c;
+
+	fprintf(f, "capture cost: %.3f s CPU (readers and analysis): %.2f%% of one CPU, "
+		"%.3f s per million events", cpu, dur > 0 ? 100 * cpu / dur : 0.0,
+		ev ? cpu * 1e6 / (double)ev : 0.0);
+	if (r->meta.sched_events[0])
+		fprintf(f, "; sched events: %s", r->meta.sched_events);
+	fprintf(f, "\nevents/s per CPU:");
+	for (c = 0; c < r->ncpus && dur > 0; c++)
+		fprintf(f, " cpu%d %.0f", c, (double)r->loss[c].read_events / dur);
+	fprintf(f, " (all: %.0f)\n", dur > 0 ? (double)ev / dur : 0.0);
+}
+
 static void print_capture(const struct result *r, FILE *f)
 {
 	const struct match_counts *n = &r->m.n;
@@ -132,9 +154,7 @@ static void print_capture(const struct result *r, FILE *f)
 		(unsigned long long)(matcher_unmatched(&r->m) - sirq_um - irq_um), more,
 		(unsigned long long)(n->sirq_raise_open + n->sirq_entry_open +
 				     n->wq_queued_open + n->wq_running_open));
-	fprintf(f, "capture cost: %.3f s CPU (readers and analysis), %.3f s per million events\n",
-		r->meta.capture_cpu_s, n->events_total ?
-		r->meta.capture_cpu_s * 1e6 / n->events_total : 0.0);
+	print_cost(r, f);
 	if (n->wq_barriers || n->wq_superseded)
 		fprintf(f, "workqueue: %llu flush barriers (run without queue_work), %llu items "
 			"queued again before they ran\n", (unsigned long long)n->wq_barriers,

@@ -74,19 +74,30 @@ int raw_load_formats(const char *rawdir, char **header, size_t *hlen, char *form
 	return 0;
 }
 
-int raw_save_comms(const char *rawdir, const struct comm_entry *c, size_t n)
+static int comms_write(const char *rawdir, const struct comm_entry *c, size_t n,
+		       const char *mode)
 {
 	char path[PATH_MAX];
 	FILE *f;
 	size_t i;
 
 	snprintf(path, sizeof(path), "%s/comms", rawdir);
-	f = fopen(path, "w");
+	f = fopen(path, mode);
 	if (!f)
 		return -errno;
 	for (i = 0; i < n; i++)
 		fprintf(f, "%d %s\n", c[i].pid, c[i].comm);
 	return fclose(f) ? -errno : 0;
+}
+
+int raw_save_comms(const char *rawdir, const struct comm_entry *c, size_t n)
+{
+	return comms_write(rawdir, c, n, "w");
+}
+
+int raw_add_comms(const char *rawdir, const struct comm_entry *c, size_t n)
+{
+	return comms_write(rawdir, c, n, "a");
 }
 
 int raw_load_comms(const char *rawdir, struct comm_entry **out, size_t *n, char *errbuf)
@@ -149,6 +160,9 @@ int raw_save_meta(const char *rawdir, const struct result *r, unsigned int subbu
 	jsonw_u64(o, "interval_ns", r->meta.interval_ns);
 	jsonw_u64(o, "interval_origin_ns", r->m.t0);
 	jsonw_u64(o, "buffer_kb", r->meta.buffer_kb);
+	if (r->meta.sched_events[0])
+		json_object_object_add(o, "sched_events",
+				       json_object_new_string(r->meta.sched_events));
 	json_object_object_add(o, "capture_cpu_s", json_object_new_double(r->meta.capture_cpu_s));
 	json_object_object_add(o, "kernel", json_object_new_string(r->meta.kernel));
 	json_object_object_add(o, "hostname", json_object_new_string(r->meta.hostname));
@@ -271,6 +285,8 @@ int raw_load_meta(const char *rawdir, struct raw_meta *rm, char *errbuf)
 	rm->meta.interval_ns = rm->interval_ns;
 	if (!ret && jr_has(o, "capture_cpu_s"))
 		ret = jr_double(&j, o, "", "capture_cpu_s", &rm->meta.capture_cpu_s);
+	ret = ret ?: jr_str_opt(&j, o, "", "sched_events", rm->meta.sched_events,
+				sizeof(rm->meta.sched_events));
 	ret = ret ?: jr_str_opt(&j, o, "", "kernel", rm->meta.kernel, sizeof(rm->meta.kernel));
 	ret = ret ?: jr_str_opt(&j, o, "", "hostname", rm->meta.hostname,
 				sizeof(rm->meta.hostname));

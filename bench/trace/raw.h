@@ -9,7 +9,8 @@
  *   formats/SYS/EVENT   the format file of every event that was enabled
  *   cpuN.dat            CPU N's sub-buffers as read from trace_pipe_raw, each
  *                       exactly sub-buffer-size bytes, in reading order
- *   comms               "pid comm" of kernel workers and ksoftirqd at capture start
+ *   comms               "pid comm" of kernel workers and ksoftirqd at capture start, then
+ *                       of the tasks named during it (those that held bottom halves off)
  *   symbols             "addr T name" of every work function seen
  */
 #ifndef DEFERBENCH_RAW_H
@@ -33,6 +34,8 @@ int raw_save_formats(const char *rawdir, const char *header, size_t hlen,
 int raw_load_formats(const char *rawdir, char **header, size_t *hlen, char *formats[EV_NR],
 		     char *errbuf);
 int raw_save_comms(const char *rawdir, const struct comm_entry *c, size_t n);
+/* raw_add_comms - names learnt during the capture, after those of its start */
+int raw_add_comms(const char *rawdir, const struct comm_entry *c, size_t n);
 int raw_load_comms(const char *rawdir, struct comm_entry **c, size_t *n, char *errbuf);
 
 /* raw_save_meta - capture.json, after the capture stopped */

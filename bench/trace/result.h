@@ -34,6 +34,7 @@ struct result_meta {
 	unsigned int buffer_kb;
 	uint64_t interval_ns;
 	double capture_cpu_s;		/* CPU time of the reader and analysis threads */
+	char sched_events[16];		/* "deferred" (filtered), "all", "off"; "": not said */
 	bool missing[EV_NR];		/* events the running kernel lacks */
 };
 

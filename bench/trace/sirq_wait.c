@@ -125,6 +125,11 @@ static struct wait_task *task_of(struct matcher *m, struct sirq_wait *w, int pid
 	char name[TASK_COMM_LEN];
 	uint32_t i;
 
+	/* a live capture asks /proc (and keeps the answer, for analyze to find it too) */
+	if (!ci && pid > 0 && m->comm_resolve && m->comm_resolve(m->comm_resolve_ctx, pid, name)) {
+		match_comm(m, pid, name, (unsigned int)strnlen(name, TASK_COMM_LEN));
+		ci = map_get(&m->comms, (uint64_t)pid);
+	}
 	if (ci)
 		snprintf(name, sizeof(name), "%s", ci->comm);
 	else if (!pid)

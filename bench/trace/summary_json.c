@@ -34,6 +34,9 @@ static json_object *json_meta(const struct result *r)
 	/* where interval 0 begins on the trace clock (intervals.csv's t_s counts from it) */
 	jsonw_u64(o, "interval_origin_ns", r->m.t0);
 	jsonw_u64(o, "buffer_kb", r->meta.buffer_kb);
+	if (r->meta.sched_events[0])
+		json_object_object_add(o, "sched_events",
+				       json_object_new_string(r->meta.sched_events));
 	for (k = 0; k < EV_NR; k++)
 		if (r->meta.missing[k])
 			json_object_array_add(missing, json_object_new_string(ev_names[k].id));

@@ -17,13 +17,17 @@ rc=$?
 assert_file "$T/self/compare.md"
 assert_file "$T/self/junit.xml"
 grep -q 'failures="0"' "$T/self/junit.xml" || fail "junit.xml reports failures for itself"
-grep -q '^[1-9][0-9]* worse' "$T/self.out" &&
-	fail "run vs itself has worse verdicts"
+grep -q '^primary: 0 worse, 0 better, .*; advisory: 0 worse, 0 better' "$T/self.out" ||
+	{ cat "$T/self.out"; fail "run vs itself: a worse or better verdict, or no summary line"; }
 
 "$DB" compare -o "$T/slow-out" "$T/base" "$T/slow" >"$T/slow.out" 2>&1
 rc=$?
 [ $rc -eq 1 ] || { cat "$T/slow.out"; fail "2x slowdown exited $rc, want 1"; }
 grep -q 'workload:rtt:p50 .* worse' "$T/slow.out" || fail "rtt p50 not judged worse"
+# a primary metric decided it (only they set the exit status), and the summary counts it
+grep -q '^net  *default  *\* workload:rtt:p99 .* worse: ' "$T/slow.out" ||
+	{ cat "$T/slow.out"; fail "rtt p99 (primary) not judged worse"; }
+grep -q '^primary: [1-9][0-9]* worse' "$T/slow.out" || fail "the summary line counts no worse primary"
 grep -q "differs: kernel: '6.18.0-synth' -> '6.19.0-slow'" "$T/slow.out" ||
 	fail "kernel difference not listed"
 grep -q '<failure message="worse' "$T/slow-out/junit.xml" || fail "no junit failure"

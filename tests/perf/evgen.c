@@ -3,7 +3,10 @@
  * evgen.c - generate kernel events fast, for the offline-analysis benchmark:
  * a parent and a child ping-pong one byte over pipes (sched_switch, sched_wakeup),
  * and every round trip also writes to a pty (workqueue_queue_work ... execute_end
- * of flush_to_ldisc). Runs for the given number of seconds.
+ * of flush_to_ldisc). Runs for the given number of seconds, as fast as it can or at
+ * the given number of round trips per second:
+ *
+ *   evgen SECONDS [ROUNDS_PER_SECOND]
  */
 #include <pty.h>
 #include <stdio.h>
@@ -23,14 +26,15 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-	double secs = argc > 1 ? strtod(argv[1], NULL) : 5.0, end;
+	double secs = argc > 1 ? strtod(argv[1], NULL) : 5.0, end, next;
+	double rate = argc > 2 ? strtod(argv[2], NULL) : 0;
 	int ab[2], ba[2], master, slave;
 	struct termios t;
 	char c = 'x', buf[64];
 	long rounds = 0;
 	pid_t pid;
 
-	if (secs <= 0 || pipe(ab) || pipe(ba) || openpty(&master, &slave, NULL, NULL, NULL)) {
+	if (secs <= 0 || rate < 0 || pipe(ab) || pipe(ba) || openpty(&master, &slave, NULL, NULL, NULL)) {
 		perror("evgen");
 		return 1;
 	}
@@ -46,8 +50,17 @@ int main(int argc, char **argv)
 	}
 	close(ab[0]);
 	close(ba[1]);
-	end = now() + secs;
+	next = now();
+	end = next + secs;
 	while (now() < end) {
+		if (rate > 0) {	/* paced: sleep to the next round's absolute time */
+			struct timespec ts;
+
+			next += 1 / rate;
+			ts.tv_sec = (time_t)next;
+			ts.tv_nsec = (long)((next - (double)ts.tv_sec) * 1e9);
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		}
 		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
 			break;
 		if (rounds % 4 == 0 && (write(master, "0123456789", 10) != 10 ||

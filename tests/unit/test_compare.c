@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_compare.c - verdicts: judge() on hand-made repetition values, and compare_runs()
- * on synthetic run directories written by tests/lib/synth.c.
+ * test_compare.c - compare_runs() on synthetic run directories written by
+ * tests/lib/synth.c: what is judged, in which family, and the verdicts on a known
+ * truth (the statistics themselves: test_verdict.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "compare.h"
@@ -25,77 +27,6 @@ static struct judge_opts jo(void)
 
 	judge_opts_default(&o);
 	return o;
-}
-
-static void test_judge_identical(void **state)
-{
-	const double v[] = { 100e3, 101e3, 99e3, 100.5e3, 99.5e3 };
-	struct judge_opts o = jo();
-	struct judgement j;
-
-	(void)state;
-	judge(v, 5, v, 5, &o, &j);
-	assert_int_equal(j.v, V_NO_CHANGE);
-	assert_true(fabs(j.ratio - 1) < 1e-12);
-	assert_true(j.lo <= 1 && j.hi >= 1);
-}
-
-static void test_judge_doubled(void **state)
-{
-	const double b[] = { 100e3, 102e3, 98e3 }, n[] = { 200e3, 203e3, 197e3 };
-	struct judge_opts o = jo();
-	struct judgement j;
-
-	(void)state;
-	judge(b, 3, n, 3, &o, &j);
-	assert_int_equal(j.v, V_WORSE);
-	assert_true(j.ratio > 1.9 && j.lo > 1.1);
-	judge(n, 3, b, 3, &o, &j);
-	assert_int_equal(j.v, V_BETTER);
-	assert_true(j.hi < 1 / 1.1);
-}
-
-static void test_judge_noisy(void **state)
-{
-	const double b[] = { 100e3, 180e3, 60e3 }, n[] = { 150e3, 90e3, 240e3 };
-	struct judge_opts o = jo();
-	struct judgement j;
-
-	(void)state;
-	judge(b, 3, n, 3, &o, &j);
-	assert_int_equal(j.v, V_CANNOT_TELL);
-	assert_true(j.lo < 1 && j.hi > 1.1);
-}
-
-/* small but certain: a 5% change with tight repetitions is not beyond a 10% threshold */
-static void test_judge_small_change(void **state)
-{
-	const double b[] = { 100e3, 100.2e3, 99.8e3, 100.1e3, 99.9e3, 100e3 };
-	const double n[] = { 105e3, 105.2e3, 104.8e3, 105.1e3, 104.9e3, 105e3 };
-	struct judge_opts o = jo();
-	struct judgement j;
-
-	(void)state;
-	judge(b, 6, n, 6, &o, &j);
-	assert_int_equal(j.v, V_NO_CHANGE);
-	o.threshold = 0.02;
-	judge(b, 6, n, 6, &o, &j);
-	assert_int_equal(j.v, V_WORSE);
-}
-
-static void test_judge_too_few(void **state)
-{
-	const double b[] = { 100e3 }, n[] = { 300e3 };
-	struct judge_opts o = jo();
-	struct judgement j;
-
-	(void)state;
-	judge(b, 1, n, 1, &o, &j);
-	assert_int_equal(j.v, V_CANNOT_TELL);
-	assert_true(fabs(j.ratio - 3) < 1e-12);	/* shown, not judged */
-	assert_true(isnan(j.lo));
-	judge((const double[]){ 1, 2 }, 2, (const double[]){ 5, 6 }, 2, &o, &j);
-	assert_int_equal(j.v, V_CANNOT_TELL);	/* min_reps is 3 */
 }
 
 /* synthetic runs, written once per test into a temporary directory */
@@ -148,7 +79,7 @@ static void small(struct synth_opts *o)
 	o->workloads = wls;
 	o->configs = cfgs;
 	o->samples = 3000;
-	o->duration_s = 2;
+	o->duration_s = 8;
 	o->rep_noise = 0.01;
 }
 
@@ -165,10 +96,24 @@ static void test_compare_itself(void **state)
 	co.j = jo();
 	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
 	assert_false(cmp_regressed(&r.res));
+	/* identical data: never a difference, in either family */
 	assert_int_equal(r.res.count[V_WORSE] + r.res.count[V_BETTER], 0);
-	assert_true(r.res.count[V_NO_CHANGE] > 0);
+	assert_int_equal(r.res.advisory[V_WORSE] + r.res.advisory[V_BETTER], 0);
 	assert_int_equal(r.res.nenv, 0);
 	assert_int_equal(r.res.matched, 2);
+	/* the fallback primary metrics of a net workload (results without a list) */
+	assert_true(find_row(&r.res, "net", "default", "workload:rtt:p99")->primary);
+	assert_true(find_row(&r.res, "net", "default", "softirq:NET_RX:delay:p99")->primary);
+	assert_false(find_row(&r.res, "net", "default", "workload:rtt:p50")->primary);
+	assert_int_equal(r.res.nprimary, 4);
+	cmp_result_free(&r.res);
+	/*
+	 * 3 repetitions cannot show a p99 within 10%, but within a margin as wide as
+	 * their spread "no change" is decided: an equivalence, not an absence of evidence
+	 */
+	co.j.threshold = 1.0;
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	assert_int_equal(r.res.count[V_NO_CHANGE], 4);
 	free_pair(&r);
 }
 
@@ -273,10 +218,11 @@ static void test_compare_disjoint(void **state)
 	free_pair(&r);
 }
 
+/* --metric names the primary metrics: only they decide, the defaults stay advisory */
 static void test_compare_patterns(void **state)
 {
 	static const char *const pat[] = { "workload:*:p50" };
-	struct cmp_opts co = { .judge_patterns = pat, .npatterns = 1 };
+	struct cmp_opts co = { .primary = pat, .nprimary = 1 };
 	struct synth_opts o;
 	struct runs r = { 0 };
 	char err[ERRBUF_LEN];
@@ -288,13 +234,15 @@ static void test_compare_patterns(void **state)
 	co.j = jo();
 	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
 	for (i = 0; i < r.res.nrows; i++)
-		if (r.res.rows[i].judged)
+		if (r.res.rows[i].primary)
 			assert_string_equal(r.res.rows[i].id, "workload:rtt:p50");
-	assert_int_equal(r.res.njudged, 2);
+	assert_int_equal(r.res.nprimary, 2);	/* 2 configurations */
+	assert_true(r.res.nadvisory > 2);
+	assert_false(cmp_regressed(&r.res));
 	free_pair(&r);
 }
 
-/* thread wakeup p99s are shown for information, and judged only when selected */
+/* thread wakeup p99s are shown for information, never judged: no histograms to resample */
 static void test_compare_wakeup(void **state)
 {
 	static const char *const pat[] = { "wakeup:*:p99" };
@@ -320,25 +268,16 @@ static void test_compare_wakeup(void **state)
 	assert_null(find_row(&r.res, "net", "default", "wakeup:ksoftirqd:0:p99"));
 	cmp_result_free(&r.res);
 
-	co.judge_patterns = pat;
-	co.npatterns = 1;
+	/* named primary, they are still information: nothing decides the exit status */
+	co.primary = pat;
+	co.nprimary = 1;
 	co.j.min_tail = 1;
 	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
 	row = find_row(&r.res, "net", "threaded", "wakeup:ksoftirqd:1:p99");
 	assert_non_null(row);
-	assert_true(row->judged);
-	assert_true(fabs(row->j.ratio - 1) < 1e-12);
-	/* a p99 of 155 wakeups scatters between repetitions: no change or cannot tell */
-	assert_true(row->j.v == V_NO_CHANGE || row->j.v == V_CANNOT_TELL);
-	row = find_row(&r.res, "net", "threaded", "wakeup:worker:cpu0H:p99");
-	assert_non_null(row);
-	assert_true(row->judged);
-	/* the max of a judged wakeup histogram is shown beside it */
-	row = find_row(&r.res, "net", "threaded", "wakeup:worker:cpu0H:max");
-	assert_non_null(row);
+	assert_false(row->primary);
 	assert_int_equal(row->j.v, V_INFO);
-	/* 2 configurations x (2 ksoftirqd threads + 4 pools) */
-	assert_int_equal(r.res.njudged, 12);
+	assert_int_equal(r.res.nprimary, 0);
 	assert_false(cmp_regressed(&r.res));
 	free_pair(&r);
 }
@@ -364,14 +303,52 @@ static void test_compare_wakeup_absent(void **state)
 	free_pair(&r);
 }
 
+/*
+ * noise.json: what calibrate writes loads back, floors of any size included (a
+ * sparse advisory metric can swing 100x between identical runs); bad floors refused
+ */
+static void test_noise_roundtrip(void **state)
+{
+	char path[] = "/tmp/deferbench-test-noise-XXXXXX";
+	struct noise n = { .runs = 3, .alpha = 0.05, .looks = 4 }, m = { 0 };
+	char err[ERRBUF_LEN];
+	FILE *f;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(n.host, sizeof(n.host), "h");
+	assert_int_equal(noise_add(&n, "tty", "baseline", "workload:delivery:p99", 0.25), 0);
+	assert_int_equal(noise_add(&n, "tty", "baseline", "workload:delivery:p99", 0.5), 0);
+	assert_int_equal(noise_add(&n, "net", "baseline", "wq:x:y:delay:p50", 131.6), 0);
+	assert_int_equal(noise_save(path, &n), 0);
+	assert_int_equal(noise_load(path, &m, err), 0);
+	assert_int_equal(m.n, 2);
+	assert_int_equal(m.looks, 4);
+	assert_true(fabs(noise_floor(&m, "tty", "baseline", "workload:delivery:p99") - 0.5) < 1e-9);
+	assert_true(fabs(noise_floor(&m, "net", "baseline", "wq:x:y:delay:p50") - 131.6) < 1e-9);
+	assert_true(isnan(noise_floor(&m, "net", "baseline", "workload:rtt:p99")));
+	noise_free(&m);
+
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{ \"schema\": \"" NOISE_SCHEMA "\", \"host\": \"h\", \"kernel\": \"k\", "
+	      "\"scenario\": \"s\", \"created\": \"c\", \"runs\": 2, \"alpha\": 0.05, "
+	      "\"looks\": 1, \"floors\": [ { \"workload\": \"tty\", \"config\": \"b\", "
+	      "\"metric\": \"workload:delivery:p99\", \"floor\": -0.5, \"pairs\": 1 } ] }\n", f);
+	fclose(f);
+	assert_int_not_equal(noise_load(path, &m, err), 0);
+	assert_non_null(strstr(err, "floors[0]"));
+	noise_free(&m);
+	noise_free(&n);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_judge_identical),
-		cmocka_unit_test(test_judge_doubled),
-		cmocka_unit_test(test_judge_noisy),
-		cmocka_unit_test(test_judge_small_change),
-		cmocka_unit_test(test_judge_too_few),
 		cmocka_unit_test(test_compare_itself),
 		cmocka_unit_test(test_compare_doubled),
 		cmocka_unit_test(test_compare_lossy),
@@ -380,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_compare_patterns),
 		cmocka_unit_test(test_compare_wakeup),
 		cmocka_unit_test(test_compare_wakeup_absent),
+		cmocka_unit_test(test_noise_roundtrip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -127,6 +127,7 @@ static void test_defaults(void **state __unused)
 	assert_int_equal(s->seed, SCN_DEF_SEED);
 	assert_true(s->sched_events);
 	assert_string_equal(s->cpus, "");
+	assert_string_equal(s->store, "");	/* no results store unless asked */
 	/* no [config]: one empty configuration called default */
 	assert_true(s->implicit_config);
 	assert_int_equal(s->ncfg, 1);
@@ -135,6 +136,9 @@ static void test_defaults(void **state __unused)
 	/* an empty [global] is fine too */
 	assert_int_equal(parse("[global]\n[workload t]\ntype = timer\n"), 0);
 	assert_int_equal(s->repetitions, SCN_DEF_REPETITIONS);
+	assert_int_equal(parse("[global]\nstore = /var/lib/deferbench/r.db\n"
+			       "[workload t]\ntype = timer\n"), 0);
+	assert_string_equal(s->store, "/var/lib/deferbench/r.db");
 }
 
 static void test_bad_sections(void **state __unused)
@@ -279,6 +283,55 @@ static void test_plan_grouped_shuffled(void **state __unused)
 	free(d);
 }
 
+/*
+ * test_plan_control - control = yes: an untraced twin beside every cell, before it in
+ * odd repetitions and after it in even ones; reference: the baseline's cells only
+ */
+static void test_plan_control(void **state __unused)
+{
+	struct scn_cell *c;
+	int n, i, twins = 0;
+
+	assert_int_equal(parse("[global]\nrepetitions = 2\ncontrol = yes\n[workload w]\n"
+			       "type = tty\n[config A]\n[config B]\n"), 0);
+	assert_int_equal(s->control, SCN_CONTROL_ALL);
+	assert_int_equal(scenario_plan(s, &c, &n), 0);
+	assert_int_equal(n, 8);
+	assert_string_equal(c[0].id, "w--A--r1--control");
+	assert_true(c[0].control);
+	assert_string_equal(c[1].id, "w--A--r1");
+	assert_false(c[1].control);
+	assert_string_equal(c[2].id, "w--B--r1--control");
+	assert_string_equal(c[4].id, "w--B--r2");	/* rep 2 rotates, traced first */
+	assert_string_equal(c[5].id, "w--B--r2--control");
+	for (i = 0; i < n; i += 2) {	/* twins: same workload, config, rep and seed */
+		assert_int_equal(c[i].cfg, c[i + 1].cfg);
+		assert_int_equal(c[i].rep, c[i + 1].rep);
+		assert_int_equal(c[i].seed, c[i + 1].seed);
+		assert_true(c[i].control != c[i + 1].control);
+	}
+	free(c);
+
+	assert_int_equal(parse("[global]\nrepetitions = 2\ncontrol = reference\n"
+			       "[workload w]\ntype = tty\nconfigs = A baseline\n[config A]\n"
+			       "[config baseline]\n"), 0);
+	assert_int_equal(scenario_plan(s, &c, &n), 0);
+	assert_int_equal(n, 6);
+	for (i = 0; i < n; i++)
+		if (c[i].control) {
+			twins++;
+			assert_string_equal(s->cfg[c[i].cfg].name, "baseline");
+		}
+	assert_int_equal(twins, 2);
+	free(c);
+
+	assert_int_not_equal(parse("[global]\ncontrol = sometimes\n[workload w]\ntype = tty\n"), 0);
+	assert_non_null(strstr(err, "reference"));
+	assert_int_equal(parse("[global]\ncontrol = yes\n[workload w]\ntype = tty\n"), 0);
+	scenario_quick(s);
+	assert_int_equal(s->control, SCN_CONTROL_NO);
+}
+
 static void test_quick(void **state __unused)
 {
 	assert_int_equal(parse("[global]\nduration = 20s\nwarmup = 5s\nrepetitions = 5\n"
@@ -318,6 +371,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_file_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plan_interleaved, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plan_grouped_shuffled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plan_control, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quick, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shipped, setup, teardown),
 	};

@@ -1,0 +1,70 @@
+#!/bin/sh
+# t-run-control.sh - control = yes: every cell has an untraced twin beside it, in
+# alternating order; the twin has the workload's files and no capture; the report judges
+# traced against untraced ("Capture effect", tables/observer.csv, a Findings line);
+# nothing else counts the twins (cells of compare, the store). Also: record's cost lines
+# and the kernel-side filter of scheduler events.
+. tests/integration/lib.sh
+. tests/integration/load-lib.sh
+need_root_tracefs
+need_root_jq
+mktemp_dir T
+cat > $T/s.ini <<EOS
+[global]
+duration = 1s
+warmup = 200ms
+repetitions = 2
+interval = 250ms
+control = yes
+[workload tty]
+type = tty
+rate = 500
+configs = baseline
+[config baseline]
+EOS
+$DB run -o $T/r $T/s.ini > $T/log 2>&1 || fail "run failed: $(cat $T/log)"
+
+# run order: rep 1 untraced first, rep 2 traced first
+order=$(jq -r '[.cells[] | .id] | join(" ")' $T/r/run.json)
+[ "$order" = "tty--baseline--r1--control tty--baseline--r1 tty--baseline--r2 tty--baseline--r2--control" ] ||
+	fail "cell order: $order"
+[ "$(jq '[.cells[] | select(.control == true)] | length' $T/r/run.json)" = 2 ] ||
+	fail "run.json does not mark the two control cells"
+C=$T/r/cells/tty--baseline--r1--control
+[ -f $C/workload.json ] || fail "a control cell has no workload.json"
+[ ! -e $C/summary.json ] || fail "a control cell has a capture (summary.json)"
+[ "$(jq -r .control $C/cell.json)" = true ] || fail "cell.json of a control cell says nothing"
+[ "$(jq -r .seed $C/cell.json)" = "$(jq -r .seed $T/r/cells/tty--baseline--r1/cell.json)" ] ||
+	fail "a control cell and its twin have different seeds"
+
+$DB report --no-plots $T/r > $T/rep.log 2>&1 || fail "report: $(cat $T/rep.log)"
+grep -q '^## Capture effect' $T/r/report.md || fail "no Capture effect section"
+grep -q '^- capture effect: ' $T/r/report.md || fail "no capture effect finding"
+grep -q '| tty | baseline | \\\* | workload:delivery:p90 |' $T/r/report.md ||
+	fail "the capture effect table lacks tty delivery p90"
+head -1 $T/r/tables/observer.csv | grep -q '^workload,config,metric,primary,untraced_ns,traced_ns' ||
+	fail "tables/observer.csv header: $(head -1 $T/r/tables/observer.csv)"
+grep -q '^tty,baseline,workload:delivery:p50,0,' $T/r/tables/observer.csv ||
+	fail "tables/observer.csv lacks delivery p50"
+grep -q 'tty--baseline--r1--control | ok (control: not traced)' $T/r/report.md ||
+	fail "the cells table does not show the control cell as untraced"
+# compare sees two traced repetitions per side, never the twins
+$DB compare --no-files $T/r $T/r > $T/cmp.log 2>&1 || fail "compare: $(cat $T/cmp.log)"
+grep -q 'workload:delivery:p50 .* 2/2 ' $T/cmp.log || fail "compare counted control cells: $(grep delivery:p50 $T/cmp.log)"
+# --quick turns control cells off
+$DB run --dry-run --quick $T/s.ini > $T/dry.log 2>&1 || fail "dry run"
+grep -q ': 1 cells' $T/dry.log || fail "--quick kept control cells: $(head -1 $T/dry.log)"
+
+# record: its cost, and the sched events of deferred work's threads only by default
+$DB record -d 1s -o $T/rec -- $DB load tty -d 1s > $T/rec.log 2>&1 || fail "record: $(cat $T/rec.log)"
+grep -q '^capture cost: .* of one CPU, .* per million events; sched events: deferred$' $T/rec.log ||
+	fail "record does not print its cost: $(grep cost $T/rec.log)"
+grep -q '^events/s per CPU: cpu0 ' $T/rec.log || fail "record does not print events per CPU"
+[ "$(jq -r .meta.sched_events $T/rec/summary.json)" = deferred ] ||
+	fail "summary.json meta.sched_events: $(jq -r .meta.sched_events $T/rec/summary.json)"
+$DB record --sched-all --no-sched -d 1s > $T/both.log 2>&1 && fail "--sched-all --no-sched accepted"
+grep -q 'contradict' $T/both.log || fail "--sched-all --no-sched: $(cat $T/both.log)"
+$DB record --capture-cpus 999 -d 1s > $T/cpus.log 2>&1 && fail "--capture-cpus 999 accepted"
+grep -q -- '--capture-cpus' $T/cpus.log || fail "--capture-cpus 999: $(cat $T/cpus.log)"
+no_leftover_instances
+echo "   ok: control cells, capture effect, record cost and filters"
