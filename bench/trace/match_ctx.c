@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 const char *const ctx_kind_names[CTX_NR] = {
 	[CTX_SOFTIRQ] = "softirq",
 	[CTX_TASKLET] = "tasklet",
@@ -282,7 +284,7 @@ void match_tasklet_entry(struct matcher *m, int cpu, uint64_t ts, uint64_t func)
 	c->tl_ctx = id;
 }
 
-void match_tasklet_exit(struct matcher *m, int cpu, uint64_t ts, uint64_t func __attribute__((unused)))
+void match_tasklet_exit(struct matcher *m, int cpu, uint64_t ts, uint64_t func __unused)
 {
 	struct sirq_cpu *c = &m->cpu[cpu];
 

@@ -22,8 +22,9 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# the events deferbench enables on this kernel: the formats its raw capture kept
-$DB record -d 200ms --raw -o "$T/probe" > /dev/null 2>&1 || fail "record (probe) failed"
+# the events deferbench enables on this kernel: the formats its raw capture kept (every
+# scheduler event, --sched-all: the instance below has no filter on them)
+$DB record -d 200ms --sched-all --raw -o "$T/probe" > /dev/null 2>&1 || fail "record (probe) failed"
 events=$(cd "$T/probe/raw/formats" && ls -d */* | sort)
 [ -n "$events" ] || fail "the probe capture kept no event formats"
 
@@ -36,7 +37,7 @@ for e in $events; do
 	echo 1 > "$TRACEFS/instances/$I/events/$e/enable" || fail "cannot enable $e in $I"
 done
 echo 1 > "$TRACEFS/instances/$I/tracing_on"
-$DB record -d 3s --raw -o "$T/raw" -- $DB load tty -d 2500ms rate=500 > "$T/raw.txt" 2>&1 ||
+$DB record -d 3s --sched-all --raw -o "$T/raw" -- $DB load tty -d 2500ms rate=500 > "$T/raw.txt" 2>&1 ||
 	{ cat "$T/raw.txt"; fail "record failed"; }
 echo 0 > "$TRACEFS/instances/$I/tracing_on"
 trace-cmd extract -B "$I" -o "$T/trace.dat" > "$T/extract.txt" 2>&1 ||
