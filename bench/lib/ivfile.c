@@ -195,8 +195,8 @@ static int series_row(const struct csvr *r, void *ctx)
 		src = IV_WORKLOAD;
 		m = strcmp(metric, "latency") ? -1 : 0;
 	} else if (!strcmp(kind, "context")) {
-		/* execution contexts: plotted over time, not (yet) series for compare */
-		return 0;
+		src = IV_CONTEXT;
+		m = name_index(sirq_metric_names, SM_NR, metric);
 	} else {
 		return csvr_fail(r, "column 'kind': '%s' is not softirq, workqueue, context or "
 				 "workload", kind);

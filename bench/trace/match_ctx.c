@@ -300,7 +300,7 @@ void match_tasklet_exit(struct matcher *m, int cpu, uint64_t ts, uint64_t func _
 /* irq_ctx - the context group of an interrupt, by number (-1: the local timer) */
 static uint32_t irq_ctx(struct matcher *m, int irq, const char *name, unsigned int len)
 {
-	char buf[80];
+	char buf[64];		/* a name of intervals.csv is at most 63 characters */
 	uint32_t *id;
 	int created, n;
 
@@ -315,6 +315,8 @@ static uint32_t irq_ctx(struct matcher *m, int irq, const char *name, unsigned i
 		n = snprintf(buf, sizeof(buf), "local_timer");
 	else
 		n = snprintf(buf, sizeof(buf), "%d:%.*s", irq, (int)strnlen(name, len), name);
+	if (n >= (int)sizeof(buf))
+		n = sizeof(buf) - 1;
 	*id = ctx_get(m, CTX_HARDIRQ, WHERE_NONE, str_intern(m, buf, (unsigned int)n));
 	if (*id == GROUP_NONE) {
 		map_del(&m->irq_ids, (uint64_t)(uint32_t)(irq + 1));

@@ -22,8 +22,9 @@ void ctx_row_of(const struct result *r, const struct ctx_group *g, struct ctx_ro
 {
 	memset(row, 0, sizeof(*row));
 	row->kind = g->kind;
+	/* cut at 63 characters, as every name of intervals.csv (NAME_LEN) */
 	row->name = g->kind == CTX_TASKLET ?
-		    symtab_name(&r->syms, r->m.funcs[g->name].addr, buf, len) :
+		    symtab_name(&r->syms, r->m.funcs[g->name].addr, buf, len < 64 ? len : 64) :
 		    ctx_name(&r->m, g);
 	row->where = ctx_where_names[g->where];
 	row->count = g->count;
