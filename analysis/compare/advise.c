@@ -95,6 +95,40 @@ static void choose(struct adv_workload *w)
 	}
 }
 
+/* set_loads - the background loads of a configuration's cells, "a, b" ("": none) */
+static void set_loads(const struct cellset *s, char *buf, size_t len)
+{
+	const struct cell *c = s->n ? s->cell[0] : NULL;
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; c && i < c->nloads && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i ? ", " : "", c->loads[i]);
+}
+
+static bool same_loads(const struct cellset *s, const char *loads)
+{
+	char l[NAME_LEN];
+
+	set_loads(s, l, sizeof(l));
+	return !strcmp(l, loads);
+}
+
+/* group_ref - the reference of a workload's configurations that run loads */
+static const struct cellset *group_ref(const struct cellsets *cs, const char *workload,
+				       const char *loads)
+{
+	const struct cellset *ref = cellsets_reference(cs, workload);
+	size_t i;
+
+	if (ref && same_loads(ref, loads))
+		return ref;
+	for (i = 0; i < cs->n; i++)
+		if (!strcmp(cs->s[i].workload, workload) && same_loads(&cs->s[i], loads))
+			return &cs->s[i];
+	return NULL;
+}
+
 static int advise_workload(struct adv_workload *w, const struct cellsets *cs,
 			   const struct judge_opts *o)
 {
@@ -105,7 +139,8 @@ static int advise_workload(struct adv_workload *w, const struct cellsets *cs,
 
 	ret = primary_keys(w);
 	for (i = 0; !ret && i < cs->n && w->ncfg < ADV_MAX_CFG; i++)
-		if (!strcmp(cs->s[i].workload, w->workload) && &cs->s[i] != w->ref)
+		if (!strcmp(cs->s[i].workload, w->workload) && &cs->s[i] != w->ref &&
+		    same_loads(&cs->s[i], w->loads))
 			w->cfg[w->ncfg++].s = &cs->s[i];
 	n = w->ncfg * w->nprim;
 	jp = calloc(n + 1, sizeof(*jp));
@@ -152,14 +187,26 @@ int advise_run(const struct run *run, const struct judge_opts *o, struct advice 
 	}
 	for (i = 0; !ret && i < a->cs.n; i++) {
 		const char *name = a->cs.s[i].workload;
+		struct adv_workload *w = &a->wl[a->n];
+		size_t peers = 0;
+		char loads[NAME_LEN];
 
-		for (j = 0; j < a->n && strcmp(a->wl[j].workload, name); j++)
-			;
+		set_loads(&a->cs.s[i], loads, sizeof(loads));
+		for (j = 0; j < a->n; j++)
+			if (!strcmp(a->wl[j].workload, name) && !strcmp(a->wl[j].loads, loads))
+				break;
 		if (j < a->n)
 			continue;	/* seen */
-		snprintf(a->wl[a->n].workload, NAME_LEN, "%s", name);
-		a->wl[a->n].ref = cellsets_reference(&a->cs, name);
-		ret = advise_workload(&a->wl[a->n++], &a->cs, o);
+		for (j = 0; j < a->cs.n; j++)
+			peers += !strcmp(a->cs.s[j].workload, name) &&
+				 same_loads(&a->cs.s[j], loads);
+		if (loads[0] && peers < 2)
+			continue;	/* a load alone: a condition, nothing to choose */
+		snprintf(w->workload, NAME_LEN, "%s", name);
+		snprintf(w->loads, NAME_LEN, "%s", loads);
+		w->ref = group_ref(&a->cs, name, loads);
+		a->n++;
+		ret = advise_workload(w, &a->cs, o);
 	}
 	if (ret) {
 		advise_free(a);

@@ -5,6 +5,10 @@
  * "baseline", else the first) on the workload's primary metrics, with the engine of
  * compare (two-level bootstrap, margins, Holm over the workload's comparisons).
  *
+ * A configuration that starts a background load ([config] load = ...) sets a condition,
+ * not a setting to choose: configurations are advised among those that run the same
+ * loads, against the first of them (the reference above for those without a load).
+ *
  * The rule for the configuration to use:
  *   - candidates are configurations with no primary metric decided "worse" and at
  *     least one decided "better";
@@ -34,6 +38,7 @@ struct adv_cfg {
 
 struct adv_workload {
 	char workload[NAME_LEN];
+	char loads[NAME_LEN];			/* the group's background loads; "": none */
 	const struct cellset *ref;
 	struct metric_key prim[ADV_MAX_PRIMARY];
 	char prim_id[ADV_MAX_PRIMARY][METRIC_ID_LEN];

@@ -46,17 +46,20 @@ static const char *fmt_judgement(const char *id, const struct judgement *j, char
 /* advice_finding - the configuration to use for one workload, with its evidence */
 static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 {
-	char line[1024], one[256];
+	char line[1024], one[256], name[2 * NAME_LEN + 16];
 	size_t k, off = 0, i, undecided = 0;
+
+	snprintf(name, sizeof(name), "%s%s%s", w->workload, w->loads[0] ? " under load " : "",
+		 w->loads);
 
 	if (!w->nprim) {
 		doc_li(&r->doc, "%s: no primary metric with data in %s: nothing to advise on",
-		       w->workload, w->ref ? w->ref->config : "the reference");
+		       name, w->ref ? w->ref->config : "the reference");
 		return;
 	}
 	if (!w->ncfg) {
 		doc_li(&r->doc, "%s: only one configuration (%s): nothing to compare it with",
-		       w->workload, w->ref->config);
+		       name, w->ref->config);
 		return;
 	}
 	line[0] = '\0';
@@ -64,7 +67,7 @@ static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 		for (k = 0; k < w->nprim && off < sizeof(line); k++)
 			off += snprintf(line + off, sizeof(line) - off, "%s%s", k ? "; " : "",
 					fmt_judgement(w->prim_id[k], &w->best->j[k], one, sizeof(one)));
-		doc_li(&r->doc, "%s: use %s%s: against %s, %s", w->workload, w->best->s->config,
+		doc_li(&r->doc, "%s: use %s%s: against %s, %s", name, w->best->s->config,
 		       w->best_decided ? "" : " (some primary metrics still undecided)",
 		       w->ref->config, line);
 		return;
@@ -73,7 +76,7 @@ static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 		undecided += w->cfg[i].undecided > 0 && !w->cfg[i].worse;
 	doc_li(&r->doc, "%s: keep %s: no configuration was shown better on a primary metric "
 	       "without being worse on another (%zu of %zu have undecided primary metrics; "
-	       "'deferbench advise' lists what would decide them)", w->workload,
+	       "'deferbench advise' lists what would decide them)", name,
 	       w->ref->config, undecided, w->ncfg);
 }
 

@@ -165,8 +165,8 @@ static void print_workload(FILE *f, const struct advice *a, const struct adv_wor
 {
 	size_t k, i;
 
-	fprintf(f, "\n%s (reference %s; primary:", w->workload,
-		w->ref ? w->ref->config : "-");
+	fprintf(f, "\n%s%s%s (reference %s; primary:", w->workload,
+		w->loads[0] ? " under load " : "", w->loads, w->ref ? w->ref->config : "-");
 	for (k = 0; k < w->nprim; k++)
 		fprintf(f, " %s", w->prim_id[k]);
 	fprintf(f, ")\n");
@@ -282,6 +282,7 @@ static json_object *json_advice(const struct run *run, const struct advice *a)
 		json_object *cfgs = json_object_new_array();
 
 		json_object_object_add(o, "workload", json_object_new_string(w->workload));
+		json_object_object_add(o, "loads", json_object_new_string(w->loads));
 		json_object_object_add(o, "reference", w->ref ?
 				       json_object_new_string(w->ref->config) : NULL);
 		for (k = 0; k < w->nprim; k++)

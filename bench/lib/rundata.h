@@ -216,6 +216,8 @@ struct ival_row {
 	uint64_t count, p50, p99, max;
 };
 
+#define CELL_MAX_LOADS 8
+
 struct cell {
 	char id[2 * NAME_LEN + 16];
 	char workload[NAME_LEN];
@@ -231,6 +233,8 @@ struct cell {
 	struct kv *opts;		/* the configuration's workload options (opt.W.K) */
 	size_t nopts;
 	struct primary_list primary;	/* the scenario's choice (cell.json), n = 0: none */
+	char loads[CELL_MAX_LOADS][NAME_LEN];	/* background loads the configuration ran */
+	size_t nloads;
 	bool ok;			/* status "ok" and the record loaded */
 	struct record rec;
 };

@@ -96,6 +96,8 @@ static int cell_json_load(const char *path, struct cell *c, bool from_run, char 
 		ret = jr_kv(&j, root, "options", &c->opts, &c->nopts);
 	ret = ret ?: jr_strings(&j, root, "", "primary", c->primary.id[0],
 				sizeof(c->primary.id[0]), PRIMARY_MAX, &c->primary.n);
+	ret = ret ?: jr_strings(&j, root, "", "loads", c->loads[0], sizeof(c->loads[0]),
+				CELL_MAX_LOADS, &c->nloads);
 	ret = ret ?: jr_str(&j, root, "", "status", c->status, sizeof(c->status));
 	ret = ret ?: jr_scalar_text(&j, root, "", "error", c->error, sizeof(c->error));
 	json_object_put(root);

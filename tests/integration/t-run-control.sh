@@ -42,10 +42,17 @@ grep -q '^## Capture effect' $T/r/report.md || fail "no Capture effect section"
 grep -q '^- capture effect: ' $T/r/report.md || fail "no capture effect finding"
 grep -q '| tty | baseline | \\\* | workload:delivery:p90 |' $T/r/report.md ||
 	fail "the capture effect table lacks tty delivery p90"
-head -1 $T/r/tables/observer.csv | grep -q '^workload,config,metric,primary,untraced_ns,traced_ns' ||
-	fail "tables/observer.csv header: $(head -1 $T/r/tables/observer.csv)"
-grep -q '^tty,baseline,workload:delivery:p50,0,' $T/r/tables/observer.csv ||
-	fail "tables/observer.csv lacks delivery p50"
+python3 - $T/r/tables/observer.csv <<'EOF' || fail "tables/observer.csv is not what the report promises"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert list(rows[0])[:6] == ["workload", "config", "metric", "primary", "untraced_ns",
+                             "traced_ns"], list(rows[0])
+r = {x["metric"]: x for x in rows}["workload:delivery:p50"]
+assert r["workload"] == "tty" and r["primary"] == "0", r
+assert r["reps_untraced"] == "2" and r["reps_traced"] == "2", r
+assert float(r["untraced_ns"]) > 0 and float(r["traced_ns"]) > 0, r
+assert not any(x["metric"].startswith(("softirq:", "wq:", "wakeup:")) for x in rows)
+EOF
 grep -q 'tty--baseline--r1--control | ok (control: not traced)' $T/r/report.md ||
 	fail "the cells table does not show the control cell as untraced"
 # compare sees two traced repetitions per side, never the twins

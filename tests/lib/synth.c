@@ -195,6 +195,12 @@ static int write_cell_json(const char *dir, const char *wl, const char *cfg,
 	add_str(k, "wq.writeback.nice", strstr(cfg, "nice") ? "-10" : "0");
 	add_str(k, "net.threaded", strstr(cfg, "threaded") ? "1" : "0");
 	json_object_object_add(root, "knobs", k);
+	if (!strncmp(cfg, "hog", 3)) {	/* "hog...": configurations that start a load */
+		struct json_object *l = json_object_new_array();
+
+		json_object_array_add(l, json_object_new_string("hog"));
+		json_object_object_add(root, "loads", l);
+	}
 	add_str(root, "status", status);
 	if (strcmp(status, "ok"))
 		add_str(root, "error", "workload failed: synthetic failure");

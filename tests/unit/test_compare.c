@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "advise.h"
 #include "compare.h"
 #include "rundir.h"
 #include "fixture.h"
@@ -346,6 +347,47 @@ static void test_noise_roundtrip(void **state)
 	unlink(path);
 }
 
+/*
+ * test_advise_load_groups - a configuration that starts a background load is a
+ * condition, not a choice: it is advised only against the others under the same load
+ */
+static void test_advise_load_groups(void **state)
+{
+	static const char *const cfgs[] = { "default", "fast", "hog", "hog-nice", NULL };
+	struct synth_opts o;
+	struct runs r = { 0 };
+	struct judge_opts jo;
+	struct advice a;
+	char err[ERRBUF_LEN];
+	size_t i, groups = 0;
+
+	(void)state;
+	small(&o);
+	o.configs = cfgs;
+	load_pair(&r, &o, &o);
+	judge_opts_default(&jo);
+	assert_int_equal(advise_run(&r.base, &jo, &a, err), 0);
+	for (i = 0; i < a.n; i++) {
+		const struct adv_workload *w = &a.wl[i];
+
+		if (strcmp(w->workload, "net"))
+			continue;
+		groups++;
+		assert_int_equal(w->ncfg, 1);
+		if (w->loads[0]) {
+			assert_string_equal(w->loads, "hog");
+			assert_string_equal(w->ref->config, "hog");
+			assert_string_equal(w->cfg[0].s->config, "hog-nice");
+		} else {
+			assert_string_equal(w->ref->config, "default");
+			assert_string_equal(w->cfg[0].s->config, "fast");
+		}
+	}
+	assert_int_equal(groups, 2);
+	advise_free(&a);
+	free_pair(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_compare_wakeup),
 		cmocka_unit_test(test_compare_wakeup_absent),
 		cmocka_unit_test(test_noise_roundtrip),
+		cmocka_unit_test(test_advise_load_groups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
