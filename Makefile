@@ -16,7 +16,7 @@ CC ?= gcc
 PREFIX ?= /usr/local
 BUILD ?= build
 BIN ?= deferbench
-PKGS := libtracefs libtraceevent json-c inih libnl-3.0 libnl-route-3.0 sqlite3
+PKGS := libtracefs libtraceevent libtracecmd json-c inih libnl-3.0 libnl-route-3.0 sqlite3
 
 # SANITIZE=1 (make sanitize sets it, with BUILD=build-san): every report is fatal
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

@@ -7,8 +7,10 @@
 #
 # Needs neither root nor tracefs. What is checked, byte for byte:
 #   analyze   of tests/fixtures/capture-tty.tar.gz must reproduce the files the live
-#             capture wrote (summary.json, softirq.csv, workqueue.csv, histograms.csv,
-#             intervals.csv): the offline path computes what the live one did;
+#             capture wrote (summary.json, the CSVs, histograms.csv, intervals.csv): the
+#             offline path computes what the live one did; of capture-tty-v1.tar.gz (a
+#             capture from before the execution contexts: fewer events, no interval
+#             origin) it must give the files in tests/golden/analyze-v1/;
 #   report    --no-plots of run-a and of the capture: report.md, report.html, tables/;
 #   compare   run-a against run-b, and run-a against itself: stdout, compare.md, junit.xml.
 set -u
@@ -20,7 +22,7 @@ update=0
 
 work=$(mktemp -d /tmp/deferbench-golden.XXXXXX) || exit 2
 trap 'rm -rf "$work"' EXIT INT TERM
-for f in capture-tty run-a run-b; do
+for f in capture-tty capture-tty-v1 run-a run-b; do
 	tar xzf "tests/fixtures/$f.tar.gz" -C "$work" || exit 2
 done
 out=$work/out
@@ -36,11 +38,13 @@ run() {
 }
 
 run analyze analyze cap -o out/analyze
+run analyze-v1 analyze cap-v1 -o out/analyze-v1
 run report report --no-plots runA -o out/report
 run report-cap report --no-plots cap -o out/report-cap
 run compare compare runA runB -o out/compare
 run compare-aa compare runA runA -o out/compare-aa
 rm -f "$out/analyze.stdout"	# the table: printed by record too, checked by its own tests
+rm -f "$out/analyze-v1.stdout"
 
 if [ $update = 1 ]; then
 	rm -rf "$GOLDEN"
@@ -53,7 +57,8 @@ fi
 
 fail=0
 # analyze must write what the live capture wrote
-for f in summary.json softirq.csv workqueue.csv histograms.csv intervals.csv; do
+for f in summary.json softirq.csv workqueue.csv contexts.csv softirq_wait.csv histograms.csv \
+	intervals.csv; do
 	if ! cmp -s "$work/cap/$f" "$out/analyze/$f"; then
 		echo "golden: FAIL analyze cap: $f differs from the live capture's" >&2
 		fail=1

@@ -23,6 +23,10 @@ static bool series_is(const struct ival_series *s, const struct metric_key *k)
 	case MS_WQ:
 		return s->src == IV_WQ && s->metric == k->sub && !strcmp(s->name, k->name) &&
 		       !strcmp(s->func, k->func) && (!k->pool[0] || !strcmp(s->pool, k->pool));
+	case MS_CONTEXT:
+		/* the key names the context in name and its name in func; the file the reverse */
+		return s->src == IV_CONTEXT && s->metric == k->sub && !strcmp(s->func, k->name) &&
+		       !strcmp(s->name, k->func) && !strcmp(s->pool, k->pool);
 	default:
 		return false;
 	}
@@ -90,6 +94,11 @@ static long rep_visit(const struct record *rec, const struct metric_key *k, visi
 			n = 1;
 		}
 		return n;
+	case MS_CONTEXT: {
+		const struct ctx_data *c = record_ctx(rec, k->name, k->func, k->pool);
+
+		return c && c->h[k->sub].n ? ((ret = fn(ctx, 0, &c->h[k->sub])) ? ret : 1) : 0;
+	}
 	default:
 		return 0;
 	}

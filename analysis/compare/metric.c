@@ -33,6 +33,10 @@ void metric_id(const struct metric_key *k, char *buf, size_t len)
 		snprintf(buf, len, "wakeup:%s:%s:%s", wake_kind_names[k->sub], k->name,
 			 mstat_names[k->stat]);
 		break;
+	case MS_CONTEXT:
+		snprintf(buf, len, "context:%s:%s%s%s:%s:%s", k->name, k->func, k->pool[0] ? "@" : "",
+			 k->pool, sirq_metric_names[k->sub], mstat_names[k->stat]);
+		break;
 	}
 }
 
@@ -52,6 +56,7 @@ int metric_hist(const struct record *rec, const struct metric_key *k, struct his
 {
 	const struct wl_metric_data *m;
 	const struct sirq_data *g;
+	const struct ctx_data *c;
 	size_t i, found = 0;
 
 	switch (k->src) {
@@ -82,6 +87,14 @@ int metric_hist(const struct record *rec, const struct metric_key *k, struct his
 		return found ? 0 : -ENOENT;
 	case MS_WAKEUP:
 		return record_wakeup(rec, k->sub, k->name) ? -ENODATA : -ENOENT;
+	case MS_CONTEXT:
+		c = record_ctx(rec, k->name, k->func, k->pool);
+		if (!c)
+			return -ENOENT;
+		if (!rec->has_hist)
+			return -ENODATA;
+		buckets_to_hist(&c->h[k->sub], &c->st[k->sub], h);
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -118,6 +131,12 @@ static const struct hist_stats *single_stats(const struct record *rec,
 		w = record_wakeup(rec, k->sub, k->name);
 		*ngroups = !!w;
 		return w ? &w->st : NULL;
+	}
+	if (k->src == MS_CONTEXT) {
+		const struct ctx_data *c = record_ctx(rec, k->name, k->func, k->pool);
+
+		*ngroups = !!c;
+		return c ? &c->st[k->sub] : NULL;
 	}
 	for (i = 0; i < rec->nwq; i++)
 		if (wq_match(&rec->wq[i], k)) {
@@ -323,6 +342,14 @@ static int collect_record(const struct record *rec, bool per_pool, struct keylis
 		for (i = 0; !ret && i < rec->nwake[m]; i++) {
 			k = (struct metric_key){ .src = MS_WAKEUP, .sub = m };
 			snprintf(k.name, sizeof(k.name), "%s", rec->wake[m][i].name);
+			ret = add_all_stats(kl, &k);
+		}
+	for (i = 0; !ret && i < rec->nctx; i++)
+		for (m = 0; !ret && m < SM_NR; m++) {
+			k = (struct metric_key){ .src = MS_CONTEXT, .sub = m };
+			snprintf(k.name, sizeof(k.name), "%s", rec->ctx[i].context);
+			snprintf(k.func, sizeof(k.func), "%s", rec->ctx[i].name);
+			snprintf(k.pool, sizeof(k.pool), "%s", rec->ctx[i].where);
 			ret = add_all_stats(kl, &k);
 		}
 	return ret;

@@ -11,6 +11,9 @@
  *   wq:<workqueue>:<function>:<m>:<stat>   wq:events_unbound:flush_to_ldisc:delay:p99
  *   wakeup:ksoftirqd:<cpu>:<stat>          wakeup:ksoftirqd:0:p99
  *   wakeup:worker:<pool>:<stat>            wakeup:worker:unbound10:p99
+ *   context:<context>:<name>[@<where>]:<delay|runtime>:<stat>
+ *                                          context:napi_thread:veth0:delay:p99
+ *                                          context:softirq:NET_RX@ksoftirqd:delay:p50
  * <stat> is p50, p90, p99, p999 or max. Workqueue metrics merge every worker pool of the
  * function (pool ids differ between boots); report's per-pool tables set key.pool.
  * Thread wakeup metrics (summary.json thread_wakeup) have statistics but no buckets:
@@ -26,7 +29,7 @@
 #include "rundata.h"
 #include "stats.h"
 
-enum msrc { MS_WORKLOAD, MS_SOFTIRQ, MS_WQ, MS_WAKEUP };
+enum msrc { MS_WORKLOAD, MS_SOFTIRQ, MS_WQ, MS_WAKEUP, MS_CONTEXT };
 enum mstat { MST_P50, MST_P90, MST_P99, MST_P999, MST_MAX, MST_NR };
 extern const char *const mstat_names[MST_NR];
 extern const double mstat_q[MST_NR];		/* 0.5, 0.9, 0.99, 0.999, 1 */
@@ -35,11 +38,13 @@ extern const double mstat_q[MST_NR];		/* 0.5, 0.9, 0.99, 0.999, 1 */
 
 struct metric_key {
 	enum msrc src;
-	char name[NAME_LEN];	/* workload metric, vector, workqueue, CPU or pool */
-	char func[FUNC_LEN];	/* MS_WQ: work function */
-	char pool[NAME_LEN];	/* MS_WQ: one pool, or "" for all pools merged */
-	int sub;		/* MS_SOFTIRQ: enum sirq_metric; MS_WQ: enum wq_metric;
-				 * MS_WAKEUP: enum wake_kind */
+	char name[NAME_LEN];	/* workload metric, vector, workqueue, CPU, pool, or the
+				 * execution context (MS_CONTEXT: "softirq", ...) */
+	char func[FUNC_LEN];	/* MS_WQ: work function; MS_CONTEXT: the context's name */
+	char pool[NAME_LEN];	/* MS_WQ: one pool, or "" for all pools merged;
+				 * MS_CONTEXT: where ("inline", "thread", ...) */
+	int sub;		/* MS_SOFTIRQ, MS_CONTEXT: enum sirq_metric; MS_WQ: enum
+				 * wq_metric; MS_WAKEUP: enum wake_kind */
 	enum mstat stat;
 };
 

@@ -203,54 +203,6 @@ out:
 	free(wc);
 }
 
-static void deferred_ratio_row(struct report_ctx *r, const struct cellset *s, struct hist *h)
-{
-	double sp[2] = { NAN, NAN }, wp[2] = { NAN, NAN };
-	char c[6][32], lost[32], un[32];
-	uint64_t l = 0, u = 0;
-	size_t i;
-
-	hist_init(h);
-	if (!cellset_pooled_all(s, MS_SOFTIRQ, SM_DELAY, h)) {
-		sp[0] = (double)hist_percentile(h, 0.5);
-		sp[1] = (double)hist_percentile(h, 0.99);
-	}
-	hist_init(h);
-	if (!cellset_pooled_all(s, MS_WQ, WM_DELAY, h)) {
-		wp[0] = (double)hist_percentile(h, 0.5);
-		wp[1] = (double)hist_percentile(h, 0.99);
-	}
-	for (i = 0; i < s->n; i++) {
-		l += s->cell[i]->rec.cap.lost_events;
-		u += s->cell[i]->rec.cap.unmatched;
-	}
-	snprintf(lost, sizeof(lost), "%llu", (unsigned long long)l);
-	snprintf(un, sizeof(un), "%llu", (unsigned long long)u);
-	doc_row(&r->doc, (const char *const[]){ s->workload, s->config,
-		fmt_us(sp[0], c[0], 32), fmt_us(wp[0], c[1], 32), fmt_ratio(wp[0] / sp[0], c[2], 32),
-		fmt_us(sp[1], c[3], 32), fmt_us(wp[1], c[4], 32), fmt_ratio(wp[1] / sp[1], c[5], 32),
-		lost, un }, 10);
-}
-
-static void deferred_ratios(struct report_ctx *r)
-{
-	static const char *const hdr[] = { "workload", "config", "softirq p50 (us)",
-		"workqueue p50 (us)", "wq/softirq p50", "softirq p99 (us)", "workqueue p99 (us)",
-		"wq/softirq p99", "lost", "unmatched" };
-	struct hist *h = malloc(sizeof(*h));
-	size_t i;
-
-	if (!h)
-		return;
-	doc_p(&r->doc, "Softirq vs workqueue delay under the same load (all vectors and all "
-	      "work items of each cell merged, repetitions pooled):");
-	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
-	for (i = 0; i < r->cs.n; i++)
-		deferred_ratio_row(r, &r->cs.s[i], h);
-	doc_table_end(&r->doc);
-	free(h);
-}
-
 /* adaptive_finding - what an adaptive run added, where, and what it cost */
 static void adaptive_finding(struct report_ctx *r)
 {
@@ -417,5 +369,5 @@ void findings_write(struct report_ctx *r)
 	observer_finding(r);
 	data_quality(r);
 	long_runs(r);
-	deferred_ratios(r);
+	table_contexts_overview(r);
 }

@@ -172,13 +172,38 @@ out:
 	free(h);
 }
 
+/* context_series - the delay of the set's five busiest execution contexts */
+static size_t context_series(const struct cellset *c, struct series *s, struct hist *h)
+{
+	struct metric_key top[5];
+	size_t ns = 0, i, n;
+
+	n = top_groups(c, MS_CONTEXT, SM_DELAY, false, top, ARRAY_SIZE(top));
+	for (i = 0; i < n; i++) {
+		hist_init(&h[ns]);
+		if (cellset_pooled(c, &top[i], &h[ns]))
+			continue;
+		s[ns] = (struct series){ .h = &h[ns], .color = (int)i + 1,
+					 .dash = strcmp(top[i].name, "workqueue") ? 1 : 2 };
+		snprintf(s[ns].title, sizeof(s[ns].title), "%s %s%s%s", top[i].name, top[i].func,
+			 top[i].pool[0] ? " " : "", top[i].pool);
+		ns++;
+	}
+	return ns;
+}
+
 /* deferred_series - softirq (solid) and workqueue (dashed) delay of one set: everything
- * merged, then the two busiest vectors and work functions */
+ * merged, then the two busiest vectors and work functions; by execution context when the
+ * set's records have them */
 static size_t deferred_series(const struct cellset *c, struct series *s, struct hist *h)
 {
 	struct metric_key top[2];
 	size_t ns = 0, i, n;
 	int src;
+
+	for (i = 0; i < c->n; i++)
+		if (c->cell[i]->ok && c->cell[i]->rec.has_contexts)
+			return context_series(c, s, h);
 
 	for (src = MS_SOFTIRQ; src <= MS_WQ; src++) {
 		bool sirq = src == MS_SOFTIRQ;
@@ -224,13 +249,102 @@ static void deferred_overlays(struct report_ctx *r, const char *wl)
 		size_t ns = deferred_series(cfg[i], s, h);
 
 		stem_of(stem, "deferred", wl, cfg[i]->config);
-		snprintf(title, sizeof(title), "%s / %s: softirq vs workqueue delay under the "
-			 "same load (%zu of %zu reps pooled)", wl, cfg[i]->config,
+		snprintf(title, sizeof(title), "%s / %s: deferred work's delay under the same "
+			 "load (%zu of %zu reps pooled)", wl, cfg[i]->config,
 			 cellset_ok(cfg[i]), cfg[i]->n);
 		show(r, plot_percentiles(&(struct plot_text){ r->plotdir, stem, title }, s, ns,
 					 r->errbuf), stem, title);
 	}
 	free(h);
+}
+
+/* kind_box - pooled percentiles and each repetition's p99 of a kind of context */
+static int kind_box(const struct cellset *s, const struct ctx_kind_row *k, int sub,
+		    struct box *b)
+{
+	struct hist *h = malloc(SM_NR * sizeof(*h));
+	uint64_t runs;
+	size_t i;
+	int ret = -ENODATA;
+
+	memset(b, 0, sizeof(*b));
+	if (!h)
+		return -ENOMEM;
+	hist_init(&h[0]);
+	hist_init(&h[1]);
+	/* a box of fewer than 50 samples says little: left out */
+	if (!ctx_kind_pooled(s, k, -1, h, &runs) || h[sub].count < 50)
+		goto out;
+	b->p1 = (double)hist_percentile(&h[sub], 0.01);
+	b->p25 = (double)hist_percentile(&h[sub], 0.25);
+	b->p50 = (double)hist_percentile(&h[sub], 0.50);
+	b->p75 = (double)hist_percentile(&h[sub], 0.75);
+	b->p99 = (double)hist_percentile(&h[sub], 0.99);
+	b->p999 = (double)hist_percentile(&h[sub], 0.999);
+	for (i = 0; i < s->n; i++) {
+		hist_init(&h[0]);
+		hist_init(&h[1]);
+		if (ctx_kind_pooled(s, k, (int)i, h, &runs) && h[sub].count)
+			b->rep_p99[b->nrep++] = (double)hist_percentile(&h[sub], 0.99);
+	}
+	snprintf(b->label, sizeof(b->label), "%.20s: %.40s", s->config, k->label);
+	ret = 0;
+out:
+	free(h);
+	return ret;
+}
+
+/*
+ * ctx_ladder - the kinds of context given, each across the configurations: where work
+ * moved (NET_RX softirq under one configuration, napi threads under another), its boxes
+ * stand side by side
+ */
+static void ctx_ladder(struct report_ctx *r, const char *wl, int sub, const int *kinds,
+		       size_t nkinds, const char *what, const char *title)
+{
+	const struct cellset *cfg[MAX_CFG];
+	char stem[PLOT_STEM_LEN];
+	size_t n, i, j, nb = 0;
+	struct box *b;
+	int ret = -ENODATA, e;
+
+	n = configs_of(r, wl, cfg);
+	b = calloc(16, sizeof(*b));
+	if (!b) {
+		r->err = r->err ?: -ENOMEM;
+		return;
+	}
+	for (j = 0; j < nkinds; j++)
+		for (i = 0; i < n && nb < 16; i++) {
+			e = kind_box(cfg[i], &ctx_kind_rows[kinds[j]], sub, &b[nb]);
+			if (e == -ENOMEM)
+				r->err = r->err ?: e;
+			nb += !e;
+		}
+	stem_of(stem, "ladder", wl, what);
+	if (nb)
+		ret = plot_ladder(&(struct plot_text){ r->plotdir, stem, title },
+				  "latency (us, log scale)", b, nb, r->errbuf);
+	show(r, ret, stem, title);
+	free(b);
+}
+
+void plots_contexts(struct report_ctx *r, const char *wl)
+{
+	static const int delay[] = { CKR_NET_RX_INLINE, CKR_NET_RX_KSOFTIRQD, CKR_NAPI_THREAD,
+		CKR_IRQ_THREAD, CKR_TASKLET, CKR_SIRQ_INLINE, CKR_SIRQ_KSOFTIRQD, CKR_WQ };
+	static const int runtime[] = { CKR_POLL_SOFTIRQ, CKR_POLL_KSOFTIRQD, CKR_POLL_THREAD,
+		CKR_POLL_BUSY, CKR_NET_RX_INLINE, CKR_NAPI_THREAD };
+	char title[256];
+
+	if (!r->o->plots)
+		return;
+	snprintf(title, sizeof(title), "%s: delay per execution context and configuration "
+		 "(NET_RX softirq next to napi threads)", wl);
+	ctx_ladder(r, wl, SM_DELAY, delay, ARRAY_SIZE(delay), "contexts-delay", title);
+	snprintf(title, sizeof(title), "%s: runtime per execution context and configuration "
+		 "(napi polls: per poll; threads: per time on the CPU)", wl);
+	ctx_ladder(r, wl, SM_RUNTIME, runtime, ARRAY_SIZE(runtime), "contexts-runtime", title);
 }
 
 void plots_deferred(struct report_ctx *r, const char *wl)

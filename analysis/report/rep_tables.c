@@ -13,7 +13,8 @@
 static const char *const tab_names[TAB_NR] = {
 	[TAB_WORKLOAD] = "workload.csv", [TAB_SOFTIRQ] = "softirq.csv",
 	[TAB_WQ] = "workqueue.csv", [TAB_CELLS] = "cells.csv", [TAB_COUNTERS] = "counters.csv",
-	[TAB_WAKEUP] = "wakeup.csv",
+	[TAB_WAKEUP] = "wakeup.csv", [TAB_CONTEXTS] = "contexts.csv",
+	[TAB_WAIT] = "softirq_wait.csv",
 };
 
 static const char *const fig_cols[] = {
@@ -39,11 +40,16 @@ static const char *const *const tab_keys[TAB_NR] = {
 		"reps", "reps_with_data", "wakeups", "rep_p50_median_ns", "rep_p50_min_ns",
 		"rep_p50_max_ns", "rep_p99_median_ns", "rep_p99_min_ns", "rep_p99_max_ns",
 		"max_ns", "lost_events", "unmatched", "lossy_reps", "incomplete_reps", NULL },
+	[TAB_CONTEXTS] = (const char *const[]){ "workload", "config", "context", "name",
+		"where", "metric", "runs", NULL },
+	/* summed over the repetitions; the p99 is the median of theirs */
+	[TAB_WAIT] = (const char *const[]){ "workload", "config", "vector", "cause", "delays",
+		"delay_ns", "cause_ns", "share", "rep_p99_median_ns", NULL },
 };
 
 /* tables with the figure columns (fig_cols) after their keys */
 static const bool tab_figures[TAB_NR] = {
-	[TAB_WORKLOAD] = true, [TAB_SOFTIRQ] = true, [TAB_WQ] = true,
+	[TAB_WORKLOAD] = true, [TAB_SOFTIRQ] = true, [TAB_WQ] = true, [TAB_CONTEXTS] = true,
 };
 
 int tables_open(struct report_ctx *r)
@@ -113,7 +119,7 @@ void rep_csv_health(struct csvw *w, const struct figure *f)
 	csvw_u64(w, f->incomplete_reps);
 }
 
-static void csv_figure(struct csvw *w, const struct figure *f)
+void rep_csv_figure(struct csvw *w, const struct figure *f)
 {
 	double nan = NAN;
 	bool ok = f->pooled_ok;
@@ -223,7 +229,7 @@ void table_workload(struct report_ctx *r, const char *wl, const char *metric)
 		csvw_str(&r->tab[TAB_WORKLOAD], wl);
 		csvw_str(&r->tab[TAB_WORKLOAD], s->config);
 		csvw_str(&r->tab[TAB_WORKLOAD], metric);
-		csv_figure(&r->tab[TAB_WORKLOAD], &f);
+		rep_csv_figure(&r->tab[TAB_WORKLOAD], &f);
 		snprintf(c[0], 48, "%zu/%zu", f.with_data, f.reps);
 		snprintf(c[1], 48, ok ? "%llu" : "-", (unsigned long long)f.pooled.count);
 		fmt_spread(&f.p50, c[2], 48);
@@ -260,7 +266,7 @@ static void sirq_csv(struct report_ctx *r, const struct cellset *s, struct metri
 		csvw_u64(w, runs);
 		csvw_u64(w, ksoft);
 		csvw_u64(w, longr);
-		csv_figure(w, &f);
+		rep_csv_figure(w, &f);
 	}
 }
 
@@ -328,7 +334,7 @@ static void wq_csv(struct report_ctx *r, const struct cellset *s, struct metric_
 		csvw_str(w, k->func);
 		csvw_str(w, k->pool);
 		csvw_str(w, wq_metric_names[m]);
-		csv_figure(w, &f);
+		rep_csv_figure(w, &f);
 	}
 }
 

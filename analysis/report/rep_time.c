@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rep_time.c - latency over time: the busiest softirq vectors and workqueue groups of
- * one repetition per configuration, p99 delay per interval, from intervals.csv.
+ * rep_time.c - latency over time: the busiest softirq vectors, workqueue groups and other
+ * execution contexts (napi and irq threads, tasklets) of one repetition per
+ * configuration, p99 delay per interval, from intervals.csv.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,17 +16,25 @@
 
 #define TOP_EACH 3
 
+/* what a series is: its rows' kind */
+enum tkind { TK_SOFTIRQ, TK_CONTEXT, TK_WQ, TK_NR };
+
 struct tgroup {
-	bool softirq;
+	enum tkind kind;
 	char name[NAME_LEN], func[FUNC_LEN], pool[NAME_LEN];
 	uint64_t total;
 	double *t, *v;
 	size_t n;
 };
 
+static enum tkind kind_of(const struct ival_row *row)
+{
+	return row->softirq ? TK_SOFTIRQ : row->context ? TK_CONTEXT : TK_WQ;
+}
+
 static bool same(const struct tgroup *g, const struct ival_row *row)
 {
-	return g->softirq == row->softirq && !strcmp(g->name, row->name) &&
+	return g->kind == kind_of(row) && !strcmp(g->name, row->name) &&
 	       !strcmp(g->func, row->func) && !strcmp(g->pool, row->pool);
 }
 
@@ -36,6 +45,10 @@ static size_t group_rows(const struct ival_row *rows, size_t n, struct tgroup **
 	size_t i, j, ng = 0;
 
 	for (i = 0; i < n; i++) {
+		/* a softirq context repeats its vector's row; hard irqs have no delay */
+		if (rows[i].context && (!strcmp(rows[i].func, "softirq") ||
+					!strcmp(rows[i].func, "hardirq")))
+			continue;
 		for (j = 0; j < ng && !same(&g[j], &rows[i]); j++)
 			;
 		if (j == ng) {
@@ -44,7 +57,7 @@ static size_t group_rows(const struct ival_row *rows, size_t n, struct tgroup **
 				break;
 			g = p;
 			memset(&g[ng], 0, sizeof(g[ng]));
-			g[ng].softirq = rows[i].softirq;
+			g[ng].kind = kind_of(&rows[i]);
 			strcpy(g[ng].name, rows[i].name);
 			strcpy(g[ng].func, rows[i].func);
 			strcpy(g[ng].pool, rows[i].pool);
@@ -69,26 +82,29 @@ static int by_total(const void *a, const void *b)
 {
 	const struct tgroup *x = a, *y = b;
 
-	if (x->softirq != y->softirq)
-		return x->softirq ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
 	return (x->total < y->total) - (x->total > y->total);
 }
 
-/* pick - the TOP_EACH busiest softirq vectors, then workqueue groups */
+/* pick - the TOP_EACH busiest softirq vectors, other contexts, workqueue groups */
 static size_t pick(struct tgroup *g, size_t ng, struct tseries *s)
 {
-	size_t i, ns = 0, nsirq = 0, nwq = 0;
+	size_t i, ns = 0, nk[TK_NR] = { 0 };
 
 	qsort(g, ng, sizeof(*g), by_total);
 	for (i = 0; i < ng; i++) {
-		size_t *k = g[i].softirq ? &nsirq : &nwq;
+		size_t *k = &nk[g[i].kind];
 
 		if (*k == TOP_EACH)
 			continue;
 		(*k)++;
 		s[ns] = (struct tseries){ .t = g[i].t, .v = g[i].v, .n = g[i].n };
-		if (g[i].softirq)
+		if (g[i].kind == TK_SOFTIRQ)
 			snprintf(s[ns].title, sizeof(s[ns].title), "softirq %s", g[i].name);
+		else if (g[i].kind == TK_CONTEXT)
+			snprintf(s[ns].title, sizeof(s[ns].title), "%s %s%s%s", g[i].func,
+				 g[i].name, g[i].pool[0] ? " " : "", g[i].pool);
 		else
 			snprintf(s[ns].title, sizeof(s[ns].title), "wq %s: %s @%s", g[i].name,
 				 g[i].func, g[i].pool);
@@ -111,7 +127,7 @@ static void time_plot(struct report_ctx *r, const struct cellset *set)
 {
 	const struct cell *c = first_ok(set);
 	char path[PATH_MAX], stem[PLOT_STEM_LEN], title[256];
-	struct tseries s[2 * TOP_EACH];
+	struct tseries s[TK_NR * TOP_EACH];
 	struct ival_row *rows = NULL;
 	struct tgroup *g = NULL;
 	size_t n = 0, ng, i;

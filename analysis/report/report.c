@@ -100,6 +100,15 @@ static void workload_section(struct report_ctx *r, const char *wl)
 	      "Statistics only (no histograms), so p50 and p99 are per-repetition spreads; "
 	      "wakeups are summed over repetitions.");
 	table_wakeup(r, wl);
+	doc_h(&r->doc, 3, "%s: execution contexts", wl);
+	doc_p(&r->doc, "Where this workload's deferred work ran, per configuration: softirq "
+	      "vectors inline or in ksoftirqd, tasklets, napi polls and threads, irq threads, "
+	      "hard interrupt handlers (runtime only), worker pool kinds. Delays and runtimes "
+	      "as in the overview; p50 and p99 are the spread over repetitions.");
+	table_contexts(r, wl);
+	if (!r->err)
+		plots_contexts(r, wl);
+	table_wait(r, wl);
 	if (r->o->plots && !r->err) {
 		doc_h(&r->doc, 3, "%s: latency over time", wl);
 		plots_time(r, wl);
@@ -215,7 +224,8 @@ static void body(struct report_ctx *r)
 	doc_li(&r->doc, "tables/workload.csv, tables/softirq.csv, tables/workqueue.csv: every "
 	       "group and statistic (ns); tables/wakeup.csv: thread wakeup per ksoftirqd and "
 	       "worker pool; tables/counters.csv: workload counters; tables/cells.csv: "
-	       "every cell");
+	       "every cell; tables/contexts.csv: every execution context; "
+	       "tables/softirq_wait.csv: the causes of softirq delay");
 	if (r->has_obs)
 		doc_li(&r->doc, "tables/observer.csv: each workload metric traced against "
 		       "untraced (ns)");

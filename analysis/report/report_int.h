@@ -15,7 +15,10 @@
 #include "metric.h"
 #include "report.h"
 
-enum { TAB_WORKLOAD, TAB_SOFTIRQ, TAB_WQ, TAB_CELLS, TAB_COUNTERS, TAB_WAKEUP, TAB_NR };
+enum { TAB_WORKLOAD, TAB_SOFTIRQ, TAB_WQ, TAB_CELLS, TAB_COUNTERS, TAB_WAKEUP, TAB_CONTEXTS,
+       TAB_WAIT, TAB_NR };
+
+#define NR_VECTORS_MAX 16	/* softirq vectors a table lists (the kernel has 10) */
 
 struct report_ctx {
 	const struct run *run;
@@ -45,6 +48,8 @@ void table_workload(struct report_ctx *r, const char *wl, const char *metric);
 void table_counters(struct report_ctx *r, const char *wl);
 void table_softirq(struct report_ctx *r, const char *wl);
 void table_workqueue(struct report_ctx *r, const char *wl);
+/* rep_csv_figure - the figure columns (fig_cols) of a table row, and the row's end */
+void rep_csv_figure(struct csvw *w, const struct figure *f);
 /* rep_csv_ns - a latency in whole nanoseconds; an empty field when unknown (NaN) */
 void rep_csv_ns(struct csvw *w, double v);
 /* rep_csv_spread - p50 and p99 over repetitions: median, lowest, highest (6 cells) */
@@ -57,10 +62,33 @@ void rep_counts(const struct figure *f, char *lost, char *un, size_t len);
 /* rep_wakeup.c */
 void table_wakeup(struct report_ctx *r, const char *wl);
 
+/* rep_contexts.c */
+/* A kind of execution context, names merged (name NULL) or one name; where NULL: all */
+struct ctx_kind_row {
+	const char *context, *name, *where;
+	const char *label;
+};
+enum {
+	CKR_SIRQ_INLINE, CKR_SIRQ_KSOFTIRQD, CKR_NET_RX_INLINE, CKR_NET_RX_KSOFTIRQD,
+	CKR_NAPI_THREAD, CKR_POLL_SOFTIRQ, CKR_POLL_KSOFTIRQD, CKR_POLL_THREAD, CKR_POLL_BUSY,
+	CKR_TASKLET, CKR_IRQ_THREAD, CKR_WQ, CKR_WQ_BH, CKR_NR
+};
+extern const struct ctx_kind_row ctx_kind_rows[CKR_NR];
+/*
+ * ctx_kind_pooled - the contexts of kind k in repetition cell (-1: every finished one)
+ * merged into h[SM_NR] (delay, runtime), runs summed; false when there are none
+ */
+bool ctx_kind_pooled(const struct cellset *s, const struct ctx_kind_row *k, int cell,
+		     struct hist *h, uint64_t *runs);
+void table_contexts_overview(struct report_ctx *r);
+void table_contexts(struct report_ctx *r, const char *wl);
+void table_wait(struct report_ctx *r, const char *wl);
+
 /* rep_plots.c: each draws (when plots are on) and references the plot in the doc */
 void plots_workload(struct report_ctx *r, const char *wl, const char *metric);
 void plots_deferred(struct report_ctx *r, const char *wl);
 void plots_time(struct report_ctx *r, const char *wl);
+void plots_contexts(struct report_ctx *r, const char *wl);
 
 /* rep_observer.c: the capture's effect, from the run's control cells */
 int observer_load(struct report_ctx *r);

@@ -53,6 +53,7 @@ struct record_args {
 	bool raw;
 	bool force;
 	bool no_sched;
+	bool align;			/* intervals at multiples of interval_ns */
 	bool sched_all;
 	const char *capture_cpus;	/* --capture-cpus, or NULL */
 	const char *store;		/* --store: add the results to this results store */
@@ -63,12 +64,31 @@ int cmd_record(int argc, char **argv);
 
 /* analyze */
 struct analyze_args {
-	const char *in_dir;
+	const char *in_dir;		/* a record directory, or a trace.dat file */
 	const char *out_dir;
 	bool force;
+	const char *buffer;		/* trace.dat: the instance buffer to read */
+	uint64_t interval_ns;		/* trace.dat: intervals.csv (0: the default 1 s) */
+	uint64_t start_ns, end_ns;	/* trace.dat: the events between (0: no bound) */
 };
 int analyze_parse_args(int argc, char **argv, struct analyze_args *a, char *errbuf);
 int cmd_analyze(int argc, char **argv);
+
+/* top (bounds of -b: capture.h) */
+#define TOP_MIN_INTERVAL_NS (100 * NSEC_PER_MSEC)
+
+struct top_args {
+	uint64_t interval_ns;		/* -i, default 1 s */
+	uint64_t duration_ns;		/* -d, 0: until q or a signal */
+	bool once;			/* print the first whole interval and exit */
+	bool json;			/* one JSON object per line per interval */
+	int sort;			/* enum top_sort (top_view.h) */
+	int group;			/* enum top_group (top_snap.h) */
+	unsigned int rows;		/* workqueue rows shown, 0: all */
+	unsigned int buffer_kb;
+};
+int top_parse_args(int argc, char **argv, struct top_args *a, char *errbuf);
+int cmd_top(int argc, char **argv);
 
 /* load */
 #define LOAD_MAX_OPTS 64

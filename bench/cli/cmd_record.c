@@ -19,7 +19,8 @@
 #include "leftovers.h"
 #include "outdir.h"
 
-enum { OPT_RAW = 256, OPT_FORCE, OPT_NO_SCHED, OPT_SCHED_ALL, OPT_CAPTURE_CPUS, OPT_STORE };
+enum { OPT_RAW = 256, OPT_FORCE, OPT_NO_SCHED, OPT_SCHED_ALL, OPT_CAPTURE_CPUS, OPT_STORE,
+       OPT_ALIGN };
 
 static const struct opt_desc record_opts[] = {
 	{ "duration", 'd', required_argument, "DUR",
@@ -29,6 +30,9 @@ static const struct opt_desc record_opts[] = {
 	  "ring buffer per CPU in KiB (64..1048576, default 4096)" },
 	{ "interval", 'i', required_argument, "DUR",
 	  "per-interval statistics every DUR (>= 10ms, default 1s) in intervals.csv" },
+	{ "align-intervals", OPT_ALIGN, no_argument, NULL,
+	  "start intervals at multiples of DUR on the trace clock, like 'deferbench top' "
+	  "(the first is then partial)" },
 	{ "raw", OPT_RAW, no_argument, NULL,
 	  "also keep the raw sub-buffers in DIR/raw for 'deferbench analyze'" },
 	{ "force", OPT_FORCE, no_argument, NULL, "replace earlier results in DIR" },
@@ -54,7 +58,10 @@ static const struct cli_help record_help = {
 	"  softirq runtime  entry -> exit\n"
 	"  wq delay         queue_work -> execute_start (split: -> activate -> start)\n"
 	"  wq runtime       execute_start -> execute_end\n"
-	"Without -d or COMMAND, records until Ctrl-C. Needs root.",
+	"and per execution context (softirq inline or in ksoftirqd, tasklet, napi poll and\n"
+	"thread, irq thread, hard irq, worker pool kind) its delay and runtime; each\n"
+	"softirq delay is split into causes that add up to it (README: Why a softirq\n"
+	"waited). Without -d or COMMAND, records until Ctrl-C. Needs root.",
 	record_opts, NULL,
 };
 
@@ -98,6 +105,9 @@ int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf
 			break;
 		case OPT_NO_SCHED:
 			a->no_sched = true;
+			break;
+		case OPT_ALIGN:
+			a->align = true;
 			break;
 		case OPT_SCHED_ALL:
 			a->sched_all = true;
@@ -289,6 +299,7 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 		.sched_all = a->sched_all,
 		.cpus = a->capture_cpus,
 		.command = command,
+		.align_intervals = a->align,
 	};
 	struct capture *c;
 	bool stopped = false;

@@ -15,7 +15,9 @@ static const struct command {
 	const char *help;
 } commands[] = {
 	{ "record", cmd_record, "trace softirq and workqueue latency system-wide" },
-	{ "analyze", cmd_analyze, "recompute every figure from a capture kept with record --raw" },
+	{ "analyze", cmd_analyze, "recompute every figure from a capture kept with record --raw, "
+	  "or from a trace.dat" },
+	{ "top", cmd_top, "live view: workqueues and softirqs per interval, like top" },
 	{ "load", cmd_load, "run one workload and report its latency (workloads below)" },
 	{ "run", cmd_run, "run a scenario: workloads x kernel configurations x repetitions" },
 	{ "restore", cmd_restore, "undo the settings of a run that was killed or crashed" },

@@ -105,9 +105,11 @@ static int ival_parse(const struct csvr *r, struct ival_row *v)
 	const char *kind = csvr_str(r, IC_KIND);
 	int ret;
 
-	if (strcmp(kind, "softirq") && strcmp(kind, "workqueue"))
-		return csvr_fail(r, "column 'kind': '%s' is neither softirq nor workqueue", kind);
+	if (strcmp(kind, "softirq") && strcmp(kind, "workqueue") && strcmp(kind, "context"))
+		return csvr_fail(r, "column 'kind': '%s' is not softirq, workqueue or context",
+				 kind);
 	v->softirq = !strcmp(kind, "softirq");
+	v->context = !strcmp(kind, "context");
 	ret = csvr_double(r, IC_T, &v->t_s);
 	ret = ret ?: csvr_strcpy(r, IC_NAME, v->name, sizeof(v->name));
 	ret = ret ?: csvr_strcpy(r, IC_FUNC, v->func, sizeof(v->func));
@@ -192,9 +194,12 @@ static int series_row(const struct csvr *r, void *ctx)
 	} else if (!strcmp(kind, "workload")) {
 		src = IV_WORKLOAD;
 		m = strcmp(metric, "latency") ? -1 : 0;
+	} else if (!strcmp(kind, "context")) {
+		src = IV_CONTEXT;
+		m = name_index(sirq_metric_names, SM_NR, metric);
 	} else {
-		return csvr_fail(r, "column 'kind': '%s' is not softirq, workqueue or workload",
-				 kind);
+		return csvr_fail(r, "column 'kind': '%s' is not softirq, workqueue, context or "
+				 "workload", kind);
 	}
 	if (m < 0)
 		return csvr_fail(r, "column 'metric': '%s' is not a %s metric", metric, kind);

@@ -7,8 +7,8 @@
  *   interval,t_s,kind,name,function,pool,metric,count,min_ns,mean_ns,p50_ns,p99_ns,
  *   max_ns,buckets
  *
- * one row per interval, group and metric with samples; kind is softirq, workqueue or
- * workload; buckets is the interval's histogram as "lo_ns:count" pairs, so that
+ * one row per interval, group and metric with samples; kind is softirq, workqueue,
+ * context (an execution context: function holds the context, pool where) or workload; buckets is the interval's histogram as "lo_ns:count" pairs, so that
  * intervals merge exactly. The writers are the capture's interval callback and the
  * workload driver; the readers give plot rows (intervals_load) or the histograms
  * themselves (ivfile_load_series, for the statistics of compare).

@@ -107,6 +107,18 @@ const struct sirq_data *record_sirq(const struct record *rec, const char *vector
 	return NULL;
 }
 
+const struct ctx_data *record_ctx(const struct record *rec, const char *context,
+				  const char *name, const char *where)
+{
+	size_t i;
+
+	for (i = 0; i < rec->nctx; i++)
+		if (!strcmp(rec->ctx[i].context, context) && !strcmp(rec->ctx[i].name, name) &&
+		    !strcmp(rec->ctx[i].where, where))
+			return &rec->ctx[i];
+	return NULL;
+}
+
 const struct wake_data *record_wakeup(const struct record *rec, enum wake_kind kind,
 				      const char *name)
 {
@@ -224,6 +236,11 @@ void record_free(struct record *rec)
 	for (i = 0; i < rec->nwq; i++)
 		for (m = 0; m < WM_NR; m++)
 			bucketlist_free(&rec->wq[i].h[m]);
+	for (i = 0; i < rec->nctx; i++)
+		for (m = 0; m < SM_NR; m++)
+			bucketlist_free(&rec->ctx[i].h[m]);
+	free(rec->ctx);
+	free(rec->wait);
 	free(rec->sirq);
 	free(rec->wq);
 	for (m = 0; m < WK_NR; m++)

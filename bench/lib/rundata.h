@@ -77,6 +77,52 @@ struct wake_data {
 	struct hist_stats st;
 };
 
+/*
+ * summary.json's contexts: the delay and runtime of deferred work in each execution
+ * context (softirq inline or in ksoftirqd, tasklet, napi_poll, napi_thread, irq_thread,
+ * hardirq, workqueue pool kind), with buckets in histograms.csv (kind "context").
+ */
+struct ctx_data {
+	char context[NAME_LEN];		/* "softirq", "napi_thread", ... */
+	char name[FUNC_LEN];		/* vector, function, device, thread, irq, pool kind */
+	char where[NAME_LEN];		/* "inline", "ksoftirqd", "thread", ... or "" */
+	uint64_t count, long_runs;
+	uint64_t work, budget_full, budget;	/* napi_poll; 0 elsewhere */
+	struct hist_stats st[SM_NR];	/* delay, runtime */
+	struct bucketlist h[SM_NR];
+};
+
+/*
+ * summary.json's softirq_wait: per vector, its delays split into causes (in the file's
+ * order, which is the writer's), where they were raised, and the tasks whose
+ * BH-disabled sections held it back. Statistics only.
+ */
+#define WAIT_PARTS_MAX 16
+#define WAIT_TASKS_KEPT 64
+
+struct wait_part {
+	char name[NAME_LEN];		/* cause ("bh_disabled") or origin ("hardirq") */
+	uint64_t delays;		/* delays where it was present */
+	uint64_t total_ns;
+	struct hist_stats st;		/* causes: the part per delay where present */
+};
+
+struct wait_task_data {
+	char task[NAME_LEN];
+	uint64_t delays, total_ns, max_ns;
+};
+
+struct wait_data {
+	char vector[NAME_LEN];
+	uint64_t delays, delay_ns;
+	struct wait_part cause[WAIT_PARTS_MAX];
+	size_t ncause;
+	struct wait_part origin[WAIT_PARTS_MAX];
+	size_t norigin;
+	struct wait_task_data task[WAIT_TASKS_KEPT];
+	size_t ntask;
+};
+
 struct wl_metric_data {
 	char name[NAME_LEN];
 	char unit[16];
@@ -123,13 +169,14 @@ struct capture_data {
  * interval k's buckets, empty when the group had no sample in it. What compare's
  * two-level bootstrap resamples (hboot.h).
  */
-enum ival_src { IV_SOFTIRQ, IV_WQ, IV_WORKLOAD };
+enum ival_src { IV_SOFTIRQ, IV_WQ, IV_WORKLOAD, IV_CONTEXT };
 
 struct ival_series {
 	enum ival_src src;
-	char name[NAME_LEN];		/* vector, workqueue, or the workload metric */
-	char func[FUNC_LEN];		/* IV_WQ */
-	char pool[NAME_LEN];		/* IV_WQ */
+	char name[NAME_LEN];		/* vector, workqueue, the workload metric, or the
+					 * execution context's name (IV_CONTEXT) */
+	char func[FUNC_LEN];		/* IV_WQ; IV_CONTEXT: the context ("napi_thread") */
+	char pool[NAME_LEN];		/* IV_WQ; IV_CONTEXT: where */
 	int metric;			/* enum sirq_metric or wq_metric; 0 for IV_WORKLOAD */
 	struct bucketlist *iv;
 	size_t n;
@@ -147,6 +194,11 @@ struct record {
 	bool has_wakeup;		/* summary.json had thread_wakeup (older ones do not) */
 	struct wake_data *wake[WK_NR];
 	size_t nwake[WK_NR];
+	bool has_contexts;		/* summary.json had contexts (older ones do not) */
+	struct ctx_data *ctx;
+	size_t nctx;
+	struct wait_data *wait;		/* softirq_wait, when the file has it */
+	size_t nwait;
 	struct ival_series *ser;	/* per-interval histograms, when the files were there */
 	size_t nser;
 	bool has_ivals;			/* intervals.csv was read */
@@ -156,7 +208,8 @@ struct record {
 /* One row of intervals.csv (the columns report plots). */
 struct ival_row {
 	double t_s;
-	bool softirq;			/* else workqueue */
+	bool softirq;			/* else workqueue, or: */
+	bool context;			/* an execution context (func: its kind, pool: where) */
 	char name[NAME_LEN];
 	char func[FUNC_LEN];
 	char pool[NAME_LEN];
@@ -238,6 +291,9 @@ int bucketlist_parse(const char *text, struct bucketlist *bl, char *errbuf);
 /* Lookups; NULL when absent. */
 const struct sirq_data *record_sirq(const struct record *rec, const char *vector, int cpu);
 const struct wl_metric_data *record_wl_metric(const struct record *rec, const char *name);
+/* record_ctx - the context (context, name, where) */
+const struct ctx_data *record_ctx(const struct record *rec, const char *context,
+				  const char *name, const char *where);
 /* record_wakeup - name is the CPU number as text (ksoftirqd) or the pool name */
 const struct wake_data *record_wakeup(const struct record *rec, enum wake_kind kind,
 				      const char *name);

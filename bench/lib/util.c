@@ -264,6 +264,35 @@ int parse_duration_ns(const char *s, uint64_t *out, char *errbuf)
 	return 0;
 }
 
+int parse_ts_ns(const char *s, uint64_t *out, char *errbuf)
+{
+	uint64_t sec = 0, frac = 0;
+	const char *p = s;
+	int digits = 0;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return set_err(errbuf, "'%s' is not a timestamp (seconds: 2481.750123456)",
+			       s ? s : "");
+	/* digit by digit: a double would lose the nanoseconds of a large timestamp */
+	for (; isdigit((unsigned char)*p); p++) {
+		if (sec > (UINT64_MAX / NSEC_PER_SEC - 9) / 10)
+			return set_err(errbuf, "'%s' is too large", s);
+		sec = sec * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++)
+			if (digits < 9) {
+				frac = frac * 10 + (uint64_t)(*p - '0');
+				digits++;
+			}
+	if (*p)
+		return set_err(errbuf, "'%s' is not a timestamp (seconds: 2481.750123456)", s);
+	for (; digits < 9; digits++)
+		frac *= 10;
+	*out = sec * NSEC_PER_SEC + frac;
+	return 0;
+}
+
 int parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out, char *errbuf)
 {
 	unsigned long long v;

@@ -65,6 +65,11 @@ int parse_bool(const char *s, bool *out, char *errbuf);
  * seconds. Fractions are allowed ("1.5s"). Zero and negative durations are rejected.
  */
 int parse_duration_ns(const char *s, uint64_t *out, char *errbuf);
+/*
+ * parse_ts_ns - a trace clock timestamp in seconds as trace-cmd prints it
+ * ("2481.750123456") to nanoseconds, exactly (digits past the ninth are dropped)
+ */
+int parse_ts_ns(const char *s, uint64_t *out, char *errbuf);
 /* parse_size - "4096", "64k", "16M", "1G" (binary multiples) to bytes. */
 int parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out, char *errbuf);
 

@@ -93,6 +93,10 @@ struct capture {
 	pthread_cond_t cond;
 	atomic_bool stopping;
 	char *raw_dir;
+	/* names the analysis thread read from /proc (resolve_comm), for raw/comms */
+	struct map comm_tried;
+	struct comm_entry *named;
+	size_t nnamed, named_cap;
 };
 
 /* ---- page queues ---- */
@@ -303,6 +307,43 @@ static void *analyser_main(void *arg)
 	}
 	c->analyser_cpu_s = thread_cpu_s();
 	return NULL;
+}
+
+/*
+ * resolve_comm - the matcher's comm_resolve, in the analysis thread: a task's name from
+ * /proc (scheduler events are filtered to the threads of deferred work, so an ordinary
+ * task that held bottom halves off was never seen by name), each pid tried once; the
+ * names found go to raw/comms at the end, so that analyze names the same tasks
+ */
+static bool resolve_comm(void *ctx, int pid, char *comm)
+{
+	struct capture *c = ctx;
+	char path[64], buf[64], *p;
+	struct comm_entry *nn;
+	int created;
+
+	if (!map_put(&c->comm_tried, (uint64_t)pid, &created) || !created)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	if (read_file(path, buf, sizeof(buf)))
+		return false;	/* gone already: it stays "pid N" */
+	for (p = buf; *p; p++)
+		if (*p == '\n')
+			*p = '?';	/* one name per line in raw/comms */
+	snprintf(comm, TASK_COMM_LEN, "%.15s", buf);
+	if (c->nnamed == c->named_cap) {
+		size_t cap = c->named_cap ? 2 * c->named_cap : 32;
+
+		nn = realloc(c->named, cap * sizeof(*nn));
+		if (!nn)
+			return true;	/* named now, just not kept for analyze */
+		c->named = nn;
+		c->named_cap = cap;
+	}
+	c->named[c->nnamed].pid = pid;
+	snprintf(c->named[c->nnamed].comm, sizeof(c->named[0].comm), "%s", comm);
+	c->nnamed++;
+	return true;
 }
 
 /* ---- setup ---- */
@@ -582,6 +623,11 @@ static int result_setup(struct capture *c, char *errbuf)
 			c->iw ? ival_writer_cb : NULL, c->iw))
 		return set_err(errbuf, "out of memory");
 	c->res_ready = true;
+	c->res.m.comm_resolve = resolve_comm;
+	c->res.m.comm_resolve_ctx = c;
+	c->res.m.on_interval_end = c->opts.on_interval_end;
+	c->res.m.ival_end_ctx = c->opts.interval_ctx;
+	c->res.m.long_work_ns = c->opts.long_work_ns;
 	memcpy(c->res.meta.missing, missing, sizeof(missing));
 	meta_fill(c);
 	snprintf(path, sizeof(path), "/proc/kallsyms");
@@ -629,6 +675,10 @@ struct capture *capture_new(const struct capture_opts *opts, char *errbuf)
 	pthread_cond_init(&c->cond, &ca);
 	pthread_condattr_destroy(&ca);
 	c->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (map_init(&c->comm_tried, 1, 64)) {
+		set_err(errbuf, "out of memory");
+		goto out_free;
+	}
 	if (opts->raw_dir) {
 		c->raw_dir = strdup(opts->raw_dir);
 		if (!c->raw_dir || mkdir_p(c->raw_dir, 0755)) {
@@ -642,6 +692,15 @@ struct capture *capture_new(const struct capture_opts *opts, char *errbuf)
 		goto out_free;
 	if (decoder_setup(c, header, hlen, formats, &dsize, errbuf))
 		goto out_free;
+	for (k = 0; k < EV_NR; k++)
+		if (c->dec.unusable[k]) {
+			/* not enabled: its figures are absent, everything else is measured */
+			warn_msg("%s has fields deferbench does not know; its figures will be "
+				 "absent", ev_names[k].id);
+			c->res.meta.missing[k] = true;
+			free(formats[k]);
+			formats[k] = NULL;
+		}
 	if (instance_setup(c, errbuf) || events_enable(c, formats, errbuf) ||
 	    readers_open(c, errbuf))
 		goto out_free;
@@ -706,10 +765,12 @@ int capture_start(struct capture *c)
 
 	if (c->state != CAP_NEW)
 		return -EINVAL;
-	/* tracing starts now: intervals count from here */
+	/* tracing starts now: intervals count from here, or from the multiple before */
 	c->res.start_ts = now_ns();
 	c->res.m.t0 = c->res.start_ts;
-	c->res.m.ival_end = c->opts.interval_ns ? c->res.start_ts + c->opts.interval_ns : UINT64_MAX;
+	if (c->opts.align_intervals && c->opts.interval_ns)
+		c->res.m.t0 -= c->res.start_ts % c->opts.interval_ns;
+	c->res.m.ival_end = c->opts.interval_ns ? c->res.m.t0 + c->opts.interval_ns : UINT64_MAX;
 	/* every event is younger than this; the analysis thread is not running yet */
 	c->mg.src.ts_lo = c->res.start_ts > NSEC_PER_SEC ? c->res.start_ts - NSEC_PER_SEC : 0;
 	c->state = CAP_RUNNING;
@@ -739,33 +800,6 @@ out_stop:
 	return -ret;
 }
 
-/* parse_stats - the per-CPU ring buffer counters of per_cpu/cpuN/stats */
-static void parse_stats(const char *text, struct cpu_loss *l)
-{
-	static const struct {
-		const char *key;
-		size_t off;
-	} keys[] = {
-		{ "entries: ", offsetof(struct cpu_loss, entries) },
-		{ "overrun: ", offsetof(struct cpu_loss, overrun) },
-		{ "commit overrun: ", offsetof(struct cpu_loss, commit_overrun) },
-		{ "dropped events: ", offsetof(struct cpu_loss, dropped) },
-		{ "read events: ", offsetof(struct cpu_loss, read_events) },
-	};
-	const char *line = text;
-	size_t i;
-
-	while (line && *line) {
-		for (i = 0; i < ARRAY_SIZE(keys); i++)
-			if (!strncmp(line, keys[i].key, strlen(keys[i].key)))
-				*(uint64_t *)((char *)l + keys[i].off) =
-					strtoull(line + strlen(keys[i].key), NULL, 10);
-		line = strchr(line, '\n');
-		if (line)
-			line++;
-	}
-}
-
 static void stats_read(struct capture *c)
 {
 	char file[64], *text;
@@ -781,7 +815,7 @@ static void stats_read(struct capture *c)
 			c->res.m.n.missed_unknown++;
 			continue;
 		}
-		parse_stats(text, &c->res.loss[i]);
+		cpu_loss_parse(text, &c->res.loss[i]);
 		free(text);
 	}
 }
@@ -794,6 +828,7 @@ static int raw_finish(struct capture *c)
 	int ret;
 
 	ret = raw_save_meta(c->raw_dir, &c->res, c->subbuf_size);
+	ret = ret ?: raw_add_comms(c->raw_dir, c->named, c->nnamed);
 	if (ret)
 		return ret;
 	addrs = calloc(c->res.m.nfuncs + 1, sizeof(*addrs));
@@ -890,6 +925,35 @@ struct result *capture_result(struct capture *c)
 	return c->state == CAP_STOPPED ? &c->res : NULL;
 }
 
+const struct result *capture_live_result(const struct capture *c)
+{
+	return &c->res;
+}
+
+int capture_kernel_lost(struct capture *c, uint64_t *lost)
+{
+	struct cpu_loss l;
+	char file[64], *text;
+	int i, ret = 0;
+
+	*lost = 0;
+	for (i = 0; i < c->ncpus; i++) {
+		if (!c->rd || !c->rd[i].tcpu)
+			continue;
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", i);
+		text = tracefs_instance_file_read(c->inst, file, NULL);
+		if (!text) {
+			ret = -errno ?: -EIO;
+			continue;
+		}
+		memset(&l, 0, sizeof(l));
+		cpu_loss_parse(text, &l);
+		free(text);
+		*lost += l.overrun + l.commit_overrun + l.dropped;
+	}
+	return ret;
+}
+
 void capture_free(struct capture *c)
 {
 	int i;
@@ -936,6 +1000,8 @@ void capture_free(struct capture *c)
 	if (c->res_ready)
 		result_free(&c->res);
 	free(c->raw_dir);
+	map_free(&c->comm_tried);
+	free(c->named);
 	pthread_cond_destroy(&c->cond);
 	pthread_mutex_destroy(&c->lock);
 	free(c);

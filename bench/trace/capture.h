@@ -38,6 +38,13 @@ struct capture_opts {
 					 * (away from the measured CPUs), or NULL: any */
 	const char *intervals_csv;	/* write per-interval statistics here, or NULL */
 	const char *command;		/* recorded in the metadata */
+	bool align_intervals;		/* intervals at multiples of interval_ns on the trace
+					 * clock (interval 0 is then partial), so that
+					 * captures side by side have the same intervals */
+	ival_end_cb on_interval_end;	/* called in the analysis thread at each interval's
+					 * end, with the matcher (see match.h) */
+	void *interval_ctx;
+	uint64_t long_work_ns;		/* count work items that ran longer, per interval */
 };
 
 struct capture;
@@ -54,5 +61,15 @@ void capture_free(struct capture *c);
 void capture_note_command(struct capture *c, int wait_status, bool stopped);
 /* capture_result - valid after capture_stop() until capture_free() */
 struct result *capture_result(struct capture *c);
+/*
+ * capture_live_result - the result being filled, for on_interval_end only (it runs in the
+ * analysis thread, the only one that writes it): symbols, metadata, loss counters
+ */
+const struct result *capture_live_result(const struct capture *c);
+/*
+ * capture_kernel_lost - events the kernel dropped so far, from the per-CPU stats files
+ * (overrun + commit overrun + dropped), read now; 0 or -errno when a file is unreadable
+ */
+int capture_kernel_lost(struct capture *c, uint64_t *lost);
 
 #endif

@@ -132,7 +132,7 @@ static unsigned int end_of(struct field_loc f)
 /* min_len - the shortest record of kind k that holds every field decode_record reads */
 static unsigned int min_len(const struct decoder *d, int k)
 {
-	struct field_loc used[5] = { { 0, 2 }, d->common_pid, d->common_flags };
+	struct field_loc used[6] = { { 0, 2 }, d->common_pid, d->common_flags };
 	unsigned int n = 3, i, len = 0;
 
 	switch (k) {
@@ -166,6 +166,22 @@ static unsigned int min_len(const struct decoder *d, int k)
 	case EV_SCHED_WAKEUP:
 		used[n++] = d->wk_pid;
 		used[n++] = d->wk_comm;
+		break;
+	case EV_TASKLET_ENTRY:
+	case EV_TASKLET_EXIT:
+		used[n++] = d->tl_func[k - EV_TASKLET_ENTRY];
+		break;
+	case EV_IRQ_ENTRY:
+		used[n++] = d->irq_irq[0];
+		used[n++] = d->irq_name;
+		break;
+	case EV_IRQ_EXIT:
+		used[n++] = d->irq_irq[1];
+		break;
+	case EV_NAPI_POLL:
+		used[n++] = d->np_dev;
+		used[n++] = d->np_work;
+		used[n++] = d->np_budget;
 		break;
 	}
 	for (i = 0; i < n; i++)
@@ -213,6 +229,24 @@ static int event_fields(struct decoder *d, int k, struct tep_event *ev, char *er
 		ret = field(ev, "pid", &d->wk_pid, false, errbuf) ?:
 		      field(ev, "comm", &d->wk_comm, false, errbuf);
 		break;
+	case EV_TASKLET_ENTRY:
+	case EV_TASKLET_EXIT:
+		ret = field(ev, "func", &d->tl_func[k - EV_TASKLET_ENTRY], false, errbuf);
+		break;
+	case EV_IRQ_ENTRY:
+		ret = field(ev, "irq", &d->irq_irq[0], false, errbuf) ?:
+		      field(ev, "name", &d->irq_name, true, errbuf);
+		d->irq_name.size = 4;
+		break;
+	case EV_IRQ_EXIT:
+		ret = field(ev, "irq", &d->irq_irq[1], false, errbuf);
+		break;
+	case EV_NAPI_POLL:
+		ret = field(ev, "dev_name", &d->np_dev, true, errbuf) ?:
+		      field(ev, "work", &d->np_work, false, errbuf) ?:
+		      field(ev, "budget", &d->np_budget, false, errbuf);
+		d->np_dev.size = 4;
+		break;
 	}
 	if (ret)
 		return ret;
@@ -249,6 +283,13 @@ int decoder_init(struct decoder *d, struct tep_handle *tep, char *errbuf)
 		if (!evs[k])
 			continue;
 		ret = event_fields(d, k, evs[k], errbuf);
+		if (ret && ev_optional(k)) {
+			/* only the figures that need it are lost */
+			d->unusable[k] = true;
+			if (errbuf)
+				errbuf[0] = '\0';
+			continue;
+		}
 		if (ret) {
 			decoder_free(d);
 			return ret;

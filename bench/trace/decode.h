@@ -28,11 +28,15 @@ struct decoder {
 	unsigned char *kind_of;		/* event id -> ev_kind + 1; 0 = not ours */
 	int max_id;
 	bool present[EV_NR];
+	bool unusable[EV_NR];		/* optional events whose layout is not the expected */
 	struct field_loc vec[3];	/* raise, entry, exit */
 	struct field_loc q_work, q_func, q_wq;
 	struct field_loc a_work, s_work, s_func, e_work;
 	struct field_loc sw_prev_pid, sw_prev_comm, sw_next_pid, sw_next_comm;
 	struct field_loc wk_pid, wk_comm;
+	struct field_loc tl_func[2];	/* tasklet entry, exit */
+	struct field_loc irq_irq[2], irq_name;	/* irq_handler entry, exit */
+	struct field_loc np_dev, np_work, np_budget;
 	struct field_loc common_pid, common_flags;
 	unsigned int min_len[EV_NR];	/* the shortest record that holds every field read */
 	uint64_t other_events;		/* ids that are not ours (should stay 0) */
@@ -49,11 +53,13 @@ struct decoder {
 struct tep_handle *decoder_new_tep(const char *header_page, size_t hlen,
 				   char *const formats[EV_NR], unsigned int *data_size,
 				   int *bad, char *errbuf);
-/* decoder_init - look up ids and offsets; events missing from tep are not present */
+/*
+ * decoder_init - look up ids and offsets; events missing from tep are not present, and
+ * an optional event (ev_optional) with an unexpected layout is not present either but
+ * unusable[] (the core events' layout is an error)
+ */
 int decoder_init(struct decoder *d, struct tep_handle *tep, char *errbuf);
 void decoder_free(struct decoder *d);
-
-#define DB_TRACE_FLAG_SOFTIRQ 0x10		/* common_flags: in_serving_softirq() */
 
 /* Why decode_record() refused a record (0: it did not). */
 enum dec_bad {
@@ -114,16 +120,22 @@ static inline int decode_record(struct decoder *d, struct matcher *m, int cpu, u
 	if (len < d->min_len[kind])
 		return DEC_SHORT;
 	match_tick(m, ts);
+	if (__builtin_expect(!m->first_ts, 0))
+		m->first_ts = ts;
+	m->last_ts = ts;
 	switch (kind) {
 	case EV_SOFTIRQ_RAISE:
-		match_softirq_raise(m, cpu, ts, (unsigned int)rd_field(data, d->vec[0]));
+		match_softirq_raise(m, cpu, ts, (unsigned int)rd_field(data, d->vec[0]),
+				    (unsigned int)rd_field(data, d->common_flags),
+				    (int)rd_field(data, d->common_pid));
 		break;
 	case EV_SOFTIRQ_ENTRY:
 		match_softirq_entry(m, cpu, ts, (unsigned int)rd_field(data, d->vec[1]),
 				    (int)rd_field(data, d->common_pid));
 		break;
 	case EV_SOFTIRQ_EXIT:
-		match_softirq_exit(m, cpu, ts, (unsigned int)rd_field(data, d->vec[2]));
+		match_softirq_exit(m, cpu, ts, (unsigned int)rd_field(data, d->vec[2]),
+				   (int)rd_field(data, d->common_pid));
 		break;
 	case EV_WQ_QUEUE:
 		/* __data_loc: offset in the low 16 bits, length in the high 16 */
@@ -138,22 +150,53 @@ static inline int decode_record(struct decoder *d, struct matcher *m, int cpu, u
 		break;
 	case EV_WQ_START:
 		match_wq_start(m, cpu, ts, (int)rd_field(data, d->common_pid),
-			       rd_field(data, d->common_flags) & DB_TRACE_FLAG_SOFTIRQ,
+			       rd_field(data, d->common_flags) & TRACE_FL_SOFTIRQ,
 			       rd_field(data, d->s_work), rd_field(data, d->s_func));
 		break;
 	case EV_WQ_END:
 		match_wq_end(m, cpu, ts, (int)rd_field(data, d->common_pid),
-			     rd_field(data, d->common_flags) & DB_TRACE_FLAG_SOFTIRQ,
+			     rd_field(data, d->common_flags) & TRACE_FL_SOFTIRQ,
 			     rd_field(data, d->e_work));
 		break;
 	case EV_SCHED_SWITCH:
-		match_sched_switch(m, ts, (int)rd_field(data, d->sw_prev_pid),
+		match_sched_switch(m, cpu, ts, (int)rd_field(data, d->sw_prev_pid),
 				   (int)rd_field(data, d->sw_next_pid),
 				   base + d->sw_next_comm.offset, d->sw_next_comm.size);
 		break;
 	case EV_SCHED_WAKEUP:
 		match_sched_wakeup(m, ts, (int)rd_field(data, d->wk_pid),
 				   base + d->wk_comm.offset, d->wk_comm.size);
+		break;
+	case EV_TASKLET_ENTRY:
+		match_tasklet_entry(m, cpu, ts, rd_field(data, d->tl_func[0]));
+		break;
+	case EV_TASKLET_EXIT:
+		match_tasklet_exit(m, cpu, ts, rd_field(data, d->tl_func[1]));
+		break;
+	case EV_IRQ_ENTRY:
+		loc = (uint32_t)rd_field(data, d->irq_name);
+		if ((loc & 0xffff) + (loc >> 16) > len)
+			return DEC_DATA_LOC;
+		match_irq_entry(m, cpu, ts, (int)rd_field(data, d->irq_irq[0]),
+				base + (loc & 0xffff), loc >> 16);
+		break;
+	case EV_IRQ_EXIT:
+		match_irq_exit(m, cpu, ts, (int)rd_field(data, d->irq_irq[1]));
+		break;
+	case EV_TIMER_IRQ_ENTRY:
+		match_irq_entry(m, cpu, ts, -1, NULL, 0);
+		break;
+	case EV_TIMER_IRQ_EXIT:
+		match_irq_exit(m, cpu, ts, -1);
+		break;
+	case EV_NAPI_POLL:
+		loc = (uint32_t)rd_field(data, d->np_dev);
+		if ((loc & 0xffff) + (loc >> 16) > len)
+			return DEC_DATA_LOC;
+		match_napi_poll(m, cpu, ts, (int)rd_field(data, d->common_pid),
+				(unsigned int)rd_field(data, d->common_flags),
+				base + (loc & 0xffff), loc >> 16,
+				(int)rd_field(data, d->np_work), (int)rd_field(data, d->np_budget));
 		break;
 	}
 	return 0;

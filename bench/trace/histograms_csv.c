@@ -48,6 +48,15 @@ static void hist_sirq(void *ctx, const struct result *r __unused, const struct s
 	hist_rows(w, "softirq", softirq_names[vec], c, "", "", "runtime", &g->runtime);
 }
 
+/* hist_ctx - a context's rows: the function column holds the context, pool the place */
+static void hist_ctx(void *ctx, const struct result *r __unused, const struct ctx_row *row)
+{
+	hist_rows(ctx, "context", row->name, "", ctx_kind_names[row->kind], row->where, "delay",
+		  row->delay);
+	hist_rows(ctx, "context", row->name, "", ctx_kind_names[row->kind], row->where,
+		  "runtime", row->runtime);
+}
+
 int histograms_write(const struct result *r, const char *path)
 {
 	static const char *const head[] = { "kind", "name", "cpu", "function", "pool", "metric",
@@ -74,6 +83,7 @@ int histograms_write(const struct result *r, const char *path)
 		hist_rows(&w, "workqueue", wq, "", fn, pool, "worker_wait", &g->worker_wait);
 		hist_rows(&w, "workqueue", wq, "", fn, pool, "runtime", &g->runtime);
 	}
+	ret = ret ?: ctx_each(r, hist_ctx, &w);
 	return csvw_close(&w) ?: ret;
 }
 
@@ -131,6 +141,18 @@ static struct bucketlist *find_wq(const struct csvr *r, struct record *rec)
 	return NULL;
 }
 
+static struct bucketlist *find_ctx(const struct csvr *r, struct record *rec)
+{
+	const struct ctx_data *g;
+	int m;
+
+	m = metric_index(sirq_metric_names, SM_NR, csvr_str(r, HC_METRIC));
+	if (m < 0)
+		return NULL;
+	g = record_ctx(rec, csvr_str(r, HC_FUNC), csvr_str(r, HC_NAME), csvr_str(r, HC_POOL));
+	return g ? (struct bucketlist *)&g->h[m] : NULL;
+}
+
 static struct bucketlist *find_group(const struct csvr *r, struct hload *hl)
 {
 	const char *kind = csvr_str(r, HC_KIND);
@@ -146,6 +168,8 @@ static struct bucketlist *find_group(const struct csvr *r, struct hload *hl)
 		hl->last = find_sirq(r, hl->rec);
 	else if (!strcmp(kind, "workqueue"))
 		hl->last = find_wq(r, hl->rec);
+	else if (!strcmp(kind, "context"))
+		hl->last = find_ctx(r, hl->rec);
 	strcpy(hl->last_key, key);
 	return hl->last;
 }
@@ -196,6 +220,16 @@ static int check_totals(const char *path, const struct record *rec, char *errbuf
 					      rec->wq[i].func, rec->wq[i].pool, wq_metric_names[m],
 					      (unsigned long long)bucketlist_count(&rec->wq[i].h[m]),
 					      (unsigned long long)rec->wq[i].st[m].count);
+	for (i = 0; i < rec->nctx; i++)
+		for (m = 0; m < SM_NR; m++)
+			if (bucketlist_count(&rec->ctx[i].h[m]) != rec->ctx[i].st[m].count)
+				return set_err(errbuf, "malformed result file %s: context "
+					      "%s/%s/%s %s: buckets hold %llu values, "
+					      "summary.json says %llu", path, rec->ctx[i].context,
+					      rec->ctx[i].name, rec->ctx[i].where,
+					      sirq_metric_names[m],
+					      (unsigned long long)bucketlist_count(&rec->ctx[i].h[m]),
+					      (unsigned long long)rec->ctx[i].st[m].count);
 	return 0;
 }
 

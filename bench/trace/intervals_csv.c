@@ -49,6 +49,17 @@ void ival_writer_cb(void *ctx, uint64_t interval, enum ival_kind kind, uint32_t 
 			   runtime);
 		return;
 	}
+	if (kind == IVAL_CONTEXT) {
+		struct ctx_row row;
+
+		/* as in histograms.csv: function holds the context, pool the place */
+		ctx_row_of(r, r->m.ctx[key], &row, fn, sizeof(fn));
+		ivfile_row(&iw->f, interval, t_s, "context", row.name, ctx_kind_names[row.kind],
+			   row.where, "delay", delay);
+		ivfile_row(&iw->f, interval, t_s, "context", row.name, ctx_kind_names[row.kind],
+			   row.where, "runtime", runtime);
+		return;
+	}
 	g = r->m.groups[key];
 	wq = r->m.wq_names[g->wq];
 	wq_func_name(r, g, fn, sizeof(fn));

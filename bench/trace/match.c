@@ -3,6 +3,7 @@
  * match.c - pair softirq and workqueue events into latencies (see match.h).
  */
 #include "match.h"
+#include "match_int.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -35,6 +36,14 @@ const struct ev_name ev_names[EV_NR] = {
 	[EV_WQ_END] = EV("workqueue", "workqueue_execute_end"),
 	[EV_SCHED_SWITCH] = EV("sched", "sched_switch"),
 	[EV_SCHED_WAKEUP] = EV("sched", "sched_wakeup"),
+	[EV_TASKLET_ENTRY] = EV("irq", "tasklet_entry"),
+	[EV_TASKLET_EXIT] = EV("irq", "tasklet_exit"),
+	[EV_IRQ_ENTRY] = EV("irq", "irq_handler_entry"),
+	[EV_IRQ_EXIT] = EV("irq", "irq_handler_exit"),
+	/* x86 only: the local APIC timer interrupt is no irq_handler_entry */
+	[EV_TIMER_IRQ_ENTRY] = EV("irq_vectors", "local_timer_entry"),
+	[EV_TIMER_IRQ_EXIT] = EV("irq_vectors", "local_timer_exit"),
+	[EV_NAPI_POLL] = EV("napi", "napi_poll"),
 };
 
 int softirq_vec_from_name(const char *name)
@@ -54,23 +63,12 @@ struct wq_pending {
 	uint32_t func;
 };
 
-#define GROUP_NONE UINT32_MAX
 #define WQ_NAME_MAX 64		/* longer names (only in a damaged capture) are cut */
 
 struct wq_running {
 	uint64_t work;
 	uint64_t start_ts;
 	uint32_t group;		/* GROUP_NONE: the queue event was not seen */
-};
-
-#define TASK_COMM_LEN 16
-
-struct comm_info {
-	uint64_t wake_ts;		/* sched_wakeup not yet followed by a switch-in */
-	char raw[TASK_COMM_LEN];	/* as the event carried it, for a cheap compare */
-	char comm[TASK_COMM_LEN];	/* NUL-terminated */
-	uint32_t pool;
-	enum comm_kind kind;
 };
 
 /* BH work runs on top of whatever task the softirq interrupted: key it by CPU. */
@@ -108,6 +106,11 @@ enum comm_kind comm_classify(const char *comm, uint32_t *pool, int *cpu)
 	unsigned int n, id;
 	char *end;
 
+	/* threaded NAPI (kthread "napi/%s-%d") and threaded interrupts ("irq/%d-%s") */
+	if (!strncmp(comm, "napi/", 5) && comm[5])
+		return COMM_NAPI;
+	if (!strncmp(comm, "irq/", 4) && comm[4] >= '0' && comm[4] <= '9')
+		return COMM_IRQ_THREAD;
 	if (!strncmp(comm, "ksoftirqd/", 10)) {
 		n = strtoul(comm + 10, &end, 10);
 		if (end == comm + 10 || *end)
@@ -139,7 +142,7 @@ enum comm_kind comm_classify(const char *comm, uint32_t *pool, int *cpu)
 	return COMM_KWORKER;
 }
 
-static void *xrealloc_array(struct matcher *m, void *p, uint32_t *cap, size_t elem)
+void *xrealloc_array(struct matcher *m, void *p, uint32_t *cap, size_t elem)
 {
 	uint32_t ncap = *cap ? *cap * 2 : 16;
 	void *np = realloc(p, (size_t)ncap * elem);
@@ -171,7 +174,10 @@ int matcher_init(struct matcher *m, int ncpus, uint64_t t0, uint64_t ival_ns, iv
 	    map_init(&m->func_ids, sizeof(uint32_t), 256) ||
 	    map_init(&m->group_ids, sizeof(uint32_t), 256) ||
 	    map_init(&m->wq_ids, sizeof(uint32_t), 64) ||
-	    map_init(&m->wake_ids, sizeof(uint32_t), 64))
+	    map_init(&m->wake_ids, sizeof(uint32_t), 64) ||
+	    map_init(&m->ctx_ids, sizeof(uint32_t), 64) ||
+	    map_init(&m->irq_ids, sizeof(uint32_t), 64) ||
+	    map_init(&m->str_ids, sizeof(uint32_t), 64))
 		goto out_free;
 	m->t0 = t0;
 	m->ival_ns = ival_ns;
@@ -220,6 +226,11 @@ void matcher_free(struct matcher *m)
 	for (i = 0; i < m->nwake; i++)
 		free(m->wake[i]);
 	free(m->wake);
+	ctx_free(m);
+	wait_free(m);
+	map_free(&m->ctx_ids);
+	map_free(&m->irq_ids);
+	map_free(&m->str_ids);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -229,10 +240,10 @@ uint64_t matcher_unmatched(const struct matcher *m)
 
 	return n->sirq_entry_no_raise + n->sirq_exit_no_entry + n->sirq_entry_no_exit +
 	       n->wq_start_no_queue + n->wq_activate_no_queue + n->wq_end_no_start +
-	       n->wq_start_no_end;
+	       n->wq_start_no_end + n->tasklet_exit_no_entry + n->irq_exit_no_entry;
 }
 
-static struct hist *hist_new(struct matcher *m)
+struct hist *hist_new(struct matcher *m)
 {
 	struct hist *h = malloc(sizeof(*h));
 
@@ -248,6 +259,9 @@ static void ival_emit(struct matcher *m)
 {
 	uint32_t i;
 
+	/* everything of the interval is still there: the live view reads it now */
+	if (m->on_interval_end)
+		m->on_interval_end(m->ival_end_ctx, m, m->ival_cur);
 	for (i = 0; i < NR_SOFTIRQS; i++) {
 		struct hist *d = m->ival_sirq_delay[i], *r = m->ival_sirq_runtime[i];
 
@@ -268,8 +282,10 @@ static void ival_emit(struct matcher *m)
 				       g->ival_runtime);
 		hist_init(g->ival_delay);
 		hist_init(g->ival_runtime);
+		g->ival_long = 0;
 		g->ival_dirty = false;
 	}
+	ctx_ival_emit(m);
 }
 
 void match_interval_roll(struct matcher *m, uint64_t ts)
@@ -318,7 +334,8 @@ static struct hist *ival_sirq(struct matcher *m, struct hist **arr, unsigned int
 	return arr[vec];
 }
 
-void match_softirq_raise(struct matcher *m, int cpu, uint64_t ts, unsigned int vec)
+void match_softirq_raise(struct matcher *m, int cpu, uint64_t ts, unsigned int vec,
+			 unsigned int flags, int pid)
 {
 	struct sirq_cpu *c = &m->cpu[cpu];
 
@@ -326,13 +343,17 @@ void match_softirq_raise(struct matcher *m, int cpu, uint64_t ts, unsigned int v
 	if (vec >= NR_SOFTIRQS)
 		return;
 	/* the earliest raise since the last entry is the one that waited longest */
-	if (!c->raise_ts[vec])
+	if (!c->raise_ts[vec]) {
 		c->raise_ts[vec] = ts;
+		wait_raise(c, vec, ts, flags, pid);
+	}
 }
 
 void match_softirq_entry(struct matcher *m, int cpu, uint64_t ts, unsigned int vec, int pid)
 {
 	struct sirq_cpu *c = &m->cpu[cpu];
+	bool ks = pid == c->ksoftirqd_pid;
+	struct ctx_group *cg;
 	struct sirq_group *g;
 	struct hist *ih;
 
@@ -341,14 +362,28 @@ void match_softirq_entry(struct matcher *m, int cpu, uint64_t ts, unsigned int v
 		return;
 	if (c->entry_ts)
 		m->n.sirq_entry_no_exit++;
+	/* the wait of every pending vector before the first handler ends here */
+	wait_mark(c, ts);
 	c->entry_ts = ts;
 	c->entry_vec = vec;
+	c->entry_ks = ks;
+	c->entry_hi = wait_hi_at(c, ts);
+	c->entry_raise_ts = c->raise_ts[vec];
+	if (vec == SIRQ_NET_RX) {
+		/* net_rx_action polls the NAPI instances: their runtime counts from here */
+		c->poll_mark_ts = ts;
+		c->poll_mark_pid = pid;
+		c->poll_mark_poll = false;
+	}
 	g = sirq_group(m, cpu, vec);
+	cg = ctx_softirq(m, vec, ks);
 	if (!g)
 		return;
 	g->entries++;
-	if (pid == c->ksoftirqd_pid)
+	if (ks)
 		g->ksoftirqd++;
+	if (cg)
+		ctx_count(m, cg);
 	if (!c->raise_ts[vec]) {
 		m->n.sirq_entry_no_raise++;
 		return;
@@ -357,13 +392,17 @@ void match_softirq_entry(struct matcher *m, int cpu, uint64_t ts, unsigned int v
 	ih = ival_sirq(m, m->ival_sirq_delay, vec);
 	if (ih)
 		hist_add(ih, ts - c->raise_ts[vec]);
+	if (cg)
+		ctx_add_delay(m, cg, ts - c->raise_ts[vec]);
+	wait_entry(m, c, vec, ts, ks);
 	/* a raise from now on, even inside this handler, is for the next entry */
 	c->raise_ts[vec] = 0;
 }
 
-void match_softirq_exit(struct matcher *m, int cpu, uint64_t ts, unsigned int vec)
+void match_softirq_exit(struct matcher *m, int cpu, uint64_t ts, unsigned int vec, int pid)
 {
 	struct sirq_cpu *c = &m->cpu[cpu];
+	struct ctx_group *cg;
 	struct sirq_group *g;
 	struct hist *ih;
 	uint64_t d;
@@ -371,13 +410,19 @@ void match_softirq_exit(struct matcher *m, int cpu, uint64_t ts, unsigned int ve
 	m->n.events[EV_SOFTIRQ_EXIT]++;
 	if (vec >= NR_SOFTIRQS)
 		return;
+	/* a NAPI poll after softirqs ran at a napi thread's local_bh_enable() starts here */
+	c->poll_mark_ts = ts;
+	c->poll_mark_pid = pid;
+	c->poll_mark_poll = false;
 	if (!c->entry_ts || c->entry_vec != (int)vec) {
 		m->n.sirq_exit_no_entry++;
 		c->entry_ts = 0;
 		return;
 	}
 	d = ts - c->entry_ts;
+	wait_exit(c, vec, ts);
 	c->entry_ts = 0;
+	c->tl_ts = 0;
 	g = sirq_group(m, cpu, vec);
 	if (!g)
 		return;
@@ -387,10 +432,13 @@ void match_softirq_exit(struct matcher *m, int cpu, uint64_t ts, unsigned int ve
 	ih = ival_sirq(m, m->ival_sirq_runtime, vec);
 	if (ih)
 		hist_add(ih, d);
+	cg = ctx_softirq(m, vec, c->entry_ks);
+	if (cg)
+		ctx_add_run(m, cg, d);
 }
 
-/* str_hash - FNV-1a, for the workqueue name cache */
-static uint64_t str_hash(const char *s, unsigned int len)
+/* str_hash - FNV-1a, for the name caches */
+uint64_t str_hash(const char *s, unsigned int len)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
@@ -456,7 +504,7 @@ static uint32_t wq_intern(struct matcher *m, const char *name, unsigned int len)
 	return m->nwq++;
 }
 
-static uint32_t func_intern(struct matcher *m, uint64_t addr)
+uint32_t func_intern(struct matcher *m, uint64_t addr)
 {
 	uint32_t *id;
 	int created;
@@ -667,8 +715,11 @@ void match_wq_end(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_soft
 		struct wq_group *g = m->groups[r->group];
 
 		hist_add(&g->runtime, ts - r->start_ts);
-		if (group_ival(m, g))
+		if (group_ival(m, g)) {
 			hist_add(g->ival_runtime, ts - r->start_ts);
+			if (m->long_work_ns && ts - r->start_ts > m->long_work_ns)
+				g->ival_long++;
+		}
 	}
 	map_del(&m->running, key);
 }
@@ -694,11 +745,17 @@ static struct comm_info *comm_update(struct matcher *m, int pid, const char *com
 		m->enomem++;
 		return NULL;
 	}
+	/* a renamed thread: what it had waiting belongs to its old name */
+	if (!created)
+		ctx_thread_flush(m, ci);
 	memcpy(ci->raw, raw, TASK_COMM_LEN);
 	n = strnlen(raw, TASK_COMM_LEN - 1);
 	memcpy(ci->comm, raw, n);
 	ci->comm[n] = '\0';
 	ci->wake_ts = 0;
+	ci->run_ts = 0;
+	ci->ctx = 0;
+	ci->dev = 0;
 	ci->kind = comm_classify(ci->comm, &ci->pool, &cpu);
 	if (ci->kind == COMM_KSOFTIRQD && cpu >= 0 && cpu < m->ncpus) {
 		m->cpu[cpu].ksoftirqd_pid = pid;
@@ -710,6 +767,11 @@ static struct comm_info *comm_update(struct matcher *m, int pid, const char *com
 void match_comm(struct matcher *m, int pid, const char *comm, unsigned int len)
 {
 	comm_update(m, pid, comm, len);
+}
+
+bool match_comm_known(const struct matcher *m, int pid)
+{
+	return map_get(&m->comms, (uint64_t)pid) != NULL;
 }
 
 void match_sched_wakeup(struct matcher *m, uint64_t ts, int pid, const char *comm,
@@ -765,28 +827,65 @@ out_del:
 	return NULL;
 }
 
-void match_sched_switch(struct matcher *m, uint64_t ts, int prev_pid, int next_pid,
+void match_sched_switch(struct matcher *m, int cpu, uint64_t ts, int prev_pid, int next_pid,
 			const char *next_comm, unsigned int len)
 {
+	struct sirq_cpu *c = &m->cpu[cpu];
 	struct comm_info *ci;
 	struct hist *h;
 
 	m->n.events[EV_SCHED_SWITCH]++;
+	/* a napi thread's poll loop starts when it is switched in */
+	c->poll_mark_ts = ts;
+	c->poll_mark_pid = next_pid;
+	c->poll_mark_poll = false;
 	/* a wakeup of a task that was still running ends when it is switched out */
 	ci = map_get(&m->comms, (uint64_t)prev_pid);
-	if (ci)
+	if (ci) {
 		ci->wake_ts = 0;
+		if (ci->run_ts) {
+			if (ts >= ci->run_ts)
+				ctx_thread_run(m, ci, ts - ci->run_ts);
+			ci->run_ts = 0;
+		}
+	}
 	/* pid 0 is every CPU's idle task, "swapper/N": never deferred work, and its
 	 * name would change at every switch */
 	if (!next_pid)
 		return;
 	ci = comm_update(m, next_pid, next_comm, len);
-	if (!ci || !ci->wake_ts)
+	if (!ci)
 		return;
-	h = wake_hist(m, ci);
-	if (h)
-		hist_add(h, ts - ci->wake_ts);
+	if (ci->kind == COMM_NAPI || ci->kind == COMM_IRQ_THREAD)
+		ci->run_ts = ts;
+	if (!ci->wake_ts)
+		return;
+	if (ci->kind == COMM_NAPI || ci->kind == COMM_IRQ_THREAD) {
+		ctx_thread_wake(m, ci, ts - ci->wake_ts);
+	} else {
+		h = wake_hist(m, ci);
+		if (h)
+			hist_add(h, ts - ci->wake_ts);
+	}
 	ci->wake_ts = 0;
+}
+
+void match_inflight(const struct matcher *m,
+		    void (*fn)(void *ctx, uint32_t wq, uint32_t func, bool running, uint32_t pool),
+		    void *ctx)
+{
+	const struct wq_pending *p;
+	const struct wq_running *r;
+	size_t pos = 0;
+
+	while ((p = map_next(&m->pending, &pos, NULL)))
+		if (p->wq != GROUP_NONE && p->func != GROUP_NONE)
+			fn(ctx, p->wq, p->func, false, 0);
+	pos = 0;
+	while ((r = map_next(&m->running, &pos, NULL)))
+		if (r->group != GROUP_NONE)
+			fn(ctx, m->groups[r->group]->wq, m->groups[r->group]->func, true,
+			   m->groups[r->group]->pool);
 }
 
 void match_missed(struct matcher *m, int cpu, long missed)
@@ -801,12 +900,20 @@ void match_missed(struct matcher *m, int cpu, long missed)
 	memset(c->raise_ts, 0, sizeof(c->raise_ts));
 	c->entry_ts = 0;
 	c->last_queued_work = 0;
+	c->hi_ts = 0;
+	c->tl_ts = 0;
+	c->poll_mark_ts = 0;
 }
 
 void matcher_finish(struct matcher *m)
 {
+	struct comm_info *ci;
+	size_t pos = 0;
 	int c, v;
 
+	/* napi threads that never polled: their samples go under their comm */
+	while ((ci = map_next(&m->comms, &pos, NULL)))
+		ctx_thread_flush(m, ci);
 	if (m->ival_ns)
 		ival_emit(m);
 	m->n.events_total = 0;

@@ -19,6 +19,9 @@
  *   thread wakeup    sched_switch to a kworker or ksoftirqd thread minus the
  *                    sched_wakeup of that thread: how long the scheduler kept
  *                    deferred work's own threads waiting for a CPU
+ * and, per execution context (match_ctx.c, the table in ctx_kind below), the delay and
+ * runtime of deferred work in each place the kernel ran it; per softirq vector, each
+ * delay split into its causes (sirq_wait.c).
  */
 #ifndef DEFERBENCH_MATCH_H
 #define DEFERBENCH_MATCH_H
@@ -37,13 +40,27 @@ extern const char *const softirq_names[NR_SOFTIRQS];
 /* softirq_vec_from_name - "NET_RX" -> SIRQ_NET_RX, -1 if unknown */
 int softirq_vec_from_name(const char *name);
 
-/* The event kinds deferbench decodes. */
+/*
+ * The event kinds deferbench decodes. The first nine are the core: without them there
+ * is nothing to measure. The rest add execution contexts and the causes of softirq
+ * delay; a kernel that lacks one (or gives it another layout) loses only the figures
+ * that need it (ev_optional).
+ */
 enum ev_kind {
 	EV_SOFTIRQ_RAISE, EV_SOFTIRQ_ENTRY, EV_SOFTIRQ_EXIT,
 	EV_WQ_QUEUE, EV_WQ_ACTIVATE, EV_WQ_START, EV_WQ_END,
 	EV_SCHED_SWITCH, EV_SCHED_WAKEUP,
+	EV_TASKLET_ENTRY, EV_TASKLET_EXIT,
+	EV_IRQ_ENTRY, EV_IRQ_EXIT,
+	EV_TIMER_IRQ_ENTRY, EV_TIMER_IRQ_EXIT,
+	EV_NAPI_POLL,
 	EV_NR
 };
+#define EV_FIRST_OPTIONAL EV_TASKLET_ENTRY
+static inline bool ev_optional(int k)
+{
+	return k >= EV_FIRST_OPTIONAL;
+}
 /* The one table of their names: tracefs system and event, and "system:event" for files */
 struct ev_name {
 	const char *system;	/* "irq" */
@@ -71,10 +88,24 @@ enum comm_kind {
 	COMM_OTHER,		/* not a thread of deferred work */
 	COMM_KWORKER,		/* a workqueue worker or rescuer: *pool is set */
 	COMM_KSOFTIRQD,		/* ksoftirqd/N: *cpu is set */
+	COMM_NAPI,		/* napi/DEV-ID: threaded NAPI */
+	COMM_IRQ_THREAD,	/* irq/N-name: a threaded interrupt handler */
 };
 enum comm_kind comm_classify(const char *comm, uint32_t *pool, int *cpu);
 
 #define SIRQ_LONG_NS (2 * 1000000ULL)	/* MAX_SOFTIRQ_TIME: runs longer are counted */
+
+/*
+ * The context bits of every trace entry's common_flags (the kernel's enum
+ * trace_flag_type, set by tracing_gen_ctx() from the preempt count when the event
+ * fired). BH_OFF is set while softirq_count() holds disable bits, i.e. inside
+ * local_bh_disable() (also when a hard interrupt arrived there); older kernels never set
+ * it (6.18 does).
+ */
+#define TRACE_FL_HARDIRQ	0x08
+#define TRACE_FL_SOFTIRQ	0x10	/* in_serving_softirq() */
+#define TRACE_FL_NMI		0x40
+#define TRACE_FL_BH_OFF		0x80
 
 struct sirq_group {
 	uint64_t entries;	/* handler runs seen (with or without a matched raise) */
@@ -94,7 +125,127 @@ struct wq_group {
 	struct hist runtime;		/* execute_start -> execute_end */
 	struct hist *ival_delay;	/* current interval, allocated on first use */
 	struct hist *ival_runtime;
+	uint64_t ival_long;		/* items of the interval that ran longer than
+					 * matcher.long_work_ns */
 	bool ival_dirty;
+};
+
+/*
+ * Execution contexts: every place the kernel ran deferred work, each with a delay
+ * (from the event that asked for the work to the one that shows it running) and a
+ * runtime, on trace_clock mono:
+ *
+ *   context      name             where               delay                      runtime
+ *   softirq      vector           inline, ksoftirqd   softirq_raise -> entry     entry -> exit
+ *   tasklet      function         HI, TASKLET         the raise the enclosing    tasklet_entry
+ *                                                     softirq consumed ->        -> exit
+ *                                                     tasklet_entry
+ *   napi_poll    device           softirq, ksoftirqd, (none: no event asks for   see below
+ *                                 thread, busy_poll    a poll)
+ *   napi_thread  napi/DEV-ID      -                   sched_wakeup -> switch in  switch in -> out
+ *   irq_thread   irq/N-name       -                   sched_wakeup -> switch in  switch in -> out
+ *   hardirq      N:name, or       -                   (none)                     irq_handler_entry
+ *                local_timer                                                     -> exit
+ *   workqueue    pool kind        -                   queue_work -> start        start -> end
+ *
+ * A napi_poll event comes after the poll returned; its runtime is measured from the
+ * last mark on that CPU in the same task: the NET_RX softirq_entry, the previous
+ * napi_poll, a softirq_exit, or the napi thread's switch-in (busy polls only from a
+ * previous poll). It is an upper bound that includes the loop around the poll.
+ * Workqueue contexts are the workqueue groups merged by pool kind (at output time).
+ */
+enum ctx_kind {
+	CTX_SOFTIRQ, CTX_TASKLET, CTX_NAPI_POLL, CTX_NAPI_THREAD, CTX_IRQ_THREAD, CTX_HARDIRQ,
+	CTX_WORKQUEUE, CTX_NR
+};
+extern const char *const ctx_kind_names[CTX_NR];	/* "softirq", ... */
+/* ctx_kind_from_name - "napi_poll" -> CTX_NAPI_POLL, -1 if unknown */
+int ctx_kind_from_name(const char *name);
+
+enum ctx_where {
+	WHERE_NONE, WHERE_INLINE, WHERE_KSOFTIRQD, WHERE_SOFTIRQ, WHERE_THREAD,
+	WHERE_BUSY_POLL, WHERE_HI, WHERE_TASKLET, WHERE_NR
+};
+extern const char *const ctx_where_names[WHERE_NR];	/* "", "inline", ... */
+
+struct ctx_group {
+	uint8_t kind;		/* enum ctx_kind */
+	uint8_t where;		/* enum ctx_where */
+	uint32_t name;		/* CTX_TASKLET: index into funcs; else into matcher.strs */
+	uint64_t count;		/* runs, polls, wakeups, handler calls */
+	uint64_t long_runs;	/* runtime > SIRQ_LONG_NS */
+	uint64_t work;		/* napi_poll: packets, summed */
+	uint64_t budget_full;	/* napi_poll: polls that used their whole budget */
+	uint32_t budget;	/* napi_poll: the last budget seen */
+	struct hist delay;
+	struct hist runtime;
+	/* the current interval, allocated on first use */
+	struct hist *ival_delay, *ival_runtime;
+	uint64_t ival_count, ival_long;
+	bool ival_dirty;
+};
+
+/*
+ * Why a softirq waited (sirq_wait.c): each delay, raise -> entry on one CPU, is cut
+ * into parts that add up to it exactly. While the vector was pending the CPU was
+ *   WAIT_HARDIRQ      in a hard interrupt handler (irq_handler_entry/exit, and the
+ *                     local timer interrupt where the kernel traces it)
+ *   WAIT_SIRQ_HIGHER  in the handler of a higher-priority vector (lower number): the
+ *                     normal order
+ *   WAIT_SIRQ_LOWER   in the handler of a lower-priority vector: a priority inversion
+ *   WAIT_SIRQ_SAME    in the vector's own previous run (raised during its handler)
+ *   and the rest of the time, outside every handler, is
+ *   WAIT_BH_DISABLED  before the first softirq handler on the CPU, when the raise came
+ *                     from a task holding local_bh_disable() (or from an interrupt of
+ *                     it): the section ran on until local_bh_enable(); the task is named
+ *   WAIT_KSOFTIRQD    when the vector then ran in ksoftirqd: waiting for it to run
+ *   WAIT_OTHER        everything else: the raising handler's remaining code, irq exit,
+ *                     the softirq loop between handlers, interrupts not traced
+ * Where it was raised comes from the raise event's common_flags.
+ */
+enum sirq_cause {
+	WAIT_HARDIRQ, WAIT_SIRQ_HIGHER, WAIT_SIRQ_LOWER, WAIT_SIRQ_SAME, WAIT_BH_DISABLED,
+	WAIT_KSOFTIRQD, WAIT_OTHER, WAIT_NR
+};
+extern const char *const sirq_cause_names[WAIT_NR];
+enum sirq_origin { ORIG_HARDIRQ, ORIG_SOFTIRQ, ORIG_TASK_BH_OFF, ORIG_TASK, ORIG_NR };
+extern const char *const sirq_origin_names[ORIG_NR];
+/* sirq_origin_of - where a raise with these common_flags happened */
+enum sirq_origin sirq_origin_of(unsigned int flags);
+
+#define WAIT_TASKS_MAX 64	/* BH-disabling tasks kept per vector; the rest are summed */
+#define TASK_COMM_LEN 16
+
+struct wait_task {
+	char comm[TASK_COMM_LEN];	/* "pid N" when the name was never seen */
+	uint64_t delays;		/* delays it held back */
+	uint64_t total_ns;		/* WAIT_BH_DISABLED time it caused */
+	uint64_t max_ns;
+};
+
+/* One vector's delays, all CPUs, split by cause. */
+struct sirq_wait {
+	uint64_t delays;			/* delays split (every matched delay) */
+	uint64_t delay_ns;			/* their sum */
+	uint64_t origin[ORIG_NR];		/* delays by where the raise came from */
+	uint64_t origin_ns[ORIG_NR];
+	uint64_t cause_ns[WAIT_NR];		/* summed over delays; adds up to delay_ns */
+	struct hist cause[WAIT_NR];		/* per delay, the part of each cause (> 0) */
+	struct wait_task task[WAIT_TASKS_MAX];
+	uint32_t ntasks;
+	struct wait_task other_tasks;		/* beyond WAIT_TASKS_MAX */
+};
+
+/* The raise a pending vector waits from, with the CPU's time accounts at that moment. */
+struct sirq_pending {
+	uint64_t hi;				/* hard irq time account at the raise */
+	uint64_t sirq[NR_SOFTIRQS];		/* each vector's handler time account */
+	uint64_t sirq_sum;			/* their sum */
+	uint64_t mark_ts;			/* first softirq_entry on the CPU after it */
+	uint64_t mark_hi;			/* the hard irq account then */
+	uint64_t mark_sirq;			/* and the sum of the handler accounts */
+	unsigned int flags;			/* the raise's common_flags */
+	int pid;				/* the raise's common_pid */
 };
 
 /* Unmatched and in-flight counts: printed beside every figure. */
@@ -108,11 +259,16 @@ struct match_counts {
 	uint64_t wq_activate_no_queue;
 	uint64_t wq_end_no_start;
 	uint64_t wq_start_no_end;	/* the worker started another item first */
+	uint64_t tasklet_exit_no_entry;
+	uint64_t irq_exit_no_entry;
 	/* neither unmatched nor loss: work that legitimately has no partner */
 	uint64_t wq_barriers;		/* flush_work() barriers: run without queue_work */
 	uint64_t wq_superseded;		/* queued again before running (cancelled or
 					 * grabbed by mod_delayed_work), or a lost start */
 	uint64_t sirq_entry_no_exit;	/* another entry came first on that CPU */
+	uint64_t tasklet_no_softirq;	/* a tasklet outside a HI/TASKLET softirq run */
+	uint64_t wait_inconsistent;	/* delays whose time accounts did not add up (a
+					 * lost or reordered event): not split */
 	/* in flight when the capture ended: the partner comes after the end */
 	uint64_t sirq_raise_open;
 	uint64_t sirq_entry_open;
@@ -124,17 +280,43 @@ struct match_counts {
 	uint64_t late_events;		/* arrived behind the merge watermark (live only) */
 };
 
-/* Per-interval callback: kind 0 softirq (key = vector), 1 workqueue (key = group index). */
-enum ival_kind { IVAL_SOFTIRQ, IVAL_WQ };
+/*
+ * Per-interval callback: kind IVAL_SOFTIRQ (key = vector), IVAL_WQ (key = group index)
+ * or IVAL_CONTEXT (key = context group index).
+ */
+enum ival_kind { IVAL_SOFTIRQ, IVAL_WQ, IVAL_CONTEXT };
 typedef void (*ival_cb)(void *ctx, uint64_t interval, enum ival_kind kind, uint32_t key,
 			const struct hist *delay, const struct hist *runtime);
+struct matcher;
+/*
+ * ival_end_cb - called once per interval that had events, before the interval's
+ * figures are reset: everything of the interval can be read from the matcher
+ */
+typedef void (*ival_end_cb)(void *ctx, const struct matcher *m, uint64_t interval);
 
+/* What the matcher keeps per CPU. */
 struct sirq_cpu {
 	uint64_t raise_ts[NR_SOFTIRQS];	/* earliest pending raise, 0 = none */
 	uint64_t entry_ts;		/* in-progress handler start, 0 = none */
 	int entry_vec;
+	bool entry_ks;			/* the running handler is in ksoftirqd */
+	uint64_t entry_raise_ts;	/* the raise the running handler consumed, 0 = none */
+	uint64_t entry_hi;		/* hard irq account at its entry */
 	uint64_t last_queued_work;	/* see match_wq_activate */
 	int ksoftirqd_pid;		/* -1 until known */
+	/* time accounts of sirq_wait.c: ns spent in handlers, from the first event */
+	uint64_t hi_cum;		/* hard irq handlers, closed */
+	uint64_t hi_ts;			/* a hard irq handler running since, 0 = none */
+	uint32_t hi_ctx;		/* its context group */
+	uint64_t sirq_cum[NR_SOFTIRQS];	/* softirq handlers, hard irq time excluded */
+	struct sirq_pending pend[NR_SOFTIRQS];
+	/* a running tasklet */
+	uint64_t tl_ts;
+	uint32_t tl_ctx;
+	/* napi_poll runtime: the last mark (see ctx_kind) */
+	uint64_t poll_mark_ts;
+	int poll_mark_pid;
+	bool poll_mark_poll;		/* the mark was a napi_poll */
 };
 
 /* Wakeup-to-running latency of the threads that run deferred work. */
@@ -168,9 +350,19 @@ struct matcher {
 	struct map wake_ids;		/* worker pool -> index in wake */
 	struct wake_group **wake;
 	uint32_t nwake, wake_cap;
+	/* execution contexts (match_ctx.c) */
+	struct ctx_group **ctx;
+	uint32_t nctx, ctx_cap;
+	struct map ctx_ids;		/* (kind, where, name) -> index in ctx */
+	struct map irq_ids;		/* irq number -> index in ctx */
+	uint32_t sirq_ctx[NR_SOFTIRQS][2];	/* inline, ksoftirqd: index + 1, 0 = none */
+	char **strs;			/* names of devices, threads, interrupts */
+	uint32_t nstrs, strs_cap;
+	struct map str_ids;		/* hash of a name -> index in strs */
+	struct sirq_wait *wait[NR_SOFTIRQS];	/* allocated on first use */
 	struct match_counts n;
 	/* intervals */
-	uint64_t t0;			/* capture start: interval 0 begins here */
+	uint64_t t0;			/* interval 0 begins here */
 	uint64_t ival_ns;		/* 0: no intervals */
 	uint64_t ival_cur;
 	uint64_t ival_end;		/* first ts of the next interval */
@@ -178,6 +370,17 @@ struct matcher {
 	struct hist *ival_sirq_runtime[NR_SOFTIRQS];
 	ival_cb on_interval;
 	void *ival_ctx;
+	ival_end_cb on_interval_end;
+	void *ival_end_ctx;
+	uint64_t long_work_ns;		/* count work items that ran longer (0: none) */
+	/*
+	 * comm_resolve - the name of a task never seen by name (scheduler events are kept
+	 * only for the threads of deferred work), for naming the tasks that held bottom
+	 * halves off: fills comm (16 bytes) and returns true, or false; NULL offline
+	 */
+	bool (*comm_resolve)(void *ctx, int pid, char *comm);
+	void *comm_resolve_ctx;
+	uint64_t first_ts, last_ts;	/* of the events decoded (0: none yet) */
 	uint64_t barrier_func;		/* address of wq_barrier_func, 0 if unknown */
 	int enomem;			/* allocation failures: the result is not trustworthy */
 };
@@ -193,6 +396,8 @@ static inline struct sirq_group *sirq_group_get(const struct matcher *m, int cpu
 {
 	return m->sirq[cpu * NR_SOFTIRQS + vec];
 }
+/* ctx_name - a context group's name: a vector, device, thread, interrupt or function */
+const char *ctx_name(const struct matcher *m, const struct ctx_group *g);
 
 void match_interval_roll(struct matcher *m, uint64_t ts);
 static inline void match_tick(struct matcher *m, uint64_t ts)
@@ -201,10 +406,11 @@ static inline void match_tick(struct matcher *m, uint64_t ts)
 		match_interval_roll(m, ts);
 }
 
-/* Event handlers; cpu is the CPU whose buffer held the event. */
-void match_softirq_raise(struct matcher *m, int cpu, uint64_t ts, unsigned int vec);
+/* Event handlers; cpu is the CPU whose buffer held the event, flags its common_flags. */
+void match_softirq_raise(struct matcher *m, int cpu, uint64_t ts, unsigned int vec,
+			 unsigned int flags, int pid);
 void match_softirq_entry(struct matcher *m, int cpu, uint64_t ts, unsigned int vec, int pid);
-void match_softirq_exit(struct matcher *m, int cpu, uint64_t ts, unsigned int vec);
+void match_softirq_exit(struct matcher *m, int cpu, uint64_t ts, unsigned int vec, int pid);
 void match_wq_queue(struct matcher *m, int cpu, uint64_t ts, uint64_t work, uint64_t func,
 		    const char *wq, unsigned int wqlen);
 void match_wq_activate(struct matcher *m, int cpu, uint64_t ts, uint64_t work);
@@ -214,11 +420,30 @@ void match_wq_end(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_soft
 		  uint64_t work);
 /* match_comm - a task's name (len bytes, NUL-padded), from sched events or /proc */
 void match_comm(struct matcher *m, int pid, const char *comm, unsigned int len);
+/* match_comm_known - whether the matcher has a name for pid */
+bool match_comm_known(const struct matcher *m, int pid);
 void match_sched_wakeup(struct matcher *m, uint64_t ts, int pid, const char *comm,
 			unsigned int len);
-void match_sched_switch(struct matcher *m, uint64_t ts, int prev_pid, int next_pid,
+void match_sched_switch(struct matcher *m, int cpu, uint64_t ts, int prev_pid, int next_pid,
 			const char *next_comm, unsigned int len);
+/*
+ * match_inflight - fn for every work item queued and not yet running (running false,
+ * pool 0) or running (its pool) now, with its workqueue and function indexes; items
+ * whose queue_work was not seen are not reported
+ */
+void match_inflight(const struct matcher *m,
+		    void (*fn)(void *ctx, uint32_t wq, uint32_t func, bool running, uint32_t pool),
+		    void *ctx);
 /* match_missed - the buffer of cpu lost events before this point (-1: count unknown) */
 void match_missed(struct matcher *m, int cpu, long missed);
+
+/* match_ctx.c: tasklets, hard interrupts (irq -1: the local timer), NAPI polls */
+void match_tasklet_entry(struct matcher *m, int cpu, uint64_t ts, uint64_t func);
+void match_tasklet_exit(struct matcher *m, int cpu, uint64_t ts, uint64_t func);
+void match_irq_entry(struct matcher *m, int cpu, uint64_t ts, int irq, const char *name,
+		     unsigned int len);
+void match_irq_exit(struct matcher *m, int cpu, uint64_t ts, int irq);
+void match_napi_poll(struct matcher *m, int cpu, uint64_t ts, int pid, unsigned int flags,
+		     const char *dev, unsigned int len, int work, int budget);
 
 #endif

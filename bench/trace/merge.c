@@ -155,8 +155,18 @@ void merger_run(struct merger *mg)
 				next = c;
 			}
 		}
-		if (best < 0 || best_ts >= limit)
+		if (best < 0 || best_ts >= limit) {
+			/*
+			 * Nothing older than min(best_ts, limit) can come any more: close the
+			 * intervals that ended before it, so that a live view sees an interval
+			 * end on time even when the machine is quiet. Offline, every horizon
+			 * is UINT64_MAX and the last interval closes at matcher_finish().
+			 */
+			limit = best >= 0 && best_ts < limit ? best_ts : limit;
+			if (limit != UINT64_MAX)
+				match_tick(m, limit);
 			return;
+		}
 		if (next < 0)
 			next = mg->ncpus;
 		if (limit <= next_ts) {

@@ -191,10 +191,11 @@ static int offline_load(struct offline *o, const char *raw, const char *ivals, c
 		if (!o->iw)
 			return set_err(errbuf, "cannot create %s: %s", ivals, strerror(errno));
 	}
-	if (result_init(&o->res, o->rm.ncpus, o->rm.start_ts, o->rm.interval_ns,
+	if (result_init(&o->res, o->rm.ncpus, o->rm.interval_origin_ns, o->rm.interval_ns,
 			o->iw ? ival_writer_cb : NULL, o->iw))
 		return set_err(errbuf, "out of memory");
 	o->res_ready = true;
+	o->res.start_ts = o->rm.start_ts;
 	o->res.meta = o->rm.meta;
 	o->res.end_ts = o->rm.end_ts;
 	memcpy(o->res.loss, o->rm.loss, o->rm.ncpus * sizeof(*o->res.loss));

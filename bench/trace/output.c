@@ -97,8 +97,7 @@ const char *wq_func_name(const struct result *r, const struct wq_group *g, char 
 	return symtab_name(&r->syms, r->m.funcs[g->func].addr, buf, len);
 }
 
-/* print_stats - "count p50 p90 p99 p99.9 max" of one histogram */
-static void print_stats(FILE *f, const struct hist *h)
+void print_stats(FILE *f, const struct hist *h)
 {
 	struct hist_stats st;
 	char b[6][24];
@@ -141,12 +140,18 @@ static void print_capture(const struct result *r, FILE *f)
 
 	fprintf(f, "deferbench: %.3f s on %d CPUs, kernel %s, trace_clock %s\n",
 		result_duration_s(r), r->ncpus, r->meta.kernel, r->meta.trace_clock);
-	fprintf(f, "events %llu   lost %llu%s   unmatched %llu (softirq %llu, workqueue %llu)   "
+	uint64_t irq_um = n->tasklet_exit_no_entry + n->irq_exit_no_entry;
+	char more[64] = "";
+
+	/* the irq and tasklet pairs only when there are some: older captures had none */
+	if (irq_um)
+		snprintf(more, sizeof(more), ", irq/tasklet %llu", (unsigned long long)irq_um);
+	fprintf(f, "events %llu   lost %llu%s   unmatched %llu (softirq %llu, workqueue %llu%s)   "
 		"in flight at end %llu\n",
 		(unsigned long long)n->events_total, (unsigned long long)r->lost_events,
 		r->lossy ? " [LOSSY: figures below undercount]" : "",
 		(unsigned long long)matcher_unmatched(&r->m), (unsigned long long)sirq_um,
-		(unsigned long long)(matcher_unmatched(&r->m) - sirq_um),
+		(unsigned long long)(matcher_unmatched(&r->m) - sirq_um - irq_um), more,
 		(unsigned long long)(n->sirq_raise_open + n->sirq_entry_open +
 				     n->wq_queued_open + n->wq_running_open));
 	print_cost(r, f);
@@ -264,4 +269,6 @@ void result_print(const struct result *r, FILE *f)
 	print_softirq(r, f);
 	print_workqueue(r, f, 25);
 	print_wakeup(r, f);
+	print_contexts(r, f);
+	print_wait(r, f);
 }

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fmt.h"
 #include "result.h"
@@ -21,6 +22,35 @@ bool sirq_all(const struct result *r, int vec, struct sirq_group *out);
 typedef void (*sirq_visit)(void *ctx, const struct result *r, const struct sirq_group *g,
 			   int vec, int cpu);
 int sirq_each(const struct result *r, sirq_visit fn, void *ctx);
+/*
+ * One row of the contexts table, as every output lists it: the context groups of the
+ * matcher, and the workqueue groups merged by pool kind (context "workqueue").
+ */
+struct ctx_row {
+	enum ctx_kind kind;
+	const char *name;		/* vector, function, device, thread, irq, pool kind */
+	const char *where;		/* "inline", "thread", ... or "" */
+	uint64_t count;			/* runs, polls, wakeups, items */
+	uint64_t long_runs;		/* runtime > 2 ms */
+	uint64_t work, budget_full;	/* napi_poll */
+	uint32_t budget;
+	const struct hist *delay;	/* empty for napi_poll and hardirq */
+	const struct hist *runtime;
+};
+/* ctx_each - fn for every context row (kind order, then where, then busiest); 0/-ENOMEM */
+typedef void (*ctx_visit)(void *ctx, const struct result *r, const struct ctx_row *row);
+int ctx_each(const struct result *r, ctx_visit fn, void *ctx);
+/* ctx_row_of - the row of one context group (name in buf for tasklets) */
+void ctx_row_of(const struct result *r, const struct ctx_group *g, struct ctx_row *row,
+		char *buf, size_t len);
+/* wait_tasks_order - a vector's BH-disabling tasks, most delay caused first; caller frees */
+uint32_t *wait_tasks_order(const struct sirq_wait *w);
+/* print_contexts, print_wait - the record table's contexts and softirq wait sections */
+void print_contexts(const struct result *r, FILE *f);
+void print_wait(const struct result *r, FILE *f);
+/* print_stats - " p50 p90 p99 p99.9 max" of a histogram, or dashes */
+void print_stats(FILE *f, const struct hist *h);
+
 /* wq_order - group indices sorted by p99 delay, largest first; caller frees */
 uint32_t *wq_order(const struct result *r);
 /* wq_func_name - the work function's symbol */

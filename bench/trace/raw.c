@@ -80,19 +80,30 @@ int raw_load_formats(const char *rawdir, char **header, size_t *hlen, char *form
 	return 0;
 }
 
-int raw_save_comms(const char *rawdir, const struct comm_entry *c, size_t n)
+static int comms_write(const char *rawdir, const struct comm_entry *c, size_t n,
+		       const char *mode)
 {
 	char path[PATH_MAX];
 	FILE *f;
 	size_t i;
 
 	snprintf(path, sizeof(path), "%s/comms", rawdir);
-	f = fopen(path, "w");
+	f = fopen(path, mode);
 	if (!f)
 		return -errno;
 	for (i = 0; i < n; i++)
 		fprintf(f, "%d %s\n", c[i].pid, c[i].comm);
 	return fclose(f) ? -errno : 0;
+}
+
+int raw_save_comms(const char *rawdir, const struct comm_entry *c, size_t n)
+{
+	return comms_write(rawdir, c, n, "w");
+}
+
+int raw_add_comms(const char *rawdir, const struct comm_entry *c, size_t n)
+{
+	return comms_write(rawdir, c, n, "a");
 }
 
 /* comm_ok - what the kernel can name a task: 1..15 bytes, no control characters */
@@ -182,6 +193,7 @@ int raw_save_meta(const char *rawdir, const struct result *r, unsigned int subbu
 	jsonw_u64(o, "start_ts", r->start_ts);
 	jsonw_u64(o, "end_ts", r->end_ts);
 	jsonw_u64(o, "interval_ns", r->meta.interval_ns);
+	jsonw_u64(o, "interval_origin_ns", r->m.t0);
 	jsonw_u64(o, "buffer_kb", r->meta.buffer_kb);
 	if (r->meta.sched_events[0])
 		json_object_object_add(o, "sched_events",
@@ -346,6 +358,14 @@ int raw_parse_meta(const char *text, size_t len, const char *path, struct raw_me
 	if (!ret && rm->interval_ns && rm->interval_ns < 10 * NSEC_PER_MSEC)
 		ret = jr_fail(&j, "", "interval_ns", "%llu is shorter than 10 ms",
 			      (unsigned long long)rm->interval_ns);
+	/* captures from before --align-intervals started their intervals at start_ts */
+	rm->interval_origin_ns = rm->start_ts;
+	if (!ret && jr_has(o, "interval_origin_ns"))
+		ret = jr_u64(&j, o, "", "interval_origin_ns", &rm->interval_origin_ns);
+	if (!ret && (rm->interval_origin_ns > rm->start_ts ||
+		     (rm->interval_ns && rm->start_ts - rm->interval_origin_ns >= rm->interval_ns)))
+		ret = jr_fail(&j, "", "interval_origin_ns", "is not within an interval before "
+			      "start_ts");
 	ret = ret ?: jr_u64(&j, o, "", "buffer_kb", &v);
 	if (!ret && v > UINT32_MAX)
 		ret = jr_fail(&j, "", "buffer_kb", "%llu is out of range", (unsigned long long)v);

@@ -9,7 +9,8 @@
  *   formats/SYS/EVENT   the format file of every event that was enabled
  *   cpuN.dat            CPU N's sub-buffers as read from trace_pipe_raw, each
  *                       exactly sub-buffer-size bytes, in reading order
- *   comms               "pid comm" of kernel workers and ksoftirqd at capture start
+ *   comms               "pid comm" of kernel workers and ksoftirqd at capture start, then
+ *                       of the tasks named during it (those that held bottom halves off)
  *   symbols             "addr T name" of every work function seen
  */
 #ifndef DEFERBENCH_RAW_H
@@ -33,6 +34,8 @@ int raw_save_formats(const char *rawdir, const char *header, size_t hlen,
 int raw_load_formats(const char *rawdir, char **header, size_t *hlen, char *formats[EV_NR],
 		     char *errbuf);
 int raw_save_comms(const char *rawdir, const struct comm_entry *c, size_t n);
+/* raw_add_comms - names learnt during the capture, after those of its start */
+int raw_add_comms(const char *rawdir, const struct comm_entry *c, size_t n);
 /*
  * raw_load_comms - the comms file: "pid comm" lines; *c is malloc'ed (caller frees).
  * raw_parse_comms parses len bytes of text (modified in place), path names it in
@@ -49,6 +52,7 @@ struct raw_meta {
 	int ncpus;
 	unsigned int subbuf_size;
 	uint64_t start_ts, end_ts, interval_ns;
+	uint64_t interval_origin_ns;	/* interval 0 begins here (start_ts, or before it) */
 	struct result_meta meta;
 	struct cpu_loss *loss;		/* [ncpus], caller frees */
 };

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 int result_init(struct result *r, int ncpus, uint64_t start_ts, uint64_t interval_ns,
 		ival_cb cb, void *cb_ctx)
 {
@@ -56,4 +58,33 @@ void result_finish(struct result *r)
 double result_duration_s(const struct result *r)
 {
 	return r->end_ts > r->start_ts ? (r->end_ts - r->start_ts) / 1e9 : 0.0;
+}
+
+void cpu_loss_parse(const char *text, struct cpu_loss *l)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+		{ "entries: ", offsetof(struct cpu_loss, entries) },
+		{ "overrun: ", offsetof(struct cpu_loss, overrun) },
+		{ "commit overrun: ", offsetof(struct cpu_loss, commit_overrun) },
+		{ "dropped events: ", offsetof(struct cpu_loss, dropped) },
+		{ "read events: ", offsetof(struct cpu_loss, read_events) },
+	};
+	const char *line = text;
+	size_t i;
+
+	while (line && *line) {
+		/* trace.dat keeps every CPU's stats in one text, each after "CPU: N" */
+		if (line != text && !strncmp(line, "CPU: ", 5))
+			break;
+		for (i = 0; i < ARRAY_SIZE(keys); i++)
+			if (!strncmp(line, keys[i].key, strlen(keys[i].key)))
+				*(uint64_t *)((char *)l + keys[i].off) =
+					strtoull(line + strlen(keys[i].key), NULL, 10);
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
 }

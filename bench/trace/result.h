@@ -55,6 +55,13 @@ struct result {
 	struct result_meta meta;
 };
 
+/*
+ * cpu_loss_parse - the counters of one CPU's per_cpu/cpuN/stats text ("entries: ",
+ * "overrun: ", ...) into l; text may end with the next CPU's (only the first of each
+ * key counts)
+ */
+void cpu_loss_parse(const char *text, struct cpu_loss *l);
+
 /* result_init - zeroed result for ncpus CPUs, with the matcher set up; 0 / -ENOMEM */
 int result_init(struct result *r, int ncpus, uint64_t start_ts, uint64_t interval_ns,
 		ival_cb cb, void *cb_ctx);

@@ -6,6 +6,8 @@
  *   summary.json     summary_json.c     every statistic, counts, losses, metadata
  *   softirq.csv      tables_csv.c       the statistics as tables (written only)
  *   workqueue.csv    tables_csv.c
+ *   contexts.csv     tables_csv.c
+ *   softirq_wait.csv tables_csv.c
  *   histograms.csv   histograms_csv.c   the buckets of every histogram
  *   intervals.csv    intervals_csv.c    per-interval statistics and buckets (the format
  *                                       is bench/lib/ivfile.h's, shared with workloads)
@@ -23,10 +25,11 @@
 
 #define SUMMARY_SCHEMA "deferbench/1"
 
-/* result_write_dir - summary.json, softirq.csv, workqueue.csv, histograms.csv into dir */
+/* result_write_dir - summary.json and the CSV files (result_write_csv) into dir */
 int result_write_dir(const struct result *r, const char *dir);
 int result_write_json(const struct result *r, const char *path);
-/* result_write_csv - softirq.csv, workqueue.csv and histograms.csv into dir */
+/* result_write_csv - softirq.csv, workqueue.csv, contexts.csv, softirq_wait.csv and
+ * histograms.csv into dir */
 int result_write_csv(const struct result *r, const char *dir);
 int histograms_write(const struct result *r, const char *path);
 /*

@@ -14,6 +14,7 @@
 #include "jsonw.h"
 #include "output.h"
 #include "result_files.h"
+#include "summary_int.h"
 #include "util.h"
 
 json_object *json_command_status(const struct result_meta *m)
@@ -42,6 +43,8 @@ static json_object *json_meta(const struct result *r)
 	json_object_object_add(o, "version", json_object_new_string(DEFERBENCH_VERSION));
 	json_object_object_add(o, "command", json_object_new_string(r->meta.command));
 	json_object_object_add(o, "interval_s", json_object_new_double(r->meta.interval_ns / 1e9));
+	/* where interval 0 begins on the trace clock (intervals.csv's t_s counts from it) */
+	jsonw_u64(o, "interval_origin_ns", r->m.t0);
 	jsonw_u64(o, "buffer_kb", r->meta.buffer_kb);
 	if (r->meta.sched_events[0])
 		json_object_object_add(o, "sched_events",
@@ -72,6 +75,9 @@ static json_object *json_capture(const struct result *r)
 	jsonw_u64(o, "lost_events", r->lost_events);
 	json_object_object_add(o, "lossy", json_object_new_boolean(r->lossy));
 	jsonw_u64(o, "late_events", n->late_events);
+	/* the events' span on the trace clock (0 without events) */
+	jsonw_u64(o, "first_event_ns", r->m.first_ts);
+	jsonw_u64(o, "last_event_ns", r->m.last_ts);
 	json_object_object_add(o, "capture_cpu_s", json_object_new_double(r->meta.capture_cpu_s));
 	for (c = 0; c < r->ncpus; c++) {
 		json_object *l = json_object_new_object();
@@ -92,9 +98,13 @@ static json_object *json_capture(const struct result *r)
 	jsonw_u64(um, "wq_activate_no_queue", n->wq_activate_no_queue);
 	jsonw_u64(um, "wq_end_no_start", n->wq_end_no_start);
 	jsonw_u64(um, "wq_start_no_end", n->wq_start_no_end);
+	jsonw_u64(um, "tasklet_exit_no_entry", n->tasklet_exit_no_entry);
+	jsonw_u64(um, "irq_exit_no_entry", n->irq_exit_no_entry);
 	json_object_object_add(o, "unmatched_detail", um);
 	jsonw_u64(o, "wq_flush_barriers", n->wq_barriers);
 	jsonw_u64(o, "wq_superseded", n->wq_superseded);
+	jsonw_u64(o, "tasklet_outside_softirq", n->tasklet_no_softirq);
+	jsonw_u64(o, "softirq_wait_not_split", n->wait_inconsistent);
 	jsonw_u64(open, "softirq_raised", n->sirq_raise_open);
 	jsonw_u64(open, "softirq_running", n->sirq_entry_open);
 	jsonw_u64(open, "wq_queued", n->wq_queued_open);
@@ -213,6 +223,8 @@ int result_write_json(const struct result *r, const char *path)
 		ret = -ENOMEM;
 	json_object_object_add(root, "workqueue", wq);
 	json_object_object_add(root, "thread_wakeup", json_wakeup(r));
+	ret = ret ?: json_contexts(r, root);
+	ret = ret ?: json_wait(r, root);
 	/* never write a summary that silently lacks rows */
 	if (!ret && json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
 						       JSON_C_TO_STRING_NOSLASHESCAPE))
@@ -298,13 +310,9 @@ static int read_wq(const struct jr *j, struct json_object *o, const char *where,
 	return ret;
 }
 
-/*
- * read_array - allocate n elements of size sz and fill each with fn; parent is the path
- * of the object that holds the array ("" for the root)
- */
-static int read_array(const struct jr *j, struct json_object *root, const char *parent,
-		      const char *key, size_t sz, void **out, size_t *n,
-		      int (*fn)(const struct jr *, struct json_object *, const char *, void *))
+int read_array(const struct jr *j, struct json_object *root, const char *parent,
+	       const char *key, size_t sz, void **out, size_t *n,
+	       int (*fn)(const struct jr *, struct json_object *, const char *, void *))
 {
 	struct json_object *arr;
 	char where[96];
@@ -425,6 +433,8 @@ int summary_load(const char *path, struct record *rec, char *errbuf)
 	ret = ret ?: read_array(&j, root, "", "workqueue", sizeof(*rec->wq), (void **)&rec->wq,
 				&rec->nwq, wq_cb);
 	ret = ret ?: read_wakeup(&j, root, rec);
+	ret = ret ?: read_contexts(&j, root, rec);
+	ret = ret ?: read_wait(&j, root, rec);
 	json_object_put(root);
 	return ret;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tables_csv.c - softirq.csv and workqueue.csv (columns in docs/results-format.md),
+ * tables_csv.c - softirq.csv, workqueue.csv, contexts.csv and softirq_wait.csv (columns
+ * in docs/results-format.md),
  * through libcsv, and the whole result directory of a capture.
  */
 #include <errno.h>
@@ -102,6 +103,75 @@ static int write_workqueue(const struct result *r, const char *path)
 	return csvw_close(&w);
 }
 
+static void ctx_csv_row(void *ctx, const struct result *r, const struct ctx_row *row)
+{
+	struct csvw *w = ctx;
+
+	csvw_str(w, ctx_kind_names[row->kind]);
+	csvw_str(w, row->name);
+	csvw_str(w, row->where);
+	csvw_u64(w, row->count);
+	csvw_u64(w, row->long_runs);
+	csvw_u64(w, row->work);
+	csvw_u64(w, row->budget_full);
+	csvw_u64(w, row->budget);
+	csvw_stats(w, row->delay);
+	csvw_stats(w, row->runtime);
+	capture_cols(w, r);
+	csvw_end(w);
+}
+
+static int write_contexts(const struct result *r, const char *path)
+{
+	static const char *const head[] = { "context", "name", "where", "count", "long_runs",
+					    "work", "budget_full", "budget", NULL };
+	struct csvw w;
+	int ret;
+
+	ret = csvw_open(&w, path);
+	if (ret)
+		return ret;
+	csvw_header(&w, head);
+	csvw_stats_header(&w, "delay");
+	csvw_stats_header(&w, "runtime");
+	capture_cols_header(&w);
+	csvw_end(&w);
+	ret = ctx_each(r, ctx_csv_row, &w);
+	return csvw_close(&w) ?: ret;
+}
+
+/* write_wait - one row per vector and cause: softirq_wait.csv */
+static int write_wait(const struct result *r, const char *path)
+{
+	static const char *const head[] = { "vector", "cause", "delays", "total_ns", "share",
+					    NULL };
+	struct csvw w;
+	int v, k, ret;
+
+	ret = csvw_open(&w, path);
+	if (ret)
+		return ret;
+	csvw_header(&w, head);
+	csvw_stats_header(&w, "part");
+	capture_cols_header(&w);
+	csvw_end(&w);
+	for (v = 0; v < NR_SOFTIRQS; v++) {
+		const struct sirq_wait *sw = r->m.wait[v];
+
+		for (k = 0; sw && sw->delays && k < WAIT_NR; k++) {
+			csvw_str(&w, softirq_names[v]);
+			csvw_str(&w, sirq_cause_names[k]);
+			csvw_u64(&w, sw->cause[k].count);
+			csvw_u64(&w, sw->cause_ns[k]);
+			csvw_dbl(&w, sw->delay_ns ? (double)sw->cause_ns[k] / sw->delay_ns : 0);
+			csvw_stats(&w, &sw->cause[k]);
+			capture_cols(&w, r);
+			csvw_end(&w);
+		}
+	}
+	return csvw_close(&w);
+}
+
 int result_write_csv(const struct result *r, const char *dir)
 {
 	char path[PATH_MAX];
@@ -113,6 +183,14 @@ int result_write_csv(const struct result *r, const char *dir)
 		return ret;
 	snprintf(path, sizeof(path), "%s/workqueue.csv", dir);
 	ret = write_workqueue(r, path);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s/contexts.csv", dir);
+	ret = write_contexts(r, path);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s/softirq_wait.csv", dir);
+	ret = write_wait(r, path);
 	if (ret)
 		return ret;
 	snprintf(path, sizeof(path), "%s/histograms.csv", dir);

@@ -23,6 +23,13 @@ for e in irq/softirq_raise irq/softirq_entry irq/softirq_exit workqueue/workqueu
 	 workqueue/workqueue_execute_end; do
 	echo 1 > "$X/events/$e/enable" || fail "cannot enable $e"
 done
+# the events of the execution contexts, where this kernel has them (deferbench's counts
+# of them are checked too)
+for e in irq/irq_handler_entry irq/irq_handler_exit irq/tasklet_entry irq/tasklet_exit \
+	 napi/napi_poll irq_vectors/local_timer_entry irq_vectors/local_timer_exit; do
+	[ -d "$X/events/$e" ] || continue
+	echo 1 > "$X/events/$e/enable" || fail "cannot enable $e"
+done
 cat > "$T/ptywriter.py" <<'PY'
 import os, pty, time, tty
 m, s = pty.openpty()

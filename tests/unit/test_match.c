@@ -50,11 +50,11 @@ static void test_several_raises_one_entry(void **state)
 	struct matcher *m = *state;
 	struct sirq_group *g;
 
-	match_softirq_raise(m, 0, 100 * US, SIRQ_NET_RX);
-	match_softirq_raise(m, 0, 150 * US, SIRQ_NET_RX);
-	match_softirq_raise(m, 0, 180 * US, SIRQ_NET_RX);
+	match_softirq_raise(m, 0, 100 * US, SIRQ_NET_RX, 0, 0);
+	match_softirq_raise(m, 0, 150 * US, SIRQ_NET_RX, 0, 0);
+	match_softirq_raise(m, 0, 180 * US, SIRQ_NET_RX, 0, 0);
 	match_softirq_entry(m, 0, 200 * US, SIRQ_NET_RX, 1234);
-	match_softirq_exit(m, 0, 230 * US, SIRQ_NET_RX);
+	match_softirq_exit(m, 0, 230 * US, SIRQ_NET_RX, 0);
 	g = sirq_group_get(m, 0, SIRQ_NET_RX);
 	/* the earliest pending raise is the one that waited */
 	assert_int_equal(g->delay.count, 1);
@@ -70,13 +70,13 @@ static void test_reraise_during_handler(void **state)
 	struct matcher *m = *state;
 	struct sirq_group *g;
 
-	match_softirq_raise(m, 1, 10 * US, SIRQ_TIMER);
+	match_softirq_raise(m, 1, 10 * US, SIRQ_TIMER, 0, 0);
 	match_softirq_entry(m, 1, 20 * US, SIRQ_TIMER, 0);
 	/* raised again while its handler runs: that raise is for the next entry */
-	match_softirq_raise(m, 1, 25 * US, SIRQ_TIMER);
-	match_softirq_exit(m, 1, 30 * US, SIRQ_TIMER);
+	match_softirq_raise(m, 1, 25 * US, SIRQ_TIMER, 0, 0);
+	match_softirq_exit(m, 1, 30 * US, SIRQ_TIMER, 0);
 	match_softirq_entry(m, 1, 32 * US, SIRQ_TIMER, 0);
-	match_softirq_exit(m, 1, 33 * US, SIRQ_TIMER);
+	match_softirq_exit(m, 1, 33 * US, SIRQ_TIMER, 0);
 	g = sirq_group_get(m, 1, SIRQ_TIMER);
 	assert_int_equal(g->delay.count, 2);
 	assert_int_equal(g->delay.min, 7 * US);
@@ -90,7 +90,7 @@ static void test_raise_on_other_cpu_is_separate(void **state)
 {
 	struct matcher *m = *state;
 
-	match_softirq_raise(m, 0, 10 * US, SIRQ_SCHED);
+	match_softirq_raise(m, 0, 10 * US, SIRQ_SCHED, 0, 0);
 	match_softirq_entry(m, 1, 20 * US, SIRQ_SCHED, 0);
 	assert_int_equal(m->n.sirq_entry_no_raise, 1);
 	matcher_finish(m);
@@ -104,19 +104,19 @@ static void test_ksoftirqd(void **state)
 	struct sirq_group *g;
 
 	comm(m, 15, "ksoftirqd/1");
-	match_softirq_raise(m, 1, 10 * US, SIRQ_RCU);
+	match_softirq_raise(m, 1, 10 * US, SIRQ_RCU, 0, 0);
 	match_softirq_entry(m, 1, 3010 * US, SIRQ_RCU, 15);
-	match_softirq_exit(m, 1, 6010 * US, SIRQ_RCU);
-	match_softirq_raise(m, 1, 7000 * US, SIRQ_RCU);
+	match_softirq_exit(m, 1, 6010 * US, SIRQ_RCU, 0);
+	match_softirq_raise(m, 1, 7000 * US, SIRQ_RCU, 0, 0);
 	match_softirq_entry(m, 1, 7001 * US, SIRQ_RCU, 999);
-	match_softirq_exit(m, 1, 7002 * US, SIRQ_RCU);
+	match_softirq_exit(m, 1, 7002 * US, SIRQ_RCU, 0);
 	g = sirq_group_get(m, 1, SIRQ_RCU);
 	assert_int_equal(g->entries, 2);
 	assert_int_equal(g->ksoftirqd, 1);
 	/* 3 ms run: longer than MAX_SOFTIRQ_TIME */
 	assert_int_equal(g->long_runs, 1);
 	/* ksoftirqd/1's pid on CPU 0 is not "in ksoftirqd" for CPU 0 */
-	match_softirq_raise(m, 0, 8000 * US, SIRQ_RCU);
+	match_softirq_raise(m, 0, 8000 * US, SIRQ_RCU, 0, 0);
 	match_softirq_entry(m, 0, 8001 * US, SIRQ_RCU, 15);
 	assert_int_equal(sirq_group_get(m, 0, SIRQ_RCU)->ksoftirqd, 0);
 }
@@ -125,12 +125,12 @@ static void test_exit_without_entry(void **state)
 {
 	struct matcher *m = *state;
 
-	match_softirq_exit(m, 0, 5 * US, SIRQ_BLOCK);
+	match_softirq_exit(m, 0, 5 * US, SIRQ_BLOCK, 0);
 	assert_int_equal(m->n.sirq_exit_no_entry, 1);
-	match_softirq_raise(m, 0, 6 * US, SIRQ_BLOCK);
+	match_softirq_raise(m, 0, 6 * US, SIRQ_BLOCK, 0, 0);
 	match_softirq_entry(m, 0, 7 * US, SIRQ_BLOCK, 0);
 	/* an exit of another vector does not close this entry */
-	match_softirq_exit(m, 0, 8 * US, SIRQ_TIMER);
+	match_softirq_exit(m, 0, 8 * US, SIRQ_TIMER, 0);
 	assert_int_equal(m->n.sirq_exit_no_entry, 2);
 	assert_int_equal(matcher_unmatched(m), 2);
 }
@@ -250,7 +250,7 @@ static void test_missed_events_reset(void **state)
 {
 	struct matcher *m = *state;
 
-	match_softirq_raise(m, 0, 10 * US, SIRQ_NET_TX);
+	match_softirq_raise(m, 0, 10 * US, SIRQ_NET_TX, 0, 0);
 	match_missed(m, 0, 42);
 	/* the raise may have been consumed by an entry we lost: do not pair across */
 	match_softirq_entry(m, 0, 20 * US, SIRQ_NET_TX, 0);
@@ -266,26 +266,26 @@ static void test_thread_wakeup(void **state)
 	static const char ks[16] = "ksoftirqd/1", kw[16] = "kworker/u4:1", sh[16] = "bash";
 
 	match_sched_wakeup(m, 100, 15, ks, 16);
-	match_sched_switch(m, 150, 0, 15, ks, 16);
+	match_sched_switch(m, 0, 150, 0, 15, ks, 16);
 	assert_non_null(m->ksoftirqd_wake[1]);
 	assert_int_equal(m->ksoftirqd_wake[1]->count, 1);
 	assert_int_equal(m->ksoftirqd_wake[1]->min, 50);
 	/* woken while still running: the wakeup ends at its switch-out, no sample */
 	match_sched_wakeup(m, 200, 10, kw, 16);
-	match_sched_switch(m, 210, 10, 0, "swapper/0", 10);
-	match_sched_switch(m, 300, 0, 10, kw, 16);
+	match_sched_switch(m, 0, 210, 10, 0, "swapper/0", 10);
+	match_sched_switch(m, 0, 300, 0, 10, kw, 16);
 	assert_int_equal(m->nwake, 0);
 	match_sched_wakeup(m, 400, 10, kw, 16);
-	match_sched_switch(m, 470, 0, 10, kw, 16);
+	match_sched_switch(m, 0, 470, 0, 10, kw, 16);
 	assert_int_equal(m->nwake, 1);
 	assert_int_equal(POOL_KIND(m->wake[0]->pool), POOL_UNBOUND);
 	assert_int_equal(m->wake[0]->wake.min, 70);
 	/* other tasks are not timed */
 	match_sched_wakeup(m, 500, 77, sh, 16);
-	match_sched_switch(m, 900, 0, 77, sh, 16);
+	match_sched_switch(m, 0, 900, 0, 77, sh, 16);
 	assert_int_equal(m->nwake, 1);
 	/* the idle tasks (pid 0, swapper/N) are not tracked */
-	match_sched_switch(m, 950, 77, 0, "swapper/1", 10);
+	match_sched_switch(m, 0, 950, 77, 0, "swapper/1", 10);
 	assert_null(map_get(&m->comms, 0));
 	assert_int_equal(m->n.events[EV_SCHED_SWITCH], 6);
 	assert_int_equal(m->n.events[EV_SCHED_WAKEUP], 4);
@@ -293,6 +293,7 @@ static void test_thread_wakeup(void **state)
 
 struct ival_seen {
 	int calls;
+	int ctx_calls;		/* the TIMER vector's inline context, reported beside it */
 	uint64_t interval[8];
 	uint64_t count[8];
 };
@@ -303,6 +304,10 @@ static void ival_cb_fn(void *ctx, uint64_t interval, enum ival_kind kind, uint32
 	struct ival_seen *s = ctx;
 
 	(void)runtime;
+	if (kind == IVAL_CONTEXT) {
+		s->ctx_calls++;
+		return;
+	}
 	assert_int_equal(kind, IVAL_SOFTIRQ);
 	assert_int_equal(key, SIRQ_TIMER);
 	if (s->calls < 8) {
@@ -350,12 +355,13 @@ static void test_intervals(void **state)
 	for (i = 0; i < 5; i++) {
 		ts = t0 + (i < 3 ? i * 100 * US : 2000000000ULL + i * 100 * US);
 		match_tick(&m, ts);
-		match_softirq_raise(&m, 0, ts, SIRQ_TIMER);
+		match_softirq_raise(&m, 0, ts, SIRQ_TIMER, 0, 0);
 		match_softirq_entry(&m, 0, ts + US, SIRQ_TIMER, 0);
-		match_softirq_exit(&m, 0, ts + 2 * US, SIRQ_TIMER);
+		match_softirq_exit(&m, 0, ts + 2 * US, SIRQ_TIMER, 0);
 	}
 	matcher_finish(&m);
 	assert_int_equal(seen.calls, 2);
+	assert_int_equal(seen.ctx_calls, 2);
 	assert_int_equal(seen.interval[0], 0);
 	assert_int_equal(seen.count[0], 3);
 	assert_int_equal(seen.interval[1], 2);

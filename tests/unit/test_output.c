@@ -33,9 +33,9 @@ static void build(struct result *r)
 	for (i = 0; i < 100; i++) {
 		uint64_t t = 10000 + i * 100 * US;
 
-		match_softirq_raise(m, i % 2, t, SIRQ_NET_RX);
+		match_softirq_raise(m, i % 2, t, SIRQ_NET_RX, 0, 0);
 		match_softirq_entry(m, i % 2, t + (i + 1) * US, SIRQ_NET_RX, 1);
-		match_softirq_exit(m, i % 2, t + (i + 2) * US, SIRQ_NET_RX);
+		match_softirq_exit(m, i % 2, t + (i + 2) * US, SIRQ_NET_RX, 0);
 	}
 	match_comm(m, 7, "kworker/u4:1", 12);
 	match_wq_queue(m, 0, 50 * US, 0x1000, 0xffffffff81000010ULL, "events_unbound", 15);

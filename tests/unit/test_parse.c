@@ -182,6 +182,41 @@ static void test_analyze_args(void **state)
 	assert_true(a.force);
 	assert_int_equal(analyze_parse_args(argc_of(none), none, &a, err), -EINVAL);
 	assert_int_equal(analyze_parse_args(argc_of(extra), extra, &a, err), -EINVAL);
+	/* a trace.dat window, in trace-cmd's seconds, to the nanosecond */
+	{
+		char *win[] = { "analyze", "t.dat", "--start", "2481.750123456", "--end",
+				"2482", "--buffer", "x", "-i", "500ms", NULL };
+		char *back[] = { "analyze", "t.dat", "--start", "3", "--end", "2", NULL };
+		char *bad[] = { "analyze", "t.dat", "--start", "1.5s", NULL };
+
+		assert_int_equal(analyze_parse_args(argc_of(win), win, &a, err), 0);
+		assert_int_equal(a.start_ns, 2481750123456ULL);
+		assert_int_equal(a.end_ns, 2482 * NSEC_PER_SEC);
+		assert_string_equal(a.buffer, "x");
+		assert_int_equal(a.interval_ns, 500 * NSEC_PER_MSEC);
+		assert_int_equal(analyze_parse_args(argc_of(back), back, &a, err), -EINVAL);
+		assert_int_equal(analyze_parse_args(argc_of(bad), bad, &a, err), -EINVAL);
+		assert_non_null(strstr(err, "--start"));
+	}
+}
+
+static void test_ts(void **state)
+{
+	char err[ERRBUF_LEN];
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(parse_ts_ns("0.000000001", &v, err), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(parse_ts_ns("12.5", &v, err), 0);
+	assert_int_equal(v, 12500000000ULL);
+	/* digits past nanoseconds are dropped, not rounded */
+	assert_int_equal(parse_ts_ns("1.0000000019", &v, err), 0);
+	assert_int_equal(v, 1000000001ULL);
+	assert_int_equal(parse_ts_ns("", &v, err), -EINVAL);
+	assert_int_equal(parse_ts_ns("-1", &v, err), -EINVAL);
+	assert_int_equal(parse_ts_ns("1e3", &v, err), -EINVAL);
+	assert_int_equal(parse_ts_ns("99999999999999999999", &v, err), -EINVAL);
 }
 
 /* mkfile - dir/name with some text, parents created */
@@ -325,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_record_args),
 		cmocka_unit_test(test_analyze_args),
+		cmocka_unit_test(test_ts),
 		cmocka_unit_test(test_outdir),
 		cmocka_unit_test(test_outdir_force_foreign),
 		cmocka_unit_test(test_outdir_inputs),

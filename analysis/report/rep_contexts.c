@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rep_contexts.c - the report's execution contexts (summary.json contexts) and the
+ * causes of softirq delay (softirq_wait):
+ *   - the overview after the findings: per workload and configuration, the deferred work
+ *     of each kind of context side by side (delay p50, p99, p99.9 pooled over the
+ *     repetitions), so that NET_RX in softirq under one configuration stands next to the
+ *     napi threads under another; records written before contexts existed show their
+ *     softirqs and workqueue items merged instead;
+ *   - per workload, every context with its spread over repetitions, and the table of why
+ *     softirqs waited. Both also go to tables/contexts.csv and tables/softirq_wait.csv.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_int.h"
+
+/*
+ * The overview's rows: a context kind, where it ran, names merged; NET_RX also on its
+ * own, because the configurations the suite sweeps (napi=threaded) move exactly it.
+ */
+const struct ctx_kind_row ctx_kind_rows[CKR_NR] = {
+	[CKR_SIRQ_INLINE] = { "softirq", NULL, "inline", "softirq, inline" },
+	[CKR_SIRQ_KSOFTIRQD] = { "softirq", NULL, "ksoftirqd", "softirq, in ksoftirqd" },
+	[CKR_NET_RX_INLINE] = { "softirq", "NET_RX", "inline", "NET_RX softirq, inline" },
+	[CKR_NET_RX_KSOFTIRQD] = { "softirq", "NET_RX", "ksoftirqd",
+				   "NET_RX softirq, in ksoftirqd" },
+	[CKR_NAPI_THREAD] = { "napi_thread", NULL, NULL, "napi thread" },
+	[CKR_POLL_SOFTIRQ] = { "napi_poll", NULL, "softirq", "napi poll in softirq" },
+	[CKR_POLL_KSOFTIRQD] = { "napi_poll", NULL, "ksoftirqd", "napi poll in ksoftirqd" },
+	[CKR_POLL_THREAD] = { "napi_poll", NULL, "thread", "napi poll in thread" },
+	[CKR_POLL_BUSY] = { "napi_poll", NULL, "busy_poll", "napi busy poll" },
+	[CKR_TASKLET] = { "tasklet", NULL, NULL, "tasklet" },
+	[CKR_IRQ_THREAD] = { "irq_thread", NULL, NULL, "irq thread" },
+	[CKR_WQ] = { "workqueue", NULL, NULL, "workqueue, all pools" },
+	[CKR_WQ_BH] = { "workqueue", "bh", NULL, "workqueue, BH" },
+};
+
+bool ctx_kind_pooled(const struct cellset *s, const struct ctx_kind_row *k, int cell,
+		     struct hist *h, uint64_t *runs)
+{
+	bool any = false;
+	size_t i, g;
+
+	*runs = 0;
+	for (i = 0; i < s->n; i++) {
+		const struct record *rec = &s->cell[i]->rec;
+
+		if (!s->cell[i]->ok || !rec->has_hist || (cell >= 0 && (size_t)cell != i))
+			continue;
+		for (g = 0; g < rec->nctx; g++) {
+			const struct ctx_data *c = &rec->ctx[g];
+
+			if (strcmp(c->context, k->context) || (k->name && strcmp(c->name, k->name)) ||
+			    (k->where && strcmp(c->where, k->where)))
+				continue;
+			any = true;
+			*runs += c->count;
+			buckets_to_hist(&c->h[SM_DELAY], NULL, &h[SM_DELAY]);
+			buckets_to_hist(&c->h[SM_RUNTIME], NULL, &h[SM_RUNTIME]);
+		}
+	}
+	return any;
+}
+
+static void overview_row(struct report_ctx *r, const struct cellset *s, const char *label,
+			 const struct hist *h, uint64_t runs)
+{
+	char c[5][32], n[32], lost[32], un[32];
+	uint64_t l = 0, u = 0;
+	size_t i;
+	bool d = h[SM_DELAY].count > 0;
+
+	for (i = 0; i < s->n; i++) {
+		l += s->cell[i]->rec.cap.lost_events;
+		u += s->cell[i]->rec.cap.unmatched;
+	}
+	snprintf(n, sizeof(n), "%llu", (unsigned long long)runs);
+	snprintf(lost, sizeof(lost), "%llu", (unsigned long long)l);
+	snprintf(un, sizeof(un), "%llu", (unsigned long long)u);
+	fmt_us(d ? (double)hist_percentile(&h[SM_DELAY], 0.5) : NAN, c[0], 32);
+	fmt_us(d ? (double)hist_percentile(&h[SM_DELAY], 0.99) : NAN, c[1], 32);
+	fmt_us(d ? (double)hist_percentile(&h[SM_DELAY], 0.999) : NAN, c[2], 32);
+	fmt_us(h[SM_RUNTIME].count ? (double)hist_percentile(&h[SM_RUNTIME], 0.5) : NAN, c[3], 32);
+	fmt_us(h[SM_RUNTIME].count ? (double)hist_percentile(&h[SM_RUNTIME], 0.99) : NAN, c[4],
+	       32);
+	doc_row(&r->doc, (const char *const[]){ s->workload, s->config, label, n, c[0], c[1], c[2],
+		c[3], c[4], lost, un }, 11);
+}
+
+/* overview_old - a record from before contexts: all softirqs and all work items merged */
+static void overview_old(struct report_ctx *r, const struct cellset *s, struct hist *h)
+{
+	static const char *const label[2] = { "softirq (all; no contexts recorded)",
+					      "workqueue (all; no contexts recorded)" };
+	int src, m;
+
+	for (src = 0; src < 2; src++) {
+		hist_init(&h[SM_DELAY]);
+		hist_init(&h[SM_RUNTIME]);
+		for (m = 0; m < SM_NR; m++)
+			cellset_pooled_all(s, src ? MS_WQ : MS_SOFTIRQ,
+					   src ? (m == SM_DELAY ? WM_DELAY : WM_RUNTIME) : m, &h[m]);
+		if (h[SM_DELAY].count)
+			overview_row(r, s, label[src], h, h[SM_DELAY].count);
+	}
+}
+
+static bool set_has_contexts(const struct cellset *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->cell[i]->ok && s->cell[i]->rec.has_contexts)
+			return true;
+	return false;
+}
+
+void table_contexts_overview(struct report_ctx *r)
+{
+	static const char *const hdr[] = { "workload", "config", "context", "runs",
+		"delay p50 (us)", "delay p99 (us)", "delay p99.9 (us)", "runtime p50 (us)",
+		"runtime p99 (us)", "lost", "unmatched" };
+	struct hist *h = malloc(SM_NR * sizeof(*h));
+	uint64_t runs;
+	size_t i, k;
+
+	if (!h) {
+		r->err = r->err ?: -ENOMEM;
+		return;
+	}
+	doc_p(&r->doc, "Deferred work by execution context under the same load: every place the "
+	      "kernel ran it (names merged, repetitions pooled). Delay: softirq raise -> "
+	      "entry, tasklet raise -> tasklet_entry, napi/irq thread sched_wakeup -> running, "
+	      "workqueue queue_work -> execute_start; napi polls have a runtime only. A "
+	      "configuration that moves work (napi=threaded) shows it leaving one row and "
+	      "arriving in another; the per-workload tables name each context.");
+	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
+	for (i = 0; i < r->cs.n; i++) {
+		const struct cellset *s = &r->cs.s[i];
+
+		if (!set_has_contexts(s)) {
+			overview_old(r, s, h);
+			continue;
+		}
+		for (k = 0; k < CKR_NR; k++) {
+			hist_init(&h[SM_DELAY]);
+			hist_init(&h[SM_RUNTIME]);
+			if (ctx_kind_pooled(s, &ctx_kind_rows[k], -1, h, &runs) && runs)
+				overview_row(r, s, ctx_kind_rows[k].label, h, runs);
+		}
+	}
+	doc_table_end(&r->doc);
+	free(h);
+}
+
+/* ctx_keys - the set's contexts (stat p50, delay), busiest first, at most max */
+static size_t ctx_keys(const struct cellset *s, struct metric_key *out, size_t max)
+{
+	size_t n = top_groups(s, MS_CONTEXT, SM_DELAY, false, out, max);
+	struct metric_key more[64];
+	size_t i, j, m;
+
+	/* contexts without delays (napi polls, hard irqs) rank by their runtimes */
+	m = top_groups(s, MS_CONTEXT, SM_RUNTIME, false, more, ARRAY_SIZE(more));
+	for (i = 0; i < m && n < max; i++) {
+		for (j = 0; j < n && !(!strcmp(out[j].name, more[i].name) &&
+				      !strcmp(out[j].func, more[i].func) &&
+				      !strcmp(out[j].pool, more[i].pool)); j++)
+			;
+		if (j == n) {
+			out[n] = more[i];
+			out[n++].sub = SM_DELAY;
+		}
+	}
+	return n;
+}
+
+/* ctx_totals - a context's runs and, for napi polls, packets and full budgets */
+static void ctx_totals(const struct cellset *s, const struct metric_key *k, uint64_t *runs,
+		       uint64_t *work, uint64_t *full)
+{
+	size_t i;
+
+	*runs = *work = *full = 0;
+	for (i = 0; i < s->n; i++) {
+		const struct ctx_data *c;
+
+		if (!s->cell[i]->ok)
+			continue;
+		c = record_ctx(&s->cell[i]->rec, k->name, k->func, k->pool);
+		if (!c)
+			continue;
+		*runs += c->count;
+		*work += c->work;
+		*full += c->budget_full;
+	}
+}
+
+static void ctx_csv(struct report_ctx *r, const struct cellset *s, const struct metric_key *k,
+		    const struct figure *f, int m, uint64_t runs)
+{
+	struct csvw *w = &r->tab[TAB_CONTEXTS];
+
+	csvw_str(w, s->workload);
+	csvw_str(w, s->config);
+	csvw_str(w, k->name);
+	csvw_str(w, k->func);
+	csvw_str(w, k->pool);
+	csvw_str(w, sirq_metric_names[m]);
+	csvw_u64(w, runs);
+	rep_csv_figure(w, f);
+}
+
+static void ctx_row(struct report_ctx *r, const struct cellset *s, struct metric_key *k)
+{
+	char c[7][48], note[96] = "", lost[32], un[32], flags[64];
+	struct figure f[SM_NR];
+	bool have[SM_NR];
+	uint64_t runs, work, full;
+	int m;
+
+	ctx_totals(s, k, &runs, &work, &full);
+	for (m = 0; m < SM_NR; m++) {
+		k->sub = m;
+		have[m] = !figure_get(s, k, &f[m]);
+		if (have[m])
+			ctx_csv(r, s, k, &f[m], m, runs);
+	}
+	if (!have[SM_DELAY] && !have[SM_RUNTIME])
+		return;
+	snprintf(c[0], 48, "%llu", (unsigned long long)runs);
+	strcpy(c[1], "-");
+	strcpy(c[2], "-");
+	strcpy(c[3], "-");
+	if (have[SM_DELAY]) {
+		fmt_spread(&f[SM_DELAY].p50, c[1], 48);
+		fmt_spread(&f[SM_DELAY].p99, c[2], 48);
+		fmt_us(f[SM_DELAY].pooled_ok ? (double)f[SM_DELAY].pooled.p999 : NAN, c[3], 48);
+	}
+	strcpy(c[4], "-");
+	if (have[SM_RUNTIME])
+		fmt_spread(&f[SM_RUNTIME].p99, c[4], 48);
+	if (!strcmp(k->name, "napi_poll") && runs)
+		snprintf(note, sizeof(note), "%.1f packets per poll, %.0f%% used the whole budget",
+			 (double)work / (double)runs, 100.0 * (double)full / (double)runs);
+	rep_counts(&f[have[SM_DELAY] ? SM_DELAY : SM_RUNTIME], lost, un, sizeof(lost));
+	doc_row(&r->doc, (const char *const[]){ s->config, k->name, k->func, k->pool, c[0], c[1],
+		c[2], c[3], c[4], note, lost, un,
+		fmt_flags(&f[have[SM_DELAY] ? SM_DELAY : SM_RUNTIME], flags, sizeof(flags)) }, 13);
+}
+
+void table_contexts(struct report_ctx *r, const char *wl)
+{
+	static const char *const hdr[] = { "config", "context", "name", "where", "runs",
+		"delay p50 (us)", "delay p99 (us)", "delay p99.9 (us)", "runtime p99 (us)",
+		"notes", "lost", "unmatched", "flags" };
+	struct metric_key k[24];
+	bool any = false;
+	size_t i, j, n;
+
+	for (i = 0; i < r->cs.n; i++)
+		any |= !strcmp(r->cs.s[i].workload, wl) && set_has_contexts(&r->cs.s[i]);
+	if (!any) {
+		doc_p(&r->doc, "No execution contexts: these summary.json files were written before "
+		      "deferbench recorded them.");
+		return;
+	}
+	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
+	for (i = 0; i < r->cs.n; i++) {
+		if (strcmp(r->cs.s[i].workload, wl))
+			continue;
+		n = ctx_keys(&r->cs.s[i], k, ARRAY_SIZE(k));
+		for (j = 0; j < n; j++)
+			ctx_row(r, &r->cs.s[i], &k[j]);
+	}
+	doc_table_end(&r->doc);
+}
+
+/* The causes of softirq delay as the report shows them, in summary.json's names. */
+static const char *const cause_cols[] = {
+	"hardirq", "softirq_higher", "softirq_lower", "softirq_same", "bh_disabled",
+	"ksoftirqd", "other",
+};
+
+struct wait_sum {
+	uint64_t delays, delay_ns;
+	uint64_t total[ARRAY_SIZE(cause_cols)];
+	double p99[ARRAY_SIZE(cause_cols)][STATS_MAX_N];	/* each repetition's */
+	size_t np99[ARRAY_SIZE(cause_cols)];
+	struct wait_task_data task[WAIT_TASKS_KEPT];		/* summed by name */
+	size_t ntask;
+};
+
+static void wait_add(struct wait_sum *w, const struct wait_data *d)
+{
+	size_t c, i, t;
+
+	w->delays += d->delays;
+	w->delay_ns += d->delay_ns;
+	for (c = 0; c < ARRAY_SIZE(cause_cols); c++)
+		for (i = 0; i < d->ncause; i++) {
+			if (strcmp(d->cause[i].name, cause_cols[c]))
+				continue;
+			w->total[c] += d->cause[i].total_ns;
+			if (d->cause[i].delays && w->np99[c] < STATS_MAX_N)
+				w->p99[c][w->np99[c]++] = (double)d->cause[i].st.p99;
+		}
+	for (i = 0; i < d->ntask; i++) {
+		for (t = 0; t < w->ntask && strcmp(w->task[t].task, d->task[i].task); t++)
+			;
+		if (t == w->ntask) {
+			if (w->ntask == WAIT_TASKS_KEPT)
+				continue;
+			w->task[w->ntask++] = d->task[i];
+			continue;
+		}
+		w->task[t].delays += d->task[i].delays;
+		w->task[t].total_ns += d->task[i].total_ns;
+	}
+}
+
+static int task_cmp(const void *a, const void *b)
+{
+	const struct wait_task_data *x = a, *y = b;
+
+	return (x->total_ns < y->total_ns) - (x->total_ns > y->total_ns);
+}
+
+static void wait_csv(struct report_ctx *r, const struct cellset *s, const char *vec,
+		     const struct wait_sum *w)
+{
+	struct csvw *f = &r->tab[TAB_WAIT];
+	size_t c;
+
+	for (c = 0; c < ARRAY_SIZE(cause_cols); c++) {
+		csvw_str(f, s->workload);
+		csvw_str(f, s->config);
+		csvw_str(f, vec);
+		csvw_str(f, cause_cols[c]);
+		csvw_u64(f, w->delays);
+		csvw_u64(f, w->delay_ns);
+		csvw_u64(f, w->total[c]);
+		csvw_dbl(f, w->delay_ns ? (double)w->total[c] / (double)w->delay_ns : 0);
+		rep_csv_ns(f, w->np99[c] ? median(w->p99[c], w->np99[c]) : NAN);
+		csvw_end(f);
+	}
+}
+
+static void wait_row(struct report_ctx *r, const struct cellset *s, const char *vec)
+{
+	char cell[ARRAY_SIZE(cause_cols)][48], n[32], tasks[256], us[32];
+	struct wait_sum *w = calloc(1, sizeof(*w));
+	size_t i, c, off = 0;
+
+	if (!w) {
+		r->err = r->err ?: -ENOMEM;
+		return;
+	}
+	for (i = 0; i < s->n; i++) {
+		const struct record *rec = &s->cell[i]->rec;
+		size_t v;
+
+		for (v = 0; s->cell[i]->ok && v < rec->nwait; v++)
+			if (!strcmp(rec->wait[v].vector, vec))
+				wait_add(w, &rec->wait[v]);
+	}
+	if (!w->delays)
+		goto out;
+	wait_csv(r, s, vec, w);
+	snprintf(n, sizeof(n), "%llu", (unsigned long long)w->delays);
+	for (c = 0; c < ARRAY_SIZE(cause_cols); c++) {
+		if (!w->total[c]) {
+			snprintf(cell[c], sizeof(cell[c]), "-");
+			continue;
+		}
+		snprintf(cell[c], sizeof(cell[c]), "%.1f%% (%s)",
+			 100.0 * (double)w->total[c] / (double)w->delay_ns,
+			 fmt_us(median(w->p99[c], w->np99[c]), us, sizeof(us)));
+	}
+	qsort(w->task, w->ntask, sizeof(*w->task), task_cmp);
+	tasks[0] = '\0';
+	for (i = 0; i < w->ntask && i < 3 && off < sizeof(tasks); i++)
+		off += snprintf(tasks + off, sizeof(tasks) - off, "%s%s %.1f%%", i ? ", " : "",
+				w->task[i].task,
+				100.0 * (double)w->task[i].total_ns / (double)w->delay_ns);
+	doc_row(&r->doc, (const char *const[]){ s->config, vec, n, cell[0], cell[1], cell[2],
+		cell[3], cell[4], cell[5], cell[6], tasks }, 11);
+out:
+	free(w);
+}
+
+void table_wait(struct report_ctx *r, const char *wl)
+{
+	static const char *const hdr[] = { "config", "vector", "delays", "hard irq",
+		"higher vectors", "lower vectors (inversion)", "own previous run",
+		"BH disabled", "ksoftirqd", "other", "BH disabled by (share of the delay)" };
+	struct metric_key top[NR_VECTORS_MAX];
+	bool any = false;
+	size_t i, j, n;
+
+	for (i = 0; i < r->cs.n; i++)
+		for (j = 0; !strcmp(r->cs.s[i].workload, wl) && j < r->cs.s[i].n; j++)
+			any |= r->cs.s[i].cell[j]->ok && r->cs.s[i].cell[j]->rec.nwait > 0;
+	if (!any)
+		return;
+	doc_h(&r->doc, 3, "%s: why softirqs waited", wl);
+	doc_p(&r->doc, "Each softirq delay (raise -> entry on one CPU) split into causes that add "
+	      "up to it: the share of the vector's total delay, and in brackets the median over "
+	      "repetitions of the p99 of that part, in us, over the delays where it was present. "
+	      "Lower vectors: the handler of a lower-priority vector ran first (a priority "
+	      "inversion). BH disabled: a task's local_bh_disable() section held it back, "
+	      "named at the end. Summed over the repetitions.");
+	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
+	for (i = 0; i < r->cs.n; i++) {
+		if (strcmp(r->cs.s[i].workload, wl))
+			continue;
+		n = top_groups(&r->cs.s[i], MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
+		for (j = 0; j < n && !r->err; j++)
+			wait_row(r, &r->cs.s[i], top[j].name);
+	}
+	doc_table_end(&r->doc);
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * match_int.h - what the parts of the matcher share (match.c, match_ctx.c,
+ * sirq_wait.c). Not for use outside them.
+ */
+#ifndef DEFERBENCH_MATCH_INT_H
+#define DEFERBENCH_MATCH_INT_H
+
+#include "match.h"
+
+#define GROUP_NONE UINT32_MAX
+
+struct comm_info {
+	uint64_t wake_ts;		/* sched_wakeup not yet followed by a switch-in */
+	uint64_t run_ts;		/* napi/irq thread: switched in at, 0 = not running */
+	char raw[TASK_COMM_LEN];	/* as the event carried it, for a cheap compare */
+	char comm[TASK_COMM_LEN];	/* NUL-terminated */
+	uint32_t pool;
+	uint32_t ctx;			/* napi/irq thread: context group + 1, 0 = none yet */
+	uint32_t dev;			/* napi thread: the device it polls (strs + 1) */
+	uint64_t early_wake;		/* napi thread: samples taken before the device */
+	uint64_t early_run;		/* was known (its first poll), 0 = none */
+	enum comm_kind kind;
+};
+
+/* xrealloc_array - double *cap (16 at first); counts a failure in m->enomem */
+void *xrealloc_array(struct matcher *m, void *p, uint32_t *cap, size_t elem);
+/* hist_new - an initialised histogram, or NULL (counted in m->enomem) */
+struct hist *hist_new(struct matcher *m);
+/* str_hash - FNV-1a of len bytes */
+uint64_t str_hash(const char *s, unsigned int len);
+/* func_intern - index of a function address in m->funcs, GROUP_NONE on ENOMEM */
+uint32_t func_intern(struct matcher *m, uint64_t addr);
+
+/* match_ctx.c */
+/* ctx_get - the context group (kind, where, name), created on first use; GROUP_NONE */
+uint32_t ctx_get(struct matcher *m, enum ctx_kind kind, enum ctx_where where, uint32_t name);
+/* str_intern - index of a name (len bytes, NUL padding ignored) in m->strs; GROUP_NONE */
+uint32_t str_intern(struct matcher *m, const char *s, unsigned int len);
+void ctx_add_delay(struct matcher *m, struct ctx_group *g, uint64_t ns);
+void ctx_add_run(struct matcher *m, struct ctx_group *g, uint64_t ns);
+/* ctx_count - one more run of g, in the whole capture and in the interval */
+void ctx_count(struct matcher *m, struct ctx_group *g);
+/* ctx_softirq - the context group of vec inline or in ksoftirqd, NULL on ENOMEM */
+struct ctx_group *ctx_softirq(struct matcher *m, unsigned int vec, bool ksoftirqd);
+/*
+ * ctx_thread_wake, ctx_thread_run - a napi/ or irq/ thread's wakeup delay and run slice.
+ * A napi thread is named by the device it polls: until its first napi_poll says which,
+ * its first samples wait in comm_info (then its truncated comm names it).
+ */
+void ctx_thread_wake(struct matcher *m, struct comm_info *ci, uint64_t ns);
+void ctx_thread_run(struct matcher *m, struct comm_info *ci, uint64_t ns);
+/* ctx_thread_flush - samples still waiting for a device go to the comm's group */
+void ctx_thread_flush(struct matcher *m, struct comm_info *ci);
+/* ctx_ival_emit - report and reset the contexts' interval figures */
+void ctx_ival_emit(struct matcher *m);
+void ctx_free(struct matcher *m);
+
+/* sirq_wait.c: the CPU's time accounts and the split of each delay */
+static inline uint64_t wait_hi_at(const struct sirq_cpu *c, uint64_t ts)
+{
+	return c->hi_cum + (c->hi_ts && ts > c->hi_ts ? ts - c->hi_ts : 0);
+}
+/* wait_raise - vec's earliest pending raise on c: remember the accounts */
+void wait_raise(struct sirq_cpu *c, unsigned int vec, uint64_t ts, unsigned int flags, int pid);
+/* wait_mark - a softirq handler starts on c: the end of the wait before any handler */
+void wait_mark(struct sirq_cpu *c, uint64_t ts);
+/* wait_entry - vec's handler starts at ts: split its delay into causes */
+void wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_t ts,
+		bool ksoftirqd);
+/* wait_exit - vec's handler ends at ts: add its time (hard irqs excluded) to the account */
+void wait_exit(struct sirq_cpu *c, unsigned int vec, uint64_t ts);
+void wait_free(struct matcher *m);
+
+#endif

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sirq_wait.c - why a softirq waited: each delay (raise -> entry on one CPU) split into
+ * the causes of enum sirq_cause (match.h), adding up to the delay exactly.
+ *
+ * Each CPU keeps two time accounts that only grow: the time spent in hard interrupt
+ * handlers, and per vector the time spent in its handler with the hard interrupts
+ * inside it taken out. The earliest raise of a pending vector remembers both accounts;
+ * at the vector's entry their growth is the time each cause took inside the delay, and
+ * the rest (outside every handler) goes to the BH-disabled section, to ksoftirqd or to
+ * "other" by where the raise came from and where the vector finally ran. A handler
+ * that is running at the raise counts from the raise on, so nothing is counted twice
+ * and nothing is left out.
+ */
+#include "match_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const sirq_cause_names[WAIT_NR] = {
+	[WAIT_HARDIRQ] = "hardirq",
+	[WAIT_SIRQ_HIGHER] = "softirq_higher",
+	[WAIT_SIRQ_LOWER] = "softirq_lower",
+	[WAIT_SIRQ_SAME] = "softirq_same",
+	[WAIT_BH_DISABLED] = "bh_disabled",
+	[WAIT_KSOFTIRQD] = "ksoftirqd",
+	[WAIT_OTHER] = "other",
+};
+
+const char *const sirq_origin_names[ORIG_NR] = {
+	[ORIG_HARDIRQ] = "hardirq",
+	[ORIG_SOFTIRQ] = "softirq",
+	[ORIG_TASK_BH_OFF] = "task_bh_disabled",
+	[ORIG_TASK] = "task",
+};
+
+enum sirq_origin sirq_origin_of(unsigned int flags)
+{
+	if (flags & (TRACE_FL_HARDIRQ | TRACE_FL_NMI))
+		return ORIG_HARDIRQ;
+	if (flags & TRACE_FL_SOFTIRQ)
+		return ORIG_SOFTIRQ;
+	return flags & TRACE_FL_BH_OFF ? ORIG_TASK_BH_OFF : ORIG_TASK;
+}
+
+/* sirq_at - vec's handler account at ts, with the part of a handler still running */
+static uint64_t sirq_at(const struct sirq_cpu *c, unsigned int vec, uint64_t ts)
+{
+	uint64_t v = c->sirq_cum[vec], run, hi;
+
+	if (c->entry_ts && c->entry_vec == (int)vec && ts > c->entry_ts) {
+		run = ts - c->entry_ts;
+		hi = wait_hi_at(c, ts) - c->entry_hi;
+		v += run > hi ? run - hi : 0;
+	}
+	return v;
+}
+
+void wait_raise(struct sirq_cpu *c, unsigned int vec, uint64_t ts, unsigned int flags, int pid)
+{
+	struct sirq_pending *p = &c->pend[vec];
+	unsigned int w;
+
+	p->hi = wait_hi_at(c, ts);
+	p->sirq_sum = 0;
+	for (w = 0; w < NR_SOFTIRQS; w++) {
+		p->sirq[w] = sirq_at(c, w, ts);
+		p->sirq_sum += p->sirq[w];
+	}
+	p->mark_ts = 0;
+	p->flags = flags;
+	p->pid = pid;
+}
+
+void wait_mark(struct sirq_cpu *c, uint64_t ts)
+{
+	uint64_t hi = 0, sum = 0;
+	bool first = true;
+	unsigned int v, w;
+
+	for (v = 0; v < NR_SOFTIRQS; v++) {
+		if (!c->raise_ts[v] || c->pend[v].mark_ts)
+			continue;
+		if (first) {
+			/* the handler that ran at the raise has ended (or is cut) here */
+			hi = wait_hi_at(c, ts);
+			for (w = 0; w < NR_SOFTIRQS; w++)
+				sum += sirq_at(c, w, ts);
+			first = false;
+		}
+		c->pend[v].mark_ts = ts;
+		c->pend[v].mark_hi = hi;
+		c->pend[v].mark_sirq = sum;
+	}
+}
+
+void wait_exit(struct sirq_cpu *c, unsigned int vec, uint64_t ts)
+{
+	c->sirq_cum[vec] = sirq_at(c, vec, ts);
+}
+
+static struct sirq_wait *wait_get(struct matcher *m, unsigned int vec)
+{
+	struct sirq_wait *w = m->wait[vec];
+	int k;
+
+	if (w)
+		return w;
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		m->enomem++;
+		return NULL;
+	}
+	for (k = 0; k < WAIT_NR; k++)
+		hist_init(&w->cause[k]);
+	m->wait[vec] = w;
+	return w;
+}
+
+/* task_of - the entry of the task that held bottom halves off, by name */
+static struct wait_task *task_of(struct matcher *m, struct sirq_wait *w, int pid)
+{
+	const struct comm_info *ci = map_get(&m->comms, (uint64_t)pid);
+	char name[TASK_COMM_LEN];
+	uint32_t i;
+
+	/* a live capture asks /proc (and keeps the answer, for analyze to find it too) */
+	if (!ci && pid > 0 && m->comm_resolve && m->comm_resolve(m->comm_resolve_ctx, pid, name)) {
+		match_comm(m, pid, name, (unsigned int)strnlen(name, TASK_COMM_LEN));
+		ci = map_get(&m->comms, (uint64_t)pid);
+	}
+	if (ci)
+		snprintf(name, sizeof(name), "%s", ci->comm);
+	else if (!pid)
+		snprintf(name, sizeof(name), "swapper");
+	else
+		snprintf(name, sizeof(name), "pid %d", pid);
+	for (i = 0; i < w->ntasks; i++)
+		if (!strcmp(w->task[i].comm, name))
+			return &w->task[i];
+	if (w->ntasks == WAIT_TASKS_MAX)
+		return &w->other_tasks;
+	snprintf(w->task[w->ntasks].comm, TASK_COMM_LEN, "%s", name);
+	return &w->task[w->ntasks++];
+}
+
+void wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_t ts,
+		bool ksoftirqd)
+{
+	const struct sirq_pending *p = &c->pend[vec];
+	uint64_t part[WAIT_NR] = { 0 }, delay = ts - c->raise_ts[vec], used, rest, pre, d;
+	bool bh = (p->flags & TRACE_FL_BH_OFF) &&
+		  !(p->flags & (TRACE_FL_SOFTIRQ | TRACE_FL_NMI));
+	enum sirq_origin o = sirq_origin_of(p->flags);
+	struct sirq_wait *w;
+	struct wait_task *t;
+	unsigned int v;
+	int k;
+
+	part[WAIT_HARDIRQ] = wait_hi_at(c, ts) - p->hi;
+	for (v = 0; v < NR_SOFTIRQS; v++) {
+		d = sirq_at(c, v, ts) - p->sirq[v];
+		/* the lower the number, the higher the priority (the order of __do_softirq) */
+		part[v < vec ? WAIT_SIRQ_HIGHER : v > vec ? WAIT_SIRQ_LOWER : WAIT_SIRQ_SAME] += d;
+	}
+	used = part[WAIT_HARDIRQ] + part[WAIT_SIRQ_HIGHER] + part[WAIT_SIRQ_LOWER] +
+	       part[WAIT_SIRQ_SAME];
+	if (used > delay) {
+		/* only a lost or reordered event can make the accounts outgrow the delay */
+		m->n.wait_inconsistent++;
+		return;
+	}
+	rest = delay - used;
+	/* the part of the rest before the first handler that ran after the raise */
+	pre = rest;
+	if (p->mark_ts && p->mark_ts >= c->raise_ts[vec]) {
+		/* less the hard irqs and the handler that was running at the raise */
+		d = p->mark_ts - c->raise_ts[vec];
+		used = (p->mark_hi - p->hi) + (p->mark_sirq - p->sirq_sum);
+		pre = d > used ? d - used : 0;
+		if (pre > rest)
+			pre = rest;
+	}
+	part[bh ? WAIT_BH_DISABLED : ksoftirqd ? WAIT_KSOFTIRQD : WAIT_OTHER] += pre;
+	part[ksoftirqd ? WAIT_KSOFTIRQD : WAIT_OTHER] += rest - pre;
+	w = wait_get(m, vec);
+	if (!w)
+		return;
+	w->delays++;
+	w->delay_ns += delay;
+	w->origin[o]++;
+	w->origin_ns[o] += delay;
+	for (k = 0; k < WAIT_NR; k++) {
+		w->cause_ns[k] += part[k];
+		if (part[k])
+			hist_add(&w->cause[k], part[k]);
+	}
+	if (part[WAIT_BH_DISABLED]) {
+		t = task_of(m, w, p->pid);
+		t->delays++;
+		t->total_ns += part[WAIT_BH_DISABLED];
+		if (part[WAIT_BH_DISABLED] > t->max_ns)
+			t->max_ns = part[WAIT_BH_DISABLED];
+	}
+}
+
+void wait_free(struct matcher *m)
+{
+	int v;
+
+	for (v = 0; v < NR_SOFTIRQS; v++)
+		free(m->wait[v]);
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * summary_int.h - what the two parts of summary.json's owner share (summary_json.c,
+ * summary_ctx.c). Not for use outside them.
+ */
+#ifndef DEFERBENCH_SUMMARY_INT_H
+#define DEFERBENCH_SUMMARY_INT_H
+
+#include <json.h>
+
+#include "jsonread.h"
+#include "result.h"
+#include "rundata.h"
+
+/*
+ * read_array - allocate n elements of size sz and fill each with fn; parent is the path
+ * of the object that holds the array ("" for the root)
+ */
+int read_array(const struct jr *j, struct json_object *root, const char *parent,
+	       const char *key, size_t sz, void **out, size_t *n,
+	       int (*fn)(const struct jr *, struct json_object *, const char *, void *));
+
+/* the sections of summary_ctx.c: written into root, 0 or -ENOMEM */
+int json_contexts(const struct result *r, json_object *root);
+int json_wait(const struct result *r, json_object *root);
+/* ... and read back; absent sections are fine (older files) */
+int read_contexts(const struct jr *j, struct json_object *root, struct record *rec);
+int read_wait(const struct jr *j, struct json_object *root, struct record *rec);
+
+#endif

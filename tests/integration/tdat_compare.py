@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+# tdat_compare.py - compare two summary.json files of the same events (t-analyze-tracedat.sh)
+#
+#   tdat_compare.py exact A B   every figure equal: events, unmatched, softirq, workqueue,
+#                               contexts and softirq_wait rows (the tasks that held bottom
+#                               halves off by their total only: a trace.dat names them
+#                               from its saved cmdlines, which may lack one)
+#   tdat_compare.py close A B   the same rows; counts within 2; softirq and workqueue delay
+#                               p50/p99 (rows of 200 samples or more) within 10% or 2 us
+import json
+import sys
+
+mode, pa, pb = sys.argv[1:4]
+a, b = (json.load(open(p)) for p in (pa, pb))
+bad = []
+
+SECTIONS = (("softirq", ("vector", "cpu")), ("workqueue", ("workqueue", "function", "pool")),
+            ("contexts", ("context", "name", "where")), ("softirq_wait", ("vector",)))
+
+
+def rows(d, key, keys):
+    return {tuple(r[k] for k in keys): r for r in d[key]}
+
+
+def near(x, y, slack):
+    return abs(x - y) <= slack
+
+
+ca, cb = a["capture"], b["capture"]
+if mode == "exact":
+    for k in ("events", "events_by_kind", "lost_events", "unmatched", "unmatched_detail",
+              "first_event_ns", "last_event_ns", "wq_flush_barriers", "wq_superseded"):
+        if ca[k] != cb[k]:
+            bad.append("capture.%s: %s / %s" % (k, ca[k], cb[k]))
+    for sect, keys in SECTIONS:
+        ra, rb = rows(a, sect, keys), rows(b, sect, keys)
+        if sorted(ra) != sorted(rb):
+            bad.append("%s: rows only in one: %s" % (sect, sorted(set(ra) ^ set(rb))))
+        for k in sorted(set(ra) & set(rb)):
+            x, y = dict(ra[k]), dict(rb[k])
+            if sect == "softirq_wait":
+                for d in (x, y):
+                    d["bh_tasks"] = sum(t["total_ns"] for t in d.pop("bh_tasks", []))
+                    d.pop("bh_tasks_other", None)
+            if x != y:
+                bad.append("%s %s: %s / %s" % (sect, "/".join(map(str, k)), x, y))
+else:
+    for ev, n in ca["events_by_kind"].items():
+        if not near(n, cb["events_by_kind"].get(ev, 0), 2):
+            bad.append("events %s: %d / %d" % (ev, n, cb["events_by_kind"].get(ev, 0)))
+    for sect, keys in SECTIONS[:2]:
+        ra, rb = rows(a, sect, keys), rows(b, sect, keys)
+        for k in sorted(set(ra) | set(rb)):
+            x, y = ra.get(k), rb.get(k)
+            name = "%s %s" % (sect, "/".join(map(str, k)))
+            # a group of one or two items at the window's edge may be in one file only
+            if x is None or y is None:
+                if (x or y)["delay_ns"]["count"] > 2:
+                    bad.append("%s: only in one file" % name)
+                continue
+            dx, dy = x["delay_ns"], y["delay_ns"]
+            if not near(dx["count"], dy["count"], 2):
+                bad.append("%s: %d / %d delays" % (name, dx["count"], dy["count"]))
+            if min(dx["count"], dy["count"]) < 200:
+                continue
+            for p in ("p50", "p99"):
+                if not near(dx[p], dy[p], max(0.10 * dx[p], 2000)):
+                    bad.append("%s: delay %s %d / %d ns" % (name, p, dx[p], dy[p]))
+if bad:
+    print("   %s and %s differ (%s):" % (pa, pb, mode), file=sys.stderr)
+    for line in bad[:20]:
+        print("     " + line[:300], file=sys.stderr)
+    sys.exit(1)
+print("   %s: %d events, %d softirq rows, %d workqueue rows, %d contexts agree" %
+      (mode, ca["events"], len(a["softirq"]), len(a["workqueue"]), len(a.get("contexts", []))))
