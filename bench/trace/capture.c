@@ -619,33 +619,6 @@ out_stop:
 	return -ret;
 }
 
-/* parse_stats - the per-CPU ring buffer counters of per_cpu/cpuN/stats */
-static void parse_stats(const char *text, struct cpu_loss *l)
-{
-	static const struct {
-		const char *key;
-		size_t off;
-	} keys[] = {
-		{ "entries: ", offsetof(struct cpu_loss, entries) },
-		{ "overrun: ", offsetof(struct cpu_loss, overrun) },
-		{ "commit overrun: ", offsetof(struct cpu_loss, commit_overrun) },
-		{ "dropped events: ", offsetof(struct cpu_loss, dropped) },
-		{ "read events: ", offsetof(struct cpu_loss, read_events) },
-	};
-	const char *line = text;
-	size_t i;
-
-	while (line && *line) {
-		for (i = 0; i < ARRAY_SIZE(keys); i++)
-			if (!strncmp(line, keys[i].key, strlen(keys[i].key)))
-				*(uint64_t *)((char *)l + keys[i].off) =
-					strtoull(line + strlen(keys[i].key), NULL, 10);
-		line = strchr(line, '\n');
-		if (line)
-			line++;
-	}
-}
-
 static void stats_read(struct capture *c)
 {
 	char file[64], *text;
@@ -661,7 +634,7 @@ static void stats_read(struct capture *c)
 			c->res.m.n.missed_unknown++;
 			continue;
 		}
-		parse_stats(text, &c->res.loss[i]);
+		cpu_loss_parse(text, &c->res.loss[i]);
 		free(text);
 	}
 }

@@ -5,8 +5,11 @@
 #include "result.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util.h"
 
 int result_init(struct result *r, int ncpus, uint64_t start_ts, uint64_t interval_ns,
 		ival_cb cb, void *cb_ctx)
@@ -33,6 +36,32 @@ void result_free(struct result *r)
 	symtab_free(&r->syms);
 	free(r->loss);
 	r->loss = NULL;
+}
+
+void cpu_loss_parse(const char *text, struct cpu_loss *l)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+		{ "entries: ", offsetof(struct cpu_loss, entries) },
+		{ "overrun: ", offsetof(struct cpu_loss, overrun) },
+		{ "commit overrun: ", offsetof(struct cpu_loss, commit_overrun) },
+		{ "dropped events: ", offsetof(struct cpu_loss, dropped) },
+		{ "read events: ", offsetof(struct cpu_loss, read_events) },
+	};
+	const char *line = text;
+	size_t i;
+
+	while (line && *line) {
+		for (i = 0; i < ARRAY_SIZE(keys); i++)
+			if (!strncmp(line, keys[i].key, strlen(keys[i].key)))
+				*(uint64_t *)((char *)l + keys[i].off) =
+					strtoull(line + strlen(keys[i].key), NULL, 10);
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
 }
 
 void result_finish(struct result *r)

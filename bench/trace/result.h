@@ -53,6 +53,11 @@ struct result {
 int result_init(struct result *r, int ncpus, uint64_t start_ts, uint64_t interval_ns,
 		ival_cb cb, void *cb_ctx);
 void result_free(struct result *r);
+/*
+ * cpu_loss_parse - the counters of a per_cpu/cpuN/stats text ("overrun: 3" lines) into
+ * l; counters the text lacks are left as they were
+ */
+void cpu_loss_parse(const char *text, struct cpu_loss *l);
 /* result_finish - close matching, sum losses, decide lossy */
 void result_finish(struct result *r);
 /* result_duration_s - seconds from capture start to end */

@@ -63,10 +63,10 @@ seen() {
 # a cell's knobs are applied after its directory appears and restored before it is
 # renamed: while it runs they are set; the cell without knobs sees only the machine as
 # it was, never the values of the cell before or after it
-seen a | grep -qx "$a $max0 SCHED_FIFO" || fail "cell a never ran under its knobs: $(seen a)"
+seen a | grep -qx -- "$a $max0 SCHED_FIFO" || fail "cell a never ran under its knobs: $(seen a)"
 [ "$(seen plain)" = "$nice0 $max0 SCHED_OTHER" ] ||
 	fail "during cell plain (no knobs) the machine was not as before: $(seen plain)"
-seen b | grep -qx "$b 32 SCHED_OTHER" || fail "cell b never ran under its knobs: $(seen b)"
+seen b | grep -qx -- "$b 32 SCHED_OTHER" || fail "cell b never ran under its knobs: $(seen b)"
 
 # each cell.json has its own configuration's knobs, as read back
 C=$T/r/cells
