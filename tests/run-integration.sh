@@ -1,5 +1,6 @@
 #!/bin/sh
-# run-integration.sh - integration tests that really trace and really load the machine.
+# run-integration.sh [TEST...] - integration tests that really trace and really load the
+# machine: every tests/integration/t-*.sh, or the scripts given.
 #
 # Each test is a script in tests/integration/ that exits 0 (pass), 77 (skipped, with the
 # reason on stdout) or anything else (fail). The runner:
@@ -10,7 +11,8 @@
 #    session, no knobs journal, no tracefs instance of a process that is gone, the same
 #    workqueue/softirq settings, no new network namespace or dbv veth. A test that left
 #    anything fails, and the runner removes what it left, so that the next tests do not
-#    skip or fail because of it;
+#    skip or fail because of it; its temporary directories (mktemp_dir, made in a
+#    directory of the runner's) go too, even when it was killed;
 #  - when it runs as root on a kernel with tracefs (as make test does in CI), counts a
 #    skipped test as a failure unless the test said the kernel lacks a feature it needs
 #    (skip_kernel in lib.sh): a missing tool or a stale journal must not pass silently.
@@ -43,14 +45,25 @@ state() {
 	} >> "$1"
 }
 
+# session_pids SID - the processes of session SID that still run (not zombies)
+session_pids() {
+	ps -eo pid=,sid=,stat= | awk -v s="$1" '$2 == s && $3 !~ /^Z/ { printf "%s ", $1 }'
+}
+
 # leftovers SID BEFORE - what the test of session SID left (printed), removed: its
 # processes, its journal (deferbench restore), the instances of its dead processes
 leftovers() {
-	_left=$(pgrep -s "$1" | tr '\n' ' ')
+	_left=$(session_pids "$1")
 	if [ -n "$_left" ]; then
 		echo "processes still running: $_left"
-		kill -KILL $_left 2>/dev/null
-		sleep 0.5
+		kill -TERM $_left 2>/dev/null	# deferbench restores what it changed on SIGTERM
+		_i=0
+		while [ -n "$(session_pids "$1")" ] && [ $_i -lt 50 ]; do
+			sleep 0.1
+			_i=$((_i + 1))
+		done
+		_left=$(session_pids "$1")
+		[ -z "$_left" ] || { kill -KILL $_left 2>/dev/null; sleep 0.5; }
 	fi
 	state "$work/after"
 	# what is new or changed; what went away (a restore removing an older run's
@@ -66,22 +79,26 @@ leftovers() {
 	done
 }
 
+[ $# -gt 0 ] || set -- tests/integration/t-*.sh
 fail=0 pass=0 skip=0
-for t in tests/integration/t-*.sh; do
+for t in "$@"; do
 	[ -e "$t" ] || continue
 	name=${t##*/}
 	echo "== integration: $name"
 	state "$work/before"
 	rm -f "$work/skip"
+	mkdir "$work/tmp" || exit 1
 	start=$(date +%s)
 	# not a process group leader (no job control here): setsid makes the test's sh
 	# the leader of a new session whose id is its pid, $!
-	DB_SKIP_KIND=$work/skip setsid timeout -k 30 "$TEST_TIMEOUT" sh "$t" &
+	DB_SKIP_KIND=$work/skip DB_TEST_TMPDIR=$work/tmp setsid timeout -k 30 "$TEST_TIMEOUT" \
+		sh "$t" &
 	sid=$!
 	wait $sid
 	rc=$?
 	took=$(( $(date +%s) - start ))
 	left=$(leftovers $sid "$work/before")
+	rm -rf "$work/tmp"
 	[ $rc -eq 124 ] && echo "   timed out after ${TEST_TIMEOUT}s" >&2
 	if [ -n "$left" ]; then
 		echo "$left" | sed 's/^/   left behind: /' >&2

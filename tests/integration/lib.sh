@@ -37,9 +37,10 @@ need_root_tracefs() {
 	[ -d $TRACEFS/events/irq ] || skip_kernel "the kernel has no irq trace events"
 }
 
-# mktemp_dir VAR - a temporary directory removed when the test exits
+# mktemp_dir VAR - a temporary directory removed when the test exits (run-integration.sh
+# gives each test a directory of its own for these, removed even if the test is killed)
 mktemp_dir() {
-	_d=$(mktemp -d /tmp/deferbench-test.XXXXXX) || fail "mktemp"
+	_d=$(mktemp -d "${DB_TEST_TMPDIR:-/tmp}/deferbench-test.XXXXXX") || fail "mktemp"
 	eval "$1=\$_d"
 	_CLEANUP_DIRS="$_CLEANUP_DIRS $_d"
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "journal.h"
 #include "knobs.h"
 #include "util.h"
@@ -290,12 +291,11 @@ static void test_journal_file(void **state __unused)
  */
 static void test_journal_tampered(void **state __unused)
 {
-	char dir[] = "/tmp/deferbench-unit.XXXXXX", victim[PATH_MAX], jpath[PATH_MAX], buf[16];
+	char *dir = fixture_dir(), victim[PATH_MAX], jpath[PATH_MAX], buf[16];
 	struct knob_target t[2];
 	struct journal j, l;
 	FILE *f;
 
-	assert_non_null(mkdtemp(dir));
 	snprintf(victim, sizeof(victim), "%s/victim", dir);
 	f = fopen(victim, "w");
 	assert_non_null(f);
@@ -322,9 +322,7 @@ static void test_journal_tampered(void **state __unused)
 	fclose(f);
 	assert_string_equal(buf, "5\n");
 	assert_int_equal(access(jpath, F_OK), 0);	/* restore never removes it */
-	unlink(victim);
-	unlink(jpath);
-	rmdir(dir);
+	fixture_free(dir);
 }
 
 static void test_journal_garbage(void **state __unused)
