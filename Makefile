@@ -10,7 +10,7 @@
 CC ?= gcc
 PREFIX ?= /usr/local
 BUILD := build
-PKGS := libtracefs libtraceevent json-c inih libnl-3.0 libnl-route-3.0
+PKGS := libtracefs libtraceevent json-c inih libnl-3.0 libnl-route-3.0 sqlite3
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers \
@@ -21,7 +21,7 @@ LDLIBS += -lcsv -lm -pthread
 # paths of its own layer and of the layers below it, and with nothing else: a file that
 # includes a header of a higher layer does not compile.
 LAYERS := bench/lib bench/trace bench/knobs workloads/net workloads bench/run \
-	  analysis/stats analysis/compare analysis/report bench/cli
+	  analysis/stats analysis/compare analysis/report analysis/history bench/cli
 INC_bench/lib := bench/lib
 INC_bench/trace := bench/trace bench/lib
 INC_bench/knobs := bench/knobs bench/lib
@@ -30,7 +30,8 @@ INC_workloads := workloads workloads/net bench/lib
 INC_bench/run := bench/run bench/trace bench/knobs workloads bench/lib
 INC_analysis/stats := analysis/stats bench/lib
 INC_analysis/compare := analysis/compare analysis/stats bench/lib
-INC_analysis/report := analysis/report analysis/compare analysis/stats bench/trace bench/lib
+INC_analysis/report := analysis/report analysis/compare analysis/stats bench/lib
+INC_analysis/history := analysis/history analysis/report analysis/compare analysis/stats bench/lib
 INC_bench/cli := $(LAYERS)
 # inc - the -I flags of the folder holding source $1
 inc = $(addprefix -I,$(or $(INC_$(patsubst %/,%,$(dir $1))),$(error $1: its folder is no layer; add it to LAYERS and give it INC_ in the Makefile)))

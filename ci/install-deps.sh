@@ -7,10 +7,12 @@ set -eu
 
 # Build and test: compiler, pkg-config and the libraries the binary links.
 BUILD="gcc make pkg-config libtracefs-dev libtraceevent-dev libcsv-dev libjson-c-dev \
-libinih-dev libnl-3-dev libnl-route-3-dev libcmocka-dev"
+libinih-dev libnl-3-dev libnl-route-3-dev libsqlite3-dev libcmocka-dev"
 # Run time: cyclictest (timer workload), gnuplot (reports), network plumbing; jq and
-# python3 read result files in the integration tests.
-RUN="rt-tests gnuplot-nox iproute2 ethtool procps jq python3"
+# python3 read result files in the integration tests; lava-common and python3-jsonschema
+# validate the LAVA job and the KCIDB export offline (Debian packages: they install for
+# the system /usr/bin/python3, which the tests use).
+RUN="rt-tests gnuplot-nox iproute2 ethtool procps jq python3 lava-common python3-jsonschema"
 
 missing=""
 for p in $BUILD $RUN; do

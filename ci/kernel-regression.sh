@@ -1,25 +1,37 @@
 #!/bin/sh
 # kernel-regression.sh - is the running kernel slower at deferred work than the baseline?
 #
-# Builds deferbench, runs the quick suite (make bench QUICK=1, or the scenario in
-# SCENARIO) on the running kernel, writes the run's report, compares the run with this
-# host's stored baseline and exits with compare's status:
-#   0  no regression        1  regression        2  error (build, run, input, no baseline)
+# Builds deferbench, runs SCENARIO (default ci/regression.ini) on the running kernel with
+# 'run --until-decided --against BASELINE' (repetitions are added only where a primary
+# verdict is still open, within BUDGET), writes the run's report, compares the run with
+# this host's stored baseline (using the baseline's noise floors) and exits with
+# compare's status:
+#   0  no primary metric worse     1  regression     2  error (build, run, input, no baseline)
 #
-# Needs what the suite needs (root, tracefs); the baseline must come from the same
-# machine and scenario. Environment:
+# Set up a host once, on the reference kernel: SAVE_BASELINE=1 runs the scenario, stores
+# it as the baseline and calibrates the host's noise floors (CALIBRATE_RUNS runs of the
+# scenario, nothing changed); then every later job compares against it.
+#
+# Needs what the suite needs (root, tracefs). Environment:
 #   DEFERBENCH_BASELINE_DIR  baseline store (default /var/lib/deferbench/baselines)
 #   BASELINE_NAME            which baseline of this host (default: default)
-#   SAVE_BASELINE=1          no baseline yet: store this run as it and exit 0
+#   SAVE_BASELINE=1          no baseline yet: store this run, calibrate, exit 0
+#   CALIBRATE_RUNS           runs for the noise floors (default 3; 0: do not calibrate)
+#   SCENARIO                 the scenario (default ci/regression.ini)
+#   BUDGET                   time for the whole run, planned and added repetitions
+#                            (default 10m; 0: the planned repetitions only)
+#   QUICK=1                  the one-minute smoke suite instead (make bench QUICK=1): one
+#                            repetition per cell, it can show that things run, never decide
 #   COMPARE_ARGS             extra options for compare, e.g. "--threshold 15"
 #   ARTIFACTS                copy report, plots, tables, compare.md, junit.xml here
-#   SCENARIO                 run this scenario file (deferbench run -o) instead of
-#                            make bench QUICK=1; verdicts need >= 3 repetitions per cell
 #   RUN_DIR                  skip building and running; use this finished run
+#   STORE                    also add the run to this results store (deferbench history)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
 NAME=${BASELINE_NAME:-default}
+SCENARIO=${SCENARIO:-ci/regression.ini}
+BUDGET=${BUDGET:-10m}
 DB=./deferbench
 
 die() {
@@ -42,44 +54,55 @@ publish() {
 	echo "kernel-regression: artifacts in $ARTIFACTS"
 }
 
-# few_reps RUN - warn when no workload x configuration has 3 repetitions: every verdict
-# would be "cannot tell" and the job could never fail on a regression
-few_reps() {
-	max=$(sed -n 's/.*"rep": *\([0-9][0-9]*\).*/\1/p' "$1/run.json" | sort -n | tail -n 1)
-	[ "${max:-0}" -ge 3 ] && return 0
-	echo "kernel-regression: WARNING: at most ${max:-0} repetition(s) per cell: compare" \
-		"cannot judge anything; use a SCENARIO with repetitions >= 3" >&2
-}
-
+base=$($DB baseline path --name "$NAME" 2>/dev/null) || base=""
 if [ -z "${RUN_DIR:-}" ]; then
 	ci/install-deps.sh >&2 || die "cannot install the build dependencies"
 	make >/dev/null || die "build failed"
-	if [ -n "${SCENARIO:-}" ]; then
-		RUN_DIR=results/ci-$(date -u +%Y%m%dT%H%M%SZ)
-		$DB run -o "$RUN_DIR" "$SCENARIO" || die "$SCENARIO failed on $(uname -r)"
-	else
+	if [ "${QUICK:-0}" = 1 ]; then
+		echo "kernel-regression: QUICK=1: one repetition per cell; compare cannot decide" >&2
 		stamp=$(mktemp) || die "mktemp"
 		trap 'rm -f "$stamp"' EXIT
 		make bench QUICK=1 || die "the quick suite failed on $(uname -r)"
 		RUN_DIR=$(newest_run "$stamp")
 		[ -n "$RUN_DIR" ] || die "the quick suite left no run.json under results/"
+	else
+		RUN_DIR=results/ci-$(date -u +%Y%m%dT%H%M%SZ)
+		if [ -n "$base" ] && [ "$BUDGET" != 0 ]; then
+			$DB run -o "$RUN_DIR" --until-decided="$BUDGET" --against "$base" "$SCENARIO" ||
+				die "$SCENARIO failed on $(uname -r)"
+		else
+			$DB run -o "$RUN_DIR" "$SCENARIO" || die "$SCENARIO failed on $(uname -r)"
+		fi
 	fi
 fi
 [ -f "$RUN_DIR/run.json" ] || die "$RUN_DIR is not a run directory"
-few_reps "$RUN_DIR"
+if [ -n "${ARTIFACTS:-}" ]; then
+	# for ci/lava/lava-report.sh, which reports each metric of this run
+	mkdir -p "$ARTIFACTS" && echo "$RUN_DIR" >"$ARTIFACTS/run-dir" ||
+		die "cannot write $ARTIFACTS/run-dir"
+fi
+if [ -n "${STORE:-}" ]; then
+	$DB history add --db "$STORE" "$RUN_DIR" || die "cannot add $RUN_DIR to the store $STORE"
+fi
 
 $DB report "$RUN_DIR" || die "report failed"
 echo "kernel-regression: report $RUN_DIR/report.html"
 
-if ! base=$($DB baseline path --name "$NAME" 2>/dev/null); then
-	if [ "${SAVE_BASELINE:-0}" = 1 ]; then
-		$DB baseline save --name "$NAME" "$RUN_DIR" || die "cannot save the baseline"
-		echo "kernel-regression: no baseline '$NAME' yet; saved this run as it"
-		publish "$RUN_DIR"
-		exit 0
+if [ -z "$base" ]; then
+	[ "${SAVE_BASELINE:-0}" = 1 ] ||
+		die "no baseline '$NAME' for $(uname -n); run once with SAVE_BASELINE=1"
+	$DB baseline save --name "$NAME" "$RUN_DIR" || die "cannot save the baseline"
+	echo "kernel-regression: no baseline '$NAME' yet; saved this run as it"
+	if [ "${CALIBRATE_RUNS:-3}" != 0 ]; then
+		$DB baseline calibrate --name "$NAME" --runs "${CALIBRATE_RUNS:-3}" "$SCENARIO" ||
+			die "calibrating the noise floors failed"
 	fi
-	die "no baseline '$NAME' for $(uname -n); run once with SAVE_BASELINE=1"
+	publish "$RUN_DIR"
+	exit 0
 fi
+[ -f "$base/noise.json" ] ||
+	echo "kernel-regression: the baseline has no noise floors: margins are the threshold" \
+		"alone; calibrate with 'deferbench baseline calibrate --name $NAME $SCENARIO'" >&2
 
 # shellcheck disable=SC2086
 $DB compare ${COMPARE_ARGS:-} -o "$RUN_DIR" "$base" "$RUN_DIR"

@@ -212,15 +212,14 @@ static int audio_setup(struct wl_run *w, char *errbuf)
 static void period(struct wl_run *w, struct audio_priv *p, struct pace *pc,
 		   uint64_t deadline, uint64_t wake)
 {
-	struct wl_metric *m = w->metrics.metric;
 	uint64_t done, from = wl_window(w), k0;
 
 	dsp_run(&p->dsp, p->passes);
 	done = now_ns();
 	if (deadline >= from) {
-		hist_add(&m[p->m_wakeup].hist, pace_late(deadline, wake));
-		hist_add(&m[p->m_finish].hist, pace_late(deadline, done));
-		hist_add(&m[p->m_dsp].hist, done - wake);
+		wl_record(w, p->m_wakeup, deadline, pace_late(deadline, wake));
+		wl_record(w, p->m_finish, deadline, pace_late(deadline, done));
+		wl_record(w, p->m_dsp, deadline, done - wake);
 		p->periods++;
 		if (done > deadline + (uint64_t)p->period_ns)
 			p->xruns++;
@@ -362,11 +361,18 @@ static void audio_teardown(struct wl_run *w)
 	dsp_free(&p->dsp);
 }
 
+/* what compare judges audio by: the callback's wakeup and finish against its deadline */
+static const char *const audio_primary[] = {
+	"workload:wakeup:p99", "workload:finish:p99",
+	NULL,
+};
+
 const struct workload_ops audio_workload = {
 	.name = "audio",
 	.help = "SCHED_FIFO audio callback every frames/rate: wakeup, finish vs deadline, "
 		"xruns",
 	.options = audio_options,
+	.primary = audio_primary,
 	.cfg_size = sizeof(struct audio_cfg),
 	.priv_size = sizeof(struct audio_priv),
 	.setup = audio_setup,

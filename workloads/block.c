@@ -174,8 +174,8 @@ static int block_op(struct wl_run *w, off_t off, uint64_t deadline, bool record)
 	t2 = now_ns();
 	if (!record)
 		return 0;
-	hist_add(&w->metrics.metric[p->m_sync].hist, t2 - t1);
-	hist_add(&w->metrics.metric[p->m_op].hist, pace_late(deadline, t2));
+	wl_record(w, p->m_sync, deadline, t2 - t1);
+	wl_record(w, p->m_op, deadline, pace_late(deadline, t2));
 	return 0;
 }
 
@@ -252,11 +252,18 @@ static void block_teardown(struct wl_run *w)
 	}
 }
 
+/* what compare judges block by: a write + sync as the application sees it, and the writeback and kblockd work */
+static const char *const block_primary[] = {
+	"workload:op:p99", "wq:writeback:*:delay:p99", "wq:kblockd:*:delay:p99",
+	NULL,
+};
+
 const struct workload_ops block_workload = {
 	.name = "block",
 	.help = "buffered writes + fsync at a fixed rate: writeback, kblockd and "
 		"filesystem work items",
 	.options = block_options,
+	.primary = block_primary,
 	.cfg_size = sizeof(struct block_cfg),
 	.priv_size = sizeof(struct block_priv),
 	.setup = block_setup,

@@ -3,7 +3,7 @@
  * driver.c - the one owner of a workload's lifecycle: options -> setup -> start ->
  * stop -> teardown. Every step checks the state so stop and teardown run exactly once
  * whatever failed before them, and wl_free() undoes whatever was done.
- * Option parsing lives in wl_options.c, formatting of results in wl_output.c.
+ * Option parsing lives in wl_options.c, formatting of results in wl_results.c.
  */
 #include "workload.h"
 
@@ -34,6 +34,7 @@ struct wl_run *wl_new(const struct workload_ops *ops)
 		return NULL;
 	w->ops = ops;
 	w->seed = 1;
+	w->interval_ns = NSEC_PER_SEC;
 	w->metrics.rate_counter = -1;
 	w->cfg = calloc(1, ops->cfg_size ? ops->cfg_size : 1);
 	w->priv = calloc(1, ops->priv_size ? ops->priv_size : 1);
@@ -114,6 +115,22 @@ static void add_rate_counters(struct wl_run *w)
 	m->counter[b].value = secs > 0 ? done / secs : 0;
 }
 
+/* close_intervals - every metric's open interval; a metric that ran out of memory keeps none */
+static void close_intervals(struct wl_run *w)
+{
+	int i;
+
+	for (i = 0; i < w->metrics.nmetrics; i++) {
+		struct ivhist *iv = &w->metrics.metric[i].iv;
+
+		if (ivhist_finish(iv)) {
+			warn_msg("%s: %s: no memory for per-interval histograms; only the whole "
+				 "window's is kept", w->ops->name, w->metrics.metric[i].name);
+			ivhist_free(iv);
+		}
+	}
+}
+
 void wl_stop(struct wl_run *w)
 {
 	if (!(w->state & WL_STARTED) || (w->state & WL_STOPPED))
@@ -123,6 +140,7 @@ void wl_stop(struct wl_run *w)
 	__atomic_store_n(&w->stopping, 1, __ATOMIC_RELEASE);
 	w->ops->stop(w);
 	add_rate_counters(w);
+	close_intervals(w);
 }
 
 /*
@@ -202,6 +220,8 @@ void wl_free(struct wl_run *w)
 	if (!w)
 		return;
 	wl_teardown(w);
+	for (int i = 0; i < w->metrics.nmetrics; i++)
+		ivhist_free(&w->metrics.metric[i].iv);
 	free(w->cfg);
 	free(w->priv);
 	free(w);
@@ -219,7 +239,29 @@ int wl_metric_add(struct wl_run *w, const char *name, const char *unit, const ch
 	x->unit = unit;
 	x->desc = desc;
 	hist_init(&x->hist);
+	ivhist_init(&x->iv, w->interval_ns);
 	return m->nmetrics++;
+}
+
+void wl_intervals(struct wl_run *w, uint64_t ns)
+{
+	w->interval_ns = ns;
+}
+
+void wl_ivhist_init(const struct wl_run *w, struct ivhist *iv)
+{
+	ivhist_init(iv, w->interval_ns);
+}
+
+void wl_metric_merge(struct wl_run *w, int i, const struct hist *h, const struct ivhist *iv)
+{
+	struct wl_metric *m = &w->metrics.metric[i];
+
+	hist_merge(&m->hist, h);
+	if (!iv || !iv->ival)
+		m->iv.ival = 0;		/* intervals only when every part has them */
+	else if (ivhist_merge(&m->iv, iv))
+		m->iv.err = -ENOMEM;
 }
 
 int wl_counter_add(struct wl_run *w, const char *name)

@@ -45,6 +45,7 @@ struct hog_thread {
 	struct wl_run *w;
 	struct wl_thread t;
 	struct hist gap;	/* this thread's own: merged at stop */
+	struct ivhist gap_iv;
 	bool measuring;		/* the window is open: cpu0, wall0 are valid */
 	uint64_t cpu0, wall0;	/* thread CPU time, and the instant, at the window's start */
 	uint64_t cpu_ns, wall_ns;
@@ -129,6 +130,7 @@ static int hog_setup(struct wl_run *w, char *errbuf)
 
 		t->w = w;
 		hist_init(&t->gap);
+		wl_ivhist_init(w, &t->gap_iv);
 		snprintf(t->name, sizeof(t->name), "share_t%d", i);
 		ret = wl_counter_add(w, t->name);
 		if (ret < 0)
@@ -173,8 +175,10 @@ static void spin_until(struct hog_thread *t, uint64_t end, uint64_t gap_ns,
 	while (!wl_stopping(t->w)) {
 		now = now_ns();
 		window_check(t, now, started);
-		if (now - prev > gap_ns && t->measuring && prev >= t->wall0)
+		if (now - prev > gap_ns && t->measuring && prev >= t->wall0) {
 			hist_add(&t->gap, now - prev);
+			ivhist_add(&t->gap_iv, wl_window(t->w), prev, now - prev);
+		}
 		prev = now;
 		if (now >= end)
 			break;
@@ -252,7 +256,9 @@ static void hog_stop(struct wl_run *w)
 	for (i = 0; i < p->n; i++) {
 		struct hog_thread *t = &p->th[i];
 
-		hist_merge(gap, &t->gap);
+		ivhist_finish(&t->gap_iv);
+		wl_metric_merge(w, p->m_gap, &t->gap, &t->gap_iv);
+		ivhist_free(&t->gap_iv);
 		m->counter[p->c_share0 + i].value =
 			t->wall_ns ? (double)t->cpu_ns / (double)t->wall_ns : 0;
 	}
@@ -260,9 +266,14 @@ static void hog_stop(struct wl_run *w)
 	m->counter[p->c_stolen].value = (double)gap->sum;
 }
 
-static void hog_teardown(struct wl_run *w __unused)
+static void hog_teardown(struct wl_run *w)
 {
-	/* threads are joined in stop; nothing else was created */
+	struct hog_priv *p = w->priv;
+	int i;
+
+	/* threads are joined in stop; their interval histograms may remain */
+	for (i = 0; i < p->n; i++)
+		ivhist_free(&p->th[i].gap_iv);
 }
 
 const struct workload_ops hog_workload = {

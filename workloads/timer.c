@@ -54,6 +54,7 @@ struct timer_load {
 	uint64_t first_ns;	/* first deadline: threads are spread over the period */
 	int sock[2];		/* wheel: the idle socket pair */
 	struct hist late;	/* merged at stop */
+	struct ivhist late_iv;
 	uint64_t expiries;
 };
 
@@ -161,6 +162,7 @@ static int setup_loads(struct wl_run *w, struct timer_cfg *c, struct timer_priv 
 		p->hr[i].w = w;
 		p->hr[i].period_ns = (double)p->periods[i % p->nperiods];
 		hist_init(&p->hr[i].late);
+		wl_ivhist_init(w, &p->hr[i].late_iv);
 		hr_rate += 1e9 / p->hr[i].period_ns;
 	}
 	for (i = 0; i < p->nwheel; i++)
@@ -171,6 +173,7 @@ static int setup_loads(struct wl_run *w, struct timer_cfg *c, struct timer_priv 
 		l->w = w;
 		l->period_ns = 1e9 * p->nwheel / (double)c->wheel_rate;
 		hist_init(&l->late);
+		wl_ivhist_init(w, &l->late_iv);
 		if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, l->sock)) {
 			l->sock[0] = l->sock[1] = -1;
 			return set_err(errbuf, "timer: socketpair: %s", strerror(errno));
@@ -205,6 +208,16 @@ static int timer_setup(struct wl_run *w, char *errbuf)
 	return setup_loads(w, c, p, errbuf);
 }
 
+/* load_record - how late the wakeup for deadline came, now */
+static void load_record(struct timer_load *l, uint64_t deadline)
+{
+	uint64_t late = pace_late(deadline, now_ns());
+
+	hist_add(&l->late, late);
+	ivhist_add(&l->late_iv, wl_window(l->w), deadline, late);
+	l->expiries++;
+}
+
 /* hrtimer_thread - sleep to each absolute deadline; record how late the wakeup is */
 static void *hrtimer_thread(void *arg)
 {
@@ -217,10 +230,8 @@ static void *hrtimer_thread(void *arg)
 		deadline = pace_deadline(&pc, pc.k);
 		if (sleep_until_abs(deadline) == -EINTR)
 			continue;
-		if (wl_in_window(l->w, deadline)) {
-			hist_add(&l->late, pace_late(deadline, now_ns()));
-			l->expiries++;
-		}
+		if (wl_in_window(l->w, deadline))
+			load_record(l, deadline);
 		pc.k++;
 		pace_skip(&pc, now_ns());	/* load, not a measurement: no catching up */
 	}
@@ -262,10 +273,8 @@ static void *wheel_thread(void *arg)
 			wl_fail(l->w, ret, "timer: socket timeout wait: %s", strerror(-ret));
 			break;
 		}
-		if (wl_in_window(l->w, deadline)) {
-			hist_add(&l->late, pace_late(deadline, now_ns()));
-			l->expiries++;
-		}
+		if (wl_in_window(l->w, deadline))
+			load_record(l, deadline);
 		pc.k++;
 		pace_skip(&pc, now_ns());
 	}
@@ -344,8 +353,8 @@ static void timer_measure(struct wl_run *w)
 		wl_fail(w, -EIO, "%s", errbuf);
 }
 
-/* join_loads - join and merge n load threads; returns their expiries */
-static uint64_t join_loads(struct timer_load *l, int n, struct hist *into)
+/* join_loads - join and merge n load threads into metric; returns their expiries */
+static uint64_t join_loads(struct wl_run *w, struct timer_load *l, int n, int metric)
 {
 	uint64_t total = 0;
 	int i;
@@ -353,7 +362,9 @@ static uint64_t join_loads(struct timer_load *l, int n, struct hist *into)
 	for (i = 0; i < n; i++)
 		wl_thread_join(&l[i].t);
 	for (i = 0; i < n; i++) {
-		hist_merge(into, &l[i].late);
+		ivhist_finish(&l[i].late_iv);
+		wl_metric_merge(w, metric, &l[i].late, &l[i].late_iv);
+		ivhist_free(&l[i].late_iv);
 		total += l[i].expiries;
 	}
 	return total;
@@ -379,10 +390,8 @@ static void timer_stop(struct wl_run *w)
 		m->counter[p->c_probe_got].value =
 			(double)cycles * 1e9 / (double)(p->ct.term_ns - p->ct.spawn_ns);
 	m->counter[p->c_overflows].value = (double)over;
-	m->counter[p->c_load].value =
-		(double)join_loads(p->hr, (int)c->threads, &m->metric[p->m_load].hist);
-	m->counter[p->c_wheel].value =
-		(double)join_loads(p->wheel, p->nwheel, &m->metric[p->m_wheel].hist);
+	m->counter[p->c_load].value = (double)join_loads(w, p->hr, (int)c->threads, p->m_load);
+	m->counter[p->c_wheel].value = (double)join_loads(w, p->wheel, p->nwheel, p->m_wheel);
 	secs = wl_window_s(w);
 	m->counter[p->c_load_got].value = secs > 0 ? m->counter[p->c_load].value / secs : 0;
 	m->counter[p->c_wheel_got].value = secs > 0 ? m->counter[p->c_wheel].value / secs : 0;
@@ -401,16 +410,26 @@ static void timer_teardown(struct wl_run *w)
 			close(p->wheel[i].sock[0]);
 		if (p->wheel[i].sock[1] >= 0)
 			close(p->wheel[i].sock[1]);
+		ivhist_free(&p->wheel[i].late_iv);
 	}
+	for (i = 0; p->hr && i < (int)((struct timer_cfg *)w->cfg)->threads; i++)
+		ivhist_free(&p->hr[i].late_iv);
 	free(p->hr);
 	free(p->wheel);
 	p->hr = p->wheel = NULL;
 }
 
+/* what compare judges timer by: cyclictest's wakeup (real-time), the hrtimer load's (an ordinary task), and the TIMER softirq */
+static const char *const timer_primary[] = {
+	"workload:wakeup:p99", "workload:load_wakeup:p99", "softirq:TIMER:delay:p99",
+	NULL,
+};
+
 const struct workload_ops timer_workload = {
 	.name = "timer",
 	.help = "cyclictest wakeup probe plus hrtimer and timer-wheel (TIMER softirq) load",
 	.options = timer_options,
+	.primary = timer_primary,
 	.cfg_size = sizeof(struct timer_cfg),
 	.priv_size = sizeof(struct timer_priv),
 	.setup = timer_setup,

@@ -162,8 +162,6 @@ static void *tty_reader(void *arg)
 	struct wl_run *w = arg;
 	struct tty_cfg *c = w->cfg;
 	struct tty_priv *p = w->priv;
-	struct hist *hd = &w->metrics.metric[p->m_delivery].hist;
-	struct hist *hw = &w->metrics.metric[p->m_write_read].hist;
 	char buf[2 * TTY_MAX_MSG], msg[TTY_MAX_MSG];
 	struct pollfd pfd = { .fd = p->slave, .events = POLLIN };
 	size_t have = 0;
@@ -192,8 +190,8 @@ static void *tty_reader(void *arg)
 			have = 0;
 			if (m.deadline_ns < __atomic_load_n(&p->first_ns, __ATOMIC_ACQUIRE))
 				continue;	/* before the window, as the writer decided */
-			hist_add(hd, pace_late(m.deadline_ns, t));
-			hist_add(hw, pace_late(m.write_ns, t));
+			wl_record(w, p->m_delivery, m.deadline_ns, pace_late(m.deadline_ns, t));
+			wl_record(w, p->m_write_read, m.deadline_ns, pace_late(m.write_ns, t));
 			p->received++;
 		}
 	}
@@ -246,11 +244,18 @@ static void tty_teardown(struct wl_run *w)
 	p->master = p->slave = -1;
 }
 
+/* what compare judges tty by: the delivery a typist feels, and the flush_to_ldisc work that carries it */
+static const char *const tty_primary[] = {
+	"workload:delivery:p99", "wq:*:flush_to_ldisc:delay:p99",
+	NULL,
+};
+
 const struct workload_ops tty_workload = {
 	.name = "tty",
 	.help = "pty writer -> raw-mode reader: keystroke delivery through flush_to_ldisc "
 		"on events_unbound",
 	.options = tty_options,
+	.primary = tty_primary,
 	.cfg_size = sizeof(struct tty_cfg),
 	.priv_size = sizeof(struct tty_priv),
 	.setup = tty_setup,

@@ -16,6 +16,7 @@
 #include "csvread.h"
 #include "csvw.h"
 #include "jsonread.h"
+#include "ivfile.h"
 #include "jsonw.h"
 
 static const struct wl_counter *counter_find(const struct wl_run *w, const char *name)
@@ -121,6 +122,11 @@ static struct json_object *results_json(const struct wl_run *w)
 		json_object_object_add(cnt, w->metrics.counter[i].name,
 				       number_json(w->metrics.counter[i].value));
 	json_object_object_add(root, "counters", cnt);
+	arr = json_object_new_array();
+	for (i = 0; w->ops->primary && w->ops->primary[i] && i < PRIMARY_MAX; i++)
+		json_object_array_add(arr, json_object_new_string(w->ops->primary[i]));
+	json_object_object_add(root, "primary", arr);
+	json_object_object_add(root, "interval_s", json_object_new_double(w->interval_ns / 1e9));
 	if (wl_error(w))
 		json_object_object_add(root, "error", json_object_new_string(wl_error(w)));
 	return root;
@@ -170,6 +176,36 @@ static int write_hist_csv(const struct wl_run *w, const char *path)
 	return csvw_close(&c);
 }
 
+/*
+ * write_intervals - workload-intervals.csv (ivfile.h), kind "workload", name the metric:
+ * each metric's histogram per interval of the operations' due time
+ */
+static int write_intervals(const struct wl_run *w, const char *path)
+{
+	struct hist *h = malloc(sizeof(*h));
+	struct ivfile f;
+	size_t k;
+	int i, ret;
+
+	if (!h)
+		return -ENOMEM;
+	ret = ivfile_open(&f, path);
+	for (i = 0; !ret && i < w->metrics.nmetrics; i++) {
+		const struct wl_metric *m = &w->metrics.metric[i];
+
+		for (k = 0; m->iv.ival && k < m->iv.n; k++) {
+			uint64_t n = ivhist_get(&m->iv, k, h);
+
+			ivfile_row(&f, n, n * (m->iv.ival / 1e9), "workload", m->name, "", "",
+				   "latency", h);
+		}
+	}
+	if (!ret)
+		ret = ivfile_close(&f);
+	free(h);
+	return ret;
+}
+
 int wl_write_results(const struct wl_run *w, const char *dir)
 {
 	char path[PATH_MAX];
@@ -183,36 +219,11 @@ int wl_write_results(const struct wl_run *w, const char *dir)
 	if (ret)
 		return ret;
 	snprintf(path, sizeof(path), "%s/workload-hist.csv", dir);
-	return write_hist_csv(w, path);
-}
-
-/* read_kv - an object of scalars ({"rate": "1000"} or {"sent": 10}) as text pairs */
-static int read_kv(const struct jr *j, struct json_object *root, const char *key,
-		   struct kv **out, size_t *n)
-{
-	struct json_object *o;
-	size_t i = 0;
-	int ret;
-
-	ret = jr_get(j, root, "", key, json_type_object, &o);
+	ret = write_hist_csv(w, path);
 	if (ret)
 		return ret;
-	*n = (size_t)json_object_object_length(o);
-	*out = calloc(*n ? *n : 1, sizeof(**out));
-	if (!*out)
-		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
-	json_object_object_foreach(o, k, v) {
-		(void)v;
-		if (strlen(k) >= sizeof((*out)[i].key))
-			return jr_fail(j, key, k, "has a name longer than %zu characters",
-				       sizeof((*out)[i].key) - 1);
-		strcpy((*out)[i].key, k);
-		ret = jr_scalar_text(j, o, key, k, (*out)[i].val, sizeof((*out)[i].val));
-		if (ret)
-			return ret;
-		i++;
-	}
-	return 0;
+	snprintf(path, sizeof(path), "%s/workload-intervals.csv", dir);
+	return write_intervals(w, path);
 }
 
 static int read_metric(const struct jr *j, struct json_object *o, const char *where,
@@ -309,9 +320,11 @@ int workload_load(const char *json_path, const char *hist_path, struct wl_data *
 	ret = ret ?: jr_str(&j, root, "", "workload", wl->workload, sizeof(wl->workload));
 	ret = ret ?: jr_double(&j, root, "", "duration_s", &wl->duration_s);
 	ret = ret ?: read_metrics(&j, root, wl);
-	ret = ret ?: read_kv(&j, root, "counters", &wl->counter, &wl->ncounter);
+	ret = ret ?: jr_kv(&j, root, "counters", &wl->counter, &wl->ncounter);
+	ret = ret ?: jr_strings(&j, root, "", "primary", wl->primary.id[0],
+				sizeof(wl->primary.id[0]), PRIMARY_MAX, &wl->primary.n);
 	if (!ret && jr_has(root, "options"))
-		ret = read_kv(&j, root, "options", &wl->opt, &wl->nopt);
+		ret = jr_kv(&j, root, "options", &wl->opt, &wl->nopt);
 	json_object_put(root);
 	if (ret)
 		return ret;

@@ -39,6 +39,7 @@
 #include <stdio.h>
 
 #include "hist.h"
+#include "ivhist.h"
 #include "rundata.h"
 #include "util.h"
 
@@ -69,12 +70,17 @@ struct wl_option {
 #define WL_MAX_METRICS 8
 #define WL_MAX_COUNTERS 48	/* hog reports one share counter per thread */
 
-/* What a workload measures; the driver prints and writes it. */
+/*
+ * What a workload measures; the driver prints and writes it. Record with wl_record()
+ * (one thread per metric), or keep a hist + ivhist per thread and wl_metric_merge()
+ * them at stop: the whole window's histogram and one per interval of due time.
+ */
 struct wl_metric {
 	const char *name;	/* "rtt", "wakeup", "fsync", ... */
 	const char *unit;	/* "ns" */
 	const char *desc;	/* which two instants, which clock */
 	struct hist hist;
+	struct ivhist iv;	/* per interval (wl_run.interval_ns) of the due time */
 };
 
 struct wl_counter {
@@ -103,6 +109,12 @@ struct workload_ops {
 	const char *name;
 	const char *help;			/* one line */
 	const struct wl_option *options;	/* terminated by { .name = NULL } */
+	/*
+	 * The metrics compare judges this workload by (fnmatch patterns of metric ids,
+	 * NULL-terminated, at most PRIMARY_MAX): the latency its user feels, and the delay
+	 * of the deferred work it drives. Written to workload.json.
+	 */
+	const char *const *primary;
 	size_t cfg_size;			/* option values land here */
 	size_t priv_size;			/* workload state, zeroed */
 	int (*setup)(struct wl_run *w, char *errbuf);
@@ -136,6 +148,7 @@ struct wl_run {
 	uint64_t seed;
 	uint64_t start_ns, stop_ns;	/* CLOCK_MONOTONIC: start returned, wl_stop began */
 	uint64_t window_ns;		/* see WL_MEASURE_LATER; atomic, read with wl_window() */
+	uint64_t interval_ns;		/* per-interval histograms (default 1 s; wl_intervals) */
 	unsigned int state;		/* driver-private */
 	int stopping;			/* set by wl_stop before ops->stop; see wl_stopping() */
 	int err;			/* first run-time failure (-errno), see wl_fail() */
@@ -187,6 +200,15 @@ void wl_list(FILE *f, const struct workload_ops *only);
  */
 int wl_metric_add(struct wl_run *w, const char *name, const char *unit, const char *desc);
 int wl_counter_add(struct wl_run *w, const char *name);
+/* wl_intervals - the interval of the per-interval histograms (before wl_setup; 0: none) */
+void wl_intervals(struct wl_run *w, uint64_t ns);
+/* wl_ivhist_init - a thread's own ivhist with the run's interval (merged at stop) */
+void wl_ivhist_init(const struct wl_run *w, struct ivhist *iv);
+/*
+ * wl_metric_merge - a thread's own histogram and intervals into metric i (at stop);
+ * iv may be NULL (no intervals: the metric then has none to write either)
+ */
+void wl_metric_merge(struct wl_run *w, int i, const struct hist *h, const struct ivhist *iv);
 /* wl_rate - declare a paced workload: asked ops/s, and the counter counting them */
 void wl_rate(struct wl_run *w, int counter, double asked);
 /*
@@ -219,6 +241,18 @@ void wl_window_bounds(const struct wl_run *w, uint64_t *from, uint64_t *until);
 /* wl_window_s - seconds the metrics cover; wl_warmup_s - seconds run before that */
 double wl_window_s(const struct wl_run *w);
 double wl_warmup_s(const struct wl_run *w);
+
+/*
+ * wl_record - value v of an operation of metric i due at t_due (inside the window):
+ * into the metric's histogram and its interval's. One recording thread per metric.
+ */
+static inline void wl_record(struct wl_run *w, int i, uint64_t t_due, uint64_t v)
+{
+	struct wl_metric *m = &w->metrics.metric[i];
+
+	hist_add(&m->hist, v);
+	ivhist_add(&m->iv, wl_window(w), t_due, v);
+}
 
 /* wl_stopping - worker loops poll this; true once wl_stop() began */
 static inline bool wl_stopping(const struct wl_run *w)

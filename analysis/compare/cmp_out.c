@@ -24,11 +24,30 @@ const char *cmp_interval(const struct judgement *j, char *buf, size_t len)
 	return buf;
 }
 
+/* fmt_margin - "10%" for the threshold, "23%f" for a host noise floor */
+static const char *fmt_margin(const struct judgement *j, char *buf, size_t len)
+{
+	if (isnan(j->margin))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3g%%%s", j->margin * 100, j->margin_floor ? "f" : "");
+	return buf;
+}
+
+static void counts_line(FILE *f, const char *what, const size_t *c, size_t judged)
+{
+	fprintf(f, "%s: %zu worse, %zu better, %zu no change, %zu cannot tell (%zu judged)",
+		what, c[V_WORSE], c[V_BETTER], c[V_NO_CHANGE], c[V_CANNOT_TELL], judged);
+}
+
 static void summary_line(FILE *f, const struct cmp_result *r)
 {
-	fprintf(f, "%zu worse, %zu better, %zu no change, %zu cannot tell, %zu lossy, "
-		"%zu incomplete", r->count[V_WORSE], r->count[V_BETTER], r->count[V_NO_CHANGE],
-		r->count[V_CANNOT_TELL], r->count[V_LOSSY], r->count[V_INCOMPLETE]);
+	counts_line(f, "primary", r->count, r->nprimary);
+	fprintf(f, "; ");
+	counts_line(f, "advisory", r->advisory, r->nadvisory);
+	if (r->count[V_LOSSY] || r->count[V_INCOMPLETE])
+		fprintf(f, "; %zu lossy, %zu incomplete", r->count[V_LOSSY],
+			r->count[V_INCOMPLETE]);
 }
 
 static int id_width(const struct cmp_result *r)
@@ -41,66 +60,107 @@ static int id_width(const struct cmp_result *r)
 	return (int)w;
 }
 
+/* rows_in_order - calls fn for each row: primary first, then by verdict (attention first) */
+static void rows_in_order(const struct cmp_result *r,
+			  void (*fn)(const struct cmp_row *x, void *ctx), void *ctx)
+{
+	size_t i, o;
+	int fam;
+
+	for (fam = 0; fam < 2; fam++)
+		for (o = 0; o < ARRAY_SIZE(verdict_order); o++)
+			for (i = 0; i < r->nrows; i++) {
+				const struct cmp_row *x = &r->rows[i];
+
+				if (x->j.v == verdict_order[o] && (x->primary == !fam))
+					fn(x, ctx);
+			}
+}
+
+struct print_ctx {
+	FILE *f;
+	int w;
+};
+
+static void print_row(const struct cmp_row *x, void *ctx)
+{
+	char b[32], n[32], ra[32], ci[48], m[32];
+	struct print_ctx *p = ctx;
+
+	fprintf(p->f, "%-10s %-16s %c %-*s %10s %10s %6s %-16s %7s %5u/%-3u %s%s%s\n",
+		x->workload, x->config, x->primary ? '*' : ' ', p->w, x->id,
+		fmt_us(x->j.base, b, sizeof(b)), fmt_us(x->j.new, n, sizeof(n)),
+		fmt_ratio(x->j.ratio, ra, sizeof(ra)), cmp_interval(&x->j, ci, sizeof(ci)),
+		fmt_margin(&x->j, m, sizeof(m)), x->j.nb, x->j.nn, verdict_names[x->j.v],
+		x->j.v == V_INFO ? "" : ": ", x->j.v == V_INFO ? "" : x->j.why);
+}
+
+/* method_line - the rules in one sentence, for the terminal */
+static void method_line(FILE *f, const struct cmp_ctx *c)
+{
+	const struct judge_opts *j = &c->opts->j;
+
+	fprintf(f, "family-wise error %.3g per family (Holm%s); two-level bootstrap, %u "
+		"replicates; margin: threshold %.3g%% or the host's noise floor (f) when "
+		"larger: %s\n", 1 - j->confidence,
+		j->looks > 1 ? ", split over the looks of an adaptive run" : "", j->iters,
+		j->threshold * 100, j->noise ? j->noise->path : "no calibration (see "
+		"'deferbench baseline calibrate')");
+}
+
 void cmp_print(FILE *f, const struct cmp_ctx *c)
 {
 	const struct cmp_result *r = c->res;
-	char b[32], n[32], ra[32], ci[48];
-	int w = id_width(r);
-	size_t i, o;
+	struct print_ctx p = { f, id_width(r) };
+	size_t i;
 
 	fprintf(f, "base: %s (%s)\nnew:  %s (%s)\n", c->base->dir, c->base->meta[RM_KERNEL],
 		c->new->dir, c->new->meta[RM_KERNEL]);
 	for (i = 0; i < r->nenv; i++)
 		fprintf(f, "differs: %s: '%s' -> '%s'\n", r->env[i].field, r->env[i].base,
 			r->env[i].new);
-	fprintf(f, "\n%-10s %-16s %-*s %10s %10s %6s %-14s %5s  %s\n", "workload", "config",
-		w, "metric", "base(us)", "new(us)", "ratio", "interval", "reps", "verdict");
-	for (o = 0; o < ARRAY_SIZE(verdict_order); o++)
-		for (i = 0; i < r->nrows; i++) {
-			const struct cmp_row *x = &r->rows[i];
-
-			if (x->j.v != verdict_order[o])
-				continue;
-			fprintf(f, "%-10s %-16s %-*s %10s %10s %6s %-14s %2zu/%-2zu  %s%s%s\n",
-				x->workload, x->config, w, x->id, fmt_us(x->base_med, b, sizeof(b)),
-				fmt_us(x->new_med, n, sizeof(n)), fmt_ratio(x->j.ratio, ra, sizeof(ra)),
-				cmp_interval(&x->j, ci, sizeof(ci)), x->nb, x->nn,
-				verdict_names[x->j.v], x->j.v == V_INFO ? "" : ": ",
-				x->j.v == V_INFO ? "" : x->j.why);
-		}
+	fprintf(f, "\n%-10s %-16s %c %-*s %10s %10s %6s %-16s %7s %9s  %s\n", "workload",
+		"config", 'P', p.w, "metric", "base(us)", "new(us)", "ratio", "interval",
+		"margin", "reps", "verdict");
+	rows_in_order(r, print_row, &p);
 	fprintf(f, "\n");
 	summary_line(f, r);
-	fprintf(f, "; %zu metrics left out (too few samples beyond the percentile in the "
-		"repetitions of both sides)\n", r->nsparse);
-	fprintf(f, "%.3g%% confidence over %zu judged metrics: each interval at %.5g%% "
-		"(Bonferroni); threshold %.3g%%\n", c->opts->j.confidence * 100, r->njudged,
-		r->metric_confidence * 100, c->opts->j.threshold * 100);
+	fprintf(f, "\n%zu metrics left out (too few samples beyond the percentile on both "
+		"sides); P = primary (decides the exit status)\n", r->nsparse);
+	method_line(f, c);
 }
 
 static void md_rules(struct doc *d, const struct cmp_ctx *c)
 {
 	const struct judge_opts *j = &c->opts->j;
-	double up = 1 + j->threshold, down = 1 / (1 + j->threshold);
 
 	doc_h(d, 2, "How the verdicts were reached");
-	doc_li(d, "Each repetition gives one value per metric (its own p50, p99, ...); the "
-	       "ratio is median(new values) / median(base values).");
-	doc_li(d, "Interval: the hull of Welch's t-interval on the log values and the "
-	       "percentile bootstrap of the ratio of medians (%u resamples, seed %#llx), at "
-	       "%.0f%% confidence for the comparison as a whole: with %zu judged metrics each "
-	       "interval is at %.5f%% (Bonferroni).", j->iters, (unsigned long long)j->seed,
-	       j->confidence * 100, c->res->njudged, c->res->metric_confidence * 100);
-	doc_li(d, "worse: the whole interval above %.3g; better: the whole interval below "
-	       "%.3g; no change: the whole interval within [%.3g, %.3g]; anything else: "
-	       "cannot tell. The threshold is %.3g%%.", up, down, down, up,
-	       j->threshold * 100);
-	doc_li(d, "A repetition counts for a percentile only with at least %u samples beyond "
-	       "it; at least %u such repetitions are needed on each side, else cannot tell.",
-	       j->min_tail, j->min_reps);
-	doc_li(d, "Cells with lost trace events are not compared on softirq/workqueue/wakeup "
-	       "metrics; cells that did not finish are not compared at all. max and the "
-	       "thread wakeup p99s are shown, not judged, unless --metric selects them.");
-	doc_li(d, "p (Mann-Whitney, two-sided, on the repetition values) is for information.");
+	doc_li(d, "Each statistic (p50, p99, ...) is read from the histograms of all of a "
+	       "side's repetitions and intervals merged; ratio = new / base.");
+	doc_li(d, "Its uncertainty comes from a two-level bootstrap (%u replicates, seed "
+	       "%#llx): repetitions resampled with replacement, then each chosen repetition's "
+	       "intervals in circular blocks of about cbrt(n); the interval shown is the "
+	       "percentile interval at the level the metric was held to (1 - 2 x level).",
+	       j->iters, (unsigned long long)j->seed);
+	doc_li(d, "Against a margin delta: worse when the whole interval is above 1 + delta, "
+	       "better when below 1 / (1 + delta), no change when it lies inside both (an "
+	       "equivalence test), otherwise cannot tell, with the repetitions that would "
+	       "decide it (from the variance components).");
+	doc_li(d, "delta is the threshold (%.3g%%) or, when larger, the host's noise floor "
+	       "for the metric (margin marked f): %s.", j->threshold * 100,
+	       j->noise ? j->noise->path : "no calibration was given");
+	doc_li(d, "Each metric puts forward its strongest claim; Holm's step-down keeps the "
+	       "chance of any wrong claim at %.3g per family: primary metrics (they decide the "
+	       "exit status) and advisory ones%s.", 1 - j->confidence,
+	       j->looks > 1 ? "; an adaptive run's looks each get an equal share" : "");
+	doc_li(d, "A side needs %u repetitions with data and %u samples beyond the "
+	       "percentile. Cells with lost trace events are not compared on softirq, "
+	       "workqueue or wakeup metrics; cells that did not finish are not compared. max "
+	       "and thread wakeup p99 are shown, not judged.", j->min_reps, j->min_tail);
+	doc_li(d, "Variance components (log scale, Kalibera and Jones): between = how much "
+	       "repetitions differ beyond their own noise, within = a repetition's noise "
+	       "from its intervals. A repetition whose intervals shift level (a change "
+	       "point: warm-up, drift) is named in the reason.");
 }
 
 static void md_env(struct doc *d, const struct cmp_result *r)
@@ -131,31 +191,46 @@ static void fmt_vals(const double *v, size_t n, char *buf, size_t len)
 				fmt_us(v[i], u, sizeof(u)));
 }
 
+static void fmt_var(const struct hb_var *v, char *buf, size_t len)
+{
+	if (!v->reps)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.2g / %.2g", v->between, v->within);
+}
+
+static void md_row(const struct cmp_row *x, void *ctx)
+{
+	static const char *const hdr[] = { "workload", "config", "P", "metric", "base (us)",
+		"new (us)", "ratio", "interval", "margin", "p", "level", "reps", "base reps (us)",
+		"new reps (us)", "var base", "var new", "verdict", "why" };
+	char b[32], n[32], ra[32], ci[48], m[32], p[32], l[32], reps[32], bv[256], nv[256];
+	char vb[48], vn[48];
+	struct doc *d = ctx;
+
+	(void)hdr;
+	snprintf(p, sizeof(p), isnan(x->j.p) ? "-" : "%.3g", x->j.p);
+	snprintf(l, sizeof(l), isnan(x->j.level) ? "-" : "%.3g", x->j.level);
+	snprintf(reps, sizeof(reps), "%u / %u", x->j.nb, x->j.nn);
+	fmt_vals(x->bv, x->nb, bv, sizeof(bv));
+	fmt_vals(x->nv, x->nn, nv, sizeof(nv));
+	fmt_var(&x->j.vb, vb, sizeof(vb));
+	fmt_var(&x->j.vn, vn, sizeof(vn));
+	doc_row(d, (const char *const[]){ x->workload, x->config, x->primary ? "*" : "", x->id,
+		fmt_us(x->j.base, b, sizeof(b)), fmt_us(x->j.new, n, sizeof(n)),
+		fmt_ratio(x->j.ratio, ra, sizeof(ra)), cmp_interval(&x->j, ci, sizeof(ci)),
+		fmt_margin(&x->j, m, sizeof(m)), p, l, reps, bv, nv, vb, vn,
+		verdict_names[x->j.v], x->j.v == V_INFO ? "" : x->j.why }, 18);
+}
+
 static void md_rows(struct doc *d, const struct cmp_result *r)
 {
-	static const char *const hdr[] = { "workload", "config", "metric", "base (us)",
-		"new (us)", "ratio", "interval", "p", "base reps (us)", "new reps (us)",
-		"verdict", "why" };
-	char b[32], n[32], ra[32], ci[48], p[32], bv[256], nv[256];
-	size_t i, o;
+	static const char *const hdr[] = { "workload", "config", "P", "metric", "base (us)",
+		"new (us)", "ratio", "interval", "margin", "p", "level", "reps", "base reps (us)",
+		"new reps (us)", "var base", "var new", "verdict", "why" };
 
 	doc_table(d, hdr, ARRAY_SIZE(hdr));
-	for (o = 0; o < ARRAY_SIZE(verdict_order); o++)
-		for (i = 0; i < r->nrows; i++) {
-			const struct cmp_row *x = &r->rows[i];
-
-			if (x->j.v != verdict_order[o])
-				continue;
-			snprintf(p, sizeof(p), isnan(x->j.p) ? "-" : "%.3g", x->j.p);
-			fmt_vals(x->bv, x->nb, bv, sizeof(bv));
-			fmt_vals(x->nv, x->nn, nv, sizeof(nv));
-			doc_row(d, (const char *const[]){ x->workload, x->config, x->id,
-				fmt_us(x->base_med, b, sizeof(b)), fmt_us(x->new_med, n, sizeof(n)),
-				fmt_ratio(x->j.ratio, ra, sizeof(ra)),
-				cmp_interval(&x->j, ci, sizeof(ci)), p, bv, nv,
-				verdict_names[x->j.v], x->j.v == V_INFO ? "" : x->j.why },
-				ARRAY_SIZE(hdr));
-		}
+	rows_in_order(r, md_row, d);
 	doc_table_end(d);
 }
 
@@ -181,7 +256,8 @@ int cmp_write_md(const char *path, const struct cmp_ctx *c)
 		doc_li(&d, "result: %s%s", cmp_regressed(r) ? "REGRESSION: " : "", line);
 	}
 	doc_li(&d, "%zu workload x configuration pairs matched; %zu metrics left out for too "
-	       "few samples", r->matched, r->nsparse);
+	       "few samples; P marks the primary metrics, which decide the exit status",
+	       r->matched, r->nsparse);
 	md_env(&d, r);
 	doc_h(&d, 2, "Metrics");
 	md_rows(&d, r);
@@ -191,7 +267,7 @@ int cmp_write_md(const char *path, const struct cmp_ctx *c)
 
 static void junit_case(FILE *f, const struct cmp_row *x)
 {
-	char b[32], n[32], ra[32], ci[48];
+	char b[32], n[32], ra[32], ci[48], m[32];
 
 	fputs("    <testcase classname=\"deferbench.", f);
 	xml_escape(f, x->workload);
@@ -203,27 +279,34 @@ static void junit_case(FILE *f, const struct cmp_row *x)
 	if (x->j.v == V_WORSE || x->j.v == V_CANNOT_TELL || x->j.v == V_LOSSY ||
 	    x->j.v == V_INCOMPLETE) {
 		fprintf(f, "      <%s message=\"", x->j.v == V_WORSE ? "failure" : "skipped");
-		xml_escape(f, verdict_names[x->j.v]);
+		xml_escape(f, x->j.v == V_CANNOT_TELL ? "undecided" : verdict_names[x->j.v]);
 		fputs(": ", f);
 		xml_escape(f, x->j.why);
 		fputs("\"/>\n", f);
 	}
-	fprintf(f, "      <system-out>base %s us, new %s us, ratio %s, interval %s, %s</system-out>\n",
-		fmt_us(x->base_med, b, sizeof(b)), fmt_us(x->new_med, n, sizeof(n)),
-		fmt_ratio(x->j.ratio, ra, sizeof(ra)), cmp_interval(&x->j, ci, sizeof(ci)),
+	fprintf(f, "      <system-out>base %s us, new %s us, ratio %s, interval %s, margin %s, "
+		"%s</system-out>\n", fmt_us(x->j.base, b, sizeof(b)),
+		fmt_us(x->j.new, n, sizeof(n)), fmt_ratio(x->j.ratio, ra, sizeof(ra)),
+		cmp_interval(&x->j, ci, sizeof(ci)), fmt_margin(&x->j, m, sizeof(m)),
 		verdict_names[x->j.v]);
 	fputs("    </testcase>\n", f);
+}
+
+/* in_junit - the primary metrics, and the whole-cell rows (lossy, incomplete) */
+static bool in_junit(const struct cmp_row *x)
+{
+	return x->primary || !x->key.name[0];
 }
 
 int cmp_write_junit(const char *path, const struct cmp_ctx *c)
 {
 	const struct cmp_result *r = c->res;
-	size_t i, tests = 0, skipped;
+	size_t i, tests = 0, skipped, failures = r->count[V_WORSE];
 	FILE *f;
 	int ret = 0;
 
 	for (i = 0; i < r->nrows; i++)
-		tests += r->rows[i].judged;
+		tests += in_junit(&r->rows[i]);
 	skipped = r->count[V_CANNOT_TELL] + r->count[V_LOSSY] + r->count[V_INCOMPLETE];
 	f = fopen(path, "w");
 	if (!f)
@@ -231,10 +314,10 @@ int cmp_write_junit(const char *path, const struct cmp_ctx *c)
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<testsuites name=\"deferbench compare\" tests=\"%zu\" failures=\"%zu\" "
 		"skipped=\"%zu\">\n  <testsuite name=\"deferbench\" tests=\"%zu\" "
-		"failures=\"%zu\" skipped=\"%zu\">\n", tests, r->count[V_WORSE], skipped, tests,
-		r->count[V_WORSE], skipped);
+		"failures=\"%zu\" skipped=\"%zu\">\n", tests, failures, skipped, tests,
+		failures, skipped);
 	for (i = 0; i < r->nrows; i++)
-		if (r->rows[i].judged)
+		if (in_junit(&r->rows[i]))
 			junit_case(f, &r->rows[i]);
 	fputs("  </testsuite>\n</testsuites>\n", f);
 	if (ferror(f))

@@ -18,12 +18,34 @@ const char *const cmp_default_patterns[] = {
 	NULL
 };
 
-/* One side of a comparison: the usable repetition values of one metric. */
+/*
+ * Results written before workload.json named its primary metrics: the same choice the
+ * workloads make today (the .primary of each workload_ops), by workload type.
+ */
+static const struct {
+	const char *type;
+	const char *const pat[4];
+} fallback_primary[] = {
+	{ "tty", { "workload:delivery:p99", "wq:*:flush_to_ldisc:delay:p99" } },
+	{ "net", { "workload:rtt:p99", "softirq:NET_RX:delay:p99" } },
+	{ "timer", { "workload:wakeup:p99", "workload:load_wakeup:p99",
+		     "softirq:TIMER:delay:p99" } },
+	{ "block", { "workload:op:p99", "wq:writeback:*:delay:p99", "wq:kblockd:*:delay:p99" } },
+	{ "audio", { "workload:wakeup:p99", "workload:finish:p99" } },
+};
+
+/* One side of a comparison: each repetition's own value of a metric, for display. */
 struct side {
 	double v[STATS_MAX_N];
 	size_t n;			/* usable values */
 	size_t finished;		/* repetitions that finished */
 	unsigned int lossy, incomplete;
+};
+
+/* A row's bootstrap replicates, kept until its family is decided. */
+struct row_reps {
+	double **d;
+	size_t cap;
 };
 
 static void side_collect(const struct cellset *s, const struct metric_key *k,
@@ -67,7 +89,9 @@ static struct cmp_row *row_new(struct cmp_result *res, const char *wl, const cha
 	snprintf(r->workload, sizeof(r->workload), "%s", wl);
 	snprintf(r->config, sizeof(r->config), "%s", cfg);
 	r->judged = true;
-	r->base_med = r->new_med = r->j.ratio = r->j.lo = r->j.hi = r->j.p = NAN;
+	r->j.base = r->j.new = r->j.ratio = r->j.lo = r->j.hi = r->j.p = NAN;
+	r->j.margin = r->j.level = NAN;
+	r->j.more = -1;
 	return r;
 }
 
@@ -86,26 +110,69 @@ static int whole_row(struct cmp_result *res, const char *wl, const char *cfg,
 	return 0;
 }
 
-static bool selected(const char *id, const char *const *pat, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!fnmatch(pat[i], id, 0))
-			return true;
-	return false;
-}
-
 static void fill_values(struct cmp_row *r, const struct side *b, const struct side *n)
 {
 	r->nb = b->n;
 	r->nn = n->n;
 	memcpy(r->bv, b->v, b->n * sizeof(double));
 	memcpy(r->nv, n->v, n->n * sizeof(double));
-	r->base_med = median(b->v, b->n);
-	r->new_med = median(n->v, n->n);
 	r->lossy_base = b->lossy;
 	r->lossy_new = n->lossy;
+}
+
+/* matches - id matches one of n fnmatch patterns */
+static bool matches(const char *id, const char *const *pat, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && pat[i]; i++)
+		if (!fnmatch(pat[i], id, 0))
+			return true;
+	return false;
+}
+
+static bool in_list(const struct primary_list *l, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!fnmatch(l->id[i], id, 0))
+			return true;
+	return false;
+}
+
+/*
+ * is_primary - what decides the exit status: --metric patterns; else the scenario's
+ * (cell.json) or the workload's (workload.json) list of the first finished repetition;
+ * else, for older results, the fallback by workload type
+ */
+bool cmp_is_primary(const struct cmp_opts *o, const struct cellset *s, const char *id)
+{
+	const struct cell *c = NULL;
+	size_t i;
+
+	if (o && o->primary)
+		return matches(id, o->primary, o->nprimary);
+	for (i = 0; s && i < s->n && !c; i++)
+		if (s->cell[i]->ok)
+			c = s->cell[i];
+	if (!c)
+		return false;
+	if (c->primary.n)
+		return in_list(&c->primary, id);
+	if (c->rec.wl.primary.n)
+		return in_list(&c->rec.wl.primary, id);
+	return cmp_type_primary(c->rec.wl.workload, id);
+}
+
+bool cmp_type_primary(const char *type, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fallback_primary); i++)
+		if (!strcmp(type, fallback_primary[i].type))
+			return matches(id, fallback_primary[i].pat, ARRAY_SIZE(fallback_primary[i].pat));
+	return false;
 }
 
 /*
@@ -118,12 +185,34 @@ static bool sparse(const struct side *s, const struct cmp_opts *o)
 	return s->n < o->j.min_reps && (s->n == 0 || s->n < s->finished);
 }
 
-static int judge_key(struct cmp_result *res, const struct cellset *bs,
+static int keep_reps(struct row_reps *rr, size_t row, double *d)
+{
+	if (row >= rr->cap) {
+		size_t cap = rr->cap ? 2 * rr->cap : 64;
+		double **p;
+
+		while (cap <= row)
+			cap *= 2;
+		p = realloc(rr->d, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		memset(p + rr->cap, 0, (cap - rr->cap) * sizeof(*p));
+		rr->d = p;
+		rr->cap = cap;
+	}
+	rr->d[row] = d;
+	return 0;
+}
+
+static int judge_key(struct cmp_result *res, struct row_reps *rr, const struct cellset *bs,
 		     const struct cellset *ns, const struct metric_key *k, bool judged,
 		     const struct cmp_opts *o)
 {
+	struct evidence e;
 	struct side *b, *n;
 	struct cmp_row *r;
+	double margin, *d = NULL;
+	bool floor;
 	int ret = 0;
 
 	b = malloc(2 * sizeof(*b));
@@ -143,9 +232,34 @@ static int judge_key(struct cmp_result *res, const struct cellset *bs,
 	}
 	r->key = *k;
 	metric_id(k, r->id, sizeof(r->id));
-	r->judged = judged;
-	r->j.v = judged ? V_CANNOT_TELL : V_INFO;	/* judged once all rows are known */
 	fill_values(r, b, n);
+	if (k->src == MS_WAKEUP) {
+		/* statistics only, no histograms: shown beside the delays, never judged */
+		r->j.v = V_INFO;
+		r->j.nb = (uint32_t)b->n;
+		r->j.nn = (uint32_t)n->n;
+		r->j.base = median(b->v, b->n);
+		r->j.new = median(n->v, n->n);
+		r->j.ratio = r->j.new / r->j.base;
+		r->judged = false;
+		goto out;
+	}
+	r->judged = judged;
+	r->primary = judged && cmp_is_primary(o, bs, r->id);
+	ret = evidence_build(bs, ns, k, &e);
+	if (ret)
+		goto out;
+	margin = judge_margin(&o->j, bs->workload, bs->config, r->id, &floor);
+	ret = judge_eval(&e, k->stat, margin, floor, &o->j, &r->j, &d);
+	evidence_free(&e);
+	if (!judged) {
+		r->j.v = V_INFO;
+		free(d);
+		d = NULL;
+	}
+	ret = ret ?: keep_reps(rr, res->nrows - 1, d);
+	if (ret)
+		free(d);
 out:
 	free(b);
 	return ret;
@@ -169,24 +283,24 @@ static bool is_info(const struct keylist *kl, const struct metric_key *k,
 		if (kl->k[i].stat == MST_MAX || !metric_same_group(&kl->k[i], k))
 			continue;
 		metric_id(&kl->k[i], id, sizeof(id));
-		if (selected(id, pat, npat))
+		if (matches(id, pat, npat))
 			return true;
 	}
 	return false;
 }
 
-static int compare_keys(struct cmp_result *res, const struct cellset *bs,
-			const struct cellset *ns, const struct cmp_opts *o, bool lossy)
+static int compare_keys(struct cmp_result *res, struct row_reps *rr,
+			const struct cellset *bs, const struct cellset *ns,
+			const struct cmp_opts *o, bool lossy)
 {
-	const char *const *pat = o->judge_patterns ? o->judge_patterns : cmp_default_patterns;
-	size_t npat = o->npatterns, i;
+	const char *const *pat = cmp_default_patterns;
 	struct keylist kl = { 0 };
 	char id[METRIC_ID_LEN];
+	size_t npat, i;
 	int ret;
 
-	if (!o->judge_patterns)
-		for (npat = 0; pat[npat]; npat++)
-			;
+	for (npat = 0; pat[npat]; npat++)
+		;
 	ret = keylist_collect(bs, false, &kl);
 	ret = ret ?: keylist_collect(ns, false, &kl);
 	for (i = 0; !ret && i < kl.n; i++) {
@@ -196,16 +310,17 @@ static int compare_keys(struct cmp_result *res, const struct cellset *bs,
 		if (lossy && metric_trace_derived(k))
 			continue;
 		metric_id(k, id, sizeof(id));
-		judged = selected(id, pat, npat);
+		judged = matches(id, pat, npat) || cmp_is_primary(o, bs, id);
 		if (judged || is_info(&kl, k, pat, npat))
-			ret = judge_key(res, bs, ns, k, judged, o);
+			ret = judge_key(res, rr, bs, ns, k, judged, o);
 	}
 	keylist_free(&kl);
 	return ret;
 }
 
-static int compare_sets(struct cmp_result *res, const struct cellset *bs,
-			const struct cellset *ns, const struct cmp_opts *o)
+static int compare_sets(struct cmp_result *res, struct row_reps *rr,
+			const struct cellset *bs, const struct cellset *ns,
+			const struct cmp_opts *o)
 {
 	struct side b, n;
 	char why[160];
@@ -224,7 +339,7 @@ static int compare_sets(struct cmp_result *res, const struct cellset *bs,
 			      why))
 			return -ENOMEM;
 	}
-	return compare_keys(res, bs, ns, o, b.lossy || n.lossy);
+	return compare_keys(res, rr, bs, ns, o, b.lossy || n.lossy);
 }
 
 static int env_add(struct cmp_result *res, const char *field, const char *b, const char *n)
@@ -314,7 +429,7 @@ static int one_sided(struct cmp_result *res, const struct cellsets *a,
 }
 
 static int compare_all(const struct cellsets *bcs, const struct cellsets *ncs,
-		       const struct cmp_opts *o, struct cmp_result *res)
+		       const struct cmp_opts *o, struct cmp_result *res, struct row_reps *rr)
 {
 	size_t i;
 	int ret = 0;
@@ -327,47 +442,63 @@ static int compare_all(const struct cellsets *bcs, const struct cellsets *ncs,
 			continue;
 		res->matched++;
 		ret = knob_diffs(res, &bcs->s[i], ns);
-		ret = ret ?: compare_sets(res, &bcs->s[i], ns, o);
+		ret = ret ?: compare_sets(res, rr, &bcs->s[i], ns, o);
 	}
 	ret = ret ?: one_sided(res, bcs, ncs, "only in the base run");
 	return ret ?: one_sided(res, ncs, bcs, "only in the new run");
 }
 
 /*
- * judge_all - every metric row, each interval at the Bonferroni-split confidence so that
- * the stated confidence holds for the whole comparison, not for each metric alone
+ * judge_all - Holm over each family: the primary metrics (the exit status) and the
+ * advisory ones, each at the stated family-wise level
  */
-static void judge_all(struct cmp_result *res, const struct cmp_opts *o)
+static int judge_all(struct cmp_result *res, const struct row_reps *rr,
+		     const struct cmp_opts *o)
 {
-	struct judge_opts jo = o->j;
-	size_t i;
+	struct judgement **j = calloc(res->nrows + 1, sizeof(*j));
+	double **d = calloc(res->nrows + 1, sizeof(*d));
+	int fam, ret = 0;
+	size_t i, n;
 
-	for (i = 0; i < res->nrows; i++) {
+	if (!j || !d) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (fam = 0; !ret && fam < 2; fam++) {
+		for (i = n = 0; i < res->nrows; i++) {
+			struct cmp_row *r = &res->rows[i];
+
+			if (!r->key.name[0] || !r->judged || r->primary != !fam)
+				continue;
+			j[n] = &r->j;
+			d[n++] = i < rr->cap ? rr->d[i] : NULL;
+			if (!isnan(r->j.p))
+				*(fam ? &res->nadvisory : &res->nprimary) += 1;
+		}
+		ret = judge_family(j, d, n, &o->j);
+	}
+	for (i = 0; !ret && i < res->nrows; i++) {
 		const struct cmp_row *r = &res->rows[i];
 
-		res->njudged += r->judged && r->key.name[0] &&
-				r->nb >= o->j.min_reps && r->nn >= o->j.min_reps;
-	}
-	if (res->njudged > 1)
-		jo.confidence = 1 - (1 - o->j.confidence) / (double)res->njudged;
-	res->metric_confidence = jo.confidence;
-	for (i = 0; i < res->nrows; i++) {
-		struct cmp_row *r = &res->rows[i];
-
 		if (!r->key.name[0])
-			continue;	/* a whole-cell row: verdict already set */
-		judge(r->bv, r->nb, r->nv, r->nn, &jo, &r->j);
-		if (!r->judged)
-			r->j.v = V_INFO;
-		else
+			continue;	/* a whole-cell row: counted when made */
+		if (r->judged && r->primary)
 			res->count[r->j.v]++;
+		else if (r->judged)
+			res->advisory[r->j.v]++;
 	}
+out:
+	free(j);
+	free(d);
+	return ret;
 }
 
 int compare_runs(const struct run *base, const struct run *new, const struct cmp_opts *o,
 		 struct cmp_result *res, char *errbuf)
 {
+	struct row_reps rr = { 0 };
 	struct cellsets bcs, ncs;
+	size_t i;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -380,9 +511,8 @@ int compare_runs(const struct run *base, const struct run *new, const struct cmp
 		return set_errno(errbuf, ret, "%s: cannot group cells", new->dir);
 	}
 	ret = meta_diffs(res, base, new);
-	ret = ret ?: compare_all(&bcs, &ncs, o, res);
-	if (!ret)
-		judge_all(res, o);
+	ret = ret ?: compare_all(&bcs, &ncs, o, res, &rr);
+	ret = ret ?: judge_all(res, &rr, o);
 	if (!ret && !res->matched)
 		ret = set_err(errbuf, "%s and %s share no workload x configuration: nothing to "
 			     "compare", base->dir, new->dir);
@@ -390,6 +520,13 @@ int compare_runs(const struct run *base, const struct run *new, const struct cmp
 		set_errno(errbuf, ret, "compare: %s", strerror(-ret));
 	cellsets_free(&bcs);
 	cellsets_free(&ncs);
+	for (i = 0; i < rr.cap; i++) {
+		if (o->keep_reps && !ret && i < res->nrows)
+			res->rows[i].d = rr.d[i];
+		else
+			free(rr.d[i]);
+	}
+	free(rr.d);
 	if (ret)
 		cmp_result_free(res);
 	return ret;
@@ -397,6 +534,10 @@ int compare_runs(const struct run *base, const struct run *new, const struct cmp
 
 void cmp_result_free(struct cmp_result *res)
 {
+	size_t i;
+
+	for (i = 0; i < res->nrows; i++)
+		free(res->rows[i].d);
 	free(res->rows);
 	free(res->env);
 	memset(res, 0, sizeof(*res));

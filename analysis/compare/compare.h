@@ -1,12 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compare.h - decide, metric by metric, whether NEW is better or worse than BASE.
+ * compare.h - decide, metric by metric, whether NEW is worse, better or no different
+ * from BASE, and say what would decide it when the data cannot.
  *
- * The unit of evidence is the repetition: each repetition (cell) of a workload x
- * configuration gives one value of a metric (its p50, its p99, ...). Samples inside one
- * run are not independent (they share a boot, a page layout, a noisy neighbour), so
- * pooling them would make every difference "significant"; repetitions are what vary
- * the way a rerun varies. judge() states the rules; docs/report.md repeats them.
+ * The evidence of a workload x configuration is its repetitions and, inside each, its
+ * intervals (evidence.h). A statistic (p50, p99, p99.9) is estimated from all of a
+ * side's intervals merged; its uncertainty, and that of the ratio new/base, come from
+ * the two-level bootstrap (hboot.h), which resamples repetitions - the unit that varies
+ * the way a rerun varies - and intervals inside them. The three outcomes against a
+ * margin, Holm's correction and the rules below are in verdict.h; docs/report.md states
+ * them for users.
+ *
+ * The margin delta of a metric is the threshold (10% by default), or the host's noise
+ * floor for it when one was calibrated (noise.h) and is larger: a change smaller than
+ * the noise the host shows between two runs of the same thing is "no change".
+ *
+ * Metrics form two families, each corrected with Holm at level alpha: primary metrics
+ * (named by the scenario or by the workload: its own p99 and the p99 delay of the
+ * deferred work it drives) decide the exit status; the others are advisory.
  */
 #ifndef DEFERBENCH_COMPARE_H
 #define DEFERBENCH_COMPARE_H
@@ -14,53 +25,78 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "evidence.h"
 #include "metric.h"
+#include "noise.h"
 #include "rundata.h"
+#include "verdict.h"
 
 enum verdict {
-	V_NO_CHANGE,	/* the interval lies within +-threshold */
+	V_NO_CHANGE,	/* the interval lies within +-margin */
 	V_BETTER,
 	V_WORSE,
 	V_CANNOT_TELL,	/* too few repetitions, or an interval too wide to decide */
 	V_LOSSY,	/* a repetition lost trace events: not compared */
 	V_INCOMPLETE,	/* a repetition did not finish, or the cell is on one side only */
-	V_INFO,		/* reported, not judged (max by default) */
+	V_INFO,		/* reported, not judged (max, thread wakeup) */
 	V_NR
 };
 extern const char *const verdict_names[V_NR];
 
 struct judge_opts {
-	double threshold;	/* relative effect size, 0.10 = 10% */
-	double confidence;	/* of the bootstrap interval, 0.95 */
-	unsigned int min_reps;	/* usable repetitions needed on each side (>= 2) */
-	unsigned int min_tail;	/* samples beyond a percentile for it to count */
-	unsigned int iters;	/* bootstrap resamples */
+	double threshold;	/* smallest change that counts, 0.10 = 10% */
+	double confidence;	/* 1 - alpha: family-wise, per family */
+	unsigned int looks;	/* looks at growing data (run --until-decided): each at
+				 * alpha / looks */
+	unsigned int min_reps;	/* repetitions with data needed on each side (>= 2) */
+	unsigned int min_tail;	/* pooled samples needed beyond a percentile, per side */
+	unsigned int iters;	/* bootstrap replicates */
 	uint64_t seed;
+	bool base_fixed;	/* base is a stored baseline: only new can get repetitions */
+	const struct noise *noise;	/* the host's noise floors, or NULL */
 };
 
 void judge_opts_default(struct judge_opts *o);
 
 struct judgement {
 	enum verdict v;
-	double ratio;		/* median(new) / median(base) */
-	double lo, hi;		/* interval of the ratio (see judge); NaN if not computed */
-	double p;		/* Mann-Whitney two-sided p-value, for information */
-	char why[160];
+	double base, new;	/* the statistic of each side's pooled data, ns */
+	double ratio;		/* new / base */
+	double lo, hi;		/* the ratio's interval at the claim's level; NaN if none */
+	double margin;		/* delta: |change| below it is "no change" */
+	bool margin_floor;	/* delta is the host's noise floor, not the threshold */
+	enum claim claim;	/* the claim this metric puts forward */
+	double p;		/* its p-value; NaN when not evaluated */
+	double level;		/* the level Holm held it to */
+	long more;		/* cannot tell: about this many more repetitions per side (or
+				 * of new alone, base_fixed) would decide; -1: not known */
+	struct hb_var vb, vn;	/* variance components (log scale) */
+	uint32_t nb, nn;	/* repetitions with data */
+	uint32_t shifted;	/* repetitions with a level shift inside (warm-up, drift) */
+	char why[192];
 };
 
 /*
- * judge - the verdict on per-repetition values base[nb] and new[nn], with t the
- * threshold, ratio = median(new) / median(base), and [lo, hi] the hull of Welch's
- * t-interval of the ratio of geometric means (on log values) and the percentile
- * bootstrap interval of the ratio of medians, both at o->confidence:
- *  1. fewer than min_reps values on a side, or a base median of 0: cannot tell;
- *  2. worse     if lo > 1 + t        (confidently higher by more than the threshold);
- *  3. better    if hi < 1 / (1 + t)  (confidently lower by more than the threshold);
- *  4. no change if the whole interval lies within [1 / (1 + t), 1 + t];
- *  5. otherwise cannot tell (the interval reaches both sides of a threshold).
+ * judge_eval - the first step for one metric: estimates, bootstrap replicates (*d,
+ * sorted, caller frees) and the claim with its p-value. A metric that cannot be
+ * judged (too few repetitions or samples, a zero statistic) gets v = V_CANNOT_TELL,
+ * p = NaN and *d = NULL, with the reason. 0 or -ENOMEM.
  */
-void judge(const double *base, size_t nb, const double *new, size_t nn,
-	   const struct judge_opts *o, struct judgement *j);
+int judge_eval(const struct evidence *e, enum mstat stat, double margin, bool floor,
+	       const struct judge_opts *o, struct judgement *j, double **d);
+
+/*
+ * judge_family - the second step, over a family of metrics evaluated by judge_eval:
+ * Holm's step-down at alpha / looks decides which claims stand; each gets its verdict,
+ * its interval at the level it was held to, and, when it cannot tell, how many more
+ * repetitions would decide it. d[i] may be NULL (not evaluated). 0 or -ENOMEM.
+ */
+int judge_family(struct judgement **j, double *const *d, size_t n,
+		 const struct judge_opts *o);
+
+/* judge_margin - delta for a metric: max(threshold, noise floor); *floor says which */
+double judge_margin(const struct judge_opts *o, const char *workload, const char *config,
+		    const char *id, bool *floor);
 
 /* Repetition values shown per row in compare.md. */
 #define CMP_SHOW_REPS 16
@@ -71,11 +107,12 @@ struct cmp_row {
 	struct metric_key key;
 	char id[METRIC_ID_LEN];
 	bool judged;			/* false: information only */
+	bool primary;			/* decides the exit status */
 	struct judgement j;
-	double base_med, new_med;	/* medians of the repetition values, ns */
-	double bv[STATS_MAX_N], nv[STATS_MAX_N];
-	size_t nb, nn;			/* usable repetitions */
+	double bv[STATS_MAX_N], nv[STATS_MAX_N];	/* each repetition's own value, ns */
+	size_t nb, nn;
 	unsigned int lossy_base, lossy_new;
+	double *d;			/* keep_reps: the sorted replicates of log(new/base) */
 };
 
 struct env_diff {
@@ -86,8 +123,10 @@ struct env_diff {
 
 struct cmp_opts {
 	struct judge_opts j;
-	const char *const *judge_patterns;	/* fnmatch on metric ids; NULL: defaults */
-	size_t npatterns;
+	const char *const *primary;	/* fnmatch patterns of primary metric ids; NULL:
+					 * what the results name (workload.json) */
+	size_t nprimary;
+	bool keep_reps;			/* keep each row's bootstrap replicates (row.d) */
 };
 
 struct cmp_result {
@@ -96,24 +135,41 @@ struct cmp_result {
 	struct env_diff *env;		/* run metadata and knob values that differ */
 	size_t nenv, capenv;
 	size_t matched;			/* workload x configuration pairs found on both sides */
-	size_t njudged;			/* judged metrics with enough repetitions */
-	double metric_confidence;	/* of each interval, after the Bonferroni split */
+	size_t nprimary, nadvisory;	/* metrics in each family that could be evaluated */
 	size_t nsparse;			/* metrics left out: too few samples on both sides */
-	size_t count[V_NR];		/* judged rows per verdict */
+	size_t count[V_NR];		/* primary rows per verdict */
+	size_t advisory[V_NR];		/* advisory rows per verdict */
 };
 
+/*
+ * cmp_is_primary - does metric id decide the exit status for the cells of s? o's
+ * --metric patterns when given (o may be NULL); else the scenario's list (cell.json),
+ * the workload's (workload.json), or, for older results, cmp's fallback by type.
+ */
+bool cmp_is_primary(const struct cmp_opts *o, const struct cellset *s, const char *id);
+/* cmp_type_primary - the primary metrics of a workload type, for results that name none */
+bool cmp_type_primary(const char *type, const char *id);
+
+/* The advisory metrics: judged, reported, never deciding the exit status. */
 extern const char *const cmp_default_patterns[];
+/* Primary metrics of results that name none (written before deferbench named them). */
+extern const char *const cmp_fallback_primary[];
 
 /*
- * compare_runs - match every workload x configuration of base and new and judge the
- * selected metrics. The confidence is family-wise: with k judged metrics that have
- * enough repetitions, each interval is computed at 1 - (1 - confidence) / k
- * (Bonferroni). -EINVAL (message in errbuf) when nothing matches.
+ * compare_runs - match every workload x configuration of base and new and judge their
+ * metrics (families and rules above). -EINVAL (message in errbuf) when nothing matches.
  */
 int compare_runs(const struct run *base, const struct run *new, const struct cmp_opts *o,
 		 struct cmp_result *res, char *errbuf);
 void cmp_result_free(struct cmp_result *res);
-/* cmp_regressed - any judged metric worse */
+
+/*
+ * noise_calibrate - a host's noise floors from n >= 2 runs of one scenario in which
+ * nothing changed (calibrate.c states how). 0, or -errno with a message in errbuf.
+ */
+int noise_calibrate(const struct run *runs, size_t n, const struct judge_opts *o,
+		    struct noise *out, char *errbuf);
+/* cmp_regressed - a primary metric is worse */
 static inline bool cmp_regressed(const struct cmp_result *res)
 {
 	return res->count[V_WORSE] > 0;

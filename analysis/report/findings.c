@@ -8,33 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advise.h"
 #include "compare.h"
 #include "report_int.h"
 
 #define MAX_CFG 16
 
+/* A configuration ranked by a median over its repetitions (thread wakeup). */
 struct ranked_cfg {
 	const struct cellset *s;
-	double v[STATS_MAX_N];		/* usable per-repetition p99 */
+	double v[STATS_MAX_N];
 	size_t n;
 	double med;
 };
-
-static void rep_p99(const struct cellset *s, const struct metric_key *k,
-		    const struct judge_opts *jo, struct ranked_cfg *rc)
-{
-	uint64_t count;
-	size_t i;
-	double v;
-
-	rc->s = s;
-	rc->n = 0;
-	for (i = 0; i < s->n; i++)
-		if (s->cell[i]->ok && !metric_value(&s->cell[i]->rec, k, &v, &count) &&
-		    metric_usable(MST_P99, count, jo->min_tail))
-			rc->v[rc->n++] = v;
-	rc->med = rc->n ? median(rc->v, rc->n) : NAN;
-}
 
 static int by_med(const void *a, const void *b)
 {
@@ -45,62 +31,50 @@ static int by_med(const void *a, const void *b)
 	return (x->med > y->med) - (x->med < y->med);
 }
 
-/* versus - "ratio 0.75, 95% interval [0.70, 0.80]: better" for best against other */
-static void versus(const struct ranked_cfg *best, const struct ranked_cfg *other,
-		   const struct cellset *ref, const struct judge_opts *jo, char *buf, size_t len)
+/* fmt_judgement - "delivery p99 0.71 [0.60, 0.83]: better" */
+static const char *fmt_judgement(const char *id, const struct judgement *j, char *buf,
+				 size_t len)
 {
-	const char *r = other->s == ref ? " (reference)" : "";
-	struct judgement j;
-	char us[32];
+	char ra[32], ci[48];
 
-	judge(other->v, other->n, best->v, best->n, jo, &j);
-	if (isnan(j.lo))
-		snprintf(buf, len, "%s%s %s us, ratio %.3g (cannot tell: %s)", other->s->config,
-			 r, fmt_us(other->med, us, sizeof(us)), j.ratio, j.why);
-	else
-		snprintf(buf, len, "%s%s %s us, ratio %.3g, %.0f%% interval [%.3g, %.3g]: %s",
-			 other->s->config, r, fmt_us(other->med, us, sizeof(us)), j.ratio,
-			 jo->confidence * 100, j.lo, j.hi, verdict_names[j.v]);
+	snprintf(buf, len, "%s %s %s: %s", id, fmt_ratio(j->ratio, ra, sizeof(ra)),
+		 isnan(j->lo) ? "-" : (snprintf(ci, sizeof(ci), "[%.3g, %.3g]", j->lo, j->hi), ci),
+		 verdict_names[j->v]);
+	return buf;
 }
 
-static void best_config(struct report_ctx *r, const char *wl, const char *metric)
+/* advice_finding - the configuration to use for one workload, with its evidence */
+static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 {
-	struct metric_key k = { .src = MS_WORKLOAD, .stat = MST_P99 };
-	const struct cellset *ref = cellsets_reference(&r->cs, wl);
-	struct ranked_cfg *rc;
-	struct judge_opts jo;
-	char us[32], next[512], vref[512];
-	size_t i, n = 0, iref = 0;
+	char line[1024], one[256];
+	size_t k, off = 0, i, undecided = 0;
 
-	judge_opts_default(&jo);
-	snprintf(k.name, sizeof(k.name), "%s", metric);
-	rc = calloc(MAX_CFG, sizeof(*rc));
-	if (!rc)
+	if (!w->nprim) {
+		doc_li(&r->doc, "%s: no primary metric with data in %s: nothing to advise on",
+		       w->workload, w->ref ? w->ref->config : "the reference");
 		return;
-	for (i = 0; i < r->cs.n && n < MAX_CFG; i++)
-		if (!strcmp(r->cs.s[i].workload, wl))
-			rep_p99(&r->cs.s[i], &k, &jo, &rc[n++]);
-	qsort(rc, n, sizeof(*rc), by_med);
-	for (i = 0; i < n; i++)
-		if (rc[i].s == ref)
-			iref = i;
-	if (!n || isnan(rc[0].med)) {
-		doc_li(&r->doc, "%s, %s: no configuration has enough samples for a p99", wl,
-		       metric);
-	} else if (n == 1 || isnan(rc[1].med)) {
-		doc_li(&r->doc, "%s, %s: p99 %s us with %s, the only configuration with data",
-		       wl, metric, fmt_us(rc[0].med, us, sizeof(us)), rc[0].s->config);
-	} else {
-		versus(&rc[0], &rc[1], ref, &jo, next, sizeof(next));
-		if (iref > 1)
-			versus(&rc[0], &rc[iref], ref, &jo, vref, sizeof(vref));
-		doc_li(&r->doc, "%s, %s: lowest p99 with %s, %s us (median of %zu repetition%s); "
-		       "next: %s%s%s%s", wl, metric, rc[0].s->config,
-		       fmt_us(rc[0].med, us, sizeof(us)), rc[0].n, rc[0].n == 1 ? "" : "s", next,
-		       iref > 1 ? "; against " : "", iref > 1 ? vref : "",
-		       iref == 0 ? " (the best is the reference configuration)" : "");
 	}
-	free(rc);
+	if (!w->ncfg) {
+		doc_li(&r->doc, "%s: only one configuration (%s): nothing to compare it with",
+		       w->workload, w->ref->config);
+		return;
+	}
+	line[0] = '\0';
+	if (w->best) {
+		for (k = 0; k < w->nprim && off < sizeof(line); k++)
+			off += snprintf(line + off, sizeof(line) - off, "%s%s", k ? "; " : "",
+					fmt_judgement(w->prim_id[k], &w->best->j[k], one, sizeof(one)));
+		doc_li(&r->doc, "%s: use %s%s: against %s, %s", w->workload, w->best->s->config,
+		       w->best_decided ? "" : " (some primary metrics still undecided)",
+		       w->ref->config, line);
+		return;
+	}
+	for (i = 0; i < w->ncfg; i++)
+		undecided += w->cfg[i].undecided > 0 && !w->cfg[i].worse;
+	doc_li(&r->doc, "%s: keep %s: no configuration was shown better on a primary metric "
+	       "without being worse on another (%zu of %zu have undecided primary metrics; "
+	       "'deferbench advise' lists what would decide them)", w->workload,
+	       w->ref->config, undecided, w->ncfg);
 }
 
 /* A configuration ranked by its worst worker pool's wakeup p99. */
@@ -207,7 +181,9 @@ static void wakeup_finding(struct report_ctx *r, const char *wl)
 	}
 	vref[0] = '\0';
 	if (rw && rw != top && !isnan(rw->rc.med))
-		versus(&top->rc, &rw->rc, ref, &jo, vref, sizeof(vref));
+		snprintf(vref, sizeof(vref), "%s (reference) %s us, ratio %.3g (information: "
+			 "thread wakeup keeps no histograms to judge by)", ref->config,
+			 fmt_us(rw->rc.med, us, sizeof(us)), top->rc.med / rw->rc.med);
 	else if (rw && rw != top)
 		snprintf(vref, sizeof(vref), "%s (reference) has no worker pool with enough "
 			 "wakeups for a p99", ref->config);
@@ -270,6 +246,50 @@ static void deferred_ratios(struct report_ctx *r)
 		deferred_ratio_row(r, &r->cs.s[i], h);
 	doc_table_end(&r->doc);
 	free(h);
+}
+
+/* adaptive_finding - what an adaptive run added, where, and what it cost */
+static void adaptive_finding(struct report_ctx *r)
+{
+	const struct run *run = r->run;
+	double added_s = 0, all_s = 0;
+	char list[1024] = "";
+	size_t i, j, n = 0, off = 0, nlist;
+	unsigned int last = 0;
+
+	if (!run->looks)
+		return;
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+		double d = c->ok ? c->rec.cap.duration_s : 0;
+
+		all_s += d;
+		if (!c->look)
+			continue;
+		n++;
+		added_s += d;
+		last = c->look > last ? c->look : last;
+		/* once per workload x configuration, with its count */
+		for (j = 0; j < i; j++)
+			if (run->cells[j].look && !strcmp(run->cells[j].workload, c->workload) &&
+			    !strcmp(run->cells[j].config, c->config))
+				break;
+		if (j < i || off >= sizeof(list))
+			continue;
+		for (nlist = 0, j = i; j < run->ncells; j++)
+			nlist += run->cells[j].look && !strcmp(run->cells[j].workload, c->workload) &&
+				 !strcmp(run->cells[j].config, c->config);
+		off += snprintf(list + off, sizeof(list) - off, "%s%s/%s %zu", off ? ", " : "",
+				c->workload, c->config, nlist);
+	}
+	if (!n)
+		doc_li(&r->doc, "until-decided (%u looks planned): no cell was added: every "
+		       "primary verdict was decided, or no budget was left, after the planned "
+		       "repetitions", run->looks);
+	else
+		doc_li(&r->doc, "until-decided (%u looks planned): %zu of %zu cells were added "
+		       "after looks 1 to %u (%s), %.0f s of the run's %.0f s of capture",
+		       run->looks, n, run->ncells, last, list, added_s, all_s);
 }
 
 static void data_quality(struct report_ctx *r)
@@ -366,26 +386,31 @@ static void long_runs(struct report_ctx *r)
 void findings_write(struct report_ctx *r)
 {
 	const char *wl[64];
-	struct keylist kl = { 0 };
+	struct judge_opts jo;
+	struct advice a;
+	char err[ERRBUF_LEN];
 	size_t w, n, i;
 
 	doc_h(&r->doc, 2, "Findings");
-	doc_p(&r->doc, "Computed from the data: a configuration's p99 is the median over its "
-	      "repetitions of each repetition's own p99, and the verdicts follow the rules "
-	      "of 'deferbench compare' (docs/report.md), applied between configurations.");
+	doc_p(&r->doc, "Computed from the data. For each workload, every configuration is "
+	      "judged against the reference on the workload's primary metrics with the "
+	      "engine of 'deferbench compare' (two-level bootstrap, margins, Holm over the "
+	      "workload's comparisons; docs/report.md): ratio to the reference, interval, "
+	      "verdict.");
+	judge_opts_default(&jo);
 	n = report_workloads(r, wl, ARRAY_SIZE(wl));
-	for (w = 0; w < n; w++) {
-		const struct cellset *ref = cellsets_reference(&r->cs, wl[w]);
-
-		keylist_free(&kl);
-		if (ref && keylist_collect(ref, false, &kl))
-			keylist_free(&kl);
-		for (i = 0; i < kl.n; i++)
-			if (kl.k[i].src == MS_WORKLOAD && kl.k[i].stat == MST_P99)
-				best_config(r, wl[w], kl.k[i].name);
-		wakeup_finding(r, wl[w]);
+	if (advise_run(r->run, &jo, &a, err)) {
+		doc_li(&r->doc, "no advice: %s", err);
+	} else {
+		for (w = 0; w < n; w++)
+			for (i = 0; i < a.n; i++)
+				if (!strcmp(a.wl[i].workload, wl[w]))
+					advice_finding(r, &a.wl[i]);
+		advise_free(&a);
 	}
-	keylist_free(&kl);
+	for (w = 0; w < n; w++)
+		wakeup_finding(r, wl[w]);
+	adaptive_finding(r);
 	data_quality(r);
 	long_runs(r);
 	deferred_ratios(r);

@@ -11,7 +11,7 @@
 #include "plot.h"
 #include "plot_kinds.h"
 #include "report_int.h"
-#include "result_files.h"
+#include "ivfile.h"
 
 #define TOP_EACH 3
 

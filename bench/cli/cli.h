@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "compare.h"
+#include "history.h"
 #include "opts.h"
 #include "runner.h"
 #include "util.h"
@@ -52,6 +53,7 @@ struct record_args {
 	bool raw;
 	bool force;
 	bool no_sched;
+	const char *store;		/* --store: add the results to this results store */
 	char **cmd;			/* NULL-terminated, or NULL */
 };
 int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf);
@@ -91,8 +93,13 @@ extern const struct opt_desc load_opts[];
 int load_parse_args(int argc, char **argv, struct load_args *a, char *errbuf);
 int cmd_load(int argc, char **argv);
 
-/* run: fills everything of struct run_opts but the command line */
-int run_parse_args(int argc, char **argv, struct run_opts *o, char *errbuf);
+/* run: struct run_opts (all but the command line), and the adaptive loop's choices */
+struct run_args {
+	struct run_opts o;
+	bool until_decided;		/* --until-decided given */
+	const char *against;		/* --against RUN */
+};
+int run_parse_args(int argc, char **argv, struct run_args *a, char *errbuf);
 int cmd_run(int argc, char **argv);
 
 /* restore */
@@ -133,6 +140,7 @@ struct compare_args {
 	const char *base, *new;
 	const char *outdir;		/* NULL: the new run's directory */
 	bool no_files;
+	const char *noise;		/* --noise FILE */
 	struct cmp_opts cmp;
 	const char *patterns[CMP_MAX_PATTERNS + 1];
 };
@@ -140,8 +148,19 @@ extern const struct opt_desc compare_opts[];
 int compare_parse(int argc, char **argv, struct compare_args *a, char *errbuf);
 int cmd_compare(int argc, char **argv);
 
+/* advise */
+struct advise_args {
+	const char *run;
+	bool json;
+	double threshold;		/* 0.10 = 10% */
+	const char *noise;		/* noise.json, or NULL */
+};
+int advise_parse_args(int argc, char **argv, struct advise_args *a, char *errbuf);
+int cmd_advise(int argc, char **argv);
+
 /* baseline */
-enum baseline_verb { BL_SAVE, BL_SHOW, BL_PATH, BL_LIST };
+enum baseline_verb { BL_SAVE, BL_SHOW, BL_PATH, BL_LIST, BL_CALIBRATE };
+#define CALIBRATE_MAX_RUNS 20
 #define BASELINE_DEFAULT_ROOT "/var/lib/deferbench/baselines"
 
 struct baseline_args {
@@ -151,9 +170,65 @@ struct baseline_args {
 	const char *name;		/* --name, default "default" */
 	const char *run;		/* save: the run directory */
 	bool force;			/* save: accept an incomplete or lossy run */
+	/* calibrate */
+	int runs;			/* --runs N: runs of the scenario (default 3) */
+	const char *scenario;		/* the scenario to run, or NULL with --from */
+	char *const *from;		/* --from: existing runs, nfrom of them */
+	int nfrom;
+	const char *output;		/* -o FILE: noise.json here, not in the baseline */
 };
+/* baseline_calibrate - the calibrate verb (cmd_calibrate.c); returns the exit status */
+int baseline_calibrate(const struct baseline_args *a);
+/* baseline_dir - <root>/<host>/<name> of a; 0, -ENOENT when it does not exist */
+int baseline_dir(const struct baseline_args *a, char *buf, size_t len);
 extern const struct opt_desc baseline_opts[];
 int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf);
 int cmd_baseline(int argc, char **argv);
+
+/* history: the results store (cmd_history.c) */
+enum history_verb { HV_SHOW, HV_ADD, HV_MERGE };
+
+#define HISTORY_MAX_PATTERNS 32
+#define HISTORY_DEFAULT_DB "/var/lib/deferbench/results.db"
+
+struct history_args {
+	enum history_verb verb;
+	const char *db;			/* --db, else $DEFERBENCH_STORE, else the default */
+	const char *host, *scenario, *workload, *config, *kernel;
+	const char *patterns[HISTORY_MAX_PATTERNS + 1];
+	size_t npatterns;		/* 0: the primary metrics */
+	const char *plotdir;		/* -o: write plots here */
+	bool regressions, fleet, replace;
+	unsigned int min_tail;
+	struct hs_detect_opts det;
+	char **paths;			/* add: run directories; merge: stores */
+	int npaths;
+};
+extern const struct opt_desc history_opts[];
+int history_parse(int argc, char **argv, struct history_args *a, char *errbuf);
+/* history_db - the store path the arguments and environment choose */
+const char *history_db(const struct history_args *a);
+int cmd_history(int argc, char **argv);
+/*
+ * history_add_dir - add a finished run or record directory to the results store at db
+ * (created when missing), printing what happened; 0, or -errno after an error message.
+ * run --store and record --store use it.
+ */
+int history_add_dir(const char *db, const char *dir, bool replace);
+
+/* export: a run's primary metrics for CI (cmd_export.c) */
+enum export_format { EX_NONE, EX_KCIDB, EX_LAVA, EX_RESULT_TXT };
+
+struct export_args {
+	enum export_format format;
+	const char *run;
+	const char *against;		/* baseline run: verdicts; NULL: measurements only */
+	const char *origin, *build_id;	/* KCIDB */
+	const char *output;		/* NULL: stdout */
+	unsigned int min_tail;
+};
+extern const struct opt_desc export_opts[];
+int export_parse(int argc, char **argv, struct export_args *a, char *errbuf);
+int cmd_export(int argc, char **argv);
 
 #endif

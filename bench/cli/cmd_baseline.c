@@ -18,9 +18,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "jsonw.h"
 #include "rundir.h"
 
-enum { OPT_FORCE = 256 };
+enum { OPT_FORCE = 256, OPT_RUNS, OPT_FROM };
 
 const struct opt_desc baseline_opts[] = {
 	{ "dir", 'd', required_argument, "ROOT",
@@ -29,14 +30,24 @@ const struct opt_desc baseline_opts[] = {
 	  "host the baseline belongs to (default: the run's host for save, this host otherwise)" },
 	{ "name", 'n', required_argument, "NAME", "baseline name (default: default)" },
 	{ "force", OPT_FORCE, no_argument, NULL, "save: accept an incomplete or lossy run" },
+	{ "runs", OPT_RUNS, required_argument, "N",
+	  "calibrate: run the scenario N times (2-20, default 3)" },
+	{ "from", OPT_FROM, no_argument, NULL,
+	  "calibrate: from the runs given (2 or more), running nothing" },
+	{ "output", 'o', required_argument, "FILE",
+	  "calibrate: write noise.json here instead of beside the baseline" },
 	{ "help", 'h', no_argument, NULL, "this help" },
 	{ NULL, 0, 0, NULL, NULL }
 };
 
 static const struct cli_help baseline_help = {
-	"baseline", "deferbench baseline save RUN | show | path | list [OPTIONS]",
+	"baseline", "deferbench baseline save RUN | show | path | list [OPTIONS]\n"
+	"       deferbench baseline calibrate [--runs N] SCENARIO | --from RUN RUN... [OPTIONS]",
 	"Store a reference run per host (<root>/<host>/<name>/) and find it again.\n"
-	"'path' prints the directory and exits 1 when there is none.",
+	"'path' prints the directory and exits 1 when there is none. 'calibrate' measures\n"
+	"the host's noise floors (runs the scenario N times, nothing changed, and compares\n"
+	"every pair) and stores them as noise.json beside the baseline: compare then never\n"
+	"uses a margin below them.",
 	baseline_opts, NULL,
 };
 
@@ -54,7 +65,8 @@ static bool name_ok(const char *s)
 static int baseline_verb(const char *s, enum baseline_verb *v)
 {
 	static const char *const verbs[] = { [BL_SAVE] = "save", [BL_SHOW] = "show",
-					     [BL_PATH] = "path", [BL_LIST] = "list" };
+					     [BL_PATH] = "path", [BL_LIST] = "list",
+					     [BL_CALIBRATE] = "calibrate" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(verbs); i++)
@@ -67,18 +79,22 @@ static int baseline_verb(const char *s, enum baseline_verb *v)
 
 int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
 {
+	char err[ERRBUF_LEN];
 	struct opts_iter it;
+	bool from = false;
+	uint64_t v;
 	int c;
 
 	memset(a, 0, sizeof(*a));
 	a->name = "default";
+	a->runs = 3;
 	if (argc < 2)
-		return set_err(errbuf, "need save, show, path or list");
+		return set_err(errbuf, "need save, show, path, list or calibrate");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 		return CLI_HELP;
 	if (baseline_verb(argv[1], &a->verb))
-		return set_err(errbuf, "unknown baseline command '%s': need save, show, path or "
-			       "list", argv[1]);
+		return set_err(errbuf, "unknown baseline command '%s': need save, show, path, "
+			       "list or calibrate", argv[1]);
 	if ((c = opts_begin(&it, baseline_opts, OPTS_PERMUTE, argc - 1, argv + 1, errbuf)))
 		return c;
 	while ((c = opts_next(&it, errbuf)) >= 0) {
@@ -88,6 +104,13 @@ int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
 		case 'H': a->host = optarg; break;
 		case 'n': a->name = optarg; break;
 		case OPT_FORCE: a->force = true; break;
+		case OPT_FROM: from = true; break;
+		case 'o': a->output = optarg; break;
+		case OPT_RUNS:
+			if (parse_u64(optarg, 2, CALIBRATE_MAX_RUNS, &v, err))
+				return set_err(errbuf, "--runs: %s", err);
+			a->runs = (int)v;
+			break;
 		}
 	}
 	if (c != OPTS_END)
@@ -95,10 +118,25 @@ int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
 	if (!name_ok(a->name) || (a->host && !name_ok(a->host)))
 		return set_err(errbuf, "names may hold letters, digits, '.', '-' and '_' and "
 			       "must not start with '.'");
+	if ((from || a->output) && a->verb != BL_CALIBRATE)
+		return set_err(errbuf, "--from and --output go with calibrate");
 	if (a->verb == BL_SAVE) {
 		if (argc - 1 - optind != 1)
 			return set_err(errbuf, "save: need the run directory");
 		a->run = argv[1 + optind];
+	} else if (a->verb == BL_CALIBRATE && from) {
+		if (argc - 1 - optind < 2)
+			return set_err(errbuf, "calibrate --from: need 2 or more run directories");
+		if (argc - 1 - optind > CALIBRATE_MAX_RUNS)
+			return set_err(errbuf, "calibrate --from: at most %d runs",
+				       CALIBRATE_MAX_RUNS);
+		a->from = argv + 1 + optind;
+		a->nfrom = argc - 1 - optind;
+	} else if (a->verb == BL_CALIBRATE) {
+		if (argc - 1 - optind != 1)
+			return set_err(errbuf, "calibrate: need one scenario file (or --from RUN "
+				       "RUN...)");
+		a->scenario = argv[1 + optind];
 	} else if (argc - 1 != optind) {
 		return set_err(errbuf, "%s takes no arguments besides options", argv[1]);
 	}
@@ -222,9 +260,7 @@ static int write_info(const char *dir, const struct run *run)
 	json_object_object_add(o, "source", json_object_new_string(src));
 	json_object_object_add(o, "saved", json_object_new_string(now));
 	ret = path_join(p, sizeof(p), dir, "baseline.json");
-	if (!ret && json_object_to_file_ext(p, o, JSON_C_TO_STRING_PRETTY |
-					   JSON_C_TO_STRING_NOSLASHESCAPE))
-		ret = -EIO;
+	ret = ret ?: jsonw_write(p, o, 0644, 0);
 	json_object_put(o);
 	return ret;
 }
@@ -304,7 +340,7 @@ out:
 	return ret ? 1 : 0;
 }
 
-static int baseline_dir(const struct baseline_args *a, char *buf, size_t len)
+int baseline_dir(const struct baseline_args *a, char *buf, size_t len)
 {
 	char host[NAME_LEN];
 
@@ -387,6 +423,7 @@ int cmd_baseline(int argc, char **argv)
 	case BL_SHOW: return baseline_show(&a, false);
 	case BL_PATH: return baseline_show(&a, true);
 	case BL_LIST: return baseline_list(&a);
+	case BL_CALIBRATE: return baseline_calibrate(&a);
 	}
 	return 1;
 }

@@ -7,36 +7,41 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cmp_out.h"
 #include "rundir.h"
 
-enum { OPT_MIN_REPS = 256, OPT_MIN_TAIL, OPT_NO_FILES };
+enum { OPT_MIN_REPS = 256, OPT_MIN_TAIL, OPT_NO_FILES, OPT_NOISE };
 
 const struct opt_desc compare_opts[] = {
 	{ "threshold", 't', required_argument, "PCT",
 	  "smallest change that counts, in percent (0.1-1000, default 10)" },
 	{ "confidence", 'c', required_argument, "C",
-	  "confidence of the bootstrap interval (0.5-0.999, default 0.95)" },
+	  "1 - the family-wise error of the verdicts of each family (0.5-0.999, default 0.95)" },
 	{ "metric", 'm', required_argument, "PATTERN",
-	  "judge metric ids matching this glob; repeatable (default: workload p50/p99, "
-	  "softirq and workqueue delay p50/p99; wakeup:* p99 are shown, not judged)" },
+	  "primary metrics (they decide the exit status): ids matching this glob; repeatable "
+	  "(default: what the results name - each workload's own p99 and its deferred work's)" },
 	{ "min-reps", OPT_MIN_REPS, required_argument, "N",
-	  "usable repetitions needed per side for a verdict (2-256, default 3)" },
+	  "repetitions with data needed per side for a verdict (2-256, default 2)" },
 	{ "min-tail", OPT_MIN_TAIL, required_argument, "N",
-	  "samples needed beyond a percentile for a repetition to count (1-1000000, default 10)" },
+	  "samples needed beyond a percentile, per side (1-1000000, default 10)" },
 	{ "output", 'o', required_argument, "DIR",
 	  "write compare.md and junit.xml here (default: the NEW directory)" },
 	{ "no-files", OPT_NO_FILES, no_argument, NULL, "print only; write no files" },
+	{ "noise", OPT_NOISE, required_argument, "FILE",
+	  "the host's noise floors (default: BASE/noise.json when BASE is a calibrated baseline)" },
 	{ "help", 'h', no_argument, NULL, "this help" },
 	{ NULL, 0, 0, NULL, NULL }
 };
 
 static const struct cli_help compare_help = {
 	"compare", "deferbench compare [OPTIONS] BASE NEW",
-	"Compare two runs (or record directories) metric by metric.\n"
-	"Exit status: 0 no regression, 1 regression, 2 error. Verdict rules: docs/report.md.",
+	"Compare two runs (or record directories) metric by metric: worse, better, no change\n"
+	"(an equivalence test against a margin), or cannot tell with the repetitions that\n"
+	"would decide it. Exit status: 0 no primary metric worse, 1 a primary metric worse,\n"
+	"2 error. Rules: docs/report.md.",
 	compare_opts, NULL,
 };
 
@@ -71,6 +76,9 @@ static int compare_opt(int c, struct compare_args *a, size_t *np, char *errbuf)
 	case OPT_NO_FILES:
 		a->no_files = true;
 		return 0;
+	case OPT_NOISE:
+		a->noise = optarg;
+		return 0;
 	}
 	return set_err(errbuf, "internal error: option %d not handled", c);
 }
@@ -100,8 +108,8 @@ int compare_parse(int argc, char **argv, struct compare_args *a, char *errbuf)
 	a->base = argv[optind];
 	a->new = argv[optind + 1];
 	if (np) {
-		a->cmp.judge_patterns = a->patterns;
-		a->cmp.npatterns = np;
+		a->cmp.primary = a->patterns;
+		a->cmp.nprimary = np;
 	}
 	return 0;
 }
@@ -152,8 +160,34 @@ static int load_both(const struct compare_args *a, struct run *base, struct run 
 	return 0;
 }
 
+/*
+ * judge_setup - what the data say about how to judge: the host's noise floors (--noise,
+ * else the base's noise.json when it is a calibrated baseline), whether base is a
+ * stored baseline (only new can get repetitions), and the looks an adaptive new run
+ * took (each at alpha / looks)
+ */
+static int judge_setup(struct compare_args *a, const struct run *base, const struct run *new,
+		       struct noise *noise)
+{
+	char err[ERRBUF_LEN], p[PATH_MAX];
+	int ret;
+
+	ret = a->noise ? noise_load(a->noise, noise, err) : noise_load_dir(base->dir, noise, err);
+	if (ret && (a->noise || ret != -ENOENT)) {
+		err_msg("%s", err);
+		return ret;
+	}
+	if (!ret)
+		a->cmp.j.noise = noise;
+	a->cmp.j.base_fixed = !path_join(p, sizeof(p), base->dir, "baseline.json") &&
+			      !access(p, F_OK);
+	a->cmp.j.looks = new->looks ? new->looks : 1;
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
+	struct noise noise = { 0 };
 	struct compare_args a;
 	struct run base, new;
 	struct cmp_result res;
@@ -166,6 +200,9 @@ int cmd_compare(int argc, char **argv)
 		return ret;
 	if (load_both(&a, &base, &new))
 		return 2;
+	ret = judge_setup(&a, &base, &new, &noise);
+	if (ret)
+		goto out_free_runs;
 	ret = compare_runs(&base, &new, &a.cmp, &res, err);
 	if (ret) {
 		err_msg("%s", err);
@@ -181,5 +218,6 @@ int cmd_compare(int argc, char **argv)
 out_free_runs:
 	run_free(&base);
 	run_free(&new);
+	noise_free(&noise);
 	return ret < 0 ? 2 : ret;
 }

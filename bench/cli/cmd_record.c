@@ -16,7 +16,7 @@
 #include "cli.h"
 #include "outdir.h"
 
-enum { OPT_RAW = 256, OPT_FORCE, OPT_NO_SCHED };
+enum { OPT_RAW = 256, OPT_FORCE, OPT_NO_SCHED, OPT_STORE };
 
 static const struct opt_desc record_opts[] = {
 	{ "duration", 'd', required_argument, "DUR",
@@ -31,6 +31,8 @@ static const struct opt_desc record_opts[] = {
 	{ "force", OPT_FORCE, no_argument, NULL, "replace earlier results in DIR" },
 	{ "no-sched", OPT_NO_SCHED, no_argument, NULL,
 	  "leave sched events off (lighter; worker pools found from /proc only)" },
+	{ "store", OPT_STORE, required_argument, "FILE",
+	  "with -o: add the results to this results store (deferbench history)" },
 	{ "help", 'h', no_argument, NULL, "show this help" },
 	{ NULL },
 };
@@ -88,6 +90,9 @@ int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf
 		case OPT_NO_SCHED:
 			a->no_sched = true;
 			break;
+		case OPT_STORE:
+			a->store = optarg;
+			break;
 		case 'h':
 			return CLI_HELP;
 		}
@@ -100,6 +105,8 @@ int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf
 		return set_err(errbuf, "--raw needs -o DIR to keep the raw capture in");
 	if (a->force && !a->out_dir)
 		return set_err(errbuf, "--force needs -o DIR");
+	if (a->store && !a->out_dir)
+		return set_err(errbuf, "--store needs -o DIR: the store imports the result files");
 	return 0;
 }
 
@@ -251,6 +258,8 @@ int cmd_record(int argc, char **argv)
 			return 1;
 		}
 		info_msg("results in %s", a.out_dir);
+		if (a.store && history_add_dir(a.store, a.out_dir, false))
+			return 1;
 	}
 	return 0;
 }

@@ -4,7 +4,13 @@
  */
 #include <string.h>
 
+#include "adaptive.h"
 #include "cli.h"
+
+enum { OPT_UNTIL = 256, OPT_AGAINST };
+
+/* The budget of --until-decided without a value: a CI job's ten minutes on 2 CPUs. */
+#define UNTIL_DEFAULT_NS (10 * 60 * NSEC_PER_SEC)
 
 static const struct opt_desc run_optdesc[] = {
 	{ "output", 'o', required_argument, "DIR",
@@ -12,24 +18,36 @@ static const struct opt_desc run_optdesc[] = {
 	{ "quick", 'q', no_argument, NULL,
 	  "one repetition of quick_duration (default 3s) per cell" },
 	{ "dry-run", 'n', no_argument, NULL, "print the cells and knob changes; change nothing" },
+	{ "until-decided", OPT_UNTIL, optional_argument, "[=BUDGET]",
+	  "after the planned repetitions, add some where a primary verdict is undecided, "
+	  "until all are decided or BUDGET (default 10m; the run's whole time) is spent" },
+	{ "against", OPT_AGAINST, required_argument, "RUN",
+	  "with --until-decided: judge against this (baseline) run, not the reference "
+	  "configuration" },
+	{ "store", 'S', required_argument, "FILE",
+	  "add the finished run to this results store (deferbench history); the scenario's "
+	  "[global] store key does the same" },
 	{ "help", 'h', no_argument, NULL, "this help" },
 	{ 0 },
 };
 
 static const struct cli_help run_help = {
-	"run", "deferbench run [-o DIR] [--quick] [--dry-run] SCENARIO",
+	"run", "deferbench run [-o DIR] [--quick] [--dry-run] [--until-decided[=BUDGET] "
+	"[--against RUN]] [--store FILE] SCENARIO",
 	"Run every workload of SCENARIO under each of its configurations, repetitions "
 	"interleaved; see docs/scenarios.md.\n"
 	"Exit status: 0 every cell ran and every knob was restored, 1 otherwise.",
 	run_optdesc, NULL,
 };
 
-int run_parse_args(int argc, char **argv, struct run_opts *o, char *errbuf)
+int run_parse_args(int argc, char **argv, struct run_args *a, char *errbuf)
 {
+	struct run_opts *o = &a->o;
 	struct opts_iter it;
+	char err[ERRBUF_LEN];
 	int c;
 
-	memset(o, 0, sizeof(*o));
+	memset(a, 0, sizeof(*a));
 	if ((c = opts_begin(&it, run_optdesc, OPTS_PERMUTE, argc, argv, errbuf)))
 		return c;
 	while ((c = opts_next(&it, errbuf)) >= 0) {
@@ -43,6 +61,18 @@ int run_parse_args(int argc, char **argv, struct run_opts *o, char *errbuf)
 		case 'n':
 			o->dry_run = true;
 			break;
+		case OPT_UNTIL:
+			a->until_decided = true;
+			o->until_decided_ns = UNTIL_DEFAULT_NS;
+			if (optarg && parse_duration_ns(optarg, &o->until_decided_ns, err))
+				return set_err(errbuf, "--until-decided: %s", err);
+			break;
+		case OPT_AGAINST:
+			a->against = optarg;
+			break;
+		case 'S':
+			o->store = optarg;
+			break;
 		case 'h':
 			return CLI_HELP;
 		}
@@ -53,25 +83,47 @@ int run_parse_args(int argc, char **argv, struct run_opts *o, char *errbuf)
 		return set_err(errbuf, optind == argc ? "which scenario? give a scenario file "
 			       "(bench/scenarios/quick.ini, say)" : "one scenario file only");
 	o->scenario = argv[optind];
+	if (a->against && !a->until_decided)
+		return set_err(errbuf, "--against goes with --until-decided");
 	return 0;
 }
 
 int cmd_run(int argc, char **argv)
 {
 	char cmd[512], err[ERRBUF_LEN];
-	struct run_opts o;
+	struct run_more more;
+	struct adapt ad;
+	struct run_args a;
+	struct run_outcome out = { 0 };
 	int ret;
 
-	ret = cli_parsed(run_parse_args(argc, argv, &o, err), &run_help, err, 1);
+	ret = cli_parsed(run_parse_args(argc, argv, &a, err), &run_help, err, 1);
 	if (ret >= 0)
 		return ret;
 	snprintf(cmd, sizeof(cmd), "deferbench ");
 	command_line(argc, argv, cmd + strlen(cmd), sizeof(cmd) - strlen(cmd));
-	o.command = cmd;
-	if (!o.dry_run && !is_root()) {
+	a.o.command = cmd;
+	if (!a.o.dry_run && !is_root()) {
 		err_msg("run changes kernel settings and traces the kernel: run as root "
 			"(or try --dry-run)");
 		return 1;
 	}
-	return run_scenario(&o, run_engine());
+	/* the loop is always offered: the scenario's until_decided key may turn it on */
+	if (adapt_init(&ad, a.against, err)) {
+		err_msg("--against: %s", err);
+		return 1;
+	}
+	more = (struct run_more){ adapt_more, &ad, ADAPT_LOOKS };
+	a.o.adaptive = &more;
+	a.o.outcome = &out;
+	ret = run_scenario(&a.o, run_engine());
+	adapt_free(&ad);
+	if (!out.dir[0] || !out.store[0])
+		return ret;
+	/* only a complete run: an interrupted one would be a gap that looks like data */
+	if (!out.complete) {
+		warn_msg("the run did not complete: not added to %s", out.store);
+		return ret;
+	}
+	return history_add_dir(out.store, out.dir, false) ? 1 : ret;
 }

@@ -21,7 +21,10 @@ static const struct command {
 	{ "knobs", cmd_knobs, "show workqueue settings and worker pools; list or set knobs" },
 	{ "report", cmd_report, "write report.md, report.html, plots and tables for a run" },
 	{ "compare", cmd_compare, "compare two runs: better / worse / no change per metric" },
+	{ "advise", cmd_advise, "the configuration each workload should use, and why" },
 	{ "baseline", cmd_baseline, "save, show or locate the stored baseline run of a host" },
+	{ "history", cmd_history, "results store: metrics across kernels and hosts, change points" },
+	{ "export", cmd_export, "a run's metrics for CI: KCIDB JSON, LAVA test cases, result.txt" },
 };
 
 static void usage(FILE *f)

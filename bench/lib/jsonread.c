@@ -262,3 +262,59 @@ int jr_schema(const struct jr *j, struct json_object *root, const char *want)
 		return jr_fail(j, "", "schema", "is '%s', expected '%s'", got, want);
 	return 0;
 }
+
+int jr_strings(const struct jr *j, struct json_object *o, const char *where, const char *key,
+	       char *out, size_t len, size_t max, size_t *n)
+{
+	struct json_object *a, *e;
+	size_t i, k;
+	int ret;
+
+	*n = 0;
+	if (!jr_has(o, key))
+		return 0;
+	ret = jr_get(j, o, where, key, json_type_array, &a);
+	if (ret)
+		return ret;
+	k = json_object_array_length(a);
+	if (k > max)
+		return jr_fail(j, where, key, "has %zu entries, at most %zu", k, max);
+	for (i = 0; i < k; i++) {
+		e = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(e, json_type_string))
+			return jr_fail(j, where, key, "entry %zu is not a string", i);
+		if (strlen(json_object_get_string(e)) >= len)
+			return jr_fail(j, where, key, "entry %zu is too long", i);
+		strcpy(out + i * len, json_object_get_string(e));
+	}
+	*n = k;
+	return 0;
+}
+
+int jr_kv(const struct jr *j, struct json_object *root, const char *key, struct kv **out,
+	  size_t *n)
+{
+	struct json_object *o;
+	size_t i = 0;
+	int ret;
+
+	ret = jr_get(j, root, "", key, json_type_object, &o);
+	if (ret)
+		return ret;
+	*n = (size_t)json_object_object_length(o);
+	*out = calloc(*n ? *n : 1, sizeof(**out));
+	if (!*out)
+		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
+	json_object_object_foreach(o, k, v) {
+		(void)v;
+		if (strlen(k) >= sizeof((*out)[i].key))
+			return jr_fail(j, key, k, "has a name longer than %zu characters",
+				       sizeof((*out)[i].key) - 1);
+		strcpy((*out)[i].key, k);
+		ret = jr_scalar_text(j, o, key, k, (*out)[i].val, sizeof((*out)[i].val));
+		if (ret)
+			return ret;
+		i++;
+	}
+	return 0;
+}

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "rundata.h"
 #include "util.h"
 
 struct jr {
@@ -47,6 +48,18 @@ int jr_str_opt(const struct jr *j, struct json_object *o, const char *where,
 /* jr_scalar_text - any scalar as text ("250", "true", "idle"); "" when missing */
 int jr_scalar_text(const struct jr *j, struct json_object *o, const char *where,
 		   const char *key, char *buf, size_t len);
+/*
+ * jr_strings - an array of strings into out[max][len] (a missing member gives n = 0);
+ * more than max, or one longer than len - 1, is an error
+ */
+int jr_strings(const struct jr *j, struct json_object *o, const char *where, const char *key,
+	       char *out, size_t len, size_t max, size_t *n);
+/*
+ * jr_kv - the member key of root, an object of scalars ({"rate": "1000"}, {"sent": 10}),
+ * as text pairs in *out (caller frees)
+ */
+int jr_kv(const struct jr *j, struct json_object *root, const char *key, struct kv **out,
+	  size_t *n);
 /* jr_stats - a statistics object: count, min, mean, stddev, p50, p90, p99, p999, max */
 int jr_stats(const struct jr *j, struct json_object *o, const char *where, const char *key,
 	     struct hist_stats *st);

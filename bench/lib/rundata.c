@@ -8,7 +8,10 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "util.h"
 
 const char *const sirq_metric_names[SM_NR] = {
 	[SM_DELAY] = "delay",
@@ -137,6 +140,80 @@ void workload_free(struct wl_data *wl)
 	memset(wl, 0, sizeof(*wl));
 }
 
+struct ival_series *record_series(struct record *rec, enum ival_src src, const char *name,
+				  const char *func, const char *pool, int metric, bool create)
+{
+	struct ival_series *s;
+	size_t i;
+
+	for (i = 0; i < rec->nser; i++) {
+		s = &rec->ser[i];
+		if (s->src == src && s->metric == metric && !strcmp(s->name, name) &&
+		    !strcmp(s->func, func) && !strcmp(s->pool, pool))
+			return s;
+	}
+	if (!create)
+		return NULL;
+	s = realloc(rec->ser, (rec->nser + 1) * sizeof(*s));
+	if (!s)
+		return NULL;
+	rec->ser = s;
+	s = &rec->ser[rec->nser++];
+	memset(s, 0, sizeof(*s));
+	s->src = src;
+	s->metric = metric;
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	snprintf(s->func, sizeof(s->func), "%s", func);
+	snprintf(s->pool, sizeof(s->pool), "%s", pool);
+	return s;
+}
+
+struct bucketlist *series_at(struct ival_series *s, size_t k)
+{
+	struct bucketlist *iv;
+
+	if (k >= s->n) {
+		if (k >= (1U << 24))
+			return NULL;	/* 194 days of 1 s intervals: not a real file */
+		iv = realloc(s->iv, (k + 1) * sizeof(*iv));
+		if (!iv)
+			return NULL;
+		memset(iv + s->n, 0, (k + 1 - s->n) * sizeof(*iv));
+		s->iv = iv;
+		s->n = k + 1;
+	}
+	return &s->iv[k];
+}
+
+int bucketlist_parse(const char *text, struct bucketlist *bl, char *errbuf)
+{
+	const char *p = text;
+
+	while (*p) {
+		unsigned long long lo, n;
+		char *end;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		errno = 0;
+		lo = strtoull(p, &end, 10);
+		if (end == p || *end != ':' || errno)
+			return set_err(errbuf, "'%.40s' is not lo_ns:count", p);
+		p = end + 1;
+		n = strtoull(p, &end, 10);
+		if (end == p || (*end && *end != ' ') || errno)
+			return set_err(errbuf, "'%.40s' is not lo_ns:count", p);
+		p = end;
+		if (!bucket_valid(lo, lo + hist_bucket_width(hist_index(lo))))
+			return set_err(errbuf, "%llu is not the lower bound of a histogram bucket", lo);
+		if (n && bucketlist_add(bl, lo, lo + hist_bucket_width(hist_index(lo)), n))
+			return set_errno(errbuf, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
 void record_free(struct record *rec)
 {
 	size_t i, m;
@@ -151,6 +228,12 @@ void record_free(struct record *rec)
 	free(rec->wq);
 	for (m = 0; m < WK_NR; m++)
 		free(rec->wake[m]);
+	for (i = 0; i < rec->nser; i++) {
+		for (m = 0; m < rec->ser[i].n; m++)
+			bucketlist_free(&rec->ser[i].iv[m]);
+		free(rec->ser[i].iv);
+	}
+	free(rec->ser);
 	workload_free(&rec->wl);
 	memset(rec, 0, sizeof(*rec));
 }
@@ -160,6 +243,7 @@ void run_free(struct run *run)
 	size_t i;
 
 	for (i = 0; i < run->ncells; i++) {
+		free(run->cells[i].opts);
 		record_free(&run->cells[i].rec);
 		free(run->cells[i].knobs);
 	}

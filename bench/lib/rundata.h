@@ -90,9 +90,17 @@ struct kv {
 	char val[TEXT_LEN];
 };
 
+/* Metric-id patterns ("workload:rtt:p99", "softirq:NET_RX:delay:p99") named primary. */
+#define PRIMARY_MAX 8
+struct primary_list {
+	char id[PRIMARY_MAX][TEXT_LEN];
+	size_t n;
+};
+
 struct wl_data {
 	bool present;			/* workload.json was there */
 	char workload[NAME_LEN];
+	struct primary_list primary;	/* the workload's own choice (workload.json) */
 	double duration_s;
 	struct wl_metric_data *m;
 	size_t nm;
@@ -109,6 +117,24 @@ struct capture_data {
 	bool lossy;
 };
 
+/*
+ * The histogram of every interval of one group and metric, from intervals.csv (softirq
+ * and workqueue groups) or workload-intervals.csv (workload metrics): iv[k] holds
+ * interval k's buckets, empty when the group had no sample in it. What compare's
+ * two-level bootstrap resamples (hboot.h).
+ */
+enum ival_src { IV_SOFTIRQ, IV_WQ, IV_WORKLOAD };
+
+struct ival_series {
+	enum ival_src src;
+	char name[NAME_LEN];		/* vector, workqueue, or the workload metric */
+	char func[FUNC_LEN];		/* IV_WQ */
+	char pool[NAME_LEN];		/* IV_WQ */
+	int metric;			/* enum sirq_metric or wq_metric; 0 for IV_WORKLOAD */
+	struct bucketlist *iv;
+	size_t n;
+};
+
 struct record {
 	char dir[PATH_MAX];
 	struct capture_data cap;
@@ -121,6 +147,10 @@ struct record {
 	bool has_wakeup;		/* summary.json had thread_wakeup (older ones do not) */
 	struct wake_data *wake[WK_NR];
 	size_t nwake[WK_NR];
+	struct ival_series *ser;	/* per-interval histograms, when the files were there */
+	size_t nser;
+	bool has_ivals;			/* intervals.csv was read */
+	bool has_wl_ivals;		/* workload-intervals.csv was read */
 };
 
 /* One row of intervals.csv (the columns report plots). */
@@ -138,11 +168,15 @@ struct cell {
 	char workload[NAME_LEN];
 	char config[NAME_LEN];
 	unsigned int rep;
+	unsigned int look;		/* 0: planned; k: added by an adaptive run after look k */
 	char dir[PATH_MAX];
 	char status[32];
 	char error[TEXT_LEN];
 	struct kv *knobs;
 	size_t nknobs;
+	struct kv *opts;		/* the configuration's workload options (opt.W.K) */
+	size_t nopts;
+	struct primary_list primary;	/* the scenario's choice (cell.json), n = 0: none */
 	bool ok;			/* status "ok" and the record loaded */
 	struct record rec;
 };
@@ -163,6 +197,7 @@ struct run {
 	size_t ncells;
 	size_t npartial;		/* cells/.partial-* directories (never read) */
 	size_t planned;			/* run.json cells_planned, 0 when absent */
+	unsigned int looks;		/* adaptive runs: looks at the data planned (0: not adaptive) */
 };
 
 /* Release a loaded struct; safe on a zeroed one. */
@@ -183,6 +218,17 @@ bool bucket_valid(uint64_t lo, uint64_t hi);
  */
 void buckets_to_hist(const struct bucketlist *bl, const struct hist_stats *exact,
 		     struct hist *h);
+
+/*
+ * record_series - the series of (src, name, func, pool, metric), created (empty) when
+ * create is set and it is not there yet; NULL when absent or out of memory.
+ */
+struct ival_series *record_series(struct record *rec, enum ival_src src, const char *name,
+				  const char *func, const char *pool, int metric, bool create);
+/* series_at - interval k's buckets, the series grown to hold it; NULL on -ENOMEM */
+struct bucketlist *series_at(struct ival_series *s, size_t k);
+/* bucketlist_parse - "lo:count lo:count ..." (hist.h buckets) appended to bl; -EINVAL */
+int bucketlist_parse(const char *text, struct bucketlist *bl, char *errbuf);
 
 /* Lookups; NULL when absent. */
 const struct sirq_data *record_sirq(const struct record *rec, const char *vector, int cpu);

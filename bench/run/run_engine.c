@@ -116,6 +116,8 @@ static struct wl_run *new_wl(const struct scenario *s, int wl, int cfg, uint64_t
 		return NULL;
 	}
 	w->seed = seed;
+	/* the workload's own per-interval histograms follow the capture's intervals */
+	wl_intervals(w, s->interval_ns);
 	if (set_options(w, s, wl, cfg, err)) {
 		wl_free(w);
 		return NULL;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ivfile.h"
 #include "jsonread.h"
 #include "result_files.h"
 #include "rundir.h"
@@ -23,6 +24,21 @@ static bool file_exists(const char *dir, const char *name)
 	return !path_join(p, sizeof(p), dir, name) && access(p, F_OK) == 0;
 }
 
+/* load_if - the file name of dir with loader fn, when it is there */
+static int load_if(const char *dir, const char *name, struct record *rec, bool *had,
+		   int (*fn)(const char *path, struct record *rec, char *errbuf), char *errbuf)
+{
+	char p[PATH_MAX];
+
+	if (!file_exists(dir, name))
+		return 0;
+	if (path_join(p, sizeof(p), dir, name))
+		return set_errno(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
+	if (had)
+		*had = true;
+	return fn(p, rec, errbuf);
+}
+
 int record_load(const char *dir, struct record *rec, char *errbuf)
 {
 	char p[PATH_MAX], h[PATH_MAX];
@@ -33,48 +49,19 @@ int record_load(const char *dir, struct record *rec, char *errbuf)
 	strcpy(rec->dir, dir);
 	ret = path_join(p, sizeof(p), dir, "summary.json");
 	ret = ret ?: summary_load(p, rec, errbuf);
-	if (ret)
+	ret = ret ?: load_if(dir, "histograms.csv", rec, NULL, histograms_load, errbuf);
+	ret = ret ?: load_if(dir, "intervals.csv", rec, &rec->has_ivals, ivfile_load_series,
+			     errbuf);
+	ret = ret ?: load_if(dir, "workload-intervals.csv", rec, &rec->has_wl_ivals,
+			     ivfile_load_series, errbuf);
+	if (ret || !file_exists(dir, "workload.json"))
 		return ret;
-	if (file_exists(dir, "histograms.csv")) {
-		ret = path_join(p, sizeof(p), dir, "histograms.csv");
-		ret = ret ?: histograms_load(p, rec, errbuf);
-		if (ret)
-			return ret;
-	}
-	if (!file_exists(dir, "workload.json"))
-		return 0;
 	ret = path_join(p, sizeof(p), dir, "workload.json");
 	ret = ret ?: path_join(h, sizeof(h), dir, "workload-hist.csv");
 	if (ret)
 		return set_errno(errbuf, ret, "%s: path too long", dir);
 	return workload_load(p, file_exists(dir, "workload-hist.csv") ? h : NULL, &rec->wl,
 			     errbuf);
-}
-
-static int read_knobs(const struct jr *j, struct json_object *root, struct cell *c)
-{
-	struct json_object *o;
-	size_t i = 0;
-	int ret;
-
-	ret = jr_get(j, root, "", "knobs", json_type_object, &o);
-	if (ret)
-		return ret;
-	c->nknobs = (size_t)json_object_object_length(o);
-	c->knobs = calloc(c->nknobs ? c->nknobs : 1, sizeof(*c->knobs));
-	if (!c->knobs)
-		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
-	json_object_object_foreach(o, k, v) {
-		(void)v;
-		if (strlen(k) >= sizeof(c->knobs[i].key))
-			return jr_fail(j, "knobs", k, "has too long a name");
-		strcpy(c->knobs[i].key, k);
-		ret = jr_scalar_text(j, o, "knobs", k, c->knobs[i].val, sizeof(c->knobs[i].val));
-		if (ret)
-			return ret;
-		i++;
-	}
-	return 0;
 }
 
 /*
@@ -95,7 +82,11 @@ static int cell_json_load(const char *path, struct cell *c, bool from_run, char 
 	ret = ret ?: jr_str(&j, root, "", "workload", wl, sizeof(wl));
 	ret = ret ?: jr_str(&j, root, "", "config", cfg, sizeof(cfg));
 	ret = ret ?: jr_int(&j, root, "", "rep", 1, 1000000, &rep);
-	ret = ret ?: read_knobs(&j, root, c);
+	ret = ret ?: jr_kv(&j, root, "knobs", &c->knobs, &c->nknobs);
+	if (!ret && jr_has(root, "options"))
+		ret = jr_kv(&j, root, "options", &c->opts, &c->nopts);
+	ret = ret ?: jr_strings(&j, root, "", "primary", c->primary.id[0],
+				sizeof(c->primary.id[0]), PRIMARY_MAX, &c->primary.n);
 	ret = ret ?: jr_str(&j, root, "", "status", c->status, sizeof(c->status));
 	ret = ret ?: jr_scalar_text(&j, root, "", "error", c->error, sizeof(c->error));
 	json_object_put(root);
@@ -160,6 +151,8 @@ static int cell_entry(const struct jr *j, struct json_object *e, const char *whe
 	ret = ret ?: jr_str(j, e, where, "dir", reldir, sizeof(reldir));
 	ret = ret ?: check_reldir(j, where, reldir);
 	ret = ret ?: jr_str_opt(j, e, where, "id", c->id, sizeof(c->id));
+	if (!ret && jr_has(e, "look"))
+		ret = jr_int(j, e, where, "look", 1, 100, (int *)&c->look);
 	if (ret)
 		return ret;
 	c->rep = (unsigned int)rep;
@@ -264,6 +257,12 @@ static int run_json_load(const char *path, struct run *run, char *errbuf)
 
 		ret = jr_int(&j, root, "", "cells_planned", 0, 1 << 24, &planned);
 		run->planned = (size_t)planned;
+	}
+	if (!ret && jr_has(root, "looks")) {
+		int looks;
+
+		ret = jr_int(&j, root, "", "looks", 1, 100, &looks);
+		run->looks = (unsigned int)looks;
 	}
 	json_object_put(root);
 	return ret;

@@ -73,6 +73,8 @@ static json_object *cell_ref(const struct run_state *r, const struct scn_cell *c
 	json_object_object_add(o, "config", json_object_new_string(r->s->cfg[c->cfg].name));
 	json_object_object_add(o, "rep", json_object_new_int(c->rep));
 	json_object_object_add(o, "dir", json_object_new_string(dir));
+	if (c->look)
+		json_object_object_add(o, "look", json_object_new_int(c->look));
 	return o;
 }
 
@@ -93,6 +95,8 @@ int run_json_write(const struct run_state *r)
 	json_object_object_add(o, "status", json_object_new_string(r->status));
 	json_object_object_add(o, "error", str_or_null(r->error));
 	json_object_object_add(o, "cells_planned", json_object_new_int(r->ncells));
+	if (run_adaptive(r))
+		json_object_object_add(o, "looks", json_object_new_int(r->o->adaptive->looks));
 	for (i = 0; i < r->ndone; i++)
 		json_object_array_add(cells, cell_ref(r, &r->cells[r->done[i]]));
 	json_object_object_add(o, "cells", cells);
@@ -148,6 +152,13 @@ int cell_json_write(const struct run_state *r, const struct scn_cell *c, const c
 	for (i = 0; i < cf->nloads; i++)
 		json_object_array_add(loads, json_object_new_string(r->s->wl[cf->loads[i]].name));
 	json_object_object_add(o, "loads", loads);
+	if (r->s->wl[c->wl].nprimary) {
+		json_object *p = json_object_new_array();
+
+		for (i = 0; i < r->s->wl[c->wl].nprimary; i++)
+			json_object_array_add(p, json_object_new_string(r->s->wl[c->wl].primary[i]));
+		json_object_object_add(o, "primary", p);
+	}
 	json_object_object_add(o, "warmup_s", json_object_new_double(r->s->warmup_ns / 1e9));
 	json_object_object_add(o, "duration_s", json_object_new_double(r->s->duration_ns / 1e9));
 	json_object_object_add(o, "status", json_object_new_string(status));

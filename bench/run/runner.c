@@ -272,6 +272,53 @@ static int run_cell(struct run_state *r, int k)
 	return ret;
 }
 
+/* adaptive - an adaptive run: --until-decided, or the scenario's until_decided */
+bool run_adaptive(const struct run_state *r)
+{
+	return r->o->adaptive && (r->o->until_decided_ns || r->s->until_decided_ns);
+}
+
+/*
+ * more_cells - ask the adaptive loop for more cells and append them to the plan, each
+ * the next repetition of its workload x configuration. Returns how many were added, or
+ * -errno.
+ */
+static int more_cells(struct run_state *r)
+{
+	int (*add)[2] = NULL, n = 0, i, k, *done;
+	struct scn_cell *cells;
+	unsigned int rep;
+	int ret;
+
+	if (!run_adaptive(r))
+		return 0;
+	r->looks++;
+	ret = r->o->adaptive->more(r->o->adaptive->ctx, r, &add, &n);
+	if (ret || n <= 0) {
+		free(add);
+		return ret;
+	}
+	cells = realloc(r->cells, (r->ncells + n) * sizeof(*cells));
+	if (cells)
+		r->cells = cells;
+	done = cells ? realloc(r->done, (r->ncells + n) * sizeof(*done)) : NULL;
+	if (!cells || !done) {
+		free(add);
+		return -ENOMEM;
+	}
+	r->done = done;
+	for (i = 0; i < n; i++) {
+		for (rep = 0, k = 0; k < r->ncells; k++)
+			if (r->cells[k].wl == add[i][0] && r->cells[k].cfg == add[i][1] &&
+			    r->cells[k].rep > rep)
+				rep = r->cells[k].rep;
+		scenario_cell(r->s, &r->cells[r->ncells], add[i][0], add[i][1], rep + 1);
+		r->cells[r->ncells++].look = r->looks;
+	}
+	free(add);
+	return n;
+}
+
 /* run_close - restore (again: harmless), drop the journal, final run.json */
 static int run_close(struct run_state *r)
 {
@@ -290,6 +337,14 @@ static int run_close(struct run_state *r)
 		err_msg("writing %s/run.json failed", r->dir);
 	run_summary(r, stdout);
 	return left || strcmp(r->status, "complete") ? 1 : 0;
+}
+
+/* store_of - where to add the run: --store, else the scenario's store key, else none */
+static const char *store_of(const struct run_state *r)
+{
+	if (r->o->store)
+		return r->o->store;
+	return r->s->store[0] ? r->s->store : NULL;
 }
 
 int run_scenario(const struct run_opts *o, const struct run_backend *be)
@@ -321,7 +376,10 @@ int run_scenario(const struct run_opts *o, const struct run_backend *be)
 		       r.dir);
 		fflush(stdout);
 		r.t0 = now_ns();
-		for (k = 0, ret = 0; k < r.ncells && !ret && !stop_requested; k++) {
+		for (k = 0, ret = 0; !ret && !stop_requested; k++) {
+			if (k == r.ncells && (ret = more_cells(&r)) <= 0)
+				break;	/* planned cells done, and the adaptive loop adds none */
+			ret = 0;
 			run_progress(&r, k);
 			ret = run_cell(&r, k);
 		}
@@ -335,6 +393,12 @@ int run_scenario(const struct run_opts *o, const struct run_backend *be)
 	else
 		r.status = stop_requested || ret == -EINTR ? "interrupted" : "failed";
 	ret = run_close(&r);
+	if (o->outcome) {
+		snprintf(o->outcome->dir, sizeof(o->outcome->dir), "%s", r.dir);
+		o->outcome->complete = !strcmp(r.status, "complete");
+		snprintf(o->outcome->store, sizeof(o->outcome->store), "%s",
+			 store_of(&r) ? store_of(&r) : "");
+	}
 out_free:
 	free(r.cells);
 	free(r.done);

@@ -17,6 +17,7 @@
 #ifndef DEFERBENCH_RUNNER_H
 #define DEFERBENCH_RUNNER_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -55,13 +56,44 @@ struct run_backend {
 /* run_engine - the real backend: capture.h and the workload driver */
 const struct run_backend *run_engine(void);
 
+struct run_state;
+
+/*
+ * An adaptive run (run --until-decided): once every planned cell has run, more() is
+ * asked for further cells, given the run as written so far (run.json up to date). It
+ * returns (workload, configuration) pairs in run order, malloc'ed in *add (*n = 0: the
+ * run is done); the runner numbers their repetitions on from the last one. 0 or -errno.
+ */
+struct run_more {
+	int (*more)(void *ctx, const struct run_state *r, int (**add)[2], int *n);
+	void *ctx;
+	unsigned int looks;		/* the looks the loop plans, recorded in run.json */
+};
+
+/*
+ * What a run left, for the caller to act on (the command line adds it to a results
+ * store: analysis is a layer above the runner). dir is "" when no directory was made.
+ */
+struct run_outcome {
+	char dir[PATH_MAX];
+	bool complete;
+	char store[PATH_MAX];		/* --store, else the scenario's store key, or "" */
+};
+
 struct run_opts {
 	const char *scenario;		/* file */
 	const char *outdir;		/* NULL: results/<host>/<kernel>/<time>-<scenario> */
 	bool quick;
 	bool dry_run;
 	const char *command;
+	uint64_t until_decided_ns;	/* run --until-decided=BUDGET (0: the scenario's) */
+	const struct run_more *adaptive;	/* NULL: the planned cells only */
+	const char *store;		/* --store: add the run to this results store */
+	struct run_outcome *outcome;	/* filled when not NULL (run_scenario) */
 };
+
+/* run_adaptive - the run adds repetitions until its verdicts are decided */
+bool run_adaptive(const struct run_state *r);
 
 /* run_scenario - the whole run; returns the exit code (0 complete, 1 otherwise) */
 int run_scenario(const struct run_opts *o, const struct run_backend *be);
@@ -113,6 +145,7 @@ struct run_state {
 	const char *status;		/* running, complete, interrupted, failed */
 	char error[ERRBUF_LEN];
 	uint64_t t0;			/* CLOCK_MONOTONIC at the first cell */
+	unsigned int looks;		/* looks the adaptive loop has taken */
 };
 
 #endif

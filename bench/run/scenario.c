@@ -248,6 +248,35 @@ static int add_opt(struct parse_ctx *c, struct scn_opt *list, int *n, const char
 	return 1;
 }
 
+/* primary_key - primary = PATTERN[, PATTERN]: metric ids as compare prints them, globs */
+static int primary_key(struct parse_ctx *c, struct scn_workload *w, const char *value)
+{
+	static const char *const kinds[] = { "workload:", "softirq:", "wq:", "wakeup:" };
+	char buf[SCN_VAL_MAX], *save = NULL, *tok;
+	size_t k;
+
+	if (w->nprimary)
+		return fail(c, "[%s]: 'primary' is set twice", w->name);
+	if (strlen(value) >= sizeof(buf))
+		return fail(c, "[%s] primary: too long", w->name);
+	snprintf(buf, sizeof(buf), "%s", value);
+	for (tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		for (k = 0; k < ARRAY_SIZE(kinds) && strncmp(tok, kinds[k], strlen(kinds[k])); k++)
+			;
+		if (k == ARRAY_SIZE(kinds))
+			return fail(c, "[%s] primary: '%s' is not a metric id (workload:NAME:p99, "
+				    "softirq:VECTOR:delay:p99, wq:WQ:FUNCTION:delay:p99, ...)",
+				    w->name, tok);
+		if (w->nprimary == SCN_MAX_PRIMARY)
+			return fail(c, "[%s] primary: more than %d metrics", w->name,
+				    SCN_MAX_PRIMARY);
+		snprintf(w->primary[w->nprimary++], SCN_VAL_MAX, "%s", tok);
+	}
+	if (!w->nprimary)
+		return fail(c, "[%s] primary: empty", w->name);
+	return 1;
+}
+
 static int workload_key(struct parse_ctx *c, const char *name, const char *value)
 {
 	struct scn_workload *w = &c->s->wl[c->idx];
@@ -272,6 +301,8 @@ static int workload_key(struct parse_ctx *c, const char *name, const char *value
 		w->configs_line = c->line;
 		return 1;
 	}
+	if (!strcmp(name, "primary"))
+		return primary_key(c, w, value);
 	if (!valid_key(name))
 		return fail(c, "[%s]: '%s' is not an option name (lower case, digits, '_')",
 			    w->name, name);

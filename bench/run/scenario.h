@@ -5,10 +5,12 @@
  * the reference. In short:
  *
  *   [global]            duration, warmup, repetitions, buffer_kb, interval, cpus,
- *                       order, seed, quick_duration, quick_warmup, sched_events
+ *                       order, seed, quick_duration, quick_warmup, sched_events,
+ *                       until_decided
  *   [workload NAME]     type = net|timer|audio|tty|block|hog (or workload = ...),
- *                       configs = A, B (default: every [config]), other keys are the
- *                       workload's options, checked later by the workload itself
+ *                       configs = A, B (default: every [config]), primary = metric-id
+ *                       patterns compare decides by (default: the workload's own), other
+ *                       keys are the workload's options, checked later by the workload
  *   [load NAME]         a workload run as background load, never measured on its own
  *   [config NAME]       knob assignments (knobs.h), load = NAME[, NAME],
  *                       opt.WORKLOAD.OPTION = value, description = text
@@ -55,6 +57,8 @@ struct scn_opt {
 	int line;
 };
 
+#define SCN_MAX_PRIMARY 8	/* = PRIMARY_MAX of rundata.h */
+
 struct scn_workload {
 	char name[SCN_NAME_MAX];
 	char type[SCN_NAME_MAX];	/* a registered workload */
@@ -65,6 +69,8 @@ struct scn_workload {
 	int nconfigs;
 	char configs_text[SCN_VAL_MAX];	/* configs = ... as written; "" = all */
 	int configs_line;
+	char primary[SCN_MAX_PRIMARY][SCN_VAL_MAX];	/* primary = ...: metric-id patterns */
+	int nprimary;
 	int line;
 };
 
@@ -105,9 +111,11 @@ struct scenario {
 	unsigned int repetitions;
 	unsigned int buffer_kb;
 	bool sched_events;		/* capture sched_switch/sched_wakeup */
+	uint64_t until_decided_ns;	/* adaptive repetitions' time budget; 0 = off */
 	char cpus[SCN_VAL_MAX];		/* canonical CPU list for the workloads; "" = all */
 	enum scn_order order;
 	uint64_t seed;
+	char store[PATH_MAX];		/* results store to add the run to; "" = none */
 	struct scn_workload wl[SCN_MAX_WORKLOADS];
 	int nwl;
 	struct scn_config cfg[SCN_MAX_CONFIGS];
@@ -137,6 +145,7 @@ struct scn_cell {
 	unsigned int rep;		/* 1-based */
 	uint64_t seed;			/* scenario seed + rep: the same for every config */
 	char id[SCN_NAME_MAX * 2 + 16];	/* "<workload>--<config>--r<rep>" */
+	unsigned int look;		/* 0: planned; k: added after look k (run --until-decided) */
 };
 
 /*
@@ -147,6 +156,9 @@ struct scn_cell {
  * *cells is malloc'ed; the caller frees it.
  */
 int scenario_plan(const struct scenario *s, struct scn_cell **cells, int *n);
+/* scenario_cell - cell (w, cfg, repetition rep) with its seed and id */
+void scenario_cell(const struct scenario *s, struct scn_cell *c, int w, int cfg,
+		   unsigned int rep);
 /* scenario_cell_ns - the time one cell takes to run, roughly (warm-up + duration) */
 uint64_t scenario_cell_ns(const struct scenario *s);
 

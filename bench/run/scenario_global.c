@@ -129,6 +129,26 @@ static int g_sched_events(struct scenario *s, const char *v,
 	return parse_bool(v, &s->sched_events, e);
 }
 
+/* g_until_decided - the time budget of adaptive repetitions (run --until-decided) */
+static int g_until_decided(struct scenario *s, const char *v,
+			   const struct scn_parse_opts *o __unused, char *e)
+{
+	if (!strcmp(v, "0") || !strcmp(v, "off") || !strcmp(v, "no")) {
+		s->until_decided_ns = 0;
+		return 0;
+	}
+	return parse_duration_ns(v, &s->until_decided_ns, e);
+}
+
+static int g_store(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
+		   char *e)
+{
+	if (!*v || strlen(v) >= sizeof(s->store))
+		return set_err(e, "needs the path of a results store (deferbench history)");
+	strcpy(s->store, v);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*set)(struct scenario *s, const char *v, const struct scn_parse_opts *o, char *e);
@@ -144,6 +164,8 @@ static const struct {
 	{ "quick_duration", g_quick_duration },
 	{ "quick_warmup", g_quick_warmup },
 	{ "sched_events", g_sched_events },
+	{ "until_decided", g_until_decided },
+	{ "store", g_store },
 };
 
 
@@ -157,7 +179,8 @@ int scn_global_set(struct scenario *s, const char *name, const char *value,
 			break;
 	if (i == ARRAY_SIZE(global_keys)) {
 		set_err(err, "unknown key '%s' (duration, warmup, repetitions, buffer_kb, "
-			"interval, cpus, order, seed, quick_duration, quick_warmup, sched_events)",
+			"interval, cpus, order, seed, quick_duration, quick_warmup, sched_events, "
+			"until_decided, store)",
 			name);
 		return -ENOENT;
 	}

@@ -222,8 +222,8 @@ static void config_order(const struct scenario *s, int w, unsigned int rep, int 
 	}
 }
 
-static void set_cell(const struct scenario *s, struct scn_cell *c, int w, int cfg,
-		     unsigned int rep)
+void scenario_cell(const struct scenario *s, struct scn_cell *c, int w, int cfg,
+		   unsigned int rep)
 {
 	c->wl = w;
 	c->cfg = cfg;
@@ -250,7 +250,7 @@ int scenario_plan(const struct scenario *s, struct scn_cell **cells, int *n)
 		for (w = 0; w < s->nwl; w++)
 			for (i = 0; !s->wl[w].load && i < s->wl[w].nconfigs; i++)
 				for (rep = 1; rep <= s->repetitions; rep++)
-					set_cell(s, &c[k++], w, s->wl[w].configs[i], rep);
+					scenario_cell(s, &c[k++], w, s->wl[w].configs[i], rep);
 	} else {
 		for (rep = 1; rep <= s->repetitions; rep++)
 			for (w = 0; w < s->nwl; w++) {
@@ -258,7 +258,7 @@ int scenario_plan(const struct scenario *s, struct scn_cell **cells, int *n)
 					continue;
 				config_order(s, w, rep, order);
 				for (i = 0; i < s->wl[w].nconfigs; i++)
-					set_cell(s, &c[k++], w, order[i], rep);
+					scenario_cell(s, &c[k++], w, order[i], rep);
 			}
 	}
 	*cells = c;

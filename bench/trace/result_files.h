@@ -7,7 +7,8 @@
  *   softirq.csv      tables_csv.c       the statistics as tables (written only)
  *   workqueue.csv    tables_csv.c
  *   histograms.csv   histograms_csv.c   the buckets of every histogram
- *   intervals.csv    intervals_csv.c    per-interval statistics and buckets
+ *   intervals.csv    intervals_csv.c    per-interval statistics and buckets (the format
+ *                                       is bench/lib/ivfile.h's, shared with workloads)
  *
  * Columns and fields: docs/results-format.md. Writers return 0 or -errno; readers
  * return 0 or -errno with a message naming the file, row and field in errbuf.
@@ -40,8 +41,5 @@ int ival_writer_close(struct ival_writer *w);
 int summary_load(const char *path, struct record *rec, char *errbuf);
 /* histograms_load - histograms.csv's buckets into the groups summary_load made */
 int histograms_load(const char *path, struct record *rec, char *errbuf);
-/* intervals_load - rows of the given metric ("delay", ...); caller frees *rows */
-int intervals_load(const char *path, const char *metric, struct ival_row **rows,
-		   size_t *n, char *errbuf);
 
 #endif

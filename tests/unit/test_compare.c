@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_compare.c - verdicts: judge() on hand-made repetition values, and compare_runs()
- * on synthetic run directories written by tests/lib/synth.c.
+ * test_compare.c - compare_runs() on synthetic run directories written by
+ * tests/lib/synth.c: what is judged, in which family, and the verdicts on a known
+ * truth (the statistics themselves: test_verdict.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -25,122 +26,6 @@ static struct judge_opts jo(void)
 
 	judge_opts_default(&o);
 	return o;
-}
-
-static void test_judge_identical(void **state)
-{
-	const double v[] = { 100e3, 101e3, 99e3, 100.5e3, 99.5e3 };
-	struct judge_opts o = jo();
-	struct judgement j;
-
-	(void)state;
-	judge(v, 5, v, 5, &o, &j);
-	assert_int_equal(j.v, V_NO_CHANGE);
-	assert_true(fabs(j.ratio - 1) < 1e-12);
-	assert_true(j.lo <= 1 && j.hi >= 1);
-}
-
-static void test_judge_doubled(void **state)
-{
-	const double b[] = { 100e3, 102e3, 98e3 }, n[] = { 200e3, 203e3, 197e3 };
-	struct judge_opts o = jo();
-	struct judgement j;
-
-	(void)state;
-	judge(b, 3, n, 3, &o, &j);
-	assert_int_equal(j.v, V_WORSE);
-	assert_true(j.ratio > 1.9 && j.lo > 1.1);
-	judge(n, 3, b, 3, &o, &j);
-	assert_int_equal(j.v, V_BETTER);
-	assert_true(j.hi < 1 / 1.1);
-}
-
-static void test_judge_noisy(void **state)
-{
-	const double b[] = { 100e3, 180e3, 60e3 }, n[] = { 150e3, 90e3, 240e3 };
-	struct judge_opts o = jo();
-	struct judgement j;
-
-	(void)state;
-	judge(b, 3, n, 3, &o, &j);
-	assert_int_equal(j.v, V_CANNOT_TELL);
-	assert_true(j.lo < 1 && j.hi > 1.1);
-}
-
-/* small but certain: a 5% change with tight repetitions is not beyond a 10% threshold */
-static void test_judge_small_change(void **state)
-{
-	const double b[] = { 100e3, 100.2e3, 99.8e3, 100.1e3, 99.9e3, 100e3 };
-	const double n[] = { 105e3, 105.2e3, 104.8e3, 105.1e3, 104.9e3, 105e3 };
-	struct judge_opts o = jo();
-	struct judgement j;
-
-	(void)state;
-	judge(b, 6, n, 6, &o, &j);
-	assert_int_equal(j.v, V_NO_CHANGE);
-	o.threshold = 0.02;
-	judge(b, 6, n, 6, &o, &j);
-	assert_int_equal(j.v, V_WORSE);
-}
-
-static void test_judge_too_few(void **state)
-{
-	const double b[] = { 100e3 }, n[] = { 300e3 };
-	struct judge_opts o = jo();
-	struct judgement j;
-
-	(void)state;
-	judge(b, 1, n, 1, &o, &j);
-	assert_int_equal(j.v, V_CANNOT_TELL);
-	assert_true(fabs(j.ratio - 3) < 1e-12);	/* shown, not judged */
-	assert_true(isnan(j.lo));
-	judge((const double[]){ 1, 2 }, 2, (const double[]){ 5, 6 }, 2, &o, &j);
-	assert_int_equal(j.v, V_CANNOT_TELL);	/* min_reps is 3 */
-}
-
-/* a value of 0 on either side: no ratio to judge, whatever else is known */
-static void test_judge_zero(void **state)
-{
-	const double z[] = { 0, 0, 0 }, x[] = { 1, 2, 3 }, y[] = { 0, 1, 2 };
-	struct judge_opts o = jo();
-	struct judgement j;
-
-	(void)state;
-	judge(z, 3, x, 3, &o, &j);
-	assert_int_equal(j.v, V_CANNOT_TELL);
-	assert_string_equal(j.why, "a value is 0: no ratio");
-	assert_true(isnan(j.ratio) && isnan(j.lo));	/* a base median of 0: no ratio at all */
-	judge(x, 3, y, 3, &o, &j);
-	assert_int_equal(j.v, V_CANNOT_TELL);
-	assert_string_equal(j.why, "a value is 0: no ratio");
-	assert_true(fabs(j.ratio - 0.5) < 1e-12);	/* medians 2 and 1: shown */
-	assert_true(isnan(j.lo));
-}
-
-/*
- * 10% higher, within 1% noise: confidently higher, but the interval [1.068, 1.133]
- * reaches below 1.1: cannot tell, and the reason says which way; the mirror image is
- * "lower, but maybe by less"
- */
-static void test_judge_maybe_less(void **state)
-{
-	const double b[] = { 100e3, 102e3, 98e3, 101e3, 99e3, 100e3 };
-	struct judge_opts o = jo();
-	struct judgement j;
-	double n[6];
-	int i;
-
-	(void)state;
-	for (i = 0; i < 6; i++)
-		n[i] = b[i] * 1.10 * (i % 2 ? 1.01 : 0.99);
-	judge(b, 6, n, 6, &o, &j);
-	assert_int_equal(j.v, V_CANNOT_TELL);
-	assert_string_equal(j.why, "higher, but maybe by less than the threshold");
-	assert_true(j.lo > 1 && j.lo < 1.1 && j.hi > 1.1);
-	judge(n, 6, b, 6, &o, &j);
-	assert_int_equal(j.v, V_CANNOT_TELL);
-	assert_string_equal(j.why, "lower, but maybe by less than the threshold");
-	assert_true(j.hi < 1 && j.hi > 1 / 1.1 && j.lo < 1 / 1.1);
 }
 
 /* synthetic runs, written once per test into a temporary directory */
@@ -193,7 +78,7 @@ static void small(struct synth_opts *o)
 	o->workloads = wls;
 	o->configs = cfgs;
 	o->samples = 3000;
-	o->duration_s = 2;
+	o->duration_s = 8;
 	o->rep_noise = 0.01;
 }
 
@@ -210,10 +95,24 @@ static void test_compare_itself(void **state)
 	co.j = jo();
 	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
 	assert_false(cmp_regressed(&r.res));
+	/* identical data: never a difference, in either family */
 	assert_int_equal(r.res.count[V_WORSE] + r.res.count[V_BETTER], 0);
-	assert_true(r.res.count[V_NO_CHANGE] > 0);
+	assert_int_equal(r.res.advisory[V_WORSE] + r.res.advisory[V_BETTER], 0);
 	assert_int_equal(r.res.nenv, 0);
 	assert_int_equal(r.res.matched, 2);
+	/* the fallback primary metrics of a net workload (results without a list) */
+	assert_true(find_row(&r.res, "net", "default", "workload:rtt:p99")->primary);
+	assert_true(find_row(&r.res, "net", "default", "softirq:NET_RX:delay:p99")->primary);
+	assert_false(find_row(&r.res, "net", "default", "workload:rtt:p50")->primary);
+	assert_int_equal(r.res.nprimary, 4);
+	cmp_result_free(&r.res);
+	/*
+	 * 3 repetitions cannot show a p99 within 10%, but within a margin as wide as
+	 * their spread "no change" is decided: an equivalence, not an absence of evidence
+	 */
+	co.j.threshold = 1.0;
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	assert_int_equal(r.res.count[V_NO_CHANGE], 4);
 	free_pair(&r);
 }
 
@@ -318,10 +217,11 @@ static void test_compare_disjoint(void **state)
 	free_pair(&r);
 }
 
+/* --metric names the primary metrics: only they decide, the defaults stay advisory */
 static void test_compare_patterns(void **state)
 {
 	static const char *const pat[] = { "workload:*:p50" };
-	struct cmp_opts co = { .judge_patterns = pat, .npatterns = 1 };
+	struct cmp_opts co = { .primary = pat, .nprimary = 1 };
 	struct synth_opts o;
 	struct runs r = { 0 };
 	char err[ERRBUF_LEN];
@@ -333,13 +233,15 @@ static void test_compare_patterns(void **state)
 	co.j = jo();
 	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
 	for (i = 0; i < r.res.nrows; i++)
-		if (r.res.rows[i].judged)
+		if (r.res.rows[i].primary)
 			assert_string_equal(r.res.rows[i].id, "workload:rtt:p50");
-	assert_int_equal(r.res.njudged, 2);
+	assert_int_equal(r.res.nprimary, 2);	/* 2 configurations */
+	assert_true(r.res.nadvisory > 2);
+	assert_false(cmp_regressed(&r.res));
 	free_pair(&r);
 }
 
-/* thread wakeup p99s are shown for information, and judged only when selected */
+/* thread wakeup p99s are shown for information, never judged: no histograms to resample */
 static void test_compare_wakeup(void **state)
 {
 	static const char *const pat[] = { "wakeup:*:p99" };
@@ -365,32 +267,38 @@ static void test_compare_wakeup(void **state)
 	assert_null(find_row(&r.res, "net", "default", "wakeup:ksoftirqd:0:p99"));
 	cmp_result_free(&r.res);
 
-	co.judge_patterns = pat;
-	co.npatterns = 1;
+	/* named primary, they are still information: nothing decides the exit status */
+	co.primary = pat;
+	co.nprimary = 1;
 	co.j.min_tail = 1;
 	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
 	row = find_row(&r.res, "net", "threaded", "wakeup:ksoftirqd:1:p99");
 	assert_non_null(row);
-	assert_true(row->judged);
-	assert_true(fabs(row->j.ratio - 1) < 1e-12);
-	/*
-	 * the same values on both sides, but a p99 of 155 wakeups scatters by more than
-	 * 10% between repetitions: the interval (symmetric around 1 for identical sides)
-	 * reaches past both thresholds, so cannot tell, never a verdict
-	 */
-	assert_int_equal(row->j.v, V_CANNOT_TELL);
-	assert_true(row->j.lo < 1 / 1.1 && row->j.hi > 1.1);
-	assert_non_null(strstr(row->j.why, "spans 1 and a threshold"));
-	row = find_row(&r.res, "net", "threaded", "wakeup:worker:cpu0H:p99");
-	assert_non_null(row);
-	assert_true(row->judged);
-	/* the max of a judged wakeup histogram is shown beside it */
-	row = find_row(&r.res, "net", "threaded", "wakeup:worker:cpu0H:max");
-	assert_non_null(row);
+	assert_false(row->primary);
 	assert_int_equal(row->j.v, V_INFO);
-	/* 2 configurations x (2 ksoftirqd threads + 4 pools) */
-	assert_int_equal(r.res.njudged, 12);
+	assert_int_equal(r.res.nprimary, 0);
 	assert_false(cmp_regressed(&r.res));
+	free_pair(&r);
+}
+
+/* older summary.json files (no thread_wakeup) compare as before, without wakeup rows */
+static void test_compare_wakeup_absent(void **state)
+{
+	struct cmp_opts co = { 0 };
+	struct synth_opts o;
+	struct runs r = { 0 };
+	char err[ERRBUF_LEN];
+	size_t i;
+
+	(void)state;
+	small(&o);
+	o.no_wakeup = true;
+	load_pair(&r, &o, &o);
+	co.j = jo();
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	for (i = 0; i < r.res.nrows; i++)
+		assert_null(strstr(r.res.rows[i].id, "wakeup"));
+	assert_non_null(find_row(&r.res, "net", "default", "workload:rtt:p99"));
 	free_pair(&r);
 }
 
@@ -482,98 +390,72 @@ static void test_compare_knob_diffs(void **state)
 	free_pair(&r);
 }
 
-/* judged - rows judged with enough repetitions on both sides */
-static size_t judged(const struct cmp_result *res, unsigned int min_reps)
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* family_levels - the levels Holm held a family's evaluated metrics to, ascending */
+static size_t family_levels(const struct cmp_result *res, bool primary, double *lv, size_t max)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < res->nrows; i++)
-		n += res->rows[i].judged && strcmp(res->rows[i].id, "*") &&
-		     res->rows[i].nb >= min_reps && res->rows[i].nn >= min_reps;
+	for (i = 0; i < res->nrows && n < max; i++)
+		if (res->rows[i].judged && res->rows[i].primary == primary &&
+		    !isnan(res->rows[i].j.p))
+			lv[n++] = res->rows[i].j.level;
+	qsort(lv, n, sizeof(*lv), cmp_double);
 	return n;
 }
 
 /*
- * the confidence is for the whole comparison: with k judged metrics each interval is
- * at 1 - 0.05 / k, so the same metric's interval widens as more metrics are judged,
- * and a difference decided alone can be undecided among many
+ * the correction for many metrics covers each family: its k evaluated metrics are held
+ * to alpha/k, alpha/(k-1), ..., alpha (Holm), whatever else is judged beside them
  */
-static void test_compare_multiple(void **state)
+static void test_compare_families(void **state)
 {
-	static const char *const one[] = { "workload:rtt:p50" };
+	static const char *const one[] = { "workload:rtt:p99" };
 	struct cmp_opts co = { 0 };
-	const struct cmp_row *row;
 	struct synth_opts b, n;
 	struct runs r = { 0 };
 	char err[ERRBUF_LEN];
-	double lo_one, hi_one;
-	size_t k;
+	double lv[512];
+	size_t k, i;
 
 	(void)state;
 	small(&b);
 	small(&n);
 	n.seed = 7;
 	n.slowdown = 1.3;
-	b.rep_noise = n.rep_noise = 0.03;
 	load_pair(&r, &b, &n);
 	co.j = jo();
-	co.judge_patterns = one;
-	co.npatterns = 1;
 	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
-	assert_int_equal(r.res.njudged, 2);		/* rtt p50 of 2 configurations */
-	assert_true(fabs(r.res.metric_confidence - (1 - 0.05 / 2)) < 1e-12);
-	row = find_row(&r.res, "net", "default", "workload:rtt:p50");
-	assert_non_null(row);
-	lo_one = row->j.lo;
-	hi_one = row->j.hi;
-	assert_int_equal(row->j.v, V_WORSE);
+	k = family_levels(&r.res, true, lv, 512);
+	assert_int_equal(k, r.res.nprimary);
+	assert_true(k >= 4);
+	for (i = 0; i < k; i++)
+		assert_true(fabs(lv[i] - 0.05 / (double)(k - i)) < 1e-12);
+	k = family_levels(&r.res, false, lv, 512);
+	assert_int_equal(k, r.res.nadvisory);
+	assert_true(k > 20);
+	for (i = 0; i < k; i++)
+		assert_true(fabs(lv[i] - 0.05 / (double)(k - i)) < 1e-12);
 	cmp_result_free(&r.res);
 
-	co.judge_patterns = NULL;
-	co.npatterns = 0;
+	/* one primary metric in 2 configurations: a family of 2 */
+	co.primary = one;
+	co.nprimary = 1;
 	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
-	k = judged(&r.res, co.j.min_reps);
-	assert_true(k > 20);
-	assert_int_equal(r.res.njudged, k);
-	assert_true(fabs(r.res.metric_confidence - (1 - 0.05 / (double)k)) < 1e-12);
-	row = find_row(&r.res, "net", "default", "workload:rtt:p50");
-	assert_non_null(row);
-	assert_true(row->j.lo < lo_one && row->j.hi > hi_one);
-	assert_int_equal(row->j.v, V_CANNOT_TELL);
-	free_pair(&r);
-}
-
-/* older summary.json files (no thread_wakeup) compare as before, without wakeup rows */
-static void test_compare_wakeup_absent(void **state)
-{
-	struct cmp_opts co = { 0 };
-	struct synth_opts o;
-	struct runs r = { 0 };
-	char err[ERRBUF_LEN];
-	size_t i;
-
-	(void)state;
-	small(&o);
-	o.no_wakeup = true;
-	load_pair(&r, &o, &o);
-	co.j = jo();
-	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
-	for (i = 0; i < r.res.nrows; i++)
-		assert_null(strstr(r.res.rows[i].id, "wakeup"));
-	assert_non_null(find_row(&r.res, "net", "default", "workload:rtt:p99"));
+	assert_int_equal(family_levels(&r.res, true, lv, 512), 2);
+	assert_true(fabs(lv[0] - 0.025) < 1e-12 && fabs(lv[1] - 0.05) < 1e-12);
 	free_pair(&r);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_judge_identical),
-		cmocka_unit_test(test_judge_doubled),
-		cmocka_unit_test(test_judge_noisy),
-		cmocka_unit_test(test_judge_small_change),
-		cmocka_unit_test(test_judge_too_few),
-		cmocka_unit_test(test_judge_zero),
-		cmocka_unit_test(test_judge_maybe_less),
 		cmocka_unit_test(test_compare_itself),
 		cmocka_unit_test(test_compare_doubled),
 		cmocka_unit_test(test_compare_lossy),
@@ -584,7 +466,7 @@ int main(void)
 		cmocka_unit_test(test_compare_wakeup_absent),
 		cmocka_unit_test(test_compare_one_sided),
 		cmocka_unit_test(test_compare_knob_diffs),
-		cmocka_unit_test(test_compare_multiple),
+		cmocka_unit_test(test_compare_families),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "result.h"
+#include "ivfile.h"
 #include "result_files.h"
 #include "util.h"
 

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "fixture.h"
+#include "ivfile.h"
 #include "result_files.h"
 #include "rundata.h"
 #include "rundir.h"

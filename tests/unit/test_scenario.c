@@ -129,6 +129,7 @@ static void test_defaults(void **state __unused)
 	assert_int_equal(s->seed, SCN_DEF_SEED);
 	assert_true(s->sched_events);
 	assert_string_equal(s->cpus, "");
+	assert_string_equal(s->store, "");	/* no results store unless asked */
 	/* no [config]: one empty configuration called default */
 	assert_true(s->implicit_config);
 	assert_int_equal(s->ncfg, 1);
@@ -137,6 +138,9 @@ static void test_defaults(void **state __unused)
 	/* an empty [global] is fine too */
 	assert_int_equal(parse("[global]\n[workload t]\ntype = timer\n"), 0);
 	assert_int_equal(s->repetitions, SCN_DEF_REPETITIONS);
+	assert_int_equal(parse("[global]\nstore = /var/lib/deferbench/r.db\n"
+			       "[workload t]\ntype = timer\n"), 0);
+	assert_string_equal(s->store, "/var/lib/deferbench/r.db");
 }
 
 static void test_bad_sections(void **state __unused)

@@ -153,6 +153,10 @@ int netload_start(struct netload *l, const struct netns_pair *p, const struct ne
 	hist_init(&l->st.send_lag);
 	hist_init(&l->st.fwd);
 	hist_init(&l->st.back);
+	ivhist_init(&l->st.rtt_iv, c->interval_ns);
+	ivhist_init(&l->st.send_lag_iv, c->interval_ns);
+	ivhist_init(&l->st.fwd_iv, c->interval_ns);
+	ivhist_init(&l->st.back_iv, c->interval_ns);
 	l->started = true;
 	err = netload_rr_open(l, errbuf);
 	if (!err && c->flood_rate)
@@ -186,5 +190,17 @@ void netload_stop(struct netload *l)
 	fds_close(l);
 	netrr_track_free(&l->track);
 	l->st.lost = netrr_lost(l->st.sent, l->st.received);
+	ivhist_finish(&l->st.rtt_iv);
+	ivhist_finish(&l->st.send_lag_iv);
+	ivhist_finish(&l->st.fwd_iv);
+	ivhist_finish(&l->st.back_iv);
 	l->started = false;
+}
+
+void netload_stats_free(struct netload_stats *st)
+{
+	ivhist_free(&st->rtt_iv);
+	ivhist_free(&st->send_lag_iv);
+	ivhist_free(&st->fwd_iv);
+	ivhist_free(&st->back_iv);
 }

@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "ivhist.h"
 #include "netns.h"
 #include "netproto.h"
 
@@ -64,6 +65,7 @@ struct netload_cfg {
 	 * runs (the workload driver's wl_run.window_ns); NULL = the whole run.
 	 */
 	const uint64_t *window;
+	uint64_t interval_ns;		/* per-interval histograms of the four latencies; 0: none */
 };
 
 /* Everything measured (in the window); each field is written by one thread, read after stop. */
@@ -72,6 +74,8 @@ struct netload_stats {
 	struct hist send_lag;	/* t_sent - t_sched: how late the sender got to it */
 	struct hist fwd;	/* t_echo - t_sent: request, send() to responder's recv() */
 	struct hist back;	/* t_recv - t_echo: response, responder to client's recv() */
+	/* the same per interval of the request's t_sched (cfg.interval_ns) */
+	struct ivhist rtt_iv, send_lag_iv, fwd_iv, back_iv;
 	uint64_t sent, send_errors, late;
 	uint64_t echoed, echo_errors;
 	uint64_t received, duplicates, stale, bad, lost;
@@ -117,5 +121,7 @@ int netload_start(struct netload *l, const struct netns_pair *p, const struct ne
  */
 #define NETLOAD_DRAIN_NS (200 * NSEC_PER_MSEC)
 void netload_stop(struct netload *l);
+/* netload_stats_free - the interval histograms of st (after stop; safe twice) */
+void netload_stats_free(struct netload_stats *st);
 
 #endif

@@ -17,6 +17,12 @@ static inline bool netload_in_window(const struct netload *l, uint64_t t)
 	return !l->cfg.window || t >= __atomic_load_n(l->cfg.window, __ATOMIC_RELAXED);
 }
 
+/* netload_window - the window's start (0: the whole run), for per-interval histograms */
+static inline uint64_t netload_window(const struct netload *l)
+{
+	return l->cfg.window ? __atomic_load_n(l->cfg.window, __ATOMIC_RELAXED) : 0;
+}
+
 /* netload_rr.c */
 int netload_rr_open(struct netload *l, char *errbuf);
 void *netload_rr_send(void *arg);

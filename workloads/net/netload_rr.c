@@ -133,6 +133,7 @@ void *netload_rr_send(void *arg)
 			continue;
 		st->sent++;
 		hist_add(&st->send_lag, m.t_sent - m.t_sched);
+		ivhist_add(&st->send_lag_iv, netload_window(l), m.t_sched, m.t_sent - m.t_sched);
 		st->late += netrr_is_late(m.t_sched, m.t_sent, rate);
 	}
 	st->t_end = now_ns();
@@ -148,13 +149,19 @@ static bool drained(struct netload *l, uint64_t received, uint64_t now)
 }
 
 /* record - the three intervals of one response; t_echo sits between t_sent and now */
-static void record(struct netload_stats *st, const struct netrr_msg *m, uint64_t now)
+static void record(const struct netload *l, struct netload_stats *st,
+		   const struct netrr_msg *m, uint64_t now)
 {
+	uint64_t t0 = netload_window(l);
+
 	st->received++;
 	hist_add(&st->rtt, now - m->t_sched);
+	ivhist_add(&st->rtt_iv, t0, m->t_sched, now - m->t_sched);
 	if (m->t_echo >= m->t_sent && now >= m->t_echo) {
 		hist_add(&st->fwd, m->t_echo - m->t_sent);
 		hist_add(&st->back, now - m->t_echo);
+		ivhist_add(&st->fwd_iv, t0, m->t_sched, m->t_echo - m->t_sent);
+		ivhist_add(&st->back_iv, t0, m->t_sched, now - m->t_echo);
 	}
 }
 
@@ -179,7 +186,7 @@ void *netload_rr_recv(void *arg)
 				st->duplicates += v == NETRR_DUPLICATE;
 				st->stale += v == NETRR_STALE;
 				if (v != NETRR_DUPLICATE)
-					record(st, &m, now);
+					record(l, st, &m, now);
 			}
 		} else if (n >= 0 || (errno != EAGAIN && errno != EINTR)) {
 			/* foreign datagram, or an ICMP error reported on the socket */

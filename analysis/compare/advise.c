@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * advise.c - the configuration to use, per workload (rules in advise.h).
+ */
+#include "advise.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* primary_keys - the reference's primary metrics (the workload's own choice) */
+static int primary_keys(struct adv_workload *w)
+{
+	struct keylist kl = { 0 };
+	size_t i;
+	int ret;
+
+	ret = keylist_collect(w->ref, false, &kl);
+	for (i = 0; !ret && i < kl.n && w->nprim < ADV_MAX_PRIMARY; i++) {
+		char id[METRIC_ID_LEN];
+
+		metric_id(&kl.k[i], id, sizeof(id));
+		if (kl.k[i].stat == MST_MAX || !cmp_is_primary(NULL, w->ref, id))
+			continue;
+		w->prim[w->nprim] = kl.k[i];
+		snprintf(w->prim_id[w->nprim++], METRIC_ID_LEN, "%s", id);
+	}
+	keylist_free(&kl);
+	return ret;
+}
+
+/* judge_cfg - the first step for every primary metric of one configuration */
+static int judge_cfg(const struct adv_workload *w, struct adv_cfg *c,
+		     const struct judge_opts *o, double **d)
+{
+	struct evidence e;
+	double margin;
+	bool floor;
+	size_t k;
+	int ret;
+
+	for (k = 0; k < w->nprim; k++) {
+		ret = evidence_build(w->ref, c->s, &w->prim[k], &e);
+		if (ret)
+			return ret;
+		margin = judge_margin(o, w->workload, c->s->config, w->prim_id[k], &floor);
+		ret = judge_eval(&e, w->prim[k].stat, margin, floor, o, &c->j[k], &d[k]);
+		evidence_free(&e);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* tally - a configuration's outcome and its gain over the reference */
+static void tally(const struct adv_workload *w, struct adv_cfg *c)
+{
+	double logsum = 0;
+	size_t k, n = 0;
+
+	for (k = 0; k < w->nprim; k++) {
+		const struct judgement *j = &c->j[k];
+
+		c->worse += j->v == V_WORSE;
+		c->better += j->v == V_BETTER;
+		c->same += j->v == V_NO_CHANGE;
+		c->undecided += j->v == V_CANNOT_TELL;
+		if (j->ratio > 0) {
+			logsum += log(j->ratio);
+			n++;
+		}
+	}
+	c->gain = n ? exp(logsum / n) : NAN;
+}
+
+/* choose - the configuration to use (advise.h): NULL keeps the reference */
+static void choose(struct adv_workload *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->ncfg; i++) {
+		const struct adv_cfg *c = &w->cfg[i];
+		bool decided = !c->undecided;
+
+		if (c->worse || !c->better)
+			continue;
+		if (!w->best || (decided && !w->best_decided) ||
+		    (decided == w->best_decided && c->gain < w->best->gain)) {
+			w->best = c;
+			w->best_decided = decided;
+		}
+	}
+}
+
+static int advise_workload(struct adv_workload *w, const struct cellsets *cs,
+			   const struct judge_opts *o)
+{
+	struct judgement **jp = NULL;
+	double **d = NULL;
+	size_t i, k, n;
+	int ret;
+
+	ret = primary_keys(w);
+	for (i = 0; !ret && i < cs->n && w->ncfg < ADV_MAX_CFG; i++)
+		if (!strcmp(cs->s[i].workload, w->workload) && &cs->s[i] != w->ref)
+			w->cfg[w->ncfg++].s = &cs->s[i];
+	n = w->ncfg * w->nprim;
+	jp = calloc(n + 1, sizeof(*jp));
+	d = calloc(n + 1, sizeof(*d));
+	if (!jp || !d)
+		ret = -ENOMEM;
+	for (i = 0; !ret && i < w->ncfg; i++) {
+		ret = judge_cfg(w, &w->cfg[i], o, d + i * w->nprim);
+		for (k = 0; k < w->nprim; k++)
+			jp[i * w->nprim + k] = &w->cfg[i].j[k];
+	}
+	/* one family per workload: every configuration's comparison with the reference */
+	ret = ret ?: judge_family(jp, d, n, o);
+	for (i = 0; !ret && i < w->ncfg; i++)
+		tally(w, &w->cfg[i]);
+	if (!ret)
+		choose(w);
+	for (i = 0; d && i < n; i++)
+		free(d[i]);
+	free(d);
+	free(jp);
+	return ret;
+}
+
+int advise_run(const struct run *run, const struct judge_opts *o, struct advice *a,
+	       char *errbuf)
+{
+	size_t i, j;
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	a->o = *o;
+	ret = cellsets_build(run, &a->cs);
+	if (ret)
+		return set_errno(errbuf, ret, "%s: cannot group cells", run->dir);
+	if (!a->cs.n) {
+		cellsets_free(&a->cs);
+		return set_err(errbuf, "%s has no finished cells to advise from", run->dir);
+	}
+	a->wl = calloc(a->cs.n, sizeof(*a->wl));
+	if (!a->wl) {
+		cellsets_free(&a->cs);
+		return set_errno(errbuf, -ENOMEM, "out of memory");
+	}
+	for (i = 0; !ret && i < a->cs.n; i++) {
+		const char *name = a->cs.s[i].workload;
+
+		for (j = 0; j < a->n && strcmp(a->wl[j].workload, name); j++)
+			;
+		if (j < a->n)
+			continue;	/* seen */
+		snprintf(a->wl[a->n].workload, NAME_LEN, "%s", name);
+		a->wl[a->n].ref = cellsets_reference(&a->cs, name);
+		ret = advise_workload(&a->wl[a->n++], &a->cs, o);
+	}
+	if (ret) {
+		advise_free(a);
+		return set_errno(errbuf, ret, "advise: %s", strerror(-ret));
+	}
+	return 0;
+}
+
+const struct adv_cfg *adv_find(const struct advice *a, const char *workload, const char *cfg)
+{
+	size_t i, k;
+
+	for (i = 0; i < a->n; i++) {
+		if (strcmp(a->wl[i].workload, workload))
+			continue;
+		for (k = 0; k < a->wl[i].ncfg; k++)
+			if (!strcmp(a->wl[i].cfg[k].s->config, cfg))
+				return &a->wl[i].cfg[k];
+	}
+	return NULL;
+}
+
+void advise_free(struct advice *a)
+{
+	free(a->wl);
+	cellsets_free(&a->cs);
+	memset(a, 0, sizeof(*a));
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * advise.h - which configuration a machine should use, from one run: for each workload,
+ * every configuration judged against the reference configuration ("default" or
+ * "baseline", else the first) on the workload's primary metrics, with the engine of
+ * compare (two-level bootstrap, margins, Holm over the workload's comparisons).
+ *
+ * The rule for the configuration to use:
+ *   - candidates are configurations with no primary metric decided "worse" and at
+ *     least one decided "better";
+ *   - among them, the one whose every primary metric is decided (better or no change)
+ *     wins over one with metrics still undecided; then the larger improvement (the
+ *     geometric mean of its primary ratios) wins;
+ *   - with no candidate, the reference stays: nothing was shown to beat it.
+ * Everything undecided is listed with the repetitions that would decide it.
+ */
+#ifndef DEFERBENCH_ADVISE_H
+#define DEFERBENCH_ADVISE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "compare.h"
+
+#define ADV_MAX_PRIMARY PRIMARY_MAX
+#define ADV_MAX_CFG 32
+
+struct adv_cfg {
+	const struct cellset *s;
+	struct judgement j[ADV_MAX_PRIMARY];	/* against the reference, per primary metric */
+	size_t worse, better, same, undecided;
+	double gain;		/* geometric mean of the primary ratios (< 1: faster) */
+};
+
+struct adv_workload {
+	char workload[NAME_LEN];
+	const struct cellset *ref;
+	struct metric_key prim[ADV_MAX_PRIMARY];
+	char prim_id[ADV_MAX_PRIMARY][METRIC_ID_LEN];
+	size_t nprim;
+	struct adv_cfg cfg[ADV_MAX_CFG];	/* every configuration but the reference */
+	size_t ncfg;
+	const struct adv_cfg *best;		/* NULL: keep the reference */
+	bool best_decided;			/* every primary metric of best is decided */
+};
+
+struct advice {
+	struct cellsets cs;
+	struct adv_workload *wl;
+	size_t n;
+	struct judge_opts o;
+};
+
+/*
+ * advise_run - judge every configuration of every workload of run against its reference.
+ * 0, -ENOMEM, or -EINVAL with a message in errbuf (a run without cells). Release with
+ * advise_free(); the advice points into run, which must outlive it.
+ */
+int advise_run(const struct run *run, const struct judge_opts *o, struct advice *a,
+	       char *errbuf);
+void advise_free(struct advice *a);
+
+/* adv_find - the judged configuration cfg of workload (NULL: absent or the reference) */
+const struct adv_cfg *adv_find(const struct advice *a, const char *workload, const char *cfg);
+
+#endif

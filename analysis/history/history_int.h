@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * history_int.h - what the store's files share, and the migration step list the unit
+ * tests drive with a schema of their own.
+ */
+#ifndef DEFERBENCH_HISTORY_INT_H
+#define DEFERBENCH_HISTORY_INT_H
+
+#include <sqlite3.h>
+
+#include "history.h"
+
+struct hstore {
+	sqlite3 *db;
+	char path[PATH_MAX];
+	int schema;
+};
+
+/* One step forward: the SQL that takes a store from version to - 1 to version to. */
+struct hstore_migration {
+	int to;
+	const char *sql;
+};
+
+/*
+ * hstore_migrate - in one BEGIN IMMEDIATE transaction, apply every step above the
+ * store's user_version (read again inside the transaction: another process may have
+ * migrated it meanwhile), then set user_version and application_id. A store newer
+ * than the last step is -ENOTSUP.
+ */
+int hstore_migrate(sqlite3 *db, const struct hstore_migration *m, size_t n,
+		   char *errbuf);
+
+/* hs_sqlerr - errbuf from the connection's last error; -EBUSY for a lock timeout */
+int hs_sqlerr(sqlite3 *db, char *errbuf, const char *what);
+/* hs_exec - run SQL without results */
+int hs_exec(sqlite3 *db, const char *sql, char *errbuf);
+
+#endif

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpd.c - E-divisive means change-point detection (see cpd.h).
+ *
+ * Sums of distances over rectangular blocks come from a 2-D prefix sum of the distance
+ * matrix, so the statistic of one (t, k) costs O(1) and a segment of length L is
+ * searched in O(L^2); a permutation redraws the matrix (O(n^2)). A history of a few
+ * hundred kernels with 999 permutations takes well under a second.
+ */
+#include "cpd.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+void cpd_opts_default(struct cpd_opts *o)
+{
+	o->alpha = 1.0;
+	o->min_size = 2;
+	o->sig = 0.05;
+	o->perms = 999;
+	o->seed = 0xc0ffee;
+	o->max_cp = 16;
+}
+
+/*
+ * Work space for one series: the values in their current order, the prefix sums, and
+ * the groups (a group is the repetitions of one run: change points fall between groups).
+ */
+struct ws {
+	size_t n;
+	double alpha;
+	double *v;		/* [n] */
+	double *P;		/* [(n + 1)^2]: P[a][b] = sum_{i < a, j < b} d(v_i, v_j) */
+	const size_t *g;	/* [ngroups + 1]: group i is v[g[i], g[i + 1]) */
+};
+
+static double *pref(const struct ws *w, size_t a, size_t b)
+{
+	return &w->P[a * (w->n + 1) + b];
+}
+
+static void ws_fill(struct ws *w)
+{
+	size_t n = w->n, i, j;
+
+	for (j = 0; j <= n; j++)
+		*pref(w, 0, j) = 0;
+	for (i = 1; i <= n; i++) {
+		double row = 0;
+
+		*pref(w, i, 0) = 0;
+		for (j = 1; j <= n; j++) {
+			double d = fabs(w->v[i - 1] - w->v[j - 1]);
+
+			row += w->alpha == 1.0 ? d : pow(d, w->alpha);
+			*pref(w, i, j) = *pref(w, i - 1, j) + row;
+		}
+	}
+}
+
+/* block - sum of d over [a, b) x [c, d) */
+static double block(const struct ws *w, size_t a, size_t b, size_t c, size_t d)
+{
+	return *pref(w, b, d) - *pref(w, a, d) - *pref(w, b, c) + *pref(w, a, c);
+}
+
+/* within - mean distance between distinct members of [a, b): sum over i < j / C(m, 2) */
+static double within(const struct ws *w, size_t a, size_t b)
+{
+	double m = (double)(b - a);
+
+	return block(w, a, b, a, b) / 2 / (m * (m - 1) / 2);
+}
+
+/* stat - Q of X = [s, t), Y = [t, k) */
+static double stat(const struct ws *w, size_t s, size_t t, size_t k)
+{
+	double m = (double)(t - s), n = (double)(k - t);
+	double e = 2 * block(w, s, t, t, k) / (m * n) - within(w, s, t) - within(w, t, k);
+
+	return m * n / (m + n) * e;
+}
+
+struct best {
+	double q;
+	size_t seg;		/* index into the segment bounds */
+	size_t t;
+};
+
+/*
+ * best_split - the largest Q over every segment of groups [b[i], b[i+1]) and every split
+ * of it at a group boundary; q = -INFINITY when no segment is long enough
+ */
+static struct best best_split(const struct ws *w, const size_t *b, size_t nb, size_t ms)
+{
+	struct best r = { .q = -INFINITY };
+	size_t i, t, k;
+
+	for (i = 0; i + 1 < nb; i++) {
+		size_t s = b[i], e = b[i + 1];
+
+		if (e - s < 2 * ms)
+			continue;
+		for (t = s + ms; t + ms <= e; t++)
+			for (k = t + ms; k <= e; k++) {
+				double q = stat(w, w->g[s], w->g[t], w->g[k]);
+
+				if (q > r.q) {
+					r.q = q;
+					r.seg = i;
+					r.t = t;
+				}
+			}
+	}
+	return r;
+}
+
+/*
+ * shuffle_segments - Fisher-Yates over the values of each segment (across its groups):
+ * the null "no change inside"
+ */
+static void shuffle_segments(double *v, const size_t *g, const size_t *b, size_t nb,
+			     uint64_t *rng)
+{
+	size_t i, j;
+
+	for (i = 0; i + 1 < nb; i++)
+		for (j = g[b[i + 1]] - 1; j > g[b[i]]; j--) {
+			size_t r = g[b[i]] + (size_t)(splitmix64(rng) % (j - g[b[i]] + 1));
+			double tmp = v[j];
+
+			v[j] = v[r];
+			v[r] = tmp;
+		}
+}
+
+/*
+ * perm_pvalue - how often a within-segment permutation gives a statistic at least q;
+ * stops counting once p can no longer reach sig (the answer is "not significant" then)
+ */
+static double perm_pvalue(struct ws *w, const double *x, const size_t *b, size_t nb,
+			  const struct cpd_opts *o, double q, uint64_t *rng)
+{
+	unsigned int r, ge = 0;
+	double limit = o->sig * (o->perms + 1);
+
+	for (r = 0; r < o->perms; r++) {
+		memcpy(w->v, x, w->n * sizeof(*x));
+		shuffle_segments(w->v, w->g, b, nb, rng);
+		ws_fill(w);
+		if (best_split(w, b, nb, o->min_size).q >= q * (1 - 1e-12))
+			ge++;
+		if ((double)(ge + 1) > limit)
+			return (double)(ge + 1) / (o->perms + 1);	/* p > sig already */
+	}
+	return (double)(ge + 1) / (o->perms + 1);
+}
+
+static bool opts_ok(const struct cpd_opts *o)
+{
+	return o->alpha > 0 && o->alpha < 2 && o->min_size >= 2 && o->sig > 0 &&
+	       o->sig < 1 && o->perms >= 19 && o->max_cp > 0;
+}
+
+static int insert_bound(size_t *b, size_t *nb, size_t at)
+{
+	size_t i = *nb;
+
+	while (i > 0 && b[i - 1] > at) {
+		b[i] = b[i - 1];
+		i--;
+	}
+	b[i] = at;
+	(*nb)++;
+	return 0;
+}
+
+static int cmp_point(const void *a, const void *b)
+{
+	const struct cpd_point *x = a, *y = b;
+
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+int cpd_edivisive(const double *x, size_t n, const size_t *groups, size_t ngroups,
+		  const struct cpd_opts *o, struct cpd_point *cp, size_t *ncp)
+{
+	struct ws w = { .n = n, .alpha = o->alpha };
+	uint64_t rng = o->seed;
+	size_t *b, *g = NULL, nb = 2, i;
+	int ret = 0;
+
+	*ncp = 0;
+	if (!opts_ok(o) || (groups && (groups[0] != 0 || groups[ngroups] != n)))
+		return -EINVAL;
+	for (i = 0; groups && i < ngroups; i++)
+		if (groups[i + 1] <= groups[i])
+			return -EINVAL;		/* an empty group */
+	for (i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return -EINVAL;
+	if (!groups)
+		ngroups = n;
+	if (ngroups < 2 * o->min_size)
+		return 0;
+	w.v = malloc(n * sizeof(*w.v));
+	w.P = malloc((n + 1) * (n + 1) * sizeof(*w.P));
+	b = malloc((o->max_cp + 2) * sizeof(*b));
+	if (!groups) {
+		g = malloc((n + 1) * sizeof(*g));
+		for (i = 0; g && i <= n; i++)
+			g[i] = i;
+	}
+	w.g = groups ? groups : g;
+	if (!w.v || !w.P || !b || !w.g) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	b[0] = 0;
+	b[1] = ngroups;
+	while (*ncp < o->max_cp) {
+		struct best best;
+		double p;
+
+		memcpy(w.v, x, n * sizeof(*x));
+		ws_fill(&w);
+		best = best_split(&w, b, nb, o->min_size);
+		if (!isfinite(best.q) || best.q <= 0)
+			break;
+		p = perm_pvalue(&w, x, b, nb, o, best.q, &rng);
+		if (p > o->sig)
+			break;
+		cp[*ncp] = (struct cpd_point){ .index = best.t, .q = best.q, .p = p };
+		(*ncp)++;
+		insert_bound(b, &nb, best.t);
+	}
+	qsort(cp, *ncp, sizeof(*cp), cmp_point);
+out_free:
+	free(w.v);
+	free(w.P);
+	free(b);
+	free(g);
+	return ret;
+}
+
+double cpd_segment_median(const double *x, size_t a, size_t b)
+{
+	return b > a ? median(x + a, b - a) : NAN;
+}
+
+/* step - relative change of the medians around cp[i] */
+static double step(const double *x, size_t n, const struct cpd_point *cp, size_t ncp,
+		   size_t i)
+{
+	size_t a = i ? cp[i - 1].index : 0, m = cp[i].index;
+	size_t e = i + 1 < ncp ? cp[i + 1].index : n;
+	double before = cpd_segment_median(x, a, m), after = cpd_segment_median(x, m, e);
+
+	if (!(before > 0))
+		return INFINITY;	/* no ratio: keep it, the caller shows the values */
+	return fabs(after / before - 1);
+}
+
+size_t cpd_prune_small(const double *x, size_t n, struct cpd_point *cp, size_t ncp,
+		       double min_rel)
+{
+	while (ncp) {
+		size_t i, weakest = 0;
+		double low = INFINITY;
+
+		for (i = 0; i < ncp; i++) {
+			double s = step(x, n, cp, ncp, i);
+
+			if (s < low) {
+				low = s;
+				weakest = i;
+			}
+		}
+		if (low >= min_rel)
+			break;
+		memmove(&cp[weakest], &cp[weakest + 1], (ncp - weakest - 1) * sizeof(*cp));
+		ncp--;
+	}
+	return ncp;
+}

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hboot.c - the two-level bootstrap of a percentile (see hboot.h).
+ */
+#include "hboot.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+/* Replicates per repetition for the within-repetition variance. */
+#define WITHIN_ITERS 200
+
+/* rnd - uniform in [0, n) (n small: modulo bias below 2^-40) */
+static inline uint32_t rnd(uint64_t *rng, uint32_t n)
+{
+	return (uint32_t)(splitmix64(rng) % n);
+}
+
+/*
+ * An accumulator over the domain that remembers the range it touched, so that clearing
+ * and scanning it costs what the data use, not the whole domain.
+ */
+struct acc {
+	uint64_t *c;
+	uint32_t lo, hi;	/* touched: [lo, hi), lo > hi when empty */
+};
+
+static void acc_clear(struct acc *a)
+{
+	if (a->lo < a->hi)
+		memset(a->c + a->lo, 0, (a->hi - a->lo) * sizeof(*a->c));
+	a->lo = UINT32_MAX;
+	a->hi = 0;
+}
+
+/* acc_add - an interval's counts; its indices are ascending (hboot.h) */
+static void acc_add(struct acc *a, const struct hb_ival *iv)
+{
+	const uint32_t *idx = iv->idx;
+	const uint64_t *cnt = iv->cnt;
+	uint64_t *c = a->c;
+	uint32_t i, n = iv->n;
+
+	if (!n)
+		return;
+	if (idx[0] < a->lo)
+		a->lo = idx[0];
+	if (idx[n - 1] + 1 > a->hi)
+		a->hi = idx[n - 1] + 1;
+	for (i = 0; i < n; i++)
+		c[idx[i]] += cnt[i];
+}
+
+/* acc_quantile - nearest-rank q-percentile of total samples counted in a */
+static double acc_quantile(const double *val, const struct acc *a, uint64_t total, double q)
+{
+	uint64_t rank, above, seen = 0;
+	uint32_t i;
+
+	if (!total || a->lo >= a->hi)
+		return NAN;
+	rank = (uint64_t)ceil(q * (double)total);
+	if (rank < 1)
+		rank = 1;
+	/* high percentiles are near the top: count down from there */
+	above = total - rank;	/* samples strictly above the one we want */
+	for (i = a->hi; i-- > a->lo;) {
+		seen += a->c[i];
+		if (seen > above)
+			return val[i];
+	}
+	return val[a->lo];
+}
+
+static int acc_init(struct acc *a, uint32_t n)
+{
+	a->c = calloc(n ? n : 1, sizeof(*a->c));
+	a->lo = UINT32_MAX;
+	a->hi = 0;
+	return a->c ? 0 : -ENOMEM;
+}
+
+/* block_len - circular blocks of about cbrt(n) intervals (n^(1/3): Hall et al. 1995) */
+static uint32_t block_len(uint32_t n)
+{
+	uint32_t l = (uint32_t)lround(cbrt((double)n));
+
+	return l < 1 ? 1 : l;
+}
+
+/* resample_rep - n intervals of r in circular blocks, added to acc; returns samples added */
+static uint64_t resample_rep(const struct hb_rep *r, struct acc *acc, uint64_t *rng)
+{
+	uint32_t l = block_len(r->n), got = 0, start, j;
+	uint64_t total = 0;
+
+	while (got < r->n) {
+		start = rnd(rng, r->n);
+		for (j = 0; j < l && got < r->n; j++, got++) {
+			const struct hb_ival *iv = &r->iv[(start + j) % r->n];
+
+			acc_add(acc, iv);
+			total += iv->total;
+		}
+	}
+	return total;
+}
+
+/* resample_side - one replicate of a side's statistic */
+static double resample_side(const struct hb_domain *dom, const struct hb_side *s,
+			    const uint32_t *with_data, uint32_t nwith, struct acc *acc, double q,
+			    uint64_t *rng)
+{
+	uint64_t total = 0;
+	uint32_t k;
+
+	acc_clear(acc);
+	for (k = 0; k < nwith; k++)
+		total += resample_rep(&s->rep[with_data[rnd(rng, nwith)]], acc, rng);
+	return acc_quantile(dom->val, acc, total, q);
+}
+
+uint64_t hb_count(const struct hb_side *s)
+{
+	uint64_t n = 0;
+	uint32_t r, i;
+
+	for (r = 0; r < s->n; r++)
+		for (i = 0; i < s->rep[r].n; i++)
+			n += s->rep[r].iv[i].total;
+	return n;
+}
+
+/* rep_stat - the statistic of one repetition's intervals merged */
+static double rep_stat(const struct hb_domain *dom, const struct hb_rep *r, struct acc *acc,
+		       double q)
+{
+	uint64_t total = 0;
+	uint32_t i;
+
+	acc_clear(acc);
+	for (i = 0; i < r->n; i++) {
+		acc_add(acc, &r->iv[i]);
+		total += r->iv[i].total;
+	}
+	return acc_quantile(dom->val, acc, total, q);
+}
+
+double hb_stat(const struct hb_domain *dom, const struct hb_side *s, double q)
+{
+	uint64_t total = 0;
+	struct acc acc;
+	uint32_t r, i;
+	double v;
+
+	if (acc_init(&acc, dom->n))
+		return NAN;
+	for (r = 0; r < s->n; r++)
+		for (i = 0; i < s->rep[r].n; i++) {
+			acc_add(&acc, &s->rep[r].iv[i]);
+			total += s->rep[r].iv[i].total;
+		}
+	v = acc_quantile(dom->val, &acc, total, q);
+	free(acc.c);
+	return v;
+}
+
+/* reps_with_data - indices of the repetitions that have samples; returns how many */
+static uint32_t reps_with_data(const struct hb_side *s, uint32_t *out)
+{
+	uint32_t r, i, n = 0;
+
+	for (r = 0; r < s->n; r++) {
+		uint64_t t = 0;
+
+		for (i = 0; i < s->rep[r].n; i++)
+			t += s->rep[r].iv[i].total;
+		if (t)
+			out[n++] = r;
+	}
+	return n;
+}
+
+static double var_of(const double *x, size_t n)
+{
+	double m = 0, v = 0;
+	size_t i;
+
+	if (n < 2)
+		return 0;
+	for (i = 0; i < n; i++)
+		m += x[i];
+	m /= (double)n;
+	for (i = 0; i < n; i++)
+		v += (x[i] - m) * (x[i] - m);
+	return v / (double)(n - 1);
+}
+
+int hb_variance(const struct hb_domain *dom, const struct hb_side *s, const struct hb_opts *o,
+		struct hb_var *v)
+{
+	uint64_t rng = o->seed ^ 0x77697468696eULL;
+	double *lv, *w, within = 0, ivals = 0;
+	struct acc acc = { 0 };
+	uint32_t r, k, nr = 0;
+	int ret = 0;
+
+	memset(v, 0, sizeof(*v));
+	acc_init(&acc, dom->n);
+	lv = calloc(s->n ? s->n : 1, sizeof(*lv));
+	w = calloc(WITHIN_ITERS, sizeof(*w));
+	if (!acc.c || !lv || !w) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (r = 0; r < s->n; r++) {
+		const struct hb_rep *rep = &s->rep[r];
+		double x = rep_stat(dom, rep, &acc, o->q);
+
+		if (!(x > 0))
+			continue;
+		lv[nr++] = log(x);
+		ivals += rep->n;
+		for (k = 0; k < WITHIN_ITERS; k++) {
+			uint64_t t;
+
+			acc_clear(&acc);
+			t = resample_rep(rep, &acc, &rng);
+			x = acc_quantile(dom->val, &acc, t, o->q);
+			w[k] = x > 0 ? log(x) : 0;
+		}
+		within += var_of(w, WITHIN_ITERS);
+	}
+	if (nr) {
+		v->reps = nr;
+		v->within = within / nr;
+		v->ivals = ivals / nr;
+		/* the spread of repetition levels beyond what their own noise explains */
+		v->between = fmax(0, var_of(lv, nr) - v->within);
+	}
+out:
+	free(acc.c);
+	free(lv);
+	free(w);
+	return ret;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int hb_ratio(const struct hb_domain *dom, const struct hb_side *base,
+	     const struct hb_side *new, const struct hb_opts *o, struct hb_ratio *r)
+{
+	uint32_t *wb, *wn, nb, nn;
+	uint64_t rng = o->seed;
+	struct acc acc = { 0 };
+	unsigned int k;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->base = hb_stat(dom, base, o->q);
+	r->new = hb_stat(dom, new, o->q);
+	if (!(r->base > 0) || !(r->new > 0) || !o->iters)
+		return -EINVAL;
+	wb = calloc(base->n + new->n + 2, sizeof(*wb));
+	acc_init(&acc, dom->n);
+	r->d = calloc(o->iters, sizeof(*r->d));
+	if (!wb || !acc.c || !r->d) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	wn = wb + base->n + 1;
+	nb = reps_with_data(base, wb);
+	nn = reps_with_data(new, wn);
+	ret = -EINVAL;
+	if (!nb || !nn)
+		goto out;
+	for (k = 0; k < o->iters; k++) {
+		double b = resample_side(dom, base, wb, nb, &acc, o->q, &rng);
+		double n = resample_side(dom, new, wn, nn, &acc, o->q, &rng);
+
+		/* a replicate of 0 (only zero-latency samples drawn) counts as the smallest value */
+		r->d[k] = log(fmax(n, dom->val[0] > 0 ? dom->val[0] : 1)) -
+			  log(fmax(b, dom->val[0] > 0 ? dom->val[0] : 1));
+	}
+	qsort(r->d, o->iters, sizeof(*r->d), cmp_double);
+	r->iters = o->iters;
+	ret = hb_variance(dom, base, o, &r->vbase);
+	ret = ret ?: hb_variance(dom, new, o, &r->vnew);
+out:
+	free(wb);
+	free(acc.c);
+	if (ret) {
+		free(r->d);
+		r->d = NULL;
+	}
+	return ret;
+}
+
+void hb_ratio_free(struct hb_ratio *r)
+{
+	free(r->d);
+	r->d = NULL;
+}
+
+/* shift_stat - the largest |mean before - mean after| over split points, and where */
+static double shift_stat(const double *x, uint32_t n, uint32_t *at)
+{
+	double total = 0, left = 0, best = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		total += x[i];
+	/* at least two intervals on each side of a split */
+	for (i = 2; i + 2 <= n; i++) {
+		double d;
+
+		left = 0;
+		for (uint32_t j = 0; j < i; j++)
+			left += x[j];
+		d = fabs(left / i - (total - left) / (n - i));
+		if (d > best) {
+			best = d;
+			*at = i;
+		}
+	}
+	return best;
+}
+
+double hb_level_shift(const struct hb_domain *dom, const struct hb_rep *r, double q,
+		      unsigned int iters, uint64_t seed, uint32_t *at, double *shift)
+{
+	double *x, *y, obs, p = 1;
+	uint32_t i, n = 0, ge = 0, dummy;
+	struct acc acc = { 0 };
+	uint64_t rng = seed;
+	unsigned int k;
+
+	*at = 0;
+	*shift = 0;
+	if (r->n < 4)
+		return 1;
+	acc_init(&acc, dom->n);
+	x = calloc(2 * (size_t)r->n, sizeof(*x));
+	if (!acc.c || !x)
+		goto out;
+	y = x + r->n;
+	for (i = 0; i < r->n; i++) {
+		struct hb_rep one = { &r->iv[i], 1 };
+		double v = r->iv[i].total ? rep_stat(dom, &one, &acc, q) : NAN;
+
+		if (v > 0)
+			x[n++] = log(v);
+	}
+	if (n < 4)
+		goto out;
+	obs = shift_stat(x, n, at);
+	*shift = obs;
+	for (k = 0; k < iters; k++) {
+		memcpy(y, x, n * sizeof(*y));
+		for (i = n - 1; i > 0; i--) {	/* Fisher-Yates */
+			uint32_t j = rnd(&rng, i + 1);
+			double t = y[i];
+
+			y[i] = y[j];
+			y[j] = t;
+		}
+		ge += shift_stat(y, n, &dummy) >= obs;
+	}
+	p = (ge + 1.0) / (iters + 1.0);
+out:
+	free(acc.c);
+	free(x);
+	return p;
+}

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_advise.c - `deferbench advise RUN`: the configuration each workload should use,
+ * with the evidence, the trade-offs across workloads, the exact settings that apply it,
+ * and what the run could not decide (rules: analysis/compare/advise.h).
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advise.h"
+#include "cli.h"
+#include "fmt.h"
+#include "knobs.h"
+#include "rundir.h"
+
+enum { OPT_JSON = 256, OPT_NOISE };
+
+static const struct opt_desc advise_opts[] = {
+	{ "json", OPT_JSON, no_argument, NULL, "print the advice as one JSON object" },
+	{ "threshold", 't', required_argument, "PCT",
+	  "smallest change that counts, in percent (0.1-1000, default 10)" },
+	{ "noise", OPT_NOISE, required_argument, "FILE",
+	  "the host's noise floors (noise.json of 'deferbench baseline calibrate')" },
+	{ "help", 'h', no_argument, NULL, "this help" },
+	{ 0 },
+};
+
+static const struct cli_help advise_help = {
+	"advise", "deferbench advise [--json] [--threshold PCT] [--noise FILE] RUN",
+	"For each workload of RUN, the configuration to use: every configuration judged\n"
+	"against the reference on the workload's primary metrics (the engine of compare),\n"
+	"the trade-offs across workloads, the settings that apply it, and what is undecided\n"
+	"with the repetitions that would decide it. Rules: docs/report.md.",
+	advise_opts, NULL,
+};
+
+int advise_parse_args(int argc, char **argv, struct advise_args *a, char *errbuf)
+{
+	struct opts_iter it;
+	char err[ERRBUF_LEN];
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->threshold = 0.10;
+	if ((c = opts_begin(&it, advise_opts, OPTS_PERMUTE, argc, argv, errbuf)))
+		return c;
+	while ((c = opts_next(&it, errbuf)) >= 0) {
+		switch (c) {
+		case OPT_JSON:
+			a->json = true;
+			break;
+		case 't':
+			if (parse_double(optarg, 0.1, 1000, &a->threshold, err))
+				return set_err(errbuf, "--threshold: %s", err);
+			a->threshold /= 100;
+			break;
+		case OPT_NOISE:
+			a->noise = optarg;
+			break;
+		case 'h':
+			return CLI_HELP;
+		}
+	}
+	if (c != OPTS_END)
+		return c;
+	if (argc - optind != 1)
+		return set_err(errbuf, "need one run directory");
+	a->run = argv[optind];
+	return 0;
+}
+
+/* first_ok - a finished cell of the set (its knobs and options stand for the set's) */
+static const struct cell *first_ok(const struct cellset *s)
+{
+	size_t i;
+
+	for (i = 0; s && i < s->n; i++)
+		if (s->cell[i]->ok)
+			return s->cell[i];
+	return NULL;
+}
+
+/* sysfs_writes - how to apply knob name = value by hand on this machine */
+static void sysfs_writes(FILE *f, const char *name, const char *value)
+{
+	char err[ERRBUF_LEN], desc[TGT_PATH_MAX + 64];
+	struct knob_target *t = NULL;
+	struct sched_spec sp;
+	struct knob k;
+	int n = 0, i;
+
+	if (knob_parse(name, value, &k, NULL, err) || knob_resolve(&k, 0, &t, &n, err)) {
+		fprintf(f, "      (%s = %s: %s)\n", name, value, err);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (t[i].kind == TGT_FILE) {
+			fprintf(f, "      echo %s > %s\n", k.value, t[i].path);
+		} else if (!sched_spec_parse(k.value, &sp, err)) {
+			fprintf(f, "      chrt %s -p %d %d   # %s%s\n",
+				sp.policy == SCHED_FIFO ? "-f" : sp.policy == SCHED_RR ? "-r" :
+				sp.policy == SCHED_BATCH ? "-b" : sp.policy == SCHED_IDLE ? "-i" : "-o",
+				sp.prio, (int)t[i].pid, target_describe(&t[i], desc, sizeof(desc)),
+				sp.nice ? " (and renice its nice value)" : "");
+		}
+	}
+	free(t);
+}
+
+/* print_apply - the settings of configuration s, three ways */
+static void print_apply(FILE *f, const struct cellset *s, const struct cellset *ref)
+{
+	const struct cell *c = first_ok(s), *r = first_ok(ref);
+	size_t i, j;
+
+	if (!c)
+		return;
+	fprintf(f, "    apply it:\n      scenario:  [config %s]", s->config);
+	for (i = 0; i < c->nknobs; i++)
+		fprintf(f, " %s = %s;", c->knobs[i].key, c->knobs[i].val);
+	for (i = 0; i < c->nopts; i++)
+		fprintf(f, " opt.%s.%s = %s;", s->workload, c->opts[i].key, c->opts[i].val);
+	fprintf(f, "\n");
+	if (c->nknobs) {
+		fprintf(f, "      command:   deferbench knobs set");
+		for (i = 0; i < c->nknobs; i++)
+			fprintf(f, " %s=%s", c->knobs[i].key, c->knobs[i].val);
+		fprintf(f, "   # until Ctrl-C; restored after\n      by hand (this machine, "
+			"not restored):\n");
+		for (i = 0; i < c->nknobs; i++)
+			sysfs_writes(f, c->knobs[i].key, c->knobs[i].val);
+	}
+	for (i = 0; i < c->nopts; i++) {
+		const char *was = "(default)";
+
+		for (j = 0; r && j < r->nopts; j++)
+			if (!strcmp(r->opts[j].key, c->opts[i].key))
+				was = r->opts[j].val;
+		fprintf(f, "      workload option %s = %s (reference: %s): a property of the "
+			"workload's own setup, see docs/workloads.md\n", c->opts[i].key,
+			c->opts[i].val, was);
+	}
+	if (!c->nknobs && !c->nopts)
+		fprintf(f, "      (no knob and no option: the configuration differs only by its "
+			"loads)\n");
+}
+
+static void print_judgement(FILE *f, const char *id, const struct judgement *j)
+{
+	char b[32], n[32], ra[32];
+
+	fprintf(f, "      %-44s %9s -> %9s us  x%-5s", id, fmt_us(j->base, b, sizeof(b)),
+		fmt_us(j->new, n, sizeof(n)), fmt_ratio(j->ratio, ra, sizeof(ra)));
+	if (!isnan(j->lo))
+		fprintf(f, " [%.3g, %.3g]", j->lo, j->hi);
+	fprintf(f, " %s (margin %.3g%%%s)%s%s\n", verdict_names[j->v], j->margin * 100,
+		j->margin_floor ? ", host noise floor" : "", j->v == V_CANNOT_TELL ? ": " : "",
+		j->v == V_CANNOT_TELL ? j->why : "");
+}
+
+static void print_workload(FILE *f, const struct advice *a, const struct adv_workload *w)
+{
+	size_t k, i;
+
+	fprintf(f, "\n%s (reference %s; primary:", w->workload,
+		w->ref ? w->ref->config : "-");
+	for (k = 0; k < w->nprim; k++)
+		fprintf(f, " %s", w->prim_id[k]);
+	fprintf(f, ")\n");
+	if (!w->nprim || !w->ncfg) {
+		fprintf(f, "  nothing to advise: %s\n", !w->nprim ? "no primary metric has data" :
+			"a single configuration");
+		return;
+	}
+	if (w->best)
+		fprintf(f, "  use %s: better on %zu primary metric(s), worse on none%s\n",
+			w->best->s->config, w->best->better,
+			w->best_decided ? ", every primary metric decided" :
+			"; some primary metrics are still undecided");
+	else
+		fprintf(f, "  keep %s: no configuration was shown better on a primary metric "
+			"without being worse on another\n", w->ref->config);
+	for (i = 0; i < w->ncfg; i++) {
+		const struct adv_cfg *c = &w->cfg[i];
+
+		fprintf(f, "  %s %s: %zu better, %zu worse, %zu no change, %zu undecided\n",
+			c == w->best ? "*" : "-", c->s->config, c->better, c->worse, c->same,
+			c->undecided);
+		for (k = 0; k < w->nprim; k++)
+			print_judgement(f, w->prim_id[k], &c->j[k]);
+		if (c == w->best)
+			print_apply(f, c->s, w->ref);
+	}
+	(void)a;
+}
+
+/* print_tradeoffs - a configuration name that helps one workload and hurts another */
+static void print_tradeoffs(FILE *f, const struct advice *a)
+{
+	size_t i, j, k, found = 0;
+
+	for (i = 0; i < a->n; i++)
+		for (k = 0; k < a->wl[i].ncfg; k++) {
+			const struct adv_cfg *c = &a->wl[i].cfg[k];
+
+			if (!c->better)
+				continue;
+			for (j = 0; j < a->n; j++) {
+				const struct adv_cfg *o = adv_find(a, a->wl[j].workload, c->s->config);
+
+				if (j == i || !o || !o->worse)
+					continue;
+				if (!found++)
+					fprintf(f, "\ntrade-offs (one configuration, several workloads):\n");
+				fprintf(f, "  %s: better for %s (%zu primary), worse for %s (%zu "
+					"primary)\n", c->s->config, a->wl[i].workload, c->better,
+					a->wl[j].workload, o->worse);
+			}
+		}
+	if (!found)
+		fprintf(f, "\ntrade-offs: none decided (no configuration is better for one "
+			"workload and worse for another)\n");
+}
+
+static json_object *json_num(double v)
+{
+	return isnan(v) ? NULL : json_object_new_double(v);
+}
+
+static json_object *json_judgement(const char *id, const struct judgement *j)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "metric", json_object_new_string(id));
+	json_object_object_add(o, "verdict", json_object_new_string(verdict_names[j->v]));
+	json_object_object_add(o, "base_ns", json_num(j->base));
+	json_object_object_add(o, "new_ns", json_num(j->new));
+	json_object_object_add(o, "ratio", json_num(j->ratio));
+	json_object_object_add(o, "lo", json_num(j->lo));
+	json_object_object_add(o, "hi", json_num(j->hi));
+	json_object_object_add(o, "margin", json_num(j->margin));
+	json_object_object_add(o, "margin_is_noise_floor", json_object_new_boolean(j->margin_floor));
+	json_object_object_add(o, "p", json_num(j->p));
+	json_object_object_add(o, "level", json_num(j->level));
+	json_object_object_add(o, "more_repetitions", j->more >= 0 ?
+			       json_object_new_int64(j->more) : NULL);
+	json_object_object_add(o, "why", json_object_new_string(j->why));
+	return o;
+}
+
+static json_object *json_settings(const struct cellset *s)
+{
+	const struct cell *c = first_ok(s);
+	json_object *o = json_object_new_object(), *k = json_object_new_object();
+	json_object *w = json_object_new_object();
+	size_t i;
+
+	for (i = 0; c && i < c->nknobs; i++)
+		json_object_object_add(k, c->knobs[i].key, json_object_new_string(c->knobs[i].val));
+	for (i = 0; c && i < c->nopts; i++)
+		json_object_object_add(w, c->opts[i].key, json_object_new_string(c->opts[i].val));
+	json_object_object_add(o, "knobs", k);
+	json_object_object_add(o, "workload_options", w);
+	return o;
+}
+
+static json_object *json_advice(const struct run *run, const struct advice *a)
+{
+	json_object *root = json_object_new_object(), *arr = json_object_new_array();
+	size_t i, k, c;
+
+	json_object_object_add(root, "run", json_object_new_string(run->dir));
+	json_object_object_add(root, "kernel", json_object_new_string(run->meta[RM_KERNEL]));
+	json_object_object_add(root, "alpha", json_object_new_double(1 - a->o.confidence));
+	json_object_object_add(root, "threshold", json_object_new_double(a->o.threshold));
+	for (i = 0; i < a->n; i++) {
+		const struct adv_workload *w = &a->wl[i];
+		json_object *o = json_object_new_object(), *p = json_object_new_array();
+		json_object *cfgs = json_object_new_array();
+
+		json_object_object_add(o, "workload", json_object_new_string(w->workload));
+		json_object_object_add(o, "reference", w->ref ?
+				       json_object_new_string(w->ref->config) : NULL);
+		for (k = 0; k < w->nprim; k++)
+			json_object_array_add(p, json_object_new_string(w->prim_id[k]));
+		json_object_object_add(o, "primary", p);
+		json_object_object_add(o, "use", json_object_new_string(w->best ?
+				       w->best->s->config : w->ref ? w->ref->config : ""));
+		json_object_object_add(o, "changed", json_object_new_boolean(w->best != NULL));
+		json_object_object_add(o, "decided", json_object_new_boolean(
+				       w->best ? w->best_decided : false));
+		if (w->best)
+			json_object_object_add(o, "settings", json_settings(w->best->s));
+		for (c = 0; c < w->ncfg; c++) {
+			json_object *x = json_object_new_object(), *v = json_object_new_array();
+
+			json_object_object_add(x, "config",
+					       json_object_new_string(w->cfg[c].s->config));
+			for (k = 0; k < w->nprim; k++)
+				json_object_array_add(v, json_judgement(w->prim_id[k], &w->cfg[c].j[k]));
+			json_object_object_add(x, "verdicts", v);
+			json_object_array_add(cfgs, x);
+		}
+		json_object_object_add(o, "configs", cfgs);
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(root, "workloads", arr);
+	return root;
+}
+
+int cmd_advise(int argc, char **argv)
+{
+	struct noise noise = { 0 };
+	struct advise_args a;
+	char err[ERRBUF_LEN];
+	struct judge_opts jo;
+	struct advice adv;
+	struct run run;
+	int ret;
+
+	ret = cli_parsed(advise_parse_args(argc, argv, &a, err), &advise_help, err, 1);
+	if (ret >= 0)
+		return ret;
+	judge_opts_default(&jo);
+	jo.threshold = a.threshold;
+	if (a.noise) {
+		if (noise_load(a.noise, &noise, err)) {
+			err_msg("%s", err);
+			return 1;
+		}
+		jo.noise = &noise;
+	}
+	ret = run_load(a.run, &run, err);
+	if (ret) {
+		err_msg("%s", err);
+		noise_free(&noise);
+		return 1;
+	}
+	jo.looks = run.looks ? run.looks : 1;
+	ret = advise_run(&run, &jo, &adv, err);
+	if (ret) {
+		err_msg("%s", err);
+	} else if (a.json) {
+		json_object *o = json_advice(&run, &adv);
+
+		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							      JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	} else {
+		printf("advice for %s (kernel %s): family-wise error %.3g per workload (Holm), "
+		       "margin %.3g%%%s\n", run.dir, run.meta[RM_KERNEL], 1 - jo.confidence,
+		       jo.threshold * 100, a.noise ? " or the host's noise floor" : "");
+		for (size_t i = 0; i < adv.n; i++)
+			print_workload(stdout, &adv, &adv.wl[i]);
+		print_tradeoffs(stdout, &adv);
+	}
+	if (!ret)
+		advise_free(&adv);
+	run_free(&run);
+	noise_free(&noise);
+	return ret ? 1 : 0;
+}

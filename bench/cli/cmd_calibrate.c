@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_calibrate.c - `deferbench baseline calibrate`: the host's noise floors, from runs
+ * of one scenario in which nothing changed (analysis/compare/calibrate.c says how),
+ * stored as noise.json beside the baseline, where compare finds them.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "adaptive.h"
+#include "cli.h"
+#include "compare.h"
+#include "rundir.h"
+
+/* run_once - one run of the scenario into dir; 0 when it completed */
+static int run_once(const char *scenario, const char *dir)
+{
+	char cmd[PATH_MAX + 64];
+	struct run_opts o = { .scenario = scenario, .outdir = dir, .command = cmd };
+
+	snprintf(cmd, sizeof(cmd), "deferbench baseline calibrate %s", scenario);
+	return run_scenario(&o, run_engine());
+}
+
+/* run_all - the scenario a->runs times, back to back; their directories into dirs */
+static int run_all(const struct baseline_args *a, char (*dirs)[PATH_MAX])
+{
+	char host[NAME_LEN], kernel[NAME_LEN], base[PATH_MAX], name[NAME_LEN];
+	const char *slash = strrchr(a->scenario, '/');
+	int i;
+
+	if (!is_root()) {
+		err_msg("calibrate runs the scenario, which traces the kernel: run as root (or "
+			"use --from with runs made earlier)");
+		return -EPERM;
+	}
+	snprintf(name, sizeof(name), "%s-noise", slash ? slash + 1 : a->scenario);
+	if (strlen(name) > 10 && !strcmp(name + strlen(name) - 10, ".ini-noise"))
+		strcpy(name + strlen(name) - 10, "-noise");
+	if (host_name(host, sizeof(host)) || kernel_release(kernel, sizeof(kernel)) ||
+	    run_dir_default(base, sizeof(base), host, kernel, time(NULL), name))
+		return -EIO;
+	for (i = 0; i < a->runs; i++) {
+		if ((size_t)snprintf(dirs[i], PATH_MAX, "%s/run%d", base, i + 1) >= PATH_MAX)
+			return -ENAMETOOLONG;
+		printf("calibrate: run %d of %d, nothing changed between them\n", i + 1, a->runs);
+		fflush(stdout);
+		if (run_once(a->scenario, dirs[i]) || stop_requested) {
+			err_msg("calibrate: run %d did not complete; no floors were written", i + 1);
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+/* output_path - -o FILE, or noise.json in the baseline directory (made when missing) */
+static int output_path(const struct baseline_args *a, char *path, size_t len)
+{
+	char dir[PATH_MAX];
+	int ret;
+
+	if (a->output) {
+		snprintf(path, len, "%s", a->output);
+		return 0;
+	}
+	ret = baseline_dir(a, dir, sizeof(dir));
+	if (ret == -ENOENT)
+		ret = mkdir_p(dir, 0755);
+	if (ret)
+		return ret;
+	return path_join(path, len, dir, "noise.json");
+}
+
+static void print_floors(const struct noise *n, const char *path)
+{
+	size_t i;
+
+	printf("noise floors of %s (%u runs of %s, %u pairs): the margin compare uses at "
+	       "least\n", n->host, n->runs, n->scenario, n->runs * (n->runs - 1) / 2);
+	for (i = 0; i < n->n; i++)
+		printf("  %-10s %-16s %-58s %6.1f%%\n", n->f[i].workload, n->f[i].config,
+		       n->f[i].id, n->f[i].floor * 100);
+	printf("written to %s\n", path);
+}
+
+int baseline_calibrate(const struct baseline_args *a)
+{
+	char (*dirs)[PATH_MAX] = calloc(CALIBRATE_MAX_RUNS, PATH_MAX);
+	char err[ERRBUF_LEN], path[PATH_MAX];
+	struct noise n = { 0 };
+	struct judge_opts jo;
+	struct run *runs;
+	int i, nruns, ret = 0;
+
+	runs = calloc(CALIBRATE_MAX_RUNS, sizeof(*runs));
+	if (!dirs || !runs) {
+		free(dirs);
+		free(runs);
+		return 1;
+	}
+	nruns = a->from ? a->nfrom : a->runs;
+	for (i = 0; a->from && i < nruns; i++)
+		snprintf(dirs[i], PATH_MAX, "%s", a->from[i]);
+	if (!a->from) {
+		signals_install();
+		ret = run_all(a, dirs);
+	}
+	for (i = 0; !ret && i < nruns; i++) {
+		ret = run_load(dirs[i], &runs[i], err);
+		if (ret)
+			err_msg("%s", err);
+	}
+	judge_opts_default(&jo);
+	/* floors for the level kernel-regression's adaptive runs are held to */
+	jo.looks = ADAPT_LOOKS;
+	if (!ret) {
+		ret = noise_calibrate(runs, nruns, &jo, &n, err);
+		if (ret)
+			err_msg("calibrate: %s", err);
+	}
+	iso_time_now(n.created, sizeof(n.created));
+	if (!ret && (ret = output_path(a, path, sizeof(path))))
+		err_msg("calibrate: where to write noise.json: %s", strerror(-ret));
+	if (!ret && (ret = noise_save(path, &n)))
+		err_msg("calibrate: writing %s: %s", path, strerror(-ret));
+	if (!ret)
+		print_floors(&n, path);
+	for (i = 0; i < nruns; i++)
+		run_free(&runs[i]);
+	noise_free(&n);
+	free(runs);
+	free(dirs);
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_export.c - deferbench export --kcidb|--lava|--result-txt RUN: a run's primary
+ * metrics for CI systems, judged against a baseline run when one is given.
+ * Exit codes: 0 written (whatever the verdicts), 1 error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "rundir.h"
+#include "export.h"
+#include "util.h"
+
+enum { OPT_KCIDB = 256, OPT_LAVA, OPT_RESULT_TXT, OPT_AGAINST, OPT_ORIGIN, OPT_BUILD_ID,
+       OPT_MIN_TAIL };
+
+const struct opt_desc export_opts[] = {
+	{ "kcidb", OPT_KCIDB, no_argument, NULL, "KCIDB JSON (KernelCI), schema version 4.3" },
+	{ "lava", OPT_LAVA, no_argument, NULL,
+	  "tab-separated set, case, result, measurement, units: input of ci/lava/lava-report.sh" },
+	{ "result-txt", OPT_RESULT_TXT, no_argument, NULL,
+	  "Linaro test-definitions result.txt (undecided is written as skip)" },
+	{ "against", OPT_AGAINST, required_argument, "BASE",
+	  "judge each metric against this baseline run with compare's rules "
+	  "(default: measurements only)" },
+	{ "origin", OPT_ORIGIN, required_argument, "NAME",
+	  "KCIDB origin, [a-z0-9_]+ (default: deferbench)" },
+	{ "build-id", OPT_BUILD_ID, required_argument, "ID",
+	  "KCIDB build id of the kernel (default: ORIGIN:<kernel release>)" },
+	{ "min-tail", OPT_MIN_TAIL, required_argument, "N",
+	  "samples needed beyond a percentile for a repetition to count (default 10)" },
+	{ "output", 'o', required_argument, "FILE", "write here instead of stdout" },
+	{ "help", 'h', no_argument, NULL, "this help" },
+	{ NULL, 0, 0, NULL, NULL }
+};
+
+int export_parse(int argc, char **argv, struct export_args *a, char *errbuf)
+{
+	char msg[ERRBUF_LEN];
+	struct opts_iter it;
+	uint64_t u;
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->origin = "deferbench";
+	a->min_tail = 10;
+	if ((c = opts_begin(&it, export_opts, OPTS_PERMUTE, argc, argv, errbuf)))
+		return c;
+	while ((c = opts_next(&it, errbuf)) >= 0) {
+		switch (c) {
+		case 'h': return CLI_HELP;
+		case OPT_KCIDB: case OPT_LAVA: case OPT_RESULT_TXT:
+			if (a->format != EX_NONE)
+				return set_err(errbuf, "give one of --kcidb, --lava, --result-txt");
+			a->format = c == OPT_KCIDB ? EX_KCIDB : c == OPT_LAVA ? EX_LAVA :
+				    EX_RESULT_TXT;
+			break;
+		case OPT_AGAINST: a->against = optarg; break;
+		case OPT_ORIGIN: a->origin = optarg; break;
+		case OPT_BUILD_ID: a->build_id = optarg; break;
+		case 'o': a->output = optarg; break;
+		case OPT_MIN_TAIL:
+			if (parse_u64(optarg, 1, 1000000, &u, msg))
+				return set_err(errbuf, "--min-tail: %s", msg);
+			a->min_tail = (unsigned int)u;
+			break;
+		}
+	}
+	if (c != OPTS_END)
+		return c;
+	if (a->format == EX_NONE)
+		return set_err(errbuf, "give the format: --kcidb, --lava or --result-txt");
+	if (!kcidb_origin_ok(a->origin))
+		return set_err(errbuf, "--origin '%s': lowercase letters, digits and '_' only",
+			       a->origin);
+	if (a->build_id && !strchr(a->build_id, ':'))
+		return set_err(errbuf, "--build-id '%s': KCIDB ids are ORIGIN:ID", a->build_id);
+	if (argc - optind != 1)
+		return set_err(errbuf, "need one run directory");
+	a->run = argv[optind];
+	return 0;
+}
+
+/*
+ * judge_against - compare_runs(base, run) with compare's defaults but export's
+ * --min-tail, so that a metric has a verdict exactly when it has a value
+ */
+static int judge_against(const char *base_dir, const struct run *run, unsigned int min_tail,
+			 struct run *base, struct cmp_result *res)
+{
+	struct cmp_opts o = { 0 };
+	char err[ERRBUF_LEN];
+
+	judge_opts_default(&o.j);
+	o.j.min_tail = min_tail;
+	if (run_load(base_dir, base, err)) {
+		err_msg("--against: %s", err);
+		return -EINVAL;
+	}
+	if (compare_runs(base, run, &o, res, err)) {
+		err_msg("--against: %s", err);
+		run_free(base);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int write_out(const struct export_args *a, const struct run *run,
+		     const struct ci_rows *rows)
+{
+	struct kcidb_opts ko = { .origin = a->origin, .build_id = a->build_id };
+	FILE *f = a->output ? fopen(a->output, "w") : stdout;
+	char err[ERRBUF_LEN];
+	int ret = 0;
+
+	if (!f) {
+		err_msg("%s: %s", a->output, strerror(errno));
+		return -errno;
+	}
+	if (a->format == EX_KCIDB)
+		ret = ci_write_kcidb(f, run, rows, &ko, err);
+	else if (a->format == EX_LAVA)
+		ci_write_lava(f, rows);
+	else
+		ci_write_result_txt(f, rows);
+	if (ret)
+		err_msg("%s", err);
+	if (ferror(f) && !ret) {
+		err_msg("%s: write error", a->output ? a->output : "stdout");
+		ret = -EIO;
+	}
+	if (a->output && fclose(f) && !ret) {
+		err_msg("%s: %s", a->output, strerror(errno));
+		ret = -EIO;
+	}
+	return ret;
+}
+
+static const struct cli_help export_help = {
+	"export", "deferbench export --kcidb|--lava|--result-txt [OPTIONS] RUN",
+	"Each primary metric of a run (each workload's p99 and the p99 delay of the\n"
+	"deferred work it drives) for CI; with --against, compare's verdict on it\n"
+	"(worse = fail, better or no change = pass, cannot tell = unknown). Formats:\n"
+	"README, \"CI formats\".",
+	export_opts, NULL,
+};
+
+int cmd_export(int argc, char **argv)
+{
+	struct cmp_result res = { 0 };
+	struct export_args a;
+	struct run run, base;
+	struct ci_rows rows;
+	char err[ERRBUF_LEN];
+	bool judged;
+	int ret;
+
+	ret = cli_parsed(export_parse(argc, argv, &a, err), &export_help, err, 1);
+	if (ret >= 0)
+		return ret;
+	if (run_load(a.run, &run, err)) {
+		err_msg("%s", err);
+		return 1;
+	}
+	ret = a.against ? judge_against(a.against, &run, a.min_tail, &base, &res) : 0;
+	judged = a.against && !ret;
+	if (!ret) {
+		ret = ci_rows_build(&run, a.against ? &res : NULL, a.min_tail, &rows, err);
+		if (ret)
+			err_msg("%s", err);
+	}
+	if (!ret) {
+		if (!rows.n)
+			warn_msg("%s: no primary metric has a value", a.run);
+		ret = write_out(&a, &run, &rows);
+		ci_rows_free(&rows);
+	}
+	if (judged) {
+		cmp_result_free(&res);
+		run_free(&base);
+	}
+	run_free(&run);
+	return ret ? 1 : 0;
+}

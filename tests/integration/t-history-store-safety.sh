@@ -1,0 +1,87 @@
+#!/bin/sh
+# t-history-store-safety.sh - the results store under two writers at once and under
+# kill -9 in the middle of an import: both writers succeed, and a killed import leaves
+# a store that opens, passes SQLite's integrity check, and holds the run whole or not
+# at all. Needs no root: it only reads and writes files.
+. tests/integration/lib.sh
+
+command -v python3 >/dev/null || skip "needs python3"
+mktemp_dir T
+tar xzf tests/fixtures/run-a.tar.gz -C "$T" && tar xzf tests/fixtures/run-b.tar.gz -C "$T" ||
+	fail "cannot unpack the fixtures"
+python3 tests/integration/make-series.py "$T/runA" "$T/runB" "$T/s" 99 1 tty baseline \
+	delivery >/dev/null || fail "make-series.py"
+
+# --- two writers: each adds five runs, one history add per run, at the same time ---
+S="$T/shared.db"
+( for i in 0 2 4 6 8; do $DB history add --db "$S" "$T/s/run$i" || exit 1; done ) 2>"$T/w1.log" &
+w1=$!
+( for i in 1 3 5 7 9; do $DB history add --db "$S" "$T/s/run$i" || exit 1; done ) 2>"$T/w2.log" &
+w2=$!
+wait $w1 || fail "writer 1 failed: $(cat "$T/w1.log")"
+wait $w2 || fail "writer 2 failed: $(cat "$T/w2.log")"
+check() {	# STORE - integrity ok; prints runs, and cells of runs that are not whole
+	python3 - "$1" <<'EOF'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+assert c.execute("pragma integrity_check").fetchone()[0] == "ok", "integrity check failed"
+runs = c.execute("select count(*) from run").fetchone()[0]
+cells = [r[0] for r in c.execute("select count(*) from cell group by run_id")]
+print(runs, " ".join(str(n) for n in cells))
+EOF
+}
+out=$(check "$S") || fail "store damaged after two writers"
+[ "$out" = "10 12 12 12 12 12 12 12 12 12 12" ] || fail "two writers: want 10 runs of 12 cells, got: $out"
+
+# --- kill -9 during an import ---
+# a big run (the 12 cells of run0 repeated to 600) so that an import lasts long enough
+python3 - "$T/s/run0" "$T/big" <<'EOF' || fail "cannot build the big run"
+import json, os, shutil, sys
+src, dst = sys.argv[1:]
+run = json.load(open(os.path.join(src, "run.json")))
+os.makedirs(os.path.join(dst, "cells"))
+shutil.copy(os.path.join(src, "scenario.ini"), dst)
+cells = []
+for k in range(50):
+    for c in run["cells"]:
+        rep = c["rep"] + 3 * k
+        cid = "%s--%s--r%d" % (c["workload"], c["config"], rep)
+        d = os.path.join(dst, "cells", cid)
+        shutil.copytree(os.path.join(src, c["dir"]), d)
+        cj = json.load(open(os.path.join(d, "cell.json")))
+        cj["rep"], cj["id"] = rep, cid
+        json.dump(cj, open(os.path.join(d, "cell.json"), "w"))
+        cells.append(dict(c, id=cid, rep=rep, dir="cells/" + cid))
+run["cells"], run["cells_planned"] = cells, len(cells)
+run["meta"]["kernel"] = "6.19-big"
+json.dump(run, open(os.path.join(dst, "run.json"), "w"))
+EOF
+K="$T/kill.db"
+$DB history add --db "$K" "$T/s/run1" 2>/dev/null || fail "seeding the store"
+cp "$K" "$T/seed.db"
+start=$(date +%s%N)
+$DB history add --db "$T/timing.db" "$T/big" 2>/dev/null || fail "importing the big run"
+took=$(( ($(date +%s%N) - start) / 1000000 ))
+[ "$took" -gt 50 ] || skip "the big import took only ${took} ms: too fast to interrupt"
+hot=0 whole=0 none=0
+for pct in 20 30 40 50 55 60 65 70 75 80 85 90 95 150; do
+	cp "$T/seed.db" "$K"
+	$DB history add --db "$K" "$T/big" 2>/dev/null &
+	pid=$!
+	sleep "$(awk -v t="$took" -v p="$pct" 'BEGIN { printf "%.3f", t * p / 100000 }')"
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	[ -e "$K-journal" ] && hot=$((hot + 1))
+	# deferbench must open it (rolling the journal back) and still read the old run
+	$DB history --db "$K" --metric 'workload:*' --min-tail 1 >/dev/null 2>"$T/open.log" ||
+		fail "after kill -9 at ${pct}%: the store does not open: $(cat "$T/open.log")"
+	out=$(check "$K") || fail "after kill -9 at ${pct}%: integrity check failed"
+	case "$out" in
+	"1 12") none=$((none + 1)) ;;
+	"2 12 600") whole=$((whole + 1)) ;;
+	*) fail "after kill -9 at ${pct}%: the run is partly in: runs and cells: $out" ;;
+	esac
+done
+echo "   kill -9 in 14 imports of $took ms: $hot left a hot journal; run whole $whole, absent $none"
+[ "$hot" -ge 1 ] || skip "no kill landed inside the transaction (machine too fast or too slow)"
+exit 0

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_verdict.c - the statistics behind every verdict, on synthetic data with known
+ * truth: the two-level bootstrap (hboot.c), the three claims against a margin and
+ * Holm (verdict.c), the looks of an adaptive run, repetitions needed, level shifts.
+ *
+ * The data imitate a run: repetitions with their own level (between-repetition noise),
+ * intervals with theirs (within), log-normal latencies inside. Simulations are seeded:
+ * the same numbers every time, so the rates asserted below are facts about this code,
+ * not chances of a flaky test.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hboot.h"
+#include "hist.h"
+#include "stats.h"
+#include "verdict.h"
+
+/* Every bucket of hist.h is a domain entry: index i stands for bucket i's midpoint. */
+static double dom_val[HIST_BUCKETS];
+static const struct hb_domain dom = { dom_val, HIST_BUCKETS };
+
+static void dom_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < HIST_BUCKETS; i++)
+		dom_val[i] = (double)hist_bucket_lo(i) + (double)(hist_bucket_width(i) / 2);
+}
+
+/* gauss - a standard normal draw (Box-Muller on splitmix64) */
+static double gauss(uint64_t *rng)
+{
+	double u = ((splitmix64(rng) >> 11) + 0.5) / 9007199254740992.0;
+	double v = ((splitmix64(rng) >> 11) + 0.5) / 9007199254740992.0;
+
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+struct sim {
+	double mu;		/* log of the median latency (ns) */
+	double sd;		/* of samples, log scale */
+	double between;		/* sd of a repetition's level */
+	double within;		/* sd of an interval's level */
+	unsigned int reps, ivals, samples;	/* per side, per repetition, per interval */
+};
+
+/* A side's storage: reps x ivals sparse intervals. */
+struct side_buf {
+	struct hb_side side;
+	struct hb_rep rep[16];
+	struct hb_ival iv[16 * 16];
+	uint32_t idx[16 * 16][HIST_BUCKETS];
+	uint64_t cnt[16 * 16][HIST_BUCKETS];
+};
+
+/* make_side - a side drawn from sim with its median scaled by factor */
+static void make_side(struct side_buf *b, const struct sim *s, double factor, uint64_t *rng)
+{
+	uint64_t dense[HIST_BUCKETS];
+	unsigned int r, i, k, j;
+
+	b->side.rep = b->rep;
+	b->side.n = s->reps;
+	for (r = 0; r < s->reps; r++) {
+		double lr = s->mu + log(factor) + s->between * gauss(rng);
+
+		b->rep[r].iv = &b->iv[r * s->ivals];
+		b->rep[r].n = s->ivals;
+		for (i = 0; i < s->ivals; i++) {
+			struct hb_ival *x = &b->iv[r * s->ivals + i];
+			double li = lr + s->within * gauss(rng);
+
+			memset(dense, 0, sizeof(dense));
+			for (k = 0; k < s->samples; k++)
+				dense[hist_index((uint64_t)exp(li + s->sd * gauss(rng)))]++;
+			x->idx = b->idx[r * s->ivals + i];
+			x->cnt = b->cnt[r * s->ivals + i];
+			x->n = 0;
+			x->total = s->samples;
+			for (j = 0; j < HIST_BUCKETS; j++)
+				if (dense[j]) {
+					x->idx[x->n] = j;
+					x->cnt[x->n++] = dense[j];
+				}
+		}
+	}
+}
+
+static struct side_buf *bufs;
+
+static int setup(void **state)
+{
+	(void)state;
+	dom_init();
+	bufs = calloc(2, sizeof(*bufs));
+	return bufs ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(bufs);
+	return 0;
+}
+
+/* decide - the claim that stands for one metric at level a, or CLAIM_NR */
+static enum claim decide(const struct sim *s, double factor, double margin, double a,
+			 uint64_t *rng, unsigned int iters)
+{
+	struct hb_opts o = { 0.99, iters, splitmix64(rng) };
+	struct hb_ratio r;
+	struct claims c;
+
+	make_side(&bufs[0], s, 1, rng);
+	make_side(&bufs[1], s, factor, rng);
+	assert_int_equal(hb_ratio(&dom, &bufs[0].side, &bufs[1].side, &o, &r), 0);
+	claims_eval(r.d, r.iters, log1p(margin), &c);
+	hb_ratio_free(&r);
+	return c.p[c.best] <= a ? c.best : CLAIM_NR;
+}
+
+static const struct sim noisy = { log(50e3), 0.6, 0.15, 0.10, 5, 5, 300 };
+
+/* the percentile of merged intervals: nearest rank over the domain */
+static void test_stat(void **state)
+{
+	uint32_t idx[3] = { hist_index(1000), hist_index(2000), hist_index(4000) };
+	uint64_t cnt[3] = { 50, 49, 1 };
+	struct hb_ival iv = { 3, idx, cnt, 100 };
+	struct hb_rep rep = { &iv, 1 };
+	struct hb_side side = { &rep, 1 };
+
+	(void)state;
+	assert_true(fabs(hb_stat(&dom, &side, 0.5) - dom_val[idx[0]]) < 1e-9);
+	assert_true(fabs(hb_stat(&dom, &side, 0.51) - dom_val[idx[1]]) < 1e-9);
+	assert_true(fabs(hb_stat(&dom, &side, 0.99) - dom_val[idx[1]]) < 1e-9);
+	assert_true(fabs(hb_stat(&dom, &side, 0.999) - dom_val[idx[2]]) < 1e-9);
+	assert_int_equal(hb_count(&side), 100);
+}
+
+/* p-values of the three claims from replicates whose truth is plain */
+static void test_claims(void **state)
+{
+	double d[999];
+	struct claims c;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 999; i++)
+		d[i] = log(2) + (i - 499.0) * 1e-4;	/* about x2, tight */
+	claims_eval(d, 999, log1p(0.10), &c);
+	assert_int_equal(c.best, CLAIM_WORSE);
+	/* no replicate near the margin: the p-value comes from the normal tail, tiny */
+	assert_true(c.p[CLAIM_WORSE] < 1e-9);
+	assert_true(c.p[CLAIM_SAME] > 0.99 && c.p[CLAIM_BETTER] > 0.99);
+	for (i = 0; i < 999; i++)
+		d[i] = (i - 499.0) * 1e-4;		/* about x1: inside a 10% margin */
+	claims_eval(d, 999, log1p(0.10), &c);
+	assert_int_equal(c.best, CLAIM_SAME);
+	/* the normal tail beyond 3.3 sd: below the empirical bound 1 / 1000 */
+	assert_true(c.p[CLAIM_SAME] < 1.0 / 1000 && c.p[CLAIM_SAME] > 1e-5);
+	/* one replicate beyond: the empirical (1 + 1) / (999 + 1) */
+	d[998] = log1p(0.10) + 1e-6;
+	claims_eval(d, 999, log1p(0.10), &c);
+	assert_true(fabs(c.p[CLAIM_SAME] - 2.0 / 1000) < 1e-12);
+	/* exactly half the replicates beyond the margin: nothing can be claimed */
+	for (i = 0; i < 999; i++)
+		d[i] = log1p(0.10) + (i - 499.0) * 1e-4;
+	claims_eval(d, 999, log1p(0.10), &c);
+	assert_true(c.p[c.best] > 0.4);
+}
+
+/* Holm's step-down on the textbook example */
+static void test_holm(void **state)
+{
+	const double p[] = { 0.01, 0.04, 0.03, 0.005 };
+	double level[4];
+	bool rej[4];
+
+	(void)state;
+	/* sorted: 0.005 <= 0.05/4, 0.01 <= 0.05/3, 0.03 > 0.05/2: stop */
+	assert_int_equal(holm(p, 4, 0.05, rej, level), 2);
+	assert_true(rej[0] && rej[3]);
+	assert_false(rej[1] || rej[2]);
+	assert_true(fabs(level[3] - 0.0125) < 1e-12);
+	assert_true(fabs(level[0] - 0.05 / 3) < 1e-12);
+	assert_true(fabs(level[2] - 0.025) < 1e-12);
+	/* all small: all stand (Bonferroni would have kept 0.04 out) */
+	assert_int_equal(holm((const double[]){ 0.01, 0.012, 0.04 }, 3, 0.05, rej, NULL), 3);
+}
+
+/*
+ * A/A: with nothing changed, the chance that a "worse" or "better" claim stands must
+ * stay within alpha. 200 simulated comparisons at a = 0.05: at most 10 expected; the
+ * seed makes the count a fixed number, asserted with room for the bootstrap's
+ * approximation (it tends to be conservative with few repetitions).
+ */
+static void test_aa_false_alarms(void **state)
+{
+	uint64_t rng = 42;
+	int i, wrong = 0, same = 0;
+
+	(void)state;
+	for (i = 0; i < 200; i++) {
+		enum claim c = decide(&noisy, 1.0, 0.10, 0.05, &rng, 400);
+
+		wrong += c == CLAIM_WORSE || c == CLAIM_BETTER;
+		same += c == CLAIM_SAME;
+	}
+	print_message("A/A: %d of 200 wrong claims, %d 'no change'\n", wrong, same);
+	assert_true(wrong <= 10);
+	/* and with a margin well above the noise, "no change" is what it says */
+	for (i = same = 0; i < 100; i++)
+		same += decide(&noisy, 1.0, 0.50, 0.05, &rng, 400) == CLAIM_SAME;
+	print_message("A/A, margin 50%%: %d of 100 'no change'\n", same);
+	assert_true(same >= 80);
+}
+
+/* power: a 1.6x slower p99 with this noise is "worse" nearly always, never "better" */
+static void test_power(void **state)
+{
+	uint64_t rng = 7;
+	int i, worse = 0, better = 0;
+
+	(void)state;
+	for (i = 0; i < 100; i++) {
+		enum claim c = decide(&noisy, 1.6, 0.10, 0.05, &rng, 400);
+
+		worse += c == CLAIM_WORSE;
+		better += c == CLAIM_BETTER;
+	}
+	print_message("x1.6: %d of 100 'worse'\n", worse);
+	assert_true(worse >= 90);
+	assert_int_equal(better, 0);
+}
+
+/*
+ * The looks of an adaptive run: K looks at growing data, each at a / K, stopping at
+ * the first claim. Wrong claims over the whole sequence stay within a.
+ */
+static void test_looks(void **state)
+{
+	const unsigned int looks = 4;
+	uint64_t rng = 99;
+	int i, wrong = 0;
+
+	(void)state;
+	for (i = 0; i < 150; i++) {
+		struct sim s = noisy;
+		unsigned int k;
+
+		for (k = 0; k < looks; k++, s.reps += 2) {
+			enum claim c = decide(&s, 1.0, 0.10, 0.05 / looks, &rng, 400);
+
+			if (c == CLAIM_WORSE || c == CLAIM_BETTER)
+				wrong++;
+			if (c != CLAIM_NR)
+				break;
+		}
+	}
+	print_message("4 looks, A/A: %d of 150 sequences with a wrong claim\n", wrong);
+	assert_true(wrong <= 8);
+}
+
+/* variance components: between-repetition noise is told from interval noise */
+static void test_variance_components(void **state)
+{
+	struct sim reps = noisy, ivals = noisy;
+	struct hb_opts o = { 0.5, 200, 3 };
+	struct hb_var v1, v2;
+	uint64_t rng = 5;
+
+	(void)state;
+	reps.reps = ivals.reps = 12;
+	reps.between = 0.30;
+	reps.within = 0.0;
+	ivals.between = 0.0;
+	ivals.within = 0.30;
+	make_side(&bufs[0], &reps, 1, &rng);
+	assert_int_equal(hb_variance(&dom, &bufs[0].side, &o, &v1), 0);
+	make_side(&bufs[1], &ivals, 1, &rng);
+	assert_int_equal(hb_variance(&dom, &bufs[1].side, &o, &v2), 0);
+	print_message("between-only: %.4f/%.4f, within-only: %.4f/%.4f\n", v1.between,
+		      v1.within, v2.between, v2.within);
+	/* 0.3^2 = 0.09 between repetitions in the first, nearly none in the second */
+	assert_true(v1.between > 0.03 && v1.between < 0.2);
+	assert_true(v1.between > 5 * v1.within);
+	assert_true(v2.between < 0.5 * v1.between);
+	assert_true(v2.within > 2 * v1.within);
+	assert_int_equal(v1.reps, 12);
+}
+
+/* repetitions needed: the normal approximation, solved by hand */
+static void test_reps_needed(void **state)
+{
+	struct hb_var v = { .between = 0.04, .within = 0.01, .reps = 5, .ivals = 5 };
+	long k;
+
+	(void)state;
+	/*
+	 * d0 = 0, m = log(1.1) = 0.0953, a = 0.025 (z 1.96): need 2 x 0.05 / n <= (0.0953 /
+	 * 1.96)^2 = 0.002364, n >= 42.3: 38 more per side
+	 */
+	k = reps_needed(&v, &v, NAN, 0, log1p(0.10), 0.025, false);
+	assert_true(k >= 37 && k <= 39);
+	/* on the margin no number of repetitions decides */
+	assert_int_equal(reps_needed(&v, &v, NAN, log1p(0.10), log1p(0.10), 0.025, false), -1);
+	/* far beyond it, none are needed */
+	assert_int_equal(reps_needed(&v, &v, NAN, log(3), log1p(0.10), 0.025, false), 0);
+	/* a fixed baseline whose own uncertainty is too large cannot be outgrown */
+	assert_int_equal(reps_needed(&v, &v, NAN, 0.05, log1p(0.10), 0.025, true), -1);
+	assert_true(fabs(z_upper(0.025) - 1.959964) < 1e-5);
+	/* replicates four times as spread as the components say: four times the repetitions */
+	k = reps_needed(&v, &v, 4 * 2 * 0.05 / 5, 0, log1p(0.10), 0.025, false);
+	assert_true(k >= 4 * 42 - 5 - 2 && k <= 4 * 43 - 5 + 2);
+}
+
+/* a repetition that changes level half-way is flagged; a steady one is not */
+static void test_level_shift(void **state)
+{
+	struct sim s = noisy;
+	uint64_t rng = 11;
+	uint32_t at, i;
+	double shift, p;
+
+	(void)state;
+	s.reps = 1;
+	s.ivals = 12;
+	s.within = 0.02;
+	make_side(&bufs[0], &s, 1, &rng);
+	p = hb_level_shift(&dom, &bufs[0].rep[0], 0.5, 999, 1, &at, &shift);
+	assert_true(p > 0.05);
+	/* the last 6 intervals twice as slow */
+	for (i = 6; i < 12; i++) {
+		struct hb_ival *x = &bufs[0].iv[i];
+		uint32_t j;
+
+		for (j = 0; j < x->n; j++)
+			x->idx[j] = hist_index((uint64_t)(2 * dom_val[x->idx[j]]));
+	}
+	p = hb_level_shift(&dom, &bufs[0].rep[0], 0.5, 999, 1, &at, &shift);
+	assert_true(p < 0.01);
+	assert_int_equal(at, 6);
+	assert_true(fabs(shift - log(2)) < 0.1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stat),
+		cmocka_unit_test(test_claims),
+		cmocka_unit_test(test_holm),
+		cmocka_unit_test(test_aa_false_alarms),
+		cmocka_unit_test(test_power),
+		cmocka_unit_test(test_looks),
+		cmocka_unit_test(test_variance_components),
+		cmocka_unit_test(test_reps_needed),
+		cmocka_unit_test(test_level_shift),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
