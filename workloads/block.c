@@ -254,7 +254,7 @@ static void block_teardown(struct wl_run *w)
 
 /* what compare judges block by: a write + sync as the application sees it, and the writeback and kblockd work */
 static const char *const block_primary[] = {
-	"workload:op:p99", "wq:writeback:*:delay:p99", "wq:kblockd:*:delay:p99",
+	"workload:op:p90", "workload:op:p99", "wq:writeback:*:delay:p99", "wq:kblockd:*:delay:p99",
 	NULL,
 };
 

@@ -2,13 +2,14 @@
 /*
  * calibrate.c - a host's noise floors from runs in which nothing changed (noise.h).
  *
- * For each pair of runs, compare_runs() judges every metric; the floor a pair shows
- * for a metric is the smallest margin at which its comparison would have said "no
- * change" at the strictest level of its family (alpha / looks / family size: the level
- * Holm holds the first claim to): exp(max(q(1 - a), -q(a))) - 1 over the bootstrap
- * replicates of log(new / base). A metric's floor is the largest any pair showed:
- * what this host does between identical runs, drift between runs included, which the
- * repetitions inside one run cannot see.
+ * For each pair of runs, compare_runs() judges every metric; the floor a pair shows for a
+ * metric is the change it measured between them, |log(new / base)| as a relative margin
+ * (expm1). A metric's floor is the largest change any pair showed: what this host does
+ * between identical runs, drift between runs included, which the repetitions inside one
+ * run cannot see. compare then claims a change only when its interval clears the floor:
+ * the within-run uncertainty is added once, by the comparison, not twice. (The edges of
+ * each pair's interval would add it twice: with 3 repetitions a side they made floors of
+ * 4x-6x on workload p99s here, behind which a 4.6x slowdown was "cannot tell".)
  */
 #include <errno.h>
 #include <math.h>
@@ -23,7 +24,6 @@ static int pair_floors(const struct run *a, const struct run *b, const struct ju
 		       struct noise *out, char *errbuf)
 {
 	struct cmp_opts co = { .j = *o, .keep_reps = true };
-	double alpha = (1 - o->confidence) / (o->looks ? o->looks : 1);
 	struct cmp_result res;
 	size_t i;
 	int ret;
@@ -34,15 +34,11 @@ static int pair_floors(const struct run *a, const struct run *b, const struct ju
 		return ret;
 	for (i = 0; !ret && i < res.nrows; i++) {
 		const struct cmp_row *r = &res.rows[i];
-		size_t m = r->primary ? res.nprimary : res.nadvisory;
-		double lv, lo, hi;
 
-		if (!r->d || !r->judged || !m)
+		/* d: the pair had data enough for an interval, so the ratio means something */
+		if (!r->d || !r->judged || !(r->j.ratio > 0) || !isfinite(r->j.ratio))
 			continue;
-		lv = alpha / (double)m;
-		lo = quantile_sorted(r->d, o->iters, lv);
-		hi = quantile_sorted(r->d, o->iters, 1 - lv);
-		ret = noise_add(out, r->workload, r->config, r->id, expm1(fmax(hi, -lo)));
+		ret = noise_add(out, r->workload, r->config, r->id, expm1(fabs(log(r->j.ratio))));
 	}
 	cmp_result_free(&res);
 	if (ret)

@@ -24,8 +24,7 @@ const char *cmp_interval(const struct judgement *j, char *buf, size_t len)
 	return buf;
 }
 
-/* fmt_margin - "10%" for the threshold, "23%f" for a host noise floor */
-static const char *fmt_margin(const struct judgement *j, char *buf, size_t len)
+const char *cmp_margin(const struct judgement *j, char *buf, size_t len)
 {
 	if (isnan(j->margin))
 		snprintf(buf, len, "-");
@@ -91,7 +90,7 @@ static void print_row(const struct cmp_row *x, void *ctx)
 		x->workload, x->config, x->primary ? '*' : ' ', p->w, x->id,
 		fmt_us(x->j.base, b, sizeof(b)), fmt_us(x->j.new, n, sizeof(n)),
 		fmt_ratio(x->j.ratio, ra, sizeof(ra)), cmp_interval(&x->j, ci, sizeof(ci)),
-		fmt_margin(&x->j, m, sizeof(m)), x->j.nb, x->j.nn, verdict_names[x->j.v],
+		cmp_margin(&x->j, m, sizeof(m)), x->j.nb, x->j.nn, verdict_names[x->j.v],
 		x->j.v == V_INFO ? "" : ": ", x->j.v == V_INFO ? "" : x->j.why);
 }
 
@@ -219,7 +218,7 @@ static void md_row(const struct cmp_row *x, void *ctx)
 	doc_row(d, (const char *const[]){ x->workload, x->config, x->primary ? "*" : "", x->id,
 		fmt_us(x->j.base, b, sizeof(b)), fmt_us(x->j.new, n, sizeof(n)),
 		fmt_ratio(x->j.ratio, ra, sizeof(ra)), cmp_interval(&x->j, ci, sizeof(ci)),
-		fmt_margin(&x->j, m, sizeof(m)), p, l, reps, bv, nv, vb, vn,
+		cmp_margin(&x->j, m, sizeof(m)), p, l, reps, bv, nv, vb, vn,
 		verdict_names[x->j.v], x->j.v == V_INFO ? "" : x->j.why }, 18);
 }
 
@@ -287,7 +286,7 @@ static void junit_case(FILE *f, const struct cmp_row *x)
 	fprintf(f, "      <system-out>base %s us, new %s us, ratio %s, interval %s, margin %s, "
 		"%s</system-out>\n", fmt_us(x->j.base, b, sizeof(b)),
 		fmt_us(x->j.new, n, sizeof(n)), fmt_ratio(x->j.ratio, ra, sizeof(ra)),
-		cmp_interval(&x->j, ci, sizeof(ci)), fmt_margin(&x->j, m, sizeof(m)),
+		cmp_interval(&x->j, ci, sizeof(ci)), cmp_margin(&x->j, m, sizeof(m)),
 		verdict_names[x->j.v]);
 	fputs("    </testcase>\n", f);
 }

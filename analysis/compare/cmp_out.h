@@ -20,5 +20,7 @@ int cmp_write_md(const char *path, const struct cmp_ctx *c);
 int cmp_write_junit(const char *path, const struct cmp_ctx *c);
 /* cmp_interval - "[0.95, 1.07]" or "-" */
 const char *cmp_interval(const struct judgement *j, char *buf, size_t len);
+/* cmp_margin - "10%" for the threshold, "23%f" for a host noise floor, "-" */
+const char *cmp_margin(const struct judgement *j, char *buf, size_t len);
 
 #endif

@@ -332,6 +332,8 @@ static int compare_sets(struct cmp_result *res, struct row_reps *rr,
 			 b.incomplete, n.incomplete);
 		return whole_row(res, bs->workload, bs->config, "*", V_INCOMPLETE, why);
 	}
+	if (o->workload_only)
+		return compare_keys(res, rr, bs, ns, o, true);
 	if (b.lossy || n.lossy) {
 		snprintf(why, sizeof(why), "trace events lost in %u base and %u new "
 			 "repetitions; workload metrics still compared", b.lossy, n.lossy);
@@ -493,12 +495,42 @@ out:
 	return ret;
 }
 
+/* compare_groups - compare and judge two groupings of cells; frees them */
+static int compare_groups(struct cellsets *bcs, struct cellsets *ncs, const struct run *base,
+			  const struct run *new, const struct cmp_opts *o,
+			  struct cmp_result *res, char *errbuf)
+{
+	struct row_reps rr = { 0 };
+	size_t i;
+	int ret = 0;
+
+	if (base != new)
+		ret = meta_diffs(res, base, new);
+	ret = ret ?: compare_all(bcs, ncs, o, res, &rr);
+	ret = ret ?: judge_all(res, &rr, o);
+	if (!ret && !res->matched)
+		ret = set_err(errbuf, "%s and %s share no workload x configuration: nothing to "
+			     "compare", base->dir, new->dir);
+	else if (ret)
+		set_errno(errbuf, ret, "compare: %s", strerror(-ret));
+	cellsets_free(bcs);
+	cellsets_free(ncs);
+	for (i = 0; i < rr.cap; i++) {
+		if (o->keep_reps && !ret && i < res->nrows)
+			res->rows[i].d = rr.d[i];
+		else
+			free(rr.d[i]);
+	}
+	free(rr.d);
+	if (ret)
+		cmp_result_free(res);
+	return ret;
+}
+
 int compare_runs(const struct run *base, const struct run *new, const struct cmp_opts *o,
 		 struct cmp_result *res, char *errbuf)
 {
-	struct row_reps rr = { 0 };
 	struct cellsets bcs, ncs;
-	size_t i;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -510,26 +542,31 @@ int compare_runs(const struct run *base, const struct run *new, const struct cmp
 		cellsets_free(&bcs);
 		return set_errno(errbuf, ret, "%s: cannot group cells", new->dir);
 	}
-	ret = meta_diffs(res, base, new);
-	ret = ret ?: compare_all(&bcs, &ncs, o, res, &rr);
-	ret = ret ?: judge_all(res, &rr, o);
-	if (!ret && !res->matched)
-		ret = set_err(errbuf, "%s and %s share no workload x configuration: nothing to "
-			     "compare", base->dir, new->dir);
-	else if (ret)
-		set_errno(errbuf, ret, "compare: %s", strerror(-ret));
-	cellsets_free(&bcs);
-	cellsets_free(&ncs);
-	for (i = 0; i < rr.cap; i++) {
-		if (o->keep_reps && !ret && i < res->nrows)
-			res->rows[i].d = rr.d[i];
-		else
-			free(rr.d[i]);
-	}
-	free(rr.d);
+	return compare_groups(&bcs, &ncs, base, new, o, res, errbuf);
+}
+
+int compare_observer(const struct run *run, const struct cmp_opts *o,
+		     struct cmp_result *res, char *errbuf)
+{
+	struct cmp_opts co = *o;
+	struct cellsets bcs, ncs;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	ret = cellsets_build_control(run, &bcs);
 	if (ret)
-		cmp_result_free(res);
-	return ret;
+		return set_errno(errbuf, ret, "%s: cannot group cells", run->dir);
+	if (!bcs.n) {
+		cellsets_free(&bcs);
+		return -ENOENT;
+	}
+	ret = cellsets_build(run, &ncs);
+	if (ret) {
+		cellsets_free(&bcs);
+		return set_errno(errbuf, ret, "%s: cannot group cells", run->dir);
+	}
+	co.workload_only = true;
+	return compare_groups(&bcs, &ncs, run, run, &co, res, errbuf);
 }
 
 void cmp_result_free(struct cmp_result *res)

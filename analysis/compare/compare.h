@@ -127,6 +127,7 @@ struct cmp_opts {
 					 * what the results name (workload.json) */
 	size_t nprimary;
 	bool keep_reps;			/* keep each row's bootstrap replicates (row.d) */
+	bool workload_only;		/* the workload's own metrics only (compare_observer) */
 };
 
 struct cmp_result {
@@ -161,6 +162,14 @@ extern const char *const cmp_fallback_primary[];
  */
 int compare_runs(const struct run *base, const struct run *new, const struct cmp_opts *o,
 		 struct cmp_result *res, char *errbuf);
+/*
+ * compare_observer - the capture's effect on the workloads, inside one run: its control
+ * cells (capture off, alternated with the traced ones) as base, the traced cells as
+ * new, workload metrics only, judged as compare_runs() does. -ENOENT, quietly, when the
+ * run has no control cells.
+ */
+int compare_observer(const struct run *run, const struct cmp_opts *o,
+		     struct cmp_result *res, char *errbuf);
 void cmp_result_free(struct cmp_result *res);
 
 /*

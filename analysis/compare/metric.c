@@ -160,7 +160,8 @@ bool metric_usable(enum mstat stat, uint64_t count, unsigned int min_tail)
 	return (double)count * (1 - mstat_q[stat]) >= (double)min_tail - 1e-9 && count > 0;
 }
 
-int cellsets_build(const struct run *run, struct cellsets *cs)
+/* build - the sets of the run's traced cells, or of its control cells */
+static int build(const struct run *run, struct cellsets *cs, bool control)
 {
 	size_t i;
 
@@ -170,8 +171,11 @@ int cellsets_build(const struct run *run, struct cellsets *cs)
 		return -ENOMEM;
 	for (i = 0; i < run->ncells; i++) {
 		const struct cell *c = &run->cells[i];
-		struct cellset *s = (struct cellset *)cellsets_find(cs, c->workload, c->config);
+		struct cellset *s;
 
+		if (c->control != control)
+			continue;
+		s = (struct cellset *)cellsets_find(cs, c->workload, c->config);
 		if (!s) {
 			s = &cs->s[cs->n++];
 			strcpy(s->workload, c->workload);
@@ -182,6 +186,16 @@ int cellsets_build(const struct run *run, struct cellsets *cs)
 		s->cell[s->n++] = c;
 	}
 	return 0;
+}
+
+int cellsets_build(const struct run *run, struct cellsets *cs)
+{
+	return build(run, cs, false);
+}
+
+int cellsets_build_control(const struct run *run, struct cellsets *cs)
+{
+	return build(run, cs, true);
 }
 
 void cellsets_free(struct cellsets *cs)

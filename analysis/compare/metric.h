@@ -82,7 +82,10 @@ struct cellsets {
 	size_t n;
 };
 
+/* cellsets_build - the traced cells of run by workload x configuration (control cells not) */
 int cellsets_build(const struct run *run, struct cellsets *cs);
+/* cellsets_build_control - the control cells (capture off) the same way; n = 0: none */
+int cellsets_build_control(const struct run *run, struct cellsets *cs);
 void cellsets_free(struct cellsets *cs);
 const struct cellset *cellsets_find(const struct cellsets *cs, const char *workload,
 				    const char *config);

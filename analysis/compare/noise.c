@@ -107,8 +107,8 @@ static int read_floor(const struct jr *j, json_object *o, size_t i, struct noise
 	ret = ret ?: jr_double(j, o, where, "floor", &floor);
 	if (ret)
 		return ret;
-	if (!(floor >= 0 && floor < 100))
-		return jr_fail(j, where, "floor", "%g is not a relative margin in [0, 100)", floor);
+	if (!(floor >= 0 && isfinite(floor)))
+		return jr_fail(j, where, "floor", "%g is not a relative margin (0.25 = 25%%, >= 0)", floor);
 	if (noise_add(n, wl, cfg, id, floor))
 		return set_errno(j->errbuf, -ENOMEM, "out of memory");
 	return 0;
@@ -118,7 +118,7 @@ int noise_load(const char *path, struct noise *n, char *errbuf)
 {
 	struct jr j = { path, errbuf };
 	json_object *o, *a;
-	int runs, ret;
+	int runs, looks = 1, ret;
 	size_t i;
 
 	memset(n, 0, sizeof(*n));
@@ -134,7 +134,8 @@ int noise_load(const char *path, struct noise *n, char *errbuf)
 	ret = ret ?: jr_int(&j, o, "", "runs", 0, 100000, &runs);
 	ret = ret ?: jr_double(&j, o, "", "alpha", &n->alpha);
 	if (!ret && jr_has(o, "looks"))
-		ret = jr_int(&j, o, "", "looks", 1, 100, (int *)&n->looks);
+		ret = jr_int(&j, o, "", "looks", 1, 100, &looks);
+	n->looks = looks;
 	ret = ret ?: jr_get(&j, o, "", "floors", json_type_array, &a);
 	for (i = 0; !ret && i < json_object_array_length(a); i++)
 		ret = read_floor(&j, json_object_array_get_idx(a, i), i, n);

@@ -416,8 +416,10 @@ static int add_in_tx(struct ins *in, const struct run *run, const char *source,
 	ret = ret ?: prep(in, "INSERT INTO value (cell_id, metric_id, value, count) "
 			  "VALUES (?,?,?,?)", &in->value);
 	ret = ret ?: put_run(in, run, source, digest, &res->run_id);
+	/* control cells (capture off) stay in the run: a series mixes no untraced values */
 	for (i = 0; !ret && i < run->ncells; i++)
-		ret = put_cell(in, res->run_id, (int)i, &run->cells[i], res);
+		if (!run->cells[i].control)
+			ret = put_cell(in, res->run_id, (int)i, &run->cells[i], res);
 	return ret;
 }
 

@@ -411,6 +411,7 @@ void findings_write(struct report_ctx *r)
 	for (w = 0; w < n; w++)
 		wakeup_finding(r, wl[w]);
 	adaptive_finding(r);
+	observer_finding(r);
 	data_quality(r);
 	long_runs(r);
 	deferred_ratios(r);

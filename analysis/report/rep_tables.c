@@ -160,7 +160,7 @@ static void cell_csv(struct csvw *w, const struct cell *c, const char *knobs)
 	csvw_u64(w, cap->lost_events);
 	csvw_u64(w, cap->late_events);
 	csvw_u64(w, cap->unmatched);
-	csv_num(w, c->ok ? cap->duration_s : NAN);
+	csv_num(w, c->ok && !c->control ? cap->duration_s : NAN);	/* control: untraced */
 	csvw_str(w, knobs);
 	csvw_end(w);
 }
@@ -170,6 +170,7 @@ void table_cells(struct report_ctx *r)
 	static const char *const hdr[] = { "cell", "status", "events", "lost events",
 		"unmatched", "duration (s)", "knobs" };
 	char ev[32], lost[48], un[32], dur[32], knobs[1024];
+	bool traced;
 	size_t i;
 
 	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
@@ -184,10 +185,12 @@ void table_cells(struct report_ctx *r)
 			 cap->lossy ? " (LOSSY)" : "");
 		snprintf(un, sizeof(un), "%llu", (unsigned long long)cap->unmatched);
 		snprintf(dur, sizeof(dur), "%.1f", cap->duration_s);
+		traced = c->ok && !c->control;
 		doc_row(&r->doc, (const char *const[]){ c->id,
-			c->ok ? "ok" : c->error[0] ? c->error : c->status,
-			c->ok ? ev : "-", c->ok ? lost : "-", c->ok ? un : "-",
-			c->ok ? dur : "-", knobs }, ARRAY_SIZE(hdr));
+			!c->ok ? (c->error[0] ? c->error : c->status) :
+			c->control ? "ok (control: not traced)" : "ok",
+			traced ? ev : "-", traced ? lost : "-", traced ? un : "-",
+			traced ? dur : "-", knobs }, ARRAY_SIZE(hdr));
 	}
 	doc_table_end(&r->doc);
 }

@@ -207,6 +207,7 @@ static void body(struct report_ctx *r)
 	findings_write(r);
 	doc_h(&r->doc, 2, "Cells");
 	table_cells(r);
+	observer_section(r);
 	n = report_workloads(r, wl, ARRAY_SIZE(wl));
 	for (i = 0; i < n && !r->err; i++)
 		workload_section(r, wl[i]);
@@ -215,6 +216,9 @@ static void body(struct report_ctx *r)
 	       "group and statistic (ns); tables/wakeup.csv: thread wakeup per ksoftirqd and "
 	       "worker pool; tables/counters.csv: workload counters; tables/cells.csv: "
 	       "every cell");
+	if (r->has_obs)
+		doc_li(&r->doc, "tables/observer.csv: each workload metric traced against "
+		       "untraced (ns)");
 	if (r->o->plots)
 		doc_li(&r->doc, "plots/: %zu plots as PNG and SVG, with the gnuplot scripts and "
 		       "data that drew them", r->nplots);
@@ -228,6 +232,11 @@ int report_write(const struct run *run, const struct report_opts *o, char *errbu
 	ret = cellsets_build(run, &r.cs);
 	if (ret)
 		return set_errno(errbuf, ret, "%s: cannot group cells", run->dir);
+	ret = observer_load(&r);
+	if (ret) {
+		set_errno(errbuf, ret, "%s: out of memory", run->dir);
+		goto out_free_sets;
+	}
 	ret = prepare_dirs(&r);
 	ret = ret ?: open_doc(&r);
 	if (ret)
@@ -243,6 +252,7 @@ int report_write(const struct run *run, const struct report_opts *o, char *errbu
 		ret = set_errno(errbuf, e, "%s: cannot write the report: %s", o->outdir,
 			       strerror(-e));
 out_free_sets:
+	cmp_result_free(&r.obs);
 	cellsets_free(&r.cs);
 	return ret;
 }

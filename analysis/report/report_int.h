@@ -9,6 +9,7 @@
 #include <limits.h>
 
 #include "aggr.h"
+#include "compare.h"
 #include "csvw.h"
 #include "doc.h"
 #include "metric.h"
@@ -25,6 +26,10 @@ struct report_ctx {
 	struct doc doc;
 	struct csvw tab[TAB_NR];
 	size_t nplots;
+	struct cmp_result obs;		/* traced against untraced (rep_observer.c) */
+	bool has_obs;			/* the run has control cells, judged in obs */
+	bool obs_err;			/* it has, and they could not be judged: */
+	char obs_why[ERRBUF_LEN];	/* why */
 	int err;			/* first fatal error (plots, files) */
 	char *errbuf;
 };
@@ -56,6 +61,11 @@ void table_wakeup(struct report_ctx *r, const char *wl);
 void plots_workload(struct report_ctx *r, const char *wl, const char *metric);
 void plots_deferred(struct report_ctx *r, const char *wl);
 void plots_time(struct report_ctx *r, const char *wl);
+
+/* rep_observer.c: the capture's effect, from the run's control cells */
+int observer_load(struct report_ctx *r);
+void observer_finding(struct report_ctx *r);
+void observer_section(struct report_ctx *r);
 
 /* findings.c */
 void findings_write(struct report_ctx *r);

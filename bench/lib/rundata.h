@@ -169,6 +169,7 @@ struct cell {
 	char config[NAME_LEN];
 	unsigned int rep;
 	unsigned int look;		/* 0: planned; k: added by an adaptive run after look k */
+	bool control;			/* capture off: workload files only (the observer effect) */
 	char dir[PATH_MAX];
 	char status[32];
 	char error[TEXT_LEN];

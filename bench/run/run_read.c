@@ -39,9 +39,27 @@ static int load_if(const char *dir, const char *name, struct record *rec, bool *
 	return fn(p, rec, errbuf);
 }
 
-int record_load(const char *dir, struct record *rec, char *errbuf)
+/* load_workload - workload.json and workload-hist.csv when there */
+static int load_workload(const char *dir, struct record *rec, char *errbuf)
 {
 	char p[PATH_MAX], h[PATH_MAX];
+	int ret;
+
+	ret = load_if(dir, "workload-intervals.csv", rec, &rec->has_wl_ivals,
+		      ivfile_load_series, errbuf);
+	if (ret || !file_exists(dir, "workload.json"))
+		return ret;
+	ret = path_join(p, sizeof(p), dir, "workload.json");
+	ret = ret ?: path_join(h, sizeof(h), dir, "workload-hist.csv");
+	if (ret)
+		return set_errno(errbuf, ret, "%s: path too long", dir);
+	return workload_load(p, file_exists(dir, "workload-hist.csv") ? h : NULL, &rec->wl,
+			     errbuf);
+}
+
+int record_load(const char *dir, struct record *rec, char *errbuf)
+{
+	char p[PATH_MAX];
 	int ret;
 
 	if (strlen(dir) >= sizeof(rec->dir))
@@ -52,16 +70,7 @@ int record_load(const char *dir, struct record *rec, char *errbuf)
 	ret = ret ?: load_if(dir, "histograms.csv", rec, NULL, histograms_load, errbuf);
 	ret = ret ?: load_if(dir, "intervals.csv", rec, &rec->has_ivals, ivfile_load_series,
 			     errbuf);
-	ret = ret ?: load_if(dir, "workload-intervals.csv", rec, &rec->has_wl_ivals,
-			     ivfile_load_series, errbuf);
-	if (ret || !file_exists(dir, "workload.json"))
-		return ret;
-	ret = path_join(p, sizeof(p), dir, "workload.json");
-	ret = ret ?: path_join(h, sizeof(h), dir, "workload-hist.csv");
-	if (ret)
-		return set_errno(errbuf, ret, "%s: path too long", dir);
-	return workload_load(p, file_exists(dir, "workload-hist.csv") ? h : NULL, &rec->wl,
-			     errbuf);
+	return ret ?: load_workload(dir, rec, errbuf);
 }
 
 /*
@@ -122,7 +131,13 @@ static int cell_load(const char *rundir, struct cell *c, const char *reldir, cha
 	ret = ret ?: cell_json_load(p, c, true, errbuf);
 	if (ret || strcmp(c->status, "ok"))
 		return ret;
-	ret = record_load(c->dir, &c->rec, errbuf);
+	if (c->control) {
+		/* capture off: the workload's files only */
+		snprintf(c->rec.dir, sizeof(c->rec.dir), "%s", c->dir);
+		ret = load_workload(c->dir, &c->rec, errbuf);
+	} else {
+		ret = record_load(c->dir, &c->rec, errbuf);
+	}
 	c->ok = !ret;
 	return ret;
 }
@@ -143,7 +158,7 @@ static int cell_entry(const struct jr *j, struct json_object *e, const char *whe
 {
 	char reldir[PATH_MAX];
 	const char *base;
-	int rep, ret;
+	int rep, look = 0, ret;
 
 	ret = jr_str(j, e, where, "workload", c->workload, sizeof(c->workload));
 	ret = ret ?: jr_str(j, e, where, "config", c->config, sizeof(c->config));
@@ -152,10 +167,13 @@ static int cell_entry(const struct jr *j, struct json_object *e, const char *whe
 	ret = ret ?: check_reldir(j, where, reldir);
 	ret = ret ?: jr_str_opt(j, e, where, "id", c->id, sizeof(c->id));
 	if (!ret && jr_has(e, "look"))
-		ret = jr_int(j, e, where, "look", 1, 100, (int *)&c->look);
+		ret = jr_int(j, e, where, "look", 1, 100, &look);
+	if (!ret && jr_has(e, "control"))
+		ret = jr_bool(j, e, where, "control", &c->control);
 	if (ret)
 		return ret;
 	c->rep = (unsigned int)rep;
+	c->look = (unsigned int)look;
 	base = strrchr(reldir, '/') ? strrchr(reldir, '/') + 1 : reldir;
 	if (!c->id[0])
 		snprintf(c->id, sizeof(c->id), "%.*s", (int)sizeof(c->id) - 1, base);

@@ -75,6 +75,8 @@ static json_object *cell_ref(const struct run_state *r, const struct scn_cell *c
 	json_object_object_add(o, "dir", json_object_new_string(dir));
 	if (c->look)
 		json_object_object_add(o, "look", json_object_new_int(c->look));
+	if (c->control)
+		json_object_object_add(o, "control", json_object_new_boolean(true));
 	return o;
 }
 
@@ -146,6 +148,8 @@ int cell_json_write(const struct run_state *r, const struct scn_cell *c, const c
 	json_object_object_add(o, "config", json_object_new_string(cf->name));
 	json_object_object_add(o, "description", str_or_null(cf->description));
 	json_object_object_add(o, "rep", json_object_new_int(c->rep));
+	if (c->control)
+		json_object_object_add(o, "control", json_object_new_boolean(true));
 	json_object_object_add(o, "seed", json_object_new_uint64(c->seed));
 	json_object_object_add(o, "knobs", knobs_json(r, cf));
 	json_object_object_add(o, "options", options_json(cf, c->wl));

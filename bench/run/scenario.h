@@ -6,7 +6,7 @@
  *
  *   [global]            duration, warmup, repetitions, buffer_kb, interval, cpus,
  *                       order, seed, quick_duration, quick_warmup, sched_events,
- *                       until_decided
+ *                       until_decided, control
  *   [workload NAME]     type = net|timer|audio|tty|block|hog (or workload = ...),
  *                       configs = A, B (default: every [config]), primary = metric-id
  *                       patterns compare decides by (default: the workload's own), other
@@ -58,6 +58,9 @@ struct scn_opt {
 };
 
 #define SCN_MAX_PRIMARY 8	/* = PRIMARY_MAX of rundata.h */
+
+/* control = no | reference | yes: untraced twins of no cell, the reference's, every */
+enum scn_control { SCN_CONTROL_NO, SCN_CONTROL_REFERENCE, SCN_CONTROL_ALL };
 
 struct scn_workload {
 	char name[SCN_NAME_MAX];
@@ -112,6 +115,7 @@ struct scenario {
 	unsigned int buffer_kb;
 	bool sched_events;		/* capture sched_switch/sched_wakeup */
 	uint64_t until_decided_ns;	/* adaptive repetitions' time budget; 0 = off */
+	enum scn_control control;	/* control cells (capture off) beside which cells */
 	char cpus[SCN_VAL_MAX];		/* canonical CPU list for the workloads; "" = all */
 	enum scn_order order;
 	uint64_t seed;
@@ -144,17 +148,25 @@ struct scn_cell {
 	int wl, cfg;
 	unsigned int rep;		/* 1-based */
 	uint64_t seed;			/* scenario seed + rep: the same for every config */
-	char id[SCN_NAME_MAX * 2 + 16];	/* "<workload>--<config>--r<rep>" */
+	char id[SCN_NAME_MAX * 2 + 32];	/* "<workload>--<config>--r<rep>[--control]" */
 	unsigned int look;		/* 0: planned; k: added after look k (run --until-decided) */
+	bool control;			/* run with the capture off (the observer effect) */
 };
 
 /*
- * scenario_plan - every cell in run order. Repetitions are the outer loop so that
+ * scenario_plan - every cell in run order. With control, each cell (or each cell of a
+ * workload's reference configuration) has a twin with the capture off right beside it, before it in odd repetitions and after it in even ones,
+ * so that neither order nor drift favours one. Repetitions are the outer loop so that
  * slow drift of the machine spreads over every configuration; within a repetition the
  * configurations of a workload rotate (interleaved: A B C, B C A, ...) or are shuffled
  * with the seed (shuffled). grouped runs each cell's repetitions back to back.
  * *cells is malloc'ed; the caller frees it.
  */
+/*
+ * scenario_reference - the configuration a workload's others are judged against: the
+ * one named "default" or "baseline", else its first
+ */
+int scenario_reference(const struct scenario *s, int w);
 int scenario_plan(const struct scenario *s, struct scn_cell **cells, int *n);
 /* scenario_cell - cell (w, cfg, repetition rep) with its seed and id */
 void scenario_cell(const struct scenario *s, struct scn_cell *c, int w, int cfg,

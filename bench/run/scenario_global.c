@@ -140,6 +140,22 @@ static int g_until_decided(struct scenario *s, const char *v,
 	return parse_duration_ns(v, &s->until_decided_ns, e);
 }
 
+static int g_control(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
+		     char *e)
+{
+	bool on;
+
+	if (!strcmp(v, "reference")) {
+		s->control = SCN_CONTROL_REFERENCE;
+		return 0;
+	}
+	if (parse_bool(v, &on, e))
+		return set_err(e, "'%s': control is yes (an untraced twin of every cell), "
+			       "reference (of the reference configuration's cells) or no", v);
+	s->control = on ? SCN_CONTROL_ALL : SCN_CONTROL_NO;
+	return 0;
+}
+
 static int g_store(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
 		   char *e)
 {
@@ -166,6 +182,7 @@ static const struct {
 	{ "sched_events", g_sched_events },
 	{ "until_decided", g_until_decided },
 	{ "store", g_store },
+	{ "control", g_control },
 };
 
 
@@ -180,7 +197,7 @@ int scn_global_set(struct scenario *s, const char *name, const char *value,
 	if (i == ARRAY_SIZE(global_keys)) {
 		set_err(err, "unknown key '%s' (duration, warmup, repetitions, buffer_kb, "
 			"interval, cpus, order, seed, quick_duration, quick_warmup, sched_events, "
-			"until_decided, store)",
+			"until_decided, store, control)",
 			name);
 		return -ENOENT;
 	}

@@ -182,6 +182,7 @@ int scenario_finish(struct scenario *s, const char *const *types, char *err, int
 void scenario_quick(struct scenario *s)
 {
 	s->repetitions = 1;
+	s->control = SCN_CONTROL_NO;	/* one repetition cannot measure the capture's effect */
 	s->duration_ns = s->quick_duration_ns;
 	if (s->warmup_ns > s->quick_warmup_ns)
 		s->warmup_ns = s->quick_warmup_ns;
@@ -229,7 +230,49 @@ void scenario_cell(const struct scenario *s, struct scn_cell *c, int w, int cfg,
 	c->cfg = cfg;
 	c->rep = rep;
 	c->seed = s->seed + rep;
+	c->look = 0;
+	c->control = false;
 	snprintf(c->id, sizeof(c->id), "%s--%s--r%u", s->wl[w].name, s->cfg[cfg].name, rep);
+}
+
+int scenario_reference(const struct scenario *s, int w)
+{
+	int i;
+
+	for (i = 0; i < s->wl[w].nconfigs; i++)
+		if (!strcmp(s->cfg[s->wl[w].configs[i]].name, "default") ||
+		    !strcmp(s->cfg[s->wl[w].configs[i]].name, "baseline"))
+			return s->wl[w].configs[i];
+	return s->wl[w].configs[0];
+}
+
+/* controlled - does (w, cfg) get control cells */
+static bool controlled(const struct scenario *s, int w, int cfg)
+{
+	return s->control == SCN_CONTROL_ALL ||
+	       (s->control == SCN_CONTROL_REFERENCE && cfg == scenario_reference(s, w));
+}
+
+/* add_cell - a cell and, with control, its twin (capture off) in alternating order */
+static void add_cell(const struct scenario *s, struct scn_cell *c, int *k, int w, int cfg,
+		     unsigned int rep)
+{
+	int first = *k;
+
+	scenario_cell(s, &c[(*k)++], w, cfg, rep);
+	if (!controlled(s, w, cfg))
+		return;
+	scenario_cell(s, &c[*k], w, cfg, rep);
+	c[*k].control = true;
+	snprintf(c[*k].id, sizeof(c[*k].id), "%s--%s--r%u--control", s->wl[w].name,
+		 s->cfg[cfg].name, rep);
+	if (rep % 2) {		/* odd repetitions: the control first */
+		struct scn_cell t = c[first];
+
+		c[first] = c[*k];
+		c[*k] = t;
+	}
+	(*k)++;
 }
 
 int scenario_plan(const struct scenario *s, struct scn_cell **cells, int *n)
@@ -239,8 +282,8 @@ int scenario_plan(const struct scenario *s, struct scn_cell **cells, int *n)
 	unsigned int rep;
 
 	for (w = 0; w < s->nwl; w++)
-		if (!s->wl[w].load)
-			total += s->wl[w].nconfigs * (int)s->repetitions;
+		for (i = 0; !s->wl[w].load && i < s->wl[w].nconfigs; i++)
+			total += (int)s->repetitions * (controlled(s, w, s->wl[w].configs[i]) ? 2 : 1);
 	if (!total)
 		return -EINVAL;
 	c = calloc(total, sizeof(*c));
@@ -250,7 +293,7 @@ int scenario_plan(const struct scenario *s, struct scn_cell **cells, int *n)
 		for (w = 0; w < s->nwl; w++)
 			for (i = 0; !s->wl[w].load && i < s->wl[w].nconfigs; i++)
 				for (rep = 1; rep <= s->repetitions; rep++)
-					scenario_cell(s, &c[k++], w, s->wl[w].configs[i], rep);
+					add_cell(s, c, &k, w, s->wl[w].configs[i], rep);
 	} else {
 		for (rep = 1; rep <= s->repetitions; rep++)
 			for (w = 0; w < s->nwl; w++) {
@@ -258,7 +301,7 @@ int scenario_plan(const struct scenario *s, struct scn_cell **cells, int *n)
 					continue;
 				config_order(s, w, rep, order);
 				for (i = 0; i < s->wl[w].nconfigs; i++)
-					scenario_cell(s, &c[k++], w, order[i], rep);
+					add_cell(s, c, &k, w, order[i], rep);
 			}
 	}
 	*cells = c;

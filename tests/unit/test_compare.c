@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "compare.h"
@@ -453,6 +454,49 @@ static void test_compare_families(void **state)
 	free_pair(&r);
 }
 
+/*
+ * noise.json: what calibrate writes loads back, floors of any size included (a
+ * sparse advisory metric can swing 100x between identical runs); bad floors refused
+ */
+static void test_noise_roundtrip(void **state)
+{
+	char path[] = "/tmp/deferbench-test-noise-XXXXXX";
+	struct noise n = { .runs = 3, .alpha = 0.05, .looks = 4 }, m = { 0 };
+	char err[ERRBUF_LEN];
+	FILE *f;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(n.host, sizeof(n.host), "h");
+	assert_int_equal(noise_add(&n, "tty", "baseline", "workload:delivery:p99", 0.25), 0);
+	assert_int_equal(noise_add(&n, "tty", "baseline", "workload:delivery:p99", 0.5), 0);
+	assert_int_equal(noise_add(&n, "net", "baseline", "wq:x:y:delay:p50", 131.6), 0);
+	assert_int_equal(noise_save(path, &n), 0);
+	assert_int_equal(noise_load(path, &m, err), 0);
+	assert_int_equal(m.n, 2);
+	assert_int_equal(m.looks, 4);
+	assert_true(fabs(noise_floor(&m, "tty", "baseline", "workload:delivery:p99") - 0.5) < 1e-9);
+	assert_true(fabs(noise_floor(&m, "net", "baseline", "wq:x:y:delay:p50") - 131.6) < 1e-9);
+	assert_true(isnan(noise_floor(&m, "net", "baseline", "workload:rtt:p99")));
+	noise_free(&m);
+
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{ \"schema\": \"" NOISE_SCHEMA "\", \"host\": \"h\", \"kernel\": \"k\", "
+	      "\"scenario\": \"s\", \"created\": \"c\", \"runs\": 2, \"alpha\": 0.05, "
+	      "\"looks\": 1, \"floors\": [ { \"workload\": \"tty\", \"config\": \"b\", "
+	      "\"metric\": \"workload:delivery:p99\", \"floor\": -0.5, \"pairs\": 1 } ] }\n", f);
+	fclose(f);
+	assert_int_not_equal(noise_load(path, &m, err), 0);
+	assert_non_null(strstr(err, "floors[0]"));
+	noise_free(&m);
+	noise_free(&n);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -467,6 +511,7 @@ int main(void)
 		cmocka_unit_test(test_compare_one_sided),
 		cmocka_unit_test(test_compare_knob_diffs),
 		cmocka_unit_test(test_compare_families),
+		cmocka_unit_test(test_noise_roundtrip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -327,6 +327,55 @@ static void test_plan_shuffled(void **state __unused)
 	free(c);
 }
 
+/*
+ * test_plan_control - control = yes: an untraced twin beside every cell, before it in
+ * odd repetitions and after it in even ones; reference: the baseline's cells only
+ */
+static void test_plan_control(void **state __unused)
+{
+	struct scn_cell *c;
+	int n, i, twins = 0;
+
+	assert_int_equal(parse("[global]\nrepetitions = 2\ncontrol = yes\n[workload w]\n"
+			       "type = tty\n[config A]\n[config B]\n"), 0);
+	assert_int_equal(s->control, SCN_CONTROL_ALL);
+	assert_int_equal(scenario_plan(s, &c, &n), 0);
+	assert_int_equal(n, 8);
+	assert_string_equal(c[0].id, "w--A--r1--control");
+	assert_true(c[0].control);
+	assert_string_equal(c[1].id, "w--A--r1");
+	assert_false(c[1].control);
+	assert_string_equal(c[2].id, "w--B--r1--control");
+	assert_string_equal(c[4].id, "w--B--r2");	/* rep 2 rotates, traced first */
+	assert_string_equal(c[5].id, "w--B--r2--control");
+	for (i = 0; i < n; i += 2) {	/* twins: same workload, config, rep and seed */
+		assert_int_equal(c[i].cfg, c[i + 1].cfg);
+		assert_int_equal(c[i].rep, c[i + 1].rep);
+		assert_int_equal(c[i].seed, c[i + 1].seed);
+		assert_true(c[i].control != c[i + 1].control);
+	}
+	free(c);
+
+	assert_int_equal(parse("[global]\nrepetitions = 2\ncontrol = reference\n"
+			       "[workload w]\ntype = tty\nconfigs = A baseline\n[config A]\n"
+			       "[config baseline]\n"), 0);
+	assert_int_equal(scenario_plan(s, &c, &n), 0);
+	assert_int_equal(n, 6);
+	for (i = 0; i < n; i++)
+		if (c[i].control) {
+			twins++;
+			assert_string_equal(s->cfg[c[i].cfg].name, "baseline");
+		}
+	assert_int_equal(twins, 2);
+	free(c);
+
+	assert_int_not_equal(parse("[global]\ncontrol = sometimes\n[workload w]\ntype = tty\n"), 0);
+	assert_non_null(strstr(err, "reference"));
+	assert_int_equal(parse("[global]\ncontrol = yes\n[workload w]\ntype = tty\n"), 0);
+	scenario_quick(s);
+	assert_int_equal(s->control, SCN_CONTROL_NO);
+}
+
 static void test_quick(void **state __unused)
 {
 	assert_int_equal(parse("[global]\nduration = 20s\nwarmup = 5s\nrepetitions = 5\n"
@@ -387,6 +436,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_plan_interleaved, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plan_grouped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plan_shuffled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plan_control, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quick, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shipped, setup, teardown),
 	};
