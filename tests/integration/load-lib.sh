@@ -52,13 +52,15 @@ audio_due() {
 	jq -r '(.duration_s * (.options.rate | tonumber) / (.options.frames | tonumber)) | floor' "$1"
 }
 
-# every_period J LOST - audio: each period of the window is counted once: run, dropped
-# (its slot passed while the thread was busy) or lost (mode=net); the first and last
-# may straddle the window's edges
+# every_period J LOST [TAIL] - audio: each period of the window is counted once: run,
+# dropped (its slot passed while the thread was busy) or lost (mode=net); the first
+# and last may straddle the window's edges. mode=net knows a packet lost only when a
+# later one arrives: the packets still in flight at the stop (TAIL at most) are neither
 every_period() {
 	_n=$(( $(counter "$1" periods) + $(counter "$1" dropped) + $2 ))
 	_d=$(audio_due "$1")
-	within "periods + dropped + lost ($(basename "$(dirname "$1")"))" "$_n" $((_d - 2)) $((_d + 1))
+	within "periods + dropped + lost ($(basename "$(dirname "$1")"))" "$_n" \
+		$((_d - 2 - ${3:-0})) $((_d + 1))
 }
 
 # xruns_match DIR - xruns is the count of finish times above one period, read from the

@@ -45,7 +45,7 @@ no_leftovers "$LOAD_PID"
 J=$D/net/workload.json
 [ "$(jq -r .options.mode "$J")" = net ] || fail "mode=net not recorded"
 [ "$(counter "$J" dropped)" = 0 ] || fail "mode=net dropped periods: it has no slots to skip"
-every_period "$J" "$(counter "$J" lost_packets)"
+every_period "$J" "$(counter "$J" lost_packets)" 8
 [ "$(metric "$J" wakeup count)" = "$(counter "$J" periods)" ] || fail "net: wakeup count != periods"
 xruns_match "$D/net"
 exit 0

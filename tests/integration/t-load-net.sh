@@ -82,7 +82,7 @@ wait_load 0
 [ -d /proc/$pid ] && fail "deferbench $pid still running"
 no_leftovers "dbv$pid-" "$before" "$inodes"
 J=$D/audio/workload.json
-every_period "$J" "$(counter "$J" lost_packets)"
+every_period "$J" "$(counter "$J" lost_packets)" 8
 [ "$(metric "$J" wakeup count)" = "$(counter "$J" periods)" ] || fail "audio: wakeup count != periods"
 xruns_match "$D/audio"
 [ "$(counter "$J" napi_threads)" -eq 2 ] || fail "audio: napi_threads $(counter "$J" napi_threads)"
