@@ -66,6 +66,12 @@ TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(TOOL_SRCS))
 # Test-only code (temporary files, synthetic result files) linked into tests and tools.
 TESTLIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/lib/*.c))
+# Library functions a unit test replaces by its own __wrap_NAME (ld --wrap=NAME):
+# test_runner runs scenarios with knobs against a machine made of variables.
+WRAP_test_runner := knob_check knobs_check_set knob_resolve target_read target_write \
+	target_restore
+comma := ,
+wraps = $(addprefix -Wl$(comma)--wrap=,$(WRAP_$1))
 
 # Missing build dependencies, found without installing anything: pkg-config for the
 # libraries that have a .pc file, the compiler for libcsv's header (it has none).
@@ -110,7 +116,8 @@ $(BUILD)/%.h.ok: %.h | check-deps
 $(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJS) $(LIB) | check-deps check-test-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_INC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(LDFLAGS) -MMD -MP -o $@ $< \
-		$(TESTLIB_OBJS) $(LIB) $(shell pkg-config --libs cmocka) $(PKG_LIBS) $(LDLIBS)
+		$(TESTLIB_OBJS) $(LIB) $(call wraps,$*) $(shell pkg-config --libs cmocka) \
+		$(PKG_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/lib/%.o: tests/lib/%.c | check-deps
 	@mkdir -p $(dir $@)

@@ -1,22 +1,113 @@
 #!/bin/sh
-# run-integration.sh - integration tests that really trace and really load the machine.
+# run-integration.sh [TEST...] - integration tests that really trace and really load the
+# machine: every tests/integration/t-*.sh, or the scripts given.
 #
-# They need root and tracefs. Without them every test is reported as SKIPPED (and the
-# run still fails if a test that could run failed). Each test is a script in
-# tests/integration/ that exits 0 (pass), 77 (skipped, with the reason on stdout) or
-# anything else (fail).
+# Each test is a script in tests/integration/ that exits 0 (pass), 77 (skipped, with the
+# reason on stdout) or anything else (fail). The runner:
+#  - runs each one in a session of its own under a time limit (TEST_TIMEOUT seconds,
+#    default 180): at the limit it gets SIGTERM, which runs its cleanup, and SIGKILL 30 s
+#    later;
+#  - checks after each one that it left the machine as it found it: no process of its
+#    session, no knobs journal, no tracefs instance of a process that is gone, the same
+#    workqueue/softirq settings, no new network namespace or dbv veth. A test that left
+#    anything fails, and the runner removes what it left, so that the next tests do not
+#    skip or fail because of it; its temporary directories (mktemp_dir, made in a
+#    directory of the runner's) go too, even when it was killed;
+#  - when it runs as root on a kernel with tracefs (as make test does in CI), counts a
+#    skipped test as a failure unless the test said the kernel lacks a feature it needs
+#    (skip_kernel in lib.sh): a missing tool or a stale journal must not pass silently.
+#    Without root every test may skip.
 cd "$(dirname "$0")/.." || exit 1
-. tests/integration/lib.sh
+. tests/integration/lib-knobs.sh
 
+DB=${DB:-$(pwd)/deferbench}
+TRACEFS_DIR=/sys/kernel/tracing
+TEST_TIMEOUT=${TEST_TIMEOUT:-180}
+strict=0
+[ "$(id -u)" -eq 0 ] && grep -qw tracefs /proc/filesystems && strict=1
+
+work=$(mktemp -d /tmp/deferbench-runner.XXXXXX) || exit 1
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# state FILE - what a test may leave behind, one item a line: settings, the journal,
+# network namespaces, dbv veths, tracefs instances of deferbench processes that are gone
+state() {
+	snapshot "$1"
+	{
+		[ -e "$JOURNAL" ] && echo "journal $JOURNAL"
+		ip netns list 2>/dev/null | sed 's/^/netns /'
+		ip -o link show type veth 2>/dev/null | grep -o 'dbv[^:@]*' | sed 's/^/veth /'
+		for _i in $(ls $TRACEFS_DIR/instances 2>/dev/null | grep '^deferbench-'); do
+			[ -d "/proc/${_i#deferbench-}" ] || echo "instance $_i"
+		done
+	} >> "$1"
+}
+
+# session_pids SID - the processes of session SID that still run (not zombies)
+session_pids() {
+	ps -eo pid=,sid=,stat= | awk -v s="$1" '$2 == s && $3 !~ /^Z/ { printf "%s ", $1 }'
+}
+
+# leftovers SID BEFORE - what the test of session SID left (printed), removed: its
+# processes, its journal (deferbench restore), the instances of its dead processes
+leftovers() {
+	_left=$(session_pids "$1")
+	if [ -n "$_left" ]; then
+		echo "processes still running: $_left"
+		kill -TERM $_left 2>/dev/null	# deferbench restores what it changed on SIGTERM
+		_i=0
+		while [ -n "$(session_pids "$1")" ] && [ $_i -lt 50 ]; do
+			sleep 0.1
+			_i=$((_i + 1))
+		done
+		_left=$(session_pids "$1")
+		[ -z "$_left" ] || { kill -KILL $_left 2>/dev/null; sleep 0.5; }
+	fi
+	state "$work/after"
+	# what is new or changed; what went away (a restore removing an older run's
+	# leftovers) is not the test's doing
+	diff "$2" "$work/after" | grep '^>' > "$work/diff" || return 0
+	echo "the machine changed; now:"
+	cat "$work/diff"
+	if [ -e "$JOURNAL" ]; then
+		"$DB" restore >"$work/restore" 2>&1 || { echo "restore failed:"; cat "$work/restore"; }
+	fi
+	for _i in $(sed -n 's/^> instance //p' "$work/diff"); do
+		rmdir "$TRACEFS_DIR/instances/$_i" 2>/dev/null
+	done
+}
+
+[ $# -gt 0 ] || set -- tests/integration/t-*.sh
 fail=0 pass=0 skip=0
-for t in tests/integration/t-*.sh; do
+for t in "$@"; do
 	[ -e "$t" ] || continue
 	name=${t##*/}
 	echo "== integration: $name"
+	state "$work/before"
+	rm -f "$work/skip"
+	mkdir "$work/tmp" || exit 1
 	start=$(date +%s)
-	sh "$t"
+	# not a process group leader (no job control here): setsid makes the test's sh
+	# the leader of a new session whose id is its pid, $!
+	DB_SKIP_KIND=$work/skip DB_TEST_TMPDIR=$work/tmp setsid timeout -k 30 "$TEST_TIMEOUT" \
+		sh "$t" &
+	sid=$!
+	wait $sid
 	rc=$?
 	took=$(( $(date +%s) - start ))
+	left=$(leftovers $sid "$work/before")
+	rm -rf "$work/tmp"
+	[ $rc -eq 124 ] && echo "   timed out after ${TEST_TIMEOUT}s" >&2
+	if [ -n "$left" ]; then
+		echo "$left" | sed 's/^/   left behind: /' >&2
+		[ $rc -eq 0 ] || [ $rc -eq 77 ] && rc=1
+	fi
+	if [ $rc -eq 77 ] && [ $strict = 1 ] && [ "$(cat "$work/skip" 2>/dev/null)" != kernel ]; then
+		echo "   a skip as root with tracefs is a failure unless the kernel lacks a feature" >&2
+		rc=1
+	fi
 	case $rc in
 	0) pass=$((pass + 1)); echo "   PASS $name (${took}s)" ;;
 	77) skip=$((skip + 1)); echo "   SKIPPED $name" ;;

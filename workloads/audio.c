@@ -227,7 +227,16 @@ static void period(struct wl_run *w, struct audio_priv *p, struct pace *pc,
 	if (pc) {
 		k0 = pc->k;
 		pace_skip(pc, done);
-		p->dropped += pace_count_from(pc, k0, pc->k, from);
+		/*
+		 * the slots that passed, of the window only: a thread stalled across the
+		 * stop (RT throttling, a preempting task) resumes past it, and the slots
+		 * after the stop were never the run's to play
+		 */
+		for (; k0 < pc->k; k0++) {
+			uint64_t d = pace_deadline(pc, k0);
+
+			p->dropped += d >= from && (!wl_stopping(w) || d < w->stop_ns);
+		}
 	}
 }
 

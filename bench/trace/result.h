@@ -55,17 +55,16 @@ struct result {
 	struct result_meta meta;
 };
 
-/*
- * cpu_loss_parse - the counters of one CPU's per_cpu/cpuN/stats text ("entries: ",
- * "overrun: ", ...) into l; text may end with the next CPU's (only the first of each
- * key counts)
- */
-void cpu_loss_parse(const char *text, struct cpu_loss *l);
-
 /* result_init - zeroed result for ncpus CPUs, with the matcher set up; 0 / -ENOMEM */
 int result_init(struct result *r, int ncpus, uint64_t start_ts, uint64_t interval_ns,
 		ival_cb cb, void *cb_ctx);
 void result_free(struct result *r);
+/*
+ * cpu_loss_parse - the counters of one CPU's per_cpu/cpuN/stats text ("overrun: 3"
+ * lines) into l; counters the text lacks are left as they were; the text may go on
+ * with the next CPU's ("CPU: N", as in a trace.dat), which is not read
+ */
+void cpu_loss_parse(const char *text, struct cpu_loss *l);
 /* result_finish - close matching, sum losses, decide lossy */
 void result_finish(struct result *r);
 /* result_duration_s - seconds from capture start to end */

@@ -7,7 +7,7 @@ JOURNAL=${DEFERBENCH_JOURNAL:-/run/deferbench/journal.json}
 # and no other deferbench run holds the journal
 need_root_wq() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root (changes workqueue settings)"
-	[ -w $WQ/writeback/nice ] || skip "no $WQ/writeback (WQ_SYSFS) on this kernel"
+	[ -w $WQ/writeback/nice ] || skip_kernel "no $WQ/writeback (WQ_SYSFS) on this kernel"
 	[ ! -e "$JOURNAL" ] || skip "$JOURNAL exists: another run owns the knobs"
 }
 
@@ -30,16 +30,6 @@ snapshot() {
 same_as() {
 	snapshot "$1.now"
 	diff -u "$1" "$1.now" >&2 || fail "settings differ from the snapshot (above)"
-}
-
-# wait_for CMD... - retry a condition for up to 15 s
-wait_for() {
-	_n=0
-	until "$@"; do
-		_n=$((_n + 1))
-		[ $_n -lt 150 ] || return 1
-		sleep 0.1
-	done
 }
 
 # attr_is WQ ATTR VALUE - a workqueue attribute reads VALUE

@@ -18,13 +18,6 @@ metric() {
 	jq -er ".metrics[] | select(.name == \"$2\") | .$3" "$1" || fail "$1: no metric $2"
 }
 
-# within WHAT VALUE LOW HIGH - fail unless LOW <= VALUE <= HIGH (numbers, maybe fractional)
-within() {
-	awk -v v="$2" -v lo="$3" -v hi="$4" 'BEGIN { exit !(v >= lo && v <= hi) }' ||
-		fail "$1 = $2, expected within [$3, $4]"
-	echo "   $1 = $2 (within [$3, $4])"
-}
-
 # no_leftovers PID - nothing of run PID remains: its process and threads, its temporary
 # directories, its cyclictest. Only what carries PID is checked: the machine is shared,
 # and other runs (a scenario runner) may be using the same workloads meanwhile. That a
@@ -51,4 +44,34 @@ wait_load() {
 	wait "$LOAD_PID"
 	_rc=$?
 	[ "$_rc" -eq "$1" ] || { cat "$_o.err" >&2; fail "deferbench load exited $_rc, not $1"; }
+}
+
+# audio_due J - how many audio periods fell in the window of workload.json J (its
+# duration over frames / rate), rounded down
+audio_due() {
+	jq -r '(.duration_s * (.options.rate | tonumber) / (.options.frames | tonumber)) | floor' "$1"
+}
+
+# every_period J LOST [TAIL] - audio: each period of the window is counted once: run,
+# dropped (its slot passed while the thread was busy) or lost (mode=net); the first
+# and last may straddle the window's edges. mode=net knows a packet lost only when a
+# later one arrives: the packets still in flight at the stop (TAIL at most) are neither
+every_period() {
+	_n=$(( $(counter "$1" periods) + $(counter "$1" dropped) + $2 ))
+	_d=$(audio_due "$1")
+	within "periods + dropped + lost ($(basename "$(dirname "$1")"))" "$_n" \
+		$((_d - 2 - ${3:-0})) $((_d + 1))
+}
+
+# xruns_match DIR - xruns is the count of finish times above one period, read from the
+# finish histogram in workload-hist.csv (a bucket spans < 0.8%: the one holding the
+# period itself may go either way)
+xruns_match() {
+	_j=$1/workload.json
+	_p=$(jq -r '1e9 * (.options.frames | tonumber) / (.options.rate | tonumber) | floor' "$_j")
+	_x=$(counter "$_j" xruns)
+	set -- $(awk -F, -v p="$_p" '$1 == "\"finish\"" {
+			if ($2 > p) sure += $4; else if ($3 > p + 1) maybe += $4 }
+		END { print sure + 0, sure + maybe }' "$1/workload-hist.csv")
+	within "xruns" "$_x" "$1" "$2"
 }

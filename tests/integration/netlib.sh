@@ -9,7 +9,7 @@ NETTOOL=${NETTOOL:-$(pwd)/build/tests/tools/nettool}
 need_root_netns() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root (creates network namespaces and a veth pair)"
 	[ -x "$NETTOOL" ] || fail "$NETTOOL is missing: run 'make integration'"
-	unshare -n true 2>/dev/null || skip "cannot create a network namespace here"
+	unshare -n true 2>/dev/null || skip_kernel "cannot create a network namespace here"
 }
 
 # kv FILE KEY - the value of KEY=... in a nettool output file

@@ -11,11 +11,10 @@ before=$(ip netns list 2>/dev/null)
 for sig in INT TERM KILL; do
 	"$NETTOOL" duration=60s napi=threaded flood=10000 tcp=1 > "$T/$sig" 2> "$T/$sig.err" &
 	pid=$!
-	wait_ready "$T/$sig" $pid
+	wait_ready "$T/$sig" $pid	# "ready": the load runs
 	inodes=$(ns_inodes $pid)
 	[ "$(echo "$inodes" | wc -w)" -eq 2 ] || fail "expected 2 namespace fds, got: $inodes"
 	[ "$(napi_threads "dbv$pid-")" -eq 2 ] || fail "no napi threads before SIG$sig"
-	sleep 0.5
 	kill -$sig $pid
 	{ wait $pid; } 2>/dev/null	# no "Killed" line from the shell
 	rc=$?

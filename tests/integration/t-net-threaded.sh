@@ -19,7 +19,8 @@ inodes=$(ns_inodes $pid)
 wait $pid || { cat "$T/err"; fail "nettool failed"; }
 [ "$(kv "$T/out" napi_threads)" -eq 2 ] || fail "nettool saw $(kv "$T/out" napi_threads) threads"
 [ "$(kv "$T/out" napi_threads_after)" -eq 0 ] || fail "napi threads left after close"
-[ "$(kv "$T/out" received)" -gt 5000 ] || fail "received $(kv "$T/out" received)"
+# 3 s at 2000/s: at least half of the 6000 requests answered, whatever the machine
+[ "$(kv "$T/out" received)" -ge 3000 ] || fail "received $(kv "$T/out" received) of 6000"
 no_leftovers "dbv$pid-" "$before" "$inodes"
 
 "$NETTOOL" duration=1s napi=softirq > "$T/soft" 2> "$T/err" || { cat "$T/err"; fail "softirq run"; }
@@ -30,14 +31,11 @@ no_leftovers "dbv$pid-" "$before" "$inodes"
 # the veth NAPI: never a napi/ thread in softirq mode, only napi/ threads in threaded
 # mode. With TSO on (the veth default) local traffic bypasses veth's NAPI altogether and
 # the softirq-mode count below would be 0: see netns_knob.c.
-had_tracefs=
-[ -e $TRACEFS/trace_clock ] && had_tracefs=1
-need_root_tracefs
+need_root_tracefs	# its cleanup unmounts tracefs if it mounted it
+[ -d $TRACEFS/events/napi/napi_poll ] || skip_kernel "the kernel has no napi:napi_poll event"
 INST=$TRACEFS/instances/dbnet-test-$$
+at_exit "echo 0 > $INST/tracing_on; rmdir $INST"
 mkdir "$INST" || fail "cannot create tracefs instance $INST"
-# leave tracing as found: our instance removed, tracefs unmounted if we mounted it
-trap 'echo 0 > "$INST/tracing_on" 2>/dev/null; rmdir "$INST" 2>/dev/null
-      [ -n "$had_tracefs" ] || umount $TRACEFS 2>/dev/null; rm -rf "$T"' EXIT INT TERM
 echo 4096 > "$INST/buffer_size_kb"
 echo 'dev_name ~ "dbv*"' > "$INST/events/napi/napi_poll/filter" || fail "napi_poll filter"
 echo 1 > "$INST/events/napi/napi_poll/enable" || fail "cannot enable napi:napi_poll"
@@ -50,7 +48,8 @@ for mode in softirq threaded; do
 	total=$(wc -l < "$T/$mode.polls")
 	bythread=$(grep -c '^ *napi/' "$T/$mode.polls")
 	echo "   napi=$mode: $total polls of $dev* NAPI, $bythread of them by napi/ threads"
-	[ "$total" -ge 1000 ] || fail "napi=$mode: only $total NAPI polls for 8000 packets"
+	# 8000 packets; a poll takes what has queued, so a busy machine polls less often
+	[ "$total" -ge 100 ] || fail "napi=$mode: only $total NAPI polls for 8000 packets"
 	case $mode in
 	softirq) [ "$bythread" -eq 0 ] || fail "napi=softirq: polls ran in napi/ threads" ;;
 	threaded) [ "$bythread" -eq "$total" ] ||

@@ -17,6 +17,6 @@ done
 cp -r "$T/live" "$T/cut"
 size=$(stat -c %s "$T/cut/raw/cpu0.dat")
 truncate -s $((size - 100)) "$T/cut/raw/cpu0.dat"
-$DB analyze "$T/cut" > "$T/cut.txt" 2>&1 && fail "analyze accepted a truncated capture"
+expect_exit 1 "$T/cut.txt" $DB analyze "$T/cut"
 grep -q "truncated" "$T/cut.txt" || fail "no clear message for a truncated capture"
 exit 0

@@ -1,20 +1,41 @@
 #!/bin/sh
 # t-record-signals.sh - SIGINT or SIGTERM in the middle of a capture stops it cleanly:
-# results are written, exit status 0, and no tracefs instance is left.
+# exit status 0, the output says the results were interrupted, and the results cover
+# the time traced (summary.json's duration lies between what the test saw of the
+# capture running and the life of the process); no tracefs instance is left. With a
+# command, the command is stopped too.
 . tests/integration/lib.sh
 need_root_tracefs
+command -v jq >/dev/null 2>&1 || skip "jq is not installed (ci/install-deps.sh)"
 mktemp_dir T
 
+now() { date +%s.%N; }
+
+
 for sig in INT TERM; do
+	t_launch=$(now)
 	$DB record -o "$T/$sig" > "$T/$sig.txt" 2>&1 &
 	pid=$!
-	sleep 1.5
-	ls $TRACEFS/instances | grep -q "^deferbench-$pid$" || fail "no instance during capture"
+	wait_for capturing $pid || fail "no tracing instance deferbench-$pid: $(cat "$T/$sig.txt")"
+	t_on=$(now)
+	sleep 0.5	# something to record: not a synchronisation
+	t_kill=$(now)
 	kill -$sig $pid
 	wait $pid || { cat "$T/$sig.txt"; fail "record exited with $? after SIG$sig"; }
+	t_end=$(now)
 	no_leftover_instances
-	assert_file "$T/$sig/summary.json"
-	grep -q "interrupted" "$T/$sig.txt" || fail "no 'interrupted' note after SIG$sig"
+	grep -q "^deferbench: interrupted: results cover the time traced so far$" "$T/$sig.txt" ||
+		fail "no 'interrupted' note after SIG$sig: $(cat "$T/$sig.txt")"
+	J=$T/$sig/summary.json
+	assert_file "$J"
+	within "SIG$sig duration_s" "$(jq -r .meta.duration_s "$J")" \
+		"$(awk -v a="$t_on" -v b="$t_kill" 'BEGIN { print b - a }')" \
+		"$(awk -v a="$t_launch" -v b="$t_end" 'BEGIN { print b - a }')"
+	[ "$(jq -r .capture.events "$J")" -gt 0 ] || fail "SIG$sig: no event in the results"
+	for f in softirq.csv workqueue.csv histograms.csv intervals.csv; do
+		assert_file "$T/$sig/$f"
+	done
+	ls -d "$T/$sig".partial-* 2>/dev/null && fail "SIG$sig: a staging directory was left"
 done
 
 # with a command: the command is stopped too (a duration nobody else uses: the machine
@@ -22,10 +43,10 @@ done
 nap=60.$$
 $DB record -o "$T/cmd" -- sleep $nap > "$T/cmd.txt" 2>&1 &
 pid=$!
-sleep 1
-pgrep -f "^sleep $nap$" >/dev/null || fail "the recorded command never ran"
+wait_for pgrep -f "^sleep $nap$" >/dev/null || fail "the recorded command never ran"
 kill -INT $pid
 wait $pid || fail "record with a command exited with $?"
 pgrep -f "^sleep $nap$" >/dev/null && fail "the recorded command survived"
+grep -q "interrupted" "$T/cmd.txt" || fail "no 'interrupted' note: $(cat "$T/cmd.txt")"
 no_leftover_instances
 exit 0

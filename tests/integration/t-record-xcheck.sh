@@ -7,12 +7,7 @@ need_root_tracefs
 command -v python3 >/dev/null || skip "needs python3 for the independent reader"
 mktemp_dir T
 X=$TRACEFS/instances/dbxcheck-$$
-cleanup() {
-	[ -d "$X" ] && { echo 0 > "$X/tracing_on"; rmdir "$X"; }
-	rm -rf "$T"
-}
-trap cleanup EXIT INT TERM
-
+at_exit "echo 0 > $X/tracing_on; rmdir $X"
 mkdir "$X" || fail "cannot create the checking instance"
 echo 0 > "$X/tracing_on"
 echo mono > "$X/trace_clock"

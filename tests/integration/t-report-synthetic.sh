@@ -50,12 +50,61 @@ done
 grep -q '<img src="plots/' "$RUN/report.html" || fail "no image in report.html"
 grep -q '](plots/pctl-net-rtt.png)' "$RUN/report.md" || fail "report.md lacks the plots"
 
+# the tables hold one row per group of the run gen-run wrote: 3 workloads x 3 configs
+# x 3 repetitions (the interrupted .partial- cell is not one); per workload x config, 1
+# workload metric, 5 softirq vectors x (delay, runtime), 5 work functions x 4 metrics,
+# 2 ksoftirqd threads + 4 worker pools of thread wakeup, 2 counters
+rows() {
+	[ "$(($(wc -l < "$RUN/tables/$1") - 1))" -eq "$2" ] ||
+		fail "tables/$1 has $(($(wc -l < "$RUN/tables/$1") - 1)) rows, not $2"
+}
+rows cells.csv 27
+rows workload.csv 9
+rows softirq.csv 90
+rows workqueue.csv 180
+rows wakeup.csv 54
+rows counters.csv 18
+# a field of a table row: field FILE "key1","key2",... COLUMN
+field() {
+	awk -F, -v k="$2" -v col="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "\"" col "\"") c = i }
+		index($0, k ",") == 1 { gsub(/"/, "", $c); print $c }' "$RUN/tables/$1"
+}
+# 4000 samples per repetition; the failed repetition counts in no figure, the lossy
+# one is flagged where it counts
+[ "$(field workload.csv '"net","default"' count)" = 12000 ] || fail "workload.csv: net/default count"
+[ "$(field workload.csv '"tty","default"' count)" = 8000 ] ||
+	fail "workload.csv: tty/default counts the failed repetition"
+[ "$(field workload.csv '"tty","default"' incomplete_reps)" = 1 ] || fail "workload.csv: incomplete_reps"
+[ "$(field workload.csv '"tty","default"' reps_with_data)" = 2 ] || fail "workload.csv: reps_with_data"
+[ "$(field workload.csv '"net","threaded-napi"' lossy_reps)" = 1 ] || fail "workload.csv: lossy_reps"
+[ "$(field workload.csv '"net","default"' lossy_reps)" = 0 ] || fail "workload.csv: net/default lossy"
+[ "$(field cells.csv '"tty--default--r3"' status)" = failed ] || fail "cells.csv: failed cell status"
+[ "$(field cells.csv '"net--threaded-napi--r2"' lossy)" = 1 ] || fail "cells.csv: lossy cell"
+[ "$(field cells.csv '"net--threaded-napi--r2"' lost_events)" = 1234 ] || fail "cells.csv: lost_events"
+
 # the findings are there, the lossy and failed cells are named
 grep -q '^## Findings' "$RUN/report.md" || fail "no Findings section"
 grep -q 'net--threaded-napi--r2 is LOSSY' "$RUN/report.md" || fail "lossy cell not flagged"
 grep -q 'tty--default--r3 did not finish' "$RUN/report.md" || fail "failed cell not named"
 grep -q 'INCOMPLETE' "$RUN/report.md" || fail "incomplete run not flagged"
 grep -q 'LOSSY 1/3' "$RUN/report.md" || fail "lossy figures not flagged in the tables"
+
+# the headline findings: per workload, the configuration to use, judged against the
+# reference on the workload's primary metrics, or the reference kept when none is
+# shown better. gen-run scales the configurations it is given by 1.0, 0.75 and 1.3 in
+# that order: "fast" is best, "default" (the reference) last; with enough samples and
+# little spread between repetitions, decided
+"$GEN" --samples 40000 --noise 0.01 --workloads net,tty --configs slow,fast,default "$T/f1" ||
+	fail "gen-run f1"
+"$DB" report --no-plots "$T/f1" >"$T/f1.out" 2>&1 || { cat "$T/f1.out"; fail "report f1"; }
+grep -q '^- net: use fast: against default, workload:rtt:p99 0\.[56][0-9]* \[[0-9.]*, [0-9.]*\]: better; softirq:NET\\_RX:delay:p99 0\.[0-9]* \[[0-9.]*, [0-9.]*\]: better$' \
+	"$T/f1/report.md" || { grep '^- net' "$T/f1/report.md"; fail "findings of net"; }
+grep -q '^- tty: use fast: against default, workload:delivery:p99 0\.[56][0-9]* \[[0-9.]*, [0-9.]*\]: better; ' \
+	"$T/f1/report.md" || { grep '^- tty' "$T/f1/report.md"; fail "findings of tty"; }
+"$GEN" --samples 40000 --noise 0.01 --workloads net --configs other,default "$T/f2" || fail "gen-run f2"
+"$DB" report --no-plots "$T/f2" >"$T/f2.out" 2>&1 || { cat "$T/f2.out"; fail "report f2"; }
+grep -q "^- net: keep default: no configuration was shown better on a primary metric" \
+	"$T/f2/report.md" || { grep '^- net' "$T/f2/report.md"; fail "findings: the reference is best"; }
 
 # a re-run leaves no stale plot behind, and keeps what is not the report's
 nplots=$(ls "$RUN"/plots | wc -l)

@@ -33,16 +33,16 @@ $DB run --dry-run --quick $T/s.ini > $T/q 2>&1 || fail "--quick: $(cat $T/q)"
 grep -q ': 5 cells (1 repetition' $T/q || fail "--quick should plan 5 cells: $(head -1 $T/q)"
 
 printf '[global]\nduration = soon\n[workload t]\ntype = tty\n' > $T/bad.ini
-$DB run --dry-run $T/bad.ini > $T/bad 2>&1 && fail "a bad scenario was accepted"
-grep -q "bad.ini:2: \[global\] duration" $T/bad || fail "no file:line in: $(cat $T/bad)"
+expect_message $T/bad "$T/bad.ini:2: [global] duration: 'soon' is not a duration" \
+	$DB run --dry-run $T/bad.ini
 printf '[workload t]\ntype = tty\nrate = 0\n' > $T/opt.ini
-$DB run --dry-run $T/opt.ini > $T/opt 2>&1 && fail "a bad workload option was accepted"
-grep -q "opt.ini:3: \[workload t\] rate" $T/opt || fail "no file:line in: $(cat $T/opt)"
+expect_message $T/opt "$T/opt.ini:3: [workload t] rate" $DB run --dry-run $T/opt.ini
 
 if $DB load --list 2>/dev/null | grep -q '^net '; then
 	$DB run --dry-run bench/scenarios/default.ini > $T/d 2>&1 || fail "default.ini: $(cat $T/d)"
 	grep -q ': 102 cells' $T/d || fail "default.ini should plan 102 cells (51, each with its untraced control twin): $(head -1 $T/d)"
 	$DB run --dry-run bench/scenarios/quick.ini > $T/d 2>&1 || fail "quick.ini: $(cat $T/d)"
+	grep -q ': 8 cells (1 repetition' $T/d || fail "quick.ini should plan 8 cells: $(head -1 $T/d)"
 else
 	echo "   (no net workload in this build: shipped scenarios not planned)"
 fi

@@ -37,7 +37,10 @@ start_run() {
 
 start_run $T/int
 kill -INT $pid
-wait $pid && fail "an interrupted run exited 0"
+wait $pid
+rc=$?
+[ $rc -eq 1 ] || fail "an interrupted run exited $rc, not 1: $(cat $T/log)"
+grep -q "^interrupted: 0 of 1 cells in $T/int " $T/log || fail "no 'interrupted' summary: $(cat $T/log)"
 same_as $T/before
 [ ! -e "$JOURNAL" ] || fail "journal left after Ctrl-C"
 [ ! -e $TRACEFS/instances/deferbench-$pid ] || fail "tracefs instance left after Ctrl-C"
@@ -51,7 +54,10 @@ start_run $T/kill
 kill -KILL $pid
 wait $pid 2>/dev/null
 [ -s "$JOURNAL" ] || fail "SIGKILL: no journal"
-$DB restore > $T/restore 2>&1 || fail "restore: $(cat $T/restore)"
+expect_exit 0 $T/restore $DB restore
+grep -q "^restoring [0-9]* setting(s) saved by pid $pid " $T/restore || fail "restore: $(cat $T/restore)"
+grep -q "wq.writeback.nice ($WQ/writeback/nice): 7 -> " $T/restore ||
+	fail "restore did not put nice back: $(cat $T/restore)"
 same_as $T/before
 [ ! -e $TRACEFS/instances/deferbench-$pid ] || fail "restore left the dead run's instance"
 grep -q '"complete":false' $T/kill/run.json || fail "a killed run looks complete"

@@ -5,27 +5,59 @@
 #include "fixture.h"
 
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
 
+/*
+ * The directories not freed yet: a failed assertion leaves its test at once (cmocka
+ * jumps out of it), so the test's own fixture_free() never runs; they are removed when
+ * the test binary exits.
+ */
+#define FIXTURE_MAX 64
+static char *live[FIXTURE_MAX];
+
+static void remove_leftovers(void)
+{
+	int i;
+
+	for (i = 0; i < FIXTURE_MAX; i++)
+		if (live[i])
+			rm_rf(live[i]);
+}
+
 char *fixture_dir(void)
 {
+	static bool registered;
 	char *d = strdup("/tmp/deferbench-unit.XXXXXX");
+	int i;
 
 	if (!d || !mkdtemp(d)) {
 		perror("fixture_dir");
 		abort();
 	}
+	if (!registered)
+		registered = !atexit(remove_leftovers);
+	for (i = 0; i < FIXTURE_MAX && live[i]; i++)
+		;
+	if (i < FIXTURE_MAX)
+		live[i] = d;
 	return d;
 }
 
 void fixture_free(char *dir)
 {
-	if (dir)
-		rm_rf(dir);
+	int i;
+
+	if (!dir)
+		return;
+	for (i = 0; i < FIXTURE_MAX; i++)
+		if (live[i] == dir)
+			live[i] = NULL;
+	rm_rf(dir);
 	free(dir);
 }
 

@@ -5,7 +5,10 @@
 #ifndef DEFERBENCH_FIXTURE_H
 #define DEFERBENCH_FIXTURE_H
 
-/* fixture_dir - a new empty directory under /tmp; aborts the test binary on failure */
+/*
+ * fixture_dir - a new empty directory under /tmp; aborts the test binary on failure.
+ * One that fixture_free() never removed (its test failed) goes when the binary exits.
+ */
 char *fixture_dir(void);
 /* fixture_free - remove the directory tree and free the name */
 void fixture_free(char *dir);

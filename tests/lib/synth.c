@@ -184,9 +184,10 @@ static void gen_cell(struct cellgen *g, unsigned int wl, unsigned int cfg)
 }
 
 static int write_cell_json(const char *dir, const char *wl, const char *cfg,
-			   unsigned int rep, const char *status)
+			   unsigned int rep, const char *status, const char *const *knobs)
 {
 	struct json_object *root = json_object_new_object(), *k = json_object_new_object();
+	char key[128];
 
 	add_str(root, "schema", "deferbench-cell/1");
 	add_str(root, "workload", wl);
@@ -194,6 +195,14 @@ static int write_cell_json(const char *dir, const char *wl, const char *cfg,
 	json_object_object_add(root, "rep", json_object_new_int((int)rep));
 	add_str(k, "wq.writeback.nice", strstr(cfg, "nice") ? "-10" : "0");
 	add_str(k, "net.threaded", strstr(cfg, "threaded") ? "1" : "0");
+	for (; knobs && *knobs; knobs++) {
+		const char *eq = strchr(*knobs, '=');
+
+		if (!eq)
+			continue;
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - *knobs), *knobs);
+		add_str(k, key, eq + 1);	/* replaces a key already there */
+	}
 	json_object_object_add(root, "knobs", k);
 	if (!strncmp(cfg, "hog", 3)) {	/* "hog...": configurations that start a load */
 		struct json_object *l = json_object_new_array();
@@ -227,7 +236,7 @@ static int write_cell(const char *rundir, struct cellgen *g, unsigned int wl,
 		return -errno;
 	g->lossy = g->o->lossy_cell && !strcmp(g->o->lossy_cell, id);
 	gen_cell(g, mi, cfg);
-	ret = write_cell_json(part, wlname, cfgname, rep, failed ? "failed" : "ok");
+	ret = write_cell_json(part, wlname, cfgname, rep, failed ? "failed" : "ok", g->o->knobs);
 	if (!failed) {
 		ret = ret ?: write_summary(part, g);
 		ret = ret ?: write_group_csvs(part, g);

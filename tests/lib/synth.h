@@ -27,6 +27,8 @@ struct synth_opts {
 	const char *failed_cell;	/* cell id written with status "failed", or NULL */
 	bool partial;			/* add a .partial- cell and complete = false */
 	bool no_wakeup;			/* summary.json without thread_wakeup (older files) */
+	const char *const *knobs;	/* NULL-terminated "key=value": cell.json knob values
+					 * set (or replaced) in every cell, or NULL */
 	const char *kernel;
 	const char *hostname;
 	const char *cmdline;

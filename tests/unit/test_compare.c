@@ -304,6 +304,173 @@ static void test_compare_wakeup_absent(void **state)
 	free_pair(&r);
 }
 
+/* a workload x configuration on one side only: one incomplete row, saying which side */
+static void test_compare_one_sided(void **state)
+{
+	static const char *const bcfg[] = { "default", "threaded", NULL };
+	static const char *const ncfg[] = { "default", "other", NULL };
+	struct synth_opts b, n;
+	struct cmp_opts co = { 0 };
+	struct runs r = { 0 };
+	const struct cmp_row *row;
+	char err[ERRBUF_LEN];
+	size_t i;
+
+	(void)state;
+	small(&b);
+	small(&n);
+	b.configs = bcfg;
+	n.configs = ncfg;
+	load_pair(&r, &b, &n);
+	co.j = jo();
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	assert_int_equal(r.res.matched, 1);
+	row = find_row(&r.res, "net", "threaded", "*");
+	assert_non_null(row);
+	assert_int_equal(row->j.v, V_INCOMPLETE);
+	assert_string_equal(row->j.why, "only in the base run");
+	row = find_row(&r.res, "net", "other", "*");
+	assert_non_null(row);
+	assert_int_equal(row->j.v, V_INCOMPLETE);
+	assert_string_equal(row->j.why, "only in the new run");
+	assert_int_equal(r.res.count[V_INCOMPLETE], 2);
+	/* nothing else of them is compared; the shared configuration is */
+	for (i = 0; i < r.res.nrows; i++)
+		if (strcmp(r.res.rows[i].config, "default"))
+			assert_string_equal(r.res.rows[i].id, "*");
+	assert_non_null(find_row(&r.res, "net", "default", "workload:rtt:p50"));
+	assert_false(cmp_regressed(&r.res));
+	free_pair(&r);
+}
+
+/* env_find - the difference listed for field, or NULL */
+static const struct env_diff *env_find(const struct cmp_result *res, const char *field)
+{
+	size_t i;
+
+	for (i = 0; i < res->nenv; i++)
+		if (!strcmp(res->env[i].field, field))
+			return &res->env[i];
+	return NULL;
+}
+
+/* a configuration of the same name that set other knob values: listed, both ways */
+static void test_compare_knob_diffs(void **state)
+{
+	static const char *const knobs[] = { "wq.writeback.nice=5", "sched.ksoftirqd=fifo:2", NULL };
+	const struct env_diff *e;
+	struct synth_opts b, n;
+	struct cmp_opts co = { 0 };
+	struct runs r = { 0 };
+	char err[ERRBUF_LEN];
+
+	(void)state;
+	small(&b);
+	small(&n);
+	n.knobs = knobs;
+	load_pair(&r, &b, &n);
+	co.j = jo();
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	e = env_find(&r.res, "default knob wq.writeback.nice");
+	assert_non_null(e);
+	assert_string_equal(e->base, "0");
+	assert_string_equal(e->new, "5");
+	e = env_find(&r.res, "threaded knob sched.ksoftirqd");
+	assert_non_null(e);
+	assert_string_equal(e->base, "(not set)");
+	assert_string_equal(e->new, "fifo:2");
+	assert_null(env_find(&r.res, "default knob net.threaded"));	/* the same value */
+	assert_null(env_find(&r.res, "kernel"));
+	cmp_result_free(&r.res);
+
+	/* the other way round: set in base only */
+	assert_int_equal(compare_runs(&r.new, &r.base, &co, &r.res, err), 0);
+	e = env_find(&r.res, "default knob sched.ksoftirqd");
+	assert_non_null(e);
+	assert_string_equal(e->base, "fifo:2");
+	assert_string_equal(e->new, "(not set)");
+	free_pair(&r);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * family_levels - the levels Holm held a family's "worse"/"better" claims to, ascending;
+ * *same counts its "no change" claims, each of which must stand alone at alpha
+ */
+static size_t family_levels(const struct cmp_result *res, bool primary, double *lv, size_t max,
+			    size_t *same)
+{
+	size_t i, n = 0;
+
+	*same = 0;
+	for (i = 0; i < res->nrows && n < max; i++) {
+		const struct cmp_row *r = &res->rows[i];
+
+		if (!r->judged || r->primary != primary || isnan(r->j.p))
+			continue;
+		if (r->j.claim == CLAIM_SAME) {
+			assert_true(fabs(r->j.level - 0.05) < 1e-12);
+			(*same)++;
+			continue;
+		}
+		lv[n++] = r->j.level;
+	}
+	qsort(lv, n, sizeof(*lv), cmp_double);
+	return n;
+}
+
+/*
+ * the correction for many metrics covers each family: its k "worse"/"better" claims are
+ * held to alpha/k, alpha/(k-1), ..., alpha (Holm), whatever else is judged beside them;
+ * a "no change" claim stands on its own at alpha (an equivalence test per metric)
+ */
+static void test_compare_families(void **state)
+{
+	static const char *const one[] = { "workload:rtt:p99" };
+	struct cmp_opts co = { 0 };
+	struct synth_opts b, n;
+	struct runs r = { 0 };
+	char err[ERRBUF_LEN];
+	double lv[512];
+	size_t k, i, same;
+
+	(void)state;
+	small(&b);
+	small(&n);
+	n.seed = 7;
+	n.slowdown = 1.3;
+	load_pair(&r, &b, &n);
+	co.j = jo();
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	k = family_levels(&r.res, true, lv, 512, &same);
+	assert_int_equal(k + same, r.res.nprimary);
+	assert_true(k + same >= 4 && k >= 2);	/* Holm has several levels to show */
+	for (i = 0; i < k; i++)
+		assert_true(fabs(lv[i] - 0.05 / (double)(k - i)) < 1e-12);
+	k = family_levels(&r.res, false, lv, 512, &same);
+	assert_int_equal(k + same, r.res.nadvisory);
+	assert_true(k > 20);
+	for (i = 0; i < k; i++)
+		assert_true(fabs(lv[i] - 0.05 / (double)(k - i)) < 1e-12);
+	cmp_result_free(&r.res);
+
+	/* one primary metric in 2 configurations: a family of 2 */
+	co.primary = one;
+	co.nprimary = 1;
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	k = family_levels(&r.res, true, lv, 512, &same);
+	assert_int_equal(k + same, 2);
+	for (i = 0; i < k; i++)
+		assert_true(fabs(lv[i] - 0.05 / (double)(k - i)) < 1e-12);
+	free_pair(&r);
+}
+
 /*
  * noise.json: what calibrate writes loads back, floors of any size included (a
  * sparse advisory metric can swing 100x between identical runs); bad floors refused
@@ -399,6 +566,9 @@ int main(void)
 		cmocka_unit_test(test_compare_patterns),
 		cmocka_unit_test(test_compare_wakeup),
 		cmocka_unit_test(test_compare_wakeup_absent),
+		cmocka_unit_test(test_compare_one_sided),
+		cmocka_unit_test(test_compare_knob_diffs),
+		cmocka_unit_test(test_compare_families),
 		cmocka_unit_test(test_noise_roundtrip),
 		cmocka_unit_test(test_advise_load_groups),
 	};

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "journal.h"
 #include "knobs.h"
 #include "util.h"
@@ -285,6 +286,47 @@ static void test_journal_file(void **state __unused)
 	rmdir(dir);
 }
 
+/*
+ * test_journal_tampered - restore never writes what a journal names unless it is a
+ * target a knob of that name has: a file elsewhere, a thread that is no ksoftirqd;
+ * each counts as not restored (the caller then keeps the journal), nothing is written
+ */
+static void test_journal_tampered(void **state __unused)
+{
+	char *dir = fixture_dir(), victim[PATH_MAX], jpath[PATH_MAX], buf[16];
+	struct knob_target t[2];
+	struct journal j, l;
+	FILE *f;
+
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	f = fopen(victim, "w");
+	assert_non_null(f);
+	fputs("5\n", f);
+	fclose(f);
+	snprintf(jpath, sizeof(jpath), "%s/journal.json", dir);
+	assert_int_equal(journal_create(&j, jpath, "deferbench test", err), 0);
+	t[0] = target("wq.writeback.nice", victim, "0");
+	t[1] = target("sched.ksoftirqd", "", "other:0");
+	t[1].kind = TGT_THREAD;
+	t[1].pid = 1;
+	snprintf(t[1].comm, sizeof(t[1].comm), "init");
+	assert_int_equal(journal_add(&j, t, 2, err), 0);
+	journal_free(&j);
+
+	assert_int_equal(journal_load(&l, jpath, err), 0);	/* well-formed: it loads */
+	assert_int_equal(l.n, 2);
+	assert_int_equal(journal_restore(&l, NULL), 2);	/* both refused */
+	assert_int_equal(journal_restore(&l, NULL), 2);	/* and again: nothing changed */
+	journal_free(&l);
+	f = fopen(victim, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "5\n");
+	assert_int_equal(access(jpath, F_OK), 0);	/* restore never removes it */
+	fixture_free(dir);
+}
+
 static void test_journal_garbage(void **state __unused)
 {
 	char path[] = "/tmp/deferbench-unit.XXXXXX";
@@ -326,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_safe_names),
 		cmocka_unit_test(test_target_allowed),
 		cmocka_unit_test(test_journal_file),
+		cmocka_unit_test(test_journal_tampered),
 		cmocka_unit_test(test_journal_garbage),
 	};
 

@@ -2,8 +2,11 @@
 /*
  * test_runner.c - the run loop with a fake backend: cell order, result layout,
  * run.json and cell.json, the failure and Ctrl-C paths (teardown always runs, partial
- * cells stay .partial-), the stale-journal refusal; and the pure metadata helpers.
- * No root: the scenarios have no knobs and the journal lives in a temporary directory.
+ * cells stay .partial-), the stale-journal refusal; configurations with knobs, applied
+ * before their cell and restored after it, and a cell whose restore fails; and the pure
+ * metadata helpers. No root: the journal lives in a temporary directory, and the knobs
+ * change a machine made of variables (the linker's --wrap puts the functions below in
+ * place of the library's sysfs and scheduler layer: WRAP_test_runner in the Makefile).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "knobs.h"
 #include "runner.h"
 #include "rundir.h"
 #include "fmt.h"
@@ -31,7 +35,132 @@ static struct fake {
 	int fail_cell;		/* the setup count at which fail happens (1-based) */
 	int setups, teardowns, writes;
 	char ids[64][96];
+	char seen[64][400];	/* the machine's knobs when each cell's workloads started */
 } fk;
+
+/*
+ * The fake machine: writeback's nice and max_active, and the two ksoftirqd threads.
+ * Every write checks that the journal on disk already holds the target (saved before
+ * the first write); restoring nice can be made to fail.
+ */
+#define NICE_PATH WQ_SYSFS_DIR "/writeback/nice"
+#define MAXA_PATH WQ_SYSFS_DIR "/writeback/max_active"
+
+static struct machine {
+	char nice[KNOB_VALUE_MAX], max_active[KNOB_VALUE_MAX], ksoftirqd[2][KNOB_VALUE_MAX];
+	int fail_restore;	/* restoring nice fails: 1 once, 2 every time */
+	int writes, unsaved;	/* writes, and writes of targets the journal did not hold */
+} mc;
+
+static void machine_reset(void)
+{
+	memset(&mc, 0, sizeof(mc));
+	snprintf(mc.nice, sizeof(mc.nice), "0");
+	snprintf(mc.max_active, sizeof(mc.max_active), "256");
+	snprintf(mc.ksoftirqd[0], sizeof(mc.ksoftirqd[0]), "other:0");
+	snprintf(mc.ksoftirqd[1], sizeof(mc.ksoftirqd[1]), "other:0");
+}
+
+static char *slot(const struct knob_target *t)
+{
+	if (t->kind == TGT_THREAD)
+		return mc.ksoftirqd[t->pid - 9000];
+	return strcmp(t->path, NICE_PATH) ? mc.max_active : mc.nice;
+}
+
+/* journaled - the journal file holds target t */
+static bool journaled(const struct knob_target *t)
+{
+	char pid[32], *text = read_file_alloc(getenv("DEFERBENCH_JOURNAL"), NULL);
+	bool ok;
+
+	snprintf(pid, sizeof(pid), "\"pid\":%d", t->pid);
+	ok = text && strstr(text, t->kind == TGT_FILE ? t->path : pid);
+	free(text);
+	return ok;
+}
+
+int __wrap_knob_check(const struct knob *k, char *errbuf);
+int __wrap_knobs_check_set(const struct knob *ks, int n, char *errbuf);
+int __wrap_knob_resolve(const struct knob *k, unsigned long long since_ticks,
+			struct knob_target **out, int *n, char *errbuf);
+int __wrap_target_read(const struct knob_target *t, char *val, size_t len);
+int __wrap_target_write(const struct knob_target *t, const char *val, char *errbuf);
+int __wrap_target_restore(const struct knob_target *t, char *errbuf);
+
+int __wrap_knob_check(const struct knob *k __unused, char *errbuf __unused)
+{
+	return 0;
+}
+
+int __wrap_knobs_check_set(const struct knob *ks __unused, int n __unused,
+			   char *errbuf __unused)
+{
+	return 0;
+}
+
+int __wrap_knob_resolve(const struct knob *k, unsigned long long since_ticks __unused,
+			struct knob_target **out, int *n, char *errbuf)
+{
+	struct knob_target *t = calloc(2, sizeof(*t));
+	int i;
+
+	*n = 0;
+	if (!t)
+		return -ENOMEM;
+	if (k->type->cls == KNOB_WQ_ATTR && !strcmp(k->obj, "writeback") &&
+	    (!strcmp(k->type->attr, "nice") || !strcmp(k->type->attr, "max_active"))) {
+		t[0].kind = TGT_FILE;
+		snprintf(t[0].path, sizeof(t[0].path), "%s",
+			 !strcmp(k->type->attr, "nice") ? NICE_PATH : MAXA_PATH);
+		snprintf(t[0].rpath, sizeof(t[0].rpath), "%s", t[0].path);
+		*n = 1;
+	} else if (k->type->cls == KNOB_SCHED_KSOFTIRQD) {
+		for (i = 0; i < 2; i++) {
+			if (k->cpu >= 0 && k->cpu != i)
+				continue;
+			t[*n].kind = TGT_THREAD;
+			t[*n].pid = 9000 + i;
+			t[*n].start = 1;
+			snprintf(t[*n].comm, sizeof(t[*n].comm), "ksoftirqd/%d", i);
+			(*n)++;
+		}
+	} else {
+		free(t);
+		return set_err(errbuf, "the fake machine has no %s", k->name);
+	}
+	for (i = 0; i < *n; i++) {
+		t[i].type = k->type;
+		snprintf(t[i].knob, sizeof(t[i].knob), "%s", k->name);
+		snprintf(t[i].orig, sizeof(t[i].orig), "%s", slot(&t[i]));
+	}
+	*out = t;
+	return 0;
+}
+
+int __wrap_target_read(const struct knob_target *t, char *val, size_t len)
+{
+	snprintf(val, len, "%s", slot(t));
+	return 0;
+}
+
+int __wrap_target_write(const struct knob_target *t, const char *val, char *errbuf __unused)
+{
+	mc.writes++;
+	mc.unsaved += !journaled(t);
+	snprintf(slot(t), KNOB_VALUE_MAX, "%s", val);
+	return 0;
+}
+
+int __wrap_target_restore(const struct knob_target *t, char *errbuf)
+{
+	if (mc.fail_restore && t->kind == TGT_FILE && !strcmp(t->path, NICE_PATH)) {
+		if (mc.fail_restore == 1)
+			mc.fail_restore = 0;
+		return set_err(errbuf, "the kernel kept %s", mc.nice), -EIO;
+	}
+	return __wrap_target_write(t, t->orig, errbuf);
+}
 
 static char tmp[64], outdir[128], scn[128];
 
@@ -60,6 +189,9 @@ static int f_setup(struct run_cell *c, char *err)
 
 static int f_start(struct run_cell *c __unused, char *err)
 {
+	/* every knob of the cell is applied by now, the late ones too */
+	snprintf(fk.seen[(fk.setups - 1) % 64], sizeof(fk.seen[0]), "nice %s max_active %s "
+		 "ksoftirqd %s %s", mc.nice, mc.max_active, mc.ksoftirqd[0], mc.ksoftirqd[1]);
 	return failing(F_START) ? set_err(err, "start failed") : 0;
 }
 
@@ -142,6 +274,7 @@ static int setup(void **state __unused)
 	fputs(scenario_text, f);
 	fclose(f);
 	memset(&fk, 0, sizeof(fk));
+	machine_reset();
 	stop_requested = 0;
 	return 0;
 }
@@ -277,6 +410,101 @@ static void test_refusals(void **state __unused)
 	assert_int_equal(fk.setups, 0);
 }
 
+static const char knobs_text[] =
+	"[global]\nduration = 20ms\nwarmup = 0\nrepetitions = 1\n"
+	"[workload a]\ntype = tty\nconfigs = x, plain, y\n"
+	"[config x]\nwq.writeback.nice = 5\nsched.ksoftirqd = fifo:2\n"
+	"[config plain]\n"
+	"[config y]\nwq.writeback.nice = -3\nwq.writeback.max_active = 32\n";
+
+static const char machine_as_was[] = "nice 0 max_active 256 ksoftirqd other:0 other:0";
+
+static void write_scenario(const char *text)
+{
+	FILE *f = fopen(scn, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * test_knobs - each cell runs under its configuration's knobs and only those: the
+ * previous cell's are restored before the next one starts, a configuration without
+ * knobs gets the machine as it was; each target is in the journal on disk before it
+ * is first written; cell.json has the values read back; the end restores everything
+ */
+static void test_knobs(void **state __unused)
+{
+	char b[512];
+
+	write_scenario(knobs_text);
+	assert_int_equal(run(false), 0);
+	assert_int_equal(fk.setups, 3);
+	assert_string_equal(fk.ids[0], "a--x--r1");
+	assert_string_equal(fk.seen[0], "nice 5 max_active 256 ksoftirqd fifo:2 fifo:2");
+	assert_string_equal(fk.ids[1], "a--plain--r1");
+	assert_string_equal(fk.seen[1], machine_as_was);
+	assert_string_equal(fk.ids[2], "a--y--r1");
+	assert_string_equal(fk.seen[2], "nice -3 max_active 32 ksoftirqd other:0 other:0");
+	assert_string_equal(mc.nice, "0");
+	assert_string_equal(mc.max_active, "256");
+	assert_string_equal(mc.ksoftirqd[0], "other:0");
+	assert_string_equal(mc.ksoftirqd[1], "other:0");
+	assert_true(mc.writes >= 10);		/* 3 + 3 applied, as many restored */
+	assert_int_equal(mc.unsaved, 0);
+	assert_null(strstr(json_at("cells/a--x--r1/cell.json", "knobs", b, sizeof(b)), "max_active"));
+	assert_non_null(strstr(b, "\"wq.writeback.nice\": \"5\""));
+	assert_non_null(strstr(b, "\"sched.ksoftirqd\": \"fifo:2\""));
+	assert_string_equal(json_at("cells/a--plain--r1/cell.json", "knobs", b, sizeof(b)), "{ }");
+	assert_non_null(strstr(json_at("cells/a--y--r1/cell.json", "knobs", b, sizeof(b)),
+			       "\"wq.writeback.max_active\": \"32\""));
+	assert_string_equal(json_at("run.json", "complete", b, sizeof(b)), "true");
+	assert_int_equal(access(getenv("DEFERBENCH_JOURNAL"), F_OK), -1);
+}
+
+/*
+ * test_restore_fails - a knob that cannot be put back after a cell fails that cell
+ * (its error says so) and stops the run before the next cell, which would otherwise
+ * start on a changed machine; the run says failed and exits 1. When the restore keeps
+ * failing the journal is kept for 'deferbench restore'; when a second try at the end
+ * succeeds, the machine is as it was and the journal goes.
+ */
+static void test_restore_fails(void **state __unused)
+{
+	char b[512];
+
+	write_scenario(knobs_text);
+	mc.fail_restore = 2;
+	assert_int_equal(run(false), 1);
+	assert_int_equal(fk.setups, 1);
+	assert_int_equal(fk.teardowns, 1);
+	assert_true(exists("cells/.partial-a--x--r1/cell.json"));
+	assert_false(exists("cells/a--x--r1"));
+	assert_string_equal(json_at("cells/.partial-a--x--r1/cell.json", "status", b, sizeof(b)),
+			    "failed");
+	assert_non_null(strstr(json_at("cells/.partial-a--x--r1/cell.json", "error", b, sizeof(b)),
+			       "1 setting(s) could not be restored after the cell"));
+	assert_string_equal(json_at("run.json", "status", b, sizeof(b)), "failed");
+	assert_string_equal(json_at("run.json", "complete", b, sizeof(b)), "false");
+	assert_string_equal(mc.nice, "5");		/* still changed */
+	assert_string_equal(mc.ksoftirqd[0], "other:0");	/* the rest restored */
+	assert_int_equal(access(getenv("DEFERBENCH_JOURNAL"), F_OK), 0);	/* kept */
+}
+
+static void test_restore_fails_once(void **state __unused)
+{
+	char b[512];
+
+	write_scenario(knobs_text);
+	mc.fail_restore = 1;
+	assert_int_equal(run(false), 1);
+	assert_int_equal(fk.setups, 1);
+	assert_string_equal(json_at("run.json", "status", b, sizeof(b)), "failed");
+	assert_string_equal(mc.nice, "0");		/* put back by the run's last restore */
+	assert_int_equal(access(getenv("DEFERBENCH_JOURNAL"), F_OK), -1);
+}
+
 static const char config_dynamic[] =
 	"CONFIG_HZ_250=y\nCONFIG_HZ=250\nCONFIG_NO_HZ_IDLE=y\nCONFIG_PREEMPT_BUILD=y\n"
 	"CONFIG_PREEMPT_NONE=y\n# CONFIG_PREEMPT is not set\nCONFIG_PREEMPT_DYNAMIC=y\n";
@@ -333,6 +561,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fail_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interrupt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_knobs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_fails_once, setup, teardown),
 		cmocka_unit_test(test_meta),
 		cmocka_unit_test(test_paths),
 	};

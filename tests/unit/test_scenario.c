@@ -9,6 +9,8 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -253,10 +255,10 @@ static void test_plan_interleaved(void **state __unused)
 	free(c);
 }
 
-static void test_plan_grouped_shuffled(void **state __unused)
+static void test_plan_grouped(void **state __unused)
 {
-	struct scn_cell *c, *d;
-	int n, m, i, seen[3] = { 0 };
+	struct scn_cell *c;
+	int n;
 
 	assert_int_equal(parse("[global]\nrepetitions = 2\norder = grouped\n[workload w]\n"
 			       "type = tty\nconfigs = B A\n[config A]\n[config B]\n"), 0);
@@ -265,22 +267,64 @@ static void test_plan_grouped_shuffled(void **state __unused)
 	assert_string_equal(c[0].id, "w--B--r1");
 	assert_string_equal(c[1].id, "w--B--r2");
 	assert_string_equal(c[2].id, "w--A--r1");
+	assert_string_equal(c[3].id, "w--A--r2");
 	free(c);
+}
 
-	assert_int_equal(parse("[global]\nrepetitions = 4\norder = shuffled\nseed = 7\n"
-			       "[workload w]\ntype = tty\n[config A]\n[config B]\n[config C]\n"), 0);
+/* ids - the plan's cell ids, space-separated */
+static const char *ids(const struct scn_cell *c, int n, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i ? " " : "", c[i].id);
+	return buf;
+}
+
+/*
+ * test_plan_shuffled - each repetition runs every config once, in an order drawn from
+ * the seed: the same on every machine for a seed (pinned below), another for another
+ * seed, and neither the listed order nor its rotation (an identity shuffle fails here)
+ */
+static void test_plan_shuffled(void **state __unused)
+{
+	static const char text[] = "[global]\nrepetitions = 4\norder = shuffled\nseed = 7\n"
+				   "[workload w]\ntype = tty\n[config A]\n[config B]\n[config C]\n";
+	struct scn_cell *c, *d;
+	char a[512], b[512];
+	int n, m, i, rep, seen[3];
+
+	assert_int_equal(parse(text), 0);
 	assert_int_equal(scenario_plan(s, &c, &n), 0);
-	assert_int_equal(scenario_plan(s, &d, &m), 0);
 	assert_int_equal(n, 12);
-	for (i = 0; i < n; i++) {
-		assert_string_equal(c[i].id, d[i].id);	/* same seed, same order */
-		if (c[i].rep == 1)
-			seen[c[i].cfg]++;
+	assert_string_equal(ids(c, n, a, sizeof(a)),
+			    "w--B--r1 w--A--r1 w--C--r1 w--B--r2 w--A--r2 w--C--r2 "
+			    "w--C--r3 w--B--r3 w--A--r3 w--A--r4 w--C--r4 w--B--r4");
+	for (rep = 1; rep <= 4; rep++) {
+		memset(seen, 0, sizeof(seen));
+		for (i = 0; i < n; i++)
+			if (c[i].rep == (unsigned int)rep)
+				seen[c[i].cfg]++;
+		assert_true(seen[0] == 1 && seen[1] == 1 && seen[2] == 1);
 	}
-	assert_int_equal(seen[0] + seen[1] + seen[2], 3);	/* each config once per rep */
-	assert_true(seen[0] == 1 && seen[1] == 1 && seen[2] == 1);
-	free(c);
+	assert_int_equal(scenario_plan(s, &d, &m), 0);
+	assert_string_equal(ids(d, m, b, sizeof(b)), a);	/* same seed, same order */
 	free(d);
+
+	/* not the interleaved rotation of the same scenario */
+	s->order = SCN_INTERLEAVED;
+	assert_int_equal(scenario_plan(s, &d, &m), 0);
+	assert_string_not_equal(ids(d, m, b, sizeof(b)), a);
+	free(d);
+	/* another seed, another order */
+	s->order = SCN_SHUFFLED;
+	s->seed = 8;
+	assert_int_equal(scenario_plan(s, &d, &m), 0);
+	assert_string_not_equal(ids(d, m, b, sizeof(b)), a);
+	free(d);
+	free(c);
 }
 
 /*
@@ -342,20 +386,41 @@ static void test_quick(void **state __unused)
 	assert_int_equal(s->warmup_ns, SCN_DEF_QUICK_WARMUP_NS);
 }
 
-/* test_shipped - the scenarios in bench/scenarios parse (run from the source tree) */
+/* shipped - plan file as this build would, with every workload type known */
+static int shipped(const char *file, bool quick, int *pairs)
+{
+	struct scenario *p;
+	struct scn_cell *c;
+	int n, w;
+
+	p = scenario_load(file, &opts, err);
+	if (!p)
+		fail_msg("%s", err);
+	if (quick)
+		scenario_quick(p);
+	assert_int_equal(scenario_plan(p, &c, &n), 0);
+	for (w = 0, *pairs = 0; w < p->nwl; w++)
+		*pairs += p->wl[w].load ? 0 : p->wl[w].nconfigs;
+	free(c);
+	free(p);
+	return n;
+}
+
+/*
+ * test_shipped - the scenarios in bench/scenarios plan the cells their headers and the
+ * README promise (run from the source tree): default.ini 17 workload x configuration
+ * pairs x 3 repetitions, each with its untraced control twin (control = yes), quick.ini
+ * 8 cells of one repetition, --quick one of each pair and no twins
+ */
 static void test_shipped(void **state __unused)
 {
-	static const char *const files[] = { "bench/scenarios/default.ini",
-					     "bench/scenarios/quick.ini" };
-	struct scenario *p;
-	size_t i;
+	int pairs;
 
-	for (i = 0; i < ARRAY_SIZE(files); i++) {
-		p = scenario_load(files[i], &opts, err);
-		if (!p)
-			fail_msg("%s", err);
-		free(p);
-	}
+	assert_int_equal(shipped("bench/scenarios/default.ini", false, &pairs), 102);
+	assert_int_equal(pairs, 17);
+	assert_int_equal(shipped("bench/scenarios/default.ini", true, &pairs), 17);
+	assert_int_equal(shipped("bench/scenarios/quick.ini", false, &pairs), 8);
+	assert_int_equal(pairs, 8);
 }
 
 int main(void)
@@ -370,7 +435,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plan_interleaved, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_plan_grouped_shuffled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plan_grouped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plan_shuffled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plan_control, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quick, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shipped, setup, teardown),

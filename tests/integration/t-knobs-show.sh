@@ -1,0 +1,72 @@
+#!/bin/sh
+# t-knobs-show.sh - 'deferbench knobs list' names every knob a scenario may set, each
+# documented in docs/scenarios.md; 'deferbench knobs show' prints this machine's
+# settings as sysfs and /proc have them (every WQ_SYSFS workqueue with each attribute,
+# the unbound cpumask, the workqueue parameters, each ksoftirqd thread with its
+# policy), read when it runs: a knob set meanwhile shows its new value. Bad verbs are
+# errors.
+. tests/integration/lib.sh
+. tests/integration/lib-knobs.sh
+need_root_wq
+mktemp_dir T
+
+expect_exit 0 $T/list $DB knobs list
+for k in 'wq.<workqueue>.nice' 'wq.<workqueue>.cpumask' 'wq.<workqueue>.affinity_scope' \
+	 'wq.<workqueue>.affinity_strict' 'wq.<workqueue>.max_active' wq.cpumask \
+	 param.default_affinity_scope param.cpu_intensive_thresh_us 'sched.ksoftirqd[.<cpu>]' \
+	 sched.napi sysctl.net.core.busy_poll sysctl.net.core.busy_read \
+	 sysctl.net.core.netdev_budget sysctl.net.core.netdev_budget_usecs \
+	 sysctl.net.core.dev_weight netdev.lo.rps_cpus; do
+	grep -qF "  $k " $T/list || fail "knobs list lacks $k"
+	doc=$(echo "$k" | sed 's/<workqueue>/<wq>/; s/\[\.<cpu>\]//')	# the docs' spelling
+	grep -qF "\`$doc\`" docs/scenarios.md || fail "knobs list has $k, docs/scenarios.md does not"
+done
+[ "$(grep -c '^  [a-z]' $T/list)" -eq 16 ] || fail "knobs list: $(grep -c '^  [a-z]' $T/list) knobs, not 16"
+
+# show_matches FILE - every line of show in FILE agrees with the machine right now
+show_matches() {
+	for d in $WQ/*/; do
+		d=${d%/}
+		[ -e $d/max_active ] || continue
+		wq=${d##*/}
+		row=$(grep "^  $wq " "$1") || fail "show lacks workqueue $wq"
+		set -- "$1" $row
+		[ "$3" = "$(cat $d/per_cpu)" ] || fail "$wq per_cpu: show $3, sysfs $(cat $d/per_cpu)"
+		[ -e $d/nice ] || continue
+		[ "$4" = "$(cat $d/nice)" ] || fail "$wq nice: show $4, sysfs $(cat $d/nice)"
+		[ "$5" = "$(cat $d/cpumask)" ] || fail "$wq cpumask: show $5, sysfs $(cat $d/cpumask)"
+		echo "$row" | grep -qF "$(cat $d/affinity_scope)" || fail "$wq affinity_scope: $row"
+		[ "$(echo "$row" | awk '{ print $(NF - 1), $NF }')" = "$(cat $d/affinity_strict) $(cat $d/max_active)" ] ||
+			fail "$wq affinity_strict/max_active: $row"
+	done
+	grep -q "^  effective $(cat $WQ/cpumask) " "$1" || fail "show: unbound cpumask effective"
+	for p in /sys/module/workqueue/parameters/*; do
+		grep -q "^  ${p##*/}  *$(cat $p) " "$1" || fail "show: parameter ${p##*/} is not $(cat $p)"
+	done
+	for pid in $(pgrep '^ksoftirqd/'); do
+		grep -q "^  $(cat /proc/$pid/comm)  *pid $pid " "$1" ||
+			fail "show lacks $(cat /proc/$pid/comm) (pid $pid)"
+	done
+}
+
+expect_exit 0 $T/show $DB knobs show
+show_matches $T/show
+
+# a knob set meanwhile is what show reports
+nice0=$(cat $WQ/writeback/nice)
+new=$(( nice0 == 5 ? 6 : 5 ))
+$DB knobs set wq.writeback.nice=$new sched.ksoftirqd.0=fifo:3 > $T/out 2>&1 &
+pid=$!
+wait_for grep -q '^applied' $T/out || fail "never applied: $(cat $T/out)"
+expect_exit 0 $T/show2 $DB knobs show
+kill -INT $pid
+wait $pid || fail "knobs set exited $?: $(cat $T/out)"
+grep -q "^  writeback  *[01]  *$new " $T/show2 || fail "show while set: $(grep writeback $T/show2)"
+grep -q "^  ksoftirqd/0  *pid [0-9]*  *fifo:3 " $T/show2 ||
+	fail "show while set: $(grep ksoftirqd/0 $T/show2)"
+
+# bad verbs and arguments: exit 1, saying what is accepted
+expect_message $T/bad "unknown knobs command 'shwo': need show, list or set" $DB knobs shwo
+expect_message $T/bad "list takes no arguments" $DB knobs list wq.cpumask
+expect_message $T/bad "--time goes with 'set'" $DB knobs show -t 1s
+exit 0
