@@ -76,6 +76,8 @@ static const struct out_name format_dirs[] = {
 	{ "irq", NULL, event_files },
 	{ "workqueue", NULL, event_files },
 	{ "sched", NULL, event_files },
+	{ "napi", NULL, event_files },
+	{ "irq_vectors", NULL, event_files },
 	{ NULL },
 };
 
@@ -93,7 +95,8 @@ static const struct out_name report_files[] = {
 
 static const struct out_name result_files[] = {
 	{ "summary.json" }, { "softirq.csv" }, { "workqueue.csv" }, { "histograms.csv" },
-	{ "intervals.csv" }, { "report.md" }, { "report.html" },
+	{ "contexts.csv" }, { "softirq_wait.csv" }, { "intervals.csv" }, { "report.md" },
+	{ "report.html" },
 	{ "raw", NULL, raw_files },
 	{ "plots", NULL, report_files },
 	{ "tables", NULL, report_files },

@@ -45,8 +45,12 @@ grep -q "LOSSY 1/1" "$T/rep/report.md" || fail "report.md: tables not flagged LO
 grep -q '^"system--as-is--r1","system","as-is",1,"ok","",1,[0-9]*,11,' "$T/rep/tables/cells.csv" ||
 	fail "tables/cells.csv: the cell is not lossy: $(cat "$T/rep/tables/cells.csv")"
 
-# compare: the lossy side's trace-derived metrics are not judged, the row says why
-expect_exit 0 "$T/cmp.out" $DB compare --no-files "$T/clean" "$T/dropped"
+# compare: the lossy side's trace-derived metrics are not judged, the row says why; a
+# capture has no workload metrics, so nothing is left to judge: an error (exit 2) unless
+# --allow-empty
+expect_exit 2 "$T/empty.out" $DB compare --no-files "$T/clean" "$T/dropped"
+grep -q "no primary metric was judged" "$T/empty.out" || fail "compare: $(cat "$T/empty.out")"
+expect_exit 0 "$T/cmp.out" $DB compare --no-files --allow-empty "$T/clean" "$T/dropped"
 grep -q "softirq:\\*, wq:\\*, wakeup:\\* .* lossy: trace events lost in 0 base and 1 new repetitions" \
 	"$T/cmp.out" || fail "compare: no lossy row: $(cat "$T/cmp.out")"
 grep -q ' softirq:[A-Z_]*:delay:p50 .* \(worse\|better\|no change\|cannot tell\)' "$T/cmp.out" &&

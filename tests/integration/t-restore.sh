@@ -56,7 +56,7 @@ sed 's/"knob": "wq.writeback.nice", "path": "[^"]*victim"/"knob": "vm.swappiness
 grep -q swappiness $T/j2.json || fail "test setup: sed did not tamper the journal"
 expect_message $T/r "'vm.swappiness' is not a knob deferbench sets" \
 	env DEFERBENCH_JOURNAL=$T/j2.json $DB restore
-grep -qF "put back by hand the settings it lists, then remove it" $T/r ||
+grep -qF "put back by hand the settings it lists" $T/r && grep -qF "then remove it" $T/r ||
 	fail "no advice for an unreadable journal: $(cat $T/r)"
 attr_is writeback nice $new || fail "a journal that could not be read was partly applied"
 [ -s $T/j2.json ] || fail "an unreadable journal was removed"
