@@ -81,7 +81,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 
 .PHONY: all check-deps check-test-deps install-deps test unit unit-bins golden golden-update \
-	integration sanitize bench perf fuzz fuzz-smoke install clean
+	integration sanitize bench perf observer fuzz fuzz-smoke install clean
 
 all: $(BIN) $(HDR_OKS)
 
@@ -200,6 +200,10 @@ $(BUILD)/tests/evgen: tests/perf/evgen.c
 
 perf: deferbench $(BUILD)/tests/evgen
 	@tests/perf.sh
+
+# where the capture's disturbance comes from, event group by event group (root)
+observer: deferbench
+	@tests/perf/observer.sh
 
 install: deferbench $(HDR_OKS)
 	install -D -m 0755 deferbench $(DESTDIR)$(PREFIX)/bin/deferbench

@@ -43,9 +43,10 @@ int ctx_kind_from_name(const char *name)
 	return -1;
 }
 
+/* str_is - interned string i is s (len bytes, no NUL among them); strs[i] may be shorter */
 static bool str_is(const struct matcher *m, uint32_t i, const char *s, unsigned int len)
 {
-	return !memcmp(m->strs[i], s, len) && m->strs[i][len] == '\0';
+	return !strncmp(m->strs[i], s, len) && m->strs[i][len] == '\0';
 }
 
 uint32_t str_intern(struct matcher *m, const char *s, unsigned int len)
