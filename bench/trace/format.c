@@ -81,13 +81,22 @@ static bool field_name_ok(const char *s)
 	return !*s;
 }
 
+/* type_ok - words, '*' and spaces, with brackets only as "[]" or "[N]" (a __data_loc) */
 static bool type_ok(const char *s)
 {
 	if (!*s)
 		return false;
-	for (; *s; s++)
-		if (!ident_char((unsigned char)*s) && !strchr(" *[]", *s))
+	for (; *s; s++) {
+		if (*s == '[') {
+			while (isdigit((unsigned char)s[1]))
+				s++;
+			if (*++s != ']')
+				return false;
+			continue;
+		}
+		if (!ident_char((unsigned char)*s) && !strchr(" *", *s))
 			return false;
+	}
 	return true;
 }
 

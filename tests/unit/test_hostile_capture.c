@@ -462,6 +462,13 @@ static void test_formats(void **state)
 		  "\tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;\n"
 		  "\tfield:__data_loc char[] workqueue;\toffset:24;\tsize:2;\tsigned:0;\n\n"
 		  "print fmt: \"\"\n", "not a 4-byte __data_loc" },
+		/* a stray bracket in a type: libtraceevent leaked on it (found by make fuzz) */
+		{ "name: workqueue_queue_work\nID: 31\nformat:\n" COMMON
+		  "\tfield:void ] work;\toffset:8;\tsize:8;\tsigned:0;\n\nprint fmt: \"\"\n",
+		  "unexpected characters" },
+		{ "name: workqueue_queue_work\nID: 31\nformat:\n" COMMON
+		  "\tfield:char [x] work;\toffset:8;\tsize:8;\tsigned:0;\n\nprint fmt: \"\"\n",
+		  "unexpected characters" },
 		/* a print format libtraceevent cannot parse no longer matters */
 	};
 	char *formats[EV_NR] = { 0 }, err[ERRBUF_LEN];
