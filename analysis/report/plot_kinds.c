@@ -197,10 +197,25 @@ int plot_histogram(const struct plot_text *t, const struct series *s, size_t n,
 
 static void ladder_xtics(FILE *gp, const struct box *b, size_t n)
 {
-	size_t i;
+	size_t i, longest = 0;
 
+	for (i = 0; i < n; i++)
+		if (strlen(b[i].label) > longest)
+			longest = strlen(b[i].label);
+	/*
+	 * Many or long labels are slanted, each ending under its box; the bottom margin
+	 * (in lines; a character is about half a line wide, sin 30 = 1/2) keeps them
+	 * clear of the legend below.
+	 */
+	if (n > 4 && longest > 16) {
+		/* the first label reaches left of its box by ~0.87 of its length */
+		double left = 0.87 * (double)strlen(b[0].label) - 0.7 / ((double)n + 0.4) * 140;
+
+		fprintf(gp, "set bmargin %zu\nset lmargin %d\n", 3 + (longest + 3) / 4,
+			left > 12 ? (int)left : 12);
+	}
 	fprintf(gp, "set xrange [-0.7:%g]\nset xtics %s(", (double)n - 0.3,
-		n > 4 ? "rotate by -25 " : "");
+		n > 4 ? (longest > 16 ? "rotate by 30 right " : "rotate by -25 ") : "");
 	for (i = 0; i < n; i++) {
 		fputs(i ? ", " : "", gp);
 		gp_str(gp, b[i].label);
