@@ -202,7 +202,7 @@ perf: deferbench $(BUILD)/tests/evgen
 	@tests/perf.sh
 
 # where the capture's disturbance comes from, event group by event group (root)
-observer: deferbench
+observer: deferbench $(BUILD)/tests/evgen
 	@tests/perf/observer.sh
 
 install: deferbench $(HDR_OKS)

@@ -4,11 +4,12 @@
 # only if it cannot measure.
 #
 # The workload (default: deferbench load net rate=2000, 3 s) runs OBS_PAIRS times
-# (default 5) with an event group enabled and as often without, the order alternating
-# within each pair, and the median over the pairs of (traced / untraced) of each of its
-# metrics' p50 and p99 is printed per group. The groups are enabled in a tracefs
-# instance of this script's own (overwrite on, nobody reading it), so each figure is
-# the cost of the tracepoints firing and writing into the ring buffer alone:
+# (default 7) with an event group enabled and as often without, the order alternating
+# within each pair, each round running one pair of every group; per group, the median
+# and quartiles over the pairs of (traced / untraced) of each of its metrics' p50 and
+# p99 are printed. The groups are enabled in a tracefs instance of this script's own
+# (overwrite on, nobody reading it), so each figure is the cost of the tracepoints
+# firing and writing into the ring buffer alone:
 #   softirq    irq:softirq_raise/entry/exit
 #   workqueue  workqueue:workqueue_queue_work/activate_work/execute_start/execute_end
 #   sched      sched:sched_switch/sched_wakeup with deferbench's filter (deferred work's
@@ -17,18 +18,25 @@
 #   hardirq    irq:irq_handler_entry/exit, irq_vectors:local_timer_entry/exit
 #   napi       napi:napi_poll
 #   tasklet    irq:tasklet_entry/exit
+#   none       nothing: both sides untraced, the spread of a pair on this machine
 # and then 'record', the whole of deferbench record (every group, the default filter,
 # the reader and analysis threads): what a run's capture costs.
+# First, the price of one event: build/tests/evgen (pipe ping-pong between two
+# processes, a pty write every fourth round trip) runs 2 s as fast as it can with the
+# sched-all, sched and workqueue groups on and off, 5 alternating pairs each; the time a
+# round trip gained, divided by the events written per round trip, is the cost of one
+# event on the critical path (for the filtered sched group: per event the filter kept,
+# the dropped ones included in the price).
 # OBS_GROUPS picks groups (space-separated), OBS_WORKLOAD and OBS_ARGS the workload.
 # Needs root and tracefs; the instance is removed on every exit.
 set -eu
 cd "$(dirname "$0")/../.."
 DB=$(pwd)/deferbench
-PAIRS=${OBS_PAIRS:-5}
+PAIRS=${OBS_PAIRS:-7}
 SECS=${OBS_SECONDS:-3}
 WL=${OBS_WORKLOAD:-net}
 ARGS=${OBS_ARGS:-rate=2000}
-GROUPS_WANTED=${OBS_GROUPS:-softirq workqueue sched sched-all hardirq napi tasklet record}
+GROUPS_WANTED=${OBS_GROUPS:-none softirq workqueue sched sched-all hardirq napi tasklet record}
 OUT=build/observer
 TR=/sys/kernel/tracing
 INST=$TR/instances/deferbench-$$
@@ -41,6 +49,8 @@ die() {
 [ "$(id -u)" -eq 0 ] || die "needs root (it enables trace events and runs workloads)"
 [ -d "$TR/instances" ] || die "tracefs is not mounted at $TR (mount -t tracefs nodev $TR)"
 [ -x "$DB" ] || die "build deferbench first (make)"
+EVGEN=$(pwd)/build/tests/evgen
+[ -x "$EVGEN" ] || die "build $EVGEN first (make build/tests/evgen)"
 case $PAIRS in ''|*[!0-9]*|0) die "OBS_PAIRS=$PAIRS: want a positive whole number" ;; esac
 
 cleanup() {
@@ -71,6 +81,7 @@ events() {
 	hardirq) printf 'irq/irq_handler_entry\nirq/irq_handler_exit\nirq_vectors/local_timer_entry\nirq_vectors/local_timer_exit\n' ;;
 	napi) printf 'napi/napi_poll\n' ;;
 	tasklet) printf 'irq/tasklet_entry\nirq/tasklet_exit\n' ;;
+	none) ;;
 	*) return 1 ;;
 	esac
 }
@@ -123,12 +134,44 @@ mkdir "$INST" || die "cannot create the tracefs instance $INST"
 echo 1 > "$INST/options/overwrite"
 echo 1024 > "$INST/buffer_size_kb"
 echo mono > "$INST/trace_clock"
+# evgen_rounds - round trips of a 2 s evgen run
+evgen_rounds() {
+	"$EVGEN" 2 | sed -n 's/^evgen: \([0-9]*\) round trips.*/\1/p'
+}
+
+echo "observer: the price of one event, evgen for 2 s, 5 pairs per group, on $(uname -r)"
+for g in sched-all sched workqueue; do
+	for p in 1 2 3 4 5; do
+		if [ $((p % 2)) = 1 ]; then
+			off=$(evgen_rounds)
+			enable "$g"; on=$(evgen_rounds); echo 0 > "$INST/tracing_on"; ev=$(written)
+		else
+			enable "$g"; on=$(evgen_rounds); echo 0 > "$INST/tracing_on"; ev=$(written)
+			off=$(evgen_rounds)
+		fi
+		echo > "$INST/set_event"
+		echo "$on $off $ev"
+	done | awk -v g="$g" '
+		{ t_on = 2e9 / $1; t_off = 2e9 / $2; per = $3 / $1
+		  c[NR] = per > 0 ? (t_on - t_off) / per : 0; e[NR] = per; d[NR] = t_on - t_off; n = NR }
+		function med(a,   i, j, t, b) { for (i = 1; i <= n; i++) b[i] = a[i]
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (b[j] < b[i]) { t = b[i]; b[i] = b[j]; b[j] = t }
+			return b[int((n + 1) / 2)] }
+		END { printf "observer: %-9s %5.1f events per round trip, +%4.0f ns per round trip: %4.0f ns per event written (median of %d pairs)\n",
+			     g, med(e), med(d), med(c), n }'
+done
+
 echo "observer: $WL $ARGS, ${SECS}s runs, $PAIRS traced/untraced pairs per group, on $(uname -r)"
 for g in $GROUPS_WANTED; do
-	[ "$g" = record ] || events "$g" > /dev/null || die "unknown group '$g' (groups: softirq workqueue sched sched-all hardirq napi tasklet record)"
-	for p in $(seq 1 "$PAIRS"); do
-		# alternate which side goes first
-		if [ $((p % 2)) = 1 ]; then
+	[ "$g" = record ] || events "$g" > /dev/null || die "unknown group '$g' (groups: none softirq workqueue sched sched-all hardirq napi tasklet record)"
+done
+# round p runs one pair of every group: a slow spell of a shared machine then falls on
+# every group alike instead of on one; which side goes first alternates
+for p in $(seq 1 "$PAIRS"); do
+	n=0
+	for g in $GROUPS_WANTED; do
+		n=$((n + 1))
+		if [ $(((p + n) % 2)) = 0 ]; then
 			once "$OUT/$g-$p-on" 1 "$g"
 			once "$OUT/$g-$p-off" 0 "$g"
 		else
@@ -136,11 +179,18 @@ for g in $GROUPS_WANTED; do
 			once "$OUT/$g-$p-on" 1 "$g"
 		fi
 	done
+	echo "observer: round $p of $PAIRS done"
+done
+for g in $GROUPS_WANTED; do
 	python3 - "$OUT" "$g" "$PAIRS" "$SECS" <<'EOF'
 import json, os, statistics as st, sys
 out, g, pairs, secs = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 def metrics(d):
     return {m["name"]: m for m in json.load(open(os.path.join(d, "workload.json")))["metrics"]}
+def quartiles(v):
+    v = sorted(v)
+    q = lambda f: v[min(len(v) - 1, max(0, round(f * (len(v) - 1))))]
+    return q(0.25), q(0.75)
 rows, evs = {}, []
 for p in range(1, pairs + 1):
     on, off = metrics(f"{out}/{g}-{p}-on"), metrics(f"{out}/{g}-{p}-off")
@@ -159,9 +209,9 @@ for p in range(1, pairs + 1):
                 rows.setdefault((name, q), []).append((a / b, a, b))
 line = []
 for (name, q), r in sorted(rows.items()):
-    med = st.median(x[0] for x in r)
-    line.append(f"{name} {q} {med:.3f} ({st.median(x[2] for x in r) / 1e3:.1f} -> {st.median(x[1] for x in r) / 1e3:.1f} us)")
-print(f"observer: {g:9} {st.median(evs):9.0f} events/s | " + "; ".join(line), flush=True)
+    lo, hi = quartiles([x[0] for x in r])
+    line.append(f"{name} {q} {st.median(x[0] for x in r):.2f} [{lo:.2f}, {hi:.2f}]")
+print(f"observer: {g:9} {st.median(evs):7.0f} ev/s | " + "; ".join(line), flush=True)
 EOF
 done
-echo "observer: traced / untraced, median over $PAIRS pairs (median untraced -> traced); runs in $OUT"
+echo "observer: traced / untraced per pair: median [quartiles] over $PAIRS pairs; runs in $OUT"
