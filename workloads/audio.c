@@ -261,6 +261,9 @@ static void *audio_timer_thread(void *arg)
 		deadline = pace_deadline(&pc, pc.k);
 		if (sleep_until_abs(deadline) == -EINTR)
 			continue;
+		/* stopped while asleep: this deadline lies past the window's end */
+		if (wl_stopping(w))
+			break;
 		pc.k++;
 		period(w, p, &pc, deadline, now_ns());
 	}

@@ -197,6 +197,9 @@ static void *block_thread(void *arg)
 		deadline = pace_deadline(&pc, pc.k);
 		if (sleep_until_abs(deadline) == -EINTR)
 			continue;
+		/* stopped while asleep: this deadline lies past the window's end */
+		if (wl_stopping(w))
+			break;
 		pc.k++;
 		in = wl_in_window(w, deadline);
 		if (in && pace_late(deadline, now_ns()) > (uint64_t)period)

@@ -230,6 +230,9 @@ static void *hrtimer_thread(void *arg)
 		deadline = pace_deadline(&pc, pc.k);
 		if (sleep_until_abs(deadline) == -EINTR)
 			continue;
+		/* stopped while asleep: this deadline lies past the window's end */
+		if (wl_stopping(l->w))
+			break;
 		if (wl_in_window(l->w, deadline))
 			load_record(l, deadline);
 		pc.k++;

@@ -132,6 +132,9 @@ static void *tty_writer(void *arg)
 		m.deadline_ns = pace_deadline(&pc, pc.k);
 		if (sleep_until_abs(m.deadline_ns) == -EINTR)
 			continue;
+		/* stopped while asleep: this deadline lies past the window's end */
+		if (wl_stopping(w))
+			break;
 		pc.k++;
 		m.write_ns = now_ns();
 		counted = writer_counts(w, p, m.deadline_ns);

@@ -18,6 +18,9 @@
 #   hardirq    irq:irq_handler_entry/exit, irq_vectors:local_timer_entry/exit
 #   napi       napi:napi_poll
 #   tasklet    irq:tasklet_entry/exit
+#   softirq-nocmd  softirq with the top-level option record-cmd off (the kernel then
+#              stops saving the comm of every task switched in after an event; the
+#              option is global, so deferbench leaves it alone: here it is put back)
 #   none       nothing: both sides untraced, the spread of a pair on this machine
 # and then 'record', the whole of deferbench record (every group, the default filter,
 # the reader and analysis threads): what a run's capture costs.
@@ -36,7 +39,7 @@ PAIRS=${OBS_PAIRS:-7}
 SECS=${OBS_SECONDS:-3}
 WL=${OBS_WORKLOAD:-net}
 ARGS=${OBS_ARGS:-rate=2000}
-GROUPS_WANTED=${OBS_GROUPS:-none softirq workqueue sched sched-all hardirq napi tasklet record}
+GROUPS_WANTED=${OBS_GROUPS:-none softirq softirq-nocmd workqueue sched sched-all hardirq napi tasklet record}
 OUT=build/observer
 TR=/sys/kernel/tracing
 INST=$TR/instances/deferbench-$$
@@ -53,7 +56,9 @@ EVGEN=$(pwd)/build/tests/evgen
 [ -x "$EVGEN" ] || die "build $EVGEN first (make build/tests/evgen)"
 case $PAIRS in ''|*[!0-9]*|0) die "OBS_PAIRS=$PAIRS: want a positive whole number" ;; esac
 
+RECORD_CMD=$(cat "$TR/options/record-cmd" 2>/dev/null || echo "")
 cleanup() {
+	[ -z "$RECORD_CMD" ] || echo "$RECORD_CMD" > "$TR/options/record-cmd" 2>/dev/null || true
 	if [ -d "$INST" ]; then
 		echo 0 > "$INST/tracing_on" 2>/dev/null || true
 		echo > "$INST/set_event" 2>/dev/null || true
@@ -75,7 +80,7 @@ comms() {
 # events GROUP - "system/event" lines of a group
 events() {
 	case $1 in
-	softirq) printf 'irq/softirq_raise\nirq/softirq_entry\nirq/softirq_exit\n' ;;
+	softirq|softirq-nocmd) printf 'irq/softirq_raise\nirq/softirq_entry\nirq/softirq_exit\n' ;;
 	workqueue) printf 'workqueue/workqueue_queue_work\nworkqueue/workqueue_activate_work\nworkqueue/workqueue_execute_start\nworkqueue/workqueue_execute_end\n' ;;
 	sched|sched-all) printf 'sched/sched_switch\nsched/sched_wakeup\n' ;;
 	hardirq) printf 'irq/irq_handler_entry\nirq/irq_handler_exit\nirq_vectors/local_timer_entry\nirq_vectors/local_timer_exit\n' ;;
@@ -120,7 +125,9 @@ once() {
 			> "$1.log" 2>&1
 	else
 		[ "$2" = 1 ] && enable "$3"
+		[ "$2" = 1 ] && [ "$3" = softirq-nocmd ] && echo 0 > "$TR/options/record-cmd"
 		"$DB" load "$WL" -d "${SECS}s" -o "$1" $ARGS > "$1.log" 2>&1
+		[ -z "$RECORD_CMD" ] || echo "$RECORD_CMD" > "$TR/options/record-cmd"
 		if [ "$2" = 1 ]; then
 			echo 0 > "$INST/tracing_on"
 			echo "$(written)" > "$1.events"
@@ -163,7 +170,7 @@ done
 
 echo "observer: $WL $ARGS, ${SECS}s runs, $PAIRS traced/untraced pairs per group, on $(uname -r)"
 for g in $GROUPS_WANTED; do
-	[ "$g" = record ] || events "$g" > /dev/null || die "unknown group '$g' (groups: none softirq workqueue sched sched-all hardirq napi tasklet record)"
+	[ "$g" = record ] || events "$g" > /dev/null || die "unknown group '$g' (groups: none softirq softirq-nocmd workqueue sched sched-all hardirq napi tasklet record)"
 done
 # round p runs one pair of every group: a slow spell of a shared machine then falls on
 # every group alike instead of on one; which side goes first alternates
