@@ -299,6 +299,20 @@ static bool live_instance(const char *mp, char *name, size_t len)
 	return live;
 }
 
+/* option_of_tracefs - path is MOUNT/options/NAME of a tracefs mounted at MOUNT */
+static bool option_of_tracefs(const char *path, const char *name)
+{
+	char mp[PATH_MAX], tail[PATH_MAX];
+	size_t n = strlen(path);
+
+	snprintf(tail, sizeof(tail), "/options/%s", name);
+	if (n <= strlen(tail) || strcmp(path + n - strlen(tail), tail) ||
+	    n - strlen(tail) >= sizeof(mp))
+		return false;
+	snprintf(mp, sizeof(mp), "%.*s", (int)(n - strlen(tail)), path);
+	return is_tracefs_mount(mp);
+}
+
 /*
  * clean_one - undo one journaled resource; 0 when it is gone, 1 when it stays. Each
  * kind is checked to be what deferbench makes before anything is removed: a damaged
@@ -377,6 +391,17 @@ static int clean_one(const struct owned_file *f, const struct owned_res *r, FILE
 		    st.st_uid != geteuid())
 			break;
 		return remove_tmpdir(r->path, report) ? 1 : 0;
+	case OWN_OPTION_OFF:
+		/* only the one option record turns off, in a tracefs mount's top level */
+		if (!S_ISREG(st.st_mode) || !option_of_tracefs(r->path, "record-cmd"))
+			break;
+		ret = write_file(r->path, "1");
+		if (ret) {
+			err_msg("turning %s back on: %s", r->path, strerror(-ret));
+			return 1;
+		}
+		say(report, "turned the tracefs option %s back on", r->path);
+		return 0;
 	default:
 		break;
 	}

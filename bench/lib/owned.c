@@ -23,6 +23,7 @@ const char *const owned_kind_names[OWN_NR] = {
 	[OWN_STAGING] = "staging",
 	[OWN_OLD] = "old",
 	[OWN_TMPDIR] = "tmpdir",
+	[OWN_OPTION_OFF] = "option_off",
 };
 
 #define OWNED_MAX 64		/* resources of one process; a few in practice */

@@ -3,8 +3,9 @@
  * owned.h - the things a deferbench process creates outside its results, journaled
  * before each is created, so that after a SIGKILL or a crash `deferbench restore` (and
  * the next record or run) can remove them: its tracefs instance, a tracefs mount it
- * made, staging directories (DIR.partial-PID, DIR.old-PID) and temporary directories
- * (the block workload's, cyclictest's).
+ * made, staging directories (DIR.partial-PID, DIR.old-PID), temporary directories
+ * (the block workload's, cyclictest's) and the top-level tracefs option record-cmd
+ * while record turns it off to make its instance.
  *
  * One file per process, OWNED_DIR/<pid>.json (root), $XDG_RUNTIME_DIR/deferbench/
  * owned/<pid>.json (other users), or $DEFERBENCH_OWNED_DIR (tests):
@@ -32,6 +33,7 @@ enum owned_kind {
 	OWN_STAGING,	/* DIR.partial-PID: deferbench's files in it are removed */
 	OWN_OLD,	/* DIR.old-PID: put back as DIR if DIR is missing, else as staging */
 	OWN_TMPDIR,	/* a deferbench-* temporary directory: removed whole */
+	OWN_OPTION_OFF,	/* tracefs options/record-cmd turned off for a moment: back to 1 */
 	OWN_NR
 };
 extern const char *const owned_kind_names[OWN_NR];

@@ -25,6 +25,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -384,8 +385,57 @@ static int tracefs_ready(struct capture *c, char *errbuf)
 	return 0;
 }
 
+/*
+ * An instance takes the top-level option record-cmd as it is when the instance is made.
+ * With it on, the kernel saves the comm of the tasks of every context switch that
+ * follows an event (saved_cmdlines, which deferbench never reads): on the development
+ * VM that made a ping-pong's round trip with sched_switch and sched_wakeup traced cost
+ * about 8 us more instead of 2.5 us (tests/perf/observer.sh measures it). So the option
+ * is off for the moment the instance is made, and back on at once: journaled before it
+ * is changed (a crash in between is undone by restore or the next record) and under a
+ * lock on the option's file, so that two deferbench processes never save each other's
+ * 0 as the value to put back.
+ */
+struct record_cmd {
+	char path[PATH_MAX];
+	int fd;			/* the locked option file; -1: left as it was */
+};
+
+static void record_cmd_off(struct record_cmd *rc)
+{
+	char val[8] = "";
+
+	rc->fd = -1;
+	snprintf(rc->path, sizeof(rc->path), "%s/options/record-cmd", tracefs_tracing_dir());
+	rc->fd = open(rc->path, O_RDWR | O_CLOEXEC);
+	if (rc->fd < 0)
+		return;		/* no such option: nothing to do */
+	if (flock(rc->fd, LOCK_EX) || pread(rc->fd, val, sizeof(val) - 1, 0) <= 0 ||
+	    val[0] != '1' || owned_add(OWN_OPTION_OFF, rc->path) ||
+	    pwrite(rc->fd, "0", 1, 0) != 1) {
+		if (val[0] == '1')
+			owned_forget(OWN_OPTION_OFF, rc->path);
+		close(rc->fd);
+		rc->fd = -1;
+	}
+}
+
+static void record_cmd_back(struct record_cmd *rc)
+{
+	if (rc->fd < 0)
+		return;
+	if (pwrite(rc->fd, "1", 1, 0) == 1)
+		owned_forget(OWN_OPTION_OFF, rc->path);
+	else
+		warn_msg("cannot turn %s back on: %s ('deferbench restore' will)", rc->path,
+			 strerror(errno));
+	close(rc->fd);		/* and the lock with it */
+	rc->fd = -1;
+}
+
 static int instance_setup(struct capture *c, char *errbuf)
 {
+	struct record_cmd rc;
 	char val[32], *clock;
 
 	snprintf(c->name, sizeof(c->name), NAME_INSTANCE_PREFIX "%d", (int)getpid());
@@ -396,7 +446,9 @@ static int instance_setup(struct capture *c, char *errbuf)
 	snprintf(c->inst_path, sizeof(c->inst_path), "%s/instances/%s", tracefs_tracing_dir(),
 		 c->name);
 	owned_add(OWN_INSTANCE, c->inst_path);
+	record_cmd_off(&rc);
 	c->inst = tracefs_instance_create(c->name);
+	record_cmd_back(&rc);
 	if (!c->inst) {
 		int e = errno;
 

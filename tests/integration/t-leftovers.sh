@@ -84,5 +84,26 @@ if command -v unshare >/dev/null; then
 	grep -q "unmounted the tracefs deferbench mounted at $TRACEFS" "$T/m.txt" ||
 		{ cat "$T/m.txt"; fail "restore did not say it unmounted tracefs"; }
 fi
+
+# 4. record turns the top-level option record-cmd off while it makes its instance (the
+# instance takes it over) and back on at once; a run killed in between leaves it
+# journaled, and restore turns it back on. A dead process's journal says so here.
+opt=$TRACEFS/options/record-cmd
+if [ -f "$opt" ]; then
+	was=$(cat "$opt")
+	at_exit "echo $was > $opt"
+	echo 1 > "$opt"
+	$DB record -d 200ms > /dev/null 2>&1 || fail "record failed"
+	[ "$(cat "$opt")" = 1 ] || fail "record left record-cmd at $(cat "$opt")"
+	dead=$(sh -c 'echo $$')
+	echo 0 > "$opt"
+	printf '{ "schema": "deferbench-owned/1", "pid": %s, "pid_start": 1, "mnt_ns": "", "command": "deferbench record", "resources": [ { "kind": "option_off", "path": "%s" } ] }\n' \
+		"$dead" "$opt" > /run/deferbench/owned/$dead.json
+	$DB restore > "$T/o.txt" 2>&1 || { cat "$T/o.txt"; fail "restore failed"; }
+	grep -q "turned the tracefs option $opt back on" "$T/o.txt" || { cat "$T/o.txt"; fail "restore did not say it turned record-cmd on"; }
+	[ "$(cat "$opt")" = 1 ] || fail "restore left record-cmd at $(cat "$opt")"
+	[ -e /run/deferbench/owned/$dead.json ] && fail "the dead process's journal is still there"
+	echo "$was" > "$opt"
+fi
 no_leftover_instances
 exit 0

@@ -25,11 +25,11 @@
 # and then 'record', the whole of deferbench record (every group, the default filter,
 # the reader and analysis threads): what a run's capture costs.
 # First, the price of one event: build/tests/evgen (pipe ping-pong between two
-# processes, a pty write every fourth round trip) runs 2 s as fast as it can with the
-# sched-all, sched and workqueue groups on and off, 5 alternating pairs each; the time a
-# round trip gained, divided by the events written per round trip, is the cost of one
-# event on the critical path (for the filtered sched group: per event the filter kept,
-# the dropped ones included in the price).
+# processes, a pty write every fourth round trip), both on CPU 0, runs 2 s as fast as it
+# can with the sched-all, sched and workqueue groups on and off (and 'none': both off,
+# the noise), 7 alternating pairs each; the time a round trip gained, divided by the
+# events written per round trip, is the cost of one event on the critical path (for the
+# filtered sched group the events the filter dropped are in the price too).
 # OBS_GROUPS picks groups (space-separated), OBS_WORKLOAD and OBS_ARGS the workload.
 # Needs root and tracefs; the instance is removed on every exit.
 set -eu
@@ -42,7 +42,8 @@ ARGS=${OBS_ARGS:-rate=2000}
 GROUPS_WANTED=${OBS_GROUPS:-none softirq softirq-nocmd workqueue sched sched-all hardirq napi tasklet record}
 OUT=build/observer
 TR=/sys/kernel/tracing
-INST=$TR/instances/deferbench-$$
+# not deferbench-PID: record would take it for a dead run's instance and remove it
+INST=$TR/instances/observer-$$
 
 die() {
 	echo "observer: $*" >&2
@@ -141,14 +142,15 @@ mkdir "$INST" || die "cannot create the tracefs instance $INST"
 echo 1 > "$INST/options/overwrite"
 echo 1024 > "$INST/buffer_size_kb"
 echo mono > "$INST/trace_clock"
-# evgen_rounds - round trips of a 2 s evgen run
+# evgen_rounds - round trips of a 2 s evgen run, both of its processes on CPU 0: a round
+# trip on one CPU (two wakeups and two switches, no IPI) varies far less than across two
 evgen_rounds() {
-	"$EVGEN" 2 | sed -n 's/^evgen: \([0-9]*\) round trips.*/\1/p'
+	taskset -c 0 "$EVGEN" 2 | sed -n 's/^evgen: \([0-9]*\) round trips.*/\1/p'
 }
 
-echo "observer: the price of one event, evgen for 2 s, 5 pairs per group, on $(uname -r)"
-for g in sched-all sched workqueue; do
-	for p in 1 2 3 4 5; do
+echo "observer: the price of one event, evgen on CPU 0 for 2 s, 7 pairs per group, on $(uname -r)"
+for g in none sched-all sched workqueue; do
+	for p in 1 2 3 4 5 6 7; do
 		if [ $((p % 2)) = 1 ]; then
 			off=$(evgen_rounds)
 			enable "$g"; on=$(evgen_rounds); echo 0 > "$INST/tracing_on"; ev=$(written)
@@ -160,12 +162,14 @@ for g in sched-all sched workqueue; do
 		echo "$on $off $ev"
 	done | awk -v g="$g" '
 		{ t_on = 2e9 / $1; t_off = 2e9 / $2; per = $3 / $1
-		  c[NR] = per > 0 ? (t_on - t_off) / per : 0; e[NR] = per; d[NR] = t_on - t_off; n = NR }
+		  c[NR] = per > 0 ? (t_on - t_off) / per : 0; e[NR] = per; d[NR] = t_on - t_off
+		  o[NR] = t_off; n = NR }
 		function med(a,   i, j, t, b) { for (i = 1; i <= n; i++) b[i] = a[i]
 			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (b[j] < b[i]) { t = b[i]; b[i] = b[j]; b[j] = t }
 			return b[int((n + 1) / 2)] }
-		END { printf "observer: %-9s %5.1f events per round trip, +%4.0f ns per round trip: %4.0f ns per event written (median of %d pairs)\n",
-			     g, med(e), med(d), med(c), n }'
+		END { printf "observer: %-9s %5.1f events per round trip, %+5.0f ns per round trip (untraced %.0f ns)", g, med(e), med(d), med(o)
+		      if (med(e) > 0.5) printf ": %4.0f ns per event written", med(c)
+		      printf " (median of %d pairs)\n", n }'
 done
 
 echo "observer: $WL $ARGS, ${SECS}s runs, $PAIRS traced/untraced pairs per group, on $(uname -r)"
