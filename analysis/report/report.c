@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "outdir.h"
 #include "plot.h"
 #include "report_int.h"
 
@@ -116,21 +117,6 @@ static void workload_section(struct report_ctx *r, const char *wl)
 	keylist_free(&kl);
 }
 
-/* is_report_file - a name the report writes into plots/ or tables/ (never a dot file) */
-static bool is_report_file(const char *name)
-{
-	static const char *const ext[] = { ".png", ".svg", ".gp", ".dat", ".log", ".csv" };
-	const char *dot = strrchr(name, '.');
-	size_t i;
-
-	if (name[0] == '.' || !dot)
-		return false;
-	for (i = 0; i < ARRAY_SIZE(ext); i++)
-		if (!strcmp(dot, ext[i]))
-			return true;
-	return false;
-}
-
 /*
  * clear_dir - remove what an earlier report left in plots/ or tables/, so that no stale
  * plot or table survives a re-run: only regular files with the report's extensions
@@ -149,7 +135,7 @@ static int clear_dir(struct report_ctx *r, const char *dir)
 						      "the old report files: %s", dir,
 						      strerror(errno));
 	while ((errno = 0, e = readdir(d))) {
-		if (!is_report_file(e->d_name))
+		if (!outdir_report_file(e->d_name))
 			continue;
 		err = 0;
 		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW))

@@ -52,8 +52,7 @@ static bool event_name(const char *name)
 	return p != name && p - name < 64;
 }
 
-/* report_file - what report.c writes into plots/ and tables/ (its is_report_file) */
-static bool report_file(const char *name)
+bool outdir_report_file(const char *name)
 {
 	static const char *const ext[] = { ".png", ".svg", ".gp", ".dat", ".log", ".csv" };
 	const char *dot = strrchr(name, '.');
@@ -89,7 +88,7 @@ static const struct out_name raw_files[] = {
 };
 
 static const struct out_name report_files[] = {
-	{ NULL, report_file, NULL },
+	{ NULL, outdir_report_file, NULL },
 	{ NULL },
 };
 

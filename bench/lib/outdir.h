@@ -44,5 +44,7 @@ void outdir_abort(const char *staging);
  * empties it. 0, -ENOTEMPTY when other files remain (untouched), or -errno.
  */
 int results_remove(const char *dir);
+/* outdir_report_file - a name the report writes into plots/ and tables/ (no dot file) */
+bool outdir_report_file(const char *name);
 
 #endif
