@@ -51,27 +51,6 @@ static int add_pair(struct adapt_add *a, int wl, int cfg)
 	return 0;
 }
 
-/* index_of - a workload's or configuration's index in the scenario, -1 if absent */
-static int wl_index(const struct scenario *s, const char *name)
-{
-	int i;
-
-	for (i = 0; i < s->nwl; i++)
-		if (!strcmp(s->wl[i].name, name))
-			return i;
-	return -1;
-}
-
-static int cfg_index(const struct scenario *s, const char *name)
-{
-	int i;
-
-	for (i = 0; i < s->ncfg; i++)
-		if (!strcmp(s->cfg[i].name, name))
-			return i;
-	return -1;
-}
-
 /* reps_for - how many more repetitions a cell's undecided metrics ask for, 1..max */
 static int reps_for(const struct judgement *j, size_t n)
 {
@@ -117,8 +96,8 @@ static int against_baseline(struct adapt *a, const struct run *run, const struct
 		if (!r->primary || r->j.v != V_CANNOT_TELL)
 			continue;
 		(*undecided)++;
-		w = wl_index(s, r->workload);
-		c = cfg_index(s, r->config);
+		w = scenario_wl_index(s, r->workload);
+		c = scenario_cfg_index(s, r->config);
 		/* one request per cell: the first undecided row of it decides how many */
 		for (k = 0; k < i; k++)
 			if (res.rows[k].primary && res.rows[k].j.v == V_CANNOT_TELL &&
@@ -151,11 +130,12 @@ static int within_run(struct adapt *a, const struct run *run, const struct scena
 	}
 	for (i = 0; !ret && i < adv.n; i++) {
 		const struct adv_workload *w = &adv.wl[i];
-		int wi = wl_index(s, w->workload), ri = w->ref ? cfg_index(s, w->ref->config) : -1;
+		int wi = scenario_wl_index(s, w->workload);
+		int ri = w->ref ? scenario_cfg_index(s, w->ref->config) : -1;
 
 		for (k = 0; !ret && k < w->ncfg; k++) {
 			const struct adv_cfg *c = &w->cfg[k];
-			int ci = cfg_index(s, c->s->config), reps;
+			int ci = scenario_cfg_index(s, c->s->config), reps;
 
 			if (!c->undecided)
 				continue;

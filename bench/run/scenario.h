@@ -169,6 +169,10 @@ struct scn_cell {
  * one named "default" or "baseline", else its first
  */
 int scenario_reference(const struct scenario *s, int w);
+/* scenario_wl_index, scenario_cfg_index - a workload's or configuration's index by name,
+ * -1 if the scenario has none of that name */
+int scenario_wl_index(const struct scenario *s, const char *name);
+int scenario_cfg_index(const struct scenario *s, const char *name);
 int scenario_plan(const struct scenario *s, struct scn_cell **cells, int *n);
 /* scenario_cell - cell (w, cfg, repetition rep) with its seed and id */
 void scenario_cell(const struct scenario *s, struct scn_cell *c, int w, int cfg,

@@ -38,7 +38,7 @@ static bool next_token(const char **p, char *tok, size_t len)
 	return true;
 }
 
-static int cfg_index(const struct scenario *s, const char *name)
+int scenario_cfg_index(const struct scenario *s, const char *name)
 {
 	int i;
 
@@ -48,7 +48,7 @@ static int cfg_index(const struct scenario *s, const char *name)
 	return -1;
 }
 
-static int wl_index(const struct scenario *s, const char *name)
+int scenario_wl_index(const struct scenario *s, const char *name)
 {
 	int i;
 
@@ -73,7 +73,7 @@ static int resolve_configs(struct scenario *s, struct scn_workload *w, char *err
 		return 0;
 	}
 	while (next_token(&p, tok, sizeof(tok))) {
-		i = cfg_index(s, tok);
+		i = scenario_cfg_index(s, tok);
 		if (i < 0)
 			return set_err(err, "[workload %s] configs: no [config %s]", w->name, tok);
 		for (k = 0; k < w->nconfigs; k++)
@@ -96,7 +96,7 @@ static int resolve_loads(struct scenario *s, struct scn_config *cf, char *err, i
 
 	*line = cf->loads_line;
 	while (next_token(&p, tok, sizeof(tok))) {
-		i = wl_index(s, tok);
+		i = scenario_wl_index(s, tok);
 		if (i < 0)
 			return set_err(err, "[config %s] load: no [load %s]", cf->name, tok);
 		if (!s->wl[i].load)
@@ -121,7 +121,7 @@ static int resolve_overrides(struct scenario *s, struct scn_config *cf, char *er
 
 	for (i = 0; i < cf->nover; i++) {
 		*line = cf->over[i].opt.line;
-		cf->over[i].wl = wl_index(s, cf->over_wl[i]);
+		cf->over[i].wl = scenario_wl_index(s, cf->over_wl[i]);
 		if (cf->over[i].wl < 0)
 			return set_err(err, "[config %s] opt.%s.%s: no [workload %s] or [load %s]",
 				       cf->name, cf->over_wl[i], cf->over[i].opt.key, cf->over_wl[i],

@@ -8,8 +8,8 @@
 # within each pair, each round running one pair of every group; per group, the median
 # and quartiles over the pairs of (traced / untraced) of each of its metrics' p50 and
 # p99 are printed. The groups are enabled in a tracefs instance of this script's own
-# (overwrite on, nobody reading it), so each figure is the cost of the tracepoints
-# firing and writing into the ring buffer alone:
+# (overwrite on, nobody reading it, made with record-cmd off like record's), so each
+# figure is the cost of the tracepoints firing and writing into the ring buffer alone:
 #   softirq    irq:softirq_raise/entry/exit
 #   workqueue  workqueue:workqueue_queue_work/activate_work/execute_start/execute_end
 #   sched      sched:sched_switch/sched_wakeup with deferbench's filter (deferred work's
@@ -18,9 +18,6 @@
 #   hardirq    irq:irq_handler_entry/exit, irq_vectors:local_timer_entry/exit
 #   napi       napi:napi_poll
 #   tasklet    irq:tasklet_entry/exit
-#   softirq-nocmd  softirq with the top-level option record-cmd off (the kernel then
-#              stops saving the comm of every task switched in after an event; the
-#              option is global, so deferbench leaves it alone: here it is put back)
 #   none       nothing: both sides untraced, the spread of a pair on this machine
 # and then 'record', the whole of deferbench record (every group, the default filter,
 # the reader and analysis threads): what a run's capture costs.
@@ -39,7 +36,7 @@ PAIRS=${OBS_PAIRS:-7}
 SECS=${OBS_SECONDS:-3}
 WL=${OBS_WORKLOAD:-net}
 ARGS=${OBS_ARGS:-rate=2000}
-GROUPS_WANTED=${OBS_GROUPS:-none softirq softirq-nocmd workqueue sched sched-all hardirq napi tasklet record}
+GROUPS_WANTED=${OBS_GROUPS:-none softirq workqueue sched sched-all hardirq napi tasklet record}
 OUT=build/observer
 TR=/sys/kernel/tracing
 # not deferbench-PID: record would take it for a dead run's instance and remove it
@@ -57,9 +54,8 @@ EVGEN=$(pwd)/build/tests/evgen
 [ -x "$EVGEN" ] || die "build $EVGEN first (make build/tests/evgen)"
 case $PAIRS in ''|*[!0-9]*|0) die "OBS_PAIRS=$PAIRS: want a positive whole number" ;; esac
 
-RECORD_CMD=$(cat "$TR/options/record-cmd" 2>/dev/null || echo "")
 cleanup() {
-	[ -z "$RECORD_CMD" ] || echo "$RECORD_CMD" > "$TR/options/record-cmd" 2>/dev/null || true
+	[ -z "${RECORD_CMD:-}" ] || echo "$RECORD_CMD" > "$TR/options/record-cmd" 2>/dev/null || true
 	if [ -d "$INST" ]; then
 		echo 0 > "$INST/tracing_on" 2>/dev/null || true
 		echo > "$INST/set_event" 2>/dev/null || true
@@ -81,7 +77,7 @@ comms() {
 # events GROUP - "system/event" lines of a group
 events() {
 	case $1 in
-	softirq|softirq-nocmd) printf 'irq/softirq_raise\nirq/softirq_entry\nirq/softirq_exit\n' ;;
+	softirq) printf 'irq/softirq_raise\nirq/softirq_entry\nirq/softirq_exit\n' ;;
 	workqueue) printf 'workqueue/workqueue_queue_work\nworkqueue/workqueue_activate_work\nworkqueue/workqueue_execute_start\nworkqueue/workqueue_execute_end\n' ;;
 	sched|sched-all) printf 'sched/sched_switch\nsched/sched_wakeup\n' ;;
 	hardirq) printf 'irq/irq_handler_entry\nirq/irq_handler_exit\nirq_vectors/local_timer_entry\nirq_vectors/local_timer_exit\n' ;;
@@ -126,9 +122,7 @@ once() {
 			> "$1.log" 2>&1
 	else
 		[ "$2" = 1 ] && enable "$3"
-		[ "$2" = 1 ] && [ "$3" = softirq-nocmd ] && echo 0 > "$TR/options/record-cmd"
 		"$DB" load "$WL" -d "${SECS}s" -o "$1" $ARGS > "$1.log" 2>&1
-		[ -z "$RECORD_CMD" ] || echo "$RECORD_CMD" > "$TR/options/record-cmd"
 		if [ "$2" = 1 ]; then
 			echo 0 > "$INST/tracing_on"
 			echo "$(written)" > "$1.events"
@@ -138,7 +132,12 @@ once() {
 }
 
 mkdir -p "$OUT"
+# made with record-cmd off, as record makes its own (bench/trace/capture.c), and the
+# option put back at once (and by cleanup, should mkdir fail)
+RECORD_CMD=$(cat "$TR/options/record-cmd" 2>/dev/null || echo "")
+[ -z "$RECORD_CMD" ] || echo 0 > "$TR/options/record-cmd"
 mkdir "$INST" || die "cannot create the tracefs instance $INST"
+[ -z "$RECORD_CMD" ] || echo "$RECORD_CMD" > "$TR/options/record-cmd"
 echo 1 > "$INST/options/overwrite"
 echo 1024 > "$INST/buffer_size_kb"
 echo mono > "$INST/trace_clock"
@@ -174,7 +173,7 @@ done
 
 echo "observer: $WL $ARGS, ${SECS}s runs, $PAIRS traced/untraced pairs per group, on $(uname -r)"
 for g in $GROUPS_WANTED; do
-	[ "$g" = record ] || events "$g" > /dev/null || die "unknown group '$g' (groups: none softirq softirq-nocmd workqueue sched sched-all hardirq napi tasklet record)"
+	[ "$g" = record ] || events "$g" > /dev/null || die "unknown group '$g' (groups: none softirq workqueue sched sched-all hardirq napi tasklet record)"
 done
 # round p runs one pair of every group: a slow spell of a shared machine then falls on
 # every group alike instead of on one; which side goes first alternates
