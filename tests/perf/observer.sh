@@ -71,7 +71,7 @@ trap 'exit 143' TERM
 
 # the filter deferbench's capture sets (bench/trace/capture.c, DEFERRED_COMMS)
 comms() {
-	echo "$1 ~ \"kworker/*\" || $1 ~ \"ksoftirqd/*\" || $1 ~ \"napi/*\" || $1 ~ \"irq/*\""
+	echo "$1 ~ \"[kni]*/*\""
 }
 
 # events GROUP - "system/event" lines of a group
@@ -98,7 +98,7 @@ enable() {
 		[ -d "$INST/events/$e" ] || { echo "  (this kernel has no $e)"; continue; }
 		if [ "$1" = sched ]; then
 			case $e in
-			*/sched_switch) echo "$(comms prev_comm) || $(comms next_comm)" > "$INST/events/$e/filter" ;;
+			*/sched_switch) echo "$(comms next_comm) || $(comms prev_comm)" > "$INST/events/$e/filter" ;;
 			*/sched_wakeup) comms comm > "$INST/events/$e/filter" ;;
 			esac
 		elif [ "$1" = sched-all ]; then
