@@ -198,11 +198,15 @@ $(BUILD)/tests/evgen: tests/perf/evgen.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< -lutil
 
+$(BUILD)/tests/evtoggle: tests/perf/evtoggle.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags libtracefs) -o $@ $< $(shell pkg-config --libs libtracefs)
+
 perf: deferbench $(BUILD)/tests/evgen
 	@tests/perf.sh
 
 # where the capture's disturbance comes from, event group by event group (root)
-observer: deferbench $(BUILD)/tests/evgen
+observer: deferbench $(BUILD)/tests/evgen $(BUILD)/tests/evtoggle
 	@tests/perf/observer.sh
 
 install: deferbench $(HDR_OKS)

@@ -100,6 +100,7 @@ struct load_args {
 	uint64_t duration_ns;		/* -d, default LOAD_DEFAULT_DURATION_NS */
 	const char *outdir;		/* -o, or NULL */
 	uint64_t seed;			/* --seed, default 1 */
+	uint64_t intervals_ns;		/* --intervals, 0: the workload's default (1 s) */
 	bool list;			/* --list */
 	bool help;			/* -h */
 	int nopts;

@@ -15,13 +15,15 @@
 #include "outdir.h"
 #include "workload.h"
 
-enum { OPT_SEED = 256, OPT_LIST };
+enum { OPT_SEED = 256, OPT_LIST, OPT_INTERVALS };
 
 const struct opt_desc load_opts[] = {
 	{ "duration", 'd', required_argument, "DURATION",
 	  "how long to run (10s, 500ms, 2m; default 10s); Ctrl-C stops earlier" },
 	{ "output", 'o', required_argument, "DIR",
 	  "write workload.json and workload-hist.csv into DIR (created)" },
+	{ "intervals", OPT_INTERVALS, required_argument, "DURATION",
+	  "length of the per-interval histograms in workload-intervals.csv (default 1s)" },
 	{ "seed", OPT_SEED, required_argument, "N",
 	  "seed of the workload's pseudo-random data (default 1), reported" },
 	{ "list", OPT_LIST, no_argument, NULL,
@@ -73,6 +75,12 @@ static int set_load_opt(const struct opt_desc *d, const char *val, struct load_a
 		if (!*val)
 			return set_err(errbuf, "--output: empty directory name");
 		a->outdir = val;
+		return 0;
+	case OPT_INTERVALS:
+		if (parse_duration_ns(val, &a->intervals_ns, why))
+			return set_err(errbuf, "--intervals: %s", why);
+		if (a->intervals_ns < NSEC_PER_MSEC)
+			return set_err(errbuf, "--intervals %s: shorter than 1ms", val);
 		return 0;
 	case OPT_SEED:
 		if (parse_u64(val, 0, UINT64_MAX, &a->seed, why))
@@ -201,6 +209,8 @@ static struct wl_run *configure(const struct workload_ops *ops, const struct loa
 		return NULL;
 	}
 	w->seed = a->seed;
+	if (a->intervals_ns)
+		wl_intervals(w, a->intervals_ns);
 	for (i = 0; i < a->nopts; i++) {
 		if (wl_set_option(w, a->key[i], a->val[i], errbuf)) {
 			err_msg("%s", errbuf);

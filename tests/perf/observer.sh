@@ -37,6 +37,10 @@ SECS=${OBS_SECONDS:-3}
 WL=${OBS_WORKLOAD:-net}
 ARGS=${OBS_ARGS:-rate=2000}
 GROUPS_WANTED=${OBS_GROUPS:-none softirq workqueue sched sched-all hardirq napi tasklet record}
+PARTS=${OBS_PARTS:-price groups alternate}
+ALT_SECS=${OBS_ALT_SECONDS:-40}
+ALT_RECORD=${OBS_ALT_RECORD:-}
+ALT_CAPTURE=${OBS_ALT_CAPTURE:-record}
 OUT=build/observer
 TR=/sys/kernel/tracing
 # not deferbench-PID: record would take it for a dead run's instance and remove it
@@ -52,6 +56,8 @@ die() {
 [ -x "$DB" ] || die "build deferbench first (make)"
 EVGEN=$(pwd)/build/tests/evgen
 [ -x "$EVGEN" ] || die "build $EVGEN first (make build/tests/evgen)"
+EVTOGGLE=$(pwd)/build/tests/evtoggle
+[ -x "$EVTOGGLE" ] || die "build $EVTOGGLE first (make build/tests/evtoggle)"
 case $PAIRS in ''|*[!0-9]*|0) die "OBS_PAIRS=$PAIRS: want a positive whole number" ;; esac
 
 cleanup() {
@@ -147,6 +153,9 @@ evgen_rounds() {
 	taskset -c 0 "$EVGEN" 2 | sed -n 's/^evgen: \([0-9]*\) round trips.*/\1/p'
 }
 
+has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+if has price; then
 echo "observer: the price of one event, evgen on CPU 0 for 2 s, 7 pairs per group, on $(uname -r)"
 for g in none sched-all sched workqueue; do
 	for p in 1 2 3 4 5 6 7; do
@@ -170,7 +179,9 @@ for g in none sched-all sched workqueue; do
 		      if (med(e) > 0.5) printf ": %4.0f ns per event written", med(c)
 		      printf " (median of %d pairs)\n", n }'
 done
+fi
 
+if has groups; then
 echo "observer: $WL $ARGS, ${SECS}s runs, $PAIRS traced/untraced pairs per group, on $(uname -r)"
 for g in $GROUPS_WANTED; do
 	[ "$g" = record ] || events "$g" > /dev/null || die "unknown group '$g' (groups: none softirq workqueue sched sched-all hardirq napi tasklet record)"
@@ -225,3 +236,66 @@ print(f"observer: {g:9} {st.median(evs):7.0f} ev/s | " + "; ".join(line), flush=
 EOF
 done
 echo "observer: traced / untraced per pair: median [quartiles] over $PAIRS pairs; runs in $OUT"
+fi
+
+# alternate WORKLOAD ARGS... - the whole of 'deferbench record' on and off within one run
+# of the workload: record runs throughout, evtoggle turns its events off and on in 1 s
+# phases (pairs in a seeded random order), the workload keeps 100 ms intervals on
+# CLOCK_MONOTONIC, and alternate.py compares the intervals of traced phases with those
+# of untraced ones. No second setup and no other minute of the machine in between: the
+# closest this machine comes to "the same run, traced and not". The untraced phases
+# still have record's reader threads polling (they find nothing), so the figure leaves
+# out their share; record's own figures of such a run mean nothing and are not read.
+alternate() {
+	local wl=$1 d="$OUT/alt-$1" rec="" inst g
+	shift
+	rm -rf "$d" "$d.rec"
+	if [ "$ALT_CAPTURE" = record ]; then
+		"$DB" record $ALT_RECORD -d "$((ALT_SECS + 4))s" -o "$d.rec" > "$d.rec.log" 2>&1 &
+		rec=$!
+		inst=deferbench-$rec
+		for _ in $(seq 50); do
+			[ "$(cat "$TR/instances/$inst/tracing_on" 2>/dev/null)" = 1 ] && break
+			sleep 0.1
+		done
+		[ -d "$TR/instances/$inst" ] || die "record did not start: $(cat "$d.rec.log")"
+	else
+		# record's events and filter in this script's instance, which nobody reads
+		inst=${INST##*/}
+		enable none
+		for g in softirq workqueue sched hardirq napi tasklet; do
+			for e in $(events "$g"); do
+				[ -d "$INST/events/$e" ] || continue
+				case $e in
+				*/sched_switch) echo "$(comms next_comm) || $(comms prev_comm)" > "$INST/events/$e/filter" ;;
+				*/sched_wakeup) comms comm > "$INST/events/$e/filter" ;;
+				esac
+				echo 1 > "$INST/events/$e/enable"
+			done
+		done
+	fi
+	"$DB" load "$wl" -d "$((ALT_SECS + 2))s" --intervals 100ms -o "$d" "$@" > "$d.log" 2>&1 &
+	"$EVTOGGLE" "$inst" 1000 "$ALT_SECS" > "$d.phases" || die "evtoggle failed on $inst"
+	wait $! || die "the workload failed: $(tail -3 "$d.log")"
+	if [ -n "$rec" ]; then
+		kill -INT $rec 2>/dev/null || true
+		wait $rec || die "record failed: $(tail -3 "$d.rec.log")"
+	else
+		echo 0 > "$INST/tracing_on"
+		echo > "$INST/set_event"
+	fi
+	python3 tests/perf/alternate.py "$d.phases" "$d/workload-intervals.csv" "$wl $*" ||
+		die "cannot split $d by phase"
+}
+
+if has alternate; then
+	echo "observer: capture on and off within one run, ${ALT_SECS} s, capture: $ALT_CAPTURE $ALT_RECORD, on $(uname -r)"
+	for w in ${OBS_ALT_WORKLOADS:-net tty timer}; do
+		case $w in
+		net) alternate net rate=2000 ;;
+		tty) alternate tty rate=1000 ;;
+		*) alternate "$w" ;;
+		esac
+	done
+	echo "observer: traced / untraced: pooled quantile ratio [95% interval, pairs resampled]"
+fi
