@@ -27,7 +27,16 @@
 # the noise), 7 alternating pairs each; the time a round trip gained, divided by the
 # events written per round trip, is the cost of one event on the critical path (for the
 # filtered sched group the events the filter dropped are in the price too).
-# OBS_GROUPS picks groups (space-separated), OBS_WORKLOAD and OBS_ARGS the workload.
+# Last, the capture on and off within one run (see alternate() below): net, tty and
+# timer each run 40 s under 'deferbench record' while build/tests/evtoggle turns the
+# capture's events off and on in 1 s phases; tests/perf/alternate.py compares the
+# workload's traced intervals with its untraced ones.
+# OBS_PARTS picks parts (default "price groups alternate"), OBS_GROUPS groups
+# (space-separated), OBS_WORKLOAD and OBS_ARGS the workload of the groups part;
+# OBS_ALT_SECONDS (40), OBS_ALT_WORKLOADS (net tty timer), OBS_ALT_RECORD (more record
+# options, e.g. --capture-cpus 1) and OBS_ALT_CAPTURE=instance (record's events and
+# filter in this script's instance, nobody reading: the tracepoints alone; with
+# OBS_ALT_GROUPS only those groups) the last.
 # Needs root and tracefs; the instance is removed on every exit.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -41,6 +50,7 @@ PARTS=${OBS_PARTS:-price groups alternate}
 ALT_SECS=${OBS_ALT_SECONDS:-40}
 ALT_RECORD=${OBS_ALT_RECORD:-}
 ALT_CAPTURE=${OBS_ALT_CAPTURE:-record}
+ALT_GROUPS=${OBS_ALT_GROUPS:-softirq workqueue sched hardirq napi tasklet}
 OUT=build/observer
 TR=/sys/kernel/tracing
 # not deferbench-PID: record would take it for a dead run's instance and remove it
@@ -263,7 +273,7 @@ alternate() {
 		# record's events and filter in this script's instance, which nobody reads
 		inst=${INST##*/}
 		enable none
-		for g in softirq workqueue sched hardirq napi tasklet; do
+		for g in $ALT_GROUPS; do
 			for e in $(events "$g"); do
 				[ -d "$INST/events/$e" ] || continue
 				case $e in
@@ -289,7 +299,7 @@ alternate() {
 }
 
 if has alternate; then
-	echo "observer: capture on and off within one run, ${ALT_SECS} s, capture: $ALT_CAPTURE $ALT_RECORD, on $(uname -r)"
+	echo "observer: capture on and off within one run, ${ALT_SECS} s, capture: $ALT_CAPTURE $ALT_RECORD$([ "$ALT_CAPTURE" = record ] || echo " ($ALT_GROUPS)"), on $(uname -r)"
 	for w in ${OBS_ALT_WORKLOADS:-net tty timer}; do
 		case $w in
 		net) alternate net rate=2000 ;;
