@@ -89,15 +89,14 @@ def main():
                 a = quantile(merge(p[0] for p in sample), q)
                 b = quantile(merge(p[1] for p in sample), q)
                 return a / b if a and b else None
-            est = ratio(pairs)
+            a = quantile(merge(p[0] for p in pairs), q)
+            b = quantile(merge(p[1] for p in pairs), q)
             boots = sorted(x for x in (ratio([rng.choice(pairs) for _ in pairs])
                                        for _ in range(2000)) if x)
             lo, hi = boots[int(0.025 * len(boots))], boots[int(0.975 * len(boots)) - 1]
             per = sorted(x for x in (ratio([p]) for p in pairs) if x)
             med = per[len(per) // 2]
-            a = quantile(merge(p[0] for p in pairs), q)
-            b = quantile(merge(p[1] for p in pairs), q)
-            out.append(f"p{int(q * 100)} {b / 1000:.1f} -> {a / 1000:.1f} us x{est:.3f} "
+            out.append(f"p{int(q * 100)} {b / 1000:.1f} -> {a / 1000:.1f} us x{a / b:.3f} "
                        f"[{lo:.3f}, {hi:.3f}] (pair median x{med:.3f})")
         print(f"observer:   {name:14} ({off_n} untraced, {on_n} traced): " + "; ".join(out))
 

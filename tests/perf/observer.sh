@@ -104,12 +104,9 @@ events() {
 	esac
 }
 
-# enable GROUP - the group's events on, in the instance, tracing on
-enable() {
+# add_group GROUP - the group's events on in the instance, sched with deferbench's filter
+add_group() {
 	local e
-	echo 0 > "$INST/tracing_on"
-	echo > "$INST/set_event"
-	echo > "$INST/trace"
 	for e in $(events "$1"); do
 		[ -d "$INST/events/$e" ] || { echo "  (this kernel has no $e)"; continue; }
 		if [ "$1" = sched ]; then
@@ -122,6 +119,14 @@ enable() {
 		fi
 		echo 1 > "$INST/events/$e/enable"
 	done
+}
+
+# enable GROUP - only the group's events on, in the instance, tracing on
+enable() {
+	echo 0 > "$INST/tracing_on"
+	echo > "$INST/set_event"
+	echo > "$INST/trace"
+	add_group "$1"
 	echo 1 > "$INST/tracing_on"
 }
 
@@ -274,14 +279,7 @@ alternate() {
 		inst=${INST##*/}
 		enable none
 		for g in $ALT_GROUPS; do
-			for e in $(events "$g"); do
-				[ -d "$INST/events/$e" ] || continue
-				case $e in
-				*/sched_switch) echo "$(comms next_comm) || $(comms prev_comm)" > "$INST/events/$e/filter" ;;
-				*/sched_wakeup) comms comm > "$INST/events/$e/filter" ;;
-				esac
-				echo 1 > "$INST/events/$e/enable"
-			done
+			add_group "$g" > /dev/null
 		done
 	fi
 	"$DB" load "$wl" -d "$((ALT_SECS + 2))s" --intervals 100ms -o "$d" "$@" > "$d.log" 2>&1 &
