@@ -4,13 +4,15 @@
  * a parent and a child ping-pong one byte over pipes (sched_switch, sched_wakeup),
  * and every round trip also writes to a pty (workqueue_queue_work ... execute_end
  * of flush_to_ldisc). Runs for the given number of seconds, as fast as it can or at
- * the given number of round trips per second:
+ * the given number of round trips per second (0: as fast as it can); "pipe" leaves the
+ * pty writes out (a round trip is then two wakeups and two switches, nothing else):
  *
- *   evgen SECONDS [ROUNDS_PER_SECOND]
+ *   evgen SECONDS [ROUNDS_PER_SECOND [pipe]]
  */
 #include <pty.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -28,6 +30,7 @@ int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? strtod(argv[1], NULL) : 5.0, end, next;
 	double rate = argc > 2 ? strtod(argv[2], NULL) : 0;
+	int pty = !(argc > 3 && !strcmp(argv[3], "pipe"));
 	int ab[2], ba[2], master, slave;
 	struct termios t;
 	char c = 'x', buf[64];
@@ -63,7 +66,7 @@ int main(int argc, char **argv)
 		}
 		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
 			break;
-		if (rounds % 4 == 0 && (write(master, "0123456789", 10) != 10 ||
+		if (pty && rounds % 4 == 0 && (write(master, "0123456789", 10) != 10 ||
 					read(slave, buf, sizeof(buf)) <= 0))
 			break;
 		rounds++;

@@ -28,26 +28,29 @@
 # events written per round trip, is the cost of one event on the critical path (for the
 # filtered sched group the events the filter dropped are in the price too).
 # Last, the capture on and off within one run (see alternate() below): net, tty and
-# timer each run 40 s under 'deferbench record' while build/tests/evtoggle turns the
+# timer each run 120 s under 'deferbench record' while build/tests/evtoggle turns the
 # capture's events off and on in 1 s phases; tests/perf/alternate.py compares the
 # workload's traced intervals with its untraced ones.
-# OBS_PARTS picks parts (default "price groups alternate"), OBS_GROUPS groups
+# Then 'recordcost': the whole of record on a pinned pipe ping-pong (evgen without its
+# pty writes on CPU 0, record --capture-cpus 1), 6 alternating rounds; OBS_DB=PATH runs
+# another deferbench binary there (e.g. an older commit's, to compare).
+# OBS_PARTS picks parts (default "price recordcost groups alternate"), OBS_GROUPS groups
 # (space-separated), OBS_WORKLOAD and OBS_ARGS the workload of the groups part;
-# OBS_ALT_SECONDS (40), OBS_ALT_WORKLOADS (net tty timer), OBS_ALT_RECORD (more record
+# OBS_ALT_SECONDS (120), OBS_ALT_WORKLOADS (net tty timer), OBS_ALT_RECORD (more record
 # options, e.g. --capture-cpus 1) and OBS_ALT_CAPTURE=instance (record's events and
 # filter in this script's instance, nobody reading: the tracepoints alone; with
 # OBS_ALT_GROUPS only those groups) the last.
 # Needs root and tracefs; the instance is removed on every exit.
 set -eu
 cd "$(dirname "$0")/../.."
-DB=$(pwd)/deferbench
+DB=${OBS_DB:-$(pwd)/deferbench}
 PAIRS=${OBS_PAIRS:-7}
 SECS=${OBS_SECONDS:-3}
 WL=${OBS_WORKLOAD:-net}
 ARGS=${OBS_ARGS:-rate=2000}
 GROUPS_WANTED=${OBS_GROUPS:-none softirq workqueue sched sched-all hardirq napi tasklet record}
-PARTS=${OBS_PARTS:-price groups alternate}
-ALT_SECS=${OBS_ALT_SECONDS:-40}
+PARTS=${OBS_PARTS:-price recordcost groups alternate}
+ALT_SECS=${OBS_ALT_SECONDS:-120}
 ALT_RECORD=${OBS_ALT_RECORD:-}
 ALT_CAPTURE=${OBS_ALT_CAPTURE:-record}
 ALT_GROUPS=${OBS_ALT_GROUPS:-softirq workqueue sched hardirq napi tasklet}
@@ -194,6 +197,41 @@ for g in none sched-all sched workqueue; do
 		      if (med(e) > 0.5) printf ": %4.0f ns per event written", med(c)
 		      printf " (median of %d pairs)\n", n }'
 done
+fi
+
+# record_rt - ns per round trip of evgen (pipe only, 1 s) on CPU 0 under record
+record_rt() {
+	local rec
+	"$DB" record --capture-cpus 1 -d 30s --force -o "$OUT/recordcost" > "$OUT/recordcost.log" 2>&1 &
+	rec=$!
+	for _ in $(seq 50); do
+		[ "$(cat "$TR/instances/deferbench-$rec/tracing_on" 2>/dev/null)" = 1 ] && break
+		sleep 0.1
+	done
+	[ -d "$TR/instances/deferbench-$rec" ] || die "record did not start: $(cat "$OUT/recordcost.log")"
+	pipe_rt
+	kill -INT $rec
+	wait $rec || die "record failed: $(tail -3 "$OUT/recordcost.log")"
+}
+pipe_rt() {
+	taskset -c 0 "$EVGEN" 1 0 pipe | sed -n 's/^evgen: \([0-9]*\) round trips.*/\1/p' |
+		awk '{ printf "%.0f\n", 1e9 / $1 }'
+}
+
+if has recordcost; then
+	echo "observer: record on a pipe ping-pong pinned to CPU 0 (record --capture-cpus 1), 6 rounds"
+	for p in 1 2 3 4 5 6; do
+		if [ $((p % 2)) = 1 ]; then
+			off=$(pipe_rt); on=$(record_rt)
+		else
+			on=$(record_rt); off=$(pipe_rt)
+		fi
+		echo "$off $on"
+	done | awk '{ o[NR] = $1; t[NR] = $2; n = NR }
+		function med(a,   i, j, x, b) { for (i = 1; i <= n; i++) b[i] = a[i]
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (b[j] < b[i]) { x = b[i]; b[i] = b[j]; b[j] = x }
+			return (b[int((n + 1) / 2)] + b[int(n / 2) + 1]) / 2 }
+		END { printf "observer: round trip untraced %.0f ns, under record %.0f ns: %+.0f ns (medians of %d)\n", med(o), med(t), med(t) - med(o), n }'
 fi
 
 if has groups; then
