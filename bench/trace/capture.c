@@ -542,11 +542,13 @@ static int decoder_setup(struct capture *c, const char *header, size_t hlen,
  * every other task: a first character k, n or i and a '/' further on (DEFERRED_COMMS)
  * keeps kworker/, ksoftirqd/, napi/ and irq/ (and the odd other thread so named, which
  * comm_classify() then ignores, as under sched_all). The four prefix globs per comm it
- * replaced cost twice as much: a pipe ping-pong pinned to one CPU (two switches and two
- * wakeups per round trip, none kept) took 2.12 us per round trip untraced, +0.54 us
- * with the four prefixes, +0.27 us with this glob, +0.42 us with no filter at all
- * (every event written), on the development VM. tests/integration/t-sched-filter.sh
- * checks that it keeps every event the figures use.
+ * replaced cost twice as much: on a pipe ping-pong pinned to one CPU (two switches and
+ * two wakeups per round trip, none kept; 2.18 us per round trip untraced) the whole of
+ * record added 0.28 us with this glob and 0.56 us with the four prefixes ('make
+ * observer', part recordcost). No filter at all (every event written) is no cheaper
+ * than the glob either: +0.42 against +0.27 us in a bare instance, on the development
+ * VM. tests/integration/t-sched-filter.sh checks that the glob keeps every event the
+ * figures use.
  */
 #define DEFERRED_COMMS(f) f " ~ \"[kni]*/*\""
 static const char *const sched_filter[EV_NR] = {
