@@ -545,9 +545,9 @@ static int decoder_setup(struct capture *c, const char *header, size_t hlen,
  * replaced cost twice as much: on a pipe ping-pong pinned to one CPU (two switches and
  * two wakeups per round trip, none kept; 2.18 us per round trip untraced) the whole of
  * record added 0.28 us with this glob and 0.56 us with the four prefixes ('make
- * observer', part recordcost). No filter at all (every event written) is no cheaper
- * than the glob either: +0.42 against +0.27 us in a bare instance, on the development
- * VM. tests/integration/t-sched-filter.sh checks that the glob keeps every event the
+ * observer', part recordcost, on the development VM). No filter at all is no cheaper
+ * than the glob either: under record --sched-all, every event written, +0.42 us.
+ * tests/integration/t-sched-filter.sh checks that the glob keeps every event the
  * figures use.
  */
 #define DEFERRED_COMMS(f) f " ~ \"[kni]*/*\""

@@ -32,7 +32,8 @@
 # capture's events off and on in 1 s phases; tests/perf/alternate.py compares the
 # workload's traced intervals with its untraced ones.
 # Then 'recordcost': the whole of record on a pinned pipe ping-pong (evgen without its
-# pty writes on CPU 0, record --capture-cpus 1), 6 alternating rounds; OBS_DB=PATH runs
+# pty writes on CPU 0, record --capture-cpus 1, with the filter and --sched-all), 6
+# alternating rounds; OBS_DB=PATH runs
 # another deferbench binary there (e.g. an older commit's, to compare).
 # OBS_PARTS picks parts (default "price recordcost groups alternate"), OBS_GROUPS groups
 # (space-separated), OBS_WORKLOAD and OBS_ARGS the workload of the groups part;
@@ -165,10 +166,25 @@ mkdir "$INST" || die "cannot create the tracefs instance $INST"
 echo 1 > "$INST/options/overwrite"
 echo 1024 > "$INST/buffer_size_kb"
 echo mono > "$INST/trace_clock"
-# evgen_rounds - round trips of a 2 s evgen run, both of its processes on CPU 0: a round
-# trip on one CPU (two wakeups and two switches, no IPI) varies far less than across two
+# evgen_rounds [SECONDS [RATE [pipe]]] - round trips of an evgen run (default 2 s), both
+# of its processes on CPU 0: a round trip on one CPU (two wakeups and two switches, no
+# IPI) varies far less than across two
 evgen_rounds() {
-	taskset -c 0 "$EVGEN" 2 | sed -n 's/^evgen: \([0-9]*\) round trips.*/\1/p'
+	taskset -c 0 "$EVGEN" "${@:-2}" | sed -n 's/^evgen: \([0-9]*\) round trips.*/\1/p'
+}
+
+# start_record LOG ARGS... - 'deferbench record ARGS' in the background, once its capture
+# runs; its pid in REC
+start_record() {
+	local log=$1
+	shift
+	"$DB" record "$@" > "$log" 2>&1 &
+	REC=$!
+	for _ in $(seq 50); do
+		[ "$(cat "$TR/instances/deferbench-$REC/tracing_on" 2>/dev/null)" = 1 ] && return 0
+		sleep 0.1
+	done
+	die "record did not start: $(cat "$log")"
 }
 
 has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -199,39 +215,36 @@ for g in none sched-all sched workqueue; do
 done
 fi
 
-# record_rt - ns per round trip of evgen (pipe only, 1 s) on CPU 0 under record
-record_rt() {
-	local rec
-	"$DB" record --capture-cpus 1 -d 30s --force -o "$OUT/recordcost" > "$OUT/recordcost.log" 2>&1 &
-	rec=$!
-	for _ in $(seq 50); do
-		[ "$(cat "$TR/instances/deferbench-$rec/tracing_on" 2>/dev/null)" = 1 ] && break
-		sleep 0.1
-	done
-	[ -d "$TR/instances/deferbench-$rec" ] || die "record did not start: $(cat "$OUT/recordcost.log")"
-	pipe_rt
-	kill -INT $rec
-	wait $rec || die "record failed: $(tail -3 "$OUT/recordcost.log")"
-}
+# pipe_rt [RECORD ARGS...] - ns per round trip of evgen (pipe only, 1 s) on CPU 0,
+# untraced or under 'record --capture-cpus 1 ARGS'
 pipe_rt() {
-	taskset -c 0 "$EVGEN" 1 0 pipe | sed -n 's/^evgen: \([0-9]*\) round trips.*/\1/p' |
-		awk '{ printf "%.0f\n", 1e9 / $1 }'
+	local REC=
+	if [ "${1:-}" = record ]; then
+		shift
+		start_record "$OUT/recordcost.log" --capture-cpus 1 -d 30s --force -o "$OUT/recordcost" "$@"
+	fi
+	evgen_rounds 1 0 pipe | awk '{ printf "%.0f\n", 1e9 / $1 }'
+	if [ -n "$REC" ]; then
+		kill -INT $REC
+		wait $REC || die "record failed: $(tail -3 "$OUT/recordcost.log")"
+	fi
 }
 
 if has recordcost; then
 	echo "observer: record on a pipe ping-pong pinned to CPU 0 (record --capture-cpus 1), 6 rounds"
 	for p in 1 2 3 4 5 6; do
 		if [ $((p % 2)) = 1 ]; then
-			off=$(pipe_rt); on=$(record_rt)
+			off=$(pipe_rt); on=$(pipe_rt record); all=$(pipe_rt record --sched-all)
 		else
-			on=$(record_rt); off=$(pipe_rt)
+			all=$(pipe_rt record --sched-all); on=$(pipe_rt record); off=$(pipe_rt)
 		fi
-		echo "$off $on"
-	done | awk '{ o[NR] = $1; t[NR] = $2; n = NR }
-		function med(a,   i, j, x, b) { for (i = 1; i <= n; i++) b[i] = a[i]
+		echo "$off $on $all"
+	done | awk '{ o[NR] = $1; t[NR] = $2; a[NR] = $3; n = NR }
+		function med(v,   i, j, x, b) { for (i = 1; i <= n; i++) b[i] = v[i]
 			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (b[j] < b[i]) { x = b[i]; b[i] = b[j]; b[j] = x }
 			return (b[int((n + 1) / 2)] + b[int(n / 2) + 1]) / 2 }
-		END { printf "observer: round trip untraced %.0f ns, under record %.0f ns: %+.0f ns (medians of %d)\n", med(o), med(t), med(t) - med(o), n }'
+		END { printf "observer: round trip untraced %.0f ns; under record %.0f ns (%+.0f), under record --sched-all %.0f ns (%+.0f) (medians of %d)\n",
+			      med(o), med(t), med(t) - med(o), med(a), med(a) - med(o), n }'
 fi
 
 if has groups; then
@@ -304,14 +317,9 @@ alternate() {
 	shift
 	rm -rf "$d" "$d.rec"
 	if [ "$ALT_CAPTURE" = record ]; then
-		"$DB" record $ALT_RECORD -d "$((ALT_SECS + 4))s" -o "$d.rec" > "$d.rec.log" 2>&1 &
-		rec=$!
+		start_record "$d.rec.log" $ALT_RECORD -d "$((ALT_SECS + 4))s" -o "$d.rec"
+		rec=$REC
 		inst=deferbench-$rec
-		for _ in $(seq 50); do
-			[ "$(cat "$TR/instances/$inst/tracing_on" 2>/dev/null)" = 1 ] && break
-			sleep 0.1
-		done
-		[ -d "$TR/instances/$inst" ] || die "record did not start: $(cat "$d.rec.log")"
 	else
 		# record's events and filter in this script's instance, which nobody reads
 		inst=${INST##*/}
