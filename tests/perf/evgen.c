@@ -5,14 +5,20 @@
  * and every round trip also writes to a pty (workqueue_queue_work ... execute_end
  * of flush_to_ldisc). Runs for the given number of seconds, as fast as it can or at
  * the given number of round trips per second (0: as fast as it can); "pipe" leaves the
- * pty writes out (a round trip is then two wakeups and two switches, nothing else):
+ * pty writes out (a round trip is then two wakeups and two switches, nothing else);
+ * "udp" ping-pongs over two UDP sockets on loopback instead of pipes, without the pty
+ * (each way a NET_RX softirq raised and run, a backlog NAPI poll, a wakeup and a switch:
+ * the path of the net workload's hops on one CPU):
  *
- *   evgen SECONDS [ROUNDS_PER_SECOND [pipe]]
+ *   evgen SECONDS [ROUNDS_PER_SECOND [pipe|udp]]
  */
+#include <netinet/in.h>
 #include <pty.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -26,18 +32,46 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* udp_pair - two UDP sockets on 127.0.0.1 connected to each other, as ab[0]/ba[1]
+ * (the child's end) and ba[0]/ab[1] (the parent's): read and write work on them as on
+ * the pipes */
+static int udp_pair(int ab[2], int ba[2])
+{
+	struct sockaddr_in a = { .sin_family = AF_INET }, b;
+	socklen_t len = sizeof(a);
+	int s0, s1;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	b = a;
+	s0 = socket(AF_INET, SOCK_DGRAM, 0);
+	s1 = socket(AF_INET, SOCK_DGRAM, 0);
+	if (s0 < 0 || s1 < 0 || bind(s0, (void *)&a, sizeof(a)) || bind(s1, (void *)&b, sizeof(b)) ||
+	    getsockname(s0, (void *)&a, &len) || (len = sizeof(b), getsockname(s1, (void *)&b, &len)) ||
+	    connect(s0, (void *)&b, sizeof(b)) || connect(s1, (void *)&a, sizeof(a)))
+		return -1;
+	ab[0] = ba[1] = s0;	/* the child reads and answers on s0 */
+	ab[1] = ba[0] = s1;	/* the parent on s1 */
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? strtod(argv[1], NULL) : 5.0, end, next;
 	double rate = argc > 2 ? strtod(argv[2], NULL) : 0;
-	int pty = !(argc > 3 && !strcmp(argv[3], "pipe"));
+	const char *mode = argc > 3 ? argv[3] : "";
+	int pty = !*mode, udp = !strcmp(mode, "udp");
 	int ab[2], ba[2], master, slave;
 	struct termios t;
 	char c = 'x', buf[64];
 	long rounds = 0;
 	pid_t pid;
 
-	if (secs <= 0 || rate < 0 || pipe(ab) || pipe(ba) || openpty(&master, &slave, NULL, NULL, NULL)) {
+	if (*mode && !udp && strcmp(mode, "pipe")) {
+		fprintf(stderr, "evgen: unknown mode '%s' (pipe or udp)\n", mode);
+		return 1;
+	}
+	if (secs <= 0 || rate < 0 || (udp ? udp_pair(ab, ba) : pipe(ab) || pipe(ba)) ||
+	    openpty(&master, &slave, NULL, NULL, NULL)) {
 		perror("evgen");
 		return 1;
 	}
@@ -45,14 +79,18 @@ int main(int argc, char **argv)
 	tcsetattr(slave, TCSANOW, &t);
 	pid = fork();
 	if (pid == 0) {
-		close(ab[1]);
-		close(ba[0]);
+		if (!udp) {
+			close(ab[1]);
+			close(ba[0]);
+		}
 		while (read(ab[0], &c, 1) == 1 && write(ba[1], &c, 1) == 1)
 			;
 		_exit(0);
 	}
-	close(ab[0]);
-	close(ba[1]);
+	if (!udp) {
+		close(ab[0]);
+		close(ba[1]);
+	}
 	next = now();
 	end = next + secs;
 	while (now() < end) {
@@ -71,7 +109,10 @@ int main(int argc, char **argv)
 			break;
 		rounds++;
 	}
-	close(ab[1]);
+	if (udp)
+		kill(pid, SIGTERM);
+	else
+		close(ab[1]);
 	waitpid(pid, NULL, 0);
 	printf("evgen: %ld round trips in %.1f s\n", rounds, secs);
 	return 0;

@@ -27,6 +27,9 @@
 # the noise), 7 alternating pairs each; the time a round trip gained, divided by the
 # events written per round trip, is the cost of one event on the critical path (for the
 # filtered sched group the events the filter dropped are in the price too).
+# 'pathcost' prices each group and record's whole set ('capture', also on the trace clocks
+# local and x86-tsc) the same way on evgen's UDP ping-pong over loopback: the net
+# workload's path (NET_RX softirqs, NAPI polls, wakeups, switches) on one CPU.
 # Last, the capture on and off within one run (see alternate() below): net, tty and
 # timer each run 120 s under 'deferbench record' while build/tests/evtoggle turns the
 # capture's events off and on in 1 s phases; tests/perf/alternate.py compares the
@@ -35,12 +38,13 @@
 # pty writes on CPU 0, record --capture-cpus 1, with the filter and --sched-all), 6
 # alternating rounds; OBS_DB=PATH runs
 # another deferbench binary there (e.g. an older commit's, to compare).
-# OBS_PARTS picks parts (default "price recordcost groups alternate"), OBS_GROUPS groups
+# OBS_PARTS picks parts (default "price pathcost recordcost groups alternate"), OBS_GROUPS groups
 # (space-separated), OBS_WORKLOAD and OBS_ARGS the workload of the groups part;
 # OBS_ALT_SECONDS (120), OBS_ALT_WORKLOADS (net tty timer), OBS_ALT_RECORD (more record
 # options, e.g. --capture-cpus 1) and OBS_ALT_CAPTURE=instance (record's events and
 # filter in this script's instance, nobody reading: the tracepoints alone; with
-# OBS_ALT_GROUPS only those groups) the last.
+# OBS_ALT_GROUPS only those groups) the last. OBS_CLOCK: the trace clock of this
+# script's instance (default mono, record's).
 # Needs root and tracefs; the instance is removed on every exit.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -50,11 +54,12 @@ SECS=${OBS_SECONDS:-3}
 WL=${OBS_WORKLOAD:-net}
 ARGS=${OBS_ARGS:-rate=2000}
 GROUPS_WANTED=${OBS_GROUPS:-none softirq workqueue sched sched-all hardirq napi tasklet record}
-PARTS=${OBS_PARTS:-price recordcost groups alternate}
+PARTS=${OBS_PARTS:-price pathcost recordcost groups alternate}
 ALT_SECS=${OBS_ALT_SECONDS:-120}
 ALT_RECORD=${OBS_ALT_RECORD:-}
 ALT_CAPTURE=${OBS_ALT_CAPTURE:-record}
 ALT_GROUPS=${OBS_ALT_GROUPS:-softirq workqueue sched hardirq napi tasklet}
+CLOCK=${OBS_CLOCK:-mono}
 OUT=build/observer
 TR=/sys/kernel/tracing
 # not deferbench-PID: record would take it for a dead run's instance and remove it
@@ -125,12 +130,22 @@ add_group() {
 	done
 }
 
-# enable GROUP - only the group's events on, in the instance, tracing on
+# enable GROUP[@CLOCK] - only the group's events on, in the instance, tracing on (on that
+# trace clock); the group 'capture' is every group of record's with its filter
 enable() {
+	local g=${1%@*} c=$CLOCK
+	case $1 in *@*) c=${1#*@} ;; esac
 	echo 0 > "$INST/tracing_on"
 	echo > "$INST/set_event"
 	echo > "$INST/trace"
-	add_group "$1"
+	echo "$c" > "$INST/trace_clock" || die "$1: no trace clock '$c' in this kernel"
+	if [ "$g" = capture ]; then
+		for g in softirq workqueue sched hardirq napi tasklet; do
+			add_group "$g" > /dev/null
+		done
+	else
+		add_group "$g"
+	fi
 	echo 1 > "$INST/tracing_on"
 }
 
@@ -165,7 +180,7 @@ mkdir "$INST" || die "cannot create the tracefs instance $INST"
 [ -z "$RECORD_CMD" ] || echo "$RECORD_CMD" > "$TR/options/record-cmd"
 echo 1 > "$INST/options/overwrite"
 echo 1024 > "$INST/buffer_size_kb"
-echo mono > "$INST/trace_clock"
+echo "$CLOCK" > "$INST/trace_clock" || die "OBS_CLOCK=$CLOCK: not a trace clock of this kernel ($(cat "$TR/trace_clock"))"
 # evgen_rounds [SECONDS [RATE [pipe]]] - round trips of an evgen run (default 2 s), both
 # of its processes on CPU 0: a round trip on one CPU (two wakeups and two switches, no
 # IPI) varies far less than across two
@@ -189,30 +204,47 @@ start_record() {
 
 has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
-if has price; then
-echo "observer: the price of one event, evgen on CPU 0 for 2 s, 7 pairs per group, on $(uname -r)"
-for g in none sched-all sched workqueue; do
-	for p in 1 2 3 4 5 6 7; do
-		if [ $((p % 2)) = 1 ]; then
-			off=$(evgen_rounds)
-			enable "$g"; on=$(evgen_rounds); echo 0 > "$INST/tracing_on"; ev=$(written)
-		else
-			enable "$g"; on=$(evgen_rounds); echo 0 > "$INST/tracing_on"; ev=$(written)
-			off=$(evgen_rounds)
-		fi
-		echo > "$INST/set_event"
-		echo "$on $off $ev"
-	done | awk -v g="$g" '
-		{ t_on = 2e9 / $1; t_off = 2e9 / $2; per = $3 / $1
-		  c[NR] = per > 0 ? (t_on - t_off) / per : 0; e[NR] = per; d[NR] = t_on - t_off
-		  o[NR] = t_off; n = NR }
-		function med(a,   i, j, t, b) { for (i = 1; i <= n; i++) b[i] = a[i]
-			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (b[j] < b[i]) { t = b[i]; b[i] = b[j]; b[j] = t }
-			return b[int((n + 1) / 2)] }
-		END { printf "observer: %-9s %5.1f events per round trip, %+5.0f ns per round trip (untraced %.0f ns)", g, med(e), med(d), med(o)
-		      if (med(e) > 0.5) printf ": %4.0f ns per event written", med(c)
-		      printf " (median of %d pairs)\n", n }'
-done
+# price TITLE EVGEN-MODE GROUP... - per group, 7 pairs of evgen runs (2 s, on CPU 0) with
+# the group's events on and off, alternating which goes first; prints the median time a
+# round trip gained and, divided by the events written per round trip, the price of one
+# event on the path (for the filtered sched group the events the filter dropped are in
+# the price too). GROUP@CLOCK: the group with the instance on that trace clock.
+price() {
+	local title=$1 mode=$2 g p on off ev
+	shift 2
+	echo "observer: $title, evgen${mode:+ $mode} on CPU 0 for 2 s, 7 pairs per group, on $(uname -r)"
+	for g in "$@"; do
+		for p in 1 2 3 4 5 6 7; do
+			if [ $((p % 2)) = 1 ]; then
+				off=$(evgen_rounds 2 0 $mode)
+				enable "$g"; on=$(evgen_rounds 2 0 $mode); echo 0 > "$INST/tracing_on"; ev=$(written)
+			else
+				enable "$g"; on=$(evgen_rounds 2 0 $mode); echo 0 > "$INST/tracing_on"; ev=$(written)
+				off=$(evgen_rounds 2 0 $mode)
+			fi
+			echo > "$INST/set_event"
+			echo "$on $off $ev"
+		done | awk -v g="$g" '
+			{ t_on = 2e9 / $1; t_off = 2e9 / $2; per = $3 / $1
+			  c[NR] = per > 0 ? (t_on - t_off) / per : 0; e[NR] = per; d[NR] = t_on - t_off
+			  o[NR] = t_off; n = NR }
+			function med(a,   i, j, t, b) { for (i = 1; i <= n; i++) b[i] = a[i]
+				for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (b[j] < b[i]) { t = b[i]; b[i] = b[j]; b[j] = t }
+				return b[int((n + 1) / 2)] }
+			END { printf "observer: %-15s %5.1f events per round trip, %+5.0f ns per round trip (%+5.1f%%; untraced %.0f ns)", g, med(e), med(d), 100 * med(d) / med(o), med(o)
+			      if (med(e) > 0.5) printf ": %4.0f ns per event written", med(c)
+			      printf " (median of %d pairs)\n", n }'
+	done
+	echo "$CLOCK" > "$INST/trace_clock"
+}
+
+has price && price "the price of one event" "" none sched-all sched workqueue
+# the net workload's path on one CPU: per round trip two NET_RX softirqs (raise, entry,
+# a backlog NAPI poll, exit), two wakeups and two switches; 'capture' is record's set
+if has pathcost; then
+	grep -qw x86-tsc "$TR/trace_clock" && tsc=capture@x86-tsc || tsc=
+	price "the price of each event group on a UDP ping-pong over loopback" udp \
+		none softirq napi sched sched-all capture capture@local $tsc
 fi
 
 # pipe_rt [RECORD ARGS...] - ns per round trip of evgen (pipe only, 1 s) on CPU 0,
