@@ -8,9 +8,11 @@
  * pty writes out (a round trip is then two wakeups and two switches, nothing else);
  * "udp" ping-pongs over two UDP sockets on loopback instead of pipes, without the pty
  * (each way a NET_RX softirq raised and run, a backlog NAPI poll, a wakeup and a switch:
- * the path of the net workload's hops on one CPU):
+ * the path of the net workload's hops on one CPU); "tty" only writes 10 bytes to the pty
+ * and reads them back each round (a flush_to_ldisc work item queued, a kworker woken,
+ * switched in and out, the reader woken: the tty workload's delivery on one CPU):
  *
- *   evgen SECONDS [ROUNDS_PER_SECOND [pipe|udp]]
+ *   evgen SECONDS [ROUNDS_PER_SECOND [pipe|udp|tty]]
  */
 #include <netinet/in.h>
 #include <pty.h>
@@ -59,15 +61,15 @@ int main(int argc, char **argv)
 	double secs = argc > 1 ? strtod(argv[1], NULL) : 5.0, end, next;
 	double rate = argc > 2 ? strtod(argv[2], NULL) : 0;
 	const char *mode = argc > 3 ? argv[3] : "";
-	int pty = !*mode, udp = !strcmp(mode, "udp");
+	int udp = !strcmp(mode, "udp"), tty = !strcmp(mode, "tty"), pty = !*mode || tty;
 	int ab[2], ba[2], master, slave;
 	struct termios t;
 	char c = 'x', buf[64];
 	long rounds = 0;
 	pid_t pid;
 
-	if (*mode && !udp && strcmp(mode, "pipe")) {
-		fprintf(stderr, "evgen: unknown mode '%s' (pipe or udp)\n", mode);
+	if (*mode && !udp && !tty && strcmp(mode, "pipe")) {
+		fprintf(stderr, "evgen: unknown mode '%s' (pipe, udp or tty)\n", mode);
 		return 1;
 	}
 	if (secs <= 0 || rate < 0 || (udp ? udp_pair(ab, ba) : pipe(ab) || pipe(ba)) ||
@@ -102,9 +104,9 @@ int main(int argc, char **argv)
 			ts.tv_nsec = (long)((next - (double)ts.tv_sec) * 1e9);
 			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		}
-		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
+		if (!tty && (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1))
 			break;
-		if (pty && rounds % 4 == 0 && (write(master, "0123456789", 10) != 10 ||
+		if (pty && (tty || rounds % 4 == 0) && (write(master, "0123456789", 10) != 10 ||
 					read(slave, buf, sizeof(buf)) <= 0))
 			break;
 		rounds++;

@@ -29,7 +29,8 @@
 # filtered sched group the events the filter dropped are in the price too).
 # 'pathcost' prices each group and record's whole set ('capture', also on the trace clocks
 # local and x86-tsc) the same way on evgen's UDP ping-pong over loopback: the net
-# workload's path (NET_RX softirqs, NAPI polls, wakeups, switches) on one CPU.
+# workload's path (NET_RX softirqs, NAPI polls, wakeups, switches) on one CPU, and on
+# evgen's pty write and read (the tty workload's flush_to_ldisc delivery).
 # Last, the capture on and off within one run (see alternate() below): net, tty and
 # timer each run 120 s under 'deferbench record' while build/tests/evtoggle turns the
 # capture's events off and on in 1 s phases; tests/perf/alternate.py compares the
@@ -245,6 +246,10 @@ if has pathcost; then
 	grep -qw x86-tsc "$TR/trace_clock" && tsc=capture@x86-tsc || tsc=
 	price "the price of each event group on a UDP ping-pong over loopback" udp \
 		none softirq napi sched sched-all capture capture@local $tsc
+	# the tty workload's delivery: a flush_to_ldisc work item per round trip, run by a
+	# kworker (unbound: on either CPU), the reader woken
+	price "the price of each event group on a pty write and read" tty \
+		none workqueue sched capture capture@local
 fi
 
 # pipe_rt [RECORD ARGS...] - ns per round trip of evgen (pipe only, 1 s) on CPU 0,
