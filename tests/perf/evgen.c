@@ -10,7 +10,8 @@
  * (each way a NET_RX softirq raised and run, a backlog NAPI poll, a wakeup and a switch:
  * the path of the net workload's hops on one CPU); "tty" only writes 10 bytes to the pty
  * and reads them back each round (a flush_to_ldisc work item queued, a kworker woken,
- * switched in and out, the reader woken: the tty workload's delivery on one CPU):
+ * switched in and out, the reader woken: the tty workload's delivery; the kworker is an
+ * unbound one, on whichever CPU its pool allows, wherever evgen is pinned):
  *
  *   evgen SECONDS [ROUNDS_PER_SECOND [pipe|udp|tty]]
  */

@@ -182,7 +182,7 @@ mkdir "$INST" || die "cannot create the tracefs instance $INST"
 echo 1 > "$INST/options/overwrite"
 echo 1024 > "$INST/buffer_size_kb"
 echo "$CLOCK" > "$INST/trace_clock" || die "OBS_CLOCK=$CLOCK: not a trace clock of this kernel ($(cat "$TR/trace_clock"))"
-# evgen_rounds [SECONDS [RATE [pipe]]] - round trips of an evgen run (default 2 s), both
+# evgen_rounds [SECONDS [RATE [MODE]]] - round trips of an evgen run (default 2 s), both
 # of its processes on CPU 0: a round trip on one CPU (two wakeups and two switches, no
 # IPI) varies far less than across two
 evgen_rounds() {
