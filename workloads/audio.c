@@ -23,6 +23,9 @@
 #include "audio_dsp.h"
 #include "wl_thread.h"
 #include "workload.h"
+#include "msg.h"
+#include "file.h"
+#include "sys.h"
 
 #define AUDIO_MIN_PERIOD_NS (100 * NSEC_PER_USEC)
 #define AUDIO_NET_PAYLOAD 256

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "sys.h"
 
 #define CAL_BATCH_NS (200 * NSEC_PER_USEC)	/* time one calibration sample */
 #define CAL_SAMPLES 31

@@ -21,6 +21,9 @@
 #include "owned.h"
 #include "wl_thread.h"
 #include "workload.h"
+#include "msg.h"
+#include "file.h"
+#include "sys.h"
 
 enum { SYNC_FSYNC, SYNC_FDATASYNC, SYNC_RANGE };
 static const char *const sync_names[] = { "fsync", "fdatasync", "sync_file_range", NULL };

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -24,7 +25,10 @@
 #include "jsonread.h"
 #include "names.h"
 #include "owned.h"
-#include "util.h"
+#include "msg.h"
+#include "parse.h"
+#include "file.h"
+#include "sys.h"
 
 #define CT_STOP_TIMEOUT_NS (5 * NSEC_PER_SEC)
 #define CT_START_CHECK_NS (100 * NSEC_PER_MSEC)

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "wl_thread.h"
+#include "msg.h"
+#include "sys.h"
 
 /* state bits: what has been done and must be undone */
 enum {

@@ -21,6 +21,8 @@
 
 #include "wl_thread.h"
 #include "workload.h"
+#include "msg.h"
+#include "sys.h"
 
 #define HOG_MAX_THREADS 32
 

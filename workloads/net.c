@@ -14,6 +14,7 @@
 #include "netns.h"
 #include "netproto.h"
 #include "workload.h"
+#include "msg.h"
 
 struct net_cfg {
 	uint64_t rate;

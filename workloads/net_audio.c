@@ -21,7 +21,7 @@
 #include "audio.h"
 #include "netns.h"
 #include "netproto.h"
-#include "util.h"
+#include "msg.h"
 
 #define AUDIO_NET_PORT 7010
 #define AUDIO_NET_RCVTIMEO_US 50000	/* the audio thread re-checks wl_stopping() */

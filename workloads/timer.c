@@ -26,6 +26,9 @@
 #include "cyclictest.h"
 #include "wl_thread.h"
 #include "workload.h"
+#include "msg.h"
+#include "parse.h"
+#include "sys.h"
 
 #define TIMER_MAX_LOAD 64
 #define TIMER_MAX_PERIODS 16

@@ -21,6 +21,8 @@
 
 #include "wl_thread.h"
 #include "workload.h"
+#include "msg.h"
+#include "sys.h"
 
 #define TTY_MAX_MSG 4096
 #define TTY_DRAIN_NS (200 * NSEC_PER_MSEC)

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include "msg.h"
+#include "parse.h"
 
 static const char *const type_names[] = {
 	[WL_OPT_U64] = "integer",

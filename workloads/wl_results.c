@@ -18,6 +18,8 @@
 #include "jsonread.h"
 #include "ivfile.h"
 #include "jsonw.h"
+#include "msg.h"
+#include "file.h"
 
 static const struct wl_counter *counter_find(const struct wl_run *w, const char *name)
 {

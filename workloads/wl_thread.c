@@ -7,11 +7,13 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+#include "msg.h"
 
 #define WL_WAKE_SIG (SIGRTMIN + 1)
 

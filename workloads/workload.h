@@ -41,7 +41,7 @@
 #include "hist.h"
 #include "ivhist.h"
 #include "rundata.h"
-#include "util.h"
+#include "msg.h"
 
 enum wl_opt_type {
 	WL_OPT_U64,		/* integer, bounds min..max */

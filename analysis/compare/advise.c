@@ -6,10 +6,11 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "msg.h"
 
 /* primary_keys - the reference's primary metrics (the workload's own choice) */
 static int primary_keys(struct adv_workload *w)

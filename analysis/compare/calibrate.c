@@ -17,6 +17,7 @@
 
 #include "compare.h"
 #include "stats.h"
+#include "msg.h"
 
 /* pair_floors - the floors one A/A comparison shows */
 static int pair_floors(const struct run *a, const struct run *b, const struct judge_opts *o,

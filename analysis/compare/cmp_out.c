@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "doc.h"
+#include "common.h"
 
 /* Verdicts in the order the outputs list them: what needs attention first. */
 static const enum verdict verdict_order[] = {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "msg.h"
 
 const char *const cmp_default_patterns[] = {
 	"workload:*:p50", "workload:*:p99",

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "common.h"
 
 /* visit - called for each bucket list of a repetition: interval iv (0 when pooled) */
 typedef int (*visit_fn)(void *ctx, uint32_t iv, const struct bucketlist *bl);

@@ -13,7 +13,8 @@
 
 #include "jsonread.h"
 #include "jsonw.h"
-#include "util.h"
+#include "msg.h"
+#include "file.h"
 
 static struct noise_floor *find(const struct noise *n, const char *workload,
 				const char *config, const char *id)

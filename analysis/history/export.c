@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "history.h"
+#include "msg.h"
 
 enum ci_result ci_result_of(enum verdict v)
 {

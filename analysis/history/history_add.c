@@ -10,7 +10,9 @@
 #include <time.h>
 
 #include "history_int.h"
-#include "util.h"
+#include "msg.h"
+#include "file.h"
+#include "sys.h"
 
 /* Statements of one import, prepared once. */
 struct ins {

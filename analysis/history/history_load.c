@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "history_int.h"
-#include "util.h"
+#include "msg.h"
 
 static const char *col(sqlite3_stmt *st, int i)
 {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "history_int.h"
+#include "msg.h"
 
 /*
  * Schema 1. One row per run, per cell (repetition) and per histogram of a cell; the

@@ -13,6 +13,7 @@
 #include "history_out.h"
 #include "kver.h"
 #include "plot.h"
+#include "msg.h"
 
 static void series_title(FILE *f, const struct hs_series *s)
 {

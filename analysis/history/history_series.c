@@ -12,7 +12,7 @@
 
 #include "history_int.h"
 #include "kver.h"
-#include "util.h"
+#include "msg.h"
 
 static bool wanted(const struct hs_filter *f, const char *wl_type, const char *id)
 {

@@ -11,6 +11,7 @@
 #include "advise.h"
 #include "compare.h"
 #include "report_int.h"
+#include "msg.h"
 
 #define MAX_CFG 16
 

@@ -11,7 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "msg.h"
+#include "file.h"
 
 #define PLOT_W 1000
 #define PLOT_H 560

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "util.h"
+#include "common.h"
 
 #define PLOT_STEM_LEN 160
 

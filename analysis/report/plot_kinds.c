@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "plot.h"
-#include "util.h"
+#include "msg.h"
 
 /* Colour-blind-safe palette (Okabe-Ito), repeated beyond its length. */
 static const char *const palette[] = {

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "report_int.h"
+#include "common.h"
 
 /*
  * The overview's rows: a context kind, where it ran, names merged; NET_RX also on its

@@ -13,6 +13,8 @@
 
 #include "cmp_out.h"
 #include "report_int.h"
+#include "msg.h"
+#include "file.h"
 
 static const char *const obs_cols[] = {
 	"workload", "config", "metric", "primary", "untraced_ns", "traced_ns", "ratio",

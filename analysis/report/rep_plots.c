@@ -11,6 +11,7 @@
 #include "plot.h"
 #include "plot_kinds.h"
 #include "report_int.h"
+#include "common.h"
 
 #define MAX_CFG 16
 

@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "report_int.h"
+#include "msg.h"
+#include "parse.h"
+#include "file.h"
 
 static const char *const tab_names[TAB_NR] = {
 	[TAB_WORKLOAD] = "workload.csv", [TAB_SOFTIRQ] = "softirq.csv",

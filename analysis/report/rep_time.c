@@ -13,6 +13,7 @@
 #include "plot_kinds.h"
 #include "report_int.h"
 #include "ivfile.h"
+#include "file.h"
 
 #define TOP_EACH 3
 

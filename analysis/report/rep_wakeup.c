@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "report_int.h"
-#include "util.h"
+#include "msg.h"
+#include "parse.h"
 
 /* by_thread - ksoftirqd threads by CPU, then worker pools in version order (cpu2 < cpu10) */
 static int by_thread(const void *a, const void *b)

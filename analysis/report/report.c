@@ -11,10 +11,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "outdir.h"
 #include "plot.h"
 #include "report_int.h"
+#include "msg.h"
+#include "file.h"
 
 size_t report_workloads(const struct report_ctx *r, const char **out, size_t max)
 {

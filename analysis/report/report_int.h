@@ -14,6 +14,7 @@
 #include "doc.h"
 #include "metric.h"
 #include "report.h"
+#include "msg.h"
 
 enum { TAB_WORKLOAD, TAB_SOFTIRQ, TAB_WQ, TAB_CELLS, TAB_COUNTERS, TAB_WAKEUP, TAB_CONTEXTS,
        TAB_WAIT, TAB_NR };

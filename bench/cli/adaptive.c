@@ -25,6 +25,8 @@
 #include "advise.h"
 #include "fmt.h"
 #include "rundir.h"
+#include "msg.h"
+#include "sys.h"
 
 /* Cells added per undecided cell and look, at most. */
 #define ADAPT_MAX_REPS 4

@@ -3,6 +3,7 @@
  * cli.c - what every subcommand does with its parser's verdict (cli.h).
  */
 #include "cli.h"
+#include "msg.h"
 
 int cli_parsed(int ret, const struct cli_help *h, const char *err, int errcode)
 {

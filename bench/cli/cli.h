@@ -24,7 +24,7 @@
 #include "history.h"
 #include "opts.h"
 #include "runner.h"
-#include "util.h"
+#include "common.h"
 
 #define CLI_HELP 1
 

@@ -15,6 +15,8 @@
 #include "fmt.h"
 #include "knobs.h"
 #include "rundir.h"
+#include "msg.h"
+#include "parse.h"
 
 enum { OPT_JSON = 256, OPT_NOISE };
 

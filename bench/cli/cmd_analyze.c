@@ -14,6 +14,8 @@
 #include "offline.h"
 #include "outdir.h"
 #include "tracedat.h"
+#include "msg.h"
+#include "parse.h"
 
 enum { OPT_FORCE = 256, OPT_BUFFER, OPT_START, OPT_END };
 

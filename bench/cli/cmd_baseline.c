@@ -20,6 +20,10 @@
 #include "cli.h"
 #include "jsonw.h"
 #include "rundir.h"
+#include "msg.h"
+#include "parse.h"
+#include "file.h"
+#include "sys.h"
 
 enum { OPT_FORCE = 256, OPT_RUNS, OPT_FROM, OPT_REPLACE };
 

@@ -13,6 +13,9 @@
 #include "cli.h"
 #include "compare.h"
 #include "rundir.h"
+#include "msg.h"
+#include "file.h"
+#include "sys.h"
 
 /* run_once - one run of the scenario into dir; 0 when it completed */
 static int run_once(const char *scenario, const char *dir)

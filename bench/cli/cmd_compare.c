@@ -13,6 +13,9 @@
 #include "cmp_out.h"
 #include "outdir.h"
 #include "rundir.h"
+#include "msg.h"
+#include "parse.h"
+#include "file.h"
 
 enum { OPT_MIN_REPS = 256, OPT_MIN_TAIL, OPT_NO_FILES, OPT_NOISE, OPT_ALLOW_EMPTY };
 

@@ -11,7 +11,8 @@
 #include "cli.h"
 #include "rundir.h"
 #include "export.h"
-#include "util.h"
+#include "msg.h"
+#include "parse.h"
 
 enum { OPT_KCIDB = 256, OPT_LAVA, OPT_RESULT_TXT, OPT_AGAINST, OPT_ORIGIN, OPT_BUILD_ID,
        OPT_MIN_TAIL };

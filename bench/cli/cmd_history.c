@@ -15,7 +15,9 @@
 #include "cli.h"
 #include "rundir.h"
 #include "history_out.h"
-#include "util.h"
+#include "msg.h"
+#include "parse.h"
+#include "file.h"
 
 enum {
 	OPT_WORKLOAD = 256, OPT_CONFIG, OPT_REGRESSIONS, OPT_FLEET, OPT_KERNEL, OPT_REPLACE,

@@ -14,6 +14,9 @@
 #include "journal.h"
 #include "knobs.h"
 #include "knobs_show.h"
+#include "msg.h"
+#include "parse.h"
+#include "sys.h"
 
 static void knobs_list(FILE *f)
 {

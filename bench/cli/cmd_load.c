@@ -14,6 +14,9 @@
 #include "cli.h"
 #include "outdir.h"
 #include "workload.h"
+#include "msg.h"
+#include "parse.h"
+#include "sys.h"
 
 enum { OPT_SEED = 256, OPT_LIST, OPT_INTERVALS };
 

@@ -18,6 +18,9 @@
 #include "cli.h"
 #include "leftovers.h"
 #include "outdir.h"
+#include "msg.h"
+#include "parse.h"
+#include "sys.h"
 
 enum { OPT_RAW = 256, OPT_FORCE, OPT_NO_SCHED, OPT_SCHED_ALL, OPT_CAPTURE_CPUS, OPT_STORE,
        OPT_ALIGN };

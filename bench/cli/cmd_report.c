@@ -11,6 +11,8 @@
 #include "plot.h"
 #include "report.h"
 #include "rundir.h"
+#include "msg.h"
+#include "parse.h"
 
 enum { OPT_NO_PLOTS = 256, OPT_TOP_WQ };
 

@@ -8,6 +8,8 @@
 #include "journal.h"
 #include "leftovers.h"
 #include "restore.h"
+#include "msg.h"
+#include "sys.h"
 
 static const struct opt_desc restore_opts[] = {
 	{ "force", 'f', no_argument, NULL,

@@ -7,6 +7,9 @@
 #include "adaptive.h"
 #include "cli.h"
 #include "leftovers.h"
+#include "msg.h"
+#include "parse.h"
+#include "sys.h"
 
 enum { OPT_UNTIL = 256, OPT_AGAINST };
 

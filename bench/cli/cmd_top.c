@@ -24,6 +24,10 @@
 #include "capture.h"
 #include "cli.h"
 #include "top_view.h"
+#include "msg.h"
+#include "parse.h"
+#include "file.h"
+#include "sys.h"
 
 enum { OPT_ONCE = 256, OPT_JSON };
 

@@ -8,6 +8,8 @@
 #include "cli.h"
 #include "owned.h"
 #include "workload.h"
+#include "msg.h"
+#include "sys.h"
 
 static const struct command {
 	const char *name;

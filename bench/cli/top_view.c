@@ -11,7 +11,7 @@
 
 #include "fmt.h"
 #include "jsonw.h"
-#include "util.h"
+#include "common.h"
 
 const char *const top_sort_names[TS_NR] = {
 	[TS_ITEMS] = "items", [TS_DELAY] = "p99", [TS_MAX] = "max", [TS_CPU] = "cpu",

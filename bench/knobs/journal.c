@@ -16,7 +16,9 @@
 
 #include "jsonread.h"
 #include "jsonw.h"
-#include "util.h"
+#include "msg.h"
+#include "file.h"
+#include "sys.h"
 
 const char *journal_path(void)
 {

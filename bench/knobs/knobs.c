@@ -7,10 +7,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "msg.h"
+#include "parse.h"
 
 const struct knob_type knob_types[] = {
 	{ "wq.<workqueue>.nice", KNOB_WQ_ATTR, "nice", KV_INT, -20, 19, KNOB_EARLY,

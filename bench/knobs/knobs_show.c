@@ -16,7 +16,8 @@
 #include <sys/stat.h>
 
 #include "knobs.h"
-#include "util.h"
+#include "parse.h"
+#include "file.h"
 
 static const char *const wq_attrs[] = {
 	"per_cpu", "nice", "cpumask", "affinity_scope", "affinity_strict", "max_active",

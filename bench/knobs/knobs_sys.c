@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "msg.h"
+#include "file.h"
+#include "parse.h"
 
 #define LO_QUEUES "/sys/class/net/lo/queues"
 

@@ -18,7 +18,8 @@
 #include <unistd.h>
 
 #include "names.h"
-#include "util.h"
+#include "msg.h"
+#include "file.h"
 
 #define PF_KTHREAD 0x00200000	/* include/linux/sched.h */
 

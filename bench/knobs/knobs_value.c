@@ -8,10 +8,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "msg.h"
+#include "parse.h"
 
 static const struct {
 	const char *name;

@@ -26,7 +26,8 @@
 #include "names.h"
 #include "outdir.h"
 #include "owned.h"
-#include "util.h"
+#include "msg.h"
+#include "file.h"
 
 /* say - one line of what was done: to report, or as a warning when report is NULL */
 static void say(FILE *report, const char *fmt, ...) __printf(2, 3);

@@ -16,7 +16,7 @@
 
 #include "journal.h"
 #include "leftovers.h"
-#include "util.h"
+#include "msg.h"
 
 /* restore_journal - 0: nothing to do or all restored; 1: something is left */
 static int restore_journal(bool force)

@@ -17,7 +17,7 @@
 #include <sys/resource.h>
 
 #include "knobs.h"
-#include "util.h"
+#include "parse.h"
 
 #define MAX_POOLS 256
 #define WQS_LEN 96

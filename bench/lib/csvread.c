@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "rundata.h"
-#include "util.h"
+#include "msg.h"
+#include "parse.h"
+#include "file.h"
 
 int csvr_fail(const struct csvr *r, const char *fmt, ...)
 {

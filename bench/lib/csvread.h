@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "common.h"
 
 #define CSVR_MAX_COLS 32
 

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "fmt.h"
-#include "util.h"
+#include "common.h"
 
 struct doc {
 	FILE *md;

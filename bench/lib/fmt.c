@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "util.h"
+#include "common.h"
 
 const char *fmt_ns(uint64_t ns, char *buf, size_t len)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "csvread.h"
-#include "util.h"
+#include "msg.h"
 
 int ivfile_open(struct ivfile *f, const char *path)
 {

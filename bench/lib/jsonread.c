@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "msg.h"
+#include "file.h"
 
 int jr_fail(const struct jr *j, const char *where, const char *key, const char *fmt, ...)
 {

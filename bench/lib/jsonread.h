@@ -16,7 +16,7 @@
 
 #include "hist.h"
 #include "rundata.h"
-#include "util.h"
+#include "common.h"
 
 struct jr {
 	const char *path;	/* the file, for messages */

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "util.h"
+#include "file.h"
 
 void jsonw_stats_into(json_object *o, const struct hist *h)
 {

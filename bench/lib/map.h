@@ -45,4 +45,16 @@ static inline uint64_t hash64(uint64_t x)
 	return x;
 }
 
+/* map_hash_str - FNV-1a of len bytes: a key for names */
+static inline uint64_t map_hash_str(const char *s, unsigned int len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (len--) {
+		h ^= (unsigned char)*s++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
 #endif

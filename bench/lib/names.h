@@ -8,7 +8,7 @@
 #ifndef DEFERBENCH_NAMES_H
 #define DEFERBENCH_NAMES_H
 
-/* tracefs instance "deferbench-<pid>" (bench/trace/capture.c) */
+/* tracefs instance "deferbench-<pid>" (bench/capture/instance.c) */
 #define NAME_INSTANCE_PREFIX "deferbench-"
 /* veth pairs "dbv<pid>-<n>a|b" (workloads/net/netns.c); IFNAMSIZ keeps it short */
 #define NAME_VETH_PREFIX "dbv"

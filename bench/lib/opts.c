@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "util.h"
+#include "msg.h"
 
 static int build(struct opts_parser *p, const struct opt_desc *d, bool in_order)
 {

@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include "owned.h"
-#include "util.h"
+#include "msg.h"
+#include "file.h"
 
 /*
  * The names deferbench writes into a result directory: record and analyze (result

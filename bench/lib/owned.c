@@ -15,7 +15,8 @@
 #include <unistd.h>
 
 #include "jsonread.h"
-#include "util.h"
+#include "msg.h"
+#include "file.h"
 
 const char *const owned_kind_names[OWN_NR] = {
 	[OWN_INSTANCE] = "instance",

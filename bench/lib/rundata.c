@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util.h"
+#include "msg.h"
 
 const char *const sirq_metric_names[SM_NR] = {
 	[SM_DELAY] = "delay",

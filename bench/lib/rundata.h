@@ -6,7 +6,7 @@
  * report and compare; nothing depends on the capture's C structures.
  *
  * Each file is read by the code that writes it (one owner per format):
- *   summary.json, histograms.csv, intervals.csv   bench/trace/result_files.h
+ *   summary.json, histograms.csv, intervals.csv   bench/output/result_files.h
  *   workload.json, workload-hist.csv             workloads/workload.h
  *   run.json, cell.json, a whole directory       bench/run/rundir.h
  *
@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "hist.h"
-#include "util.h"
+#include "common.h"
 
 #define NAME_LEN 64
 #define FUNC_LEN 128

@@ -14,7 +14,9 @@
 #include <string.h>
 
 #include "capture.h"
-#include "util.h"
+#include "msg.h"
+#include "file.h"
+#include "sys.h"
 #include "workload.h"
 
 #define ENGINE_MAX_TYPES 32

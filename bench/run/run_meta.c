@@ -17,7 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "parse.h"
+#include "file.h"
+#include "sys.h"
 
 /* config_line - the value after "KEY=" on a line of the config text, or NULL */
 static const char *config_line(const char *config, const char *key)

@@ -11,7 +11,8 @@
 
 #include "knobs.h"
 #include "fmt.h"
-#include "util.h"
+#include "msg.h"
+#include "sys.h"
 
 #define CELL_OVERHEAD_NS (NSEC_PER_SEC)	/* setup, teardown, knobs: measured 0.3-1 s */
 

@@ -14,7 +14,8 @@
 #include "jsonread.h"
 #include "result_files.h"
 #include "rundir.h"
-#include "util.h"
+#include "msg.h"
+#include "file.h"
 #include "workload.h"
 
 static bool file_exists(const char *dir, const char *name)

@@ -18,7 +18,7 @@
 
 #include "jsonw.h"
 #include "runner.h"
-#include "util.h"
+#include "common.h"
 
 static json_object *str_or_null(const char *s)
 {

@@ -16,7 +16,9 @@
 #include "run_print.h"
 #include "rundir.h"
 #include "fmt.h"
-#include "util.h"
+#include "msg.h"
+#include "file.h"
+#include "sys.h"
 
 #define POLL_NS (250 * NSEC_PER_MSEC)	/* how often a running cell checks its workloads */
 

@@ -24,6 +24,7 @@
 
 #include "journal.h"
 #include "scenario.h"
+#include "msg.h"
 
 /* One cell while it runs, as the backend sees it. */
 struct run_cell {

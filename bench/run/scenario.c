@@ -17,7 +17,8 @@
 #include <string.h>
 
 #include "scenario_int.h"
-#include "util.h"
+#include "msg.h"
+#include "file.h"
 
 enum sec_kind { SEC_NONE, SEC_GLOBAL, SEC_WORKLOAD, SEC_CONFIG };
 

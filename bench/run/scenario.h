@@ -30,7 +30,7 @@
 
 #include "capture.h"
 #include "knobs.h"
-#include "util.h"
+#include "common.h"
 
 #define SCN_NAME_MAX 40		/* section names: [A-Za-z0-9_-], used in paths */
 #define SCN_KEY_MAX 48

@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "scenario_int.h"
-#include "util.h"
+#include "msg.h"
+#include "parse.h"
 
 void scn_defaults(struct scenario *s)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "msg.h"
 
 const char *scenario_order_name(enum scn_order o)
 {

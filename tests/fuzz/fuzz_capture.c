@@ -22,7 +22,7 @@
 #include "raw.h"
 #include "result.h"
 #include "symtab.h"
-#include "util.h"
+#include "msg.h"
 
 #define PAGE 4096
 

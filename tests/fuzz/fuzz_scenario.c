@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "scenario.h"
+#include "msg.h"
 
 static const char *const types[] = { "net", "timer", "audio", "tty", "block", "hog", NULL };
 

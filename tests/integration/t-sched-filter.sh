@@ -1,5 +1,5 @@
 #!/bin/sh
-# t-sched-filter.sh - the kernel-side filter on the scheduler events (capture.c,
+# t-sched-filter.sh - the kernel-side filter on the scheduler events (instance.c,
 # DEFERRED_COMMS) keeps every event the figures use: 'record' (filtered) and
 # 'record --sched-all' capture the same 4 s side by side under threaded NAPI and tty
 # load, and every thread-wakeup and NAPI-thread figure has the same count in both

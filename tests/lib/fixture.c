@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "file.h"
 
 /*
  * The directories not freed yet: a failed assertion leaves its test at once (cmocka

@@ -14,7 +14,7 @@
 
 #include "csvw.h"
 #include "hist.h"
-#include "util.h"
+#include "common.h"
 
 #include "synth_int.h"
 

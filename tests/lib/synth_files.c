@@ -12,7 +12,7 @@
 #include "csvw.h"
 #include "jsonw.h"
 #include "synth_int.h"
-#include "util.h"
+#include "common.h"
 
 void add_str(struct json_object *o, const char *k, const char *v)
 {
@@ -66,7 +66,7 @@ static struct json_object *wake_entry(const char *key, struct json_object *id,
 	return o;
 }
 
-/* wakeup_json - thread_wakeup as bench/trace/summary_json.c writes it */
+/* wakeup_json - thread_wakeup as bench/output/summary_json.c writes it */
 static struct json_object *wakeup_json(const struct cellgen *g)
 {
 	struct json_object *o = json_object_new_object(), *ks = json_object_new_array();

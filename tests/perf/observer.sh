@@ -95,7 +95,7 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# the filter deferbench's capture sets (bench/trace/capture.c, DEFERRED_COMMS)
+# the filter deferbench's capture sets (bench/capture/instance.c, DEFERRED_COMMS)
 comms() {
 	echo "$1 ~ \"[kni]*/*\""
 }
@@ -173,7 +173,7 @@ once() {
 }
 
 mkdir -p "$OUT"
-# made with record-cmd off, as record makes its own (bench/trace/capture.c), and the
+# made with record-cmd off, as record makes its own (bench/capture/instance.c), and the
 # option put back at once (and by cleanup, should mkdir fail)
 RECORD_CMD=$(cat "$TR/options/record-cmd" 2>/dev/null || echo "")
 [ -z "$RECORD_CMD" ] || echo 0 > "$TR/options/record-cmd"

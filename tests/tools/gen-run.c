@@ -11,7 +11,8 @@
 
 #include "opts.h"
 #include "synth.h"
-#include "util.h"
+#include "msg.h"
+#include "parse.h"
 
 static const struct opt_desc gen_opts[] = {
 	{ "slowdown", 's', required_argument, "X", "multiply every latency (default 1)" },

@@ -22,7 +22,9 @@
 
 #include "netload.h"
 #include "netns.h"
-#include "util.h"
+#include "msg.h"
+#include "parse.h"
+#include "sys.h"
 
 struct tool {
 	uint64_t duration;

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "msg.h"
 
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))

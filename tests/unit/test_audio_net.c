@@ -19,6 +19,7 @@
 
 #include "audio.h"
 #include "workload.h"
+#include "msg.h"
 
 static int opened, closed;
 

@@ -21,6 +21,7 @@
 #include "rundir.h"
 #include "fixture.h"
 #include "synth.h"
+#include "msg.h"
 
 static struct judge_opts jo(void)
 {

@@ -16,6 +16,7 @@
 #include "csvread.h"
 #include "csvw.h"
 #include "fixture.h"
+#include "msg.h"
 
 static const char *const nasty[] = {
 	"plain", "with,comma", "with \"quotes\"", "two\nlines", "", " padded ",

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "cyclictest.h"
-#include "util.h"
+#include "msg.h"
 
 /* trimmed from a real cyclictest 2.40 run: -t 2 -h 100 */
 static const char two_threads[] =

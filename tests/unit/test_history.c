@@ -18,6 +18,7 @@
 #include "fixture.h"
 #include "history_int.h"
 #include "rundir.h"
+#include "msg.h"
 
 struct ctx {
 	char *dir;

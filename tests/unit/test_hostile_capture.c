@@ -27,7 +27,7 @@
 #include "result.h"
 #include "subbuf.h"
 #include "symtab.h"
-#include "util.h"
+#include "msg.h"
 
 #define PAGE 4096
 

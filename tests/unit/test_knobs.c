@@ -20,7 +20,7 @@
 #include "fixture.h"
 #include "journal.h"
 #include "knobs.h"
-#include "util.h"
+#include "msg.h"
 
 #define ONLINE "0-1"
 

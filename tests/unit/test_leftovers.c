@@ -20,7 +20,8 @@
 #include "fixture.h"
 #include "leftovers.h"
 #include "owned.h"
-#include "util.h"
+#include "msg.h"
+#include "file.h"
 
 static bool exists(const char *path)
 {

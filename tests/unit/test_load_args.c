@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
-#include "util.h"
+#include "msg.h"
 
 #define ARGV(...) ((char *[]){ "load", __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ "load", __VA_ARGS__ }) / sizeof(char *)))

@@ -16,7 +16,7 @@
 #include "netload.h"
 #include "netns.h"
 #include "netproto.h"
-#include "util.h"
+#include "msg.h"
 
 static void test_names(void **state)
 {

@@ -23,7 +23,8 @@
 #include "ivfile.h"
 #include "outdir.h"
 #include "result_files.h"
-#include "util.h"
+#include "msg.h"
+#include "file.h"
 
 #define US 1000ULL
 

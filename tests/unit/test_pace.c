@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "wl_thread.h"
+#include "common.h"
 
 static void test_deadlines_on_grid(void **state __unused)
 {

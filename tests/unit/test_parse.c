@@ -16,7 +16,9 @@
 #include "fixture.h"
 #include "outdir.h"
 #include "cli.h"
-#include "util.h"
+#include "msg.h"
+#include "parse.h"
+#include "file.h"
 
 /* touch - create an empty file */
 static int __attribute__((unused)) touch(const char *path)

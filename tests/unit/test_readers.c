@@ -21,6 +21,7 @@
 #include "rundir.h"
 #include "workload.h"
 #include "synth.h"
+#include "msg.h"
 
 #define STATS(c, p50, p99, max) \
 	"{\"count\": " #c ", \"min\": 100, \"mean\": 500.5, \"stddev\": 20, \"p50\": " #p50 \

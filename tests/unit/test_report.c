@@ -20,7 +20,8 @@
 #include "report.h"
 #include "rundir.h"
 #include "synth.h"
-#include "util.h"
+#include "msg.h"
+#include "file.h"
 
 static void small(struct synth_opts *o)
 {

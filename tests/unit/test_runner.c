@@ -26,7 +26,9 @@
 #include "runner.h"
 #include "rundir.h"
 #include "fmt.h"
-#include "util.h"
+#include "msg.h"
+#include "file.h"
+#include "sys.h"
 
 enum fail_op { F_NONE, F_SETUP, F_START, F_CAPTURE, F_POLL, F_WRITE, F_INTERRUPT };
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "scenario.h"
+#include "msg.h"
 
 static const char *const types[] = { "net", "timer", "audio", "tty", "block", "hog", NULL };
 static const struct scn_parse_opts opts = { .workloads = types, .online = "0-1" };

@@ -16,7 +16,8 @@
 #include <cmocka.h>
 
 #include "symtab.h"
-#include "util.h"
+#include "msg.h"
+#include "file.h"
 
 static char dir[64];
 static char err[ERRBUF_LEN];

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "top_view.h"
+#include "msg.h"
 
 #define US 1000ULL
 #define MS 1000000ULL

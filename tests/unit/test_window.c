@@ -15,6 +15,8 @@
 #include <cmocka.h>
 
 #include "workload.h"
+#include "msg.h"
+#include "sys.h"
 
 /* a run with made-up instants: nothing started, only the fields the arithmetic reads */
 static struct wl_run fake_run(uint64_t start, uint64_t window, uint64_t stop)

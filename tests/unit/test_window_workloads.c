@@ -32,6 +32,8 @@
 #include <cmocka.h>
 
 #include "workload.h"
+#include "msg.h"
+#include "sys.h"
 
 #define WARM_MS 200
 #define WINDOW_MS 400

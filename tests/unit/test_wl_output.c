@@ -15,6 +15,8 @@
 #include <cmocka.h>
 
 #include "workload.h"
+#include "msg.h"
+#include "file.h"
 
 struct cfg {
 	uint64_t rate;

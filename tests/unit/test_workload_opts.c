@@ -4,6 +4,7 @@
  * tables, and the driver's lifecycle on a fake workload. No root needed.
  */
 #include <errno.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "workload.h"
+#include "msg.h"
 
 /* a fake workload with one option of every type, counting its lifecycle calls */
 struct fake_cfg {

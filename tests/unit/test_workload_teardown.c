@@ -19,6 +19,8 @@
 #include <cmocka.h>
 
 #include "workload.h"
+#include "msg.h"
+#include "file.h"
 
 static int count_dir(const char *path)
 {

@@ -8,12 +8,14 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "netproto.h"
-#include "util.h"
+#include "msg.h"
+#include "sys.h"
 
 int netload_check(const struct netload_cfg *c, char *errbuf)
 {

@@ -39,6 +39,7 @@
 #include "ivhist.h"
 #include "netns.h"
 #include "netproto.h"
+#include "common.h"
 
 #define NETLOAD_MAX_TCP 64
 #define NETLOAD_MAX_RATE 1000000ULL		/* requests per second */

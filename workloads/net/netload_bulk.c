@@ -15,7 +15,8 @@
 #include <unistd.h>
 
 #include "netproto.h"
-#include "util.h"
+#include "msg.h"
+#include "sys.h"
 
 #define FLOOD_BATCH 64
 #define FLOOD_TICK_NS NSEC_PER_MSEC

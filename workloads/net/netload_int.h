@@ -7,6 +7,7 @@
 #define DEFERBENCH_NETLOAD_INT_H
 
 #include "netload.h"
+#include "common.h"
 
 /* how often a blocked receive comes back to look at the stop flags */
 #define NETLOAD_POLL_NS (50 * NSEC_PER_MSEC)

@@ -16,7 +16,8 @@
 #include <time.h>
 
 #include "netproto.h"
-#include "util.h"
+#include "msg.h"
+#include "sys.h"
 
 #define RR_RCVBUF (4 << 20)	/* room for bursts: losses should be the kernel's, not ours */
 

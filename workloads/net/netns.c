@@ -22,7 +22,9 @@
 #include <unistd.h>
 
 #include "names.h"
-#include "util.h"
+#include "msg.h"
+#include "parse.h"
+#include "file.h"
 
 struct ns_call {
 	int nsfd;		/* namespace to join; -1: unshare a new one */

@@ -31,7 +31,8 @@
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 
-#include "util.h"
+#include "msg.h"
+#include "parse.h"
 
 /* write_at - write a whole value to a file under @dirfd (sysfs: one write) */
 static int write_at(int dirfd, const char *path, const char *val)

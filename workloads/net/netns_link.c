@@ -24,7 +24,7 @@
 #include <netlink/route/neighbour.h>
 #include <netlink/socket.h>
 
-#include "util.h"
+#include "msg.h"
 
 /* nl_errno - libnl's NLE_* codes back to the -errno the project returns */
 static int nl_errno(int nlerr)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "common.h"
 
 static void put_le32(uint8_t *p, uint32_t v)
 {

@@ -13,7 +13,7 @@
 #include "csvw.h"
 #include "output.h"
 #include "result_files.h"
-#include "util.h"
+#include "msg.h"
 
 /* hist_rows - one histograms.csv row per non-empty bucket */
 static void hist_rows(struct csvw *w, const char *kind, const char *name, const char *cpu,

@@ -11,7 +11,7 @@
 #include "csvw.h"
 #include "output.h"
 #include "result_files.h"
-#include "util.h"
+#include "common.h"
 
 /* capture_cols - the capture's loss and unmatched counts, on every row */
 static void capture_cols_header(struct csvw *w)

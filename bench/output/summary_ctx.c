@@ -14,7 +14,7 @@
 #include "jsonw.h"
 #include "output.h"
 #include "summary_int.h"
-#include "util.h"
+#include "common.h"
 
 static void json_ctx_add(void *ctx, const struct result *r __unused, const struct ctx_row *row)
 {

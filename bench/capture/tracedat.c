@@ -30,7 +30,7 @@
 #include "map.h"
 #include "output.h"
 #include "result_files.h"
-#include "util.h"
+#include "msg.h"
 
 /*
  * Exported by libtracecmd 1.x but declared only in trace-cmd's private header: used

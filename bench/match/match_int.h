@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * match_int.h - what the parts of the matcher share (match.c, match_ctx.c,
- * sirq_wait.c). Not for use outside them.
+ * match_int.h - what the parts of the matcher share (match.c, match_wq.c, match_sched.c,
+ * match_ctx.c, sirq_wait.c). Not for use outside them.
  */
 #ifndef DEFERBENCH_MATCH_INT_H
 #define DEFERBENCH_MATCH_INT_H
@@ -23,12 +23,29 @@ struct comm_info {
 	enum comm_kind kind;
 };
 
-/* xrealloc_array - double *cap (16 at first); counts a failure in m->enomem */
-void *xrealloc_array(struct matcher *m, void *p, uint32_t *cap, size_t elem);
-/* hist_new - an initialised histogram, or NULL (counted in m->enomem) */
-struct hist *hist_new(struct matcher *m);
-/* str_hash - FNV-1a of len bytes */
-uint64_t str_hash(const char *s, unsigned int len);
+/* A work item queued and not started yet, by work pointer (m->pending). */
+struct wq_pending {
+	uint64_t queue_ts;
+	uint64_t act_ts;	/* 0: no activate event seen yet */
+	uint32_t wq;
+	uint32_t func;
+};
+
+#define WQ_NAME_MAX 64		/* longer names (only in a damaged capture) are cut */
+
+struct wq_running {
+	uint64_t work;
+	uint64_t start_ts;
+	uint32_t group;		/* GROUP_NONE: the queue event was not seen */
+};
+
+/* BH work runs on top of whatever task the softirq interrupted: key it by CPU. */
+#define BH_KEY(cpu) ((1ULL << 62) | (uint64_t)(cpu))
+
+/* matcher_grow - double *cap (16 at first); counts a failure in m->enomem */
+void *matcher_grow(struct matcher *m, void *p, uint32_t *cap, size_t elem);
+/* matcher_hist_new - an initialised histogram, or NULL (counted in m->enomem) */
+struct hist *matcher_hist_new(struct matcher *m);
 /* func_intern - index of a function address in m->funcs, GROUP_NONE on ENOMEM */
 uint32_t func_intern(struct matcher *m, uint64_t addr);
 

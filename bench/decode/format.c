@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "msg.h"
 
 /* A cursor over one line of the text. */
 struct cur {

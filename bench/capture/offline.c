@@ -21,7 +21,7 @@
 #include "output.h"
 #include "raw.h"
 #include "subbuf.h"
-#include "util.h"
+#include "msg.h"
 
 /*
  * A page source over cpuN.dat files, read in chunks of sub-buffers (not mapped: a

@@ -14,7 +14,9 @@
 #include "jsonread.h"
 #include "jsonw.h"
 #include "result_files.h"
-#include "util.h"
+#include "msg.h"
+#include "parse.h"
+#include "file.h"
 
 static int save_text(const char *path, const char *text, size_t len)
 {

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "msg.h"
+#include "file.h"
 
 static int sym_cmp(const void *a, const void *b)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "output.h"
-#include "util.h"
+#include "common.h"
 
 /* The workqueue context's names: the pool kinds of match.h. */
 static const char *const pool_kind_names[] = {

@@ -15,7 +15,7 @@
 #include "output.h"
 #include "result_files.h"
 #include "summary_int.h"
-#include "util.h"
+#include "msg.h"
 
 json_object *json_command_status(const struct result_meta *m)
 {

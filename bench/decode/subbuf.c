@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util.h"
+#include "common.h"
 
 #define COMMIT_MASK ((1U << 27) - 1)
 #define MISSED_EVENTS (1ULL << 31)

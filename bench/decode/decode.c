@@ -10,7 +10,7 @@
 #include <traceevent/event-parse.h>
 
 #include "format.h"
-#include "util.h"
+#include "msg.h"
 
 /* canonical_format - check formats[k] and rebuild it for libtraceevent */
 static char *canonical_format(const char *text, int k, int *id, char *errbuf)

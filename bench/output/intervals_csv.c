@@ -11,7 +11,7 @@
 #include "ivfile.h"
 #include "output.h"
 #include "result_files.h"
-#include "util.h"
+#include "common.h"
 
 struct ival_writer {
 	struct ivfile f;

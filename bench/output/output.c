@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "common.h"
 
 bool sirq_all(const struct result *r, int vec, struct sirq_group *out)
 {

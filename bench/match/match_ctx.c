@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "common.h"
 
 const char *const ctx_kind_names[CTX_NR] = {
 	[CTX_SOFTIRQ] = "softirq",
@@ -57,7 +57,7 @@ uint32_t str_intern(struct matcher *m, const char *s, unsigned int len)
 
 	/* a __data_loc string or a comm may carry its NUL and padding */
 	len = (unsigned int)strnlen(s, len);
-	h = str_hash(s, len);
+	h = map_hash_str(s, len);
 	cached = map_get(&m->str_ids, h);
 	if (cached && str_is(m, *cached, s, len))
 		return *cached;
@@ -66,7 +66,7 @@ uint32_t str_intern(struct matcher *m, const char *s, unsigned int len)
 		if (str_is(m, i, s, len))
 			return i;
 	if (m->nstrs == m->strs_cap) {
-		ns = xrealloc_array(m, m->strs, &m->strs_cap, sizeof(*ns));
+		ns = matcher_grow(m, m->strs, &m->strs_cap, sizeof(*ns));
 		if (!ns)
 			return GROUP_NONE;
 		m->strs = ns;
@@ -101,7 +101,7 @@ uint32_t ctx_get(struct matcher *m, enum ctx_kind kind, enum ctx_where where, ui
 	if (!created)
 		return *id;
 	if (m->nctx == m->ctx_cap) {
-		ng = xrealloc_array(m, m->ctx, &m->ctx_cap, sizeof(*ng));
+		ng = matcher_grow(m, m->ctx, &m->ctx_cap, sizeof(*ng));
 		if (!ng)
 			goto out_del;
 		m->ctx = ng;
@@ -141,8 +141,8 @@ static bool ctx_ival(struct matcher *m, struct ctx_group *g)
 		return false;
 	if (!g->ival_delay) {
 		/* both together: the interval callback reads both */
-		g->ival_delay = hist_new(m);
-		g->ival_runtime = hist_new(m);
+		g->ival_delay = matcher_hist_new(m);
+		g->ival_runtime = matcher_hist_new(m);
 		if (!g->ival_delay || !g->ival_runtime) {
 			free(g->ival_delay);
 			free(g->ival_runtime);

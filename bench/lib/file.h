@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * file.h - whole files and paths: sysfs/procfs/tracefs values, input files checked
+ * before they are read, atomic replacement, directories made and removed.
+ */
+#ifndef DEFERBENCH_FILE_H
+#define DEFERBENCH_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common.h"
+
+/* Whole-file helpers for sysfs/procfs/tracefs: strip one trailing newline on read. */
+int read_file(const char *path, char *buf, size_t len);
+int write_file(const char *path, const char *val);
+/* read_file_alloc - the whole file, NUL-terminated, caller frees; NULL + errno. */
+char *read_file_alloc(const char *path, size_t *len);
+
+/*
+ * read_input - the whole of a file deferbench reads as input (a scenario, a journal,
+ * a capture's or a run's files), NUL-terminated; caller frees *text. It must be a
+ * regular file (not a FIFO, a device such as /dev/zero, or a directory) of at most max
+ * bytes. 0, or -errno with the reason, naming path, in errbuf (ERRBUF_LEN).
+ */
+int read_input(const char *path, size_t max, char **text, size_t *len, char *errbuf);
+/* open_input - the same checks, for a file read as a stream; an fd or -errno */
+int open_input(const char *path, size_t max, char *errbuf);
+/* Size limits of input files: far above anything deferbench writes. */
+#define INPUT_MAX_TEXT (1U << 20)	/* scenarios, journals, capture.json, comms */
+#define INPUT_MAX_DATA (1ULL << 30)	/* result files: JSON and CSV */
+
+/* path_join - "a/b" into buf; -ENAMETOOLONG */
+int path_join(char *buf, size_t len, const char *a, const char *b);
+/*
+ * write_atomic - replace path with len bytes of data: written to "path.tmp.PID",
+ * fsync'ed, renamed over path and the directory fsync'ed, so that a reader or a crash
+ * sees the old file or the new one, never a part. With WA_EXCL the new file is link()ed
+ * into place instead: -EEXIST when path exists (of two writers, one wins).
+ */
+#define WA_EXCL 1
+int write_atomic(const char *path, const void *data, size_t len, mode_t mode, int flags);
+/* fsync_dir - make a rename, link or unlink of path durable (fsync its directory) */
+int fsync_dir(const char *path);
+/*
+ * path_check - a path the kernel can take: at most PATH_MAX - 1 bytes, no name longer
+ * than NAME_MAX; -ENAMETOOLONG with the reason in errbuf (the kernel just says "File
+ * name too long")
+ */
+int path_check(const char *path, char *errbuf);
+/* mkdir -p */
+int mkdir_p(const char *path, mode_t mode);
+/* remove a directory tree (only regular files and directories); missing is fine */
+int rm_rf(const char *path);
+
+#endif

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * match.c - the matcher (see match.h): its tables, the softirq events paired into
+ * latencies, the intervals, and what was still open at the end.
+ */
+#include "match.h"
+#include "match_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const softirq_names[NR_SOFTIRQS] = {
+	[SIRQ_HI] = "HI",
+	[SIRQ_TIMER] = "TIMER",
+	[SIRQ_NET_TX] = "NET_TX",
+	[SIRQ_NET_RX] = "NET_RX",
+	[SIRQ_BLOCK] = "BLOCK",
+	[SIRQ_IRQ_POLL] = "IRQ_POLL",
+	[SIRQ_TASKLET] = "TASKLET",
+	[SIRQ_SCHED] = "SCHED",
+	[SIRQ_HRTIMER] = "HRTIMER",
+	[SIRQ_RCU] = "RCU",
+};
+
+/* EV - system, name and "system:name" of one event, from two literals */
+#define EV(sys, name) { sys, name, sys ":" name }
+
+const struct ev_name ev_names[EV_NR] = {
+	[EV_SOFTIRQ_RAISE] = EV("irq", "softirq_raise"),
+	[EV_SOFTIRQ_ENTRY] = EV("irq", "softirq_entry"),
+	[EV_SOFTIRQ_EXIT] = EV("irq", "softirq_exit"),
+	[EV_WQ_QUEUE] = EV("workqueue", "workqueue_queue_work"),
+	[EV_WQ_ACTIVATE] = EV("workqueue", "workqueue_activate_work"),
+	[EV_WQ_START] = EV("workqueue", "workqueue_execute_start"),
+	[EV_WQ_END] = EV("workqueue", "workqueue_execute_end"),
+	[EV_SCHED_SWITCH] = EV("sched", "sched_switch"),
+	[EV_SCHED_WAKEUP] = EV("sched", "sched_wakeup"),
+	[EV_TASKLET_ENTRY] = EV("irq", "tasklet_entry"),
+	[EV_TASKLET_EXIT] = EV("irq", "tasklet_exit"),
+	[EV_IRQ_ENTRY] = EV("irq", "irq_handler_entry"),
+	[EV_IRQ_EXIT] = EV("irq", "irq_handler_exit"),
+	/* x86 only: the local APIC timer interrupt is no irq_handler_entry */
+	[EV_TIMER_IRQ_ENTRY] = EV("irq_vectors", "local_timer_entry"),
+	[EV_TIMER_IRQ_EXIT] = EV("irq_vectors", "local_timer_exit"),
+	[EV_NAPI_POLL] = EV("napi", "napi_poll"),
+};
+
+int softirq_vec_from_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NR_SOFTIRQS; i++)
+		if (!strcmp(name, softirq_names[i]))
+			return i;
+	return -1;
+}
+
+
+void *matcher_grow(struct matcher *m, void *p, uint32_t *cap, size_t elem)
+{
+	uint32_t ncap = *cap ? *cap * 2 : 16;
+	void *np = realloc(p, (size_t)ncap * elem);
+
+	if (!np) {
+		m->enomem++;
+		return NULL;
+	}
+	*cap = ncap;
+	return np;
+}
+
+int matcher_init(struct matcher *m, int ncpus, uint64_t t0, uint64_t ival_ns, ival_cb cb, void *ctx)
+{
+	int i;
+
+	memset(m, 0, sizeof(*m));
+	m->ncpus = ncpus;
+	m->cpu = calloc(ncpus, sizeof(*m->cpu));
+	m->sirq = calloc((size_t)ncpus * NR_SOFTIRQS, sizeof(*m->sirq));
+	m->ksoftirqd_wake = calloc(ncpus, sizeof(*m->ksoftirqd_wake));
+	if (!m->cpu || !m->sirq || !m->ksoftirqd_wake)
+		goto out_free;
+	for (i = 0; i < ncpus; i++)
+		m->cpu[i].ksoftirqd_pid = -1;
+	if (map_init(&m->pending, sizeof(struct wq_pending), 1024) ||
+	    map_init(&m->running, sizeof(struct wq_running), 256) ||
+	    map_init(&m->comms, sizeof(struct comm_info), 1024) ||
+	    map_init(&m->func_ids, sizeof(uint32_t), 256) ||
+	    map_init(&m->group_ids, sizeof(uint32_t), 256) ||
+	    map_init(&m->wq_ids, sizeof(uint32_t), 64) ||
+	    map_init(&m->wake_ids, sizeof(uint32_t), 64) ||
+	    map_init(&m->ctx_ids, sizeof(uint32_t), 64) ||
+	    map_init(&m->irq_ids, sizeof(uint32_t), 64) ||
+	    map_init(&m->str_ids, sizeof(uint32_t), 64))
+		goto out_free;
+	m->t0 = t0;
+	m->ival_ns = ival_ns;
+	m->ival_end = ival_ns ? t0 + ival_ns : UINT64_MAX;
+	m->on_interval = cb;
+	m->ival_ctx = ctx;
+	return 0;
+out_free:
+	matcher_free(m);
+	return -ENOMEM;
+}
+
+void matcher_free(struct matcher *m)
+{
+	uint32_t i;
+
+	if (m->sirq)
+		for (i = 0; i < (uint32_t)m->ncpus * NR_SOFTIRQS; i++)
+			free(m->sirq[i]);
+	for (i = 0; i < m->ngroups; i++) {
+		free(m->groups[i]->ival_delay);
+		free(m->groups[i]->ival_runtime);
+		free(m->groups[i]);
+	}
+	for (i = 0; i < m->nwq; i++)
+		free(m->wq_names[i]);
+	for (i = 0; i < NR_SOFTIRQS; i++) {
+		free(m->ival_sirq_delay[i]);
+		free(m->ival_sirq_runtime[i]);
+	}
+	free(m->groups);
+	free(m->wq_names);
+	free(m->funcs);
+	free(m->sirq);
+	free(m->cpu);
+	map_free(&m->pending);
+	map_free(&m->running);
+	map_free(&m->comms);
+	map_free(&m->func_ids);
+	map_free(&m->group_ids);
+	map_free(&m->wq_ids);
+	map_free(&m->wake_ids);
+	for (i = 0; m->ksoftirqd_wake && i < (uint32_t)m->ncpus; i++)
+		free(m->ksoftirqd_wake[i]);
+	free(m->ksoftirqd_wake);
+	for (i = 0; i < m->nwake; i++)
+		free(m->wake[i]);
+	free(m->wake);
+	ctx_free(m);
+	wait_free(m);
+	map_free(&m->ctx_ids);
+	map_free(&m->irq_ids);
+	map_free(&m->str_ids);
+	memset(m, 0, sizeof(*m));
+}
+
+uint64_t matcher_unmatched(const struct matcher *m)
+{
+	const struct match_counts *n = &m->n;
+
+	return n->sirq_entry_no_raise + n->sirq_exit_no_entry + n->sirq_entry_no_exit +
+	       n->wq_start_no_queue + n->wq_activate_no_queue + n->wq_end_no_start +
+	       n->wq_start_no_end + n->tasklet_exit_no_entry + n->irq_exit_no_entry;
+}
+
+struct hist *matcher_hist_new(struct matcher *m)
+{
+	struct hist *h = malloc(sizeof(*h));
+
+	if (!h) {
+		m->enomem++;
+		return NULL;
+	}
+	hist_init(h);
+	return h;
+}
+
+static void ival_emit(struct matcher *m)
+{
+	uint32_t i;
+
+	/* everything of the interval is still there: the live view reads it now */
+	if (m->on_interval_end)
+		m->on_interval_end(m->ival_end_ctx, m, m->ival_cur);
+	for (i = 0; i < NR_SOFTIRQS; i++) {
+		struct hist *d = m->ival_sirq_delay[i], *r = m->ival_sirq_runtime[i];
+
+		if (!d || (!d->count && !r->count))
+			continue;
+		if (m->on_interval)
+			m->on_interval(m->ival_ctx, m->ival_cur, IVAL_SOFTIRQ, i, d, r);
+		hist_init(d);
+		hist_init(r);
+	}
+	for (i = 0; i < m->ngroups; i++) {
+		struct wq_group *g = m->groups[i];
+
+		if (!g->ival_dirty)
+			continue;
+		if (m->on_interval)
+			m->on_interval(m->ival_ctx, m->ival_cur, IVAL_WQ, i, g->ival_delay,
+				       g->ival_runtime);
+		hist_init(g->ival_delay);
+		hist_init(g->ival_runtime);
+		g->ival_long = 0;
+		g->ival_dirty = false;
+	}
+	ctx_ival_emit(m);
+}
+
+void match_interval_roll(struct matcher *m, uint64_t ts)
+{
+	if (!m->ival_ns)
+		return;
+	ival_emit(m);
+	m->ival_cur = ts > m->t0 ? (ts - m->t0) / m->ival_ns : 0;
+	/* the last interval of the clock's range never ends */
+	if (__builtin_mul_overflow(m->ival_cur + 1, m->ival_ns, &m->ival_end) ||
+	    __builtin_add_overflow(m->ival_end, m->t0, &m->ival_end))
+		m->ival_end = UINT64_MAX;
+}
+
+static struct sirq_group *sirq_group(struct matcher *m, int cpu, unsigned int vec)
+{
+	struct sirq_group **slot = &m->sirq[cpu * NR_SOFTIRQS + vec];
+
+	if (!*slot) {
+		*slot = calloc(1, sizeof(**slot));
+		if (!*slot) {
+			m->enomem++;
+			return NULL;
+		}
+		hist_init(&(*slot)->delay);
+		hist_init(&(*slot)->runtime);
+	}
+	return *slot;
+}
+
+static struct hist *ival_sirq(struct matcher *m, struct hist **arr, unsigned int vec)
+{
+	if (!m->ival_ns)
+		return NULL;
+	if (!arr[vec]) {
+		/* delay and runtime are allocated together: ival_emit reads both */
+		m->ival_sirq_delay[vec] = matcher_hist_new(m);
+		m->ival_sirq_runtime[vec] = matcher_hist_new(m);
+		if (!m->ival_sirq_delay[vec] || !m->ival_sirq_runtime[vec]) {
+			free(m->ival_sirq_delay[vec]);
+			free(m->ival_sirq_runtime[vec]);
+			m->ival_sirq_delay[vec] = m->ival_sirq_runtime[vec] = NULL;
+			return NULL;
+		}
+	}
+	return arr[vec];
+}
+
+void match_softirq_raise(struct matcher *m, int cpu, uint64_t ts, unsigned int vec,
+			 unsigned int flags, int pid)
+{
+	struct sirq_cpu *c = &m->cpu[cpu];
+
+	m->n.events[EV_SOFTIRQ_RAISE]++;
+	if (vec >= NR_SOFTIRQS)
+		return;
+	/* the earliest raise since the last entry is the one that waited longest */
+	if (!c->raise_ts[vec]) {
+		c->raise_ts[vec] = ts;
+		wait_raise(c, vec, ts, flags, pid);
+	}
+}
+
+void match_softirq_entry(struct matcher *m, int cpu, uint64_t ts, unsigned int vec, int pid)
+{
+	struct sirq_cpu *c = &m->cpu[cpu];
+	bool ks = pid == c->ksoftirqd_pid;
+	struct ctx_group *cg;
+	struct sirq_group *g;
+	struct hist *ih;
+
+	m->n.events[EV_SOFTIRQ_ENTRY]++;
+	if (vec >= NR_SOFTIRQS)
+		return;
+	if (c->entry_ts)
+		m->n.sirq_entry_no_exit++;
+	/* the wait of every pending vector before the first handler ends here */
+	wait_mark(c, ts);
+	c->entry_ts = ts;
+	c->entry_vec = vec;
+	c->entry_ks = ks;
+	c->entry_hi = wait_hi_at(c, ts);
+	c->entry_raise_ts = c->raise_ts[vec];
+	if (vec == SIRQ_NET_RX) {
+		/* net_rx_action polls the NAPI instances: their runtime counts from here */
+		c->poll_mark_ts = ts;
+		c->poll_mark_pid = pid;
+		c->poll_mark_poll = false;
+	}
+	g = sirq_group(m, cpu, vec);
+	cg = ctx_softirq(m, vec, ks);
+	if (!g)
+		return;
+	g->entries++;
+	if (ks)
+		g->ksoftirqd++;
+	if (cg)
+		ctx_count(m, cg);
+	if (!c->raise_ts[vec]) {
+		m->n.sirq_entry_no_raise++;
+		return;
+	}
+	hist_add(&g->delay, ts - c->raise_ts[vec]);
+	ih = ival_sirq(m, m->ival_sirq_delay, vec);
+	if (ih)
+		hist_add(ih, ts - c->raise_ts[vec]);
+	if (cg)
+		ctx_add_delay(m, cg, ts - c->raise_ts[vec]);
+	wait_entry(m, c, vec, ts, ks);
+	/* a raise from now on, even inside this handler, is for the next entry */
+	c->raise_ts[vec] = 0;
+}
+
+void match_softirq_exit(struct matcher *m, int cpu, uint64_t ts, unsigned int vec, int pid)
+{
+	struct sirq_cpu *c = &m->cpu[cpu];
+	struct ctx_group *cg;
+	struct sirq_group *g;
+	struct hist *ih;
+	uint64_t d;
+
+	m->n.events[EV_SOFTIRQ_EXIT]++;
+	if (vec >= NR_SOFTIRQS)
+		return;
+	/* a NAPI poll after softirqs ran at a napi thread's local_bh_enable() starts here */
+	c->poll_mark_ts = ts;
+	c->poll_mark_pid = pid;
+	c->poll_mark_poll = false;
+	if (!c->entry_ts || c->entry_vec != (int)vec) {
+		m->n.sirq_exit_no_entry++;
+		c->entry_ts = 0;
+		return;
+	}
+	d = ts - c->entry_ts;
+	wait_exit(c, vec, ts);
+	c->entry_ts = 0;
+	c->tl_ts = 0;
+	g = sirq_group(m, cpu, vec);
+	if (!g)
+		return;
+	hist_add(&g->runtime, d);
+	if (d > SIRQ_LONG_NS)
+		g->long_runs++;
+	ih = ival_sirq(m, m->ival_sirq_runtime, vec);
+	if (ih)
+		hist_add(ih, d);
+	cg = ctx_softirq(m, vec, c->entry_ks);
+	if (cg)
+		ctx_add_run(m, cg, d);
+}
+
+void match_inflight(const struct matcher *m,
+		    void (*fn)(void *ctx, uint32_t wq, uint32_t func, bool running, uint32_t pool),
+		    void *ctx)
+{
+	const struct wq_pending *p;
+	const struct wq_running *r;
+	size_t pos = 0;
+
+	while ((p = map_next(&m->pending, &pos, NULL)))
+		if (p->wq != GROUP_NONE && p->func != GROUP_NONE)
+			fn(ctx, p->wq, p->func, false, 0);
+	pos = 0;
+	while ((r = map_next(&m->running, &pos, NULL)))
+		if (r->group != GROUP_NONE)
+			fn(ctx, m->groups[r->group]->wq, m->groups[r->group]->func, true,
+			   m->groups[r->group]->pool);
+}
+
+void match_missed(struct matcher *m, int cpu, long missed)
+{
+	struct sirq_cpu *c = &m->cpu[cpu];
+
+	if (missed < 0)
+		m->n.missed_unknown++;
+	else
+		m->n.missed_events += missed;
+	/* what this CPU had pending may have been consumed by events we lost */
+	memset(c->raise_ts, 0, sizeof(c->raise_ts));
+	c->entry_ts = 0;
+	c->last_queued_work = 0;
+	c->hi_ts = 0;
+	c->tl_ts = 0;
+	c->poll_mark_ts = 0;
+}
+
+void matcher_finish(struct matcher *m)
+{
+	struct comm_info *ci;
+	size_t pos = 0;
+	int c, v;
+
+	/* napi threads that never polled: their samples go under their comm */
+	while ((ci = map_next(&m->comms, &pos, NULL)))
+		ctx_thread_flush(m, ci);
+	if (m->ival_ns)
+		ival_emit(m);
+	m->n.events_total = 0;
+	for (c = 0; c < EV_NR; c++)
+		m->n.events_total += m->n.events[c];
+	for (c = 0; c < m->ncpus; c++) {
+		for (v = 0; v < NR_SOFTIRQS; v++)
+			if (m->cpu[c].raise_ts[v])
+				m->n.sirq_raise_open++;
+		if (m->cpu[c].entry_ts)
+			m->n.sirq_entry_open++;
+	}
+	m->n.wq_queued_open = m->pending.used;
+	m->n.wq_running_open = m->running.used;
+}
