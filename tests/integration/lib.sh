@@ -45,8 +45,11 @@ mktemp_dir() {
 	_CLEANUP_DIRS="$_CLEANUP_DIRS $_d"
 }
 
-# capturing PID - the capture of deferbench PID runs: its instance exists, tracing on
+# capturing PID - the capture of deferbench PID runs: its instance is configured (an
+# event enabled) and tracing is on. tracing_on alone reads 1 in an instance just made,
+# before deferbench turns it off to configure it, and says nothing yet.
 capturing() {
+	[ "$(cat $TRACEFS/instances/deferbench-$1/events/irq/softirq_entry/enable 2>/dev/null)" = 1 ] &&
 	[ "$(cat $TRACEFS/instances/deferbench-$1/tracing_on 2>/dev/null)" = 1 ]
 }
 
