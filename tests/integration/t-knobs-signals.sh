@@ -15,7 +15,7 @@ nice0=$(cat $WQ/writeback/nice)
 for sig in INT TERM; do
 	$DB knobs set wq.writeback.nice=7 wq.cpumask=1 sched.ksoftirqd=rr:2 > $T/$sig.out 2>&1 &
 	pid=$!
-	wait_for grep -q '^applied' $T/$sig.out || fail "never applied: $(cat $T/$sig.out)"
+	wait_for grep -qs '^applied' $T/$sig.out || fail "never applied: $(cat $T/$sig.out)"
 	attr_is writeback nice 7 || fail "nice is $(cat $WQ/writeback/nice), not 7"
 	kill -$sig $pid
 	wait $pid || fail "SIG$sig: knobs set exited $?: $(cat $T/$sig.out)"
@@ -27,7 +27,7 @@ done
 $DB knobs set wq.writeback.nice=9 wq.writeback.affinity_scope=system sched.ksoftirqd=fifo:4 \
 	> $T/kill.out 2>&1 &
 pid=$!
-wait_for grep -q '^applied' $T/kill.out || fail "never applied: $(cat $T/kill.out)"
+wait_for grep -qs '^applied' $T/kill.out || fail "never applied: $(cat $T/kill.out)"
 attr_is writeback nice 9 || fail "nice is $(cat $WQ/writeback/nice), not 9, once applied"
 kill -KILL $pid
 wait $pid 2>/dev/null

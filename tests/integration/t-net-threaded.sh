@@ -7,8 +7,11 @@
 need_root_netns
 mktemp_dir T
 
+# Every run lasts until the test has looked at it and sent SIGINT (nettool then reports
+# as at its end): a run of a fixed duration could end before a slow machine let the
+# test look.
 before=$(ip netns list 2>/dev/null)
-"$NETTOOL" duration=3s napi=threaded > "$T/out" 2> "$T/err" &
+"$NETTOOL" duration=600s napi=threaded > "$T/out" 2> "$T/err" &
 pid=$!
 wait_ready "$T/out" $pid
 n=$(napi_threads "dbv$pid-")
@@ -16,11 +19,15 @@ echo "   napi=threaded: $n napi/dbv$pid-* kthreads while running"
 [ "$n" -eq 2 ] || { ps -eo pid,comm | grep napi; fail "expected 2 napi threads, found $n"; }
 inodes=$(ns_inodes $pid)
 [ -n "$inodes" ] || fail "nettool holds no namespace fd"
+sleep 1		# something to answer: not a synchronisation
+kill -INT $pid
 wait $pid || { cat "$T/err"; fail "nettool failed"; }
 [ "$(kv "$T/out" napi_threads)" -eq 2 ] || fail "nettool saw $(kv "$T/out" napi_threads) threads"
 [ "$(kv "$T/out" napi_threads_after)" -eq 0 ] || fail "napi threads left after close"
-# 3 s at 2000/s: at least half of the 6000 requests answered, whatever the machine
-[ "$(kv "$T/out" received)" -ge 3000 ] || fail "received $(kv "$T/out" received) of 6000"
+# requests answered over threaded NAPI, every one accounted for
+[ "$(kv "$T/out" received)" -gt 0 ] || fail "no request answered"
+[ $(( $(kv "$T/out" sent) - $(kv "$T/out" received) )) -eq "$(kv "$T/out" lost)" ] ||
+	fail "lost != sent - received"
 no_leftovers "dbv$pid-" "$before" "$inodes"
 
 "$NETTOOL" duration=1s napi=softirq > "$T/soft" 2> "$T/err" || { cat "$T/err"; fail "softirq run"; }
@@ -45,12 +52,14 @@ echo 'dev_name ~ "dbv*"' > "$INST/events/napi/napi_poll/filter" || fail "napi_po
 echo 1 > "$INST/events/napi/napi_poll/enable" || fail "cannot enable napi:napi_poll"
 for mode in softirq threaded; do
 	echo > "$INST/trace"
-	"$NETTOOL" duration=2s rate=2000 napi=$mode > "$T/$mode" 2> "$T/err" &
+	"$NETTOOL" duration=600s rate=2000 napi=$mode > "$T/$mode" 2> "$T/err" &
 	pid=$!
 	wait_ready "$T/$mode" $pid
 	# the napi threads of this run, by pid (listed while it runs: ready is printed
 	# once the devices are set up, and they stay until the load has stopped)
 	ps -eo pid=,comm= | awk -v p="napi/dbv$pid-" 'index($2, p) == 1 { print $1 }' > "$T/$mode.pids"
+	sleep 2		# something to trace: not a synchronisation
+	kill -INT $pid
 	wait $pid || { cat "$T/err"; fail "$mode run"; }
 	grep "device dbv$pid-" "$INST/trace" > "$T/$mode.polls"
 	# task-pid [cpu] flags: the pid after the last '-', the softirq flag third
@@ -61,9 +70,9 @@ for mode in softirq threaded; do
 	read total insoft bythread < "$T/$mode.count"
 	echo "   napi=$mode: $total polls of dbv$pid-* NAPI, $insoft in softirq, $bythread by" \
 		"its $(wc -l < "$T/$mode.pids") napi/ threads"
-	# 4000 requests and 4000 responses; a poll takes what has queued, so a busy
-	# machine polls less often
-	[ "$total" -ge 100 ] || fail "napi=$mode: only $total NAPI polls for 8000 packets"
+	# every request and response went through the veth NAPI: polls there were
+	[ "$total" -ge 1 ] && [ "$(kv "$T/$mode" received)" -gt 0 ] ||
+		fail "napi=$mode: $total NAPI polls for $(kv "$T/$mode" received) responses"
 	case $mode in
 	softirq) [ "$insoft" -eq "$total" ] ||
 		fail "napi=softirq: $((total - insoft)) polls ran outside NET_RX softirq" ;;
