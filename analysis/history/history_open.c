@@ -4,6 +4,7 @@
  * and migrate its schema forward (see history.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,54 +109,68 @@ int hs_exec(sqlite3 *db, const char *sql, char *errbuf)
 	return 0;
 }
 
-/* pragma_int - the value of "PRAGMA name"; -errno */
-static int pragma_int(sqlite3 *db, const char *name, long long *v, char *errbuf)
+/* what a file says it is; read together by read_identity() */
+struct identity {
+	long long app, ver, ntab;
+};
+
+/*
+ * read_identity - application id, schema version and number of schema objects from
+ * one statement, so from one read transaction: one snapshot of the file. Read with
+ * three statements, they could mix the empty file another writer was about to make a
+ * store of (application id 0, from before its commit) with the store it made (tables,
+ * from after): a store being created looked like another application's database.
+ */
+static int read_identity(sqlite3 *db, struct identity *id, char *errbuf)
 {
-	char sql[64];
+	static const char sql[] =
+		"SELECT (SELECT application_id FROM pragma_application_id),"
+		" (SELECT user_version FROM pragma_user_version),"
+		" (SELECT count(*) FROM sqlite_master)";
 	sqlite3_stmt *st;
 	int rc;
 
-	snprintf(sql, sizeof(sql), "PRAGMA %s", name);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return hs_sqlerr(db, errbuf, "store");
 	rc = sqlite3_step(st);
-	*v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : hs_sqlerr(db, errbuf, "store");
-}
-
-static int count_tables(sqlite3 *db, long long *n, char *errbuf)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL))
-		return hs_sqlerr(db, errbuf, "store");
-	rc = sqlite3_step(st);
-	*n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	if (rc == SQLITE_ROW) {
+		id->app = sqlite3_column_int64(st, 0);
+		id->ver = sqlite3_column_int64(st, 1);
+		id->ntab = sqlite3_column_int64(st, 2);
+	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 0 : hs_sqlerr(db, errbuf, "store");
+}
+
+/* foreign - neither a store of ours nor an empty file */
+static bool foreign(const struct identity *id)
+{
+	return id->app != HSTORE_APP_ID && (id->app || id->ntab);
 }
 
 int hstore_migrate(sqlite3 *db, const struct hstore_migration *m, size_t n, char *errbuf)
 {
 	int last = n ? m[n - 1].to : 0, ret;
-	long long v;
+	struct identity id;
 	char sql[96];
 	size_t i;
 
 	ret = hs_exec(db, "BEGIN IMMEDIATE", errbuf);
 	if (ret)
 		return ret;
-	ret = pragma_int(db, "user_version", &v, errbuf);
-	if (!ret && v > last)
+	/* again, now that no other writer can: what was empty may have been made since */
+	ret = read_identity(db, &id, errbuf);
+	if (!ret && foreign(&id))
+		ret = set_err(errbuf, "the file became an SQLite database of another "
+			      "application while deferbench opened it");
+	if (!ret && id.ver > last)
 		ret = set_errno(errbuf, -ENOTSUP, "the store has schema %lld, newer than this "
 			       "deferbench knows (%d): use the deferbench that wrote it, or a "
-			       "newer one", v, last);
+			       "newer one", id.ver, last);
 	for (i = 0; !ret && i < n; i++)
-		if (m[i].to > v)
+		if (m[i].to > id.ver)
 			ret = hs_exec(db, m[i].sql, errbuf);
-	if (!ret && v < last) {
+	if (!ret && id.ver < last) {
 		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d; PRAGMA application_id = %d",
 			 last, HSTORE_APP_ID);
 		ret = hs_exec(db, sql, errbuf);
@@ -170,20 +185,20 @@ int hstore_migrate(sqlite3 *db, const struct hstore_migration *m, size_t n, char
 /* identify - a store of ours (any version), an empty file, or something else */
 static int identify(struct hstore *s, int flags, char *errbuf)
 {
-	long long app, ver, ntab;
+	struct identity id;
+	long long ver;
 	int ret;
 
-	ret = pragma_int(s->db, "application_id", &app, errbuf);
-	ret = ret ?: pragma_int(s->db, "user_version", &ver, errbuf);
-	ret = ret ?: count_tables(s->db, &ntab, errbuf);
+	ret = read_identity(s->db, &id, errbuf);
 	if (ret == -EBUSY || ret == -EROFS)
 		return ret;
 	if (ret)
 		return set_errno(errbuf, ret, "%s: not a deferbench store, or a damaged one: "
 				"give the path of a store (or of a new file to create)", s->path);
-	if (app != HSTORE_APP_ID && (app || ntab))
+	if (foreign(&id))
 		return set_err(errbuf, "%s is an SQLite database of another application, not a "
 			      "deferbench store: give another path", s->path);
+	ver = id.ver;
 	if (ver > HSTORE_SCHEMA)
 		return set_errno(errbuf, -ENOTSUP, "%s has store schema %lld, newer than this "
 				"deferbench reads (%d): use a newer deferbench", s->path, ver,

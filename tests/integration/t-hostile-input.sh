@@ -67,10 +67,10 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 fi
 
 # 12. outputs are checked before the work: no 5 s of load before "Not a directory"
+# (10 minutes asked: a load that ran first would outlast the runner's time limit, so
+# the order is shown without timing it)
 touch "$T/file"
-start=$(date +%s)
-expect "exists and is not a directory" $DB load tty -d 5s -o "$T/file"
-[ $(( $(date +%s) - start )) -lt 3 ] || fail "load ran before checking its output directory"
+expect "exists and is not a directory" $DB load tty -d 600s -o "$T/file"
 expect "exists and is not a directory" $DB compare -o "$T/file" "$T/run" "$T/run"
 expect "exists and is not a directory" $DB report -o "$T/file" "$T/run"
 
