@@ -21,6 +21,7 @@
 
 #include "fixture.h"
 #include "history_int.h"
+#include "msg.h"
 
 int __real_sqlite3_prepare_v2(sqlite3 *db, const char *sql, int n, sqlite3_stmt **st,
 			      const char **tail);
