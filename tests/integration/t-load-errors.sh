@@ -27,7 +27,7 @@ expect_error "is below the 100us this workload can pace" audio frames=16 rate=38
 expect_error "'fast' is not one of: timer, net" audio mode=fast
 expect_error "no workload 'nope'" nope
 expect_error "unexpected argument 'foo'" tty foo
-expect_error "load: --intervals 10us: shorter than 1ms" tty --intervals 10us
+expect_error "load: --intervals: 10us is shorter than 1ms" tty --intervals 10us
 expect_error "load: --intervals: 'soon' is not a duration" tty --intervals soon
 "$DB" load --list >"$D/list" || fail "load --list failed"
 for wl in timer audio tty block hog; do
