@@ -102,6 +102,9 @@ struct top_args {
 	int group;			/* enum top_group (top_snap.h) */
 	unsigned int rows;		/* workqueue rows shown, 0: all */
 	unsigned int buffer_kb;
+	bool no_sched;
+	bool sched_all;
+	const char *capture_cpus;	/* --capture-cpus, or NULL */
 };
 int top_parse_args(int argc, char **argv, struct top_args *a, char *errbuf);
 int cmd_top(int argc, char **argv);
@@ -117,7 +120,7 @@ struct load_args {
 	uint64_t duration_ns;		/* -d, default LOAD_DEFAULT_DURATION_NS */
 	const char *outdir;		/* -o, or NULL */
 	uint64_t seed;			/* --seed, default 1 */
-	uint64_t intervals_ns;		/* --intervals, 0: the workload's default (1 s) */
+	uint64_t intervals_ns;		/* -i, 0: the workload's default (1 s) */
 	bool list;			/* --list */
 	bool help;			/* -h */
 	int nopts;
@@ -157,7 +160,7 @@ enum knobs_verb { KNOBS_SHOW, KNOBS_LIST, KNOBS_SET };
 
 struct knobs_args {
 	enum knobs_verb verb;
-	uint64_t hold_ns;		/* set -t: restore after this long; 0 = at a signal */
+	uint64_t hold_ns;		/* set -d: restore after this long; 0 = at a signal */
 	char **assign;			/* set: "KNOB=VALUE" arguments */
 	int nassign;
 };
@@ -211,7 +214,7 @@ enum baseline_verb { BL_SAVE, BL_SHOW, BL_PATH, BL_LIST, BL_CALIBRATE };
 
 struct baseline_args {
 	enum baseline_verb verb;
-	const char *root;		/* --dir, else $DEFERBENCH_BASELINE_DIR, else default */
+	const char *root;		/* -D, else $DEFERBENCH_BASELINE_DIR, else default */
 	const char *host;		/* --host, else the run's or this machine's */
 	const char *name;		/* --name, default "default" */
 	const char *run;		/* save: the run directory */
@@ -241,7 +244,7 @@ enum history_verb { HV_SHOW, HV_ADD, HV_MERGE };
 
 struct history_args {
 	enum history_verb verb;
-	const char *db;			/* --db, else $DEFERBENCH_STORE, else the default */
+	const char *db;			/* -S, else $DEFERBENCH_STORE, else the default */
 	const char *host, *scenario, *workload, *config, *kernel;
 	const char *patterns[HISTORY_MAX_PATTERNS + 1];
 	size_t npatterns;		/* 0: the primary metrics */

@@ -4,6 +4,14 @@
  * OPT__FORCE, rtla's common options): the letter, long name, type and bounds are
  * fixed here; a command gives the member of its args struct and, where the sense
  * differs, its own help.
+ *
+ * One meaning per letter across all commands, following perf, rtla and cyclictest
+ * where they agree (tests/unit/test_opts.c checks every command's table):
+ *
+ *   -b --buffer-kb   -c --confidence  -d --duration   -D --dir      -f --force
+ *   -g --group       -h --help        -H --host       -i --interval -m --metric
+ *   -n --dry-run     -o --output      -s --sort       -S --store    -t --threshold
+ *   -q --quiet and -v --verbose are kept for those meanings ('deferbench -v').
  */
 #ifndef DEFERBENCH_CLI_OPTS_H
 #define DEFERBENCH_CLI_OPTS_H
@@ -11,7 +19,7 @@
 #include "capture.h"
 #include "opts.h"
 
-/* how long to run (record, top, load); 0 is the command's own default */
+/* how long to run (record, top, load, knobs set); 0 is the command's own default */
 #define CLI_OPT_DURATION(st, f, h) OPT_DURATION('d', "duration", st, f, "DUR", 0, 0, h)
 /* the length of the per-interval statistics, at least lo */
 #define CLI_OPT_INTERVAL(st, f, lo, h) OPT_DURATION('i', "interval", st, f, "DUR", lo, 0, h)
@@ -33,12 +41,15 @@
 /* 1 - the family-wise error of each family of tests */
 #define CLI_OPT_CONFIDENCE(st, f, h) \
 	OPT_DOUBLE('c', "confidence", st, f, "C", CLI_CONFIDENCE_MIN, CLI_CONFIDENCE_MAX, h)
+/* the same option for a command that keeps the error, 1 - C, in f */
+#define CLI_OPT_CONFIDENCE_AS_ERROR(st, f, h) \
+	OPT_COMPLEMENT('c', "confidence", st, f, "C", CLI_CONFIDENCE_MIN, CLI_CONFIDENCE_MAX, h)
 #define CLI_OPT_MIN_TAIL(st, f, h) OPT_UINT(0, "min-tail", st, f, "N", 1, 1000000, h)
 /* metric ids matching a glob; repeatable into the array f, n of them */
 #define CLI_OPT_METRIC(st, f, n, h) OPT_STRING_LIST('m', "metric", st, f, n, "PATTERN", h)
 
 /*
- * The capture (record): members buffer_kb, no_sched, sched_all and capture_cpus
+ * The capture (record, top): members buffer_kb, no_sched, sched_all and capture_cpus
  * of the args struct; cli_capture_check() after parsing.
  */
 #define CLI_CAPTURE_OPTS(st)							\

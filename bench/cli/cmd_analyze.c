@@ -25,7 +25,7 @@ static int set_ts(const struct opt_desc *o, const char *arg, void *args, char *e
 
 static const struct opt_desc analyze_opts[] = {
 	CLI_OPT_OUTPUT(analyze_args, out_dir, "DIR", "write summary.json and the CSV files to DIR"),
-	OPT_BOOL(0, "force", analyze_args, force, "replace earlier results in DIR"),
+	CLI_OPT_FORCE(analyze_args, force, "replace earlier results in DIR"),
 	OPT_STRING(0, "buffer", analyze_args, buffer, "NAME",
 		   "trace.dat: read the instance buffer NAME (default: the one with events)"),
 	CLI_OPT_INTERVAL(analyze_args, interval_ns, CAPTURE_MIN_INTERVAL_NS,

@@ -25,14 +25,14 @@
 #include "sys.h"
 
 static const struct opt_desc baseline_opts[] = {
-	OPT_STRING('d', "dir", baseline_args, root, "ROOT",
+	OPT_STRING('D', "dir", baseline_args, root, "ROOT",
 		   "baseline store (default $DEFERBENCH_BASELINE_DIR or "
 		   BASELINE_DEFAULT_ROOT ")"),
 	CLI_OPT_HOST(baseline_args, host,
 		     "host the baseline belongs to (default: the run's host for save, this host "
 		     "otherwise)"),
-	OPT_STRING('n', "name", baseline_args, name, "NAME", "baseline name"),
-	OPT_BOOL(0, "force", baseline_args, force, "save: accept an incomplete or lossy run"),
+	OPT_STRING(0, "name", baseline_args, name, "NAME", "baseline name"),
+	CLI_OPT_FORCE(baseline_args, force, "save: accept an incomplete or lossy run"),
 	OPT_BOOL(0, "replace", baseline_args, replace,
 		 "save: replace a baseline of that name (refused otherwise)"),
 	OPT_INT(0, "runs", baseline_args, runs, "N", 2, CALIBRATE_MAX_RUNS,
@@ -41,6 +41,8 @@ static const struct opt_desc baseline_opts[] = {
 		 "calibrate: from the runs given (2 or more), running nothing"),
 	CLI_OPT_OUTPUT(baseline_args, output, "FILE",
 		       "calibrate: write noise.json here instead of beside the baseline"),
+	OPT_ALIAS('d', NULL, "dir", "-d means --duration"),
+	OPT_ALIAS('n', NULL, "name", "-n means --dry-run"),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -104,7 +106,7 @@ int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
 	int first, ret;
 
 	baseline_defaults(a);
-	/* options may come before the verb too: "baseline -d DIR save RUN" */
+	/* options may come before the verb too: "baseline -D DIR save RUN" */
 	ret = opts_parse(baseline_opts, OPTS_PERMUTE, argc, argv, a, &first, errbuf);
 	if (ret)
 		return ret;

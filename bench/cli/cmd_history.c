@@ -19,10 +19,10 @@
 #include "file.h"
 
 static const struct opt_desc history_opts[] = {
-	OPT_STRING('d', "db", history_args, db, "FILE",
-		   "the store (default $DEFERBENCH_STORE, else " HISTORY_DEFAULT_DB ")"),
+	CLI_OPT_STORE(history_args, db,
+		      "the store (default $DEFERBENCH_STORE, else " HISTORY_DEFAULT_DB ")"),
 	CLI_OPT_HOST(history_args, host, "only this host"),
-	OPT_STRING('s', "scenario", history_args, scenario, "NAME", "only this scenario"),
+	OPT_STRING(0, "scenario", history_args, scenario, "NAME", "only this scenario"),
 	OPT_STRING(0, "workload", history_args, workload, "NAME", "only this workload"),
 	OPT_STRING(0, "config", history_args, config, "NAME", "only this configuration"),
 	CLI_OPT_METRIC(history_args, patterns, npatterns,
@@ -34,10 +34,12 @@ static const struct opt_desc history_opts[] = {
 		 "per kernel: on how many hosts it made things worse, better or no different"),
 	OPT_STRING(0, "kernel", history_args, kernel, "RELEASE", "--fleet: only this kernel"),
 	CLI_OPT_OUTPUT(history_args, plotdir, "DIR", "write the plots (PNG, SVG) into DIR"),
-	OPT_PERCENT(0, "threshold", history_args, det.threshold, 0.1, 1000,
-		    "smallest step reported, in percent, as compare"),
-	OPT_DOUBLE(0, "significance", history_args, det.cpd.sig, "P", 0.001, 0.5,
-		   "level of each change point's permutation test"),
+	CLI_OPT_THRESHOLD(history_args, det.threshold,
+			  "smallest step reported, in percent, as compare"),
+	CLI_OPT_CONFIDENCE_AS_ERROR(history_args, det.cpd.sig,
+				    "1 - the family-wise error of the change points of each "
+				    "host: each permutation test is at level (1 - C) / the "
+				    "host's series"),
 	OPT_UINT(0, "permutations", history_args, det.cpd.perms, "N", 99, 99999,
 		 "permutations per test"),
 	CLI_OPT_MIN_TAIL(history_args, min_tail,
@@ -45,6 +47,13 @@ static const struct opt_desc history_opts[] = {
 	OPT_BOOL(0, "replace", history_args, replace,
 		 "add: replace a different run stored under the same host, kernel, scenario and "
 		 "start time"),
+	OPT_ALIAS('d', NULL, "store", "-d means --duration"),
+	OPT_ALIAS(0, "db", "store", NULL),
+	OPT_ALIAS('s', NULL, "scenario", "-s means --sort"),
+	{ .name = "significance", .type = OPTION_DOUBLE, .metavar = "P", .fmin = 0.001,
+	  .fmax = 0.5, .off = OPT_OFF_(history_args, det.cpd.sig, double),
+	  .deprecated = "use -c, --confidence C with C = 1 - P (--significance 0.05 is "
+			"--confidence 0.95)" },
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -261,8 +270,8 @@ const struct cli_command cli_history = {
 	.fn = cmd_history,
 	.summary = "results store: metrics across kernels and hosts, change points",
 	.usage = "deferbench history [OPTIONS]\n"
-		 "       deferbench history add [--db FILE] [--replace] RUN...\n"
-		 "       deferbench history merge [--db FILE] STORE...",
+		 "       deferbench history add [-S FILE] [--replace] RUN...\n"
+		 "       deferbench history merge [-S FILE] STORE...",
 	.desc =
 	"The results store: runs of many kernels and hosts, each primary metric across\n"
 	"kernels (release order, start time as tie-breaker), its change points (E-divisive\n"

@@ -3,7 +3,7 @@
  * cmd_knobs.c - `deferbench knobs show | list | set`.
  *
  * `knobs set` goes through the same journal as `run`: every knob is saved before the
- * first write and restored on Ctrl-C, SIGTERM, the end of --time, or an error; after a
+ * first write and restored on Ctrl-C, SIGTERM, the end of --duration, or an error; after a
  * SIGKILL, `deferbench restore` undoes it.
  */
 #include <errno.h>
@@ -84,8 +84,9 @@ static int apply_all(struct journal *j, const struct knob *ks, int n)
 }
 
 static const struct opt_desc knobs_opts[] = {
-	OPT_DURATION('t', "time", knobs_args, hold_ns, "DURATION", 0, 0,
-		     "set: restore after DURATION (default: at Ctrl-C or SIGTERM)"),
+	CLI_OPT_DURATION(knobs_args, hold_ns,
+			 "set: restore after DUR (default: at Ctrl-C or SIGTERM)"),
+	OPT_ALIAS('t', "time", "duration", "-t means --threshold"),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -94,7 +95,7 @@ static void knobs_verbs(FILE *f)
 {
 	fprintf(f, "\n  show   this machine's workqueue settings, softirq threads and worker pools\n"
 		"  list   the knobs scenario files may set\n"
-		"  set    set knobs until Ctrl-C or --time (saved first; 'deferbench restore' "
+		"  set    set knobs until Ctrl-C or --duration (saved first; 'deferbench restore' "
 		"after a crash)\n");
 }
 
@@ -107,11 +108,11 @@ const struct cli_command cli_knobs = {
 	.name = "knobs",
 	.fn = cmd_knobs,
 	.summary = "show workqueue settings and worker pools; list or set knobs",
-	.usage = "deferbench knobs show | list | set [-t DURATION] KNOB=VALUE...",
+	.usage = "deferbench knobs show | list | set [-d DUR] KNOB=VALUE...",
 	.desc =
 	"Show this machine's workqueue settings, list the knobs, or set knobs for a while:\n"
 	"they are saved first, read back, and restored at Ctrl-C, SIGTERM or the end of\n"
-	"--time.",
+	"--duration.",
 	.opts = knobs_opts,
 	.args_size = sizeof(struct knobs_args),
 	.defaults = knobs_defaults,
@@ -141,7 +142,7 @@ int knobs_parse_args(int argc, char **argv, struct knobs_args *a, char *errbuf)
 	if (ret)
 		return ret;
 	if (a->hold_ns && a->verb != KNOBS_SET)
-		return set_err(errbuf, "--time goes with 'set'");
+		return set_err(errbuf, "--duration goes with 'set'");
 	a->assign = argv + 1 + first;
 	a->nassign = argc - 1 - first;
 	if (a->verb != KNOBS_SET && a->nassign)

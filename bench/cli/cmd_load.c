@@ -22,13 +22,14 @@ static const struct opt_desc load_opts[] = {
 			 "how long to run (10s, 500ms, 2m); Ctrl-C stops earlier"),
 	CLI_OPT_OUTPUT(load_args, outdir, "DIR",
 		       "write workload.json and workload-hist.csv into DIR (created)"),
-	OPT_DURATION(0, "intervals", load_args, intervals_ns, "DUR", NSEC_PER_MSEC, 0,
-		     "length of the per-interval histograms in workload-intervals.csv; 1s "
-		     "when not given"),
+	CLI_OPT_INTERVAL(load_args, intervals_ns, NSEC_PER_MSEC,
+			 "length of the per-interval histograms in workload-intervals.csv; 1s "
+			 "when not given"),
 	OPT_U64(0, "seed", load_args, seed, "N", 0, UINT64_MAX,
 		"seed of the workload's pseudo-random data, reported"),
 	OPT_BOOL(0, "list", load_args, list,
 		 "list the workloads (or NAME's) with every option, default and bounds"),
+	OPT_ALIAS(0, "intervals", "interval", NULL),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -85,6 +86,25 @@ static void load_defaults(void *args)
 	a->seed = 1;
 }
 
+/*
+ * workload_spells - after the workload's name, "--key" is the workload's option when it
+ * has one of that name (timer's --interval), as it was before load had -i, --interval
+ */
+static bool workload_spells(const struct workload_ops *ops, const char *arg)
+{
+	char key[LOAD_KEY_MAX];
+	size_t n;
+
+	if (!ops || arg[0] != '-' || arg[1] != '-')
+		return false;
+	n = strcspn(arg + 2, "=");
+	if (n >= sizeof(key))
+		return false;
+	memcpy(key, arg + 2, n);
+	key[n] = '\0';
+	return wl_option_find(ops, key) != NULL;
+}
+
 /* load_opt - one of load's own options, its value taken from argv[*i + 1] if needed */
 static int load_opt(const struct opt_desc *o, const char *val, int argc, char **argv, int *i,
 		    struct load_args *a, char *errbuf)
@@ -106,6 +126,7 @@ static int load_opt(const struct opt_desc *o, const char *val, int argc, char **
 
 int load_parse_args(int argc, char **argv, struct load_args *a, char *errbuf)
 {
+	const struct workload_ops *ops = NULL;
 	const struct opt_desc *o;
 	const char *val;
 	int i, ret;
@@ -114,11 +135,13 @@ int load_parse_args(int argc, char **argv, struct load_args *a, char *errbuf)
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 
-		o = arg[0] == '-' ? opts_lookup(load_opts, arg, &val) : NULL;
+		o = arg[0] == '-' && !workload_spells(ops, arg) ?
+		    opts_lookup(load_opts, arg, &val) : NULL;
 		if (o) {
 			ret = load_opt(o, val, argc, argv, &i, a, errbuf);
 		} else if (!a->name && arg[0] != '-' && !strchr(arg, '=')) {
 			a->name = arg;
+			ops = workload_find(arg);
 			ret = 0;
 		} else if (!a->name) {
 			ret = set_err(errbuf, arg[0] == '-' ? "unknown option '%s'" :
@@ -153,6 +176,8 @@ const struct cli_command cli_load = {
 	.desc =
 	"Run one workload for a duration and print the latency its own user feels.\n"
 	"Ctrl-C or SIGTERM stops it early, tears everything down, and still reports.\n"
+	"After NAME, --key is the workload's option when it has one of that name (timer's\n"
+	"--interval); -i is always load's.\n"
 	"Exit status: 0 it ran (to the end, or until SIGINT/SIGTERM); 1 error.",
 	.opts = load_opts,
 	.args_size = sizeof(struct load_args),

@@ -33,9 +33,9 @@ static const struct opt_desc record_opts[] = {
 	CLI_CAPTURE_OPTS(record_args),
 	OPT_BOOL(0, "raw", record_args, raw,
 		 "also keep the raw sub-buffers in DIR/raw for 'deferbench analyze'"),
-	OPT_BOOL(0, "force", record_args, force, "replace earlier results in DIR"),
-	OPT_STRING(0, "store", record_args, store, "FILE",
-		   "with -o: add the results to this results store (deferbench history)"),
+	CLI_OPT_FORCE(record_args, force, "replace earlier results in DIR"),
+	CLI_OPT_STORE(record_args, store,
+		      "with -o: add the results to this results store (deferbench history)"),
 	OPT_HELP(),
 	OPT_END(),
 };

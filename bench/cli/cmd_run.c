@@ -28,7 +28,7 @@ static int set_until(const struct opt_desc *o __unused, const char *arg, void *a
 static const struct opt_desc run_opts[] = {
 	CLI_OPT_OUTPUT(run_args, o.outdir, "DIR",
 		       "result directory (default results/<host>/<kernel>/<UTC time>-<scenario>)"),
-	OPT_BOOL('q', "quick", run_args, o.quick,
+	OPT_BOOL(0, "quick", run_args, o.quick,
 		 "one repetition of quick_duration (default 3s) per cell"),
 	CLI_OPT_DRY_RUN(run_args, o.dry_run, "print the cells and knob changes; change nothing"),
 	OPT_CALLBACK_OPTARG(0, "until-decided", run_args, until_decided, "BUDGET", set_until,
@@ -41,6 +41,7 @@ static const struct opt_desc run_opts[] = {
 	CLI_OPT_STORE(run_args, o.store,
 		      "add the finished run to this results store (deferbench history); the "
 		      "scenario's [global] store key does the same"),
+	OPT_ALIAS('q', NULL, "quick", "-q is kept for --quiet"),
 	OPT_HELP(),
 	OPT_END(),
 };

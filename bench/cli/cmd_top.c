@@ -39,10 +39,10 @@ static const struct opt_desc top_opts[] = {
 		 "sort the workqueue rows by KEY"),
 	OPT_ENUM('g', "group", top_args, group, "BY", top_group_names, TOP_GROUP_NR,
 		 "one workqueue row per BY"),
-	OPT_UINT('n', "rows", top_args, rows, "N", 1, 100000,
+	OPT_UINT(0, "rows", top_args, rows, "N", 1, 100000,
 		 "show the first N workqueue rows; all when not given"),
-	OPT_UINT('b', "buffer-kb", top_args, buffer_kb, "N", CAPTURE_MIN_BUFFER_KB,
-		 CAPTURE_MAX_BUFFER_KB, "ring buffer per CPU in KiB"),
+	CLI_CAPTURE_OPTS(top_args),
+	OPT_ALIAS('n', NULL, "rows", "-n means --dry-run"),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -62,7 +62,7 @@ const struct cli_command cli_top = {
 	.name = "top",
 	.fn = cmd_top,
 	.summary = "live view: workqueues and softirqs per interval, like top",
-	.usage = "deferbench top [-i DUR] [-d DUR] [--once] [--json] [-s KEY] [-g BY] [-n N]",
+	.usage = "deferbench top [-i DUR] [-d DUR] [--once] [--json] [-s KEY] [-g BY] [--rows N]",
 	.desc =
 	"A live view of deferred work, refreshed every interval: per workqueue items/s,\n"
 	"items in flight, CPU time, items over cpu_intensive_thresh_us, rescuer runs and\n"
@@ -86,6 +86,8 @@ int top_parse_args(int argc, char **argv, struct top_args *a, char *errbuf)
 		return ret;
 	if (first < argc)
 		return set_err(errbuf, "unexpected argument '%s'", argv[first]);
+	if (cli_capture_check(a->no_sched, a->sched_all, errbuf))
+		return -EINVAL;
 	if (a->duration_ns && a->duration_ns < a->interval_ns)
 		return set_err(errbuf, "--duration is shorter than one --interval: nothing to show");
 	return 0;
@@ -302,6 +304,9 @@ int cmd_top(int argc, char **argv)
 		return 1;
 	}
 	co.buffer_kb = a.buffer_kb;
+	co.no_sched = a.no_sched;
+	co.sched_all = a.sched_all;
+	co.cpus = a.capture_cpus;
 	co.interval_ns = a.interval_ns;
 	co.align_intervals = true;
 	co.on_interval_end = on_interval;

@@ -14,9 +14,9 @@ python3 tests/integration/make-series.py "$T/runA" "$T/runB" "$T/s" 99 1 tty bas
 
 # --- two writers: each adds five runs, one history add per run, at the same time ---
 S="$T/shared.db"
-( for i in 0 2 4 6 8; do $DB history add --db "$S" "$T/s/run$i" || exit 1; done ) 2>"$T/w1.log" &
+( for i in 0 2 4 6 8; do $DB history add --store "$S" "$T/s/run$i" || exit 1; done ) 2>"$T/w1.log" &
 w1=$!
-( for i in 1 3 5 7 9; do $DB history add --db "$S" "$T/s/run$i" || exit 1; done ) 2>"$T/w2.log" &
+( for i in 1 3 5 7 9; do $DB history add --store "$S" "$T/s/run$i" || exit 1; done ) 2>"$T/w2.log" &
 w2=$!
 wait $w1 || fail "writer 1 failed: $(cat "$T/w1.log")"
 wait $w2 || fail "writer 2 failed: $(cat "$T/w2.log")"
@@ -57,23 +57,23 @@ run["meta"]["kernel"] = "6.19-big"
 json.dump(run, open(os.path.join(dst, "run.json"), "w"))
 EOF
 K="$T/kill.db"
-$DB history add --db "$K" "$T/s/run1" 2>/dev/null || fail "seeding the store"
+$DB history add --store "$K" "$T/s/run1" 2>/dev/null || fail "seeding the store"
 cp "$K" "$T/seed.db"
 start=$(date +%s%N)
-$DB history add --db "$T/timing.db" "$T/big" 2>/dev/null || fail "importing the big run"
+$DB history add --store "$T/timing.db" "$T/big" 2>/dev/null || fail "importing the big run"
 took=$(( ($(date +%s%N) - start) / 1000000 ))
 [ "$took" -gt 50 ] || skip "the big import took only ${took} ms: too fast to interrupt"
 hot=0 whole=0 none=0
 for pct in 20 30 40 50 55 60 65 70 75 80 85 90 95 150; do
 	cp "$T/seed.db" "$K"
-	$DB history add --db "$K" "$T/big" 2>/dev/null &
+	$DB history add --store "$K" "$T/big" 2>/dev/null &
 	pid=$!
 	sleep "$(awk -v t="$took" -v p="$pct" 'BEGIN { printf "%.3f", t * p / 100000 }')"
 	kill -9 $pid 2>/dev/null
 	wait $pid 2>/dev/null
 	[ -e "$K-journal" ] && hot=$((hot + 1))
 	# deferbench must open it (rolling the journal back) and still read the old run
-	$DB history --db "$K" --metric 'workload:*' --min-tail 1 >/dev/null 2>"$T/open.log" ||
+	$DB history --store "$K" --metric 'workload:*' --min-tail 1 >/dev/null 2>"$T/open.log" ||
 		fail "after kill -9 at ${pct}%: the store does not open: $(cat "$T/open.log")"
 	out=$(check "$K") || fail "after kill -9 at ${pct}%: integrity check failed"
 	case "$out" in

@@ -9,7 +9,7 @@ mktemp_dir T
 
 snapshot $T/before
 nice0=$(cat $WQ/writeback/nice)
-$DB knobs set -t 3s wq.writeback.nice=-5 wq.writeback.cpumask=1 \
+$DB knobs set -d 3s wq.writeback.nice=-5 wq.writeback.cpumask=1 \
 	wq.writeback.affinity_scope=cpu wq.writeback.affinity_strict=1 \
 	wq.writeback.max_active=64 sched.ksoftirqd.0=fifo:3 \
 	param.cpu_intensive_thresh_us=20000 > $T/out 2>&1 &
