@@ -17,75 +17,63 @@
 #include "msg.h"
 #include "parse.h"
 
-enum { OPT_FORCE = 256, OPT_BUFFER, OPT_START, OPT_END };
+/* set_ts - --start and --end: a trace clock timestamp in seconds */
+static int set_ts(const struct opt_desc *o, const char *arg, void *args, char *errbuf)
+{
+	return parse_ts_ns(arg, (uint64_t *)((char *)args + o->off), errbuf);
+}
 
 static const struct opt_desc analyze_opts[] = {
-	{ "output", 'o', required_argument, "DIR", "write summary.json and the CSV files to DIR" },
-	{ "force", OPT_FORCE, no_argument, NULL, "replace earlier results in DIR" },
-	{ "buffer", OPT_BUFFER, required_argument, "NAME",
-	  "trace.dat: read the instance buffer NAME (default: the one with events)" },
-	{ "interval", 'i', required_argument, "DUR",
-	  "trace.dat: per-interval statistics every DUR (>= 10ms, default 1s)" },
-	{ "start", OPT_START, required_argument, "TS",
-	  "trace.dat: from the event at trace clock TS on (seconds, as trace-cmd report shows)" },
-	{ "end", OPT_END, required_argument, "TS", "trace.dat: up to the event at TS" },
-	{ "help", 'h', no_argument, NULL, "show this help" },
-	{ NULL },
+	CLI_OPT_OUTPUT(analyze_args, out_dir, "DIR", "write summary.json and the CSV files to DIR"),
+	CLI_OPT_FORCE(analyze_args, force, "replace earlier results in DIR"),
+	OPT_STRING(0, "buffer", analyze_args, buffer, "NAME",
+		   "trace.dat: read the instance buffer NAME (default: the one with events)"),
+	CLI_OPT_INTERVAL(analyze_args, interval_ns, CAPTURE_MIN_INTERVAL_NS,
+			 "trace.dat: per-interval statistics every DUR; 1s when not given"),
+	OPT_CALLBACK(0, "start", analyze_args, start_ns, "TS", set_ts,
+		     "trace.dat: from the event at trace clock TS on (seconds, as trace-cmd "
+		     "report shows)"),
+	OPT_CALLBACK(0, "end", analyze_args, end_ns, "TS", set_ts,
+		     "trace.dat: up to the event at TS"),
+	OPT_HELP(),
+	OPT_END(),
 };
 
-static const struct cli_help analyze_help = {
-	"analyze", "deferbench analyze CAPTURE_DIR|TRACE.DAT [-o DIR] [--force] [OPTIONS]",
+static void analyze_defaults(void *args)
+{
+	memset(args, 0, sizeof(struct analyze_args));
+}
+
+const struct cli_command cli_analyze = {
+	.name = "analyze",
+	.fn = cmd_analyze,
+	.summary = "recompute every figure from a capture kept with record --raw, or from a "
+		   "trace.dat",
+	.usage = "deferbench analyze CAPTURE_DIR|TRACE.DAT [-o DIR] [--force] [OPTIONS]",
+	.desc =
 	"Recompute every figure of a capture recorded with 'deferbench record --raw -o\n"
 	"CAPTURE_DIR' from its raw sub-buffers, as the live run computed them; or compute\n"
 	"them from a trace.dat written by trace-cmd (record -C mono, or extract of an\n"
 	"instance) with the events deferbench enables. Needs neither root nor tracefs.",
-	analyze_opts, NULL,
+	.opts = analyze_opts,
+	.args_size = sizeof(struct analyze_args),
+	.defaults = analyze_defaults,
 };
 
 int analyze_parse_args(int argc, char **argv, struct analyze_args *a, char *errbuf)
 {
-	char err[ERRBUF_LEN];
-	struct opts_iter it;
-	int opt;
+	int first, ret;
 
-	memset(a, 0, sizeof(*a));
-	if ((opt = opts_begin(&it, analyze_opts, OPTS_PERMUTE, argc, argv, errbuf)))
-		return opt;
-	while ((opt = opts_next(&it, errbuf)) >= 0) {
-		switch (opt) {
-		case 'o':
-			a->out_dir = optarg;
-			break;
-		case OPT_FORCE:
-			a->force = true;
-			break;
-		case OPT_BUFFER:
-			a->buffer = optarg;
-			break;
-		case OPT_START:
-		case OPT_END:
-			if (parse_ts_ns(optarg, opt == OPT_START ? &a->start_ns : &a->end_ns, err))
-				return set_err(errbuf, "--%s: %s", opt == OPT_START ? "start" : "end",
-					       err);
-			break;
-		case 'i':
-			if (parse_duration_ns(optarg, &a->interval_ns, err))
-				return set_err(errbuf, "--interval: %s", err);
-			if (a->interval_ns < CAPTURE_MIN_INTERVAL_NS)
-				return set_err(errbuf, "--interval: %s is shorter than 10ms", optarg);
-			break;
-		case 'h':
-			return CLI_HELP;
-		}
-	}
-	if (opt != OPTS_END)
-		return opt;
-	if (optind >= argc)
+	analyze_defaults(a);
+	ret = opts_parse(analyze_opts, OPTS_PERMUTE, argc, argv, a, &first, errbuf);
+	if (ret)
+		return ret;
+	if (first >= argc)
 		return set_err(errbuf, "which capture? give the directory record -o wrote, or a "
 			       "trace.dat");
-	a->in_dir = argv[optind++];
-	if (optind < argc)
-		return set_err(errbuf, "unexpected argument '%s'", argv[optind]);
+	a->in_dir = argv[first++];
+	if (first < argc)
+		return set_err(errbuf, "unexpected argument '%s'", argv[first]);
 	if (a->force && !a->out_dir)
 		return set_err(errbuf, "--force needs -o DIR");
 	if (a->end_ns && a->end_ns < a->start_ns)
@@ -101,7 +89,7 @@ int cmd_analyze(int argc, char **argv)
 	bool tracedat;
 	int ret;
 
-	ret = cli_parsed(analyze_parse_args(argc, argv, &a, err), &analyze_help, err, 1);
+	ret = cli_parsed(analyze_parse_args(argc, argv, &a, err), &cli_analyze, err, 1);
 	if (ret >= 0)
 		return ret;
 	tracedat = !stat(a.in_dir, &st) && S_ISREG(st.st_mode);

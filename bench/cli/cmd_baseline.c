@@ -21,40 +21,57 @@
 #include "jsonw.h"
 #include "rundir.h"
 #include "msg.h"
-#include "parse.h"
 #include "file.h"
 #include "sys.h"
 
-enum { OPT_FORCE = 256, OPT_RUNS, OPT_FROM, OPT_REPLACE };
-
-const struct opt_desc baseline_opts[] = {
-	{ "dir", 'd', required_argument, "ROOT",
-	  "baseline store (default $DEFERBENCH_BASELINE_DIR or " BASELINE_DEFAULT_ROOT ")" },
-	{ "host", 'H', required_argument, "HOST",
-	  "host the baseline belongs to (default: the run's host for save, this host otherwise)" },
-	{ "name", 'n', required_argument, "NAME", "baseline name (default: default)" },
-	{ "force", OPT_FORCE, no_argument, NULL, "save: accept an incomplete or lossy run" },
-	{ "replace", OPT_REPLACE, no_argument, NULL,
-	  "save: replace a baseline of that name (refused otherwise)" },
-	{ "runs", OPT_RUNS, required_argument, "N",
-	  "calibrate: run the scenario N times (2-20, default 3)" },
-	{ "from", OPT_FROM, no_argument, NULL,
-	  "calibrate: from the runs given (2 or more), running nothing" },
-	{ "output", 'o', required_argument, "FILE",
-	  "calibrate: write noise.json here instead of beside the baseline" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ NULL, 0, 0, NULL, NULL }
+static const struct opt_desc baseline_opts[] = {
+	OPT_STRING('D', "dir", baseline_args, root, "ROOT",
+		   "baseline store (default $DEFERBENCH_BASELINE_DIR or "
+		   BASELINE_DEFAULT_ROOT ")"),
+	CLI_OPT_HOST(baseline_args, host,
+		     "host the baseline belongs to (default: the run's host for save, this host "
+		     "otherwise)"),
+	OPT_STRING(0, "name", baseline_args, name, "NAME", "baseline name"),
+	CLI_OPT_FORCE(baseline_args, force, "save: accept an incomplete or lossy run"),
+	OPT_BOOL(0, "replace", baseline_args, replace,
+		 "save: replace a baseline of that name (refused otherwise)"),
+	OPT_INT(0, "runs", baseline_args, runs, "N", 2, CALIBRATE_MAX_RUNS,
+		"calibrate: run the scenario N times"),
+	OPT_BOOL(0, "from", baseline_args, use_from,
+		 "calibrate: from the runs given (2 or more), running nothing"),
+	CLI_OPT_OUTPUT(baseline_args, output, "FILE",
+		       "calibrate: write noise.json here instead of beside the baseline"),
+	OPT_ALIAS('d', NULL, "dir", "-d means --duration"),
+	OPT_ALIAS('n', NULL, "name", "-n means --dry-run"),
+	OPT_HELP(),
+	OPT_END(),
 };
 
-static const struct cli_help baseline_help = {
-	"baseline", "deferbench baseline save RUN | show | path | list [OPTIONS]\n"
-	"       deferbench baseline calibrate [--runs N] SCENARIO | --from RUN RUN... [OPTIONS]",
+static void baseline_defaults(void *args)
+{
+	struct baseline_args *a = args;
+
+	memset(a, 0, sizeof(*a));
+	a->name = "default";
+	a->runs = 3;
+}
+
+const struct cli_command cli_baseline = {
+	.name = "baseline",
+	.fn = cmd_baseline,
+	.summary = "save, show or locate the stored baseline run of a host",
+	.usage = "deferbench baseline save RUN | show | path | list [OPTIONS]\n"
+		 "       deferbench baseline calibrate [--runs N] SCENARIO | --from RUN RUN... "
+		 "[OPTIONS]",
+	.desc =
 	"Store a reference run per host (<root>/<host>/<name>/) and find it again.\n"
 	"'path' prints the directory and exits 1 when there is none. 'calibrate' measures\n"
 	"the host's noise floors (runs the scenario N times, nothing changed, and compares\n"
 	"every pair) and stores them as noise.json beside the baseline: compare then never\n"
 	"uses a margin below them.",
-	baseline_opts, NULL,
+	.opts = baseline_opts,
+	.args_size = sizeof(struct baseline_args),
+	.defaults = baseline_defaults,
 };
 
 static bool name_ok(const char *s)
@@ -85,51 +102,27 @@ static int baseline_verb(const char *s, enum baseline_verb *v)
 
 int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
 {
-	char err[ERRBUF_LEN];
-	struct opts_iter it;
 	const char *verb;
-	bool from = false;
-	uint64_t v;
-	int c;
+	int first, ret;
 
-	memset(a, 0, sizeof(*a));
-	a->name = "default";
-	a->runs = 3;
-	/* options may come before the verb too: "baseline -d DIR save RUN" */
-	if ((c = opts_begin(&it, baseline_opts, OPTS_PERMUTE, argc, argv, errbuf)))
-		return c;
-	while ((c = opts_next(&it, errbuf)) >= 0) {
-		switch (c) {
-		case 'h': return CLI_HELP;
-		case 'd': a->root = optarg; break;
-		case 'H': a->host = optarg; break;
-		case 'n': a->name = optarg; break;
-		case OPT_FORCE: a->force = true; break;
-		case OPT_REPLACE: a->replace = true; break;
-		case OPT_FROM: from = true; break;
-		case 'o': a->output = optarg; break;
-		case OPT_RUNS:
-			if (parse_u64(optarg, 2, CALIBRATE_MAX_RUNS, &v, err))
-				return set_err(errbuf, "--runs: %s", err);
-			a->runs = (int)v;
-			break;
-		}
-	}
-	if (c != OPTS_END)
-		return c;
-	if (optind >= argc)
+	baseline_defaults(a);
+	/* options may come before the verb too: "baseline -D DIR save RUN" */
+	ret = opts_parse(baseline_opts, OPTS_PERMUTE, argc, argv, a, &first, errbuf);
+	if (ret)
+		return ret;
+	if (first >= argc)
 		return set_err(errbuf, "need save, show, path, list or calibrate");
-	verb = argv[optind++];
+	verb = argv[first++];
 	if (baseline_verb(verb, &a->verb))
 		return set_err(errbuf, "unknown baseline command '%s': need save, show, path, "
 			       "list or calibrate", verb);
 	/* the positional arguments after the verb */
-	argv += optind;
-	argc -= optind;
+	argv += first;
+	argc -= first;
 	if (!name_ok(a->name) || (a->host && !name_ok(a->host)))
 		return set_err(errbuf, "names may hold letters, digits, '.', '-' and '_' and "
 			       "must not start with '.'");
-	if ((from || a->output) && a->verb != BL_CALIBRATE)
+	if ((a->use_from || a->output) && a->verb != BL_CALIBRATE)
 		return set_err(errbuf, "--from and --output go with calibrate");
 	if (a->replace && a->verb != BL_SAVE)
 		return set_err(errbuf, "--replace goes with save");
@@ -137,7 +130,7 @@ int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
 		if (argc != 1)
 			return set_err(errbuf, "save: need the run directory");
 		a->run = argv[0];
-	} else if (a->verb == BL_CALIBRATE && from) {
+	} else if (a->verb == BL_CALIBRATE && a->use_from) {
 		if (argc < 2)
 			return set_err(errbuf, "calibrate --from: need 2 or more run directories");
 		if (argc > CALIBRATE_MAX_RUNS)
@@ -437,7 +430,7 @@ int cmd_baseline(int argc, char **argv)
 	char err[ERRBUF_LEN];
 	int ret;
 
-	ret = cli_parsed(baseline_parse(argc, argv, &a, err), &baseline_help, err, 1);
+	ret = cli_parsed(baseline_parse(argc, argv, &a, err), &cli_baseline, err, 1);
 	if (ret >= 0)
 		return ret;
 	switch (a.verb) {

@@ -12,65 +12,45 @@
 #include "rundir.h"
 #include "export.h"
 #include "msg.h"
-#include "parse.h"
 
-enum { OPT_KCIDB = 256, OPT_LAVA, OPT_RESULT_TXT, OPT_AGAINST, OPT_ORIGIN, OPT_BUILD_ID,
-       OPT_MIN_TAIL };
-
-const struct opt_desc export_opts[] = {
-	{ "kcidb", OPT_KCIDB, no_argument, NULL, "KCIDB JSON (KernelCI), schema version 4.3" },
-	{ "lava", OPT_LAVA, no_argument, NULL,
-	  "tab-separated set, case, result, measurement, units: input of ci/lava/lava-report.sh" },
-	{ "result-txt", OPT_RESULT_TXT, no_argument, NULL,
-	  "Linaro test-definitions result.txt (undecided is written as skip)" },
-	{ "against", OPT_AGAINST, required_argument, "BASE",
-	  "judge each metric against this baseline run with compare's rules "
-	  "(default: measurements only)" },
-	{ "origin", OPT_ORIGIN, required_argument, "NAME",
-	  "KCIDB origin, [a-z0-9_]+ (default: deferbench)" },
-	{ "build-id", OPT_BUILD_ID, required_argument, "ID",
-	  "KCIDB build id of the kernel (default: ORIGIN:<kernel release>)" },
-	{ "min-tail", OPT_MIN_TAIL, required_argument, "N",
-	  "samples needed beyond a percentile for a repetition to count (default 10)" },
-	{ "output", 'o', required_argument, "FILE", "write here instead of stdout" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ NULL, 0, 0, NULL, NULL }
+static const struct opt_desc export_opts[] = {
+	OPT_SET_INT(0, "kcidb", export_args, format, EX_KCIDB,
+		    "KCIDB JSON (KernelCI), schema version 4.3"),
+	OPT_SET_INT(0, "lava", export_args, format, EX_LAVA,
+		    "tab-separated set, case, result, measurement, units: input of "
+		    "ci/lava/lava-report.sh"),
+	OPT_SET_INT(0, "result-txt", export_args, format, EX_RESULT_TXT,
+		    "Linaro test-definitions result.txt (undecided is written as skip)"),
+	CLI_OPT_AGAINST(export_args, against, "BASE",
+			"judge each metric against this baseline run with compare's rules "
+			"(default: measurements only)"),
+	OPT_STRING(0, "origin", export_args, origin, "NAME", "KCIDB origin, [a-z0-9_]+"),
+	OPT_STRING(0, "build-id", export_args, build_id, "ID",
+		   "KCIDB build id of the kernel (default: ORIGIN:<kernel release>)"),
+	CLI_OPT_MIN_TAIL(export_args, min_tail,
+			 "samples needed beyond a percentile for a repetition to count"),
+	CLI_OPT_OUTPUT(export_args, output, "FILE", "write here instead of stdout"),
+	OPT_HELP(),
+	OPT_END(),
 };
 
-int export_parse(int argc, char **argv, struct export_args *a, char *errbuf)
+static void export_defaults(void *args)
 {
-	char msg[ERRBUF_LEN];
-	struct opts_iter it;
-	uint64_t u;
-	int c;
+	struct export_args *a = args;
 
 	memset(a, 0, sizeof(*a));
 	a->origin = "deferbench";
 	a->min_tail = 10;
-	if ((c = opts_begin(&it, export_opts, OPTS_PERMUTE, argc, argv, errbuf)))
-		return c;
-	while ((c = opts_next(&it, errbuf)) >= 0) {
-		switch (c) {
-		case 'h': return CLI_HELP;
-		case OPT_KCIDB: case OPT_LAVA: case OPT_RESULT_TXT:
-			if (a->format != EX_NONE)
-				return set_err(errbuf, "give one of --kcidb, --lava, --result-txt");
-			a->format = c == OPT_KCIDB ? EX_KCIDB : c == OPT_LAVA ? EX_LAVA :
-				    EX_RESULT_TXT;
-			break;
-		case OPT_AGAINST: a->against = optarg; break;
-		case OPT_ORIGIN: a->origin = optarg; break;
-		case OPT_BUILD_ID: a->build_id = optarg; break;
-		case 'o': a->output = optarg; break;
-		case OPT_MIN_TAIL:
-			if (parse_u64(optarg, 1, 1000000, &u, msg))
-				return set_err(errbuf, "--min-tail: %s", msg);
-			a->min_tail = (unsigned int)u;
-			break;
-		}
-	}
-	if (c != OPTS_END)
-		return c;
+}
+
+int export_parse(int argc, char **argv, struct export_args *a, char *errbuf)
+{
+	int first, ret;
+
+	export_defaults(a);
+	ret = opts_parse(export_opts, OPTS_PERMUTE, argc, argv, a, &first, errbuf);
+	if (ret)
+		return ret;
 	if (a->format == EX_NONE)
 		return set_err(errbuf, "give the format: --kcidb, --lava or --result-txt");
 	if (!kcidb_origin_ok(a->origin))
@@ -78,9 +58,9 @@ int export_parse(int argc, char **argv, struct export_args *a, char *errbuf)
 			       a->origin);
 	if (a->build_id && !strchr(a->build_id, ':'))
 		return set_err(errbuf, "--build-id '%s': KCIDB ids are ORIGIN:ID", a->build_id);
-	if (argc - optind != 1)
+	if (argc - first != 1)
 		return set_err(errbuf, "need one run directory");
-	a->run = argv[optind];
+	a->run = argv[first];
 	return 0;
 }
 
@@ -139,13 +119,19 @@ static int write_out(const struct export_args *a, const struct run *run,
 	return ret;
 }
 
-static const struct cli_help export_help = {
-	"export", "deferbench export --kcidb|--lava|--result-txt [OPTIONS] RUN",
+const struct cli_command cli_export = {
+	.name = "export",
+	.fn = cmd_export,
+	.summary = "a run's metrics for CI: KCIDB JSON, LAVA test cases, result.txt",
+	.usage = "deferbench export --kcidb|--lava|--result-txt [OPTIONS] RUN",
+	.desc =
 	"Each primary metric of a run (each workload's p99 and the p99 delay of the\n"
 	"deferred work it drives) for CI; with --against, compare's verdict on it\n"
 	"(worse = fail, better or no change = pass, cannot tell = unknown). Formats:\n"
 	"docs/export.md.",
-	export_opts, NULL,
+	.opts = export_opts,
+	.args_size = sizeof(struct export_args),
+	.defaults = export_defaults,
 };
 
 int cmd_export(int argc, char **argv)
@@ -158,7 +144,7 @@ int cmd_export(int argc, char **argv)
 	bool judged;
 	int ret;
 
-	ret = cli_parsed(export_parse(argc, argv, &a, err), &export_help, err, 1);
+	ret = cli_parsed(export_parse(argc, argv, &a, err), &cli_export, err, 1);
 	if (ret >= 0)
 		return ret;
 	if (run_load(a.run, &run, err)) {

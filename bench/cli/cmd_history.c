@@ -16,112 +16,71 @@
 #include "rundir.h"
 #include "history_out.h"
 #include "msg.h"
-#include "parse.h"
 #include "file.h"
 
-enum {
-	OPT_WORKLOAD = 256, OPT_CONFIG, OPT_REGRESSIONS, OPT_FLEET, OPT_KERNEL, OPT_REPLACE,
-	OPT_THRESHOLD, OPT_SIG, OPT_PERMS, OPT_MIN_TAIL,
+static const struct opt_desc history_opts[] = {
+	CLI_OPT_STORE(history_args, db,
+		      "the store (default $DEFERBENCH_STORE, else " HISTORY_DEFAULT_DB ")"),
+	CLI_OPT_HOST(history_args, host, "only this host"),
+	OPT_STRING(0, "scenario", history_args, scenario, "NAME", "only this scenario"),
+	OPT_STRING(0, "workload", history_args, workload, "NAME", "only this workload"),
+	OPT_STRING(0, "config", history_args, config, "NAME", "only this configuration"),
+	CLI_OPT_METRIC(history_args, patterns, npatterns,
+		       "metric ids matching this glob; repeatable (default: the primary metrics, "
+		       "each workload's p99 and the p99 delay of the deferred work it drives)"),
+	OPT_BOOL(0, "regressions", history_args, regressions,
+		 "list the change points; exit 1 when a newest kernel is past one for the worse"),
+	OPT_BOOL(0, "fleet", history_args, fleet,
+		 "per kernel: on how many hosts it made things worse, better or no different"),
+	OPT_STRING(0, "kernel", history_args, kernel, "RELEASE", "--fleet: only this kernel"),
+	CLI_OPT_OUTPUT(history_args, plotdir, "DIR", "write the plots (PNG, SVG) into DIR"),
+	CLI_OPT_THRESHOLD(history_args, det.threshold,
+			  "smallest step reported, in percent, as compare"),
+	CLI_OPT_CONFIDENCE_AS_ERROR(history_args, det.cpd.sig,
+				    "1 - the family-wise error of the change points of each "
+				    "host: each permutation test is at level (1 - C) / the "
+				    "host's series"),
+	OPT_UINT(0, "permutations", history_args, det.cpd.perms, "N", 99, 99999,
+		 "permutations per test"),
+	CLI_OPT_MIN_TAIL(history_args, min_tail,
+			 "samples needed beyond a percentile for a repetition to count"),
+	OPT_BOOL(0, "replace", history_args, replace,
+		 "add: replace a different run stored under the same host, kernel, scenario and "
+		 "start time"),
+	OPT_ALIAS('d', NULL, "store", "-d means --duration"),
+	OPT_ALIAS(0, "db", "store", NULL),
+	OPT_ALIAS('s', NULL, "scenario", "-s means --sort"),
+	{ .name = "significance", .type = OPTION_DOUBLE, .metavar = "P", .fmin = 0.001,
+	  .fmax = 0.5, .off = OPT_OFF_(history_args, det.cpd.sig, double),
+	  .deprecated = "use -c, --confidence C with C = 1 - P (--significance 0.05 is "
+			"--confidence 0.95)" },
+	OPT_HELP(),
+	OPT_END(),
 };
 
-const struct opt_desc history_opts[] = {
-	{ "db", 'd', required_argument, "FILE",
-	  "the store (default $DEFERBENCH_STORE, else " HISTORY_DEFAULT_DB ")" },
-	{ "host", 'H', required_argument, "HOST", "only this host" },
-	{ "scenario", 's', required_argument, "NAME", "only this scenario" },
-	{ "workload", OPT_WORKLOAD, required_argument, "NAME", "only this workload" },
-	{ "config", OPT_CONFIG, required_argument, "NAME", "only this configuration" },
-	{ "metric", 'm', required_argument, "PATTERN",
-	  "metric ids matching this glob; repeatable (default: the primary metrics, each "
-	  "workload's p99 and the p99 delay of the deferred work it drives)" },
-	{ "regressions", OPT_REGRESSIONS, no_argument, NULL,
-	  "list the change points; exit 1 when a newest kernel is past one for the worse" },
-	{ "fleet", OPT_FLEET, no_argument, NULL,
-	  "per kernel: on how many hosts it made things worse, better or no different" },
-	{ "kernel", OPT_KERNEL, required_argument, "RELEASE", "--fleet: only this kernel" },
-	{ "output", 'o', required_argument, "DIR", "write the plots (PNG, SVG) into DIR" },
-	{ "threshold", OPT_THRESHOLD, required_argument, "PCT",
-	  "smallest step reported, in percent (0.1-1000, default 10, as compare)" },
-	{ "significance", OPT_SIG, required_argument, "P",
-	  "level of each change point's permutation test (0.001-0.5, default 0.05)" },
-	{ "permutations", OPT_PERMS, required_argument, "N",
-	  "permutations per test (99-99999, default 999)" },
-	{ "min-tail", OPT_MIN_TAIL, required_argument, "N",
-	  "samples needed beyond a percentile for a repetition to count (default 10)" },
-	{ "replace", OPT_REPLACE, no_argument, NULL,
-	  "add: replace a different run stored under the same host, kernel, scenario and "
-	  "start time" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ NULL, 0, 0, NULL, NULL }
-};
-
-static int history_opt(int c, struct history_args *a, char *errbuf)
+static void history_defaults(void *args)
 {
-	uint64_t u;
-	int ret;
-
-	switch (c) {
-	case 'd': a->db = optarg; return 0;
-	case 'H': a->host = optarg; return 0;
-	case 's': a->scenario = optarg; return 0;
-	case OPT_WORKLOAD: a->workload = optarg; return 0;
-	case OPT_CONFIG: a->config = optarg; return 0;
-	case OPT_KERNEL: a->kernel = optarg; return 0;
-	case 'o': a->plotdir = optarg; return 0;
-	case OPT_REGRESSIONS: a->regressions = true; return 0;
-	case OPT_FLEET: a->fleet = true; return 0;
-	case OPT_REPLACE: a->replace = true; return 0;
-	case 'm':
-		if (a->npatterns == HISTORY_MAX_PATTERNS)
-			return set_err(errbuf, "at most %d patterns", HISTORY_MAX_PATTERNS);
-		a->patterns[a->npatterns++] = optarg;
-		return 0;
-	case OPT_THRESHOLD:
-		ret = parse_double(optarg, 0.1, 1000, &a->det.threshold, errbuf);
-		a->det.threshold /= 100;
-		return ret;
-	case OPT_SIG:
-		return parse_double(optarg, 0.001, 0.5, &a->det.cpd.sig, errbuf);
-	case OPT_PERMS:
-		ret = parse_u64(optarg, 99, 99999, &u, errbuf);
-		a->det.cpd.perms = (unsigned int)u;
-		return ret;
-	case OPT_MIN_TAIL:
-		ret = parse_u64(optarg, 1, 1000000, &u, errbuf);
-		a->min_tail = (unsigned int)u;
-		return ret;
-	default:
-		return set_err(errbuf, "unknown option or missing argument");
-	}
-}
-
-int history_parse(int argc, char **argv, struct history_args *a, char *errbuf)
-{
-	char msg[ERRBUF_LEN], name[OPTS_NAME_LEN];
-	struct opts_iter it;
-	int c, first = 0;
+	struct history_args *a = args;
 
 	memset(a, 0, sizeof(*a));
 	hs_detect_opts_default(&a->det);
 	a->min_tail = 10;
+}
+
+int history_parse(int argc, char **argv, struct history_args *a, char *errbuf)
+{
+	int first = 0, pos, ret;
+
+	history_defaults(a);
 	if (argc > 1 && (!strcmp(argv[1], "add") || !strcmp(argv[1], "merge"))) {
 		a->verb = !strcmp(argv[1], "add") ? HV_ADD : HV_MERGE;
 		first = 1;		/* the verb stands where getopt expects the name */
 	}
-	if ((c = opts_begin(&it, history_opts, OPTS_PERMUTE, argc - first, argv + first,
-			    errbuf)))
-		return c;
-	while ((c = opts_next(&it, errbuf)) >= 0) {
-		if (c == 'h')
-			return CLI_HELP;
-		if (history_opt(c, a, msg))
-			return set_err(errbuf, "%s: %s", opts_name(history_opts, c, name,
-				       sizeof(name)), msg);
-	}
-	if (c != OPTS_END)
-		return c;
-	a->paths = argv + first + optind;
-	a->npaths = argc - first - optind;
+	ret = opts_parse(history_opts, OPTS_PERMUTE, argc - first, argv + first, a, &pos, errbuf);
+	if (ret)
+		return ret;
+	a->paths = argv + first + pos;
+	a->npaths = argc - first - pos;
 	if (a->verb == HV_SHOW && a->npaths)
 		return set_err(errbuf, "'%s': not a history command (add, merge) and history "
 			       "takes no other arguments", a->paths[0]);
@@ -306,16 +265,21 @@ static int do_show(const struct history_args *a)
 	return ret;
 }
 
-static const struct cli_help history_help = {
-	"history",
-	"deferbench history [OPTIONS]\n"
-	"       deferbench history add [--db FILE] [--replace] RUN...\n"
-	"       deferbench history merge [--db FILE] STORE...",
+const struct cli_command cli_history = {
+	.name = "history",
+	.fn = cmd_history,
+	.summary = "results store: metrics across kernels and hosts, change points",
+	.usage = "deferbench history [OPTIONS]\n"
+		 "       deferbench history add [-S FILE] [--replace] RUN...\n"
+		 "       deferbench history merge [-S FILE] STORE...",
+	.desc =
 	"The results store: runs of many kernels and hosts, each primary metric across\n"
 	"kernels (release order, start time as tie-breaker), its change points (E-divisive\n"
 	"means with a permutation test) and the fleet view: docs/history.md.\n"
 	"Exit status: 0 done, 1 a regression (--regressions), 2 error.",
-	history_opts, NULL,
+	.opts = history_opts,
+	.args_size = sizeof(struct history_args),
+	.defaults = history_defaults,
 };
 
 int cmd_history(int argc, char **argv)
@@ -324,7 +288,7 @@ int cmd_history(int argc, char **argv)
 	char err[ERRBUF_LEN];
 	int ret;
 
-	ret = cli_parsed(history_parse(argc, argv, &a, err), &history_help, err, 2);
+	ret = cli_parsed(history_parse(argc, argv, &a, err), &cli_history, err, 2);
 	if (ret >= 0)
 		return ret;
 	switch (a.verb) {

@@ -19,42 +19,42 @@
 #include "leftovers.h"
 #include "outdir.h"
 #include "msg.h"
-#include "parse.h"
 #include "sys.h"
 
-enum { OPT_RAW = 256, OPT_FORCE, OPT_NO_SCHED, OPT_SCHED_ALL, OPT_CAPTURE_CPUS, OPT_STORE,
-       OPT_ALIGN };
-
 static const struct opt_desc record_opts[] = {
-	{ "duration", 'd', required_argument, "DUR",
-	  "trace for DUR (10s, 500ms, 2m); with a COMMAND, stop it after DUR" },
-	{ "output", 'o', required_argument, "DIR", "write summary.json and the CSV files to DIR" },
-	{ "buffer-kb", 'b', required_argument, "N",
-	  "ring buffer per CPU in KiB (64..1048576, default 4096)" },
-	{ "interval", 'i', required_argument, "DUR",
-	  "per-interval statistics every DUR (>= 10ms, default 1s) in intervals.csv" },
-	{ "align-intervals", OPT_ALIGN, no_argument, NULL,
-	  "start intervals at multiples of DUR on the trace clock, like 'deferbench top' "
-	  "(the first is then partial)" },
-	{ "raw", OPT_RAW, no_argument, NULL,
-	  "also keep the raw sub-buffers in DIR/raw for 'deferbench analyze'" },
-	{ "force", OPT_FORCE, no_argument, NULL, "replace earlier results in DIR" },
-	{ "no-sched", OPT_NO_SCHED, no_argument, NULL,
-	  "leave sched events off (lighter; worker pools found from /proc only)" },
-	{ "sched-all", OPT_SCHED_ALL, no_argument, NULL,
-	  "trace every context switch and wakeup (default: only those of kworker, ksoftirqd, "
-	  "napi/ and irq/ threads, filtered in the kernel)" },
-	{ "capture-cpus", OPT_CAPTURE_CPUS, required_argument, "LIST",
-	  "run the capture's reader and analysis threads on these CPUs only (0-1,3), away "
-	  "from the ones being measured" },
-	{ "store", OPT_STORE, required_argument, "FILE",
-	  "with -o: add the results to this results store (deferbench history)" },
-	{ "help", 'h', no_argument, NULL, "show this help" },
-	{ NULL },
+	CLI_OPT_DURATION(record_args, duration_ns,
+			 "trace for DUR (10s, 500ms, 2m); with a COMMAND, stop it after DUR"),
+	CLI_OPT_OUTPUT(record_args, out_dir, "DIR", "write summary.json and the CSV files to DIR"),
+	CLI_OPT_INTERVAL(record_args, interval_ns, CAPTURE_MIN_INTERVAL_NS,
+			 "per-interval statistics every DUR in intervals.csv"),
+	OPT_BOOL(0, "align-intervals", record_args, align,
+		 "start intervals at multiples of DUR on the trace clock, like 'deferbench top' "
+		 "(the first is then partial)"),
+	CLI_CAPTURE_OPTS(record_args),
+	OPT_BOOL(0, "raw", record_args, raw,
+		 "also keep the raw sub-buffers in DIR/raw for 'deferbench analyze'"),
+	CLI_OPT_FORCE(record_args, force, "replace earlier results in DIR"),
+	CLI_OPT_STORE(record_args, store,
+		      "with -o: add the results to this results store (deferbench history)"),
+	OPT_HELP(),
+	OPT_END(),
 };
 
-static const struct cli_help record_help = {
-	"record", "deferbench record [-d DUR] [-o DIR] [OPTIONS] [-- COMMAND [ARGS]]",
+static void record_defaults(void *args)
+{
+	struct record_args *a = args;
+
+	memset(a, 0, sizeof(*a));
+	a->buffer_kb = CAPTURE_DEFAULT_BUFFER_KB;
+	a->interval_ns = CAPTURE_DEFAULT_INTERVAL_NS;
+}
+
+const struct cli_command cli_record = {
+	.name = "record",
+	.fn = cmd_record,
+	.summary = "trace softirq and workqueue latency system-wide",
+	.usage = "deferbench record [-d DUR] [-o DIR] [OPTIONS] [-- COMMAND [ARGS]]",
+	.desc =
 	"Trace softirq and workqueue events system-wide in a private tracefs instance and\n"
 	"report how long deferred work waited and ran (all times on trace_clock mono):\n"
 	"  softirq delay    raise -> entry (earliest raise since the vector's last entry)\n"
@@ -65,77 +65,23 @@ static const struct cli_help record_help = {
 	"thread, irq thread, hard irq, worker pool kind) its delay and runtime; each\n"
 	"softirq delay is split into causes that add up to it (docs/figures.md).\n"
 	"Without -d or COMMAND, records until Ctrl-C. Needs root.",
-	record_opts, NULL,
+	.opts = record_opts,
+	.args_size = sizeof(struct record_args),
+	.defaults = record_defaults,
 };
 
 int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf)
 {
-	struct opts_iter it;
-	char err[ERRBUF_LEN];
-	uint64_t v;
-	int opt;
+	int first, ret;
 
-	memset(a, 0, sizeof(*a));
-	a->buffer_kb = CAPTURE_DEFAULT_BUFFER_KB;
-	a->interval_ns = CAPTURE_DEFAULT_INTERVAL_NS;
-	if ((opt = opts_begin(&it, record_opts, OPTS_IN_ORDER, argc, argv, errbuf)))
-		return opt;
-	while ((opt = opts_next(&it, errbuf)) >= 0) {
-		switch (opt) {
-		case 'd':
-			if (parse_duration_ns(optarg, &a->duration_ns, err))
-				return set_err(errbuf, "--duration: %s", err);
-			break;
-		case 'o':
-			a->out_dir = optarg;
-			break;
-		case 'b':
-			if (parse_u64(optarg, CAPTURE_MIN_BUFFER_KB, CAPTURE_MAX_BUFFER_KB, &v, err))
-				return set_err(errbuf, "--buffer-kb: %s", err);
-			a->buffer_kb = (unsigned int)v;
-			break;
-		case 'i':
-			if (parse_duration_ns(optarg, &a->interval_ns, err))
-				return set_err(errbuf, "--interval: %s", err);
-			if (a->interval_ns < CAPTURE_MIN_INTERVAL_NS)
-				return set_err(errbuf, "--interval: %s is shorter than 10ms", optarg);
-			break;
-		case OPT_RAW:
-			a->raw = true;
-			break;
-		case OPT_FORCE:
-			a->force = true;
-			break;
-		case OPT_NO_SCHED:
-			a->no_sched = true;
-			break;
-		case OPT_ALIGN:
-			a->align = true;
-			break;
-		case OPT_SCHED_ALL:
-			a->sched_all = true;
-			break;
-		case OPT_CAPTURE_CPUS: {
-			cpu_set_t set;
-
-			if (parse_cpulist(optarg, &set, NULL, err))
-				return set_err(errbuf, "--capture-cpus: %s", err);
-			a->capture_cpus = optarg;
-			break;
-		}
-		case OPT_STORE:
-			a->store = optarg;
-			break;
-		case 'h':
-			return CLI_HELP;
-		}
-	}
-	if (opt != OPTS_END)
-		return opt;
-	if (optind < argc)
-		a->cmd = argv + optind;
-	if (a->sched_all && a->no_sched)
-		return set_err(errbuf, "--sched-all and --no-sched contradict each other: choose one");
+	record_defaults(a);
+	ret = opts_parse(record_opts, OPTS_IN_ORDER, argc, argv, a, &first, errbuf);
+	if (ret)
+		return ret;
+	if (first < argc)
+		a->cmd = argv + first;
+	if (cli_capture_check(a->no_sched, a->sched_all, errbuf))
+		return -EINVAL;
 	if (a->raw && !a->out_dir)
 		return set_err(errbuf, "--raw needs -o DIR to keep the raw capture in");
 	if (a->force && !a->out_dir)
@@ -372,7 +318,7 @@ int cmd_record(int argc, char **argv)
 	struct record_args a;
 	int ret, cmd_status = 0;
 
-	ret = cli_parsed(record_parse_args(argc, argv, &a, err), &record_help, err, 1);
+	ret = cli_parsed(record_parse_args(argc, argv, &a, err), &cli_record, err, 1);
 	if (ret >= 0)
 		return ret;
 	if (!is_root()) {

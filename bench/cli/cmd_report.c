@@ -12,59 +12,48 @@
 #include "report.h"
 #include "rundir.h"
 #include "msg.h"
-#include "parse.h"
 
-enum { OPT_NO_PLOTS = 256, OPT_TOP_WQ };
-
-const struct opt_desc report_opts[] = {
-	{ "output", 'o', required_argument, "DIR", "write the report here (default: DIR itself)" },
-	{ "no-plots", OPT_NO_PLOTS, no_argument, NULL, "tables only; do not run gnuplot" },
-	{ "top-wq", OPT_TOP_WQ, required_argument, "N",
-	  "workqueue groups per configuration in the report tables (1-1000, default 8)" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ NULL, 0, 0, NULL, NULL }
+static const struct opt_desc report_optdesc[] = {
+	CLI_OPT_OUTPUT(report_args, outdir, "DIR", "write the report here (default: DIR itself)"),
+	OPT_BOOL(0, "no-plots", report_args, no_plots, "tables only; do not run gnuplot"),
+	OPT_UINT(0, "top-wq", report_args, top_wq, "N", 1, 1000,
+		 "workqueue groups per configuration in the report tables"),
+	OPT_HELP(),
+	OPT_END(),
 };
 
-static const struct cli_help report_help = {
-	"report", "deferbench report [OPTIONS] DIR",
+static void report_defaults(void *args)
+{
+	struct report_args *a = args;
+
+	memset(a, 0, sizeof(*a));
+	a->top_wq = 8;
+}
+
+const struct cli_command cli_report = {
+	.name = "report",
+	.fn = cmd_report,
+	.summary = "write report.md, report.html, plots and tables for a run",
+	.usage = "deferbench report [OPTIONS] DIR",
+	.desc =
 	"Write report.md, report.html, plots/ and tables/ for a run directory (run.json) or\n"
 	"a record directory (summary.json).",
-	report_opts, NULL,
+	.opts = report_optdesc,
+	.args_size = sizeof(struct report_args),
+	.defaults = report_defaults,
 };
 
 int report_parse(int argc, char **argv, struct report_args *a, char *errbuf)
 {
-	struct opts_iter it;
-	char msg[ERRBUF_LEN];
-	uint64_t u;
-	int c;
+	int first, ret;
 
-	memset(a, 0, sizeof(*a));
-	a->top_wq = 8;
-	if ((c = opts_begin(&it, report_opts, OPTS_PERMUTE, argc, argv, errbuf)))
-		return c;
-	while ((c = opts_next(&it, errbuf)) >= 0) {
-		switch (c) {
-		case 'h':
-			return CLI_HELP;
-		case 'o':
-			a->outdir = optarg;
-			break;
-		case OPT_NO_PLOTS:
-			a->no_plots = true;
-			break;
-		case OPT_TOP_WQ:
-			if (parse_u64(optarg, 1, 1000, &u, msg))
-				return set_err(errbuf, "--top-wq: %s", msg);
-			a->top_wq = (unsigned int)u;
-			break;
-		}
-	}
-	if (c != OPTS_END)
-		return c;
-	if (argc - optind != 1)
+	report_defaults(a);
+	ret = opts_parse(report_optdesc, OPTS_PERMUTE, argc, argv, a, &first, errbuf);
+	if (ret)
+		return ret;
+	if (argc - first != 1)
 		return set_err(errbuf, "need one run or record directory");
-	a->dir = argv[optind];
+	a->dir = argv[first];
 	return 0;
 }
 
@@ -76,7 +65,7 @@ int cmd_report(int argc, char **argv)
 	struct run run;
 	int ret;
 
-	ret = cli_parsed(report_parse(argc, argv, &a, err), &report_help, err, 1);
+	ret = cli_parsed(report_parse(argc, argv, &a, err), &cli_report, err, 1);
 	if (ret >= 0)
 		return ret;
 	if (!a.no_plots && plot_check(err)) {

@@ -169,6 +169,42 @@ static void test_record_args(void **state)
 	assert_int_equal(record_parse_args(argc_of(help), help, &a, err), 1);
 }
 
+/* record's refused values, in the words the table gives every command */
+static void test_record_messages(void **state)
+{
+	char err[ERRBUF_LEN];
+	struct record_args a;
+	char *abc[] = { "record", "-b", "abc", NULL };
+	char *low[] = { "record", "--buffer-kb", "16", NULL };
+	char *high[] = { "record", "-b", "2097152", NULL };
+	char *ival[] = { "record", "-i", "1ms", NULL };
+	char *cpus[] = { "record", "--capture-cpus", "abc", NULL };
+	char *both[] = { "record", "--sched-all", "--no-sched", NULL };
+	char *nodir[] = { "record", "-S", "s.db", NULL };
+	char *ok[] = { "record", "-f", "-S", "s.db", "-o", "d", "-b", "64", "-i", "10ms", NULL };
+
+	(void)state;
+	assert_int_equal(record_parse_args(argc_of(abc), abc, &a, err), -EINVAL);
+	assert_string_equal(err, "--buffer-kb: 'abc' is not a non-negative integer");
+	assert_int_equal(record_parse_args(argc_of(low), low, &a, err), -EINVAL);
+	assert_string_equal(err, "--buffer-kb: 16 is out of range [64, 1048576]");
+	assert_int_equal(record_parse_args(argc_of(high), high, &a, err), -EINVAL);
+	assert_string_equal(err, "--buffer-kb: 2097152 is out of range [64, 1048576]");
+	assert_int_equal(record_parse_args(argc_of(ival), ival, &a, err), -EINVAL);
+	assert_string_equal(err, "--interval: 1ms is shorter than 10ms");
+	assert_int_equal(record_parse_args(argc_of(cpus), cpus, &a, err), -EINVAL);
+	assert_non_null(strstr(err, "--capture-cpus: "));
+	assert_int_equal(record_parse_args(argc_of(both), both, &a, err), -EINVAL);
+	assert_non_null(strstr(err, "contradict"));
+	assert_int_equal(record_parse_args(argc_of(nodir), nodir, &a, err), -EINVAL);
+	assert_non_null(strstr(err, "--store needs -o DIR"));
+	assert_int_equal(record_parse_args(argc_of(ok), ok, &a, err), 0);
+	assert_true(a.force);
+	assert_string_equal(a.store, "s.db");
+	assert_int_equal(a.buffer_kb, 64);
+	assert_int_equal(a.interval_ns, 10 * NSEC_PER_MSEC);
+}
+
 static void test_analyze_args(void **state)
 {
 	char err[ERRBUF_LEN];
@@ -361,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_record_args),
+		cmocka_unit_test(test_record_messages),
 		cmocka_unit_test(test_analyze_args),
 		cmocka_unit_test(test_ts),
 		cmocka_unit_test(test_outdir),
