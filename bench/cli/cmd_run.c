@@ -11,7 +11,7 @@
 #include "parse.h"
 #include "sys.h"
 
-enum { OPT_UNTIL = 256, OPT_AGAINST };
+enum { OPT_UNTIL = 256, OPT_AGAINST, OPT_DESIGN };
 
 /* The budget of --until-decided without a value: a CI job's ten minutes on 2 CPUs. */
 #define UNTIL_DEFAULT_NS (10 * 60 * NSEC_PER_SEC)
@@ -22,6 +22,9 @@ static const struct opt_desc run_optdesc[] = {
 	{ "quick", 'q', no_argument, NULL,
 	  "one repetition of quick_duration (default 3s) per cell" },
 	{ "dry-run", 'n', no_argument, NULL, "print the cells and knob changes; change nothing" },
+	{ "design", OPT_DESIGN, required_argument, "alternate|cells",
+	  "alternate: a workload's configurations switched in phases while it runs (one "
+	  "run decides between them); cells: each its own runs; default: the scenario's" },
 	{ "until-decided", OPT_UNTIL, optional_argument, "[=BUDGET]",
 	  "after the planned repetitions, add some where a primary verdict is undecided, "
 	  "until all are decided or BUDGET (default 10m; the run's whole time) is spent" },
@@ -36,7 +39,7 @@ static const struct opt_desc run_optdesc[] = {
 };
 
 static const struct cli_help run_help = {
-	"run", "deferbench run [-o DIR] [--quick] [--dry-run] [--until-decided[=BUDGET] "
+	"run", "deferbench run [-o DIR] [--quick] [--dry-run] [--design D] [--until-decided[=BUDGET] "
 	"[--against RUN]] [--store FILE] SCENARIO",
 	"Run every workload of SCENARIO under each of its configurations, repetitions "
 	"interleaved; see docs/scenarios.md.\n"
@@ -73,6 +76,12 @@ int run_parse_args(int argc, char **argv, struct run_args *a, char *errbuf)
 			break;
 		case OPT_AGAINST:
 			a->against = optarg;
+			break;
+		case OPT_DESIGN:
+			if (strcmp(optarg, "alternate") && strcmp(optarg, "cells"))
+				return set_err(errbuf, "--design: '%s' is neither alternate nor cells",
+					       optarg);
+			o->design = optarg;
 			break;
 		case 'S':
 			o->store = optarg;

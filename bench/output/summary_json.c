@@ -250,6 +250,10 @@ static int read_meta(const struct jr *j, struct json_object *root, struct captur
 	ret = ret ?: jr_double(j, m, "meta", "duration_s", &c->duration_s);
 	ret = ret ?: jr_str_opt(j, m, "meta", "started", c->started, sizeof(c->started));
 	ret = ret ?: jr_str_opt(j, m, "meta", "version", c->version, sizeof(c->version));
+	if (!ret && jr_has(m, "interval_s"))
+		ret = jr_double(j, m, "meta", "interval_s", &c->interval_s);
+	if (!ret && jr_has(m, "interval_origin_ns"))
+		ret = jr_u64(j, m, "meta", "interval_origin_ns", &c->interval_origin_ns);
 	return ret;
 }
 
