@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "hist.h"
 #include "ivhist.h"
@@ -170,6 +171,16 @@ struct wl_run {
 	int err;			/* first run-time failure (-errno), see wl_fail() */
 	char errmsg[ERRBUF_LEN];
 };
+
+/*
+ * The "command" workload (deferbench tune): command_spawn - argv in a process group of
+ * its own, its output kept in *log_fd (a memfd); command_workload_adopt - the next
+ * command workload set up is that process; command_workload_end - stop it (SIGTERM to
+ * its group, then SIGKILL) if the workload did not, and close its output
+ */
+int command_spawn(char *const *argv, pid_t *pid, int *log_fd, char *errbuf);
+void command_workload_adopt(pid_t pid, int log_fd);
+void command_workload_end(void);
 
 /* Registry (workloads/registry.c). */
 extern const struct workload_ops *const workload_registry[];

@@ -62,6 +62,9 @@ struct record_args {
 int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf);
 int cmd_record(int argc, char **argv);
 
+/* tune (cmd_tune.c) */
+int cmd_tune(int argc, char **argv);
+
 /* analyze */
 struct analyze_args {
 	const char *in_dir;		/* a record directory, or a trace.dat file */

@@ -27,6 +27,7 @@ static const struct command {
 	{ "report", cmd_report, "write report.md, report.html, plots and tables for a run" },
 	{ "compare", cmd_compare, "compare two runs: better / worse / no change per metric" },
 	{ "advise", cmd_advise, "the configuration each workload should use, and why" },
+	{ "tune", cmd_tune, "the configuration for your own workload, decided on this machine" },
 	{ "baseline", cmd_baseline, "save, show or locate the stored baseline run of a host" },
 	{ "history", cmd_history, "results store: metrics across kernels and hosts, change points" },
 	{ "export", cmd_export, "a run's metrics for CI: KCIDB JSON, LAVA test cases, result.txt" },
