@@ -69,8 +69,27 @@ PY
 $DB report --no-plots "$T/run" > "$T/report.txt" 2>&1 || { cat "$T/report.txt"; fail "report failed"; }
 python3 tests/integration/xcheck_alt.py "$T/trace.txt" "$seg" "$T/run/tables" ||
 	fail "the arms' figures disagree with the independent reading"
-# the capture-off arm: its phases left no capture data, its workload data are there
 $DB advise "$T/run" > "$T/advise.txt" 2>&1 || { cat "$T/advise.txt"; fail "advise failed"; }
 grep -q 'exploratory: nothing decidable' "$T/advise.txt" ||
 	{ cat "$T/advise.txt"; fail "4 blocks are too few to decide, and advise must say so"; }
+
+# Ctrl-C while the cpu0 arm has the unbound cpumask: the run ends interrupted and every
+# knob is back (the handshake is the kernel's own state, not a sleep)
+sed -i 's/^blocks = 4/blocks = 50/' "$T/alt.ini"
+$DB run -o "$T/int" "$T/alt.ini" > "$T/int.txt" 2>&1 &
+pid=$!
+at_exit "kill $pid 2>/dev/null"
+i=0
+while [ "$(cat /sys/devices/virtual/workqueue/cpumask)" = "$mask0" ]; do
+	i=$((i + 1))
+	[ $i -lt 6000 ] || fail "the cpu0 arm never ran (60 s)"
+	kill -0 $pid 2>/dev/null || { cat "$T/int.txt"; fail "the run ended before its cpu0 arm"; }
+	sleep 0.01
+done
+kill -INT $pid
+wait $pid && fail "an interrupted run exited 0"
+[ "$(cat /sys/devices/virtual/workqueue/cpumask)" = "$mask0" ] ||
+	fail "after Ctrl-C the unbound cpumask is $(cat /sys/devices/virtual/workqueue/cpumask)"
+jq -e '.status == "interrupted"' "$T/int/run.json" >/dev/null ||
+	fail "run.json of the interrupted run: $(jq -c '{status}' "$T/int/run.json")"
 exit 0
