@@ -1,5 +1,5 @@
 #!/bin/sh
-# run-sanitized.sh BUILD_DIR - the sanitizer step of 'make test' (issue 10).
+# run-sanitized.sh BUILD_DIR - the sanitizer step of 'make test'.
 #
 # Runs, with the AddressSanitizer + UndefinedBehaviorSanitizer build in BUILD_DIR:
 # every unit test; damaged captures through analyze (tests/integration/

@@ -35,7 +35,7 @@ static const struct cli_help advise_help = {
 	"For each workload of RUN, the configuration to use: every configuration judged\n"
 	"against the reference on the workload's primary metrics (the engine of compare),\n"
 	"the trade-offs across workloads, the settings that apply it, and what is undecided\n"
-	"with the repetitions that would decide it. Rules: docs/report.md.",
+	"with the repetitions that would decide it. Rules: docs/verdicts.md.",
 	advise_opts, NULL,
 };
 

@@ -48,7 +48,7 @@ static const struct cli_help compare_help = {
 	"Compare two runs (or record directories) metric by metric: worse, better, no change\n"
 	"(an equivalence test against a margin), or cannot tell with the repetitions that\n"
 	"would decide it. Exit status: 0 no primary metric worse, 1 a primary metric worse,\n"
-	"2 error. Rules: docs/report.md.",
+	"2 error. Rules: docs/verdicts.md.",
 	compare_opts, NULL,
 };
 

@@ -144,7 +144,7 @@ static const struct cli_help export_help = {
 	"Each primary metric of a run (each workload's p99 and the p99 delay of the\n"
 	"deferred work it drives) for CI; with --against, compare's verdict on it\n"
 	"(worse = fail, better or no change = pass, cannot tell = unknown). Formats:\n"
-	"README, \"CI formats\".",
+	"docs/export.md.",
 	export_opts, NULL,
 };
 

@@ -313,8 +313,7 @@ static const struct cli_help history_help = {
 	"       deferbench history merge [--db FILE] STORE...",
 	"The results store: runs of many kernels and hosts, each primary metric across\n"
 	"kernels (release order, start time as tie-breaker), its change points (E-divisive\n"
-	"means with a permutation test) and the fleet view. README: \"Results across\n"
-	"kernels and machines\".\n"
+	"means with a permutation test) and the fleet view: docs/history.md.\n"
 	"Exit status: 0 done, 1 a regression (--regressions), 2 error.",
 	history_opts, NULL,
 };

@@ -63,8 +63,8 @@ static const struct cli_help record_help = {
 	"  wq runtime       execute_start -> execute_end\n"
 	"and per execution context (softirq inline or in ksoftirqd, tasklet, napi poll and\n"
 	"thread, irq thread, hard irq, worker pool kind) its delay and runtime; each\n"
-	"softirq delay is split into causes that add up to it (README: Why a softirq\n"
-	"waited). Without -d or COMMAND, records until Ctrl-C. Needs root.",
+	"softirq delay is split into causes that add up to it (docs/figures.md).\n"
+	"Without -d or COMMAND, records until Ctrl-C. Needs root.",
 	record_opts, NULL,
 };
 
