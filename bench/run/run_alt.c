@@ -163,31 +163,14 @@ static int run_phases(struct run_state *r, struct run_cell *c, struct alt_phase 
 	return 0;
 }
 
-/*
- * measure_segment - up to the window as a cell (the reference arm's knobs), then the
- * phases; -EINTR on a stop
- */
+/* measure_segment - up to the window as a cell (the reference arm's knobs), then the phases */
 static int measure_segment(struct run_state *r, struct run_cell *c, struct alt_phase *ph,
 			   size_t *n, char *err)
 {
-	const struct scn_config *cf = &r->s->cfg[c->cell->cfg];
-	int ret;
+	int ret = run_bring_up(r, c, err);
 
 	*n = 0;
-	ret = run_apply_knobs(r, cf, KNOB_EARLY, err);
-	if (!ret)
-		ret = r->be->setup(c, err);
-	if (!ret)
-		ret = run_apply_knobs(r, cf, KNOB_LATE, err);
-	if (!ret)
-		ret = r->be->start_load(c, err);
-	if (!ret)
-		ret = run_wait_cell(r, c, now_ns() + r->s->warmup_ns, err);
-	if (!ret)
-		ret = r->be->start_capture(c, err);
-	if (!ret)
-		ret = run_phases(r, c, ph, n, err);
-	return ret;
+	return ret ?: run_phases(r, c, ph, n, err);
 }
 
 int run_segment(struct run_state *r, int k)

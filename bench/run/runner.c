@@ -232,8 +232,7 @@ int run_wait_cell(struct run_state *r, struct run_cell *c, uint64_t deadline, ch
 	}
 }
 
-/* measure - knobs, workloads and capture up, warm-up, duration; -EINTR on a stop */
-static int measure(struct run_state *r, struct run_cell *c, char *err)
+int run_bring_up(struct run_state *r, struct run_cell *c, char *err)
 {
 	const struct scn_config *cf = &r->s->cfg[c->cell->cfg];
 	int ret;
@@ -249,9 +248,15 @@ static int measure(struct run_state *r, struct run_cell *c, char *err)
 		ret = run_wait_cell(r, c, now_ns() + r->s->warmup_ns, err);
 	if (!ret)
 		ret = r->be->start_capture(c, err);
-	if (!ret)
-		ret = run_wait_cell(r, c, now_ns() + r->s->duration_ns, err);
 	return ret;
+}
+
+/* measure - knobs, workloads and capture up, warm-up, duration; -EINTR on a stop */
+static int measure(struct run_state *r, struct run_cell *c, char *err)
+{
+	int ret = run_bring_up(r, c, err);
+
+	return ret ?: run_wait_cell(r, c, now_ns() + r->s->duration_ns, err);
 }
 
 /* finish_dir - cells/.partial-ID becomes cells/ID, the cell is in run.json */
