@@ -30,7 +30,8 @@ const char *cmp_margin(const struct judgement *j, char *buf, size_t len)
 	if (isnan(j->margin))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.3g%%%s", j->margin * 100, j->margin_floor ? "f" : "");
+		snprintf(buf, len, "%.3g%%%s", j->margin * 100,
+			 j->margin_default ? "d" : j->margin_floor ? "f" : "");
 	return buf;
 }
 
@@ -101,11 +102,13 @@ static void method_line(FILE *f, const struct cmp_ctx *c)
 	const struct judge_opts *j = &c->opts->j;
 
 	fprintf(f, "worse/better: family-wise error %.3g per family (Holm%s), no change: "
-		"%.3g each; two-level bootstrap, %u replicates; margin: threshold %.3g%% or the "
-		"host's noise floor (f) when larger: %s\n", 1 - j->confidence,
-		j->looks > 1 ? ", split over the looks of an adaptive run" : "",
-		(1 - j->confidence) / (j->looks > 1 ? j->looks : 1), j->iters, j->threshold * 100, j->noise ? j->noise->path : "no calibration (see "
-		"'deferbench baseline calibrate')");
+		"%.3g each; bootstrap, %u replicates (blocks of an alternating run in pairs); "
+		"margin: threshold %.3g%% or the host's noise floor (f) when larger: %s\n",
+		1 - j->confidence, j->looks > 1 ? ", split over the looks of an adaptive run" : "",
+		(1 - j->confidence) / (j->looks > 1 ? j->looks : 1), j->iters, j->threshold * 100,
+		j->noise ? j->noise->path : j->between_runs ? "no calibration: two separate runs "
+		"are held to the default floor (d) of x2 on p50/p90 and x6 above (see 'deferbench "
+		"baseline calibrate')" : "no calibration (see 'deferbench baseline calibrate')");
 }
 
 void cmp_print(FILE *f, const struct cmp_ctx *c)
@@ -148,7 +151,11 @@ static void md_rules(struct doc *d, const struct cmp_ctx *c)
 	       "decide it (from the variance components).");
 	doc_li(d, "delta is the threshold (%.3g%%) or, when larger, the host's noise floor "
 	       "for the metric (margin marked f): %s.", j->threshold * 100,
-	       j->noise ? j->noise->path : "no calibration was given");
+	       j->noise ? j->noise->path : j->between_runs ? "no calibration was given, so "
+	       "between these two separate runs delta is at least the default floor (margin "
+	       "marked d): x2 on p50 and p90, x6 on p99 and above, the largest differences "
+	       "between runs of the same thing measured on the development VM, rounded up" :
+	       "no calibration was given");
 	doc_li(d, "Each metric puts forward its strongest claim. Holm's step-down keeps the "
 	       "chance of any wrong worse or better at %.3g per family: primary metrics (they "
 	       "decide the exit status) and advisory ones. A no change stands on its own at "

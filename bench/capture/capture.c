@@ -243,6 +243,31 @@ out_stop:
 	return -ret;
 }
 
+int capture_pause(struct capture *c)
+{
+	int ret;
+
+	if (c->state != CAP_RUNNING || c->paused)
+		return -EINVAL;
+	ret = instance_events_set(c, false);
+	c->paused = true;
+	c->pauses++;
+	return ret;
+}
+
+int capture_resume(struct capture *c)
+{
+	int ret;
+
+	if (c->state != CAP_RUNNING || !c->paused)
+		return -EINVAL;
+	ret = instance_events_set(c, true);
+	c->paused = false;
+	/* pairing starts afresh once every event is back: see match_gap */
+	merger_gap(&c->mg, now_ns());
+	return ret;
+}
+
 static int raw_finish(struct capture *c)
 {
 	uint64_t *addrs;

@@ -66,6 +66,9 @@ struct capture {
 	struct decoder dec;
 	struct merger mg;
 	bool mg_ready;
+	bool enabled[EV_NR];		/* the events instance_events_enable turned on */
+	bool paused;			/* capture_pause: they are off now */
+	uint64_t pauses;
 	struct result res;
 	bool res_ready;
 	struct ival_writer *iw;
@@ -95,6 +98,8 @@ int instance_read_formats(struct capture *c, char **header, size_t *hlen, char *
 int instance_setup(struct capture *c, char *errbuf);
 /* instance_events_enable - the events of formats, with the scheduler filter unless sched_all */
 int instance_events_enable(struct capture *c, char *const formats[EV_NR], char *errbuf);
+/* instance_events_set - the events instance_events_enable enabled, on or off */
+int instance_events_set(struct capture *c, bool on);
 /* instance_loss_read - each CPU's loss counters from the instance's per_cpu/cpuN/stats */
 void instance_loss_read(struct capture *c);
 /* instance_free - tracing off, the instance removed, tracefs unmounted if we mounted it */

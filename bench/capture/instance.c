@@ -223,8 +223,23 @@ int instance_events_enable(struct capture *c, char *const formats[EV_NR], char *
 		if (tracefs_event_enable(c->inst, sys, name))
 			return set_err(errbuf, "cannot enable %s:%s: %s", sys, name,
 				       strerror(errno));
+		c->enabled[k] = true;
 	}
 	return 0;
+}
+
+int instance_events_set(struct capture *c, bool on)
+{
+	int k, ret = 0;
+
+	for (k = 0; k < EV_NR; k++) {
+		if (!c->enabled[k])
+			continue;
+		if ((on ? tracefs_event_enable : tracefs_event_disable)(c->inst, ev_names[k].system,
+									ev_names[k].name) && !ret)
+			ret = errno ? -errno : -EIO;
+	}
+	return ret;
 }
 
 void instance_loss_read(struct capture *c)

@@ -11,7 +11,8 @@
 
 const struct cli_command *const cli_commands[] = {
 	&cli_record, &cli_analyze, &cli_top, &cli_load, &cli_run, &cli_restore, &cli_knobs,
-	&cli_report, &cli_compare, &cli_advise, &cli_baseline, &cli_history, &cli_export,
+	&cli_report, &cli_compare, &cli_advise, &cli_tune, &cli_baseline, &cli_history,
+	&cli_export,
 	NULL,
 };
 

@@ -77,6 +77,10 @@ int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf
 int cmd_record(int argc, char **argv);
 extern const struct cli_command cli_record;
 
+/* tune (cmd_tune.c) */
+int cmd_tune(int argc, char **argv);
+extern const struct cli_command cli_tune;
+
 /* analyze */
 struct analyze_args {
 	const char *in_dir;		/* a record directory, or a trace.dat file */

@@ -147,9 +147,56 @@ static void print_judgement(FILE *f, const char *id, const struct judgement *j)
 		fmt_us(j->new, n, sizeof(n)), fmt_ratio(j->ratio, ra, sizeof(ra)));
 	if (!isnan(j->lo))
 		fprintf(f, " [%.3g, %.3g]", j->lo, j->hi);
-	fprintf(f, " %s (margin %.3g%%%s)%s%s\n", verdict_names[j->v], j->margin * 100,
-		j->margin_floor ? ", host noise floor" : "", j->v == V_CANNOT_TELL ? ": " : "",
-		j->v == V_CANNOT_TELL ? j->why : "");
+	fprintf(f, " %s (margin %.3g%%%s", verdict_names[j->v], j->margin * 100,
+		j->margin_floor ? ", host noise floor" : "");
+	if (!isnan(j->mdc))
+		fprintf(f, "; detects %.3g%%", j->mdc * 100);
+	fprintf(f, ")%s%s\n", j->v == V_CANNOT_TELL ? ": " : "", j->v == V_CANNOT_TELL ? j->why : "");
+}
+
+/* largest_mdc - the largest change a no-change verdict of w could have missed */
+static double largest_mdc(const struct adv_workload *w)
+{
+	double m = 0;
+	size_t i, k;
+
+	for (i = 0; i < w->ncfg; i++)
+		for (k = 0; k < w->nprim; k++)
+			if (w->cfg[i].j[k].v == V_NO_CHANGE && w->cfg[i].j[k].margin > m)
+				m = w->cfg[i].j[k].margin;
+	return m;
+}
+
+/* print_answer - the one line a reader came for */
+static void print_answer(FILE *f, const struct adv_workload *w)
+{
+	const struct judgement *j = &w->cfg[0].j[0];
+	size_t i;
+
+	switch (w->answer) {
+	case ADV_USE:
+		fprintf(f, "  use %s: better on %zu primary metric(s), worse on none%s\n",
+			w->best->s->config, w->best->better,
+			w->best_decided ? ", every primary metric decided" :
+			"; some primary metrics are still undecided");
+		break;
+	case ADV_KEEP:
+		fprintf(f, "  keep %s: every other configuration is worse, or equivalent within "
+			"%.3g%% where decided:", w->ref->config, largest_mdc(w) * 100);
+		for (i = 0; i < w->ncfg; i++)
+			fprintf(f, "%s %s %s", i ? ";" : "", w->cfg[i].s->config,
+				w->cfg[i].worse ? "worse" : "equivalent");
+		fprintf(f, "\n");
+		break;
+	case ADV_UNDECIDED:
+		fprintf(f, "  keep %s for now: no configuration was shown better or worse on a "
+			"primary metric; the question is open (see the blocks or repetitions that "
+			"would decide it below)\n", w->ref->config);
+		break;
+	case ADV_EXPLORATORY:
+		fprintf(f, "  exploratory: nothing decidable (%s)\n", j->why);
+		break;
+	}
 }
 
 static void print_workload(FILE *f, const struct advice *a, const struct adv_workload *w)
@@ -166,14 +213,7 @@ static void print_workload(FILE *f, const struct advice *a, const struct adv_wor
 			"a single configuration");
 		return;
 	}
-	if (w->best)
-		fprintf(f, "  use %s: better on %zu primary metric(s), worse on none%s\n",
-			w->best->s->config, w->best->better,
-			w->best_decided ? ", every primary metric decided" :
-			"; some primary metrics are still undecided");
-	else
-		fprintf(f, "  keep %s: no configuration was shown better on a primary metric "
-			"without being worse on another\n", w->ref->config);
+	print_answer(f, w);
 	for (i = 0; i < w->ncfg; i++) {
 		const struct adv_cfg *c = &w->cfg[i];
 
@@ -233,7 +273,11 @@ static json_object *json_judgement(const char *id, const struct judgement *j)
 	json_object_object_add(o, "lo", json_num(j->lo));
 	json_object_object_add(o, "hi", json_num(j->hi));
 	json_object_object_add(o, "margin", json_num(j->margin));
+	json_object_object_add(o, "detects", json_num(j->mdc));
+	json_object_object_add(o, "paired", json_object_new_boolean(j->paired));
 	json_object_object_add(o, "margin_is_noise_floor", json_object_new_boolean(j->margin_floor));
+	json_object_object_add(o, "margin_is_default_floor",
+			       json_object_new_boolean(j->margin_default));
 	json_object_object_add(o, "p", json_num(j->p));
 	json_object_object_add(o, "level", json_num(j->level));
 	json_object_object_add(o, "more_repetitions", j->more >= 0 ?
@@ -282,6 +326,10 @@ static json_object *json_advice(const struct run *run, const struct advice *a)
 		json_object_object_add(o, "use", json_object_new_string(w->best ?
 				       w->best->s->config : w->ref ? w->ref->config : ""));
 		json_object_object_add(o, "changed", json_object_new_boolean(w->best != NULL));
+		json_object_object_add(o, "answer", json_object_new_string(
+			(const char *[]){ [ADV_USE] = "use", [ADV_KEEP] = "keep",
+					   [ADV_UNDECIDED] = "undecided",
+					   [ADV_EXPLORATORY] = "exploratory" }[w->answer]));
 		json_object_object_add(o, "decided", json_object_new_boolean(
 				       w->best ? w->best_decided : false));
 		if (w->best)

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "leftovers.h"
 #include "outdir.h"
+#include "proc.h"
 #include "msg.h"
 #include "sys.h"
 
@@ -129,72 +130,26 @@ static int command_check(const char *cmd, char *errbuf)
 		       "before '--', the command and its arguments after it)", cmd);
 }
 
-/*
- * spawn - fork and exec cmd; an exec that fails is reported through a close-on-exec
- * pipe, so that a command that never ran is an error, not a result. -errno on failure.
- */
+/* spawn - cmd started as a shell would start it; -errno (errbuf) when it cannot run */
 static pid_t spawn(char **cmd, char *errbuf)
 {
-	int fds[2], e = 0;
-	ssize_t n;
+	struct proc_opts o = { .out_fd = -1 };
 	pid_t pid;
+	int ret = proc_spawn(cmd, &o, &pid, errbuf);
 
-	if (pipe2(fds, O_CLOEXEC)) {
-		e = errno;
-		set_err(errbuf, "cannot run '%s': %s", cmd[0], strerror(e));
-		return -e;
-	}
-	pid = fork();
-	if (pid < 0) {
-		e = errno;
-		close(fds[0]);
-		close(fds[1]);
-		set_err(errbuf, "cannot fork: %s", strerror(e));
-		return -e;
-	}
-	if (!pid) {
-		/* the child gets the signal dispositions a shell would give it */
-		close(fds[0]);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		execvp(cmd[0], cmd);
-		e = errno;
-		if (write(fds[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(fds[1]);
-	do
-		n = read(fds[0], &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(fds[0]);
-	if (n == (ssize_t)sizeof(e)) {
-		waitpid(pid, NULL, 0);
-		set_err(errbuf, "cannot run '%s': %s", cmd[0], strerror(e));
-		return -e;
-	}
-	return pid;
+	return ret ? ret : pid;
 }
 
 /* reap - wait for the child; after grace_ns send SIGKILL. Returns its wait status. */
 static int reap(pid_t pid, uint64_t grace_ns)
 {
-	uint64_t deadline = now_ns() + grace_ns;
 	int status = 0;
 
-	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-
-		if (r == pid || (r < 0 && errno != EINTR))
-			return status;
-		if (now_ns() > deadline) {
-			kill(pid, SIGKILL);
-			deadline = UINT64_MAX;
-		}
-		usleep(10000);
+	if (!proc_reap(pid, &status, grace_ns)) {
+		kill(pid, SIGKILL);
+		proc_reap(pid, &status, UINT64_MAX / 2);
 	}
+	return status;
 }
 
 /*

@@ -25,12 +25,28 @@ static int set_until(const struct opt_desc *o __unused, const char *arg, void *a
 	return arg ? parse_duration_ns(arg, &a->o.until_decided_ns, errbuf) : 0;
 }
 
+/* set_design - --design alternate|cells */
+static int set_design(const struct opt_desc *o __unused, const char *arg, void *args,
+		      char *errbuf)
+{
+	struct run_args *a = args;
+
+	if (strcmp(arg, "alternate") && strcmp(arg, "cells"))
+		return set_err(errbuf, "'%s' is neither alternate nor cells", arg);
+	a->o.design = arg;
+	return 0;
+}
+
 static const struct opt_desc run_opts[] = {
 	CLI_OPT_OUTPUT(run_args, o.outdir, "DIR",
 		       "result directory (default results/<host>/<kernel>/<UTC time>-<scenario>)"),
 	OPT_BOOL(0, "quick", run_args, o.quick,
 		 "one repetition of quick_duration (default 3s) per cell"),
 	CLI_OPT_DRY_RUN(run_args, o.dry_run, "print the cells and knob changes; change nothing"),
+	OPT_CALLBACK(0, "design", run_args, o.design, "alternate|cells", set_design,
+		     "alternate: a workload's configurations switched in phases while it runs "
+		     "(one run decides between them); cells: each its own runs; default: the "
+		     "scenario's"),
 	OPT_CALLBACK_OPTARG(0, "until-decided", run_args, until_decided, "BUDGET", set_until,
 			    "after the planned repetitions, add some where a primary verdict is "
 			    "undecided, until all are decided or BUDGET (default 10m; the run's "
@@ -55,7 +71,7 @@ const struct cli_command cli_run = {
 	.name = "run",
 	.fn = cmd_run,
 	.summary = "run a scenario: workloads x kernel configurations x repetitions",
-	.usage = "deferbench run [-o DIR] [--quick] [--dry-run] [--until-decided[=BUDGET] "
+	.usage = "deferbench run [-o DIR] [--quick] [--dry-run] [--design D] [--until-decided[=BUDGET] "
 		 "[--against RUN]] [--store FILE] SCENARIO",
 	.desc =
 	"Run every workload of SCENARIO under each of its configurations, repetitions "

@@ -255,15 +255,21 @@ void record_free(struct record *rec)
 	memset(rec, 0, sizeof(*rec));
 }
 
+void cell_free(struct cell *c)
+{
+	free(c->opts);
+	record_free(&c->rec);
+	free(c->knobs);
+	c->opts = NULL;
+	c->knobs = NULL;
+}
+
 void run_free(struct run *run)
 {
 	size_t i;
 
-	for (i = 0; i < run->ncells; i++) {
-		free(run->cells[i].opts);
-		record_free(&run->cells[i].rec);
-		free(run->cells[i].knobs);
-	}
+	for (i = 0; i < run->ncells; i++)
+		cell_free(&run->cells[i]);
 	free(run->cells);
 	memset(run, 0, sizeof(*run));
 }

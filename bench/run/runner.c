@@ -3,7 +3,7 @@
  * runner.c - `deferbench run SCENARIO`: check everything, save every knob, then run
  * each cell and restore after it, whatever happens (Ctrl-C, SIGTERM, errors).
  */
-#include "runner.h"
+#include "run_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "run_print.h"
-#include "rundir.h"
 #include "fmt.h"
 #include "msg.h"
 #include "file.h"
@@ -68,7 +67,8 @@ static int check_knobs(struct run_state *r, char *err)
 /* run_prepare - parse, plan and check; nothing is changed yet */
 static int run_prepare(struct run_state *r)
 {
-	struct scn_parse_opts po = { .workloads = r->be->types };
+	struct scn_parse_opts po = { .workloads = r->be->types, .live_option = r->be->live_option,
+				     .design = r->o->design };
 	char err[ERRBUF_LEN] = "";
 	int ret;
 
@@ -194,9 +194,8 @@ static int save_all(struct run_state *r)
 	return 0;
 }
 
-/* apply_knobs - the config's knobs of one phase, unbound mask first */
-static int apply_knobs(struct run_state *r, const struct scn_config *cf, enum knob_phase ph,
-		       char *err)
+int run_apply_knobs(struct run_state *r, const struct scn_config *cf, enum knob_phase ph,
+		    char *err)
 {
 	char e[ERRBUF_LEN];
 	int rank, i;
@@ -218,8 +217,7 @@ static int apply_knobs(struct run_state *r, const struct scn_config *cf, enum kn
 	return 0;
 }
 
-/* wait_cell - until deadline, polling the backend; -EINTR on a stop request */
-static int wait_cell(struct run_state *r, struct run_cell *c, uint64_t deadline, char *err)
+int run_wait_cell(struct run_state *r, struct run_cell *c, uint64_t deadline, char *err)
 {
 	uint64_t next;
 	int ret;
@@ -234,26 +232,31 @@ static int wait_cell(struct run_state *r, struct run_cell *c, uint64_t deadline,
 	}
 }
 
-/* measure - knobs, workloads and capture up, warm-up, duration; -EINTR on a stop */
-static int measure(struct run_state *r, struct run_cell *c, char *err)
+int run_bring_up(struct run_state *r, struct run_cell *c, char *err)
 {
 	const struct scn_config *cf = &r->s->cfg[c->cell->cfg];
 	int ret;
 
-	ret = apply_knobs(r, cf, KNOB_EARLY, err);
+	ret = run_apply_knobs(r, cf, KNOB_EARLY, err);
 	if (!ret)
 		ret = r->be->setup(c, err);
 	if (!ret)
-		ret = apply_knobs(r, cf, KNOB_LATE, err);
+		ret = run_apply_knobs(r, cf, KNOB_LATE, err);
 	if (!ret)
 		ret = r->be->start_load(c, err);
 	if (!ret)
-		ret = wait_cell(r, c, now_ns() + r->s->warmup_ns, err);
+		ret = run_wait_cell(r, c, now_ns() + r->s->warmup_ns, err);
 	if (!ret)
 		ret = r->be->start_capture(c, err);
-	if (!ret)
-		ret = wait_cell(r, c, now_ns() + r->s->duration_ns, err);
 	return ret;
+}
+
+/* measure - knobs, workloads and capture up, warm-up, duration; -EINTR on a stop */
+static int measure(struct run_state *r, struct run_cell *c, char *err)
+{
+	int ret = run_bring_up(r, c, err);
+
+	return ret ?: run_wait_cell(r, c, now_ns() + r->s->duration_ns, err);
 }
 
 /* finish_dir - cells/.partial-ID becomes cells/ID, the cell is in run.json */
@@ -272,8 +275,8 @@ static int finish_dir(struct run_state *r, int k, const char *partial, char *err
 	return run_json_write(r);
 }
 
-/* run_cell - one cell; knobs are restored before it returns, on every path */
-static int run_cell(struct run_state *r, int k)
+/* run_plain_cell - one cell; knobs are restored before it returns, on every path */
+static int run_plain_cell(struct run_state *r, int k)
 {
 	struct run_cell c = { .s = r->s, .cell = &r->cells[k], .command = r->o->command };
 	char partial[PATH_MAX + 128], err[ERRBUF_LEN] = "";
@@ -299,14 +302,29 @@ static int run_cell(struct run_state *r, int k)
 		cell_json_write(r, c.cell, partial, ret == -EINTR ? "interrupted" : ret ? "failed" : "ok",
 				ret && ret != -EINTR ? err : NULL);
 	r->be->teardown(&c);
+	return run_cell_end(r, k, &c, partial, ret, err);
+}
+
+int run_cell_end(struct run_state *r, int k, const struct run_cell *c, const char *partial,
+		 int ret, const char *err)
+{
+	char e[ERRBUF_LEN];
+
+	snprintf(e, sizeof(e), "%s", err);
 	if (!ret)
-		ret = finish_dir(r, k, partial, err);
+		ret = finish_dir(r, k, partial, e);
 	if (ret && ret != -EINTR) {
 		run_progress_clear();
-		snprintf(r->error, sizeof(r->error), "%s: %s", c.cell->id, err[0] ? err : strerror(-ret));
+		snprintf(r->error, sizeof(r->error), "%s: %s", c->cell->id, e[0] ? e : strerror(-ret));
 		err_msg("%s", r->error);
 	}
 	return ret;
+}
+
+/* run_cell - cell k, or segment k of the alternating design */
+static int run_cell(struct run_state *r, int k)
+{
+	return r->cells[k].alt ? run_segment(r, k) : run_plain_cell(r, k);
 }
 
 /* adaptive - an adaptive run: --until-decided, or the scenario's until_decided */
@@ -315,14 +333,66 @@ bool run_adaptive(const struct run_state *r)
 	return r->o->adaptive && (r->o->until_decided_ns || r->s->until_decided_ns);
 }
 
+/* Blocks a look adds to a segment's group, at most and at least. */
+#define MORE_BLOCKS_MAX 16
+#define MORE_BLOCKS_MIN 4
+
 /*
- * more_cells - ask the adaptive loop for more cells and append them to the plan, each
- * the next repetition of its workload x configuration. Returns how many were added, or
+ * segment_of - the last segment planned for workload w whose arms include cfg, or -1:
+ * a configuration measured in a segment gets more blocks, not more cells
+ */
+static int segment_of(const struct run_state *r, int w, int cfg)
+{
+	int k, a, found = -1;
+
+	for (k = 0; k < r->ncells; k++)
+		for (a = 0; r->cells[k].alt && r->cells[k].wl == w && a < r->cells[k].narms; a++)
+			if (r->cells[k].arm[a].cfg == cfg)
+				found = k;
+	return found;
+}
+
+/*
+ * more_blocks - a continuation of segment k's group: the same arms, blocks numbered on
+ * after its last, as many as asked for (pairs naming the group) within the budget left
+ */
+static void more_blocks(struct run_state *r, int k, int asked, struct scn_cell *out)
+{
+	const struct scn_cell *seg = &r->cells[k];
+	uint64_t budget = r->o->until_decided_ns ?: r->s->until_decided_ns;
+	uint64_t used = now_ns() - r->t0, block = (uint64_t)seg->narms * r->s->phase_ns;
+	unsigned int blocks = (unsigned int)asked, fit, next = 0, rep = 0;
+	int i;
+
+	for (i = 0; i < r->ncells; i++)
+		if (r->cells[i].alt && r->cells[i].wl == seg->wl && r->cells[i].cfg == seg->cfg) {
+			if (r->cells[i].first_block + r->cells[i].blocks > next)
+				next = r->cells[i].first_block + r->cells[i].blocks;
+			if (r->cells[i].rep > rep)
+				rep = r->cells[i].rep;
+		}
+	fit = used + r->s->warmup_ns < budget ?
+	      (unsigned int)((budget - used - r->s->warmup_ns) / block) : 0;
+	if (blocks < MORE_BLOCKS_MIN)
+		blocks = MORE_BLOCKS_MIN;
+	if (blocks > MORE_BLOCKS_MAX)
+		blocks = MORE_BLOCKS_MAX;
+	if (blocks > fit)
+		blocks = fit;
+	if (next + blocks > SCN_MAX_BLOCKS + 1)
+		blocks = next <= SCN_MAX_BLOCKS ? SCN_MAX_BLOCKS + 1 - next : 0;
+	scenario_segment(r->s, out, seg, rep + 1, blocks, next);
+}
+
+/*
+ * more_cells - ask the adaptive loop for more cells and append them to the plan: each
+ * the next repetition of its workload x configuration, or, for a configuration of a
+ * segment, more blocks of its group in a new segment. Returns how many were added, or
  * -errno.
  */
 static int more_cells(struct run_state *r)
 {
-	int (*add)[2] = NULL, n = 0, i, k, *done;
+	int (*add)[2] = NULL, n = 0, i, k, m = 0, *done, seg, *asked = NULL;
 	struct scn_cell *cells;
 	unsigned int rep;
 	int ret;
@@ -339,21 +409,39 @@ static int more_cells(struct run_state *r)
 	if (cells)
 		r->cells = cells;
 	done = cells ? realloc(r->done, (r->ncells + n) * sizeof(*done)) : NULL;
-	if (!cells || !done) {
+	asked = calloc(r->ncells + 1, sizeof(*asked));
+	if (!cells || !done || !asked) {
 		free(add);
+		free(asked);
 		return -ENOMEM;
 	}
 	r->done = done;
+	/* pairs of a segment's configurations count for its group; the rest are cells */
 	for (i = 0; i < n; i++) {
-		for (rep = 0, k = 0; k < r->ncells; k++)
+		seg = segment_of(r, add[i][0], add[i][1]);
+		if (seg >= 0) {
+			asked[seg]++;
+			continue;
+		}
+		for (rep = 0, k = 0; k < r->ncells + m; k++)
 			if (r->cells[k].wl == add[i][0] && r->cells[k].cfg == add[i][1] &&
 			    r->cells[k].rep > rep)
 				rep = r->cells[k].rep;
-		scenario_cell(r->s, &r->cells[r->ncells], add[i][0], add[i][1], rep + 1);
-		r->cells[r->ncells++].look = r->looks;
+		scenario_cell(r->s, &r->cells[r->ncells + m], add[i][0], add[i][1], rep + 1);
+		r->cells[r->ncells + m++].look = r->looks;
 	}
+	for (k = 0; k < r->ncells && m < n; k++) {
+		if (!asked[k])
+			continue;
+		more_blocks(r, k, asked[k], &r->cells[r->ncells + m]);
+		if (!r->cells[r->ncells + m].blocks)
+			continue;	/* no room left in the budget */
+		r->cells[r->ncells + m++].look = r->looks;
+	}
+	r->ncells += m;
 	free(add);
-	return n;
+	free(asked);
+	return m;
 }
 
 /* run_close - restore (again: harmless), drop the journal, final run.json */
@@ -409,8 +497,7 @@ int run_scenario(const struct run_opts *o, const struct run_backend *be)
 		char t[32];
 
 		printf("%d cells, about %s; results in %s\n", r.ncells,
-		       fmt_eta(r.ncells * (scenario_cell_ns(r.s) + NSEC_PER_SEC), t, sizeof(t)),
-		       r.dir);
+		       fmt_eta(run_plan_ns(&r, 0), t, sizeof(t)), r.dir);
 		fflush(stdout);
 		r.t0 = now_ns();
 		for (k = 0, ret = 0; !ret && !stop_requested; k++) {

@@ -159,6 +159,18 @@ const char *netns_ifname(const struct netns_pair *p, enum netns_side side)
 	return p->ifname[side];
 }
 
+int netns_set_napi(struct netns_pair *p, enum netns_napi mode, int prio, char *errbuf)
+{
+	if (mode == NETNS_NAPI_THREADED && !p->opts.gro)
+		return set_err(errbuf, "napi=threaded needs gro: veth has no NAPI of its own "
+			       "without it");
+	if (prio < 0 || prio > 99)
+		return set_err(errbuf, "napi_prio must be 0..99");
+	p->opts.napi = mode;
+	p->opts.napi_prio = mode == NETNS_NAPI_THREADED ? prio : 0;
+	return netns_knob_napi(p, errbuf);
+}
+
 int netns_busy_poll(int fd, unsigned int usec)
 {
 	int v = (int)usec;

@@ -132,6 +132,13 @@ int netns_napi_switches(pid_t pid, uint64_t *n);
  */
 int netns_napi_check(const struct netns_pair *p, char *errbuf);
 
+/*
+ * netns_set_napi - switch a running pair's NAPI between softirq and threaded (and the
+ * napi/ kthreads' SCHED_FIFO priority, 0 = SCHED_OTHER), both ends, and check it took:
+ * two kthreads when threaded, none when not. 0 or -errno with errbuf.
+ */
+int netns_set_napi(struct netns_pair *p, enum netns_napi mode, int prio, char *errbuf);
+
 /* netns_busy_poll - SO_BUSY_POLL on a socket: busy-wait @usec on a blocking receive. */
 int netns_busy_poll(int fd, unsigned int usec);
 
