@@ -307,7 +307,8 @@ static void net_teardown(struct wl_run *w)
 /*
  * net_switch - napi or napi_prio switched while the load runs (the alternating design
  * compares softirq and threaded NAPI on one running pair): both ends follow w->cfg,
- * and netns_set_napi checks the kthreads came or went
+ * and netns_set_napi checks the kthreads came or went. napi_check at the end then
+ * judges the last phase: a segment ends in a phase at least as long as the interval.
  */
 static int net_switch(struct wl_run *w, const char *key __unused, char *errbuf)
 {
@@ -317,9 +318,12 @@ static int net_switch(struct wl_run *w, const char *key __unused, char *errbuf)
 	int err;
 
 	err = netns_set_napi(&pv->pair, (enum netns_napi)c->napi, c->napi_prio, errbuf);
-	if (!err)
-		pv->napi_threads = netns_napi_threads(&pv->pair, pids, (int)ARRAY_SIZE(pids));
-	return err;
+	if (err)
+		return err;
+	pv->napi_threads = netns_napi_threads(&pv->pair, pids, (int)ARRAY_SIZE(pids));
+	/* the threads are new ones (or none): napi_check at the end looks from here */
+	napi_base(pv);
+	return 0;
 }
 
 static const char *const net_live[] = { "napi", "napi_prio", NULL };
