@@ -246,9 +246,13 @@ int hstore_open(const char *path, int flags, struct hstore **out, char *errbuf)
 		of = SQLITE_OPEN_READWRITE;
 	else
 		of = SQLITE_OPEN_READONLY;
+	/* never through a link planted where the store should be (outw.h) */
+	of |= SQLITE_OPEN_NOFOLLOW;
 	if (sqlite3_open_v2(path, &s->db, of, NULL) != SQLITE_OK) {
 		ret = set_errno(errbuf, -EIO, "%s: cannot open the store: %s", path,
-			       s->db ? sqlite3_errmsg(s->db) : "out of memory");
+			       !s->db ? "out of memory" : sqlite3_extended_errcode(s->db) ==
+			       SQLITE_CANTOPEN_SYMLINK ? "it is a symbolic link (name the store "
+			       "itself)" : sqlite3_errmsg(s->db));
 		goto error;
 	}
 	sqlite3_busy_timeout(s->db, HSTORE_BUSY_MS);

@@ -102,6 +102,7 @@ struct load_args {
 	uint64_t seed;			/* --seed, default 1 */
 	uint64_t intervals_ns;		/* --intervals, 0: the workload's default (1 s) */
 	bool list;			/* --list */
+	bool force;			/* -o: replace an earlier load's files */
 	bool help;			/* -h */
 	int nopts;
 	char key[LOAD_MAX_OPTS][LOAD_KEY_MAX];	/* workload options, in order given */
@@ -150,6 +151,7 @@ struct report_args {
 	const char *dir;
 	const char *outdir;		/* NULL: dir itself */
 	bool no_plots;
+	bool force;			/* replace an earlier report's files */
 	unsigned int top_wq;		/* workqueue groups shown per cell */
 };
 extern const struct opt_desc report_opts[];
@@ -163,6 +165,7 @@ struct compare_args {
 	const char *base, *new;
 	const char *outdir;		/* NULL: the new run's directory */
 	bool no_files;
+	bool force;			/* replace an earlier compare's files */
 	bool allow_empty;		/* no primary metric judged is not an error */
 	const char *noise;		/* --noise FILE */
 	struct cmp_opts cmp;
@@ -224,6 +227,7 @@ struct history_args {
 	size_t npatterns;		/* 0: the primary metrics */
 	const char *plotdir;		/* -o: write plots here */
 	bool regressions, fleet, replace;
+	bool force;			/* -o: replace an earlier history's plots */
 	unsigned int min_tail;
 	struct hs_detect_opts det;
 	char **paths;			/* add: run directories; merge: stores */
@@ -250,6 +254,7 @@ struct export_args {
 	const char *against;		/* baseline run: verdicts; NULL: measurements only */
 	const char *origin, *build_id;	/* KCIDB */
 	const char *output;		/* NULL: stdout */
+	bool force;			/* replace an earlier export's file */
 	unsigned int min_tail;
 };
 extern const struct opt_desc export_opts[];

@@ -12,7 +12,7 @@
 #include "capture.h"
 #include "cli.h"
 #include "offline.h"
-#include "outdir.h"
+#include "outw.h"
 #include "tracedat.h"
 #include "msg.h"
 #include "parse.h"
@@ -95,8 +95,9 @@ int analyze_parse_args(int argc, char **argv, struct analyze_args *a, char *errb
 
 int cmd_analyze(int argc, char **argv)
 {
-	char err[ERRBUF_LEN] = "", raw[PATH_MAX], staging[PATH_MAX + 64] = "";
+	char err[ERRBUF_LEN] = "", raw[PATH_MAX];
 	struct analyze_args a;
+	struct outw w = { .pfd = -1 };
 	struct stat st;
 	bool tracedat;
 	int ret;
@@ -121,10 +122,11 @@ int cmd_analyze(int argc, char **argv)
 		return 1;
 	}
 	/* the capture is an input: the output may not be, hold or lie in it */
-	if (a.out_dir && (outdir_check(a.out_dir, a.force, (const char *const[]){ raw, NULL },
-				       err) ||
-			  outdir_stage(a.out_dir, staging, sizeof(staging), err))) {
-		err_msg("analyze: %s", err);
+	if (a.out_dir && outw_open(&w, a.out_dir, &(struct outw_opts){
+			.kind = OUTW_DIR, .by = "analyze", .force = a.force,
+			.inputs = (const char *const[]){ tracedat ? a.in_dir : raw, NULL } },
+			err)) {
+		err_msg("%s", err);
 		return 1;
 	}
 	if (tracedat) {
@@ -133,18 +135,20 @@ int cmd_analyze(int argc, char **argv)
 			.interval_ns = a.interval_ns ? a.interval_ns : CAPTURE_DEFAULT_INTERVAL_NS,
 			.start_ns = a.start_ns,
 			.end_ns = a.end_ns,
-			.outdir = a.out_dir ? staging : NULL,
+			.outdir = a.out_dir ? outw_dir(&w) : NULL,
 		};
 
 		ret = tracedat_analyze(a.in_dir, &to, err);
 	} else {
-		ret = offline_analyze(raw, a.out_dir ? staging : NULL, err);
+		ret = offline_analyze(raw, a.out_dir ? outw_dir(&w) : NULL, err);
 	}
-	if (!ret && a.out_dir && outdir_commit(a.out_dir, staging, err))
-		ret = -EIO;
 	if (ret) {
 		err_msg("analyze: %s", err);
-		outdir_abort(staging);
+		outw_abort(&w);
+		return 1;
+	}
+	if (a.out_dir && outw_commit(&w, err)) {
+		err_msg("%s", err);
 		return 1;
 	}
 	if (a.out_dir)

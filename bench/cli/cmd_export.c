@@ -6,16 +6,18 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "rundir.h"
 #include "export.h"
+#include "outw.h"
 #include "msg.h"
 #include "parse.h"
 
 enum { OPT_KCIDB = 256, OPT_LAVA, OPT_RESULT_TXT, OPT_AGAINST, OPT_ORIGIN, OPT_BUILD_ID,
-       OPT_MIN_TAIL };
+       OPT_MIN_TAIL, OPT_FORCE };
 
 const struct opt_desc export_opts[] = {
 	{ "kcidb", OPT_KCIDB, no_argument, NULL, "KCIDB JSON (KernelCI), schema version 4.3" },
@@ -33,6 +35,8 @@ const struct opt_desc export_opts[] = {
 	{ "min-tail", OPT_MIN_TAIL, required_argument, "N",
 	  "samples needed beyond a percentile for a repetition to count (default 10)" },
 	{ "output", 'o', required_argument, "FILE", "write here instead of stdout" },
+	{ "force", OPT_FORCE, no_argument, NULL,
+	  "replace FILE when an earlier export wrote it (and it is unchanged)" },
 	{ "help", 'h', no_argument, NULL, "this help" },
 	{ NULL, 0, 0, NULL, NULL }
 };
@@ -62,6 +66,7 @@ int export_parse(int argc, char **argv, struct export_args *a, char *errbuf)
 		case OPT_ORIGIN: a->origin = optarg; break;
 		case OPT_BUILD_ID: a->build_id = optarg; break;
 		case 'o': a->output = optarg; break;
+		case OPT_FORCE: a->force = true; break;
 		case OPT_MIN_TAIL:
 			if (parse_u64(optarg, 1, 1000000, &u, msg))
 				return set_err(errbuf, "--min-tail: %s", msg);
@@ -81,6 +86,8 @@ int export_parse(int argc, char **argv, struct export_args *a, char *errbuf)
 	if (argc - optind != 1)
 		return set_err(errbuf, "need one run directory");
 	a->run = argv[optind];
+	if (a->force && !a->output)
+		return set_err(errbuf, "--force needs -o FILE");
 	return 0;
 }
 
@@ -108,17 +115,22 @@ static int judge_against(const char *base_dir, const struct run *run, unsigned i
 	return 0;
 }
 
-static int write_out(const struct export_args *a, const struct run *run,
+/*
+ * write_out - the rows to stdout or through the output writer w; every write error (a
+ * full disk, /dev/full, a closed pipe) is an error, reported and in the exit status
+ */
+static int write_out(const struct export_args *a, struct outw *w, const struct run *run,
 		     const struct ci_rows *rows)
 {
 	struct kcidb_opts ko = { .origin = a->origin, .build_id = a->build_id };
-	FILE *f = a->output ? fopen(a->output, "w") : stdout;
+	FILE *f = a->output ? out_fopen(outw_file(w)) : stdout;
+	const char *name = a->output ? a->output : "stdout";
 	char err[ERRBUF_LEN];
-	int ret = 0;
+	int ret = 0, e;
 
 	if (!f) {
-		err_msg("%s: %s", a->output, strerror(errno));
-		return -errno;
+		err_msg("export: cannot write %s: %s", name, strerror(errno));
+		return -EIO;
 	}
 	if (a->format == EX_KCIDB)
 		ret = ci_write_kcidb(f, run, rows, &ko, err);
@@ -128,14 +140,46 @@ static int write_out(const struct export_args *a, const struct run *run,
 		ci_write_result_txt(f, rows);
 	if (ret)
 		err_msg("%s", err);
-	if (ferror(f) && !ret) {
-		err_msg("%s: write error", a->output ? a->output : "stdout");
+	e = fflush(f) ? errno : ferror(f) ? EIO : 0;
+	if (a->output && fclose(f) && !e)
+		e = errno;
+	if (e && !ret) {
+		err_msg("export: cannot write %s: %s; nothing was exported", name, strerror(e));
+		ret = -e;
+	}
+	if (!ret && a->output && outw_commit(w, err)) {
+		err_msg("%s", err);
 		ret = -EIO;
 	}
-	if (a->output && fclose(f) && !ret) {
-		err_msg("%s: %s", a->output, strerror(errno));
-		ret = -EIO;
+	return ret;
+}
+
+/* open_output - -o FILE through the output writer, checked before the work */
+static int open_output(const struct export_args *a, const struct run *run,
+		       const struct run *base, struct outw *w)
+{
+	char **ri = run_inputs(run), **bi = base ? run_inputs(base) : NULL, err[ERRBUF_LEN];
+	const char **in = NULL;
+	size_t nr = 0, nb = 0;
+	int ret = -ENOMEM;
+
+	while (ri && ri[nr])
+		nr++;
+	while (bi && bi[nb])
+		nb++;
+	if (ri && (!base || bi) && (in = calloc(nr + nb + 1, sizeof(*in)))) {
+		memcpy(in, ri, nr * sizeof(*in));
+		memcpy(in + nr, bi, nb * sizeof(*in));
+		ret = outw_open(w, a->output, &(struct outw_opts){ .kind = OUTW_FILE,
+				.by = "export", .force = a->force, .inputs = in }, err);
+	} else {
+		snprintf(err, sizeof(err), "export: out of memory");
 	}
+	if (ret)
+		err_msg("%s", err);
+	free(in);
+	run_inputs_free(ri);
+	run_inputs_free(bi);
 	return ret;
 }
 
@@ -150,6 +194,7 @@ static const struct cli_help export_help = {
 
 int cmd_export(int argc, char **argv)
 {
+	struct outw w = { .pfd = -1, .sfd = -1, .logfd = -1 };
 	struct cmp_result res = { 0 };
 	struct export_args a;
 	struct run run, base;
@@ -167,6 +212,8 @@ int cmd_export(int argc, char **argv)
 	}
 	ret = a.against ? judge_against(a.against, &run, a.min_tail, &base, &res) : 0;
 	judged = a.against && !ret;
+	if (!ret && a.output)
+		ret = open_output(&a, &run, judged ? &base : NULL, &w);
 	if (!ret) {
 		ret = ci_rows_build(&run, a.against ? &res : NULL, a.min_tail, &rows, err);
 		if (ret)
@@ -175,9 +222,10 @@ int cmd_export(int argc, char **argv)
 	if (!ret) {
 		if (!rows.n)
 			warn_msg("%s: no primary metric has a value", a.run);
-		ret = write_out(&a, &run, &rows);
+		ret = write_out(&a, &w, &run, &rows);
 		ci_rows_free(&rows);
 	}
+	outw_abort(&w);
 	if (judged) {
 		cmp_result_free(&res);
 		run_free(&base);

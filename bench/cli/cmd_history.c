@@ -7,7 +7,6 @@
  * Exit codes: 0 done, 1 a regression (--regressions only), 2 error.
  */
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +17,11 @@
 #include "msg.h"
 #include "parse.h"
 #include "file.h"
+#include "outw.h"
 
 enum {
 	OPT_WORKLOAD = 256, OPT_CONFIG, OPT_REGRESSIONS, OPT_FLEET, OPT_KERNEL, OPT_REPLACE,
-	OPT_THRESHOLD, OPT_SIG, OPT_PERMS, OPT_MIN_TAIL,
+	OPT_THRESHOLD, OPT_SIG, OPT_PERMS, OPT_MIN_TAIL, OPT_FORCE,
 };
 
 const struct opt_desc history_opts[] = {
@@ -40,6 +40,8 @@ const struct opt_desc history_opts[] = {
 	  "per kernel: on how many hosts it made things worse, better or no different" },
 	{ "kernel", OPT_KERNEL, required_argument, "RELEASE", "--fleet: only this kernel" },
 	{ "output", 'o', required_argument, "DIR", "write the plots (PNG, SVG) into DIR" },
+	{ "force", OPT_FORCE, no_argument, NULL,
+	  "-o: replace the plots an earlier history wrote in DIR (only those, unchanged)" },
 	{ "threshold", OPT_THRESHOLD, required_argument, "PCT",
 	  "smallest step reported, in percent (0.1-1000, default 10, as compare)" },
 	{ "significance", OPT_SIG, required_argument, "P",
@@ -71,6 +73,7 @@ static int history_opt(int c, struct history_args *a, char *errbuf)
 	case OPT_REGRESSIONS: a->regressions = true; return 0;
 	case OPT_FLEET: a->fleet = true; return 0;
 	case OPT_REPLACE: a->replace = true; return 0;
+	case OPT_FORCE: a->force = true; return 0;
 	case 'm':
 		if (a->npatterns == HISTORY_MAX_PATTERNS)
 			return set_err(errbuf, "at most %d patterns", HISTORY_MAX_PATTERNS);
@@ -132,6 +135,8 @@ int history_parse(int argc, char **argv, struct history_args *a, char *errbuf)
 		return set_err(errbuf, "--kernel goes with --fleet");
 	if (a->regressions && a->fleet)
 		return set_err(errbuf, "--regressions and --fleet are two views: pick one");
+	if (a->force && !a->plotdir)
+		return set_err(errbuf, "--force goes with -o DIR");
 	return 0;
 }
 
@@ -142,17 +147,19 @@ const char *history_db(const struct history_args *a)
 	return a->db ? a->db : env && *env ? env : HISTORY_DEFAULT_DB;
 }
 
-/* open_store - for writing, creating the directory it lives in when needed */
-static int open_store(const char *path, int flags, struct hstore **s)
+/*
+ * open_store - for writing: checked as every output is (never one of the inputs nor in
+ * one, never through a link, no system directory), its directory made when missing
+ */
+static int open_store(const char *path, int flags, const char *const *inputs,
+		      struct hstore **s)
 {
-	char err[ERRBUF_LEN], dir[PATH_MAX];
+	char err[ERRBUF_LEN];
 
-	if (!(flags & HS_RDONLY)) {
-		snprintf(dir, sizeof(dir), "%s", path);
-		if (strcmp(dirname(dir), ".") && mkdir_p(dir, 0755)) {
-			err_msg("cannot create the directory of the store %s", path);
-			return -EIO;
-		}
+	if (!(flags & HS_RDONLY) && outw_check_inplace(path, &(struct outw_opts){
+			.by = "history", .inputs = inputs }, err)) {
+		err_msg("%s", err);
+		return -EINVAL;
 	}
 	if (hstore_open(path, flags, s, err)) {
 		err_msg("%s", err);
@@ -192,7 +199,7 @@ int history_add_dir(const char *db, const char *dir, bool replace)
 	struct hstore *s;
 	int ret;
 
-	if (open_store(db, 0, &s))
+	if (open_store(db, 0, (const char *const[]){ dir, NULL }, &s))
 		return -EINVAL;
 	ret = add_one(s, db, dir, replace);
 	hstore_close(s);
@@ -204,7 +211,7 @@ static int do_add(const struct history_args *a)
 	struct hstore *s;
 	int i, failed = 0;
 
-	if (open_store(history_db(a), 0, &s))
+	if (open_store(history_db(a), 0, (const char *const *)a->paths, &s))
 		return 2;
 	for (i = 0; i < a->npaths; i++)
 		failed += !!add_one(s, history_db(a), a->paths[i], a->replace);
@@ -221,7 +228,7 @@ static int do_merge(const struct history_args *a)
 	struct hstore *s;
 	int i, failed = 0;
 
-	if (open_store(history_db(a), 0, &s))
+	if (open_store(history_db(a), 0, (const char *const *)a->paths, &s))
 		return 2;
 	for (i = 0; i < a->npaths; i++) {
 		if (hstore_merge(s, a->paths[i], &added, &present, &conflicts, err)) {
@@ -256,23 +263,33 @@ static int do_show(const struct history_args *a)
 		.config = a->config, .metrics = a->npatterns ? a->patterns : NULL,
 		.nmetrics = a->npatterns, .min_tail = a->min_tail,
 	};
+	struct outw w = { .pfd = -1, .sfd = -1, .logfd = -1 };
 	char err[ERRBUF_LEN];
 	struct hstore *s;
 	struct hs_set set;
 	size_t i, nplots, regressed;
 	int ret = 0;
 
-	if (open_store(history_db(a), HS_RDONLY, &s))
+	if (a->plotdir && outw_open(&w, a->plotdir, &(struct outw_opts){ .kind = OUTW_INTO,
+			.by = "history", .force = a->force }, err)) {
+		err_msg("%s", err);
 		return 2;
+	}
+	if (open_store(history_db(a), HS_RDONLY, NULL, &s)) {
+		outw_abort(&w);
+		return 2;
+	}
 	if (hstore_series(s, &f, &set, err)) {
 		err_msg("%s", err);
 		hstore_close(s);
+		outw_abort(&w);
 		return 2;
 	}
 	hstore_close(s);
 	if (!set.n) {
 		err_msg("%s: no run matches (host, scenario, workload, configuration or metric "
 			"filters); 'deferbench history add RUN' imports runs", history_db(a));
+		outw_abort(&w);
 		return 2;
 	}
 	for (i = 0; !ret && i < set.n; i++)
@@ -281,6 +298,7 @@ static int do_show(const struct history_args *a)
 	if (ret) {
 		err_msg("out of memory");
 		hs_set_free(&set);
+		outw_abort(&w);
 		return 2;
 	}
 	if (a->regressions) {
@@ -294,14 +312,14 @@ static int do_show(const struct history_args *a)
 		hs_print_table(stdout, &set);
 	}
 	if (a->plotdir && ret != 2) {
-		if (mkdir_p(a->plotdir, 0755) || hs_plot(&set, a->plotdir, &nplots, err)) {
-			err_msg("plots: %s", mkdir_p(a->plotdir, 0755) ? "cannot create the "
-				"directory" : err);
+		if (hs_plot(&set, outw_dir(&w), &nplots, err) || outw_commit(&w, err)) {
+			err_msg("plots: %s", err);
 			ret = 2;
 		} else {
 			info_msg("%zu plots in %s", nplots, a->plotdir);
 		}
 	}
+	outw_abort(&w);
 	hs_set_free(&set);
 	return ret;
 }

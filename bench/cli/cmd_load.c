@@ -12,19 +12,21 @@
 #include <string.h>
 
 #include "cli.h"
-#include "outdir.h"
+#include "outw.h"
 #include "workload.h"
 #include "msg.h"
 #include "parse.h"
 #include "sys.h"
 
-enum { OPT_SEED = 256, OPT_LIST, OPT_INTERVALS };
+enum { OPT_SEED = 256, OPT_LIST, OPT_INTERVALS, OPT_FORCE };
 
 const struct opt_desc load_opts[] = {
 	{ "duration", 'd', required_argument, "DURATION",
 	  "how long to run (10s, 500ms, 2m; default 10s); Ctrl-C stops earlier" },
 	{ "output", 'o', required_argument, "DIR",
 	  "write workload.json and workload-hist.csv into DIR (created)" },
+	{ "force", OPT_FORCE, no_argument, NULL,
+	  "-o: replace what an earlier load wrote in DIR (only its files, unchanged)" },
 	{ "intervals", OPT_INTERVALS, required_argument, "DURATION",
 	  "length of the per-interval histograms in workload-intervals.csv (default 1s)" },
 	{ "seed", OPT_SEED, required_argument, "N",
@@ -91,6 +93,9 @@ static int set_load_opt(const struct opt_desc *d, const char *val, struct load_a
 		return 0;
 	case OPT_LIST:
 		a->list = true;
+		return 0;
+	case OPT_FORCE:
+		a->force = true;
 		return 0;
 	case 'h':
 		a->help = true;
@@ -258,6 +263,10 @@ static int run(struct wl_run *w, uint64_t duration_ns, bool *ran)
 int cmd_load(int argc, char **argv)
 {
 	const struct workload_ops *ops = NULL;
+	static const char *const out_names[] = {
+		"workload.json", "workload-hist.csv", "workload-intervals.csv", NULL,
+	};
+	struct outw ow = { .pfd = -1, .sfd = -1, .logfd = -1 };
 	char errbuf[ERRBUF_LEN];
 	struct load_args *a;
 	struct wl_run *w;
@@ -287,8 +296,9 @@ int cmd_load(int argc, char **argv)
 		goto out;
 	}
 	/* the output directory is checked before the work, not after it */
-	if (a->outdir && outdir_writable(a->outdir, errbuf)) {
-		err_msg("load: -o: %s", errbuf);
+	if (a->outdir && outw_open(&ow, a->outdir, &(struct outw_opts){ .kind = OUTW_INTO,
+			.by = "load", .force = a->force, .names = out_names }, errbuf)) {
+		err_msg("%s", errbuf);
 		goto out;
 	}
 	signals_install();
@@ -301,14 +311,18 @@ int cmd_load(int argc, char **argv)
 		wl_print(w, stdout);
 	fflush(stdout);
 	if (a->outdir && ran) {
-		ret = wl_write_results(w, a->outdir);
+		ret = wl_write_results(w, outw_dir(&ow));
 		if (ret) {
-			err_msg("cannot write results to %s: %s", a->outdir, strerror(-ret));
+			err_msg("load: cannot write the results: %s", strerror(-ret));
+			rc = 1;
+		} else if (outw_commit(&ow, errbuf)) {
+			err_msg("%s", errbuf);
 			rc = 1;
 		}
 	}
 	wl_free(w);
 out:
+	outw_abort(&ow);
 	free(a);
 	return rc;
 }
