@@ -67,6 +67,7 @@ struct analyze_args {
 	const char *in_dir;		/* a record directory, or a trace.dat file */
 	const char *out_dir;
 	bool force;
+	bool accept_damaged;		/* a cpuN.dat short of events: analyze what is there */
 	const char *buffer;		/* trace.dat: the instance buffer to read */
 	uint64_t interval_ns;		/* trace.dat: intervals.csv (0: the default 1 s) */
 	uint64_t start_ns, end_ns;	/* trace.dat: the events between (0: no bound) */

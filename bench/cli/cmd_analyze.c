@@ -17,11 +17,14 @@
 #include "msg.h"
 #include "parse.h"
 
-enum { OPT_FORCE = 256, OPT_BUFFER, OPT_START, OPT_END };
+enum { OPT_FORCE = 256, OPT_BUFFER, OPT_START, OPT_END, OPT_ACCEPT_DAMAGED };
 
 static const struct opt_desc analyze_opts[] = {
 	{ "output", 'o', required_argument, "DIR", "write summary.json and the CSV files to DIR" },
 	{ "force", OPT_FORCE, no_argument, NULL, "replace earlier results in DIR" },
+	{ "accept-damaged", OPT_ACCEPT_DAMAGED, no_argument, NULL,
+	  "a cpuN.dat with fewer events than capture.json says were read: analyze what is "
+	  "there, the missing events counted as lost (an error otherwise)" },
 	{ "buffer", OPT_BUFFER, required_argument, "NAME",
 	  "trace.dat: read the instance buffer NAME (default: the one with events)" },
 	{ "interval", 'i', required_argument, "DUR",
@@ -58,6 +61,9 @@ int analyze_parse_args(int argc, char **argv, struct analyze_args *a, char *errb
 			break;
 		case OPT_FORCE:
 			a->force = true;
+			break;
+		case OPT_ACCEPT_DAMAGED:
+			a->accept_damaged = true;
 			break;
 		case OPT_BUFFER:
 			a->buffer = optarg;
@@ -140,7 +146,7 @@ int cmd_analyze(int argc, char **argv)
 
 		ret = tracedat_analyze(a.in_dir, &to, err);
 	} else {
-		ret = offline_analyze(raw, a.out_dir ? outw_dir(&w) : NULL, err);
+		ret = offline_analyze(raw, a.out_dir ? outw_dir(&w) : NULL, a.accept_damaged, err);
 	}
 	if (ret) {
 		err_msg("analyze: %s", err);
