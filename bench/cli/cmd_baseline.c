@@ -284,17 +284,25 @@ static int write_info(const char *dir, const struct run *run)
 /* usable_as_baseline - a baseline must be complete and loss-free unless forced */
 static int usable_as_baseline(const struct run *run, bool force)
 {
-	size_t i, bad = 0, lossy = 0;
+	size_t i, ok = 0, lossy = 0;
 
 	for (i = 0; i < run->ncells; i++) {
-		bad += !run->cells[i].ok;
+		ok += run->cells[i].ok;
 		lossy += run->cells[i].ok && run->cells[i].rec.cap.lossy;
 	}
-	if (run->complete && !bad && !lossy)
+	if (!ok) {
+		err_msg("%s: no cell of this run finished (%zu in run.json%s): there is nothing to "
+			"compare against; save a run that finished", run->dir, run->ncells,
+			run->complete ? "" : ", and the run was interrupted or failed");
+		return -EINVAL;
+	}
+	if (run->complete && ok == run->ncells && !lossy)
 		return 0;
-	(force ? warn_msg : err_msg)("%s: %s, %zu cells not finished, %zu lossy%s", run->dir,
-				     run->complete ? "complete" : "incomplete", bad, lossy,
-				     force ? "; saved anyway (--force)" : "; use --force to save anyway");
+	(force ? warn_msg : err_msg)("%s: the run is %s: %zu of %zu cells finished, %zu of "
+				     "them lost events%s", run->dir, run->complete ? "complete" :
+				     "incomplete (interrupted or failed)", ok, run->ncells, lossy,
+				     force ? "; saved anyway (--force)" :
+				     "; use --force to save it anyway");
 	return force ? 0 : -EINVAL;
 }
 

@@ -154,6 +154,34 @@ static int write_out(const struct export_args *a, struct outw *w, const struct r
 	return ret;
 }
 
+/*
+ * exportable - a run whose export a CI can take for what it says: complete, and with
+ * at least one primary metric that has a value (an empty export reads as a pass)
+ */
+static int exportable(const struct export_args *a, const struct run *run,
+		      const struct ci_rows *rows)
+{
+	size_t i, valued = 0, ok = 0;
+
+	for (i = 0; i < rows->n; i++)
+		valued += rows->r[i].n > 0;
+	for (i = 0; i < run->ncells; i++)
+		ok += run->cells[i].ok;
+	if (!run->complete) {
+		err_msg("export: %s is incomplete (run.json says the run did not complete: it was "
+			"interrupted or failed; %zu of %zu cells finished): its export would stand "
+			"for a whole run; run the scenario again", a->run, ok, run->ncells);
+		return -EINVAL;
+	}
+	if (!valued) {
+		err_msg("export: %s: nothing to export: no primary metric has a value (%zu cells, "
+			"%zu finished); an empty export would read as a pass", a->run,
+			run->ncells, ok);
+		return -ENODATA;
+	}
+	return 0;
+}
+
 /* open_output - -o FILE through the output writer, checked before the work */
 static int open_output(const struct export_args *a, const struct run *run,
 		       const struct run *base, struct outw *w)
@@ -220,9 +248,7 @@ int cmd_export(int argc, char **argv)
 			err_msg("%s", err);
 	}
 	if (!ret) {
-		if (!rows.n)
-			warn_msg("%s: no primary metric has a value", a.run);
-		ret = write_out(&a, &w, &run, &rows);
+		ret = exportable(&a, &run, &rows) ?: write_out(&a, &w, &run, &rows);
 		ci_rows_free(&rows);
 	}
 	outw_abort(&w);

@@ -174,12 +174,22 @@ static int add_one(struct hstore *s, const char *db, const char *dir, bool repla
 	struct hstore_added r;
 	char err[ERRBUF_LEN];
 	struct run run;
+	size_t i;
 	int ret;
 
 	ret = run_load(dir, &run, err);
 	if (ret) {
 		err_msg("%s", err);
 		return ret;
+	}
+	for (i = 0; i < run.ncells && !run.cells[i].ok; i++)
+		;
+	if (i == run.ncells) {
+		err_msg("%s: no cell of this run finished (%zu in run.json%s): there is nothing to "
+			"add; add a run that finished", dir, run.ncells, run.complete ? "" :
+			", and the run was interrupted or failed");
+		run_free(&run);
+		return -ENODATA;
 	}
 	ret = hstore_add_run(s, &run, dir, replace, &r, err);
 	if (ret)
