@@ -111,9 +111,22 @@ int cmd_analyze(int argc, char **argv)
 	ret = cli_parsed(analyze_parse_args(argc, argv, &a, err), &analyze_help, err, 1);
 	if (ret >= 0)
 		return ret;
-	tracedat = !stat(a.in_dir, &st) && S_ISREG(st.st_mode);
+	if (stat(a.in_dir, &st)) {
+		err_msg("analyze: %s: %s; give a directory 'deferbench record --raw -o DIR' wrote, "
+			"or a trace.dat", a.in_dir, strerror(errno));
+		return 1;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		err_msg("analyze: %s is %s: give a directory 'deferbench record --raw -o DIR' "
+			"wrote, or a trace.dat", a.in_dir, S_ISFIFO(st.st_mode) ? "a pipe" :
+			S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" :
+			"not a regular file");
+		return 1;
+	}
+	tracedat = S_ISREG(st.st_mode);
 	if (tracedat && !is_tracedat(a.in_dir)) {
-		err_msg("analyze: %s is not a trace.dat (nor a record directory)", a.in_dir);
+		err_msg("analyze: %s is not a trace.dat (it does not begin with trace-cmd's magic "
+			"bytes) nor a record directory", a.in_dir);
 		return 1;
 	}
 	if (!tracedat && (a.buffer || a.interval_ns || a.start_ns || a.end_ns)) {
@@ -123,8 +136,9 @@ int cmd_analyze(int argc, char **argv)
 	}
 	snprintf(raw, sizeof(raw), "%s/raw", a.in_dir);
 	if (!tracedat && (stat(raw, &st) || !S_ISDIR(st.st_mode))) {
-		err_msg("analyze: %s has no raw/ capture; record with 'deferbench record --raw -o %s'",
-			a.in_dir, a.in_dir);
+		err_msg("analyze: %s holds no raw/ capture to analyze: only 'deferbench record "
+			"--raw -o DIR' keeps one (a record without --raw keeps its results only)",
+			a.in_dir);
 		return 1;
 	}
 	/* the capture is an input: the output may not be, hold or lie in it */

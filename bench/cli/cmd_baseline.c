@@ -382,7 +382,8 @@ static int baseline_show(const struct baseline_args *a, bool path_only)
 	size_t f;
 
 	if (baseline_dir(a, dir, sizeof(dir))) {
-		err_msg("no baseline '%s' at %s", a->name, dir);
+		err_msg("no baseline '%s' at %s: save one with 'deferbench baseline save RUN' "
+			"(--dir, --host and --name choose another)", a->name, dir);
 		return 1;
 	}
 	if (path_only) {
@@ -421,7 +422,8 @@ static int baseline_list(const struct baseline_args *a)
 		return 1;
 	d = opendir(dir);
 	if (!d) {
-		err_msg("no baselines for host %s in %s", host, root_of(a));
+		err_msg("no baselines for host %s in %s: save one with 'deferbench baseline save "
+			"RUN' (--dir and --host look elsewhere)", host, root_of(a));
 		return 1;
 	}
 	while ((de = readdir(d)))

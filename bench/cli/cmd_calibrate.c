@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "adaptive.h"
@@ -56,6 +57,24 @@ static int run_all(const struct baseline_args *a, char (*dirs)[PATH_MAX])
 			return -EIO;
 		}
 	}
+	return 0;
+}
+
+/* distinct_runs - --from names each run once: a run against itself is no noise floor */
+static int distinct_runs(const struct baseline_args *a)
+{
+	struct stat si, sj;
+	int i, j;
+
+	for (i = 0; i < a->nfrom; i++)
+		for (j = i + 1; !stat(a->from[i], &si) && j < a->nfrom; j++)
+			if (!stat(a->from[j], &sj) && si.st_dev == sj.st_dev &&
+			    si.st_ino == sj.st_ino) {
+				err_msg("calibrate: --from names %s twice (also as %s): a run "
+					"compared with itself measures no noise; give distinct runs",
+					a->from[i], a->from[j]);
+				return -EINVAL;
+			}
 	return 0;
 }
 
@@ -141,6 +160,11 @@ int baseline_calibrate(const struct baseline_args *a)
 	nruns = a->from ? a->nfrom : a->runs;
 	for (i = 0; a->from && i < nruns; i++)
 		snprintf(dirs[i], PATH_MAX, "%s", a->from[i]);
+	if (a->from && distinct_runs(a)) {
+		free(runs);
+		free(dirs);
+		return 1;
+	}
 	/* before the work: the scenario's runs are new, --from's are inputs */
 	if (!a->from) {
 		ret = open_output(a, NULL, 0, &w, path, sizeof(path));

@@ -198,11 +198,11 @@ static int load_both(const struct compare_args *a, struct run *base, struct run 
 	char err[ERRBUF_LEN];
 
 	if (run_load(a->base, base, err)) {
-		err_msg("base: %s", err);
+		err_msg("compare: the base run (BASE): %s", err);
 		return -EINVAL;
 	}
 	if (run_load(a->new, new, err)) {
-		err_msg("new: %s", err);
+		err_msg("compare: the new run (NEW): %s", err);
 		run_free(base);
 		return -EINVAL;
 	}
@@ -227,7 +227,7 @@ static int judge_setup(struct compare_args *a, const struct run *base, const str
 
 	ret = a->noise ? noise_load(a->noise, noise, err) : noise_load_dir(base->dir, noise, err);
 	if (ret && (a->noise || ret != -ENOENT)) {
-		err_msg("%s", err);
+		err_msg("compare: %s: %s", a->noise ? "--noise" : "the base's noise floors", err);
 		return ret;
 	}
 	if (!ret)
