@@ -509,6 +509,9 @@ int outw_check_inplace(const char *path, const struct outw_opts *o, char *errbuf
 			ret = set_errno(errbuf, -ELOOP, "%s: %s/%s is a symbolic link: deferbench "
 					"does not write through links; %s", w.o.by, pdir, name,
 					i ? "remove it" : "name the file itself");
+		else if (S_ISDIR(st.st_mode))
+			ret = set_errno(errbuf, -EISDIR, "%s: %s/%s is a directory: name a file in "
+					"it (%s/%s/results.db, say)", w.o.by, pdir, name, pdir, name);
 		else if (!S_ISREG(st.st_mode))
 			ret = set_errno(errbuf, -EINVAL, "%s: %s/%s is not a regular file", w.o.by,
 					pdir, name);

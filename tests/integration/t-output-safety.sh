@@ -258,7 +258,9 @@ if [ "$(id -u)" -eq 0 ]; then
 	refused "symbolic link" $DB record -d 200ms -o "$T/rec" --force
 	# record reads no input file: there is no input to give as its output
 	covers load
-	mkdir "$T/lo"
+	works $DB load tty -d 1s -o "$T/lo"
+	refused "pass --force" $DB load tty -d 1s -o "$T/lo"
+	rm "$T/lo/workload.json"
 	ln -s ../victim "$T/lo/workload.json"
 	refused "symbolic link" $DB load tty -d 1s -o "$T/lo" --force
 	refused "no directory deferbench wrote" $DB load tty -d 1s -o "$T/foreign"
