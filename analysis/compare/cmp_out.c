@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "doc.h"
+#include "outw.h"
 #include "common.h"
 
 /* Verdicts in the order the outputs list them: what needs attention first. */
@@ -317,7 +318,7 @@ int cmp_write_junit(const char *path, const struct cmp_ctx *c)
 	for (i = 0; i < r->nrows; i++)
 		tests += in_junit(&r->rows[i]);
 	skipped = r->count[V_CANNOT_TELL] + r->count[V_LOSSY] + r->count[V_INCOMPLETE];
-	f = fopen(path, "w");
+	f = out_fopen(path);
 	if (!f)
 		return -errno;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

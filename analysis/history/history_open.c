@@ -99,7 +99,29 @@ int hs_sqlerr(sqlite3 *db, char *errbuf, const char *what)
 				sqlite3_errmsg(db));
 	if (code == SQLITE_FULL)
 		return set_errno(errbuf, -ENOSPC, "%s: disk full", what);
-	return set_errno(errbuf, -EIO, "%s: %s", what, sqlite3_errmsg(db));
+	/* what SQLite says, translated into what is wrong with the store */
+	if (code == SQLITE_CONSTRAINT)
+		return set_errno(errbuf, -EINVAL, "%s: the store's rows do not fit together (SQLite: "
+				 "%s): it was changed outside deferbench, or is damaged; use a copy "
+				 "made before, or start a new store (--db)", what,
+				 sqlite3_errmsg(db));
+	if (code == SQLITE_ERROR && (strstr(sqlite3_errmsg(db), "no such") ||
+				     strstr(sqlite3_errmsg(db), "has no column")))
+		return set_errno(errbuf, -EINVAL, "%s: the store's tables are not those deferbench "
+				 "made (SQLite: %s): it was changed outside deferbench, or is "
+				 "damaged; use a copy made before, or start a new store (--db)",
+				 what, sqlite3_errmsg(db));
+	if (code == SQLITE_IOERR)
+		return set_errno(errbuf, -EIO, "%s: the store cannot be read or written (SQLite: "
+				 "%s): check the disk and the file", what, sqlite3_errmsg(db));
+	if (code == SQLITE_NOMEM)
+		return set_errno(errbuf, -ENOMEM, "%s: out of memory", what);
+	if (code == SQLITE_CANTOPEN)
+		return set_errno(errbuf, -EIO, "%s: the store cannot be opened (SQLite: %s): check "
+				 "that its directory exists and may be written", what,
+				 sqlite3_errmsg(db));
+	return set_errno(errbuf, -EIO, "%s: the store cannot be used (SQLite: %s)", what,
+			 sqlite3_errmsg(db));
 }
 
 int hs_exec(sqlite3 *db, const char *sql, char *errbuf)
@@ -261,9 +283,13 @@ int hstore_open(const char *path, int flags, struct hstore **out, char *errbuf)
 		of = SQLITE_OPEN_READWRITE;
 	else
 		of = SQLITE_OPEN_READONLY;
+	/* never through a link planted where the store should be (outw.h) */
+	of |= SQLITE_OPEN_NOFOLLOW;
 	if (sqlite3_open_v2(path, &s->db, of, NULL) != SQLITE_OK) {
 		ret = set_errno(errbuf, -EIO, "%s: cannot open the store: %s", path,
-			       s->db ? sqlite3_errmsg(s->db) : "out of memory");
+			       !s->db ? "out of memory" : sqlite3_extended_errcode(s->db) ==
+			       SQLITE_CANTOPEN_SYMLINK ? "it is a symbolic link (name the store "
+			       "itself)" : sqlite3_errmsg(s->db));
 		goto error;
 	}
 	sqlite3_busy_timeout(s->db, HSTORE_BUSY_MS);

@@ -86,6 +86,7 @@ struct analyze_args {
 	const char *in_dir;		/* a record directory, or a trace.dat file */
 	const char *out_dir;
 	bool force;
+	bool accept_damaged;		/* a cpuN.dat short of events: analyze what is there */
 	const char *buffer;		/* trace.dat: the instance buffer to read */
 	uint64_t interval_ns;		/* trace.dat: intervals.csv (0: the default 1 s) */
 	uint64_t start_ns, end_ns;	/* trace.dat: the events between (0: no bound) */
@@ -126,6 +127,7 @@ struct load_args {
 	uint64_t seed;			/* --seed, default 1 */
 	uint64_t intervals_ns;		/* -i, 0: the workload's default (1 s) */
 	bool list;			/* --list */
+	bool force;			/* -o: replace an earlier load's files */
 	bool help;			/* -h */
 	int nopts;
 	char key[LOAD_MAX_OPTS][LOAD_KEY_MAX];	/* workload options, in order given */
@@ -177,6 +179,7 @@ struct report_args {
 	const char *dir;
 	const char *outdir;		/* NULL: dir itself */
 	bool no_plots;
+	bool force;			/* replace an earlier report's files */
 	unsigned int top_wq;		/* workqueue groups shown per cell */
 };
 int report_parse(int argc, char **argv, struct report_args *a, char *errbuf);
@@ -190,6 +193,7 @@ struct compare_args {
 	const char *base, *new;
 	const char *outdir;		/* NULL: the new run's directory */
 	bool no_files;
+	bool force;			/* replace an earlier compare's files */
 	bool allow_empty;		/* no primary metric judged is not an error */
 	const char *noise;		/* --noise FILE */
 	struct cmp_opts cmp;
@@ -254,6 +258,7 @@ struct history_args {
 	size_t npatterns;		/* 0: the primary metrics */
 	const char *plotdir;		/* -o: write plots here */
 	bool regressions, fleet, replace;
+	bool force;			/* -o: replace an earlier history's plots */
 	unsigned int min_tail;
 	struct hs_detect_opts det;
 	char **paths;			/* add: run directories; merge: stores */
@@ -280,6 +285,7 @@ struct export_args {
 	const char *against;		/* baseline run: verdicts; NULL: measurements only */
 	const char *origin, *build_id;	/* KCIDB */
 	const char *output;		/* NULL: stdout */
+	bool force;			/* replace an earlier export's file */
 	unsigned int min_tail;
 };
 int export_parse(int argc, char **argv, struct export_args *a, char *errbuf);

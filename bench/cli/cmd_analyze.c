@@ -12,7 +12,7 @@
 #include "capture.h"
 #include "cli.h"
 #include "offline.h"
-#include "outdir.h"
+#include "outw.h"
 #include "tracedat.h"
 #include "msg.h"
 #include "parse.h"
@@ -26,6 +26,9 @@ static int set_ts(const struct opt_desc *o, const char *arg, void *args, char *e
 static const struct opt_desc analyze_opts[] = {
 	CLI_OPT_OUTPUT(analyze_args, out_dir, "DIR", "write summary.json and the CSV files to DIR"),
 	CLI_OPT_FORCE(analyze_args, force, "replace earlier results in DIR"),
+	OPT_BOOL(0, "accept-damaged", analyze_args, accept_damaged,
+		 "a cpuN.dat with fewer events than capture.json says were read: analyze what "
+		 "is there, the missing events counted as lost (an error otherwise)"),
 	OPT_STRING(0, "buffer", analyze_args, buffer, "NAME",
 		   "trace.dat: read the instance buffer NAME (default: the one with events)"),
 	CLI_OPT_INTERVAL(analyze_args, interval_ns, CAPTURE_MIN_INTERVAL_NS,
@@ -83,8 +86,9 @@ int analyze_parse_args(int argc, char **argv, struct analyze_args *a, char *errb
 
 int cmd_analyze(int argc, char **argv)
 {
-	char err[ERRBUF_LEN] = "", raw[PATH_MAX], staging[PATH_MAX + 64] = "";
+	char err[ERRBUF_LEN] = "", raw[PATH_MAX];
 	struct analyze_args a;
+	struct outw w = { .pfd = -1 };
 	struct stat st;
 	bool tracedat;
 	int ret;
@@ -92,9 +96,22 @@ int cmd_analyze(int argc, char **argv)
 	ret = cli_parsed(analyze_parse_args(argc, argv, &a, err), &cli_analyze, err, 1);
 	if (ret >= 0)
 		return ret;
-	tracedat = !stat(a.in_dir, &st) && S_ISREG(st.st_mode);
+	if (stat(a.in_dir, &st)) {
+		err_msg("analyze: %s: %s; give a directory 'deferbench record --raw -o DIR' wrote, "
+			"or a trace.dat", a.in_dir, strerror(errno));
+		return 1;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		err_msg("analyze: %s is %s: give a directory 'deferbench record --raw -o DIR' "
+			"wrote, or a trace.dat", a.in_dir, S_ISFIFO(st.st_mode) ? "a pipe" :
+			S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" :
+			"not a regular file");
+		return 1;
+	}
+	tracedat = S_ISREG(st.st_mode);
 	if (tracedat && !is_tracedat(a.in_dir)) {
-		err_msg("analyze: %s is not a trace.dat (nor a record directory)", a.in_dir);
+		err_msg("analyze: %s is not a trace.dat (it does not begin with trace-cmd's magic "
+			"bytes) nor a record directory", a.in_dir);
 		return 1;
 	}
 	if (!tracedat && (a.buffer || a.interval_ns || a.start_ns || a.end_ns)) {
@@ -104,15 +121,17 @@ int cmd_analyze(int argc, char **argv)
 	}
 	snprintf(raw, sizeof(raw), "%s/raw", a.in_dir);
 	if (!tracedat && (stat(raw, &st) || !S_ISDIR(st.st_mode))) {
-		err_msg("analyze: %s has no raw/ capture; record with 'deferbench record --raw -o %s'",
-			a.in_dir, a.in_dir);
+		err_msg("analyze: %s holds no raw/ capture to analyze: only 'deferbench record "
+			"--raw -o DIR' keeps one (a record without --raw keeps its results only)",
+			a.in_dir);
 		return 1;
 	}
 	/* the capture is an input: the output may not be, hold or lie in it */
-	if (a.out_dir && (outdir_check(a.out_dir, a.force, (const char *const[]){ raw, NULL },
-				       err) ||
-			  outdir_stage(a.out_dir, staging, sizeof(staging), err))) {
-		err_msg("analyze: %s", err);
+	if (a.out_dir && outw_open(&w, a.out_dir, &(struct outw_opts){
+			.kind = OUTW_DIR, .by = "analyze", .force = a.force,
+			.inputs = (const char *const[]){ tracedat ? a.in_dir : raw, NULL } },
+			err)) {
+		err_msg("%s", err);
 		return 1;
 	}
 	if (tracedat) {
@@ -121,18 +140,20 @@ int cmd_analyze(int argc, char **argv)
 			.interval_ns = a.interval_ns ? a.interval_ns : CAPTURE_DEFAULT_INTERVAL_NS,
 			.start_ns = a.start_ns,
 			.end_ns = a.end_ns,
-			.outdir = a.out_dir ? staging : NULL,
+			.outdir = a.out_dir ? outw_dir(&w) : NULL,
 		};
 
 		ret = tracedat_analyze(a.in_dir, &to, err);
 	} else {
-		ret = offline_analyze(raw, a.out_dir ? staging : NULL, err);
+		ret = offline_analyze(raw, a.out_dir ? outw_dir(&w) : NULL, a.accept_damaged, err);
 	}
-	if (!ret && a.out_dir && outdir_commit(a.out_dir, staging, err))
-		ret = -EIO;
 	if (ret) {
 		err_msg("analyze: %s", err);
-		outdir_abort(staging);
+		outw_abort(&w);
+		return 1;
+	}
+	if (a.out_dir && outw_commit(&w, err)) {
+		err_msg("%s", err);
 		return 1;
 	}
 	if (a.out_dir)

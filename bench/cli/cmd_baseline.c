@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "jsonw.h"
+#include "outw.h"
 #include "rundir.h"
 #include "msg.h"
 #include "file.h"
@@ -32,7 +33,8 @@ static const struct opt_desc baseline_opts[] = {
 		     "host the baseline belongs to (default: the run's host for save, this host "
 		     "otherwise)"),
 	OPT_STRING(0, "name", baseline_args, name, "NAME", "baseline name"),
-	CLI_OPT_FORCE(baseline_args, force, "save: accept an incomplete or lossy run"),
+	CLI_OPT_FORCE(baseline_args, force, "save: accept an incomplete or lossy run; "
+		      "calibrate: replace the noise.json an earlier calibrate wrote (unchanged)"),
 	OPT_BOOL(0, "replace", baseline_args, replace,
 		 "save: replace a baseline of that name (refused otherwise)"),
 	OPT_INT(0, "runs", baseline_args, runs, "N", 2, CALIBRATE_MAX_RUNS,
@@ -169,25 +171,24 @@ static const char *root_of(const struct baseline_args *a)
 	return a->root ? a->root : env && *env ? env : BASELINE_DEFAULT_ROOT;
 }
 
-/* copy_file - src to dst (created 0644) */
+/* copy_file - src (a regular file of bounded size) to dst, a new output file */
 static int copy_file(const char *src, const char *dst)
 {
 	char buf[65536];
 	int in, out, ret = 0;
 	ssize_t n;
 
-	in = open(src, O_RDONLY | O_CLOEXEC);
+	in = open_input(src, INPUT_MAX_DATA, NULL);
 	if (in < 0)
-		return -errno;
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		return in;
+	out = out_create(dst, 0644);
 	if (out < 0) {
-		ret = -errno;
 		close(in);
-		return ret;
+		return out;
 	}
 	while ((n = read(in, buf, sizeof(buf))) > 0)
 		if (write(out, buf, (size_t)n) != n) {
-			ret = -EIO;
+			ret = n < 0 ? -errno : -EIO;
 			break;
 		}
 	if (n < 0)
@@ -216,7 +217,7 @@ static int copy_files(const char *src, const char *dst)
 	DIR *dir;
 	int ret;
 
-	ret = mkdir_p(dst, 0755);
+	ret = out_mkdir_p(dst);
 	if (ret)
 		return ret;
 	dir = opendir(src);
@@ -228,7 +229,8 @@ static int copy_files(const char *src, const char *dst)
 			ret = -ENAMETOOLONG;
 			break;
 		}
-		if (wanted(de->d_name) && stat(s, &st) == 0 && S_ISREG(st.st_mode))
+		/* a link in the run is not copied: what it points to is no result */
+		if (wanted(de->d_name) && lstat(s, &st) == 0 && S_ISREG(st.st_mode))
 			ret = copy_file(s, d);
 	}
 	closedir(dir);
@@ -275,45 +277,33 @@ static int write_info(const char *dir, const struct run *run)
 /* usable_as_baseline - a baseline must be complete and loss-free unless forced */
 static int usable_as_baseline(const struct run *run, bool force)
 {
-	size_t i, bad = 0, lossy = 0;
+	size_t i, ok = 0, lossy = 0;
 
 	for (i = 0; i < run->ncells; i++) {
-		bad += !run->cells[i].ok;
+		ok += run->cells[i].ok;
 		lossy += run->cells[i].ok && run->cells[i].rec.cap.lossy;
 	}
-	if (run->complete && !bad && !lossy)
-		return 0;
-	(force ? warn_msg : err_msg)("%s: %s, %zu cells not finished, %zu lossy%s", run->dir,
-				     run->complete ? "complete" : "incomplete", bad, lossy,
-				     force ? "; saved anyway (--force)" : "; use --force to save anyway");
-	return force ? 0 : -EINVAL;
-}
-
-/* install - move tmp to dest, replacing an older baseline only once tmp is complete */
-static int install(const char *tmp, const char *dest, const char *hostdir, const char *name)
-{
-	char old[PATH_MAX];
-	bool had_old;
-
-	if (pathf(old, sizeof(old), "%s/.old-%s-%d", hostdir, name, (int)getpid()))
-		return -ENAMETOOLONG;
-	had_old = access(dest, F_OK) == 0;
-	if (had_old && rename(dest, old))
-		return -errno;
-	if (rename(tmp, dest)) {
-		int e = -errno;
-
-		if (had_old)
-			rename(old, dest);
-		return e;
+	if (!ok) {
+		err_msg("%s: no cell of this run finished (%zu in run.json%s): there is nothing to "
+			"compare against; save a run that finished", run->dir, run->ncells,
+			run->complete ? "" : ", and the run was interrupted or failed");
+		return -EINVAL;
 	}
-	return had_old ? rm_rf(old) : 0;
+	if (run->complete && ok == run->ncells && !lossy)
+		return 0;
+	(force ? warn_msg : err_msg)("%s: the run is %s: %zu of %zu cells finished, %zu of "
+				     "them lost events%s", run->dir, run->complete ? "complete" :
+				     "incomplete (interrupted or failed)", ok, run->ncells, lossy,
+				     force ? "; saved anyway (--force)" :
+				     "; use --force to save it anyway");
+	return force ? 0 : -EINVAL;
 }
 
 static int baseline_save(const struct baseline_args *a)
 {
-	char hostdir[PATH_MAX], dest[PATH_MAX], tmp[PATH_MAX], err[ERRBUF_LEN];
+	char rel[PATH_MAX], dest[PATH_MAX], err[ERRBUF_LEN] = "", **inputs = NULL;
 	const char *host;
+	struct outw w;
 	struct run run;
 	int ret;
 
@@ -329,25 +319,35 @@ static int baseline_save(const struct baseline_args *a)
 	}
 	if (ret)
 		goto out;
-	ret = pathf(hostdir, sizeof(hostdir), "%s/%s", root_of(a), host);
-	ret = ret ?: pathf(dest, sizeof(dest), "%s/%s", hostdir, a->name);
-	ret = ret ?: pathf(tmp, sizeof(tmp), "%s/.tmp-%s-%d", hostdir, a->name, (int)getpid());
+	ret = pathf(rel, sizeof(rel), "%s/%s", host, a->name);
+	ret = ret ?: pathf(dest, sizeof(dest), "%s/%s", root_of(a), rel);
 	if (!ret && !a->replace && !access(dest, F_OK)) {
 		err_msg("baseline %s exists; pass --replace to replace it (or save under another "
 			"--name)", dest);
 		goto out_ret;
 	}
-	ret = ret ?: mkdir_p(hostdir, 0755);
-	ret = ret ?: copy_run(&run, tmp);
-	ret = ret ?: write_info(tmp, &run);
-	ret = ret ?: install(tmp, dest, hostdir, a->name);
+	/* <host>/<name> is composed from what the run says: no link on the way is followed */
+	inputs = ret ? NULL : run_inputs(&run);
+	ret = ret ?: !inputs ? -ENOMEM : outw_open(&w, rel, &(struct outw_opts){
+			.kind = OUTW_DIR, .by = "baseline save", .force = a->replace,
+			.force_opt = "--replace", .base = root_of(a),
+			.inputs = (const char *const *)inputs }, err);
+	if (ret) {
+		err_msg("%s", err[0] ? err : strerror(-ret));
+		goto out;
+	}
+	ret = copy_run(&run, outw_dir(&w));
+	ret = ret ?: write_info(outw_dir(&w), &run);
 	if (ret) {
 		err_msg("cannot save the baseline in %s: %s", dest, strerror(-ret));
-		rm_rf(tmp);
+		outw_abort(&w);
+	} else if ((ret = outw_commit(&w, err))) {
+		err_msg("%s", err);
 	} else {
 		printf("%s\n", dest);
 	}
 out:
+	run_inputs_free(inputs);
 	run_free(&run);
 	return ret ? 1 : 0;
 out_ret:
@@ -375,7 +375,8 @@ static int baseline_show(const struct baseline_args *a, bool path_only)
 	size_t f;
 
 	if (baseline_dir(a, dir, sizeof(dir))) {
-		err_msg("no baseline '%s' at %s", a->name, dir);
+		err_msg("no baseline '%s' at %s: save one with 'deferbench baseline save RUN' "
+			"(--dir, --host and --name choose another)", a->name, dir);
 		return 1;
 	}
 	if (path_only) {
@@ -414,7 +415,8 @@ static int baseline_list(const struct baseline_args *a)
 		return 1;
 	d = opendir(dir);
 	if (!d) {
-		err_msg("no baselines for host %s in %s", host, root_of(a));
+		err_msg("no baselines for host %s in %s: save one with 'deferbench baseline save "
+			"RUN' (--dir and --host look elsewhere)", host, root_of(a));
 		return 1;
 	}
 	while ((de = readdir(d)))

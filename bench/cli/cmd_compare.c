@@ -6,12 +6,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "cmp_out.h"
-#include "outdir.h"
+#include "outw.h"
 #include "rundir.h"
 #include "msg.h"
 #include "file.h"
@@ -32,6 +33,8 @@ static const struct opt_desc compare_opts[] = {
 	CLI_OPT_OUTPUT(compare_args, outdir, "DIR",
 		       "write compare.md and junit.xml here (default: the NEW directory)"),
 	OPT_BOOL(0, "no-files", compare_args, no_files, "print only; write no files"),
+	CLI_OPT_FORCE(compare_args, force, "replace what an earlier compare wrote there (only "
+		      "files its manifest lists, unchanged)"),
 	CLI_OPT_NOISE(compare_args, noise,
 		      "the host's noise floors (default: BASE/noise.json when BASE is a "
 		      "calibrated baseline)"),
@@ -89,29 +92,64 @@ int compare_parse(int argc, char **argv, struct compare_args *a, char *errbuf)
 	return 0;
 }
 
-static int write_files(const struct compare_args *a, const struct cmp_ctx *ctx)
+/*
+ * open_output - the output writer on compare.md and junit.xml, before the work: never
+ * onto or into either run, never over files compare did not write (outw.h)
+ */
+static int open_output(const struct compare_args *a, const struct run *base,
+		       const struct run *new, struct outw *w)
 {
-	const char *dir = a->outdir ? a->outdir : a->new;
-	char md[PATH_MAX], xml[PATH_MAX];
+	static const char *const names[] = { "compare.md", "junit.xml", NULL };
+	char **bi = run_inputs(base), **ni = run_inputs(new), err[ERRBUF_LEN];
+	const char **in = NULL;
+	size_t nb = 0, nn = 0;
+	int ret = -ENOMEM;
+
+	while (bi && bi[nb])
+		nb++;
+	while (ni && ni[nn])
+		nn++;
+	if (bi && ni && (in = calloc(nb + nn + 2, sizeof(*in)))) {
+		memcpy(in, bi, nb * sizeof(*in));
+		memcpy(in + nb, ni, nn * sizeof(*in));
+		in[nb + nn] = a->noise;
+		ret = outw_open(w, a->outdir ? a->outdir : new->dir, &(struct outw_opts){
+				.kind = OUTW_INTO, .by = "compare", .force = a->force,
+				.home = new->dir, .inputs = in, .names = names }, err);
+	} else {
+		snprintf(err, sizeof(err), "compare: out of memory");
+	}
+	if (ret)
+		err_msg("%s", err);
+	free(in);
+	run_inputs_free(bi);
+	run_inputs_free(ni);
+	return ret;
+}
+
+static int write_files(struct outw *w, const struct cmp_ctx *ctx)
+{
+	char md[PATH_MAX], xml[PATH_MAX], err[ERRBUF_LEN];
 	int ret;
 
-	if (mkdir_p(dir, 0755) ||
-	    path_join(md, sizeof(md), dir, "compare.md") ||
-	    path_join(xml, sizeof(xml), dir, "junit.xml")) {
-		err_msg("cannot create %s", dir);
-		return -EIO;
-	}
-	ret = cmp_write_md(md, ctx);
+	ret = path_join(md, sizeof(md), outw_dir(w), "compare.md");
+	ret = ret ?: path_join(xml, sizeof(xml), outw_dir(w), "junit.xml");
+	ret = ret ?: cmp_write_md(md, ctx);
 	if (ret) {
-		err_msg("%s: %s", md, strerror(-ret));
+		err_msg("compare: cannot write compare.md: %s", strerror(-ret));
 		return ret;
 	}
 	ret = cmp_write_junit(xml, ctx);
 	if (ret) {
-		err_msg("%s: %s", xml, strerror(-ret));
+		err_msg("compare: cannot write junit.xml: %s", strerror(-ret));
 		return ret;
 	}
-	info_msg("wrote %s and %s", md, xml);
+	ret = outw_commit(w, err);
+	if (ret) {
+		err_msg("%s", err);
+		return ret;
+	}
+	info_msg("wrote %s/compare.md and %s/junit.xml", w->target, w->target);
 	return 0;
 }
 
@@ -120,11 +158,11 @@ static int load_both(const struct compare_args *a, struct run *base, struct run 
 	char err[ERRBUF_LEN];
 
 	if (run_load(a->base, base, err)) {
-		err_msg("base: %s", err);
+		err_msg("compare: the base run (BASE): %s", err);
 		return -EINVAL;
 	}
 	if (run_load(a->new, new, err)) {
-		err_msg("new: %s", err);
+		err_msg("compare: the new run (NEW): %s", err);
 		run_free(base);
 		return -EINVAL;
 	}
@@ -149,7 +187,7 @@ static int judge_setup(struct compare_args *a, const struct run *base, const str
 
 	ret = a->noise ? noise_load(a->noise, noise, err) : noise_load_dir(base->dir, noise, err);
 	if (ret && (a->noise || ret != -ENOENT)) {
-		err_msg("%s", err);
+		err_msg("compare: %s: %s", a->noise ? "--noise" : "the base's noise floors", err);
 		return ret;
 	}
 	if (!ret)
@@ -191,6 +229,7 @@ static int check_selection(const struct compare_args *a, const struct cmp_result
 int cmd_compare(int argc, char **argv)
 {
 	struct noise noise = { 0 };
+	struct outw w = { .pfd = -1, .sfd = -1, .logfd = -1 };
 	struct compare_args a;
 	struct run base, new;
 	struct cmp_result res;
@@ -201,14 +240,11 @@ int cmd_compare(int argc, char **argv)
 	ret = cli_parsed(compare_parse(argc, argv, &a, err), &cli_compare, err, 2);
 	if (ret >= 0)
 		return ret;
-	/* before the work: compare.md and junit.xml that cannot be written are known now */
-	if (!a.no_files && outdir_writable(a.outdir ? a.outdir : a.new, err)) {
-		err_msg("compare: %s", err);
-		return 2;
-	}
 	if (load_both(&a, &base, &new))
 		return 2;
-	ret = judge_setup(&a, &base, &new, &noise);
+	/* before the work: compare.md and junit.xml that cannot be written are known now */
+	ret = a.no_files ? 0 : open_output(&a, &base, &new, &w);
+	ret = ret ?: judge_setup(&a, &base, &new, &noise);
 	if (ret)
 		goto out_free_runs;
 	ret = compare_runs(&base, &new, &a.cmp, &res, err);
@@ -220,11 +256,12 @@ int cmd_compare(int argc, char **argv)
 	cmp_print(stdout, &ctx);
 	ret = check_selection(&a, &res);
 	if (!ret && !a.no_files)
-		ret = write_files(&a, &ctx);
+		ret = write_files(&w, &ctx);
 	if (!ret && cmp_regressed(&res))
 		ret = 1;
 	cmp_result_free(&res);
 out_free_runs:
+	outw_abort(&w);
 	run_free(&base);
 	run_free(&new);
 	noise_free(&noise);

@@ -6,11 +6,13 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "rundir.h"
 #include "export.h"
+#include "outw.h"
 #include "msg.h"
 
 static const struct opt_desc export_opts[] = {
@@ -30,6 +32,8 @@ static const struct opt_desc export_opts[] = {
 	CLI_OPT_MIN_TAIL(export_args, min_tail,
 			 "samples needed beyond a percentile for a repetition to count"),
 	CLI_OPT_OUTPUT(export_args, output, "FILE", "write here instead of stdout"),
+	CLI_OPT_FORCE(export_args, force,
+		      "replace FILE when an earlier export wrote it (and it is unchanged)"),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -61,6 +65,8 @@ int export_parse(int argc, char **argv, struct export_args *a, char *errbuf)
 	if (argc - first != 1)
 		return set_err(errbuf, "need one run directory");
 	a->run = argv[first];
+	if (a->force && !a->output)
+		return set_err(errbuf, "--force needs -o FILE");
 	return 0;
 }
 
@@ -88,17 +94,22 @@ static int judge_against(const char *base_dir, const struct run *run, unsigned i
 	return 0;
 }
 
-static int write_out(const struct export_args *a, const struct run *run,
+/*
+ * write_out - the rows to stdout or through the output writer w; every write error (a
+ * full disk, /dev/full, a closed pipe) is an error, reported and in the exit status
+ */
+static int write_out(const struct export_args *a, struct outw *w, const struct run *run,
 		     const struct ci_rows *rows)
 {
 	struct kcidb_opts ko = { .origin = a->origin, .build_id = a->build_id };
-	FILE *f = a->output ? fopen(a->output, "w") : stdout;
+	FILE *f = a->output ? out_fopen(outw_file(w)) : stdout;
+	const char *name = a->output ? a->output : "stdout";
 	char err[ERRBUF_LEN];
-	int ret = 0;
+	int ret = 0, e;
 
 	if (!f) {
-		err_msg("%s: %s", a->output, strerror(errno));
-		return -errno;
+		err_msg("export: cannot write %s: %s", name, strerror(errno));
+		return -EIO;
 	}
 	if (a->format == EX_KCIDB)
 		ret = ci_write_kcidb(f, run, rows, &ko, err);
@@ -108,14 +119,74 @@ static int write_out(const struct export_args *a, const struct run *run,
 		ci_write_result_txt(f, rows);
 	if (ret)
 		err_msg("%s", err);
-	if (ferror(f) && !ret) {
-		err_msg("%s: write error", a->output ? a->output : "stdout");
+	e = fflush(f) ? errno : ferror(f) ? EIO : 0;
+	if (a->output && fclose(f) && !e)
+		e = errno;
+	if (e && !ret) {
+		err_msg("export: cannot write %s: %s; nothing was exported", name, strerror(e));
+		ret = -e;
+	}
+	if (!ret && a->output && outw_commit(w, err)) {
+		err_msg("%s", err);
 		ret = -EIO;
 	}
-	if (a->output && fclose(f) && !ret) {
-		err_msg("%s: %s", a->output, strerror(errno));
-		ret = -EIO;
+	return ret;
+}
+
+/*
+ * exportable - a run whose export a CI can take for what it says: complete, and with
+ * at least one primary metric that has a value (an empty export reads as a pass)
+ */
+static int exportable(const struct export_args *a, const struct run *run,
+		      const struct ci_rows *rows)
+{
+	size_t i, valued = 0, ok = 0;
+
+	for (i = 0; i < rows->n; i++)
+		valued += rows->r[i].n > 0;
+	for (i = 0; i < run->ncells; i++)
+		ok += run->cells[i].ok;
+	if (!run->complete) {
+		err_msg("export: %s is incomplete (run.json says the run did not complete: it was "
+			"interrupted or failed; %zu of %zu cells finished): its export would stand "
+			"for a whole run; run the scenario again", a->run, ok, run->ncells);
+		return -EINVAL;
 	}
+	if (!valued) {
+		err_msg("export: %s: nothing to export: no primary metric has a value (%zu cells, "
+			"%zu finished); an empty export would read as a pass", a->run,
+			run->ncells, ok);
+		return -ENODATA;
+	}
+	return 0;
+}
+
+/* open_output - -o FILE through the output writer, checked before the work */
+static int open_output(const struct export_args *a, const struct run *run,
+		       const struct run *base, struct outw *w)
+{
+	char **ri = run_inputs(run), **bi = base ? run_inputs(base) : NULL, err[ERRBUF_LEN];
+	const char **in = NULL;
+	size_t nr = 0, nb = 0;
+	int ret = -ENOMEM;
+
+	while (ri && ri[nr])
+		nr++;
+	while (bi && bi[nb])
+		nb++;
+	if (ri && (!base || bi) && (in = calloc(nr + nb + 1, sizeof(*in)))) {
+		memcpy(in, ri, nr * sizeof(*in));
+		memcpy(in + nr, bi, nb * sizeof(*in));
+		ret = outw_open(w, a->output, &(struct outw_opts){ .kind = OUTW_FILE,
+				.by = "export", .force = a->force, .inputs = in }, err);
+	} else {
+		snprintf(err, sizeof(err), "export: out of memory");
+	}
+	if (ret)
+		err_msg("%s", err);
+	free(in);
+	run_inputs_free(ri);
+	run_inputs_free(bi);
 	return ret;
 }
 
@@ -136,6 +207,7 @@ const struct cli_command cli_export = {
 
 int cmd_export(int argc, char **argv)
 {
+	struct outw w = { .pfd = -1, .sfd = -1, .logfd = -1 };
 	struct cmp_result res = { 0 };
 	struct export_args a;
 	struct run run, base;
@@ -153,17 +225,18 @@ int cmd_export(int argc, char **argv)
 	}
 	ret = a.against ? judge_against(a.against, &run, a.min_tail, &base, &res) : 0;
 	judged = a.against && !ret;
+	if (!ret && a.output)
+		ret = open_output(&a, &run, judged ? &base : NULL, &w);
 	if (!ret) {
 		ret = ci_rows_build(&run, a.against ? &res : NULL, a.min_tail, &rows, err);
 		if (ret)
 			err_msg("%s", err);
 	}
 	if (!ret) {
-		if (!rows.n)
-			warn_msg("%s: no primary metric has a value", a.run);
-		ret = write_out(&a, &run, &rows);
+		ret = exportable(&a, &run, &rows) ?: write_out(&a, &w, &run, &rows);
 		ci_rows_free(&rows);
 	}
+	outw_abort(&w);
 	if (judged) {
 		cmp_result_free(&res);
 		run_free(&base);

@@ -7,7 +7,6 @@
  * Exit codes: 0 done, 1 a regression (--regressions only), 2 error.
  */
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "history_out.h"
 #include "msg.h"
 #include "file.h"
+#include "outw.h"
 
 static const struct opt_desc history_opts[] = {
 	CLI_OPT_STORE(history_args, db,
@@ -34,6 +34,8 @@ static const struct opt_desc history_opts[] = {
 		 "per kernel: on how many hosts it made things worse, better or no different"),
 	OPT_STRING(0, "kernel", history_args, kernel, "RELEASE", "--fleet: only this kernel"),
 	CLI_OPT_OUTPUT(history_args, plotdir, "DIR", "write the plots (PNG, SVG) into DIR"),
+	CLI_OPT_FORCE(history_args, force,
+		      "-o: replace the plots an earlier history wrote in DIR (only those, unchanged)"),
 	CLI_OPT_THRESHOLD(history_args, det.threshold,
 			  "smallest step reported, in percent, as compare"),
 	CLI_OPT_CONFIDENCE_AS_ERROR(history_args, det.cpd.sig,
@@ -91,6 +93,8 @@ int history_parse(int argc, char **argv, struct history_args *a, char *errbuf)
 		return set_err(errbuf, "--kernel goes with --fleet");
 	if (a->regressions && a->fleet)
 		return set_err(errbuf, "--regressions and --fleet are two views: pick one");
+	if (a->force && !a->plotdir)
+		return set_err(errbuf, "--force goes with -o DIR");
 	return 0;
 }
 
@@ -101,17 +105,19 @@ const char *history_db(const struct history_args *a)
 	return a->db ? a->db : env && *env ? env : HISTORY_DEFAULT_DB;
 }
 
-/* open_store - for writing, creating the directory it lives in when needed */
-static int open_store(const char *path, int flags, struct hstore **s)
+/*
+ * open_store - for writing: checked as every output is (never one of the inputs nor in
+ * one, never through a link, no system directory), its directory made when missing
+ */
+static int open_store(const char *path, int flags, const char *const *inputs,
+		      struct hstore **s)
 {
-	char err[ERRBUF_LEN], dir[PATH_MAX];
+	char err[ERRBUF_LEN];
 
-	if (!(flags & HS_RDONLY)) {
-		snprintf(dir, sizeof(dir), "%s", path);
-		if (strcmp(dirname(dir), ".") && mkdir_p(dir, 0755)) {
-			err_msg("cannot create the directory of the store %s", path);
-			return -EIO;
-		}
+	if (!(flags & HS_RDONLY) && outw_check_inplace(path, &(struct outw_opts){
+			.by = "history", .inputs = inputs }, err)) {
+		err_msg("%s", err);
+		return -EINVAL;
 	}
 	if (hstore_open(path, flags, s, err)) {
 		err_msg("%s", err);
@@ -126,12 +132,22 @@ static int add_one(struct hstore *s, const char *db, const char *dir, bool repla
 	struct hstore_added r;
 	char err[ERRBUF_LEN];
 	struct run run;
+	size_t i;
 	int ret;
 
 	ret = run_load(dir, &run, err);
 	if (ret) {
 		err_msg("%s", err);
 		return ret;
+	}
+	for (i = 0; i < run.ncells && !run.cells[i].ok; i++)
+		;
+	if (i == run.ncells) {
+		err_msg("%s: no cell of this run finished (%zu in run.json%s): there is nothing to "
+			"add; add a run that finished", dir, run.ncells, run.complete ? "" :
+			", and the run was interrupted or failed");
+		run_free(&run);
+		return -ENODATA;
 	}
 	ret = hstore_add_run(s, &run, dir, replace, &r, err);
 	if (ret)
@@ -151,7 +167,7 @@ int history_add_dir(const char *db, const char *dir, bool replace)
 	struct hstore *s;
 	int ret;
 
-	if (open_store(db, 0, &s))
+	if (open_store(db, 0, (const char *const[]){ dir, NULL }, &s))
 		return -EINVAL;
 	ret = add_one(s, db, dir, replace);
 	hstore_close(s);
@@ -163,7 +179,7 @@ static int do_add(const struct history_args *a)
 	struct hstore *s;
 	int i, failed = 0;
 
-	if (open_store(history_db(a), 0, &s))
+	if (open_store(history_db(a), 0, (const char *const *)a->paths, &s))
 		return 2;
 	for (i = 0; i < a->npaths; i++)
 		failed += !!add_one(s, history_db(a), a->paths[i], a->replace);
@@ -180,7 +196,7 @@ static int do_merge(const struct history_args *a)
 	struct hstore *s;
 	int i, failed = 0;
 
-	if (open_store(history_db(a), 0, &s))
+	if (open_store(history_db(a), 0, (const char *const *)a->paths, &s))
 		return 2;
 	for (i = 0; i < a->npaths; i++) {
 		if (hstore_merge(s, a->paths[i], &added, &present, &conflicts, err)) {
@@ -215,23 +231,33 @@ static int do_show(const struct history_args *a)
 		.config = a->config, .metrics = a->npatterns ? a->patterns : NULL,
 		.nmetrics = a->npatterns, .min_tail = a->min_tail,
 	};
+	struct outw w = { .pfd = -1, .sfd = -1, .logfd = -1 };
 	char err[ERRBUF_LEN];
 	struct hstore *s;
 	struct hs_set set;
 	size_t i, nplots, regressed;
 	int ret = 0;
 
-	if (open_store(history_db(a), HS_RDONLY, &s))
+	if (a->plotdir && outw_open(&w, a->plotdir, &(struct outw_opts){ .kind = OUTW_INTO,
+			.by = "history", .force = a->force }, err)) {
+		err_msg("%s", err);
 		return 2;
+	}
+	if (open_store(history_db(a), HS_RDONLY, NULL, &s)) {
+		outw_abort(&w);
+		return 2;
+	}
 	if (hstore_series(s, &f, &set, err)) {
 		err_msg("%s", err);
 		hstore_close(s);
+		outw_abort(&w);
 		return 2;
 	}
 	hstore_close(s);
 	if (!set.n) {
 		err_msg("%s: no run matches (host, scenario, workload, configuration or metric "
 			"filters); 'deferbench history add RUN' imports runs", history_db(a));
+		outw_abort(&w);
 		return 2;
 	}
 	for (i = 0; !ret && i < set.n; i++)
@@ -240,6 +266,7 @@ static int do_show(const struct history_args *a)
 	if (ret) {
 		err_msg("out of memory");
 		hs_set_free(&set);
+		outw_abort(&w);
 		return 2;
 	}
 	if (a->regressions) {
@@ -253,14 +280,14 @@ static int do_show(const struct history_args *a)
 		hs_print_table(stdout, &set);
 	}
 	if (a->plotdir && ret != 2) {
-		if (mkdir_p(a->plotdir, 0755) || hs_plot(&set, a->plotdir, &nplots, err)) {
-			err_msg("plots: %s", mkdir_p(a->plotdir, 0755) ? "cannot create the "
-				"directory" : err);
+		if (hs_plot(&set, outw_dir(&w), &nplots, err) || outw_commit(&w, err)) {
+			err_msg("plots: %s", err);
 			ret = 2;
 		} else {
 			info_msg("%zu plots in %s", nplots, a->plotdir);
 		}
 	}
+	outw_abort(&w);
 	hs_set_free(&set);
 	return ret;
 }

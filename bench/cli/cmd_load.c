@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "outdir.h"
+#include "outw.h"
 #include "workload.h"
 #include "msg.h"
 #include "sys.h"
@@ -22,6 +22,8 @@ static const struct opt_desc load_opts[] = {
 			 "how long to run (10s, 500ms, 2m); Ctrl-C stops earlier"),
 	CLI_OPT_OUTPUT(load_args, outdir, "DIR",
 		       "write workload.json and workload-hist.csv into DIR (created)"),
+	CLI_OPT_FORCE(load_args, force,
+		      "-o: replace what an earlier load wrote in DIR (only its files, unchanged)"),
 	CLI_OPT_INTERVAL(load_args, intervals_ns, NSEC_PER_MSEC,
 			 "length of the per-interval histograms in workload-intervals.csv; 1s "
 			 "when not given"),
@@ -244,6 +246,10 @@ static int run(struct wl_run *w, uint64_t duration_ns, bool *ran)
 int cmd_load(int argc, char **argv)
 {
 	const struct workload_ops *ops = NULL;
+	static const char *const out_names[] = {
+		"workload.json", "workload-hist.csv", "workload-intervals.csv", NULL,
+	};
+	struct outw ow = { .pfd = -1, .sfd = -1, .logfd = -1 };
 	char errbuf[ERRBUF_LEN];
 	struct load_args *a;
 	struct wl_run *w;
@@ -273,8 +279,9 @@ int cmd_load(int argc, char **argv)
 		goto out;
 	}
 	/* the output directory is checked before the work, not after it */
-	if (a->outdir && outdir_writable(a->outdir, errbuf)) {
-		err_msg("load: -o: %s", errbuf);
+	if (a->outdir && outw_open(&ow, a->outdir, &(struct outw_opts){ .kind = OUTW_INTO,
+			.by = "load", .force = a->force, .names = out_names }, errbuf)) {
+		err_msg("%s", errbuf);
 		goto out;
 	}
 	signals_install();
@@ -287,14 +294,18 @@ int cmd_load(int argc, char **argv)
 		wl_print(w, stdout);
 	fflush(stdout);
 	if (a->outdir && ran) {
-		ret = wl_write_results(w, a->outdir);
+		ret = wl_write_results(w, outw_dir(&ow));
 		if (ret) {
-			err_msg("cannot write results to %s: %s", a->outdir, strerror(-ret));
+			err_msg("load: cannot write the results: %s", strerror(-ret));
+			rc = 1;
+		} else if (outw_commit(&ow, errbuf)) {
+			err_msg("%s", errbuf);
 			rc = 1;
 		}
 	}
 	wl_free(w);
 out:
+	outw_abort(&ow);
 	free(a);
 	return rc;
 }

@@ -19,6 +19,7 @@
 #include "leftovers.h"
 #include "outdir.h"
 #include "proc.h"
+#include "outw.h"
 #include "msg.h"
 #include "sys.h"
 
@@ -195,7 +196,7 @@ static int command_status(int status, bool stopped)
 static int record_run(const struct record_args *a, const char *staging, const char *command,
 		      int *cmd_status)
 {
-	char err[ERRBUF_LEN] = "", raw[PATH_MAX], ivals[PATH_MAX];
+	char err[ERRBUF_LEN] = "", raw[PATH_MAX + 8], ivals[PATH_MAX + 16];
 	struct capture_opts co = {
 		.buffer_kb = a->buffer_kb,
 		.interval_ns = a->interval_ns,
@@ -269,8 +270,9 @@ out_free:
 
 int cmd_record(int argc, char **argv)
 {
-	char err[ERRBUF_LEN] = "", staging[PATH_MAX] = "", command[1024];
+	char err[ERRBUF_LEN] = "", command[1024];
 	struct record_args a;
+	struct outw w = { .pfd = -1 };
 	int ret, cmd_status = 0;
 
 	ret = cli_parsed(record_parse_args(argc, argv, &a, err), &cli_record, err, 1);
@@ -286,23 +288,22 @@ int cmd_record(int argc, char **argv)
 		err_msg("record: %s", err);
 		return 1;
 	}
-	if (a.out_dir && (outdir_check(a.out_dir, a.force, NULL, err) ||
-			  outdir_stage(a.out_dir, staging, sizeof(staging), err))) {
-		err_msg("record: %s", err);
+	if (a.out_dir && outw_open(&w, a.out_dir, &(struct outw_opts){
+			.kind = OUTW_DIR, .by = "record", .force = a.force }, err)) {
+		err_msg("%s", err);
 		return 1;
 	}
 	signals_install();
 	snprintf(command, sizeof(command), "deferbench ");
 	command_line(argc, argv, command + strlen(command), sizeof(command) - strlen(command));
-	ret = record_run(&a, a.out_dir ? staging : NULL, command, &cmd_status);
+	ret = record_run(&a, a.out_dir ? outw_dir(&w) : NULL, command, &cmd_status);
 	if (ret) {
-		outdir_abort(staging);
+		outw_abort(&w);
 		return 1;
 	}
 	if (a.out_dir) {
-		if (outdir_commit(a.out_dir, staging, err)) {
-			err_msg("record: %s", err);
-			outdir_abort(staging);
+		if (outw_commit(&w, err)) {
+			err_msg("%s", err);
 			return 1;
 		}
 		info_msg("results in %s", a.out_dir);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "outdir.h"
+#include "outw.h"
 #include "plot.h"
 #include "report.h"
 #include "rundir.h"
@@ -16,6 +16,8 @@
 static const struct opt_desc report_optdesc[] = {
 	CLI_OPT_OUTPUT(report_args, outdir, "DIR", "write the report here (default: DIR itself)"),
 	OPT_BOOL(0, "no-plots", report_args, no_plots, "tables only; do not run gnuplot"),
+	CLI_OPT_FORCE(report_args, force, "replace what an earlier report wrote there (only "
+		      "files its manifest lists, unchanged)"),
 	OPT_UINT(0, "top-wq", report_args, top_wq, "N", 1, 1000,
 		 "workqueue groups per configuration in the report tables"),
 	OPT_HELP(),
@@ -59,9 +61,11 @@ int report_parse(int argc, char **argv, struct report_args *a, char *errbuf)
 
 int cmd_report(int argc, char **argv)
 {
+	const char *names[] = { "report.md", "report.html", "tables", "plots", NULL };
 	struct report_opts o = { 0 };
 	struct report_args a;
-	char err[ERRBUF_LEN];
+	char err[ERRBUF_LEN], **inputs;
+	struct outw w;
 	struct run run;
 	int ret;
 
@@ -72,23 +76,36 @@ int cmd_report(int argc, char **argv)
 		err_msg("%s", err);
 		return 1;
 	}
-	/* before the work: a report that cannot be written is known now */
-	if (outdir_writable(a.outdir ? a.outdir : a.dir, err)) {
-		err_msg("report: %s", err);
-		return 1;
-	}
 	if (run_load(a.dir, &run, err)) {
 		err_msg("%s", err);
 		return 1;
 	}
-	o.outdir = a.outdir ? a.outdir : run.dir;
+	if (a.no_plots)
+		names[3] = NULL;	/* an earlier report's plots/ stays as it is */
+	/* before the work: a report that cannot be written is known now */
+	inputs = run_inputs(&run);
+	ret = !inputs ? set_errno(err, -ENOMEM, "report: out of memory") :
+	      outw_open(&w, a.outdir ? a.outdir : run.dir, &(struct outw_opts){
+			.kind = OUTW_INTO, .by = "report", .force = a.force, .home = run.dir,
+			.inputs = (const char *const *)inputs, .names = names }, err);
+	if (ret) {
+		err_msg("%s", err);
+		goto out;
+	}
+	o.outdir = outw_dir(&w);
 	o.plots = !a.no_plots;
 	o.top_wq = a.top_wq;
 	ret = report_write(&run, &o, err);
 	if (ret)
+		outw_abort(&w);
+	else
+		ret = outw_commit(&w, err);
+	if (ret)
 		err_msg("%s", err);
 	else
-		info_msg("wrote %s/report.md and %s/report.html", o.outdir, o.outdir);
+		info_msg("wrote %s/report.md and %s/report.html", w.target, w.target);
+out:
+	run_inputs_free(inputs);
 	run_free(&run);
 	return ret ? 1 : 0;
 }

@@ -165,6 +165,6 @@ expect_exit 0 "$T/bl.out" "$DB" compare --no-files "$p" "$T/base"
 expect_message "$T/bl.out" "no baseline 'default' at $T/bl/nohost/default" \
 	"$DB" baseline path --dir "$T/bl" --host nohost
 "$GEN" --lossy net--default--r1 "$T/lossy" || fail "gen-run lossy"
-expect_message "$T/bl.out" "1 lossy; use --force to save anyway" \
+expect_message "$T/bl.out" "1 of them lost events; use --force to save it anyway" \
 	"$DB" baseline save --dir "$T/bl" --name lossy "$T/lossy"
 exit 0
