@@ -39,6 +39,7 @@
 #include "workload.h"
 #include "file.h"
 #include "msg.h"
+#include "outw.h"
 #include "parse.h"
 #include "sys.h"
 
@@ -234,7 +235,7 @@ static int survey(const struct tune_args *a, const char *dir, struct record *rec
 	if (!ret && sleep_until_or_stop(now_ns() + a->survey_ns))
 		ret = -EINTR;
 	capture_stop(c);
-	ret = ret ?: mkdir_p(dir, 0755);
+	ret = ret ?: out_mkdir_p(dir);
 	ret = ret ?: result_write_dir(capture_result(c), dir);
 	capture_free(c);
 	if (ret) {
@@ -269,7 +270,7 @@ static int write_scenario(const struct tune_args *a, const char *path, const cha
 			  unsigned int blocks)
 {
 	const char *wl = a->probe ? "probe" : "user";
-	FILE *f = fopen(path, "wx");
+	FILE *f = out_fopen(path);
 	size_t i, np = 0;
 
 	if (!f)
@@ -434,7 +435,7 @@ static int write_script(const char *path, const struct tune_cand *c)
 	struct knob k;
 	size_t i;
 	int n, j;
-	FILE *f = fopen(path, "wx");
+	FILE *f = out_fopen(path);
 
 	if (!f)
 		return -errno;
@@ -606,6 +607,22 @@ static unsigned int blocks_for(const struct tune_args *a, int narms)
 	       (unsigned int)((a->duration_ns - warm) / ((uint64_t)narms * a->phase_ns)) : 0;
 }
 
+/* list_outputs - what tune wrote into its directory, in its manifest; the writer closed */
+static void list_outputs(struct outw *w)
+{
+	static const char *const names[] = { "survey", "tune.ini", "run", "tune.json",
+					     "apply.sh" };
+	char p[PATH_MAX + NAME_MAX + 2], err[ERRBUF_LEN];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(p, sizeof(p), "%s/%s", w->target, names[i]);
+		if (!access(p, F_OK) && outw_live_add(w, names[i], err))
+			err_msg("%s", err);
+	}
+	outw_abort(w);	/* written in place: nothing to move, only to close */
+}
+
 /* out_dir - -o, or results/<host>/<kernel>/<UTC time>-tune */
 static int out_dir(const struct tune_args *a, char *buf, size_t len)
 {
@@ -634,15 +651,17 @@ static int tune_main(struct tune_args *a, const char *command)
 	size_t ncand = 0, ntop = 0;
 	unsigned int blocks;
 	int i, ret, log_fd = -1;
+	struct outw w = { .pfd = -1 };
 	bool reapply = false;
 	pid_t pid = 0;
 
 	if (out_dir(a, dir, sizeof(dir)) || path_check(dir, err))
 		return err_msg("-o: %s", err), 1;
-	if (!a->verify && mkdir(dir, 0755)) {
-		err_msg("%s: %s (tune writes into a new directory)", dir, strerror(errno));
-		return 1;
-	}
+	/* like run's: a new or empty directory, no link, no input, no system directory */
+	if (!a->verify &&
+	    outw_open(&w, dir, &(struct outw_opts){ .kind = OUTW_LIVE, .by = "tune",
+		      .inputs = (const char *const[]){ a->metric, NULL } }, err))
+		return err_msg("%s", err), 1;
 	if (a->verify) {
 		ret = verify_cands(dir, &cands[0], &prev, a);
 		if (ret)
@@ -756,6 +775,8 @@ static int tune_main(struct tune_args *a, const char *command)
 	run_free(&run);
 	printf("tune: results in %s\n", dir);
 out:
+	if (!a->verify)
+		list_outputs(&w);
 	record_free(&rec);
 	if (pid > 0)
 		command_workload_end();

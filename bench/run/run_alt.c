@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "csvw.h"
+#include "outw.h"
 #include "run_print.h"
 #include "msg.h"
 #include "file.h"
@@ -192,7 +193,7 @@ int run_segment(struct run_state *r, int k)
 	memset(r->res, 0, sizeof(r->res));
 	snprintf(partial, sizeof(partial), "%s/cells/.partial-%s", r->dir, c.cell->id);
 	c.dir = partial;
-	ret = mkdir_p(partial, 0755);
+	ret = out_mkdir_p(partial);
 	if (ret)
 		set_err(err, "creating %s: %s", partial, strerror(-ret));
 	else

@@ -272,15 +272,22 @@ if [ "$(id -u)" -eq 0 ]; then
 	cp tests/fixtures/fixture.ini "$T/victimdir/s.ini"
 	refused "which this command reads" $DB run -o "$T/victimdir" "$T/victimdir/s.ini"
 	refused "system directory" $DB run -o /etc/deferbench-t-output-safety tests/fixtures/fixture.ini
+	# tune writes where run does, the same way (its own run goes into DIR/run)
+	covers tune
+	refused "is a symbolic link" $DB tune -o "$T/outlink" --live
+	refused "is not empty" $DB tune -o "$T/foreign" --live
+	refused "system directory" $DB tune -o /etc/deferbench-t-output-safety --live
 	no_leftover_instances
 else
 	echo "   (record, load and run parts skipped: they need root)"
-	covers record; covers load; covers run
+	covers record; covers load; covers run; covers tune
 fi
 
 # --- every command that writes is covered, every other one writes nothing
-commands=$(sed -n '/^} commands\[\] = {/,/^};/p' bench/cli/main.c | sed -n 's/^[[:space:]]*{ "\([a-z]*\)".*/\1/p')
-[ -n "$commands" ] || fail "no command found in bench/cli/main.c"
+# the registry main.c dispatches from (bench/cli/cli.c)
+commands=$(sed -n '/^const struct cli_command \*const cli_commands\[\] = {/,/^};/p' bench/cli/cli.c |
+	grep -o '&cli_[a-z]*' | sed 's/^&cli_//')
+[ -n "$commands" ] || fail "no command found in bench/cli/cli.c"
 for c in $commands; do
 	case " $NONWRITING " in
 	*" $c "*)
