@@ -16,10 +16,29 @@
 #include "rundir.h"
 #include "msg.h"
 #include "file.h"
+#include "parse.h"
+
+/*
+ * set_threshold - -t PCT. Given, it is the margin of two separate runs too, in place
+ * of the default floor (judge_margin): the user says what this host's runs keep.
+ */
+static int set_threshold(const struct opt_desc *o __unused, const char *arg, void *args,
+			 char *errbuf)
+{
+	struct compare_args *a = args;
+
+	if (parse_double(arg, 0.1, 1000, &a->cmp.j.threshold, errbuf))
+		return -EINVAL;
+	a->cmp.j.threshold /= 100;
+	a->cmp.j.threshold_given = true;
+	return 0;
+}
 
 static const struct opt_desc compare_opts[] = {
-	CLI_OPT_THRESHOLD(compare_args, cmp.j.threshold,
-			  "smallest change that counts, in percent"),
+	OPT_CALLBACK('t', "threshold", compare_args, cmp.j.threshold, "PCT", set_threshold,
+		     "smallest change that counts, in percent (0.1-1000, default 10); given, "
+		     "also the margin of two separate runs without a calibration, in place of "
+		     "the default floor (x2 p50/p90, x6 above)"),
 	CLI_OPT_CONFIDENCE(compare_args, cmp.j.confidence,
 			   "1 - the family-wise error of the verdicts of each family"),
 	CLI_OPT_METRIC(compare_args, patterns, npatterns,
