@@ -103,13 +103,13 @@ int hs_sqlerr(sqlite3 *db, char *errbuf, const char *what)
 	if (code == SQLITE_CONSTRAINT)
 		return set_errno(errbuf, -EINVAL, "%s: the store's rows do not fit together (SQLite: "
 				 "%s): it was changed outside deferbench, or is damaged; use a copy "
-				 "made before, or start a new store (--db)", what,
+				 "made before, or start a new store (-S, --store)", what,
 				 sqlite3_errmsg(db));
 	if (code == SQLITE_ERROR && (strstr(sqlite3_errmsg(db), "no such") ||
 				     strstr(sqlite3_errmsg(db), "has no column")))
 		return set_errno(errbuf, -EINVAL, "%s: the store's tables are not those deferbench "
 				 "made (SQLite: %s): it was changed outside deferbench, or is "
-				 "damaged; use a copy made before, or start a new store (--db)",
+				 "damaged; use a copy made before, or start a new store (-S, --store)",
 				 what, sqlite3_errmsg(db));
 	if (code == SQLITE_IOERR)
 		return set_errno(errbuf, -EIO, "%s: the store cannot be read or written (SQLite: "
@@ -263,7 +263,7 @@ int hstore_open(const char *path, int flags, struct hstore **out, char *errbuf)
 				"e.g. %s/results.db", path, path);
 	if ((flags & HS_RDONLY) && stat(path, &sb))
 		return set_errno(errbuf, -errno, "%s: %s: no store there yet ('deferbench "
-				 "history add RUN' creates one; --db names another)", path,
+				 "history add RUN' creates one; -S, --store names another)", path,
 				 strerror(errno));
 	s = calloc(1, sizeof(*s));
 	if (!s)

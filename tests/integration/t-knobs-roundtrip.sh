@@ -33,11 +33,11 @@ same_as $T/before
 [ ! -e "$JOURNAL" ] || fail "journal left behind"
 
 # -t: restored by itself when the time is up (what it held is checked above)
-expect_exit 0 $T/t.out $DB knobs set -t 200ms wq.writeback.nice=-5 wq.writeback.max_active=64
+expect_exit 0 $T/t.out $DB knobs set -d 200ms wq.writeback.nice=-5 wq.writeback.max_active=64
 grep -q '^applied; restoring when the time is up' $T/t.out && grep -q '^restored' $T/t.out ||
-	fail "knobs set -t: $(cat $T/t.out)"
+	fail "knobs set -d: $(cat $T/t.out)"
 same_as $T/before
-[ ! -e "$JOURNAL" ] || fail "journal left behind by knobs set -t"
+[ ! -e "$JOURNAL" ] || fail "journal left behind by knobs set -d"
 
 # refusals, exit 1 with the reason: a workqueue without sysfs, a CPU that is not
 # online, a NIC
