@@ -98,9 +98,13 @@ static enum adv_answer answer_of(const struct adv_workload *w)
 		}
 	if (!judged)
 		return ADV_EXPLORATORY;
-	/* every configuration shown worse, or no different, on something decided */
+	/*
+	 * every configuration shown worse on something, or no different on every primary
+	 * metric judged: one "no change" beside undecided ones does not settle that it
+	 * is no better on those
+	 */
 	for (i = 0; i < w->ncfg; i++)
-		open += !w->cfg[i].worse && !w->cfg[i].same;
+		open += !w->cfg[i].worse && (!w->cfg[i].same || w->cfg[i].undecided);
 	return decided && !open ? ADV_KEEP : ADV_UNDECIDED;
 }
 
@@ -263,4 +267,28 @@ void advise_free(struct advice *a)
 	free(a->wl);
 	cellsets_free(&a->cs);
 	memset(a, 0, sizeof(*a));
+}
+
+void advise_bound(const struct adv_workload *w, char *buf, size_t len)
+{
+	const char *id = NULL, *cfg = NULL;
+	double lo = INFINITY;
+	size_t i, k;
+
+	for (i = 0; i < w->ncfg; i++)
+		for (k = 0; k < w->nprim; k++) {
+			const struct judgement *j = &w->cfg[i].j[k];
+
+			if (j->v != V_WORSE && !isnan(j->lo) && j->lo < lo) {
+				lo = j->lo;
+				id = w->prim_id[k];
+				cfg = w->cfg[i].s->config;
+			}
+		}
+	if (!id || lo >= 1)
+		snprintf(buf, len, "none is better on any primary metric by more than its "
+			 "intervals allow");
+	else
+		snprintf(buf, len, "none is better by more than %.0f%% on any primary metric "
+			 "(the most: %s on %s, interval from x%.3g)", (1 - lo) * 100, cfg, id, lo);
 }

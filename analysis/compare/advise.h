@@ -48,7 +48,8 @@ struct adv_cfg {
 
 enum adv_answer {
 	ADV_USE,		/* best: better on a primary metric, worse on none */
-	ADV_KEEP,		/* every other configuration worse, or no change where decided */
+	ADV_KEEP,		/* every other configuration worse on a primary metric, or no
+				 * change on each one judged */
 	ADV_UNDECIDED,		/* nothing decided better, and the question still open */
 	ADV_EXPLORATORY,	/* no primary metric could be judged at all */
 };
@@ -85,5 +86,12 @@ void advise_free(struct advice *a);
 
 /* adv_find - the judged configuration cfg of workload (NULL: absent or the reference) */
 const struct adv_cfg *adv_find(const struct advice *a, const char *workload, const char *cfg);
+
+/*
+ * advise_bound - for an open answer, what is still settled: how much better at most
+ * any configuration can be on any primary metric, from the lowest end of the ratios'
+ * intervals (at the level of the verdicts)
+ */
+void advise_bound(const struct adv_workload *w, char *buf, size_t len);
 
 #endif

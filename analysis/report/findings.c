@@ -83,7 +83,7 @@ static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 		for (i = 0; i < w->ncfg && off < sizeof(line); i++)
 			off += snprintf(line + off, sizeof(line) - off, "%s%s %s", i ? "; " : "",
 					w->cfg[i].s->config, w->cfg[i].worse ? "worse" :
-					"equivalent within the margin where decided");
+					"equivalent within the margin on every primary metric");
 		doc_li(&r->doc, "%s: keep %s: %s", name, w->ref->config, line);
 		return;
 	default:

@@ -171,6 +171,7 @@ static double largest_mdc(const struct adv_workload *w)
 static void print_answer(FILE *f, const struct adv_workload *w)
 {
 	const struct judgement *j = &w->cfg[0].j[0];
+	char b[256];
 	size_t i;
 
 	switch (w->answer) {
@@ -181,17 +182,19 @@ static void print_answer(FILE *f, const struct adv_workload *w)
 			"; some primary metrics are still undecided");
 		break;
 	case ADV_KEEP:
-		fprintf(f, "  keep %s: every other configuration is worse, or equivalent within "
-			"%.3g%% where decided:", w->ref->config, largest_mdc(w) * 100);
+		fprintf(f, "  keep %s: every other configuration is worse on a primary metric, or "
+			"equivalent within %.3g%% on each:",
+			w->ref->config, largest_mdc(w) * 100);
 		for (i = 0; i < w->ncfg; i++)
 			fprintf(f, "%s %s %s", i ? ";" : "", w->cfg[i].s->config,
 				w->cfg[i].worse ? "worse" : "equivalent");
 		fprintf(f, "\n");
 		break;
 	case ADV_UNDECIDED:
-		fprintf(f, "  keep %s for now: no configuration was shown better or worse on a "
-			"primary metric; the question is open (see the blocks or repetitions that "
-			"would decide it below)\n", w->ref->config);
+		advise_bound(w, b, sizeof(b));
+		fprintf(f, "  keep %s for now: no configuration was shown better on a primary "
+			"metric, and the question is open: %s (the blocks or repetitions that "
+			"would decide it are below)\n", w->ref->config, b);
 		break;
 	case ADV_EXPLORATORY:
 		fprintf(f, "  exploratory: nothing decidable (%s)\n", j->why);

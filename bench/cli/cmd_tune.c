@@ -336,6 +336,7 @@ static void print_row(const char *id, const struct judgement *j)
 static const struct adv_cfg *answer(const struct advice *adv)
 {
 	const struct adv_workload *w = adv->n ? &adv->wl[0] : NULL;
+	char b[256];
 	size_t i, k;
 
 	if (!w || !w->ncfg) {
@@ -349,12 +350,13 @@ static const struct adv_cfg *answer(const struct advice *adv)
 		       ", every primary metric decided" : "; some still undecided");
 		break;
 	case ADV_KEEP:
-		printf("tune: keep what you have: no candidate is better, each is worse or "
-		       "equivalent within the margin where decided\n");
+		printf("tune: keep what you have: each candidate is worse on a primary metric, "
+		       "or equivalent within the margin on every one\n");
 		break;
 	case ADV_UNDECIDED:
-		printf("tune: keep what you have for now: no candidate was shown better or worse; "
-		       "a longer -d would decide more (see below)\n");
+		advise_bound(w, b, sizeof(b));
+		printf("tune: keep what you have for now: no candidate was shown better; %s; a "
+		       "longer -d would decide more (see below)\n", b);
 		break;
 	case ADV_EXPLORATORY:
 		printf("tune: exploratory, nothing decidable: %s\n", w->cfg[0].j[0].why);
