@@ -557,7 +557,7 @@ int segment_load(const char *segdir, const char *rundir, const char *id, struct 
 	char path[PATH_MAX], cj[PATH_MAX];
 	struct cell *cells = NULL;
 	size_t i;
-	int ret;
+	int a, ret;
 
 	*out = NULL;
 	*n = 0;
@@ -603,8 +603,24 @@ int segment_load(const char *segdir, const char *rundir, const char *id, struct 
 		free(cells);
 		goto out;
 	}
-	*out = cells;
-	*n = pl.n;
+	/*
+	 * the arms in their order, each its blocks in run order: readers take the first
+	 * configuration of a workload for its reference, and the phases' seeded order must
+	 * not choose it (arm 0 is the segment's reference)
+	 */
+	*out = calloc(pl.n ? pl.n : 1, sizeof(**out));
+	if (!*out) {
+		for (i = 0; i < pl.n; i++)
+			cell_free(&cells[i]);
+		free(cells);
+		ret = set_errno(errbuf, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (a = 0; a < s->narms; a++)
+		for (i = 0; i < pl.n; i++)
+			if (pl.p[i].arm == a)
+				(*out)[(*n)++] = cells[i];
+	free(cells);
 out:
 	free(pl.p);
 	seg_free(s);

@@ -22,7 +22,7 @@ control = reference
 type = tty
 rate = 1000
 
-[config baseline]
+[config asis]
 [config cpu0]
 wq.cpumask = 1
 INI
@@ -45,7 +45,7 @@ echo 0 > "$X/tracing_on"
 dropped=$(cat "$X"/per_cpu/cpu*/stats | awk '/^dropped events/ { s += $3 } END { print s + 0 }')
 [ "$dropped" -eq 0 ] || fail "the checking instance dropped $dropped events (buffer too small)"
 cat "$X/trace" > "$T/trace.txt"
-seg=$T/run/cells/tty--baseline--a1
+seg=$T/run/cells/tty--asis--a1
 [ -f "$seg/phases.csv" ] || fail "no phases.csv in $seg"
 jq -e '.schema == "deferbench-run/2" and .cells[0].design == "alternate"' "$T/run/run.json" \
 	>/dev/null || fail "run.json does not list the segment"
@@ -72,6 +72,10 @@ python3 tests/integration/xcheck_alt.py "$T/trace.txt" "$seg" "$T/run/tables" ||
 $DB advise "$T/run" > "$T/advise.txt" 2>&1 || { cat "$T/advise.txt"; fail "advise failed"; }
 grep -q 'exploratory: nothing decidable' "$T/advise.txt" ||
 	{ cat "$T/advise.txt"; fail "4 blocks are too few to decide, and advise must say so"; }
+# the reference is the segment's first arm, whatever arm the seeded order ran first
+# (the configurations are named so that no reader can find it by name)
+ref=$($DB advise --json "$T/run" | jq -r '.workloads[0].reference')
+[ "$ref" = asis ] || fail "advise judged against $ref, not the reference arm asis"
 
 # Ctrl-C while the cpu0 arm has the unbound cpumask: the run ends interrupted and every
 # knob is back (the handshake is the kernel's own state, not a sleep)
