@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "detail.h"
 #include "result_files.h"
 #include "cli.h"
 #include "leftovers.h"
@@ -23,7 +24,7 @@
 #include "sys.h"
 
 enum { OPT_RAW = 256, OPT_FORCE, OPT_NO_SCHED, OPT_SCHED_ALL, OPT_CAPTURE_CPUS, OPT_STORE,
-       OPT_ALIGN };
+       OPT_ALIGN, OPT_SLOWEST, OPT_STACKS, OPT_KEEP_WORST };
 
 static const struct opt_desc record_opts[] = {
 	{ "duration", 'd', required_argument, "DUR",
@@ -49,6 +50,17 @@ static const struct opt_desc record_opts[] = {
 	  "from the ones being measured" },
 	{ "store", OPT_STORE, required_argument, "FILE",
 	  "with -o: add the results to this results store (deferbench history)" },
+	{ "slowest", OPT_SLOWEST, optional_argument, "[=N]",
+	  "list the N slowest delays and runs of each softirq vector, workqueue function and "
+	  "context (default 10, at most 1000) with their time, CPU, causes and task" },
+	{ "stacks", OPT_STACKS, optional_argument, "[=VECTORS]",
+	  "a kernel stack at each softirq entry of these vectors (default NET_RX,BLOCK,TIMER; "
+	  "'all'), weighted by the delay it ended: the code that held them back; implies "
+	  "--slowest" },
+	{ "keep-worst", OPT_KEEP_WORST, optional_argument, "[=WINDOW]",
+	  "with -o: keep the raw trace from WINDOW (default 10ms) before the worst delay of "
+	  "each --stacks vector to WINDOW after it, in DIR/worst/VECTOR for 'deferbench "
+	  "analyze'; implies --slowest" },
 	{ "help", 'h', no_argument, NULL, "show this help" },
 	{ NULL },
 };
@@ -126,6 +138,25 @@ int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf
 		case OPT_STORE:
 			a->store = optarg;
 			break;
+		case OPT_SLOWEST:
+			a->slowest = SLOWEST_DEFAULT;
+			if (optarg && parse_u64(optarg, 1, SLOWEST_MAX, &v, err))
+				return set_err(errbuf, "--slowest: %s", err);
+			if (optarg)
+				a->slowest = (uint32_t)v;
+			break;
+		case OPT_STACKS:
+			a->stack_vecs = STACK_VECS_DEFAULT;
+			if (optarg && vecs_parse(optarg, &a->stack_vecs, err))
+				return set_err(errbuf, "--stacks: %s", err);
+			break;
+		case OPT_KEEP_WORST:
+			a->keep_worst_ns = KEEP_WORST_DEFAULT_NS;
+			if (optarg && parse_duration_ns(optarg, &a->keep_worst_ns, err))
+				return set_err(errbuf, "--keep-worst: %s", err);
+			if (!a->keep_worst_ns || a->keep_worst_ns > NSEC_PER_SEC)
+				return set_err(errbuf, "--keep-worst: the window is 1ns to 1s");
+			break;
 		case 'h':
 			return CLI_HELP;
 		}
@@ -142,6 +173,11 @@ int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf
 		return set_err(errbuf, "--force needs -o DIR");
 	if (a->store && !a->out_dir)
 		return set_err(errbuf, "--store needs -o DIR: the store imports the result files");
+	if (a->keep_worst_ns && !a->out_dir)
+		return set_err(errbuf, "--keep-worst needs -o DIR to keep the trace in");
+	/* a stack or a kept trace is read beside the slowest events */
+	if ((a->stack_vecs || a->keep_worst_ns) && !a->slowest)
+		a->slowest = SLOWEST_DEFAULT;
 	return 0;
 }
 
@@ -294,7 +330,7 @@ static int command_status(int status, bool stopped)
 static int record_run(const struct record_args *a, const char *staging, const char *command,
 		      int *cmd_status)
 {
-	char err[ERRBUF_LEN] = "", raw[PATH_MAX], ivals[PATH_MAX];
+	char err[ERRBUF_LEN] = "", raw[PATH_MAX], ivals[PATH_MAX], worst[PATH_MAX];
 	struct capture_opts co = {
 		.buffer_kb = a->buffer_kb,
 		.interval_ns = a->interval_ns,
@@ -303,6 +339,10 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 		.cpus = a->capture_cpus,
 		.command = command,
 		.align_intervals = a->align,
+		.slowest = a->slowest,
+		.stack_vecs = a->stack_vecs,
+		.keep_worst_ns = a->keep_worst_ns,
+		.worst_vecs = a->stack_vecs ? a->stack_vecs : STACK_VECS_DEFAULT,
 	};
 	struct capture *c;
 	bool stopped = false;
@@ -314,6 +354,8 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 		snprintf(ivals, sizeof(ivals), "%s/intervals.csv", staging);
 		co.raw_dir = a->raw ? raw : NULL;
 		co.intervals_csv = ivals;
+		snprintf(worst, sizeof(worst), "%s/worst", staging);
+		co.worst_dir = worst;
 	}
 	c = capture_new(&co, err);
 	if (!c) {

@@ -6,8 +6,8 @@
  *
  * Nothing but deferbench's own files is ever deleted: an earlier DIR is replaced only
  * when every entry in it is a name deferbench writes there (summary.json, the CSVs,
- * raw/ with its files, report.md, report.html, plots/, tables/), and only those names
- * are removed. Symbolic links are never followed nor counted as results.
+ * stacks.folded, raw/ with its files, worst/VECTOR/raw/, report.md, report.html,
+ * plots/, tables/), and only those names are removed. Symbolic links are never followed nor counted as results.
  */
 #ifndef DEFERBENCH_OUTDIR_H
 #define DEFERBENCH_OUTDIR_H

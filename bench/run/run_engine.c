@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "detail.h"
 #include "msg.h"
 #include "file.h"
 #include "sys.h"
@@ -167,6 +168,8 @@ static int engine_setup(struct run_cell *c, char *err)
 		.sched_all = s->sched_all,
 		.cpus = s->capture_cpus[0] ? s->capture_cpus : NULL,
 		.command = c->command,
+		.stack_vecs = s->stack_vecs,
+		.slowest = s->stack_vecs ? SLOWEST_DEFAULT : 0,
 	};
 	char intervals[PATH_MAX];
 	struct engine_cell *e;

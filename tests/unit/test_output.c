@@ -58,7 +58,7 @@ static void build_events(struct result *r, uint64_t interval_ns, ival_cb cb, voi
 			continue;
 		match_comm(m, 7, "kworker/u4:1", 12);
 		match_tick(m, 50 * US);
-		match_wq_queue(m, 0, 50 * US, 0x1000, 0xffffffff81000010ULL, "events_unbound", 15);
+		match_wq_queue(m, 0, 50 * US, 1, 0x1000, 0xffffffff81000010ULL, "events_unbound", 15);
 		match_wq_activate(m, 0, 50 * US, 0x1000);
 		match_tick(m, 80 * US);
 		match_wq_start(m, 1, 80 * US, 7, false, 0x1000, 0xffffffff81000010ULL);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "detail.h"
 #include "fixture.h"
 #include "outdir.h"
 #include "cli.h"
@@ -167,6 +168,39 @@ static void test_record_args(void **state)
 	assert_int_equal(record_parse_args(argc_of(raw_no_out), raw_no_out, &a, err), -EINVAL);
 	assert_int_equal(record_parse_args(argc_of(short_ival), short_ival, &a, err), -EINVAL);
 	assert_int_equal(record_parse_args(argc_of(help), help, &a, err), 1);
+	/* issue 25: stacks, the slowest events, the trace around the worst delays */
+	{
+		char *plain[] = { "record", "-d", "1s", NULL };
+		char *stacks[] = { "record", "--stacks", "-o", "/tmp/x", "--keep-worst", NULL };
+		char *some[] = { "record", "--stacks=net_rx,TIMER", "--slowest=3", NULL };
+		char *window[] = { "record", "-o", "/tmp/x", "--keep-worst=2ms", NULL };
+		char *bad_vec[] = { "record", "--stacks=NETRX", NULL };
+		char *bad_n[] = { "record", "--slowest=0", NULL };
+		char *bad_win[] = { "record", "-o", "/tmp/x", "--keep-worst=2s", NULL };
+		char *no_out[] = { "record", "--keep-worst", NULL };
+
+		assert_int_equal(record_parse_args(argc_of(plain), plain, &a, err), 0);
+		assert_int_equal(a.slowest, 0);
+		assert_int_equal(a.stack_vecs, 0);
+		assert_int_equal(a.keep_worst_ns, 0);
+		assert_int_equal(record_parse_args(argc_of(stacks), stacks, &a, err), 0);
+		assert_int_equal(a.stack_vecs, STACK_VECS_DEFAULT);
+		assert_int_equal(a.slowest, SLOWEST_DEFAULT);
+		assert_int_equal(a.keep_worst_ns, KEEP_WORST_DEFAULT_NS);
+		assert_int_equal(record_parse_args(argc_of(some), some, &a, err), 0);
+		assert_int_equal(a.stack_vecs, (1u << SIRQ_NET_RX) | (1u << SIRQ_TIMER));
+		assert_int_equal(a.slowest, 3);
+		assert_int_equal(record_parse_args(argc_of(window), window, &a, err), 0);
+		assert_int_equal(a.keep_worst_ns, 2 * NSEC_PER_MSEC);
+		assert_int_equal(a.slowest, SLOWEST_DEFAULT);
+		assert_int_equal(record_parse_args(argc_of(bad_vec), bad_vec, &a, err), -EINVAL);
+		assert_non_null(strstr(err, "--stacks"));
+		assert_int_equal(record_parse_args(argc_of(bad_n), bad_n, &a, err), -EINVAL);
+		assert_non_null(strstr(err, "--slowest"));
+		assert_int_equal(record_parse_args(argc_of(bad_win), bad_win, &a, err), -EINVAL);
+		assert_int_equal(record_parse_args(argc_of(no_out), no_out, &a, err), -EINVAL);
+		assert_non_null(strstr(err, "-o DIR"));
+	}
 }
 
 static void test_analyze_args(void **state)
@@ -268,6 +302,13 @@ static void test_outdir(void **state)
 	mkfile(d, "raw/cpu0.dat");
 	mkfile(d, "raw/formats/irq/softirq_raise");
 	mkfile(d, "plots/x.png");
+	/* record --stacks and --keep-worst's files are deferbench's too */
+	mkfile(d, "stacks.csv");
+	mkfile(d, "stacks.folded");
+	mkfile(d, "slowest.csv");
+	mkfile(d, "raw/formats/ftrace/kernel_stack");
+	mkfile(d, "worst/NET_RX/raw/cpu0.dat");
+	mkfile(d, "worst/NET_RX/raw/formats/ftrace/kernel_stack");
 	assert_int_equal(outdir_check(d, false, NULL, err), -EINVAL);
 	assert_non_null(strstr(err, "--force"));
 	assert_int_equal(outdir_check(d, true, NULL, err), 0);
@@ -278,6 +319,7 @@ static void test_outdir(void **state)
 	assert_true(exists(d, "softirq.csv"));
 	assert_false(exists(d, "summary.json"));
 	assert_false(exists(d, "raw"));
+	assert_false(exists(d, "worst"));
 	assert_int_not_equal(access(staging, F_OK), 0);
 	/* a trailing slash stages beside the directory, never inside it */
 	snprintf(path, sizeof(path), "%s/", d);
