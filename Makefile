@@ -30,7 +30,7 @@ CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers
 	  -Wformat=2 -Wshadow -Werror=implicit-function-declaration -fno-strict-aliasing -pthread
 LDLIBS += -lcsv -lm -pthread
 
-# Layers, lowest first (README "Source layout"). Each folder compiles with the include
+# Layers, lowest first (docs/hacking.md, "Layers"). Each folder compiles with the include
 # paths of its own layer and of the layers below it, and with nothing else: a file that
 # includes a header of a higher layer does not compile.
 LAYERS := bench/lib bench/match bench/decode bench/output bench/capture bench/knobs \
@@ -75,6 +75,7 @@ TESTLIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/lib/*.c))
 # test_runner runs scenarios with knobs against a machine made of variables.
 WRAP_test_runner := knob_check knobs_check_set knob_resolve target_read target_write \
 	target_restore
+WRAP_test_history_race := sqlite3_prepare_v2 sqlite3_exec
 comma := ,
 wraps = $(addprefix -Wl$(comma)--wrap=,$(WRAP_$1))
 

@@ -16,6 +16,8 @@ status=0
 # an interrupted or failed run still has finished cells worth a report
 if [ -f "$out/run.json" ]; then
 	./deferbench report "$out" || status=1
+	# the answer the run was for: the configuration each workload should use
+	./deferbench advise "$out" || status=1
 	echo "bench: results in $out, report in $out/report.html"
 fi
 exit $status

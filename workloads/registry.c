@@ -13,6 +13,7 @@ extern const struct workload_ops tty_workload;
 extern const struct workload_ops block_workload;
 extern const struct workload_ops hog_workload;
 extern const struct workload_ops net_workload;
+extern const struct workload_ops command_workload;
 
 const struct workload_ops *const workload_registry[] = {
 	&timer_workload,
@@ -21,6 +22,7 @@ const struct workload_ops *const workload_registry[] = {
 	&block_workload,
 	&hog_workload,
 	&net_workload,
+	&command_workload,
 	NULL,
 };
 

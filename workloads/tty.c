@@ -250,8 +250,18 @@ static void tty_teardown(struct wl_run *w)
 }
 
 /* what compare judges tty by: the delivery a typist feels, and the flush_to_ldisc work that carries it */
+/* the work each write queues: flush_to_ldisc, on whichever workqueue and pool */
+static const struct wl_work tty_flush_work = {
+	"flush_to_ldisc", "the pty's flush_to_ldisc work items: queue_work -> execute_start",
+	{ "wq:*:flush_to_ldisc" }, 1,
+};
+static const struct wl_work *const tty_work[] = { &tty_flush_work, NULL };
+
+/* at 1000 writes a second every percentile up to p99 is decided in a minute or two */
 static const char *const tty_primary[] = {
-	"workload:delivery:p90", "workload:delivery:p99", "wq:*:flush_to_ldisc:delay:p99",
+	"workload:delivery:p50", "workload:delivery:p90", "workload:delivery:p99",
+	"work:flush_to_ldisc:delay:p50", "work:flush_to_ldisc:delay:p90",
+	"work:flush_to_ldisc:delay:p99",
 	NULL,
 };
 
@@ -261,6 +271,7 @@ const struct workload_ops tty_workload = {
 		"on events_unbound",
 	.options = tty_options,
 	.primary = tty_primary,
+	.work = tty_work,
 	.cfg_size = sizeof(struct tty_cfg),
 	.priv_size = sizeof(struct tty_priv),
 	.setup = tty_setup,

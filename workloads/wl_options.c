@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include "fmt.h"
 #include "msg.h"
 #include "parse.h"
 
@@ -66,19 +67,6 @@ static size_t count_choices(const char *const *c)
 	return n;
 }
 
-/* format_ns - the shortest exact duration text: "2ms", "2500us", "1s" */
-static void format_ns(uint64_t ns, char *buf, size_t len)
-{
-	if (ns && ns % NSEC_PER_SEC == 0)
-		snprintf(buf, len, "%llus", (unsigned long long)(ns / NSEC_PER_SEC));
-	else if (ns && ns % NSEC_PER_MSEC == 0)
-		snprintf(buf, len, "%llums", (unsigned long long)(ns / NSEC_PER_MSEC));
-	else if (ns && ns % NSEC_PER_USEC == 0)
-		snprintf(buf, len, "%lluus", (unsigned long long)(ns / NSEC_PER_USEC));
-	else
-		snprintf(buf, len, "%lluns", (unsigned long long)ns);
-}
-
 /* format_bytes - "64k", "16M" when exact, bytes otherwise */
 static void format_bytes(uint64_t v, char *buf, size_t len)
 {
@@ -107,8 +95,8 @@ static int parse_duration_opt(const struct wl_option *o, const char *val, uint64
 	if (ret)
 		return ret;
 	if ((double)ns < o->min || (double)ns > o->max) {
-		format_ns((uint64_t)o->min, a, sizeof(a));
-		format_ns((uint64_t)o->max, b, sizeof(b));
+		fmt_duration((uint64_t)o->min, a, sizeof(a));
+		fmt_duration((uint64_t)o->max, b, sizeof(b));
 		return set_err(errbuf, "%s is out of range [%s, %s]", val, a, b);
 	}
 	*out = ns;
@@ -167,54 +155,111 @@ static int parse_value(const struct wl_option *o, const char *val, void *slot, c
 	return set_err(errbuf, "unknown option type %d", (int)o->type);
 }
 
-int wl_set_option(struct wl_run *w, const char *key, const char *val, char *errbuf)
+/* A value parsed, before it is stored: a bad value leaves the old one in place. */
+union opt_value {
+	uint64_t u;
+	int i;
+	double d;
+	bool b;
+	cpu_set_t set;
+	char s[WL_STR_MAX];
+};
+
+/* opt_size - the bytes an option of o's type takes in the config */
+static size_t opt_size(const struct wl_option *o)
+{
+	switch (o->type) {
+	case WL_OPT_U64: case WL_OPT_DURATION: case WL_OPT_SIZE:
+		return sizeof(uint64_t);
+	case WL_OPT_INT: case WL_OPT_ENUM:
+		return sizeof(int);
+	case WL_OPT_DOUBLE:
+		return sizeof(double);
+	case WL_OPT_BOOL:
+		return sizeof(bool);
+	case WL_OPT_CPULIST:
+		return sizeof(cpu_set_t);
+	case WL_OPT_STRING:
+		return WL_STR_MAX;
+	}
+	return 0;
+}
+
+/* opt_parse - the option called key of w, and val parsed for it; message in errbuf */
+static const struct wl_option *opt_parse(const struct wl_run *w, const char *key,
+					 const char *val, union opt_value *tmp, char *errbuf)
 {
 	const struct wl_option *o = wl_option_find(w->ops, key);
 	char why[ERRBUF_LEN], list[ERRBUF_LEN - 64];
-	union {
-		uint64_t u;
-		int i;
-		double d;
-		bool b;
-		cpu_set_t set;
-		char s[WL_STR_MAX];
-	} tmp;
 
 	if (!o) {
 		list[0] = '\0';
 		if (w->ops->options)
 			list_names(list, sizeof(list), &w->ops->options[0].name,
 				   sizeof(struct wl_option), count_options(w->ops->options));
-		return set_err(errbuf, "%s has no option '%s' (options: %s)", w->ops->name, key,
-			       list[0] ? list : "none");
+		set_err(errbuf, "%s has no option '%s' (options: %s)", w->ops->name, key,
+			list[0] ? list : "none");
+		return NULL;
 	}
-	if (w->state)
+	memset(tmp, 0, sizeof(*tmp));
+	if (parse_value(o, val ? val : "", tmp, why)) {
+		set_err(errbuf, "%s option '%s': %s", w->ops->name, key, why);
+		return NULL;
+	}
+	return o;
+}
+
+int wl_set_option(struct wl_run *w, const char *key, const char *val, char *errbuf)
+{
+	const struct wl_option *o;
+	union opt_value tmp;
+
+	if (w->state && wl_option_find(w->ops, key))
 		return set_err(errbuf, "%s: option '%s' set after setup", w->ops->name, key);
-	/* parse into a temporary so a bad value leaves the old one in place */
-	memset(&tmp, 0, sizeof(tmp));
-	if (parse_value(o, val ? val : "", &tmp, why))
-		return set_err(errbuf, "%s option '%s': %s", w->ops->name, key, why);
-	switch (o->type) {
-	case WL_OPT_U64: case WL_OPT_DURATION: case WL_OPT_SIZE:
-		memcpy((char *)w->cfg + o->offset, &tmp.u, sizeof(tmp.u));
-		break;
-	case WL_OPT_INT: case WL_OPT_ENUM:
-		memcpy((char *)w->cfg + o->offset, &tmp.i, sizeof(tmp.i));
-		break;
-	case WL_OPT_DOUBLE:
-		memcpy((char *)w->cfg + o->offset, &tmp.d, sizeof(tmp.d));
-		break;
-	case WL_OPT_BOOL:
-		memcpy((char *)w->cfg + o->offset, &tmp.b, sizeof(tmp.b));
-		break;
-	case WL_OPT_CPULIST:
-		memcpy((char *)w->cfg + o->offset, &tmp.set, sizeof(tmp.set));
-		break;
-	case WL_OPT_STRING:
-		memcpy((char *)w->cfg + o->offset, tmp.s, sizeof(tmp.s));
-		break;
-	}
+	o = opt_parse(w, key, val, &tmp, errbuf);
+	if (!o)
+		return -EINVAL;
+	memcpy((char *)w->cfg + o->offset, &tmp, opt_size(o));
 	return 0;
+}
+
+/* is_live - key is one of ops' live options */
+static bool is_live(const struct workload_ops *ops, const char *key)
+{
+	const char *const *l;
+
+	for (l = ops->live; l && *l; l++)
+		if (!strcmp(*l, key))
+			return true;
+	return false;
+}
+
+bool workload_live_option(const char *name, const char *key)
+{
+	const struct workload_ops *ops = workload_find(name);
+
+	return ops && ops->switch_option && is_live(ops, key);
+}
+
+int wl_switch_option(struct wl_run *w, const char *key, const char *val, char *errbuf)
+{
+	unsigned char old[sizeof(union opt_value)];
+	const struct wl_option *o;
+	union opt_value tmp;
+	int ret;
+
+	if (!w->ops->switch_option || !is_live(w->ops, key))
+		return set_err(errbuf, "%s cannot switch option '%s' while it runs", w->ops->name,
+			       key);
+	o = opt_parse(w, key, val, &tmp, errbuf);
+	if (!o)
+		return -EINVAL;
+	memcpy(old, (char *)w->cfg + o->offset, opt_size(o));
+	memcpy((char *)w->cfg + o->offset, &tmp, opt_size(o));
+	ret = w->ops->switch_option(w, key, errbuf);
+	if (ret)
+		memcpy((char *)w->cfg + o->offset, old, opt_size(o));
+	return ret;
 }
 
 int wl_option_value(const struct wl_run *w, const struct wl_option *o, char *buf, size_t len)
@@ -239,7 +284,7 @@ int wl_option_value(const struct wl_run *w, const struct wl_option *o, char *buf
 		return 0;
 	case WL_OPT_DURATION:
 		memcpy(&u, p, sizeof(u));
-		format_ns(u, buf, len);
+		fmt_duration(u, buf, len);
 		return 0;
 	case WL_OPT_SIZE:
 		memcpy(&u, p, sizeof(u));
@@ -274,8 +319,8 @@ static void bounds_text(const struct wl_option *o, char *buf, size_t len)
 		snprintf(buf, len, "[%g, %g]", o->min, o->max);
 		break;
 	case WL_OPT_DURATION:
-		format_ns((uint64_t)o->min, a, sizeof(a));
-		format_ns((uint64_t)o->max, b, sizeof(b));
+		fmt_duration((uint64_t)o->min, a, sizeof(a));
+		fmt_duration((uint64_t)o->max, b, sizeof(b));
 		snprintf(buf, len, "[%s, %s]", a, b);
 		break;
 	case WL_OPT_SIZE:

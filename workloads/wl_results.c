@@ -20,6 +20,7 @@
 #include "jsonw.h"
 #include "msg.h"
 #include "file.h"
+#include "outw.h"
 
 static const struct wl_counter *counter_find(const struct wl_run *w, const char *name)
 {
@@ -128,7 +129,27 @@ static struct json_object *results_json(const struct wl_run *w)
 	for (i = 0; w->ops->primary && w->ops->primary[i] && i < PRIMARY_MAX; i++)
 		json_object_array_add(arr, json_object_new_string(w->ops->primary[i]));
 	json_object_object_add(root, "primary", arr);
+	if (w->ops->work) {
+		arr = json_object_new_array();
+		for (i = 0; w->ops->work[i] && i < WORK_MAX; i++) {
+			const struct wl_work *wk = w->ops->work[i];
+			struct json_object *wo = json_object_new_object(), *m = json_object_new_array();
+			size_t k;
+
+			json_object_object_add(wo, "name", json_object_new_string(wk->name));
+			json_object_object_add(wo, "desc", json_object_new_string(wk->desc));
+			for (k = 0; k < wk->nmember; k++)
+				json_object_array_add(m, json_object_new_string(wk->member[k]));
+			json_object_object_add(wo, "members", m);
+			json_object_array_add(arr, wo);
+		}
+		json_object_object_add(root, "work", arr);
+	}
 	json_object_object_add(root, "interval_s", json_object_new_double(w->interval_ns / 1e9));
+	/* where interval 0 of workload-intervals.csv begins, on CLOCK_MONOTONIC */
+	if (wl_window(w) != WL_MEASURE_LATER)
+		json_object_object_add(root, "interval_origin_ns",
+				       json_object_new_uint64(wl_window(w)));
 	if (wl_error(w))
 		json_object_object_add(root, "error", json_object_new_string(wl_error(w)));
 	return root;
@@ -141,9 +162,7 @@ static int write_json(const struct wl_run *w, const char *path)
 
 	/* 10 significant digits, not json-c's 17 (2.0002131190000001) */
 	json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_THREAD);
-	if (json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
-				    JSON_C_TO_STRING_NOSLASHESCAPE))
-		ret = errno ? -errno : -EIO;
+	ret = jsonw_write(path, root, 0644, 0);
 	json_c_set_serialization_double_format(NULL, JSON_C_OPTION_THREAD);
 	json_object_put(root);
 	return ret;
@@ -213,7 +232,7 @@ int wl_write_results(const struct wl_run *w, const char *dir)
 	char path[PATH_MAX];
 	int ret;
 
-	ret = mkdir_p(dir, 0755);
+	ret = out_mkdir_p(dir);
 	if (ret)
 		return ret;
 	snprintf(path, sizeof(path), "%s/workload.json", dir);
@@ -308,6 +327,37 @@ static int check_wl_totals(const char *path, const struct wl_data *wl, char *err
 	return 0;
 }
 
+/* read_work - the work entries: name, desc, members (group-id patterns) */
+static int read_work(const struct jr *j, struct json_object *root, struct wl_data *wl)
+{
+	struct json_object *arr, *e;
+	char where[32];
+	size_t i;
+	int ret;
+
+	ret = jr_get(j, root, "", "work", json_type_array, &arr);
+	if (ret)
+		return ret;
+	if (json_object_array_length(arr) > WORK_MAX)
+		return jr_fail(j, "", "work", "has more than %d entries", WORK_MAX);
+	for (i = 0; !ret && i < json_object_array_length(arr); i++) {
+		struct wl_work *w = &wl->work[i];
+
+		snprintf(where, sizeof(where), "work[%zu]", i);
+		e = json_object_array_get_idx(arr, i);
+		if (!json_object_is_type(e, json_type_object))
+			return jr_fail(j, "work", where + 4, "is not an object");
+		ret = jr_str(j, e, where, "name", w->name, sizeof(w->name));
+		ret = ret ?: jr_str_opt(j, e, where, "desc", w->desc, sizeof(w->desc));
+		ret = ret ?: jr_strings(j, e, where, "members", w->member[0], sizeof(w->member[0]),
+					WORK_MEMBERS, &w->nmember);
+		if (!ret && !w->nmember)
+			ret = jr_fail(j, where, "members", "is empty");
+		wl->nwork = i + 1;
+	}
+	return ret;
+}
+
 int workload_load(const char *json_path, const char *hist_path, struct wl_data *wl,
 		  char *errbuf)
 {
@@ -327,6 +377,12 @@ int workload_load(const char *json_path, const char *hist_path, struct wl_data *
 				sizeof(wl->primary.id[0]), PRIMARY_MAX, &wl->primary.n);
 	if (!ret && jr_has(root, "options"))
 		ret = jr_kv(&j, root, "options", &wl->opt, &wl->nopt);
+	if (!ret && jr_has(root, "work"))
+		ret = read_work(&j, root, wl);
+	if (!ret && jr_has(root, "interval_s"))
+		ret = jr_double(&j, root, "", "interval_s", &wl->interval_s);
+	if (!ret && jr_has(root, "interval_origin_ns"))
+		ret = jr_u64(&j, root, "", "interval_origin_ns", &wl->interval_origin_ns);
 	json_object_put(root);
 	if (ret)
 		return ret;

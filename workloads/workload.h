@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "hist.h"
 #include "ivhist.h"
@@ -115,6 +116,11 @@ struct workload_ops {
 	 * of the deferred work it drives. Written to workload.json.
 	 */
 	const char *const *primary;
+	/*
+	 * The deferred work it drives, wherever it runs (rundata.h struct wl_work): a
+	 * metric work:<name>:... per entry, NULL-terminated list, at most WORK_MAX
+	 */
+	const struct wl_work *const *work;
 	/* why the workload needs root, for the message when it is run without; NULL: not */
 	const char *needs_root;
 	size_t cfg_size;			/* option values land here */
@@ -130,6 +136,15 @@ struct workload_ops {
 	 * drops). Failures go through wl_fail().
 	 */
 	void (*measure)(struct wl_run *w);
+	/*
+	 * live - optional, NULL-terminated: the options switch_option can change while the
+	 * workload runs (the alternating design of a scenario switches them between
+	 * phases); switch_option - make the running workload follow w->cfg's new value of
+	 * key, check that it took effect, 0 or -errno with errbuf. Called from the thread
+	 * that started it, never concurrently with start or stop.
+	 */
+	const char *const *live;
+	int (*switch_option)(struct wl_run *w, const char *key, char *errbuf);
 };
 
 /*
@@ -156,6 +171,16 @@ struct wl_run {
 	int err;			/* first run-time failure (-errno), see wl_fail() */
 	char errmsg[ERRBUF_LEN];
 };
+
+/*
+ * The "command" workload (deferbench tune): command_spawn - argv in a process group of
+ * its own, its output kept in *log_fd (a memfd); command_workload_adopt - the next
+ * command workload set up is that process; command_workload_end - stop it (SIGTERM to
+ * its group, then SIGKILL) if the workload did not, and close its output
+ */
+int command_spawn(char *const *argv, pid_t *pid, int *log_fd, char *errbuf);
+void command_workload_adopt(pid_t pid, int log_fd);
+void command_workload_end(void);
 
 /* Registry (workloads/registry.c). */
 extern const struct workload_ops *const workload_registry[];
@@ -189,6 +214,14 @@ int workload_load(const char *json_path, const char *hist_path, struct wl_data *
  * it while the workload runs and stop early when it is set; results are then invalid.
  */
 const char *wl_error(const struct wl_run *w);
+/*
+ * wl_switch_option - a live option (ops->live) of a running workload to val: checked
+ * like wl_set_option, then switched (ops->switch_option); on failure the old value
+ * stays in w->cfg. 0 or -errno with errbuf.
+ */
+int wl_switch_option(struct wl_run *w, const char *key, const char *val, char *errbuf);
+/* workload_live_option - can a workload of type name switch key while it runs? */
+bool workload_live_option(const char *name, const char *key);
 /* wl_option_find - the option called name, or NULL */
 const struct wl_option *wl_option_find(const struct workload_ops *ops, const char *name);
 /* wl_list - every workload with its options (type, default, bounds, help) */

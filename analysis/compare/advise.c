@@ -47,7 +47,7 @@ static int judge_cfg(const struct adv_workload *w, struct adv_cfg *c,
 		ret = evidence_build(w->ref, c->s, &w->prim[k], &e);
 		if (ret)
 			return ret;
-		margin = judge_margin(o, w->workload, c->s->config, w->prim_id[k], &floor);
+		margin = judge_margin(o, w->workload, c->s->config, w->prim_id[k], &floor, NULL);
 		ret = judge_eval(&e, w->prim[k].stat, margin, floor, o, &c->j[k], &d[k]);
 		evidence_free(&e);
 		if (ret)
@@ -77,6 +77,26 @@ static void tally(const struct adv_workload *w, struct adv_cfg *c)
 	c->gain = n ? exp(logsum / n) : NAN;
 }
 
+/* answer_of - what advise says when no configuration is chosen (advise.h) */
+static enum adv_answer answer_of(const struct adv_workload *w)
+{
+	size_t i, k, judged = 0, decided = 0, open = 0;
+
+	for (i = 0; i < w->ncfg; i++)
+		for (k = 0; k < w->nprim; k++) {
+			const struct judgement *j = &w->cfg[i].j[k];
+
+			judged += !isnan(j->p);
+			decided += j->v == V_WORSE || j->v == V_NO_CHANGE;
+		}
+	if (!judged)
+		return ADV_EXPLORATORY;
+	/* every configuration shown worse, or no different, on something decided */
+	for (i = 0; i < w->ncfg; i++)
+		open += !w->cfg[i].worse && !w->cfg[i].same;
+	return decided && !open ? ADV_KEEP : ADV_UNDECIDED;
+}
+
 /* choose - the configuration to use (advise.h): NULL keeps the reference */
 static void choose(struct adv_workload *w)
 {
@@ -94,6 +114,7 @@ static void choose(struct adv_workload *w)
 			w->best_decided = decided;
 		}
 	}
+	w->answer = w->best ? ADV_USE : answer_of(w);
 }
 
 /* set_loads - the background loads of a configuration's cells, "a, b" ("": none) */

@@ -16,7 +16,13 @@
  *     wins over one with metrics still undecided; then the larger improvement (the
  *     geometric mean of its primary ratios) wins;
  *   - with no candidate, the reference stays: nothing was shown to beat it.
- * Everything undecided is listed with the repetitions that would decide it.
+ * Everything undecided is listed with the repetitions (blocks) that would decide it.
+ *
+ * The answer, per workload (enum adv_answer): use a configuration; keep the reference,
+ * the others being worse or equivalent within the margin on every primary metric that
+ * was decided, none better; keep it with the question still open (something undecided,
+ * nothing decided either way); or nothing decidable at all (exploratory: too few
+ * repetitions or blocks for any verdict), which never reads as "keep".
  */
 #ifndef DEFERBENCH_ADVISE_H
 #define DEFERBENCH_ADVISE_H
@@ -36,6 +42,13 @@ struct adv_cfg {
 	double gain;		/* geometric mean of the primary ratios (< 1: faster) */
 };
 
+enum adv_answer {
+	ADV_USE,		/* best: better on a primary metric, worse on none */
+	ADV_KEEP,		/* every other configuration worse, or no change where decided */
+	ADV_UNDECIDED,		/* nothing decided better, and the question still open */
+	ADV_EXPLORATORY,	/* no primary metric could be judged at all */
+};
+
 struct adv_workload {
 	char workload[NAME_LEN];
 	char loads[NAME_LEN];			/* the group's background loads; "": none */
@@ -47,6 +60,7 @@ struct adv_workload {
 	size_t ncfg;
 	const struct adv_cfg *best;		/* NULL: keep the reference */
 	bool best_decided;			/* every primary metric of best is decided */
+	enum adv_answer answer;
 };
 
 struct advice {

@@ -213,7 +213,7 @@ static int judge_key(struct cmp_result *res, struct row_reps *rr, const struct c
 	struct side *b, *n;
 	struct cmp_row *r;
 	double margin, *d = NULL;
-	bool floor;
+	bool floor, dflt;
 	int ret = 0;
 
 	b = malloc(2 * sizeof(*b));
@@ -250,8 +250,9 @@ static int judge_key(struct cmp_result *res, struct row_reps *rr, const struct c
 	ret = evidence_build(bs, ns, k, &e);
 	if (ret)
 		goto out;
-	margin = judge_margin(&o->j, bs->workload, bs->config, r->id, &floor);
+	margin = judge_margin(&o->j, bs->workload, bs->config, r->id, &floor, &dflt);
 	ret = judge_eval(&e, k->stat, margin, floor, &o->j, &r->j, &d);
+	r->j.margin_default = dflt;
 	evidence_free(&e);
 	if (!judged) {
 		r->j.v = V_INFO;
@@ -575,6 +576,7 @@ static int compare_groups(struct cellsets *bcs, struct cellsets *ncs, const stru
 int compare_runs(const struct run *base, const struct run *new, const struct cmp_opts *o,
 		 struct cmp_result *res, char *errbuf)
 {
+	struct cmp_opts co = *o;
 	struct cellsets bcs, ncs;
 	int ret;
 
@@ -587,7 +589,9 @@ int compare_runs(const struct run *base, const struct run *new, const struct cmp
 		cellsets_free(&bcs);
 		return set_errno(errbuf, ret, "%s: cannot group cells", new->dir);
 	}
-	return compare_groups(&bcs, &ncs, base, new, o, res, errbuf);
+	/* two runs: their difference includes whatever lies between them (judge_margin) */
+	co.j.between_runs = strcmp(base->dir, new->dir) != 0;
+	return compare_groups(&bcs, &ncs, base, new, &co, res, errbuf);
 }
 
 int compare_observer(const struct run *run, const struct cmp_opts *o,

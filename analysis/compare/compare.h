@@ -49,12 +49,28 @@ struct judge_opts {
 	unsigned int looks;	/* looks at growing data (run --until-decided): each at
 				 * alpha / looks */
 	unsigned int min_reps;	/* repetitions with data needed on each side (>= 2) */
+	unsigned int min_blocks;	/* blocks of an alternating run needed (paired) */
 	unsigned int min_tail;	/* pooled samples needed beyond a percentile, per side */
 	unsigned int iters;	/* bootstrap replicates */
 	uint64_t seed;
 	bool base_fixed;	/* base is a stored baseline: only new can get repetitions */
 	const struct noise *noise;	/* the host's noise floors, or NULL */
+	/*
+	 * between_runs: base and new are separate runs. Their spread inside each run says
+	 * nothing of how much two runs minutes (or a reboot) apart differ, so without the
+	 * host's noise floors every margin is at least the default floor (judge_margin)
+	 */
+	bool between_runs;
+	bool threshold_given;	/* -t given: it is the between-runs margin, not the floor */
 };
+
+/*
+ * The margin between two runs without a calibration: the largest difference between
+ * runs of the same thing seen on the development VM (docs/verdicts.md: calibrated floors
+ * up to 79% on p90s and 5.5x on p99s), rounded up - x2 for p50 and p90, x6 above.
+ */
+#define DEFAULT_FLOOR_MID 1.0
+#define DEFAULT_FLOOR_TAIL 5.0
 
 void judge_opts_default(struct judge_opts *o);
 
@@ -65,6 +81,7 @@ struct judgement {
 	double lo, hi;		/* the ratio's interval at the claim's level; NaN if none */
 	double margin;		/* delta: |change| below it is "no change" */
 	bool margin_floor;	/* delta is the host's noise floor, not the threshold */
+	bool margin_default;	/* ... the default floor: two runs and no calibration */
 	enum claim claim;	/* the claim this metric puts forward */
 	double p;		/* its p-value; NaN when not evaluated */
 	double level;		/* the level Holm held it to */
@@ -73,6 +90,13 @@ struct judgement {
 	struct hb_var vb, vn;	/* variance components (log scale) */
 	uint32_t nb, nn;	/* repetitions with data */
 	uint32_t shifted;	/* repetitions with a level shift inside (warm-up, drift) */
+	bool paired;		/* blocks of an alternating run, resampled in pairs */
+	/*
+	 * mdc - the smallest change this comparison would have decided, at its length:
+	 * (1 + margin) x exp(half the width of the ratio's interval at alpha) - 1, so that a
+	 * "no change" says how small a change it would have caught (NaN: not evaluated)
+	 */
+	double mdc;
 	char why[192];
 };
 
@@ -94,9 +118,13 @@ int judge_eval(const struct evidence *e, enum mstat stat, double margin, bool fl
 int judge_family(struct judgement **j, double *const *d, size_t n,
 		 const struct judge_opts *o);
 
-/* judge_margin - delta for a metric: max(threshold, noise floor); *floor says which */
+/*
+ * judge_margin - delta for a metric: max(threshold, noise floor), or between runs
+ * without floors max(threshold, default floor); *floor says whether a floor set it,
+ * *dflt whether it was the default one (dflt may be NULL)
+ */
 double judge_margin(const struct judge_opts *o, const char *workload, const char *config,
-		    const char *id, bool *floor);
+		    const char *id, bool *floor, bool *dflt);
 
 /* Repetition values shown per row in compare.md. */
 #define CMP_SHOW_REPS 16

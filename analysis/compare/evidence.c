@@ -5,6 +5,7 @@
 #include "evidence.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,42 @@ static bool series_is(const struct ival_series *s, const struct metric_key *k)
 	}
 }
 
+/* series_in_work - a series of one of the groups of work w, for sub-metric sub */
+static bool series_in_work(const struct ival_series *s, const struct wl_work *w, int sub)
+{
+	char gid[METRIC_ID_LEN];
+
+	switch (s->src) {
+	case IV_SOFTIRQ:
+		if (s->metric != sub)
+			return false;
+		snprintf(gid, sizeof(gid), "softirq:%s", s->name);
+		break;
+	case IV_WQ:
+		if (s->metric != (sub == SM_DELAY ? WM_DELAY : WM_RUNTIME))
+			return false;
+		snprintf(gid, sizeof(gid), "wq:%s:%s", s->name, s->func);
+		break;
+	case IV_CONTEXT:
+		if (s->metric != sub)
+			return false;
+		snprintf(gid, sizeof(gid), "context:%s:%s@%s", s->func, s->name, s->pool);
+		break;
+	default:
+		return false;
+	}
+	return metric_work_member(w, gid);
+}
+
+/* key_series - series s holds (part of) k's histogram in rec */
+static bool key_series(const struct record *rec, const struct ival_series *s,
+		       const struct metric_key *k)
+{
+	const struct wl_work *w = metric_work(rec, k);
+
+	return k->src == MS_WORK ? w && series_in_work(s, w, k->sub) : series_is(s, k);
+}
+
 /* has_series - the record kept per-interval histograms for k's kind of metric */
 static bool has_series(const struct record *rec, const struct metric_key *k)
 {
@@ -44,9 +81,51 @@ static bool uses_series(const struct record *rec, const struct metric_key *k)
 	size_t i;
 
 	for (i = 0; has_series(rec, k) && i < rec->nser; i++)
-		if (series_is(&rec->ser[i], k) && rec->ser[i].n)
+		if (key_series(rec, &rec->ser[i], k) && rec->ser[i].n)
 			return true;
 	return false;
+}
+
+/* work_visit - the pooled histograms of k's work groups, as interval 0 */
+static long work_visit(const struct record *rec, const struct metric_key *k, visit_fn fn,
+		       void *ctx)
+{
+	const struct wl_work *w = metric_work(rec, k);
+	char gid[METRIC_ID_LEN];
+	long n = 0;
+	size_t i;
+	int ret;
+
+	if (!w)
+		return 0;
+	for (i = 0; i < rec->nsirq; i++) {
+		snprintf(gid, sizeof(gid), "softirq:%s", rec->sirq[i].vector);
+		if (rec->sirq[i].cpu == -1 && rec->sirq[i].h[k->sub].n && metric_work_member(w, gid)) {
+			if ((ret = fn(ctx, 0, &rec->sirq[i].h[k->sub])))
+				return ret;
+			n = 1;
+		}
+	}
+	for (i = 0; i < rec->nwq; i++) {
+		const struct bucketlist *bl = &rec->wq[i].h[k->sub == SM_DELAY ? WM_DELAY : WM_RUNTIME];
+
+		snprintf(gid, sizeof(gid), "wq:%s:%s", rec->wq[i].wq, rec->wq[i].func);
+		if (bl->n && metric_work_member(w, gid)) {
+			if ((ret = fn(ctx, 0, bl)))
+				return ret;
+			n = 1;
+		}
+	}
+	for (i = 0; i < rec->nctx; i++) {
+		snprintf(gid, sizeof(gid), "context:%s:%s@%s", rec->ctx[i].context,
+			 rec->ctx[i].name, rec->ctx[i].where);
+		if (rec->ctx[i].h[k->sub].n && metric_work_member(w, gid)) {
+			if ((ret = fn(ctx, 0, &rec->ctx[i].h[k->sub])))
+				return ret;
+			n = 1;
+		}
+	}
+	return n;
 }
 
 /*
@@ -64,7 +143,7 @@ static long rep_visit(const struct record *rec, const struct metric_key *k, visi
 	int ret;
 
 	for (i = 0; has_series(rec, k) && i < rec->nser; i++) {
-		if (!series_is(&rec->ser[i], k))
+		if (!key_series(rec, &rec->ser[i], k))
 			continue;
 		for (j = 0; j < rec->ser[i].n; j++)
 			if ((ret = fn(ctx, (uint32_t)j, &rec->ser[i].iv[j])))
@@ -99,6 +178,8 @@ static long rep_visit(const struct record *rec, const struct metric_key *k, visi
 
 		return c && c->h[k->sub].n ? ((ret = fn(ctx, 0, &c->h[k->sub])) ? ret : 1) : 0;
 	}
+	case MS_WORK:
+		return work_visit(rec, k, fn, ctx);
 	default:
 		return 0;
 	}
@@ -252,12 +333,84 @@ static bool usable_cell(const struct cell *c, const struct metric_key *k)
 	return c->ok && !(metric_trace_derived(k) && c->rec.cap.lossy);
 }
 
+/* pairable - every usable cell of both sides is a block of the same segment group */
+static bool pairable(const struct cellset *const sets[2], const struct metric_key *k)
+{
+	const char *seg = NULL;
+	size_t s, i;
+
+	for (s = 0; s < 2; s++) {
+		if (!sets[s])
+			return false;
+		for (i = 0; i < sets[s]->n; i++) {
+			const struct cell *c = sets[s]->cell[i];
+
+			if (!usable_cell(c, k))
+				continue;
+			if (!c->alt || (seg && strcmp(seg, c->segment)))
+				return false;
+			seg = c->segment;
+		}
+	}
+	return seg != NULL;
+}
+
+/* block_cell - the usable cell of block b in set, or NULL */
+static const struct cell *block_cell(const struct cellset *set, unsigned int b,
+				     const struct metric_key *k)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		if (set->cell[i]->rep == b && usable_cell(set->cell[i], k))
+			return set->cell[i];
+	return NULL;
+}
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * select_cells - the cells each side contributes, in order: unpaired, every usable cell
+ * as the set lists them; paired, the blocks both sides have, ascending, one cell each
+ */
+static void select_cells(const struct cellset *const sets[2], const struct metric_key *k,
+			 bool paired, const struct cell **sel, size_t *n)
+{
+	unsigned int blocks[STATS_MAX_N];
+	size_t s, i, nb = 0;
+
+	n[0] = n[1] = 0;
+	if (!paired) {
+		for (s = 0; s < 2; s++)
+			for (i = 0; sets[s] && i < sets[s]->n; i++)
+				if (usable_cell(sets[s]->cell[i], k))
+					sel[s * STATS_MAX_N + n[s]++] = sets[s]->cell[i];
+		return;
+	}
+	for (i = 0; i < sets[0]->n; i++)
+		if (usable_cell(sets[0]->cell[i], k) && block_cell(sets[1], sets[0]->cell[i]->rep, k))
+			blocks[nb++] = sets[0]->cell[i]->rep;
+	qsort(blocks, nb, sizeof(*blocks), cmp_uint);
+	for (i = 0; i < nb; i++) {
+		if (i && blocks[i] == blocks[i - 1])
+			continue;
+		sel[n[0]++] = block_cell(sets[0], blocks[i], k);
+		sel[STATS_MAX_N + n[1]++] = block_cell(sets[1], blocks[i], k);
+	}
+}
+
 int evidence_build(const struct cellset *base, const struct cellset *new,
 		   const struct metric_key *k, struct evidence *e)
 {
-	const struct cellset *sets[2] = { base, new };
+	const struct cellset *const sets[2] = { base, new };
+	const struct cell **sel = NULL;
 	struct census cz = { 0 };
-	size_t nreps = 0, nivals = 0, used = 0, i, s, u;
+	size_t nreps = 0, nivals = 0, used = 0, i, s, u, nsel[2];
 	uint32_t *niv = NULL;
 	long r;
 	int ret = -ENOMEM;
@@ -267,20 +420,20 @@ int evidence_build(const struct cellset *base, const struct cellset *new,
 		return 0;	/* statistics only: nothing to resample */
 	/* census: lower bounds, intervals per repetition */
 	niv = calloc(2 * STATS_MAX_N, sizeof(*niv));
-	if (!niv)
-		return -ENOMEM;
+	sel = calloc(2 * STATS_MAX_N, sizeof(*sel));
+	if (!niv || !sel)
+		goto out;
+	e->paired = pairable(sets, k);
+	select_cells(sets, k, e->paired, sel, nsel);
 	for (s = 0; s < 2; s++)
-		for (i = 0; sets[s] && i < sets[s]->n; i++) {
-			const struct cell *c = sets[s]->cell[i];
-
-			if (!usable_cell(c, k))
-				continue;
-			r = rep_visit(&c->rec, k, census_visit, &cz);
+		for (i = 0; i < nsel[s]; i++) {
+			r = rep_visit(&sel[s * STATS_MAX_N + i]->rec, k, census_visit, &cz);
 			if (r < 0)
 				goto out;
 			niv[s * STATS_MAX_N + i] = (uint32_t)r;
 			nivals += (size_t)r;
-			nreps += r > 0;
+			/* paired: a block without data keeps its place (empty) */
+			nreps += r > 0 || e->paired;
 		}
 	qsort(cz.lo, cz.nlo, sizeof(*cz.lo), cmp_u64);
 	for (i = 0, u = 0; i < cz.nlo; i++)
@@ -304,19 +457,19 @@ int evidence_build(const struct cellset *base, const struct cellset *new,
 	nreps = nivals = 0;
 	for (s = 0; s < 2; s++) {
 		e->side[s].rep = e->reps + nreps;
-		for (i = 0; sets[s] && i < sets[s]->n; i++) {
-			const struct cell *c = sets[s]->cell[i];
+		for (i = 0; i < nsel[s]; i++) {
+			const struct cell *c = sel[s * STATS_MAX_N + i];
 			uint32_t n = niv[s * STATS_MAX_N + i];
 			struct hb_rep *rep;
 
-			if (!n || !usable_cell(c, k))
+			if (!n && !e->paired)
 				continue;
 			rep = &e->reps[nreps++];
 			rep->iv = e->ivals + nivals;
 			rep->n = n;
 			nivals += n;
 			e->side[s].n++;
-			e->pooled_only[s] += !uses_series(&c->rec, k);
+			e->pooled_only[s] += n && !uses_series(&c->rec, k);
 			ret = fill_rep(e, &c->rec, k, rep, n, cz.lo, &used);
 			if (ret)
 				goto out;
@@ -326,6 +479,7 @@ int evidence_build(const struct cellset *base, const struct cellset *new,
 	ret = 0;
 out:
 	free(niv);
+	free(sel);
 	free(cz.lo);
 	if (ret)
 		evidence_free(e);

@@ -20,6 +20,11 @@ enum { EV_BASE, EV_NEW };
 struct evidence {
 	struct hb_domain dom;
 	struct hb_side side[2];
+	/*
+	 * paired: both sides are arms of one segment of an alternating run, and repetition
+	 * i of each is the same block (the blocks both have, ascending): hb_ratio_paired
+	 */
+	bool paired;
 	uint32_t pooled_only[2];	/* repetitions without intervals (one interval each) */
 	uint64_t count[2];		/* samples */
 	/* storage */

@@ -30,18 +30,46 @@ void judge_opts_default(struct judge_opts *o)
 	o->confidence = 0.95;
 	o->looks = 1;
 	o->min_reps = 2;
+	o->min_blocks = 6;
 	o->min_tail = 10;
 	o->iters = 2000;
 	o->seed = 0x5eedULL;
 }
 
+/* default_floor - the margin between runs without a calibration, by the statistic */
+static double default_floor(const char *id)
+{
+	const char *stat = strrchr(id, ':');
+
+	stat = stat ? stat + 1 : id;
+	return !strcmp(stat, "p50") || !strcmp(stat, "p90") ? DEFAULT_FLOOR_MID :
+	       DEFAULT_FLOOR_TAIL;
+}
+
 double judge_margin(const struct judge_opts *o, const char *workload, const char *config,
-		    const char *id, bool *floor)
+		    const char *id, bool *floor, bool *dflt)
 {
 	double f = o->noise ? noise_floor(o->noise, workload, config, id) : NAN;
+	bool d = false;
 
+	if (o->between_runs && !o->noise && !o->threshold_given) {
+		f = default_floor(id);
+		d = true;
+	}
 	*floor = f > o->threshold;
+	if (dflt)
+		*dflt = d && *floor;
 	return *floor ? f : o->threshold;
+}
+
+static double var_of(const double *d, unsigned int n);
+
+/* var_of_reps - the variance of the bootstrap replicates */
+static double var_of_reps(const double *d, unsigned int n)
+{
+	double v = var_of(d, n);
+
+	return isnan(v) ? 0 : v;
 }
 
 /* seed_of - a seed per metric, so that every row's replicates are reproducible alone */
@@ -81,6 +109,8 @@ int judge_eval(const struct evidence *e, enum mstat stat, double margin, bool fl
 	j->margin = margin;
 	j->margin_floor = floor;
 	j->more = -1;
+	j->mdc = NAN;
+	j->paired = e->paired;
 	j->nb = e->side[EV_BASE].n;
 	j->nn = e->side[EV_NEW].n;
 	if (j->nb)
@@ -93,7 +123,12 @@ int judge_eval(const struct evidence *e, enum mstat stat, double margin, bool fl
 		j->v = V_INFO;
 		return 0;
 	}
-	if (j->nb < o->min_reps || j->nn < o->min_reps) {
+	if (e->paired && j->nb < o->min_blocks) {
+		snprintf(j->why, sizeof(j->why), "%u block%s of the alternating run: need %u to "
+			 "judge (exploratory)", j->nb, j->nb == 1 ? "" : "s", o->min_blocks);
+		return 0;
+	}
+	if (!e->paired && (j->nb < o->min_reps || j->nn < o->min_reps)) {
 		snprintf(j->why, sizeof(j->why), "%u vs %u repetitions with data: need %u on "
 			 "each side to see how repetitions differ", j->nb, j->nn,
 			 o->min_reps < 2 ? 2 : o->min_reps);
@@ -107,7 +142,10 @@ int judge_eval(const struct evidence *e, enum mstat stat, double margin, bool fl
 			 "need %u on each side", need_b, need_n, o->min_tail);
 		return 0;
 	}
-	ret = hb_ratio(&e->dom, &e->side[EV_BASE], &e->side[EV_NEW], &ho, &r);
+	if (e->paired)
+		ret = hb_ratio_paired(&e->dom, &e->side[EV_BASE], &e->side[EV_NEW], &ho, &r);
+	else
+		ret = hb_ratio(&e->dom, &e->side[EV_BASE], &e->side[EV_NEW], &ho, &r);
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret) {
@@ -119,8 +157,19 @@ int judge_eval(const struct evidence *e, enum mstat stat, double margin, bool fl
 	j->p = c.p[c.best];
 	j->vb = r.vbase;
 	j->vn = r.vnew;
-	j->shifted = shifted_reps(e, EV_BASE, ho.q, ho.seed) + shifted_reps(e, EV_NEW, ho.q,
-									      ho.seed);
+	if (e->paired) {
+		/*
+		 * one variance for the pair: split evenly over the sides, each block of n a
+		 * "repetition", so that reps_needed answers in blocks
+		 */
+		double v = var_of_reps(r.d, r.iters) * j->nb / 2;
+
+		j->vb = (struct hb_var){ .between = v, .reps = j->nb, .ivals = 1 };
+		j->vn = j->vb;
+	} else {
+		j->shifted = shifted_reps(e, EV_BASE, ho.q, ho.seed) +
+			     shifted_reps(e, EV_NEW, ho.q, ho.seed);
+	}
 	*d = r.d;	/* kept for judge_family */
 	return 0;
 }
@@ -146,6 +195,7 @@ static void decide(struct judgement *j, const double *d, unsigned int n, bool st
 		[CLAIM_WORSE] = V_WORSE, [CLAIM_BETTER] = V_BETTER, [CLAIM_SAME] = V_NO_CHANGE,
 	};
 	double m = log1p(j->margin), d0 = log(j->ratio);
+	const char *unit;
 	char shift[64] = "";
 
 	ratio_interval(d, n, j->level, &j->lo, &j->hi);
@@ -161,21 +211,31 @@ static void decide(struct judgement *j, const double *d, unsigned int n, bool st
 	}
 	j->v = V_CANNOT_TELL;
 	j->more = reps_needed(&j->vb, &j->vn, var_of(d, n), d0, m, j->level, o->base_fixed);
+	unit = j->paired ? "block" : "repetition";
 	if (j->more > MORE_MAX)
 		snprintf(j->why, sizeof(j->why), "p %.2g > %.2g: the change is too close to the "
-			 "margin (%.3g) for under %d more repetitions to decide%s", j->p,
-			 j->level, 1 + j->margin, MORE_MAX, shift);
+			 "margin (%.3g) for under %d more %ss to decide%s", j->p,
+			 j->level, 1 + j->margin, MORE_MAX, unit, shift);
 	else if (j->more > 0)
-		snprintf(j->why, sizeof(j->why), "p %.2g > %.2g: about %ld more repetition%s%s "
-			 "would decide%s", j->p, j->level, j->more, j->more > 1 ? "s" : "",
-			 o->base_fixed ? " of new" : " per side", shift);
+		snprintf(j->why, sizeof(j->why), "p %.2g > %.2g: about %ld more %s%s%s "
+			 "would decide%s", j->p, j->level, j->more, unit, j->more > 1 ? "s" : "",
+			 j->paired ? "" : o->base_fixed ? " of new" : " per side", shift);
 	else if (j->more == 0)
 		snprintf(j->why, sizeof(j->why), "p %.2g > %.2g: on the edge; a few more "
-			 "repetitions%s", j->p, j->level, shift);
+			 "%ss%s", j->p, j->level, unit, shift);
 	else
 		snprintf(j->why, sizeof(j->why), "p %.2g > %.2g: the change is about the margin "
-			 "(%.3g); more repetitions will not decide it%s", j->p, j->level,
-			 1 + j->margin, shift);
+			 "(%.3g); more %ss will not decide it%s", j->p, j->level,
+			 1 + j->margin, unit, shift);
+}
+
+/* mdc_of - the smallest change decided at level a, from the replicates' spread there */
+static double mdc_of(const double *d, unsigned int n, double a, double margin)
+{
+	double lo, hi;
+
+	ratio_interval(d, n, a, &lo, &hi);
+	return (1 + margin) * exp((log(hi) - log(lo)) / 2) - 1;
 }
 
 int judge_family(struct judgement **j, double *const *d, size_t n,
@@ -203,6 +263,7 @@ int judge_family(struct judgement **j, double *const *d, size_t n,
 	for (i = 0; i < n; i++) {
 		if (!d[i] || isnan(j[i]->p))
 			continue;
+		j[i]->mdc = mdc_of(d[i], o->iters, alpha, j[i]->margin);
 		if (j[i]->claim == CLAIM_SAME) {
 			j[i]->level = alpha;
 			decide(j[i], d[i], o->iters, j[i]->p <= alpha, o);

@@ -5,6 +5,7 @@
 #include "metric.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,72 @@ void metric_id(const struct metric_key *k, char *buf, size_t len)
 		snprintf(buf, len, "context:%s:%s%s%s:%s:%s", k->name, k->func, k->pool[0] ? "@" : "",
 			 k->pool, sirq_metric_names[k->sub], mstat_names[k->stat]);
 		break;
+	case MS_WORK:
+		snprintf(buf, len, "work:%s:%s:%s", k->name, sirq_metric_names[k->sub],
+			 mstat_names[k->stat]);
+		break;
 	}
+}
+
+const struct wl_work *metric_work(const struct record *rec, const struct metric_key *k)
+{
+	size_t i;
+
+	for (i = 0; k->src == MS_WORK && i < rec->wl.nwork; i++)
+		if (!strcmp(rec->wl.work[i].name, k->name))
+			return &rec->wl.work[i];
+	return NULL;
+}
+
+bool metric_work_member(const struct wl_work *w, const char *gid)
+{
+	size_t i;
+
+	for (i = 0; i < w->nmember; i++)
+		if (!fnmatch(w->member[i], gid, 0))
+			return true;
+	return false;
+}
+
+/* work_hist - the histograms of every group of work w in rec merged into h */
+static int work_hist(const struct record *rec, const struct wl_work *w, int sub,
+		     struct hist *h)
+{
+	char gid[METRIC_ID_LEN];
+	size_t i, found = 0;
+
+	for (i = 0; i < rec->nsirq; i++) {
+		if (rec->sirq[i].cpu != -1)
+			continue;
+		snprintf(gid, sizeof(gid), "softirq:%s", rec->sirq[i].vector);
+		if (metric_work_member(w, gid)) {
+			buckets_to_hist(&rec->sirq[i].h[sub], NULL, h);
+			found++;
+		}
+	}
+	for (i = 0; sub == SM_DELAY && i < rec->nwq; i++) {
+		snprintf(gid, sizeof(gid), "wq:%s:%s", rec->wq[i].wq, rec->wq[i].func);
+		if (metric_work_member(w, gid)) {
+			buckets_to_hist(&rec->wq[i].h[WM_DELAY], NULL, h);
+			found++;
+		}
+	}
+	for (i = 0; sub == SM_RUNTIME && i < rec->nwq; i++) {
+		snprintf(gid, sizeof(gid), "wq:%s:%s", rec->wq[i].wq, rec->wq[i].func);
+		if (metric_work_member(w, gid)) {
+			buckets_to_hist(&rec->wq[i].h[WM_RUNTIME], NULL, h);
+			found++;
+		}
+	}
+	for (i = 0; i < rec->nctx; i++) {
+		snprintf(gid, sizeof(gid), "context:%s:%s@%s", rec->ctx[i].context, rec->ctx[i].name,
+			 rec->ctx[i].where);
+		if (metric_work_member(w, gid)) {
+			buckets_to_hist(&rec->ctx[i].h[sub], NULL, h);
+			found++;
+		}
+	}
+	return found ? 0 : -ENOENT;
 }
 
 bool metric_same_group(const struct metric_key *a, const struct metric_key *b)
@@ -95,6 +161,12 @@ int metric_hist(const struct record *rec, const struct metric_key *k, struct his
 			return -ENODATA;
 		buckets_to_hist(&c->h[k->sub], &c->st[k->sub], h);
 		return 0;
+	case MS_WORK:
+		if (!metric_work(rec, k))
+			return -ENOENT;
+		if (!rec->has_hist)
+			return -ENODATA;
+		return work_hist(rec, metric_work(rec, k), k->sub, h);
 	}
 	return -EINVAL;
 }
@@ -117,6 +189,11 @@ static const struct hist_stats *single_stats(const struct record *rec,
 	size_t i;
 
 	*ngroups = 0;
+	if (k->src == MS_WORK) {
+		/* always merged: the groups of the work that happen to be there */
+		*ngroups = metric_work(rec, k) ? 2 : 0;
+		return NULL;
+	}
 	if (k->src == MS_WORKLOAD) {
 		m = record_wl_metric(rec, k->name);
 		*ngroups = !!m;
@@ -351,6 +428,20 @@ static int collect_record(const struct record *rec, bool per_pool, struct keylis
 			snprintf(k.func, sizeof(k.func), "%s", rec->ctx[i].name);
 			snprintf(k.pool, sizeof(k.pool), "%s", rec->ctx[i].where);
 			ret = add_all_stats(kl, &k);
+		}
+	for (i = 0; !ret && i < rec->wl.nwork; i++)
+		for (m = 0; !ret && m < SM_NR; m++) {
+			struct hist *h = malloc(sizeof(*h));
+
+			k = (struct metric_key){ .src = MS_WORK, .sub = m };
+			snprintf(k.name, sizeof(k.name), "%s", rec->wl.work[i].name);
+			if (!h)
+				return -ENOMEM;
+			hist_init(h);
+			/* only a work the record has samples of */
+			if (!work_hist(rec, &rec->wl.work[i], m, h) && h->count)
+				ret = add_all_stats(kl, &k);
+			free(h);
 		}
 	return ret;
 }

@@ -14,6 +14,10 @@
  *   context:<context>:<name>[@<where>]:<delay|runtime>:<stat>
  *                                          context:napi_thread:veth0:delay:p99
  *                                          context:softirq:NET_RX@ksoftirqd:delay:p50
+ *   work:<work>:<delay|runtime>:<stat>     work:net_rx:delay:p90
+ * A work metric merges the groups a workload names as the deferred work it drives
+ * (workload.json "work", rundata.h struct wl_work): the NET_RX work is the NET_RX softirq
+ * and the napi/ threads together, so that softirq and threaded NAPI are judged on it.
  * <stat> is p50, p90, p99, p999 or max. Workqueue metrics merge every worker pool of the
  * function (pool ids differ between boots); report's per-pool tables set key.pool.
  * Thread wakeup metrics (summary.json thread_wakeup) have statistics but no buckets:
@@ -29,7 +33,7 @@
 #include "rundata.h"
 #include "stats.h"
 
-enum msrc { MS_WORKLOAD, MS_SOFTIRQ, MS_WQ, MS_WAKEUP, MS_CONTEXT };
+enum msrc { MS_WORKLOAD, MS_SOFTIRQ, MS_WQ, MS_WAKEUP, MS_CONTEXT, MS_WORK };
 enum mstat { MST_P50, MST_P90, MST_P99, MST_P999, MST_MAX, MST_NR };
 extern const char *const mstat_names[MST_NR];
 extern const double mstat_q[MST_NR];		/* 0.5, 0.9, 0.99, 0.999, 1 */
@@ -38,17 +42,27 @@ extern const double mstat_q[MST_NR];		/* 0.5, 0.9, 0.99, 0.999, 1 */
 
 struct metric_key {
 	enum msrc src;
-	char name[NAME_LEN];	/* workload metric, vector, workqueue, CPU, pool, or the
-				 * execution context (MS_CONTEXT: "softirq", ...) */
+	char name[NAME_LEN];	/* workload metric, vector, workqueue, CPU, pool, the
+				 * execution context (MS_CONTEXT: "softirq", ...), or the
+				 * work (MS_WORK) */
 	char func[FUNC_LEN];	/* MS_WQ: work function; MS_CONTEXT: the context's name */
 	char pool[NAME_LEN];	/* MS_WQ: one pool, or "" for all pools merged;
 				 * MS_CONTEXT: where ("inline", "thread", ...) */
-	int sub;		/* MS_SOFTIRQ, MS_CONTEXT: enum sirq_metric; MS_WQ: enum
-				 * wq_metric; MS_WAKEUP: enum wake_kind */
+	int sub;		/* MS_SOFTIRQ, MS_CONTEXT, MS_WORK: enum sirq_metric; MS_WQ:
+				 * enum wq_metric; MS_WAKEUP: enum wake_kind */
 	enum mstat stat;
 };
 
 void metric_id(const struct metric_key *k, char *buf, size_t len);
+/*
+ * metric_work - the work definition k (MS_WORK) names in rec, or NULL
+ */
+const struct wl_work *metric_work(const struct record *rec, const struct metric_key *k);
+/*
+ * metric_work_member - does the group with group id gid ("softirq:NET_RX",
+ * "wq:kblockd:blk_mq_run_work_fn", "context:napi_thread:veth0@") belong to work w
+ */
+bool metric_work_member(const struct wl_work *w, const char *gid);
 /* metric_same_group - same histogram, any statistic */
 bool metric_same_group(const struct metric_key *a, const struct metric_key *b);
 /* metric_trace_derived - softirq, workqueue and wakeup figures come from the capture */

@@ -75,10 +75,23 @@ static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 	}
 	for (i = 0; i < w->ncfg; i++)
 		undecided += w->cfg[i].undecided > 0 && !w->cfg[i].worse;
-	doc_li(&r->doc, "%s: keep %s: no configuration was shown better on a primary metric "
-	       "without being worse on another (%zu of %zu have undecided primary metrics; "
-	       "'deferbench advise' lists what would decide them)", name,
-	       w->ref->config, undecided, w->ncfg);
+	switch (w->answer) {
+	case ADV_EXPLORATORY:
+		doc_li(&r->doc, "%s: exploratory, nothing decidable: %s", name, w->cfg[0].j[0].why);
+		return;
+	case ADV_KEEP:
+		for (i = 0; i < w->ncfg && off < sizeof(line); i++)
+			off += snprintf(line + off, sizeof(line) - off, "%s%s %s", i ? "; " : "",
+					w->cfg[i].s->config, w->cfg[i].worse ? "worse" :
+					"equivalent within the margin where decided");
+		doc_li(&r->doc, "%s: keep %s: %s", name, w->ref->config, line);
+		return;
+	default:
+		doc_li(&r->doc, "%s: keep %s for now, undecided: no configuration was shown better "
+		       "or worse on a primary metric (%zu of %zu have undecided primary metrics; "
+		       "'deferbench advise' lists what would decide them)", name,
+		       w->ref->config, undecided, w->ncfg);
+	}
 }
 
 /* A configuration ranked by its worst worker pool's wakeup p99. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "doc.h"
+#include "outw.h"
 
 struct fnode {
 	char *name;
@@ -177,7 +178,7 @@ int flame_svg(const char *path, const char *title, const char *unit,
 		goto out_free;
 	}
 	height = (t.depth + 1) * FLAME_FRAME_H + 40;
-	f = fopen(path, "w");
+	f = out_fopen(path);
 	if (!f) {
 		ret = -errno;
 		goto out_free;

@@ -305,6 +305,71 @@ out:
 	return ret;
 }
 
+/* rep_add - every interval of r into acc; returns the samples added */
+static uint64_t rep_add(const struct hb_rep *r, struct acc *acc)
+{
+	uint64_t total = 0;
+	uint32_t i;
+
+	for (i = 0; i < r->n; i++) {
+		acc_add(acc, &r->iv[i]);
+		total += r->iv[i].total;
+	}
+	return total;
+}
+
+int hb_ratio_paired(const struct hb_domain *dom, const struct hb_side *base,
+		    const struct hb_side *new, const struct hb_opts *o, struct hb_ratio *r)
+{
+	double floor_v = dom->val[0] > 0 ? dom->val[0] : 1;
+	struct acc ab = { 0 }, an = { 0 };
+	uint64_t rng = o->seed;
+	unsigned int k;
+	int ret = -ENOMEM;
+
+	memset(r, 0, sizeof(*r));
+	if (base->n != new->n || !base->n || !o->iters)
+		return -EINVAL;
+	r->base = hb_stat(dom, base, o->q);
+	r->new = hb_stat(dom, new, o->q);
+	if (!(r->base > 0) || !(r->new > 0))
+		return -EINVAL;
+	acc_init(&ab, dom->n);
+	acc_init(&an, dom->n);
+	r->d = calloc(o->iters, sizeof(*r->d));
+	if (!ab.c || !an.c || !r->d)
+		goto out;
+	for (k = 0; k < o->iters; k++) {
+		uint64_t tb = 0, tn = 0;
+		uint32_t i, b;
+		double qb, qn;
+
+		acc_clear(&ab);
+		acc_clear(&an);
+		for (i = 0; i < base->n; i++) {
+			b = rnd(&rng, base->n);
+			tb += rep_add(&base->rep[b], &ab);
+			tn += rep_add(&new->rep[b], &an);
+		}
+		qb = acc_quantile(dom->val, &ab, tb, o->q);
+		qn = acc_quantile(dom->val, &an, tn, o->q);
+		/* a side that drew only empty blocks counts as its smallest value */
+		r->d[k] = log(fmax(isnan(qn) ? floor_v : qn, floor_v)) -
+			  log(fmax(isnan(qb) ? floor_v : qb, floor_v));
+	}
+	qsort(r->d, o->iters, sizeof(*r->d), cmp_double);
+	r->iters = o->iters;
+	ret = 0;
+out:
+	free(ab.c);
+	free(an.c);
+	if (ret) {
+		free(r->d);
+		r->d = NULL;
+	}
+	return ret;
+}
+
 void hb_ratio_free(struct hb_ratio *r)
 {
 	free(r->d);

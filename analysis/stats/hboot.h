@@ -92,6 +92,19 @@ int hb_ratio(const struct hb_domain *dom, const struct hb_side *base,
 	     const struct hb_side *new, const struct hb_opts *o, struct hb_ratio *r);
 void hb_ratio_free(struct hb_ratio *r);
 
+/*
+ * hb_ratio_paired - the same for paired sides: repetition i of base and of new are the
+ * same block of an alternating run (the same minutes of the machine, each arm once), so
+ * a replicate draws n blocks with replacement and takes both sides of each drawn block
+ * whole (Efron and Tibshirani 1993, 6.9: the bootstrap of paired data resamples pairs).
+ * The machine's drift between blocks falls on both sides alike and cancels in the
+ * ratio. base->n must equal new->n; a block empty on one side counts for that side
+ * only. Variance components are not computed (r->vbase, r->vnew zero). -EINVAL as
+ * hb_ratio, or when the sides differ in length.
+ */
+int hb_ratio_paired(const struct hb_domain *dom, const struct hb_side *base,
+		    const struct hb_side *new, const struct hb_opts *o, struct hb_ratio *r);
+
 /* hb_variance - a side's variance components (within from a bootstrap of each repetition) */
 int hb_variance(const struct hb_domain *dom, const struct hb_side *s, const struct hb_opts *o,
 		struct hb_var *v);

@@ -21,6 +21,7 @@
 #include "msg.h"
 #include "parse.h"
 #include "file.h"
+#include "outw.h"
 #include "sys.h"
 
 /* decoder_setup - the decoder, from formats checked as strictly as a capture's copies */
@@ -164,9 +165,12 @@ struct capture *capture_new(const struct capture_opts *opts, char *errbuf)
 		goto out_free;
 	}
 	if (opts->raw_dir) {
+		int e;
+
 		c->raw_dir = strdup(opts->raw_dir);
-		if (!c->raw_dir || mkdir_p(c->raw_dir, 0755)) {
-			set_err(errbuf, "cannot create %s: %s", opts->raw_dir, strerror(errno));
+		e = c->raw_dir ? out_mkdir_p(c->raw_dir) : -ENOMEM;
+		if (e) {
+			set_err(errbuf, "cannot create %s: %s", opts->raw_dir, strerror(-e));
 			goto out_free;
 		}
 	}
@@ -294,6 +298,31 @@ int capture_start(struct capture *c)
 out_stop:
 	capture_stop(c);
 	return -ret;
+}
+
+int capture_pause(struct capture *c)
+{
+	int ret;
+
+	if (c->state != CAP_RUNNING || c->paused)
+		return -EINVAL;
+	ret = instance_events_set(c, false);
+	c->paused = true;
+	c->pauses++;
+	return ret;
+}
+
+int capture_resume(struct capture *c)
+{
+	int ret;
+
+	if (c->state != CAP_RUNNING || !c->paused)
+		return -EINVAL;
+	ret = instance_events_set(c, true);
+	c->paused = false;
+	/* pairing starts afresh once every event is back: see match_gap */
+	merger_gap(&c->mg, now_ns());
+	return ret;
 }
 
 static int raw_finish(struct capture *c)

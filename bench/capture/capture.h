@@ -67,6 +67,14 @@ void capture_free(struct capture *c);
  * whether deferbench ended it; kept in the results. Before capture_stop().
  */
 void capture_note_command(struct capture *c, int wait_status, bool stopped);
+/*
+ * capture_pause - every event of the capture off (its tracepoints disabled, so that the
+ * workload runs as untraced: the capture-off arm of an alternating run); capture_resume
+ * - back on, and the matcher drops whatever was pending across the pause (match_gap).
+ * Between capture_start and capture_stop, from one thread; 0 or -errno.
+ */
+int capture_pause(struct capture *c);
+int capture_resume(struct capture *c);
 /* capture_result - valid after capture_stop() until capture_free() */
 struct result *capture_result(struct capture *c);
 /*

@@ -66,6 +66,9 @@ struct capture {
 	struct decoder dec;
 	struct merger mg;
 	bool mg_ready;
+	bool enabled[EV_NR];		/* the events instance_events_enable turned on */
+	bool paused;			/* capture_pause: they are off now */
+	uint64_t pauses;
 	struct result res;
 	bool res_ready;
 	struct ival_writer *iw;
@@ -83,6 +86,7 @@ struct capture {
 	/* record --stacks: the stacktrace trigger on softirq_entry, as journaled */
 	char trigger_path[PATH_MAX + 64];
 	char trigger[160];		/* "stacktrace if vec == 3 || ..."; "" when not set */
+	bool trigger_on;		/* in the kernel now (a paused capture removes it) */
 	/* record --keep-worst (keep.c): the pages around each vector's worst delay */
 	struct keep *keep;
 	char *header;			/* the formats and comms the excerpts are written with */
@@ -111,6 +115,8 @@ int instance_events_enable(struct capture *c, char *const formats[EV_NR], char *
  * (opts.stack_vecs 0)
  */
 void instance_stacks_enable(struct capture *c);
+/* instance_events_set - the events instance_events_enable enabled, on or off */
+int instance_events_set(struct capture *c, bool on);
 /* instance_loss_read - each CPU's loss counters from the instance's per_cpu/cpuN/stats */
 void instance_loss_read(struct capture *c);
 /* instance_free - tracing off, the instance removed, tracefs unmounted if we mounted it */

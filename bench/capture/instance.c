@@ -228,6 +228,7 @@ int instance_events_enable(struct capture *c, char *const formats[EV_NR], char *
 		if (tracefs_event_enable(c->inst, sys, name))
 			return set_err(errbuf, "cannot enable %s:%s: %s", sys, name,
 				       strerror(errno));
+		c->enabled[k] = true;
 	}
 	return 0;
 }
@@ -265,23 +266,66 @@ void instance_stacks_enable(struct capture *c)
 		c->opts.stack_vecs = 0;
 		warn_msg("this kernel refused the stacktrace trigger on irq:softirq_entry (%s): "
 			 "no stacks", strerror(e));
+		return;
 	}
+	c->trigger_on = true;
+}
+
+/*
+ * trigger_set - the stacktrace trigger on or off. A trigger keeps softirq_entry firing
+ * (in the kernel's soft mode) while the event itself is disabled, so a capture that is
+ * paused (the capture-off arm of an alternating run) must remove it too.
+ */
+static int trigger_set(struct capture *c, bool on)
+{
+	char off[sizeof(c->trigger) + 1];
+
+	if (!c->trigger[0] || c->trigger_on == on)
+		return 0;
+	snprintf(off, sizeof(off), "!%s", c->trigger);
+	if (tracefs_event_file_write(c->inst, "irq", "softirq_entry", "trigger",
+				     on ? c->trigger : off) < 0)
+		return errno ? -errno : -EIO;
+	c->trigger_on = on;
+	return 0;
 }
 
 /* stacks_disable - the trigger off (the instance would take it along, but say so) */
 static void stacks_disable(struct capture *c)
 {
-	char off[sizeof(c->trigger) + 1];
+	int ret;
 
 	if (!c->trigger[0])
 		return;
-	snprintf(off, sizeof(off), "!%s", c->trigger);
-	if (tracefs_event_file_write(c->inst, "irq", "softirq_entry", "trigger", off) < 0)
+	ret = trigger_set(c, false);
+	if (ret)
 		err_msg("cannot remove the trigger '%s' of %s: %s", c->trigger, c->trigger_path,
-			strerror(errno));
+			strerror(-ret));
 	else
 		owned_forget(OWN_TRIGGER, c->trigger_path);
 	c->trigger[0] = '\0';
+}
+
+int instance_events_set(struct capture *c, bool on)
+{
+	int k, ret = 0;
+
+	/* the trigger goes first when the events go off, last when they come back */
+	if (!on)
+		ret = trigger_set(c, false);
+	for (k = 0; k < EV_NR; k++) {
+		if (!c->enabled[k])
+			continue;
+		if ((on ? tracefs_event_enable : tracefs_event_disable)(c->inst, ev_names[k].system,
+									ev_names[k].name) && !ret)
+			ret = errno ? -errno : -EIO;
+	}
+	if (on) {
+		int e = trigger_set(c, true);
+
+		ret = ret ?: e;
+	}
+	return ret;
 }
 
 void instance_loss_read(struct capture *c)

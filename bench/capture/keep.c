@@ -27,6 +27,7 @@
 #include "subbuf.h"
 #include "msg.h"
 #include "file.h"
+#include "outw.h"
 
 #define RING_PAGES 1024		/* recent sub-buffers kept per CPU (4 MiB of 4 KiB pages) */
 #define RING_BACK_NS NSEC_PER_SEC	/* and at most this far behind the newest */
@@ -36,6 +37,7 @@ struct kpage {
 	unsigned int refs;
 	int cpu;
 	uint64_t first, last;		/* its records' timestamps */
+	uint64_t records;		/* how many */
 	unsigned char data[];
 };
 
@@ -165,13 +167,13 @@ static void keep_put(void *ctx, int cpu, void *page)
 {
 	struct keep *k = ctx;
 	struct kpage *p = NULL;
-	uint64_t first, last;
+	uint64_t first, last, records;
 	unsigned int v;
 
 	/* a new worst was found in the records merged since the last page */
 	worst_check(k);
 	/* a damaged page (skipped by the merger) or an empty one is not kept */
-	if (!subbuf_span(page, k->size, &first, &last)) {
+	if (!subbuf_span(page, k->size, &first, &last, &records)) {
 		p = malloc(sizeof(*p) + k->size);
 		if (!p)
 			k->enomem = true;
@@ -182,6 +184,7 @@ static void keep_put(void *ctx, int cpu, void *page)
 		p->cpu = cpu;
 		p->first = first;
 		p->last = last;
+		p->records = records;
 		for (v = 0; v < NR_SOFTIRQS; v++) {
 			struct kset *s = &k->set[v];
 
@@ -269,9 +272,9 @@ static int write_cpus(const struct keep *k, const struct kset *s, const char *ra
 
 	for (c = 0; c < k->ncpus && !ret; c++) {
 		snprintf(path, sizeof(path), "%s/cpu%d.dat", raw, c);
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+		fd = out_create(path, 0644);
 		if (fd < 0)
-			return -errno;
+			return fd;
 		for (i = 0; i < s->n && !ret; i++)
 			if (s->pg[i]->cpu == c && write(fd, s->pg[i]->data, k->size) !=
 						  (ssize_t)k->size)
@@ -293,11 +296,16 @@ static int write_set(struct keep *k, struct capture *c, const char *dir, unsigne
 	size_t i;
 	int ret;
 
+	/* what analyze checks each cpuN.dat against: the records of its pages */
+	ex.records = calloc(k->ncpus, sizeof(*ex.records));
+	if (!ex.records)
+		return -ENOMEM;
 	ex.start_ts = s->lo;
 	ex.end_ts = s->hi;
 	for (i = 0; i < s->n; i++) {
 		const struct kpage *p = s->pg[i];
 
+		ex.records[p->cpu] += p->records;
 		if (p->first < ex.start_ts)
 			ex.start_ts = p->first;
 		if (p->last > ex.end_ts)
@@ -322,15 +330,17 @@ static int write_set(struct keep *k, struct capture *c, const char *dir, unsigne
 	ex.entry_ns = s->w.entry_ts;
 	ex.cpu = s->w.cpu;
 	ex.margin_ns = k->margin;
-	if (snprintf(raw, sizeof(raw), "%s/%s/raw", dir, softirq_names[vec]) >= (int)sizeof(raw))
-		return -ENAMETOOLONG;
-	ret = mkdir_p(raw, 0755);
+	ret = snprintf(raw, sizeof(raw), "%s/%s/raw", dir, softirq_names[vec]) >= (int)sizeof(raw) ?
+	      -ENAMETOOLONG : 0;
+	ret = ret ?: out_mkdir_p(raw);
 	ret = ret ?: write_cpus(k, s, raw);
 	ret = ret ?: raw_save_formats(raw, c->header, c->hlen, c->formats);
 	ret = ret ?: raw_save_comms(raw, c->comms, c->ncomms);
 	ret = ret ?: raw_add_comms(raw, c->named, c->nnamed);
 	ret = ret ?: raw_save_symbols(raw, r);
-	return ret ?: raw_save_excerpt_meta(raw, r, k->size, &ex);
+	ret = ret ?: raw_save_excerpt_meta(raw, r, k->size, &ex);
+	free(ex.records);
+	return ret;
 }
 
 int keep_write(struct keep *k, struct capture *c, const char *dir)

@@ -5,10 +5,12 @@
 #include "raw.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <json.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "decode.h"
 #include "detail.h"
@@ -18,10 +20,11 @@
 #include "msg.h"
 #include "parse.h"
 #include "file.h"
+#include "outw.h"
 
 static int save_text(const char *path, const char *text, size_t len)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = out_fopen(path);
 
 	if (!f)
 		return -errno;
@@ -44,7 +47,7 @@ int raw_save_formats(const char *rawdir, const char *header, size_t hlen,
 		if (!formats[k])
 			continue;
 		snprintf(path, sizeof(path), "%s/formats/%s", rawdir, ev_names[k].system);
-		ret = mkdir_p(path, 0755);
+		ret = out_mkdir_p(path);
 		if (ret)
 			break;
 		snprintf(path, sizeof(path), "%s/formats/%s/%s", rawdir, ev_names[k].system,
@@ -116,15 +119,21 @@ int raw_load_formats(const char *rawdir, char **header, size_t *hlen, char *form
 	return 0;
 }
 
-static int comms_write(const char *rawdir, const struct comm_entry *c, size_t n,
-		       const char *mode)
+/* comms_write - a new comms file, or (append) more lines at the end of ours */
+static int comms_write(const char *rawdir, const struct comm_entry *c, size_t n, bool append)
 {
 	char path[PATH_MAX];
 	FILE *f;
 	size_t i;
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/comms", rawdir);
-	f = fopen(path, mode);
+	if (!append)
+		f = out_fopen(path);
+	else if ((fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		f = NULL;
+	else if (!(f = fdopen(fd, "a")))
+		close(fd);
 	if (!f)
 		return -errno;
 	for (i = 0; i < n; i++)
@@ -134,12 +143,12 @@ static int comms_write(const char *rawdir, const struct comm_entry *c, size_t n,
 
 int raw_save_comms(const char *rawdir, const struct comm_entry *c, size_t n)
 {
-	return comms_write(rawdir, c, n, "w");
+	return comms_write(rawdir, c, n, false);
 }
 
 int raw_add_comms(const char *rawdir, const struct comm_entry *c, size_t n)
 {
-	return comms_write(rawdir, c, n, "a");
+	return comms_write(rawdir, c, n, true);
 }
 
 /* comm_ok - what the kernel can name a task: 1..15 bytes, no control characters */
@@ -288,7 +297,8 @@ int raw_save_excerpt_meta(const char *rawdir, const struct result *r, unsigned i
 		jsonw_u64(l, "overrun", r->loss[c].overrun);
 		jsonw_u64(l, "commit_overrun", r->loss[c].commit_overrun);
 		jsonw_u64(l, "dropped", r->loss[c].dropped);
-		jsonw_u64(l, "read_events", r->loss[c].read_events);
+		/* an excerpt's cpuN.dat holds these of the events read */
+		jsonw_u64(l, "read_events", ex ? ex->records[c] : r->loss[c].read_events);
 		json_object_array_add(loss, l);
 	}
 	json_object_object_add(o, "loss", loss);

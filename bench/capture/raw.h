@@ -66,6 +66,7 @@ struct raw_excerpt {
 	uint64_t delay_ns, raise_ns, entry_ns;	/* the worst delay: raise -> entry */
 	int cpu;
 	uint64_t margin_ns;
+	uint64_t *records;		/* [cpu]: the records its cpuN.dat holds */
 };
 int raw_save_excerpt_meta(const char *rawdir, const struct result *r, unsigned int subbuf_size,
 			  const struct raw_excerpt *ex);

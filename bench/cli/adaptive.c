@@ -163,7 +163,7 @@ int adapt_more(void *ctx, const struct run_state *r, int (**add)[2], int *n)
 {
 	uint64_t budget = r->o->until_decided_ns ? r->o->until_decided_ns :
 			  r->s->until_decided_ns;
-	uint64_t cell = scenario_cell_ns(r->s) + NSEC_PER_SEC, used = now_ns() - r->t0;
+	uint64_t cell = scenario_cell_ns(r->s, NULL) + NSEC_PER_SEC, used = now_ns() - r->t0;
 	struct adapt *a = ctx;
 	struct adapt_add out = { 0 };
 	char err[ERRBUF_LEN], t[32], b[32];

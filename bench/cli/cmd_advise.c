@@ -16,61 +16,50 @@
 #include "knobs.h"
 #include "rundir.h"
 #include "msg.h"
-#include "parse.h"
-
-enum { OPT_JSON = 256, OPT_NOISE };
 
 static const struct opt_desc advise_opts[] = {
-	{ "json", OPT_JSON, no_argument, NULL, "print the advice as one JSON object" },
-	{ "threshold", 't', required_argument, "PCT",
-	  "smallest change that counts, in percent (0.1-1000, default 10)" },
-	{ "noise", OPT_NOISE, required_argument, "FILE",
-	  "the host's noise floors (noise.json of 'deferbench baseline calibrate')" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ 0 },
+	CLI_OPT_JSON(advise_args, json, "print the advice as one JSON object"),
+	CLI_OPT_THRESHOLD(advise_args, threshold, "smallest change that counts, in percent"),
+	CLI_OPT_NOISE(advise_args, noise,
+		      "the host's noise floors (noise.json of 'deferbench baseline calibrate')"),
+	OPT_HELP(),
+	OPT_END(),
 };
 
-static const struct cli_help advise_help = {
-	"advise", "deferbench advise [--json] [--threshold PCT] [--noise FILE] RUN",
+static void advise_defaults(void *args)
+{
+	struct advise_args *a = args;
+
+	memset(a, 0, sizeof(*a));
+	a->threshold = 0.10;
+}
+
+const struct cli_command cli_advise = {
+	.name = "advise",
+	.fn = cmd_advise,
+	.summary = "the configuration each workload should use, and why",
+	.usage = "deferbench advise [--json] [-t PCT] [--noise FILE] RUN",
+	.desc =
 	"For each workload of RUN, the configuration to use: every configuration judged\n"
 	"against the reference on the workload's primary metrics (the engine of compare),\n"
 	"the trade-offs across workloads, the settings that apply it, and what is undecided\n"
-	"with the repetitions that would decide it. Rules: docs/report.md.",
-	advise_opts, NULL,
+	"with the repetitions that would decide it. Rules: docs/verdicts.md.",
+	.opts = advise_opts,
+	.args_size = sizeof(struct advise_args),
+	.defaults = advise_defaults,
 };
 
 int advise_parse_args(int argc, char **argv, struct advise_args *a, char *errbuf)
 {
-	struct opts_iter it;
-	char err[ERRBUF_LEN];
-	int c;
+	int first, ret;
 
-	memset(a, 0, sizeof(*a));
-	a->threshold = 0.10;
-	if ((c = opts_begin(&it, advise_opts, OPTS_PERMUTE, argc, argv, errbuf)))
-		return c;
-	while ((c = opts_next(&it, errbuf)) >= 0) {
-		switch (c) {
-		case OPT_JSON:
-			a->json = true;
-			break;
-		case 't':
-			if (parse_double(optarg, 0.1, 1000, &a->threshold, err))
-				return set_err(errbuf, "--threshold: %s", err);
-			a->threshold /= 100;
-			break;
-		case OPT_NOISE:
-			a->noise = optarg;
-			break;
-		case 'h':
-			return CLI_HELP;
-		}
-	}
-	if (c != OPTS_END)
-		return c;
-	if (argc - optind != 1)
+	advise_defaults(a);
+	ret = opts_parse(advise_opts, OPTS_PERMUTE, argc, argv, a, &first, errbuf);
+	if (ret)
+		return ret;
+	if (argc - first != 1)
 		return set_err(errbuf, "need one run directory");
-	a->run = argv[optind];
+	a->run = argv[first];
 	return 0;
 }
 
@@ -158,9 +147,56 @@ static void print_judgement(FILE *f, const char *id, const struct judgement *j)
 		fmt_us(j->new, n, sizeof(n)), fmt_ratio(j->ratio, ra, sizeof(ra)));
 	if (!isnan(j->lo))
 		fprintf(f, " [%.3g, %.3g]", j->lo, j->hi);
-	fprintf(f, " %s (margin %.3g%%%s)%s%s\n", verdict_names[j->v], j->margin * 100,
-		j->margin_floor ? ", host noise floor" : "", j->v == V_CANNOT_TELL ? ": " : "",
-		j->v == V_CANNOT_TELL ? j->why : "");
+	fprintf(f, " %s (margin %.3g%%%s", verdict_names[j->v], j->margin * 100,
+		j->margin_floor ? ", host noise floor" : "");
+	if (!isnan(j->mdc))
+		fprintf(f, "; detects %.3g%%", j->mdc * 100);
+	fprintf(f, ")%s%s\n", j->v == V_CANNOT_TELL ? ": " : "", j->v == V_CANNOT_TELL ? j->why : "");
+}
+
+/* largest_mdc - the largest change a no-change verdict of w could have missed */
+static double largest_mdc(const struct adv_workload *w)
+{
+	double m = 0;
+	size_t i, k;
+
+	for (i = 0; i < w->ncfg; i++)
+		for (k = 0; k < w->nprim; k++)
+			if (w->cfg[i].j[k].v == V_NO_CHANGE && w->cfg[i].j[k].margin > m)
+				m = w->cfg[i].j[k].margin;
+	return m;
+}
+
+/* print_answer - the one line a reader came for */
+static void print_answer(FILE *f, const struct adv_workload *w)
+{
+	const struct judgement *j = &w->cfg[0].j[0];
+	size_t i;
+
+	switch (w->answer) {
+	case ADV_USE:
+		fprintf(f, "  use %s: better on %zu primary metric(s), worse on none%s\n",
+			w->best->s->config, w->best->better,
+			w->best_decided ? ", every primary metric decided" :
+			"; some primary metrics are still undecided");
+		break;
+	case ADV_KEEP:
+		fprintf(f, "  keep %s: every other configuration is worse, or equivalent within "
+			"%.3g%% where decided:", w->ref->config, largest_mdc(w) * 100);
+		for (i = 0; i < w->ncfg; i++)
+			fprintf(f, "%s %s %s", i ? ";" : "", w->cfg[i].s->config,
+				w->cfg[i].worse ? "worse" : "equivalent");
+		fprintf(f, "\n");
+		break;
+	case ADV_UNDECIDED:
+		fprintf(f, "  keep %s for now: no configuration was shown better or worse on a "
+			"primary metric; the question is open (see the blocks or repetitions that "
+			"would decide it below)\n", w->ref->config);
+		break;
+	case ADV_EXPLORATORY:
+		fprintf(f, "  exploratory: nothing decidable (%s)\n", j->why);
+		break;
+	}
 }
 
 static void print_workload(FILE *f, const struct advice *a, const struct adv_workload *w)
@@ -177,14 +213,7 @@ static void print_workload(FILE *f, const struct advice *a, const struct adv_wor
 			"a single configuration");
 		return;
 	}
-	if (w->best)
-		fprintf(f, "  use %s: better on %zu primary metric(s), worse on none%s\n",
-			w->best->s->config, w->best->better,
-			w->best_decided ? ", every primary metric decided" :
-			"; some primary metrics are still undecided");
-	else
-		fprintf(f, "  keep %s: no configuration was shown better on a primary metric "
-			"without being worse on another\n", w->ref->config);
+	print_answer(f, w);
 	for (i = 0; i < w->ncfg; i++) {
 		const struct adv_cfg *c = &w->cfg[i];
 
@@ -244,7 +273,11 @@ static json_object *json_judgement(const char *id, const struct judgement *j)
 	json_object_object_add(o, "lo", json_num(j->lo));
 	json_object_object_add(o, "hi", json_num(j->hi));
 	json_object_object_add(o, "margin", json_num(j->margin));
+	json_object_object_add(o, "detects", json_num(j->mdc));
+	json_object_object_add(o, "paired", json_object_new_boolean(j->paired));
 	json_object_object_add(o, "margin_is_noise_floor", json_object_new_boolean(j->margin_floor));
+	json_object_object_add(o, "margin_is_default_floor",
+			       json_object_new_boolean(j->margin_default));
 	json_object_object_add(o, "p", json_num(j->p));
 	json_object_object_add(o, "level", json_num(j->level));
 	json_object_object_add(o, "more_repetitions", j->more >= 0 ?
@@ -293,6 +326,10 @@ static json_object *json_advice(const struct run *run, const struct advice *a)
 		json_object_object_add(o, "use", json_object_new_string(w->best ?
 				       w->best->s->config : w->ref ? w->ref->config : ""));
 		json_object_object_add(o, "changed", json_object_new_boolean(w->best != NULL));
+		json_object_object_add(o, "answer", json_object_new_string(
+			(const char *[]){ [ADV_USE] = "use", [ADV_KEEP] = "keep",
+					   [ADV_UNDECIDED] = "undecided",
+					   [ADV_EXPLORATORY] = "exploratory" }[w->answer]));
 		json_object_object_add(o, "decided", json_object_new_boolean(
 				       w->best ? w->best_decided : false));
 		if (w->best)
@@ -324,7 +361,7 @@ int cmd_advise(int argc, char **argv)
 	struct run run;
 	int ret;
 
-	ret = cli_parsed(advise_parse_args(argc, argv, &a, err), &advise_help, err, 1);
+	ret = cli_parsed(advise_parse_args(argc, argv, &a, err), &cli_advise, err, 1);
 	if (ret >= 0)
 		return ret;
 	judge_opts_default(&jo);

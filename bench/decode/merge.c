@@ -24,6 +24,7 @@ int merger_init(struct merger *mg, int ncpus, struct decoder *dec, struct result
 	mg->dec = dec;
 	mg->res = res;
 	mg->src = *src;
+	atomic_init(&mg->gap_at, UINT64_MAX);
 	mg->cpu = calloc(ncpus, sizeof(*mg->cpu));
 	if (!mg->cpu)
 		return -ENOMEM;
@@ -35,6 +36,11 @@ int merger_init(struct merger *mg, int ncpus, struct decoder *dec, struct result
 		}
 	}
 	return 0;
+}
+
+void merger_gap(struct merger *mg, uint64_t ts)
+{
+	atomic_store_explicit(&mg->gap_at, ts, memory_order_release);
 }
 
 void merger_free(struct merger *mg)
@@ -124,6 +130,7 @@ void merger_run(struct merger *mg)
 {
 	struct matcher *m = &mg->res->m;
 	struct decoder *dec = mg->dec;
+	uint64_t gap;
 	char why[128];
 	int bad;
 
@@ -176,10 +183,15 @@ void merger_run(struct merger *mg)
 		/* run the best CPU's records while they stay ahead of every other CPU */
 		mc = &mg->cpu[best];
 		do {
+			gap = atomic_load_explicit(&mg->gap_at, memory_order_acquire);
+			if (__builtin_expect(mc->ts >= gap, 0) &&
+			    atomic_compare_exchange_strong(&mg->gap_at, &gap, UINT64_MAX))
+				match_gap(m, gap);
 			if (mc->ts < mg->last_ts)
 				m->n.late_events++;
 			else
 				mg->last_ts = mc->ts;
+			mc->records++;
 			bad = decode_record(dec, m, best, mc->ts, mc->rec,
 					    (unsigned int)kbuffer_event_size(mc->kbuf));
 			if (bad && (bad != DEC_UNKNOWN_ID || mg->src.strict)) {

@@ -16,6 +16,7 @@
 #ifndef DEFERBENCH_MERGE_H
 #define DEFERBENCH_MERGE_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "decode.h"
@@ -49,6 +50,7 @@ struct merge_cpu {
 	void *rec;		/* current record, NULL when the page is used up */
 	uint64_t ts;
 	uint64_t pages;		/* sub-buffers taken from the source so far */
+	uint64_t records;	/* events handed to the decoder */
 };
 
 /* Where the merge found a sub-buffer or record it would not read. */
@@ -70,6 +72,12 @@ struct merger {
 	uint64_t bad_records;	/* records skipped (live) */
 	struct merge_bad first_bad;
 	int err;		/* -EPROTO: a strict source is damaged at first_bad */
+	/*
+	 * gap_at - the capture's events came back on at this time after a pause
+	 * (merger_gap); before the first record at or after it the matcher drops what
+	 * was pending (match_gap). UINT64_MAX: none pending. Set from another thread.
+	 */
+	_Atomic uint64_t gap_at;
 };
 
 /* merger_init - src->size must be set; 0 or -errno */
@@ -78,5 +86,7 @@ int merger_init(struct merger *mg, int ncpus, struct decoder *dec, struct result
 void merger_free(struct merger *mg);
 /* merger_run - process every record that is provably next in time order */
 void merger_run(struct merger *mg);
+/* merger_gap - the events are back on since ts (any thread): see gap_at */
+void merger_gap(struct merger *mg, uint64_t ts);
 
 #endif

@@ -356,6 +356,46 @@ int journal_restore(struct journal *j, FILE *report)
 	return failed;
 }
 
+/* kept - target t belongs to a knob named in keep */
+static bool kept(const struct knob_target *t, const struct knob *keep, int nkeep)
+{
+	int i;
+
+	for (i = 0; i < nkeep; i++)
+		if (!strcmp(t->knob, keep[i].name))
+			return true;
+	return false;
+}
+
+int journal_revert(struct journal *j, const struct knob *keep, int nkeep)
+{
+	char errbuf[ERRBUF_LEN], now[KNOB_VALUE_MAX];
+	int i, failed = 0;
+
+	for (i = j->n - 1; i >= 0; i--) {
+		struct knob_target *t = &j->t[i];
+
+		if (kept(t, keep, nkeep) || !target_allowed(t))
+			continue;
+		switch (target_read(t, now, sizeof(now))) {
+		case 0:
+			if (!strcmp(now, t->orig))
+				continue;
+			break;
+		case -ESRCH:
+			continue;	/* the thread has exited: nothing left to restore */
+		default:
+			break;
+		}
+		errbuf[0] = '\0';
+		if (target_restore(t, errbuf)) {
+			err_msg("restoring %s = %s: %s", t->knob, t->orig, errbuf);
+			failed++;
+		}
+	}
+	return failed;
+}
+
 int journal_remove(struct journal *j)
 {
 	if (unlink(j->path) && errno != ENOENT)

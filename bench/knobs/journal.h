@@ -91,6 +91,14 @@ bool journal_owner_alive(const struct journal *j);
  * report (may be NULL) gets one line per setting that had to be changed back.
  */
 int journal_restore(struct journal *j, FILE *report);
+/*
+ * journal_revert - as journal_restore, but only targets whose value differs from the
+ * saved one are written, and the targets of the knobs named in keep[0..nkeep) are left
+ * alone: the switch to one arm of an alternating run, whose own knobs the caller
+ * writes next, so that a switch touches only what differs. Returns the entries that
+ * could not be restored (each reported with err_msg).
+ */
+int journal_revert(struct journal *j, const struct knob *keep, int nkeep);
 /* journal_remove - delete the journal file (only after journal_restore() returned 0) */
 int journal_remove(struct journal *j);
 void journal_free(struct journal *j);

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outw.h"
+
 static const char html_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -52,9 +54,9 @@ void xml_escape(FILE *f, const char *s)
 int doc_open(struct doc *d, const char *md_path, const char *html_path, const char *title)
 {
 	memset(d, 0, sizeof(*d));
-	if (md_path && !(d->md = fopen(md_path, "w")))
+	if (md_path && !(d->md = out_fopen(md_path)))
 		return -errno;
-	if (html_path && !(d->html = fopen(html_path, "w"))) {
+	if (html_path && !(d->html = out_fopen(html_path))) {
 		int e = -errno;
 
 		fclose(d->md);

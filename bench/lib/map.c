@@ -46,6 +46,18 @@ void map_free(struct map *m)
 	memset(m, 0, sizeof(*m));
 }
 
+void map_clear(struct map *m)
+{
+	size_t i;
+
+	if (!m->keys)
+		return;
+	for (i = 0; i <= m->mask; i++)
+		m->keys[i] = MAP_EMPTY;
+	memset(m->vals, 0, (m->mask + 1) * m->vsize);
+	m->used = 0;
+}
+
 static inline size_t slot_of(const struct map *m, uint64_t key)
 {
 	return hash64(key) & m->mask;

@@ -31,6 +31,8 @@ void *map_get(const struct map *m, uint64_t key);
 void *map_put(struct map *m, uint64_t key, int *created);
 /* map_del - remove key; returns 0, or -ENOENT */
 int map_del(struct map *m, uint64_t key);
+/* map_clear - remove every key, keep the table */
+void map_clear(struct map *m);
 /* map_next - iterate: start with *pos = 0; returns the value and key, NULL at the end */
 void *map_next(const struct map *m, size_t *pos, uint64_t *key);
 

@@ -176,6 +176,23 @@ struct kv {
 	char val[TEXT_LEN];
 };
 
+/*
+ * A workload's deferred work, wherever the kernel ran it (workload.json "work"): the
+ * groups that carry it, as patterns of group ids - "softirq:NET_RX",
+ * "context:napi_thread:*", "wq:kblockd:*" (fnmatch) - whose histograms are merged into
+ * one metric, work:<name>:<delay|runtime>. Under threaded NAPI the NET_RX work moves
+ * from the softirq to the napi/ threads; the work metric follows it. Members must not
+ * overlap (a softirq vector and its softirq contexts are the same samples).
+ */
+#define WORK_MAX 4
+#define WORK_MEMBERS 8
+struct wl_work {
+	char name[NAME_LEN];
+	char desc[TEXT_LEN];
+	char member[WORK_MEMBERS][NAME_LEN];
+	size_t nmember;
+};
+
 /* Metric-id patterns ("workload:rtt:p99", "softirq:NET_RX:delay:p99") named primary. */
 #define PRIMARY_MAX 8
 struct primary_list {
@@ -188,17 +205,23 @@ struct wl_data {
 	char workload[NAME_LEN];
 	struct primary_list primary;	/* the workload's own choice (workload.json) */
 	double duration_s;
+	double interval_s;		/* of workload-intervals.csv; 0 when absent */
+	uint64_t interval_origin_ns;	/* where its interval 0 begins; 0 when absent */
 	struct wl_metric_data *m;
 	size_t nm;
 	struct kv *counter;		/* values as text, as written */
 	size_t ncounter;
 	struct kv *opt;
 	size_t nopt;
+	struct wl_work work[WORK_MAX];
+	size_t nwork;
 };
 
 struct capture_data {
 	char kernel[NAME_LEN], hostname[NAME_LEN], started[NAME_LEN], version[32];
 	double duration_s;
+	double interval_s;		/* of intervals.csv; 0 when absent */
+	uint64_t interval_origin_ns;	/* where its interval 0 begins; 0 when absent */
 	uint64_t events, lost_events, late_events, unmatched;
 	bool lossy;
 };
@@ -284,6 +307,14 @@ struct cell {
 	char loads[CELL_MAX_LOADS][NAME_LEN];	/* background loads the configuration ran */
 	size_t nloads;
 	bool ok;			/* status "ok" and the record loaded */
+	/*
+	 * alt: one arm's block of a segment of an alternating run (rep is the block): its
+	 * record holds that phase's intervals only; cells of one segment share its id,
+	 * and the same block of two arms is the same minutes of the machine
+	 */
+	bool alt;
+	char segment[2 * NAME_LEN + 16];
+	double measured_s;		/* alt: the phase's measured part, seconds */
 	struct record rec;
 };
 
@@ -306,8 +337,18 @@ struct run {
 	unsigned int looks;		/* adaptive runs: looks at the data planned (0: not adaptive) */
 };
 
+/*
+ * run_inputs - what a command that read run reads: run.json and scenario.ini and each
+ * cell's directory, or a record directory's result files and raw/ - for the output
+ * writer (outw.h), which never writes onto, over or inside them. A NULL-terminated
+ * array; free with run_inputs_free. NULL on -ENOMEM.
+ */
+char **run_inputs(const struct run *run);
+void run_inputs_free(char **inputs);
+
 /* Release a loaded struct; safe on a zeroed one. */
 void run_free(struct run *run);
+void cell_free(struct cell *c);
 void record_free(struct record *rec);
 void workload_free(struct wl_data *wl);
 

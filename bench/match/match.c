@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
+
 const char *const softirq_names[NR_SOFTIRQS] = {
 	[SIRQ_HI] = "HI",
 	[SIRQ_TIMER] = "TIMER",
@@ -401,6 +403,40 @@ void match_missed(struct matcher *m, int cpu, long missed)
 	c->hi_ts = 0;
 	c->tl_ts = 0;
 	c->poll_mark_ts = 0;
+}
+
+void match_gap(struct matcher *m, uint64_t ts __unused)
+{
+	struct comm_info *ci;
+	size_t pos = 0;
+	int c, v;
+
+	m->n.gaps++;
+	for (c = 0; c < m->ncpus; c++) {
+		struct sirq_cpu *sc = &m->cpu[c];
+
+		for (v = 0; v < NR_SOFTIRQS; v++)
+			m->n.gap_dropped += sc->raise_ts[v] != 0;
+		m->n.gap_dropped += sc->entry_ts != 0;
+		if (m->detail)
+			detail_flush(m, sc, c);
+		memset(sc->raise_ts, 0, sizeof(sc->raise_ts));
+		sc->entry_ts = 0;
+		sc->entry_raise_ts = 0;
+		sc->last_queued_work = 0;
+		sc->hi_ts = 0;
+		sc->tl_ts = 0;
+		sc->poll_mark_ts = 0;
+	}
+	m->n.gap_dropped += m->pending.used + m->running.used;
+	map_clear(&m->pending);
+	map_clear(&m->running);
+	/* a wakeup or a thread's run that began before the pause is not seen to end */
+	while ((ci = map_next(&m->comms, &pos, NULL))) {
+		m->n.gap_dropped += (ci->wake_ts != 0) + (ci->run_ts != 0);
+		ci->wake_ts = 0;
+		ci->run_ts = 0;
+	}
 }
 
 void matcher_finish(struct matcher *m)

@@ -288,6 +288,9 @@ struct match_counts {
 	uint64_t missed_events;		/* sum of in-band "missed events" counts */
 	uint64_t missed_unknown;	/* sub-buffers that lost an unknown number */
 	uint64_t late_events;		/* arrived behind the merge watermark (live only) */
+	/* the capture paused its events and resumed (the alternating design's untraced arm) */
+	uint64_t gaps;			/* resumes after a pause */
+	uint64_t gap_dropped;		/* what was pending then, dropped unpaired */
 };
 
 /*
@@ -457,6 +460,12 @@ void match_inflight(const struct matcher *m,
 		    void *ctx);
 /* match_missed - the buffer of cpu lost events before this point (-1: count unknown) */
 void match_missed(struct matcher *m, int cpu, long missed);
+/*
+ * match_gap - the capture's events were off until ts (a pause): every partner pending
+ * before it may have come while nothing was traced, so all pending state is dropped
+ * (counted in gap_dropped, not as unmatched) and pairing starts afresh at ts
+ */
+void match_gap(struct matcher *m, uint64_t ts);
 
 /* match_ctx.c: tasklets, hard interrupts (irq -1: the local timer), NAPI polls */
 void match_tasklet_entry(struct matcher *m, int cpu, uint64_t ts, uint64_t func);

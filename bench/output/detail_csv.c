@@ -19,6 +19,7 @@
 #include "csvw.h"
 #include "detail_out.h"
 #include "output.h"
+#include "outw.h"
 #include "result_files.h"
 
 struct slow_csv {
@@ -152,7 +153,7 @@ static int write_folded(const struct result *r, const struct stack_report *sr,
 			const char *path)
 {
 	const struct detail *d = r->m.detail;
-	FILE *f = fopen(path, "w");
+	FILE *f = out_fopen(path);
 	uint32_t i;
 
 	if (!f)

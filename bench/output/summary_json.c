@@ -113,6 +113,14 @@ static json_object *json_capture(const struct result *r)
 	jsonw_u64(open, "wq_queued", n->wq_queued_open);
 	jsonw_u64(open, "wq_running", n->wq_running_open);
 	json_object_object_add(o, "in_flight_at_end", open);
+	if (n->gaps) {
+		/* the capture's events were off for a while (an alternating run's untraced arm) */
+		json_object *g = json_object_new_object();
+
+		jsonw_u64(g, "resumes", n->gaps);
+		jsonw_u64(g, "dropped_pending", n->gap_dropped);
+		json_object_object_add(o, "pauses", g);
+	}
 	for (i = 0; i < r->m.nfuncs; i++) {
 		json_object *e;
 
@@ -254,6 +262,10 @@ static int read_meta(const struct jr *j, struct json_object *root, struct captur
 	ret = ret ?: jr_double(j, m, "meta", "duration_s", &c->duration_s);
 	ret = ret ?: jr_str_opt(j, m, "meta", "started", c->started, sizeof(c->started));
 	ret = ret ?: jr_str_opt(j, m, "meta", "version", c->version, sizeof(c->version));
+	if (!ret && jr_has(m, "interval_s"))
+		ret = jr_double(j, m, "meta", "interval_s", &c->interval_s);
+	if (!ret && jr_has(m, "interval_origin_ns"))
+		ret = jr_u64(j, m, "meta", "interval_origin_ns", &c->interval_origin_ns);
 	return ret;
 }
 

@@ -17,6 +17,7 @@
 #include "detail.h"
 #include "msg.h"
 #include "file.h"
+#include "outw.h"
 #include "sys.h"
 #include "workload.h"
 
@@ -28,6 +29,7 @@ struct engine_cell {
 	int nloads;
 	struct capture *cap;
 	bool capturing;
+	bool paused;				/* alt: the capture-off arm's phase */
 	int stop_err;				/* capture_stop()'s result, reported by write */
 };
 
@@ -170,6 +172,8 @@ static int engine_setup(struct run_cell *c, char *err)
 		.command = c->command,
 		.stack_vecs = s->stack_vecs,
 		.slowest = s->stack_vecs ? SLOWEST_DEFAULT : 0,
+		/* a segment's phases lie on the interval grid: see engine_start_capture */
+		.align_intervals = c->cell->alt,
 	};
 	char intervals[PATH_MAX];
 	struct engine_cell *e;
@@ -215,10 +219,14 @@ static int engine_start_load(struct run_cell *c, char *err)
 	return ret;
 }
 
-/* open_window - w records from now on; a probe that failed to start fails the cell */
-static int open_window(struct wl_run *w, const char *what, const char *name, char *err)
+/*
+ * open_window - w records from at (0: now) on; a probe that failed to start fails the
+ * cell
+ */
+static int open_window(struct wl_run *w, const char *what, const char *name, uint64_t at,
+		       char *err)
 {
-	int ret = wl_measure_from(w, now_ns());
+	int ret = wl_measure_from(w, at ? at : now_ns());
 
 	if (ret && wl_error(w))
 		return set_err(err, "[%s %s] failed: %s", what, name, wl_error(w)), ret;
@@ -235,17 +243,97 @@ static int open_window(struct wl_run *w, const char *what, const char *name, cha
 static int engine_start_capture(struct run_cell *c, char *err)
 {
 	struct engine_cell *e = c->priv;
+	uint64_t at = 0, iv = c->s->interval_ns;
 	int i, ret = e->cap ? capture_start(e->cap) : 0;
 
 	if (ret)
 		return set_err(err, "capture: %s", strerror(-ret)), ret;
 	e->capturing = e->cap != NULL;
+	/*
+	 * a segment: the windows open on the next multiple of the interval, where one of
+	 * the capture's aligned intervals begins, so that the workloads' intervals and the
+	 * capture's are the same and every phase (a multiple of the interval) holds whole
+	 * intervals of both
+	 */
+	if (c->cell->alt && iv)
+		at = (now_ns() / iv + 1) * iv;
 	for (i = 0; i < e->nloads; i++) {
-		ret = open_window(e->load[i], "load", e->load[i]->ops->name, err);
+		ret = open_window(e->load[i], "load", e->load[i]->ops->name, at, err);
 		if (ret)
 			return ret;
 	}
-	return open_window(e->wl, "workload", c->s->wl[c->cell->wl].name, err);
+	ret = open_window(e->wl, "workload", c->s->wl[c->cell->wl].name, at, err);
+	c->window_ns = at ? at : now_ns();
+	return ret;
+}
+
+/*
+ * live_value - the value of live option key of workload x under configuration cfg: the
+ * configuration's opt.X.KEY, else the [workload]/[load] section's, else the default
+ */
+static const char *live_value(const struct scenario *s, int x, int cfg, const char *key,
+			      const struct workload_ops *ops)
+{
+	const struct scn_config *cf = &s->cfg[cfg];
+	const struct wl_option *o;
+	int i;
+
+	for (i = 0; i < cf->nover; i++)
+		if (cf->over[i].wl == x && !strcmp(cf->over[i].opt.key, key))
+			return cf->over[i].opt.value;
+	for (i = 0; i < s->wl[x].nopts; i++)
+		if (!strcmp(s->wl[x].opt[i].key, key))
+			return s->wl[x].opt[i].value;
+	o = wl_option_find(ops, key);
+	return o ? o->def : NULL;
+}
+
+/* switch_wl - w (workload x of the scenario) to cfg's value of each live option */
+static int switch_wl(const struct run_cell *c, struct wl_run *w, int x, int cfg, char *err)
+{
+	const char *const *key;
+	char e[ERRBUF_LEN] = "", cur[WL_STR_MAX];
+	int ret;
+
+	for (key = w->ops->live; key && *key; key++) {
+		const char *want = live_value(c->s, x, cfg, *key, w->ops);
+		const struct wl_option *o = wl_option_find(w->ops, *key);
+
+		if (!want || !o || (!wl_option_value(w, o, cur, sizeof(cur)) && !strcmp(cur, want)))
+			continue;
+		ret = wl_switch_option(w, *key, want, e);
+		if (ret)
+			return set_err(err, "[%s %s] %s = %s: %s", c->s->wl[x].load ? "load" :
+				       "workload", c->s->wl[x].name, *key, want, e), ret;
+	}
+	return 0;
+}
+
+/*
+ * engine_switch_arm - a segment's next phase: every workload of the cell to cfg's live
+ * options (only those that differ are switched), the capture's events on or off
+ */
+static int engine_switch_arm(struct run_cell *c, int cfg, bool traced, char *err)
+{
+	const struct scn_config *cf = &c->s->cfg[c->cell->cfg];
+	struct engine_cell *e = c->priv;
+	int i, ret;
+
+	for (i = 0; i < e->nloads; i++) {
+		ret = switch_wl(c, e->load[i], cf->loads[i], cfg, err);
+		if (ret)
+			return ret;
+	}
+	ret = switch_wl(c, e->wl, c->cell->wl, cfg, err);
+	if (ret || !e->capturing)
+		return ret;
+	ret = traced ? (e->paused ? capture_resume(e->cap) : 0) :
+		       (!e->paused ? capture_pause(e->cap) : 0);
+	if (ret)
+		return set_err(err, "capture %s: %s", traced ? "resume" : "pause", strerror(-ret)),
+		       ret;
+	e->paused = !traced;
+	return 0;
 }
 
 /*
@@ -303,7 +391,7 @@ static int engine_write(struct run_cell *c, const char *dir, char *err)
 	ret = wl_write_results(e->wl, dir);
 	for (i = 0; !ret && i < e->nloads; i++) {
 		snprintf(sub, sizeof(sub), "%s/load-%s", dir, c->s->wl[cf->loads[i]].name);
-		ret = mkdir_p(sub, 0755);
+		ret = out_mkdir_p(sub);
 		if (!ret)
 			ret = wl_write_results(e->load[i], sub);
 	}
@@ -335,6 +423,8 @@ static struct run_backend engine = {
 	.start_load = engine_start_load,
 	.start_capture = engine_start_capture,
 	.poll = engine_poll,
+	.switch_arm = engine_switch_arm,
+	.live_option = workload_live_option,
 	.stop = engine_stop,
 	.write = engine_write,
 	.teardown = engine_teardown,

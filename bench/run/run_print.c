@@ -3,6 +3,7 @@
  * run_print.c - the --dry-run plan, the progress line and the summary of a run.
  */
 #include "run_print.h"
+#include "run_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,19 @@
 #include "sys.h"
 
 #define CELL_OVERHEAD_NS (NSEC_PER_SEC)	/* setup, teardown, knobs: measured 0.3-1 s */
+#define PROGRESS_LOG_NS (10 * NSEC_PER_SEC)	/* a log line at least this often */
 
 static bool progress_shown;
+static uint64_t progress_logged;	/* when the last log line was printed */
+
+uint64_t run_plan_ns(const struct run_state *r, int k)
+{
+	uint64_t ns = 0;
+
+	for (; k < r->ncells; k++)
+		ns += scenario_cell_ns(r->s, &r->cells[k]) + CELL_OVERHEAD_NS;
+	return ns;
+}
 
 /* print_knob - each target with its current value and the one the config sets */
 static void print_knob(FILE *f, const struct knob *k)
@@ -62,18 +74,50 @@ static void print_config(FILE *f, const struct scenario *s, const struct scn_con
 	}
 }
 
+/* print_cell - one entry of the plan: a cell, or a segment with its arms */
+static void print_cell(FILE *f, const struct scenario *s, const struct scn_cell *c, int i)
+{
+	char t[32], u[32];
+	int a;
+
+	fprintf(f, "  %4d  %s", i + 1, c->id);
+	if (!c->alt) {
+		fputc('\n', f);
+		return;
+	}
+	fprintf(f, "  (alternating: %u block%s of %d phases of %s, %s)\n", c->blocks,
+		c->blocks > 1 ? "s" : "", c->narms, fmt_ns(s->phase_ns, t, sizeof(t)),
+		fmt_eta(scenario_cell_ns(s, c), u, sizeof(u)));
+	for (a = 0; a < c->narms; a++)
+		fprintf(f, "          arm %d: %s%s\n", a, s->cfg[c->arm[a].cfg].name,
+			c->arm[a].traced ? "" : " with the capture off (its effect)");
+}
+
 int run_print_plan(const struct run_state *r, FILE *f)
 {
 	const struct scenario *s = r->s;
 	char dir[PATH_MAX], t[32], err[ERRBUF_LEN];
-	int i;
+	int i, nseg = 0;
 
-	fprintf(f, "scenario %s: %d cells (%u repetition%s, order %s), about %s\n", s->file,
-		r->ncells, s->repetitions, s->repetitions > 1 ? "s" : "",
-		scenario_order_name(s->order),
-		fmt_eta(r->ncells * (scenario_cell_ns(s) + CELL_OVERHEAD_NS), t, sizeof(t)));
-	fprintf(f, "each cell: warm-up %s, ", fmt_ns(s->warmup_ns, t, sizeof(t)));
-	fprintf(f, "capture %s\n", fmt_ns(s->duration_ns, t, sizeof(t)));
+	for (i = 0; i < r->ncells; i++)
+		nseg += r->cells[i].alt;
+	fprintf(f, "scenario %s: design %s, ", s->file, scenario_design_name(s->design));
+	if (nseg)
+		fprintf(f, "%d segment%s of %u blocks, ", nseg, nseg > 1 ? "s" : "", s->blocks);
+	if (r->ncells > nseg)
+		fprintf(f, "%d cells (%u repetition%s, order %s), ", r->ncells - nseg,
+			s->repetitions, s->repetitions > 1 ? "s" : "", scenario_order_name(s->order));
+	fprintf(f, "about %s\n", fmt_eta(run_plan_ns(r, 0), t, sizeof(t)));
+	if (r->ncells > nseg) {
+		fprintf(f, "each cell: warm-up %s, ", fmt_ns(s->warmup_ns, t, sizeof(t)));
+		fprintf(f, "capture %s\n", fmt_ns(s->duration_ns, t, sizeof(t)));
+	}
+	if (nseg) {
+		fprintf(f, "each segment: warm-up %s, ", fmt_ns(s->warmup_ns, t, sizeof(t)));
+		fprintf(f, "then phases of %s (", fmt_ns(s->phase_ns, t, sizeof(t)));
+		fprintf(f, "the first %s of each left out), ", fmt_ns(s->settle_ns, t, sizeof(t)));
+		fprintf(f, "intervals of %s\n", fmt_ns(s->interval_ns, t, sizeof(t)));
+	}
 	if (r->o->outdir)
 		fprintf(f, "results: %s\n", r->o->outdir);
 	else if (!run_dir_default(dir, sizeof(dir), r->meta.hostname, r->meta.kernel,
@@ -86,25 +130,47 @@ int run_print_plan(const struct run_state *r, FILE *f)
 		print_config(f, s, &s->cfg[i]);
 	fprintf(f, "\ncells in run order:\n");
 	for (i = 0; i < r->ncells; i++)
-		fprintf(f, "  %4d  %s\n", i + 1, r->cells[i].id);
+		print_cell(f, s, &r->cells[i], i);
 	return 0;
+}
+
+/* progress - one progress report: what runs now, elapsed, and the time left */
+static void progress(const struct run_state *r, int k, const char *what, uint64_t left)
+{
+	uint64_t t = now_ns(), elapsed = t - r->t0;
+	char e[32], a[32];
+
+	if (isatty(STDOUT_FILENO)) {
+		printf("\r\033[K[%d/%d] %s  elapsed %s  left %s", k + 1, r->ncells, what,
+		       fmt_eta(elapsed, e, sizeof(e)), fmt_eta(left, a, sizeof(a)));
+		progress_shown = true;
+	} else {
+		printf("[%d/%d] %s  elapsed %s  left about %s\n", k + 1, r->ncells, what,
+		       fmt_eta(elapsed, e, sizeof(e)), fmt_eta(left, a, sizeof(a)));
+		progress_logged = t;
+	}
+	fflush(stdout);
 }
 
 void run_progress(const struct run_state *r, int k)
 {
-	uint64_t elapsed = now_ns() - r->t0, eta;
-	char e[32], a[32];
+	progress(r, k, r->cells[k].id, run_plan_ns(r, k));
+}
 
-	if (!isatty(STDOUT_FILENO))
+void run_progress_phase(const struct run_state *r, const struct run_cell *c, unsigned int b,
+			int pos)
+{
+	const struct scn_cell *seg = c->cell;
+	int k = (int)(seg - r->cells);
+	unsigned int done = (b - seg->first_block) * (unsigned int)seg->narms + (unsigned int)pos;
+	uint64_t left = (uint64_t)(seg->blocks * seg->narms - done) * r->s->phase_ns;
+	char what[sizeof(seg->id) + 64];
+
+	if (!isatty(STDOUT_FILENO) && now_ns() - progress_logged < PROGRESS_LOG_NS)
 		return;
-	if (k)
-		eta = elapsed / k * (r->ncells - k);
-	else
-		eta = (r->ncells - k) * (scenario_cell_ns(r->s) + CELL_OVERHEAD_NS);
-	printf("\r\033[K[%d/%d] %s  elapsed %s  ETA %s", k + 1, r->ncells, r->cells[k].id,
-	       fmt_eta(elapsed, e, sizeof(e)), fmt_eta(eta, a, sizeof(a)));
-	fflush(stdout);
-	progress_shown = true;
+	snprintf(what, sizeof(what), "%s block %u/%u", seg->id, b - seg->first_block + 1,
+		 seg->blocks);
+	progress(r, k, what, left + run_plan_ns(r, k + 1));
 }
 
 void run_progress_clear(void)

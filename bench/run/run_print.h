@@ -12,8 +12,17 @@
 
 /* run_print_plan - cells in run order and every knob change, without changing any */
 int run_print_plan(const struct run_state *r, FILE *f);
-/* run_progress - "[k/N] ID  elapsed  ETA" on one terminal line; nothing if not a tty */
+/*
+ * run_progress - "[k/N] ID  elapsed  left" as cell k starts: on a terminal one line
+ * rewritten in place, otherwise (a CI log) one line each time
+ */
 void run_progress(const struct run_state *r, int k);
+/*
+ * run_progress_phase - segment c at block b, position pos: the terminal line follows
+ * every phase; a log gets a line at most every PROGRESS_LOG_NS
+ */
+void run_progress_phase(const struct run_state *r, const struct run_cell *c, unsigned int b,
+			int pos);
 /* run_progress_clear - end the progress line before other output */
 void run_progress_clear(void);
 void run_summary(const struct run_state *r, FILE *f);

@@ -13,6 +13,7 @@
 #include "ivfile.h"
 #include "jsonread.h"
 #include "result_files.h"
+#include "run_read_int.h"
 #include "rundir.h"
 #include "msg.h"
 #include "file.h"
@@ -202,27 +203,102 @@ static int check_duplicates(const struct jr *j, const struct run *run)
 	return 0;
 }
 
+/* is_segment - a run.json entry of a segment (design alternate) */
+static int is_segment(const struct jr *j, struct json_object *e, const char *where, bool *seg)
+{
+	char design[32];
+	int ret = jr_str_opt(j, e, where, "design", design, sizeof(design));
+
+	if (ret)
+		return ret;
+	*seg = !strcmp(design, "alternate");
+	if (design[0] && !*seg && strcmp(design, "cells"))
+		return jr_fail(j, where, "design", "'%s' is neither alternate nor cells", design);
+	return 0;
+}
+
+/* segment_entry - a segment of run.json: its arms' blocks appended to run->cells */
+static int segment_entry(const struct jr *j, struct json_object *e, const char *where,
+			 struct run *run, size_t *cap)
+{
+	char reldir[PATH_MAX], dir[PATH_MAX], id[2 * NAME_LEN + 16];
+	struct cell *add = NULL;
+	size_t n = 0, i;
+	int ret;
+
+	ret = jr_str(j, e, where, "dir", reldir, sizeof(reldir));
+	ret = ret ?: check_reldir(j, where, reldir);
+	ret = ret ?: jr_str_opt(j, e, where, "id", id, sizeof(id));
+	if (ret)
+		return ret;
+	if (path_join(dir, sizeof(dir), run->dir, reldir))
+		return set_errno(j->errbuf, -ENAMETOOLONG, "%s/%s: path too long", run->dir, reldir);
+	if (!id[0])
+		snprintf(id, sizeof(id), "%.*s", (int)sizeof(id) - 1,
+			 strrchr(reldir, '/') ? strrchr(reldir, '/') + 1 : reldir);
+	ret = segment_load(dir, run->dir, id, &add, &n, j->errbuf);
+	if (ret)
+		return ret;
+	if (run->ncells + n > *cap) {
+		size_t nc = (run->ncells + n) * 2;
+		struct cell *c = realloc(run->cells, nc * sizeof(*c));
+
+		if (!c) {
+			for (i = 0; i < n; i++)
+				cell_free(&add[i]);
+			free(add);
+			return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
+		}
+		memset(c + run->ncells, 0, (nc - run->ncells) * sizeof(*c));
+		run->cells = c;
+		*cap = nc;
+	}
+	memcpy(run->cells + run->ncells, add, n * sizeof(*add));
+	run->ncells += n;
+	free(add);
+	return 0;
+}
+
 static int read_cells(const struct jr *j, struct json_object *root, struct run *run)
 {
 	struct json_object *arr;
+	size_t i, n, cap;
 	char where[32];
-	size_t i;
+	bool seg;
 	int ret;
 
 	ret = jr_get(j, root, "", "cells", json_type_array, &arr);
 	if (ret)
 		return ret;
-	run->ncells = json_object_array_length(arr);
-	run->cells = calloc(run->ncells ? run->ncells : 1, sizeof(*run->cells));
+	n = json_object_array_length(arr);
+	cap = n ? n : 1;
+	run->cells = calloc(cap, sizeof(*run->cells));
 	if (!run->cells)
 		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
-	for (i = 0; i < run->ncells; i++) {
+	for (i = 0; i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(arr, i);
 
 		snprintf(where, sizeof(where), "cells[%zu]", i);
 		if (!json_object_is_type(e, json_type_object))
 			return jr_fail(j, "", where, "is not an object");
-		ret = cell_entry(j, e, where, run->dir, &run->cells[i]);
+		ret = is_segment(j, e, where, &seg);
+		if (ret)
+			return ret;
+		if (seg) {
+			ret = segment_entry(j, e, where, run, &cap);
+		} else {
+			if (run->ncells == cap) {
+				struct cell *c = realloc(run->cells, 2 * cap * sizeof(*c));
+
+				if (!c)
+					return set_errno(j->errbuf, -ENOMEM, "%s: out of memory",
+							 j->path);
+				memset(c + cap, 0, cap * sizeof(*c));
+				run->cells = c;
+				cap *= 2;
+			}
+			ret = cell_entry(j, e, where, run->dir, &run->cells[run->ncells++]);
+		}
 		if (ret)
 			return ret;
 	}
@@ -272,6 +348,11 @@ static int run_json_load(const char *path, struct run *run, char *errbuf)
 	if (ret)
 		return ret;
 	ret = jr_schema(&j, root, RUN_SCHEMA);
+	if (ret && jr_has(root, "schema") &&
+	    !strcmp(json_object_get_string(json_object_object_get(root, "schema")), RUN_SCHEMA_ALT)) {
+		errbuf[0] = '\0';
+		ret = 0;	/* a run of the alternating design: segments among its cells */
+	}
 	ret = ret ?: read_run_meta(&j, root, run);
 	ret = ret ?: jr_str(&j, root, "", "scenario", run->scenario, sizeof(run->scenario));
 	ret = ret ?: jr_bool(&j, root, "", "complete", &run->complete);

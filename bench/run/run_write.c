@@ -59,6 +59,12 @@ static json_object *settings_json(const struct run_state *r)
 	json_object_object_add(o, "buffer_kb", json_object_new_int(s->buffer_kb));
 	json_object_object_add(o, "interval_s", json_object_new_double(s->interval_ns / 1e9));
 	json_object_object_add(o, "quick", json_object_new_boolean(r->o->quick));
+	json_object_object_add(o, "design", json_object_new_string(scenario_design_name(s->design)));
+	if (s->design == SCN_DESIGN_ALTERNATE) {
+		json_object_object_add(o, "blocks", json_object_new_int(s->blocks));
+		json_object_object_add(o, "phase_s", json_object_new_double(s->phase_ns / 1e9));
+		json_object_object_add(o, "settle_s", json_object_new_double(s->settle_ns / 1e9));
+	}
 	return o;
 }
 
@@ -77,6 +83,24 @@ static json_object *cell_ref(const struct run_state *r, const struct scn_cell *c
 		json_object_object_add(o, "look", json_object_new_int(c->look));
 	if (c->control)
 		json_object_object_add(o, "control", json_object_new_boolean(true));
+	if (c->alt) {
+		json_object *arms = json_object_new_array();
+		int a;
+
+		json_object_object_add(o, "design", json_object_new_string("alternate"));
+		for (a = 0; a < c->narms; a++) {
+			json_object *e = json_object_new_object();
+
+			json_object_object_add(e, "config",
+					       json_object_new_string(r->s->cfg[c->arm[a].cfg].name));
+			json_object_object_add(e, "traced",
+					       json_object_new_boolean(c->arm[a].traced));
+			json_object_array_add(arms, e);
+		}
+		json_object_object_add(o, "arms", arms);
+		json_object_object_add(o, "blocks", json_object_new_int(c->blocks));
+		json_object_object_add(o, "first_block", json_object_new_int(c->first_block));
+	}
 	return o;
 }
 
@@ -86,7 +110,8 @@ int run_json_write(const struct run_state *r)
 	char path[PATH_MAX + 16];
 	int i, ret;
 
-	json_object_object_add(o, "schema", json_object_new_string(RUN_SCHEMA));
+	json_object_object_add(o, "schema", json_object_new_string(
+		r->s->design == SCN_DESIGN_ALTERNATE ? RUN_SCHEMA_ALT : RUN_SCHEMA));
 	json_object_object_add(o, "meta", meta_json(&r->meta));
 	json_object_object_add(o, "scenario", json_object_new_string(r->s->name));
 	json_object_object_add(o, "scenario_file", json_object_new_string("scenario.ini"));
@@ -122,15 +147,36 @@ static json_object *options_json(const struct scn_config *cf, int wl)
 }
 
 /* knobs_json - each knob of the config and the value read back (null: no target) */
-static json_object *knobs_json(const struct run_state *r, const struct scn_config *cf)
+static json_object *knobs_json(const struct scn_config *cf, const struct knob_result *res)
 {
 	json_object *o = json_object_new_object();
 	int i;
 
 	for (i = 0; i < cf->nknobs; i++)
-		json_object_object_add(o, cf->knob[i].k.name, r->res[i].targets ?
-				       json_object_new_string(r->res[i].value) : NULL);
+		json_object_object_add(o, cf->knob[i].k.name, res[i].targets ?
+				       json_object_new_string(res[i].value) : NULL);
 	return o;
+}
+
+/* arms_json - a segment's arms, each with its knobs as read back when it first ran */
+static json_object *arms_json(const struct run_state *r, const struct scn_cell *c)
+{
+	json_object *arms = json_object_new_array();
+	int a;
+
+	for (a = 0; a < c->narms; a++) {
+		const struct scn_config *cf = &r->s->cfg[c->arm[a].cfg];
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "config", json_object_new_string(cf->name));
+		json_object_object_add(e, "description", str_or_null(cf->description));
+		json_object_object_add(e, "traced", json_object_new_boolean(c->arm[a].traced));
+		json_object_object_add(e, "knobs", r->arm_res ? knobs_json(cf, r->arm_res[a]) :
+				       json_object_new_object());
+		json_object_object_add(e, "options", options_json(cf, c->wl));
+		json_object_array_add(arms, e);
+	}
+	return arms;
 }
 
 int cell_json_write(const struct run_state *r, const struct scn_cell *c, const char *dir,
@@ -141,7 +187,8 @@ int cell_json_write(const struct run_state *r, const struct scn_cell *c, const c
 	char path[PATH_MAX + 16];
 	int i, ret;
 
-	json_object_object_add(o, "schema", json_object_new_string(CELL_SCHEMA));
+	json_object_object_add(o, "schema", json_object_new_string(c->alt ? SEGMENT_SCHEMA :
+								     CELL_SCHEMA));
 	json_object_object_add(o, "id", json_object_new_string(c->id));
 	json_object_object_add(o, "workload", json_object_new_string(r->s->wl[c->wl].name));
 	json_object_object_add(o, "type", json_object_new_string(r->s->wl[c->wl].type));
@@ -151,8 +198,19 @@ int cell_json_write(const struct run_state *r, const struct scn_cell *c, const c
 	if (c->control)
 		json_object_object_add(o, "control", json_object_new_boolean(true));
 	json_object_object_add(o, "seed", json_object_new_uint64(c->seed));
-	json_object_object_add(o, "knobs", knobs_json(r, cf));
+	json_object_object_add(o, "knobs", knobs_json(cf, c->alt && r->arm_res ? r->arm_res[0] :
+								 r->res));
 	json_object_object_add(o, "options", options_json(cf, c->wl));
+	if (c->alt) {
+		const struct scenario *s = r->s;
+
+		json_object_object_add(o, "arms", arms_json(r, c));
+		json_object_object_add(o, "blocks", json_object_new_int(c->blocks));
+		json_object_object_add(o, "first_block", json_object_new_int(c->first_block));
+		json_object_object_add(o, "phase_s", json_object_new_double(s->phase_ns / 1e9));
+		json_object_object_add(o, "settle_s", json_object_new_double(s->settle_ns / 1e9));
+		json_object_object_add(o, "interval_s", json_object_new_double(s->interval_ns / 1e9));
+	}
 	for (i = 0; i < cf->nloads; i++)
 		json_object_array_add(loads, json_object_new_string(r->s->wl[cf->loads[i]].name));
 	json_object_object_add(o, "loads", loads);

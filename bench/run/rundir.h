@@ -12,6 +12,13 @@
 
 #define RUN_SCHEMA "deferbench-run/1"
 #define CELL_SCHEMA "deferbench-cell/1"
+/*
+ * A run of the alternating design lists segments among its cells; readers that know
+ * only /1 would take a segment for a cell of its reference configuration, so such a
+ * run and its segments have schemas of their own.
+ */
+#define RUN_SCHEMA_ALT "deferbench-run/2"
+#define SEGMENT_SCHEMA "deferbench-segment/1"
 
 struct run_state;
 struct scn_cell;

@@ -3,9 +3,8 @@
  * runner.c - `deferbench run SCENARIO`: check everything, save every knob, then run
  * each cell and restore after it, whatever happens (Ctrl-C, SIGTERM, errors).
  */
-#include "runner.h"
+#include "run_int.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +13,10 @@
 #include <unistd.h>
 
 #include "run_print.h"
-#include "rundir.h"
 #include "fmt.h"
 #include "msg.h"
 #include "file.h"
+#include "outw.h"
 #include "sys.h"
 
 #define POLL_NS (250 * NSEC_PER_MSEC)	/* how often a running cell checks its workloads */
@@ -68,7 +67,8 @@ static int check_knobs(struct run_state *r, char *err)
 /* run_prepare - parse, plan and check; nothing is changed yet */
 static int run_prepare(struct run_state *r)
 {
-	struct scn_parse_opts po = { .workloads = r->be->types };
+	struct scn_parse_opts po = { .workloads = r->be->types, .live_option = r->be->live_option,
+				     .design = r->o->design };
 	char err[ERRBUF_LEN] = "";
 	int ret;
 
@@ -105,38 +105,45 @@ static int copy_scenario(const struct run_state *r)
 	if (ret)
 		return ret;
 	snprintf(path, sizeof(path), "%s/scenario.ini", r->dir);
-	f = fopen(path, "we");
-	if (!f || fwrite(text, 1, len, f) != len)
-		ret = -errno ? -errno : -EIO;
+	f = out_fopen(path);
+	if (!f)
+		ret = -errno;
+	else if (fwrite(text, 1, len, f) != len)
+		ret = -EIO;
 	if (f && fclose(f) && !ret)
 		ret = -errno;
 	free(text);
 	return ret;
 }
 
-/* first_entry - the name of an entry of dir into name: true; false if empty or absent */
-static bool first_entry(const char *dir, char *name, size_t len)
+/*
+ * list_files - the run's manifest lists run.json, scenario.ini and the cell just
+ * finished (cells/ID, or none): what `run` wrote, so that no other command takes a
+ * file put among them for the run's own
+ */
+static int list_files(struct run_state *r, const char *cell)
 {
-	struct dirent *de;
-	bool found = false;
-	DIR *d = opendir(dir);
+	char err[ERRBUF_LEN], rel[PATH_MAX];
+	int ret;
 
-	if (!d)
-		return false;
-	while (!found && (de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-			snprintf(name, len, "%s", de->d_name);
-			found = true;
-		}
-	closedir(d);
-	return found;
+	ret = outw_live_add(&r->out, "run.json", err);
+	ret = ret ?: outw_live_add(&r->out, "scenario.ini", err);
+	if (!ret && cell) {
+		snprintf(rel, sizeof(rel), "cells/%s", cell);
+		ret = outw_live_add(&r->out, rel, err);
+	}
+	if (ret)
+		err_msg("%s", err);
+	return ret;
 }
 
-/* make_dir - the run's directory, which must not hold a run already */
+/*
+ * make_dir - the run's directory, new or empty: through the output writer, which checks
+ * it as every output (never a link, a system directory, or where the scenario is)
+ */
 static int make_dir(struct run_state *r)
 {
-	char path[PATH_MAX + 16], name[256], err[ERRBUF_LEN];
-	struct stat st;
+	char path[PATH_MAX + 16], err[ERRBUF_LEN];
 	int ret;
 
 	if (r->o->outdir)
@@ -153,25 +160,22 @@ static int make_dir(struct run_state *r)
 		err_msg("%s already holds a run; choose another directory", r->dir);
 		return -EEXIST;
 	}
-	if (!stat(r->dir, &st) && !S_ISDIR(st.st_mode)) {
-		err_msg("%s exists and is not a directory; choose another", r->dir);
-		return -ENOTDIR;
-	}
 	/* as record: a run goes into a new or empty directory, never among other files */
-	if (first_entry(r->dir, name, sizeof(name))) {
-		err_msg("%s is not empty (it holds '%s'): a run goes into a new or empty "
-			"directory; choose another", r->dir, name);
-		return -EEXIST;
+	ret = outw_open(&r->out, r->dir, &(struct outw_opts){ .kind = OUTW_LIVE, .by = "run",
+			.inputs = (const char *const[]){ r->o->scenario, NULL } }, err);
+	if (ret) {
+		err_msg("%s", err);
+		return ret;
 	}
 	snprintf(path, sizeof(path), "%s/cells", r->dir);
-	ret = mkdir_p(path, 0755);
+	ret = out_mkdir(path);
 	if (!ret)
 		ret = copy_scenario(r);
 	if (!ret)
 		ret = run_json_write(r);
 	if (ret)
 		err_msg("creating %s: %s", r->dir, strerror(-ret));
-	return ret;
+	return ret ?: list_files(r, NULL);
 }
 
 /* save_all - the journal holds every knob of the scenario before the first write */
@@ -194,9 +198,8 @@ static int save_all(struct run_state *r)
 	return 0;
 }
 
-/* apply_knobs - the config's knobs of one phase, unbound mask first */
-static int apply_knobs(struct run_state *r, const struct scn_config *cf, enum knob_phase ph,
-		       char *err)
+int run_apply_knobs(struct run_state *r, const struct scn_config *cf, enum knob_phase ph,
+		    char *err)
 {
 	char e[ERRBUF_LEN];
 	int rank, i;
@@ -218,8 +221,7 @@ static int apply_knobs(struct run_state *r, const struct scn_config *cf, enum kn
 	return 0;
 }
 
-/* wait_cell - until deadline, polling the backend; -EINTR on a stop request */
-static int wait_cell(struct run_state *r, struct run_cell *c, uint64_t deadline, char *err)
+int run_wait_cell(struct run_state *r, struct run_cell *c, uint64_t deadline, char *err)
 {
 	uint64_t next;
 	int ret;
@@ -234,26 +236,31 @@ static int wait_cell(struct run_state *r, struct run_cell *c, uint64_t deadline,
 	}
 }
 
-/* measure - knobs, workloads and capture up, warm-up, duration; -EINTR on a stop */
-static int measure(struct run_state *r, struct run_cell *c, char *err)
+int run_bring_up(struct run_state *r, struct run_cell *c, char *err)
 {
 	const struct scn_config *cf = &r->s->cfg[c->cell->cfg];
 	int ret;
 
-	ret = apply_knobs(r, cf, KNOB_EARLY, err);
+	ret = run_apply_knobs(r, cf, KNOB_EARLY, err);
 	if (!ret)
 		ret = r->be->setup(c, err);
 	if (!ret)
-		ret = apply_knobs(r, cf, KNOB_LATE, err);
+		ret = run_apply_knobs(r, cf, KNOB_LATE, err);
 	if (!ret)
 		ret = r->be->start_load(c, err);
 	if (!ret)
-		ret = wait_cell(r, c, now_ns() + r->s->warmup_ns, err);
+		ret = run_wait_cell(r, c, now_ns() + r->s->warmup_ns, err);
 	if (!ret)
 		ret = r->be->start_capture(c, err);
-	if (!ret)
-		ret = wait_cell(r, c, now_ns() + r->s->duration_ns, err);
 	return ret;
+}
+
+/* measure - knobs, workloads and capture up, warm-up, duration; -EINTR on a stop */
+static int measure(struct run_state *r, struct run_cell *c, char *err)
+{
+	int ret = run_bring_up(r, c, err);
+
+	return ret ?: run_wait_cell(r, c, now_ns() + r->s->duration_ns, err);
 }
 
 /* finish_dir - cells/.partial-ID becomes cells/ID, the cell is in run.json */
@@ -269,11 +276,11 @@ static int finish_dir(struct run_state *r, int k, const char *partial, char *err
 		return -e;
 	}
 	r->done[r->ndone++] = k;
-	return run_json_write(r);
+	return run_json_write(r) ?: list_files(r, r->cells[k].id);
 }
 
-/* run_cell - one cell; knobs are restored before it returns, on every path */
-static int run_cell(struct run_state *r, int k)
+/* run_plain_cell - one cell; knobs are restored before it returns, on every path */
+static int run_plain_cell(struct run_state *r, int k)
 {
 	struct run_cell c = { .s = r->s, .cell = &r->cells[k], .command = r->o->command };
 	char partial[PATH_MAX + 128], err[ERRBUF_LEN] = "";
@@ -282,7 +289,7 @@ static int run_cell(struct run_state *r, int k)
 	memset(r->res, 0, sizeof(r->res));
 	snprintf(partial, sizeof(partial), "%s/cells/.partial-%s", r->dir, c.cell->id);
 	c.dir = partial;
-	ret = mkdir_p(partial, 0755);
+	ret = out_mkdir_p(partial);
 	if (ret)
 		set_err(err, "creating %s: %s", partial, strerror(-ret));
 	else
@@ -299,14 +306,29 @@ static int run_cell(struct run_state *r, int k)
 		cell_json_write(r, c.cell, partial, ret == -EINTR ? "interrupted" : ret ? "failed" : "ok",
 				ret && ret != -EINTR ? err : NULL);
 	r->be->teardown(&c);
+	return run_cell_end(r, k, &c, partial, ret, err);
+}
+
+int run_cell_end(struct run_state *r, int k, const struct run_cell *c, const char *partial,
+		 int ret, const char *err)
+{
+	char e[ERRBUF_LEN];
+
+	snprintf(e, sizeof(e), "%s", err);
 	if (!ret)
-		ret = finish_dir(r, k, partial, err);
+		ret = finish_dir(r, k, partial, e);
 	if (ret && ret != -EINTR) {
 		run_progress_clear();
-		snprintf(r->error, sizeof(r->error), "%s: %s", c.cell->id, err[0] ? err : strerror(-ret));
+		snprintf(r->error, sizeof(r->error), "%s: %s", c->cell->id, e[0] ? e : strerror(-ret));
 		err_msg("%s", r->error);
 	}
 	return ret;
+}
+
+/* run_cell - cell k, or segment k of the alternating design */
+static int run_cell(struct run_state *r, int k)
+{
+	return r->cells[k].alt ? run_segment(r, k) : run_plain_cell(r, k);
 }
 
 /* adaptive - an adaptive run: --until-decided, or the scenario's until_decided */
@@ -315,14 +337,66 @@ bool run_adaptive(const struct run_state *r)
 	return r->o->adaptive && (r->o->until_decided_ns || r->s->until_decided_ns);
 }
 
+/* Blocks a look adds to a segment's group, at most and at least. */
+#define MORE_BLOCKS_MAX 16
+#define MORE_BLOCKS_MIN 4
+
 /*
- * more_cells - ask the adaptive loop for more cells and append them to the plan, each
- * the next repetition of its workload x configuration. Returns how many were added, or
+ * segment_of - the last segment planned for workload w whose arms include cfg, or -1:
+ * a configuration measured in a segment gets more blocks, not more cells
+ */
+static int segment_of(const struct run_state *r, int w, int cfg)
+{
+	int k, a, found = -1;
+
+	for (k = 0; k < r->ncells; k++)
+		for (a = 0; r->cells[k].alt && r->cells[k].wl == w && a < r->cells[k].narms; a++)
+			if (r->cells[k].arm[a].cfg == cfg)
+				found = k;
+	return found;
+}
+
+/*
+ * more_blocks - a continuation of segment k's group: the same arms, blocks numbered on
+ * after its last, as many as asked for (pairs naming the group) within the budget left
+ */
+static void more_blocks(struct run_state *r, int k, int asked, struct scn_cell *out)
+{
+	const struct scn_cell *seg = &r->cells[k];
+	uint64_t budget = r->o->until_decided_ns ?: r->s->until_decided_ns;
+	uint64_t used = now_ns() - r->t0, block = (uint64_t)seg->narms * r->s->phase_ns;
+	unsigned int blocks = (unsigned int)asked, fit, next = 0, rep = 0;
+	int i;
+
+	for (i = 0; i < r->ncells; i++)
+		if (r->cells[i].alt && r->cells[i].wl == seg->wl && r->cells[i].cfg == seg->cfg) {
+			if (r->cells[i].first_block + r->cells[i].blocks > next)
+				next = r->cells[i].first_block + r->cells[i].blocks;
+			if (r->cells[i].rep > rep)
+				rep = r->cells[i].rep;
+		}
+	fit = used + r->s->warmup_ns < budget ?
+	      (unsigned int)((budget - used - r->s->warmup_ns) / block) : 0;
+	if (blocks < MORE_BLOCKS_MIN)
+		blocks = MORE_BLOCKS_MIN;
+	if (blocks > MORE_BLOCKS_MAX)
+		blocks = MORE_BLOCKS_MAX;
+	if (blocks > fit)
+		blocks = fit;
+	if (next + blocks > SCN_MAX_BLOCKS + 1)
+		blocks = next <= SCN_MAX_BLOCKS ? SCN_MAX_BLOCKS + 1 - next : 0;
+	scenario_segment(r->s, out, seg, rep + 1, blocks, next);
+}
+
+/*
+ * more_cells - ask the adaptive loop for more cells and append them to the plan: each
+ * the next repetition of its workload x configuration, or, for a configuration of a
+ * segment, more blocks of its group in a new segment. Returns how many were added, or
  * -errno.
  */
 static int more_cells(struct run_state *r)
 {
-	int (*add)[2] = NULL, n = 0, i, k, *done;
+	int (*add)[2] = NULL, n = 0, i, k, m = 0, *done, seg, *asked = NULL;
 	struct scn_cell *cells;
 	unsigned int rep;
 	int ret;
@@ -339,21 +413,39 @@ static int more_cells(struct run_state *r)
 	if (cells)
 		r->cells = cells;
 	done = cells ? realloc(r->done, (r->ncells + n) * sizeof(*done)) : NULL;
-	if (!cells || !done) {
+	asked = calloc(r->ncells + 1, sizeof(*asked));
+	if (!cells || !done || !asked) {
 		free(add);
+		free(asked);
 		return -ENOMEM;
 	}
 	r->done = done;
+	/* pairs of a segment's configurations count for its group; the rest are cells */
 	for (i = 0; i < n; i++) {
-		for (rep = 0, k = 0; k < r->ncells; k++)
+		seg = segment_of(r, add[i][0], add[i][1]);
+		if (seg >= 0) {
+			asked[seg]++;
+			continue;
+		}
+		for (rep = 0, k = 0; k < r->ncells + m; k++)
 			if (r->cells[k].wl == add[i][0] && r->cells[k].cfg == add[i][1] &&
 			    r->cells[k].rep > rep)
 				rep = r->cells[k].rep;
-		scenario_cell(r->s, &r->cells[r->ncells], add[i][0], add[i][1], rep + 1);
-		r->cells[r->ncells++].look = r->looks;
+		scenario_cell(r->s, &r->cells[r->ncells + m], add[i][0], add[i][1], rep + 1);
+		r->cells[r->ncells + m++].look = r->looks;
 	}
+	for (k = 0; k < r->ncells && m < n; k++) {
+		if (!asked[k])
+			continue;
+		more_blocks(r, k, asked[k], &r->cells[r->ncells + m]);
+		if (!r->cells[r->ncells + m].blocks)
+			continue;	/* no room left in the budget */
+		r->cells[r->ncells + m++].look = r->looks;
+	}
+	r->ncells += m;
 	free(add);
-	return n;
+	free(asked);
+	return m;
 }
 
 /* run_close - restore (again: harmless), drop the journal, final run.json */
@@ -370,8 +462,9 @@ static int run_close(struct run_state *r)
 				left, r->j.path);
 		journal_free(&r->j);
 	}
-	if (run_json_write(r))
+	if (run_json_write(r) || list_files(r, NULL))
 		err_msg("writing %s/run.json failed", r->dir);
+	outw_abort(&r->out);	/* written in place: nothing to move, only to close */
 	run_summary(r, stdout);
 	return left || strcmp(r->status, "complete") ? 1 : 0;
 }
@@ -409,8 +502,7 @@ int run_scenario(const struct run_opts *o, const struct run_backend *be)
 		char t[32];
 
 		printf("%d cells, about %s; results in %s\n", r.ncells,
-		       fmt_eta(r.ncells * (scenario_cell_ns(r.s) + NSEC_PER_SEC), t, sizeof(t)),
-		       r.dir);
+		       fmt_eta(run_plan_ns(&r, 0), t, sizeof(t)), r.dir);
 		fflush(stdout);
 		r.t0 = now_ns();
 		for (k = 0, ret = 0; !ret && !stop_requested; k++) {
@@ -437,6 +529,7 @@ int run_scenario(const struct run_opts *o, const struct run_backend *be)
 			 store_of(&r) ? store_of(&r) : "");
 	}
 out_free:
+	outw_abort(&r.out);
 	free(r.cells);
 	free(r.done);
 	free(r.s);

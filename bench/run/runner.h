@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "journal.h"
+#include "outw.h"
 #include "scenario.h"
 #include "msg.h"
 
@@ -33,6 +34,12 @@ struct run_cell {
 	const char *command;		/* the deferbench command line, for result files */
 	const char *dir;		/* where the cell's files go (cells/.partial-ID) */
 	void *priv;			/* the backend's state */
+	/*
+	 * alt: start_capture opens the workloads' windows on a multiple of the scenario's
+	 * interval of CLOCK_MONOTONIC, where the capture's aligned intervals also begin, and
+	 * sets window_ns to it: phases start there, on the same grid
+	 */
+	uint64_t window_ns;
 };
 
 /*
@@ -49,6 +56,13 @@ struct run_backend {
 	int (*start_capture)(struct run_cell *c, char *errbuf);
 	/* poll - while the cell runs (a few times a second): -errno ends it as failed */
 	int (*poll)(struct run_cell *c, char *errbuf);
+	/*
+	 * switch_arm - alt: the running workload and its loads follow the live options of
+	 * configuration cfg, and the capture is on (traced) or paused
+	 */
+	int (*switch_arm)(struct run_cell *c, int cfg, bool traced, char *errbuf);
+	/* live_option - can a workload of type switch option key while it runs (parser) */
+	bool (*live_option)(const char *type, const char *key);
 	void (*stop)(struct run_cell *c);			/* capture, then workloads */
 	int (*write)(struct run_cell *c, const char *dir, char *errbuf);
 	void (*teardown)(struct run_cell *c);
@@ -91,6 +105,7 @@ struct run_opts {
 	const struct run_more *adaptive;	/* NULL: the planned cells only */
 	const char *store;		/* --store: add the run to this results store */
 	struct run_outcome *outcome;	/* filled when not NULL (run_scenario) */
+	const char *design;		/* --design: "alternate" or "cells" over [global] */
 };
 
 /* run_adaptive - the run adds repetitions until its verdicts are decided */
@@ -140,9 +155,12 @@ struct run_state {
 	int ndone;
 	struct run_meta meta;
 	char dir[PATH_MAX];		/* the run's result directory */
+	struct outw out;		/* ... written in place, its manifest kept (outw.h) */
 	struct journal j;
 	bool journaled;			/* j exists on disk: restore and remove it */
 	struct knob_result res[SCN_MAX_KNOBS];	/* the current cell's knobs, read back */
+	/* a segment's: each arm's knobs as read back when it first ran (NULL otherwise) */
+	struct knob_result (*arm_res)[SCN_MAX_KNOBS];
 	const char *status;		/* running, complete, interrupted, failed */
 	char error[ERRBUF_LEN];
 	uint64_t t0;			/* CLOCK_MONOTONIC at the first cell */

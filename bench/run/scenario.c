@@ -446,6 +446,8 @@ int scenario_parse(const char *text, const char *file, const struct scn_parse_op
 	if (scenario_finish(s, o->workloads, e, &line))
 		return line ? set_err(errbuf, "%s:%d: %s", file, line, e)
 			    : set_err(errbuf, "%s: %s", file, e);
+	if (scn_alternate_finish(s, o, e))
+		return set_err(errbuf, "%s: %s", file, e);
 	return 0;
 }
 

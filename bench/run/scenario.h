@@ -4,9 +4,10 @@
  * how long and how often. fio-style INI (parsed with libinih); docs/scenarios.md is
  * the reference. In short:
  *
- *   [global]            duration, warmup, repetitions, buffer_kb, interval, cpus,
- *                       order, seed, quick_duration, quick_warmup, sched_events,
- *                       until_decided, control, capture_cpus, stacks
+ *   [global]            design, duration, warmup, repetitions, blocks, phase, settle,
+ *                       buffer_kb, interval, cpus, order, seed, quick_duration,
+ *                       quick_warmup, quick_blocks, sched_events, until_decided,
+ *                       control, capture_cpus, stacks
  *   [workload NAME]     type = net|timer|audio|tty|block|hog (or workload = ...),
  *                       configs = A, B (default: every [config]), primary = metric-id
  *                       patterns compare decides by (default: the workload's own), other
@@ -15,7 +16,12 @@
  *   [config NAME]       knob assignments (knobs.h), load = NAME[, NAME],
  *                       opt.WORKLOAD.OPTION = value, description = text
  *
- * The matrix is every [workload] x its configs x repetitions; one entry is a cell.
+ * design = cells: the matrix is every [workload] x its configs x repetitions; one entry
+ * is a cell, each its own setup of the workload. design = alternate: the configurations
+ * of a workload that can be switched while it runs (knobs, background loads shared by
+ * all of them, live workload options) are one *segment*: the workload and the capture
+ * start once, and the runner switches the machine between the configurations (arms) in
+ * phases, in randomized balanced blocks; the rest falls back to cells.
  *
  * scenario_parse() is pure: the valid workload types and the online CPUs come from the
  * caller, so unit tests need neither the workload registry nor a particular machine.
@@ -50,6 +56,12 @@
 #define SCN_DEF_QUICK_DURATION_NS (3 * NSEC_PER_SEC)
 #define SCN_DEF_QUICK_WARMUP_NS NSEC_PER_SEC
 #define SCN_DEF_SEED 1
+#define SCN_DEF_PHASE_NS (2 * NSEC_PER_SEC)
+#define SCN_DEF_SETTLE_NS (500 * NSEC_PER_MSEC)
+#define SCN_DEF_BLOCKS 12
+#define SCN_DEF_QUICK_BLOCKS 3
+#define SCN_MIN_PHASE_NS (200 * NSEC_PER_MSEC)
+#define SCN_MAX_BLOCKS 200	/* a side of compare holds at most STATS_MAX_N blocks */
 
 struct scn_opt {
 	char key[SCN_KEY_MAX];
@@ -86,6 +98,7 @@ struct scn_knob {
 struct scn_override {
 	int wl;				/* index into scenario.wl */
 	struct scn_opt opt;
+	bool live;			/* the workload can switch it while it runs */
 };
 
 struct scn_config {
@@ -104,6 +117,7 @@ struct scn_config {
 };
 
 enum scn_order { SCN_INTERLEAVED, SCN_SHUFFLED, SCN_GROUPED };
+enum scn_design { SCN_DESIGN_CELLS, SCN_DESIGN_ALTERNATE };
 
 struct scenario {
 	char file[PATH_MAX];
@@ -111,7 +125,11 @@ struct scenario {
 	uint64_t duration_ns, warmup_ns;
 	uint64_t quick_duration_ns, quick_warmup_ns;
 	uint64_t interval_ns;		/* capture intervals; 0 = none */
+	bool interval_set;		/* interval = was given */
 	unsigned int repetitions;
+	enum scn_design design;
+	uint64_t phase_ns, settle_ns;	/* alternate: a phase, and its start left out */
+	unsigned int blocks, quick_blocks;	/* alternate: blocks of every arm once */
 	unsigned int buffer_kb;
 	bool sched_events;		/* capture sched_switch/sched_wakeup */
 	bool sched_all;			/* all of them, not only deferred work's threads */
@@ -133,6 +151,9 @@ struct scenario {
 struct scn_parse_opts {
 	const char *const *workloads;	/* valid workload types, NULL-terminated */
 	const char *online;		/* online CPUs ("0-1") for checks; NULL = this machine */
+	/* can a workload of this type switch option key while it runs? NULL: none can */
+	bool (*live_option)(const char *type, const char *key);
+	const char *design;		/* "cells" or "alternate": overrides [global] design */
 };
 
 /* scenario_parse - text (the file's contents) into s; file names it in messages */
@@ -145,15 +166,33 @@ int scenario_finish(struct scenario *s, const char *const *types, char *err, int
 /* scenario_quick - the --quick version: one repetition of quick_duration */
 void scenario_quick(struct scenario *s);
 const char *scenario_order_name(enum scn_order o);
+const char *scenario_design_name(enum scn_design d);
 
-/* One cell: a measured workload under one configuration, one repetition. */
+/* One arm of a segment: a configuration, traced or with the capture off. */
+#define SCN_MAX_ARMS (SCN_MAX_CONFIGS + 1)
+struct scn_arm {
+	int cfg;
+	bool traced;
+};
+
+/*
+ * One cell: a measured workload under one configuration, one repetition; or (alt) one
+ * segment: the workload under every arm in turn, blocks x arms phases.
+ */
 struct scn_cell {
-	int wl, cfg;
-	unsigned int rep;		/* 1-based */
+	int wl, cfg;			/* alt: cfg is the segment's reference arm */
+	unsigned int rep;		/* 1-based; alt: the segment's number in its group */
 	uint64_t seed;			/* scenario seed + rep: the same for every config */
-	char id[SCN_NAME_MAX * 2 + 32];	/* "<workload>--<config>--r<rep>[--control]" */
+	char id[SCN_NAME_MAX * 2 + 32];	/* "<workload>--<config>--r<rep>[--control]",
+					 * alt: "<workload>--<reference>--a<rep>" */
 	unsigned int look;		/* 0: planned; k: added after look k (run --until-decided) */
 	bool control;			/* run with the capture off (the observer effect) */
+	bool alt;			/* a segment of the alternating design */
+	struct scn_arm arm[SCN_MAX_ARMS];
+	int narms;
+	unsigned int blocks;		/* alt: blocks of this segment */
+	unsigned int first_block;	/* alt: the number of its first block (1-based), so
+					 * that a group's segments number blocks on */
 };
 
 /*
@@ -178,7 +217,37 @@ int scenario_plan(const struct scenario *s, struct scn_cell **cells, int *n);
 /* scenario_cell - cell (w, cfg, repetition rep) with its seed and id */
 void scenario_cell(const struct scenario *s, struct scn_cell *c, int w, int cfg,
 		   unsigned int rep);
-/* scenario_cell_ns - the time one cell takes to run, roughly (warm-up + duration) */
-uint64_t scenario_cell_ns(const struct scenario *s);
+/* scenario_cell_ns - the time a cell (or segment c, when not NULL) takes, roughly */
+uint64_t scenario_cell_ns(const struct scenario *s, const struct scn_cell *c);
+/*
+ * scenario_segment - segment c (alt) of workload w: the arms of group g (as planned),
+ * blocks blocks numbered from first_block; its id from rep
+ */
+void scenario_segment(const struct scenario *s, struct scn_cell *c, const struct scn_cell *like,
+		      unsigned int rep, unsigned int blocks, unsigned int first_block);
+/*
+ * scenario_can_alternate - configurations a and b can share one running workload: the
+ * same background loads, and the same value of every option it cannot switch live
+ */
+bool scenario_can_alternate(const struct scenario *s, int a, int b);
+/*
+ * scenario_groups - the configurations of workload w (in w->configs order) into groups
+ * that can alternate: group[i] for configs[i]; returns the number of groups
+ */
+int scenario_groups(const struct scenario *s, int w, int *group);
+/* scenario_group_reference - the reference of group g: w's reference, else its first */
+int scenario_group_reference(const struct scenario *s, int w, const int *group, int g);
+/*
+ * scenario_group_arms - the arms of group g: its reference first, its other
+ * configurations, and (control) the reference with the capture off; returns how many
+ */
+int scenario_group_arms(const struct scenario *s, int w, const int *group, int g,
+			struct scn_arm *arm);
+/*
+ * scenario_block_order - the arms of block b (1-based) of segment c in run order, a
+ * permutation of 0..c->narms-1 drawn from the seed: the same on every machine
+ */
+void scenario_block_order(const struct scenario *s, const struct scn_cell *c, unsigned int b,
+			  int *order);
 
 #endif

@@ -25,6 +25,11 @@ void scn_defaults(struct scenario *s)
 	s->sched_events = true;
 	s->order = SCN_INTERLEAVED;
 	s->seed = SCN_DEF_SEED;
+	s->design = SCN_DESIGN_CELLS;
+	s->phase_ns = SCN_DEF_PHASE_NS;
+	s->settle_ns = SCN_DEF_SETTLE_NS;
+	s->blocks = SCN_DEF_BLOCKS;
+	s->quick_blocks = SCN_DEF_QUICK_BLOCKS;
 }
 
 static int g_duration(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
@@ -84,6 +89,7 @@ static int g_buffer_kb(struct scenario *s, const char *v, const struct scn_parse
 static int g_interval(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
 		      char *e)
 {
+	s->interval_set = true;
 	if (!strcmp(v, "0") || !strcmp(v, "off")) {
 		s->interval_ns = 0;
 		return 0;
@@ -186,6 +192,67 @@ static int g_store(struct scenario *s, const char *v, const struct scn_parse_opt
 	return 0;
 }
 
+int scn_design_parse(const char *v, enum scn_design *d, char *e)
+{
+	if (!strcmp(v, "cells"))
+		*d = SCN_DESIGN_CELLS;
+	else if (!strcmp(v, "alternate"))
+		*d = SCN_DESIGN_ALTERNATE;
+	else
+		return set_err(e, "'%s' is not a design (alternate: the configurations switched "
+			       "in phases while the workload runs; cells: each configuration its "
+			       "own runs)", v);
+	return 0;
+}
+
+static int g_design(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
+		    char *e)
+{
+	return scn_design_parse(v, &s->design, e);
+}
+
+static int g_phase(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
+		   char *e)
+{
+	if (parse_duration_ns(v, &s->phase_ns, e))
+		return -EINVAL;
+	if (s->phase_ns < SCN_MIN_PHASE_NS || s->phase_ns > 600 * NSEC_PER_SEC)
+		return set_err(e, "'%s': a phase is 200ms to 10m", v);
+	return 0;
+}
+
+static int g_settle(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
+		    char *e)
+{
+	if (!strcmp(v, "0")) {
+		s->settle_ns = 0;
+		return 0;
+	}
+	return parse_duration_ns(v, &s->settle_ns, e);
+}
+
+static int blocks_parse(const char *v, unsigned int *out, char *e)
+{
+	int n;
+
+	if (parse_int(v, 1, SCN_MAX_BLOCKS, &n, e))
+		return -EINVAL;
+	*out = (unsigned int)n;
+	return 0;
+}
+
+static int g_blocks(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
+		    char *e)
+{
+	return blocks_parse(v, &s->blocks, e);
+}
+
+static int g_quick_blocks(struct scenario *s, const char *v,
+			  const struct scn_parse_opts *o __unused, char *e)
+{
+	return blocks_parse(v, &s->quick_blocks, e);
+}
+
 /*
  * g_stacks - record --stacks in every cell: no, yes (the vectors the workloads drive:
  * NET_RX, BLOCK, TIMER), or a list of vectors; with the slowest events
@@ -225,6 +292,11 @@ static const struct {
 	{ "store", g_store },
 	{ "control", g_control },
 	{ "capture_cpus", g_capture_cpus },
+	{ "design", g_design },
+	{ "phase", g_phase },
+	{ "settle", g_settle },
+	{ "blocks", g_blocks },
+	{ "quick_blocks", g_quick_blocks },
 	{ "stacks", g_stacks },
 };
 
@@ -238,10 +310,10 @@ int scn_global_set(struct scenario *s, const char *name, const char *value,
 		if (!strcmp(name, global_keys[i].name))
 			break;
 	if (i == ARRAY_SIZE(global_keys)) {
-		set_err(err, "unknown key '%s' (duration, warmup, repetitions, buffer_kb, "
-			"interval, cpus, order, seed, quick_duration, quick_warmup, sched_events, "
-			"until_decided, store, control, capture_cpus, stacks)",
-			name);
+		set_err(err, "unknown key '%s' (design, duration, warmup, repetitions, blocks, "
+			"phase, settle, buffer_kb, interval, cpus, order, seed, quick_duration, "
+			"quick_warmup, quick_blocks, sched_events, until_decided, store, control, "
+			"capture_cpus, stacks)", name);
 		return -ENOENT;
 	}
 	*idx = (int)i;

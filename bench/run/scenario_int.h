@@ -16,4 +16,14 @@ void scn_defaults(struct scenario *s);
 int scn_global_set(struct scenario *s, const char *name, const char *value,
 		   const struct scn_parse_opts *o, int *idx, char *err);
 
+/* scn_design_parse - "alternate" or "cells"; -EINVAL with the choices in e */
+int scn_design_parse(const char *v, enum scn_design *d, char *e);
+
+/*
+ * scn_alternate_finish - the design (o->design overrides [global]), which overrides are
+ * live, and for design = alternate the checks of phase, settle and interval (the
+ * interval defaults to one that tiles both); 0 or -EINVAL with the reason in err
+ */
+int scn_alternate_finish(struct scenario *s, const struct scn_parse_opts *o, char *err);
+
 #endif

@@ -182,14 +182,17 @@ int scenario_finish(struct scenario *s, const char *const *types, char *err, int
 void scenario_quick(struct scenario *s)
 {
 	s->repetitions = 1;
+	s->blocks = s->quick_blocks;
 	s->control = SCN_CONTROL_NO;	/* one repetition cannot measure the capture's effect */
 	s->duration_ns = s->quick_duration_ns;
 	if (s->warmup_ns > s->quick_warmup_ns)
 		s->warmup_ns = s->quick_warmup_ns;
 }
 
-uint64_t scenario_cell_ns(const struct scenario *s)
+uint64_t scenario_cell_ns(const struct scenario *s, const struct scn_cell *c)
 {
+	if (c && c->alt)
+		return s->warmup_ns + (uint64_t)c->blocks * (uint64_t)c->narms * s->phase_ns;
 	return s->warmup_ns + s->duration_ns;
 }
 
@@ -232,6 +235,10 @@ void scenario_cell(const struct scenario *s, struct scn_cell *c, int w, int cfg,
 	c->seed = s->seed + rep;
 	c->look = 0;
 	c->control = false;
+	c->alt = false;
+	c->narms = 0;
+	c->blocks = 0;
+	c->first_block = 0;
 	snprintf(c->id, sizeof(c->id), "%s--%s--r%u", s->wl[w].name, s->cfg[cfg].name, rep);
 }
 
@@ -275,12 +282,72 @@ static void add_cell(const struct scenario *s, struct scn_cell *c, int *k, int w
 	(*k)++;
 }
 
+/*
+ * plan_alternate - design = alternate: one segment per group of configurations that can
+ * alternate (scenario_alt.c), workload by workload; a group of one configuration and
+ * no capture-off arm has nothing to alternate with and runs as cells, after the
+ * segments, repetitions interleaved. c NULL: count only.
+ */
+static int plan_alternate(const struct scenario *s, struct scn_cell *c)
+{
+	int group[SCN_MAX_CONFIGS], k = 0, w, g, i, ng;
+	unsigned int rep;
+
+	for (w = 0; w < s->nwl; w++) {
+		if (s->wl[w].load)
+			continue;
+		ng = scenario_groups(s, w, group);
+		for (g = 0; g < ng; g++) {
+			struct scn_cell seg = { .wl = w };
+
+			seg.narms = scenario_group_arms(s, w, group, g, seg.arm);
+			if (seg.narms < 2)
+				continue;
+			seg.cfg = seg.arm[0].cfg;
+			if (c)
+				scenario_segment(s, &c[k], &seg, 1, s->blocks, 1);
+			k++;
+		}
+	}
+	for (rep = 1; rep <= s->repetitions; rep++)
+		for (w = 0; w < s->nwl; w++) {
+			if (s->wl[w].load)
+				continue;
+			ng = scenario_groups(s, w, group);
+			for (g = 0; g < ng; g++) {
+				struct scn_arm arm[SCN_MAX_ARMS];
+
+				if (scenario_group_arms(s, w, group, g, arm) >= 2)
+					continue;
+				for (i = 0; i < s->wl[w].nconfigs; i++)
+					if (group[i] == g) {
+						if (c)
+							scenario_cell(s, &c[k], w, s->wl[w].configs[i], rep);
+						k++;
+					}
+			}
+		}
+	return k;
+}
+
 int scenario_plan(const struct scenario *s, struct scn_cell **cells, int *n)
 {
 	int order[SCN_MAX_CONFIGS], total = 0, k = 0, w, i;
 	struct scn_cell *c;
 	unsigned int rep;
 
+	if (s->design == SCN_DESIGN_ALTERNATE) {
+		total = plan_alternate(s, NULL);
+		if (!total)
+			return -EINVAL;
+		c = calloc(total, sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		plan_alternate(s, c);
+		*cells = c;
+		*n = total;
+		return 0;
+	}
 	for (w = 0; w < s->nwl; w++)
 		for (i = 0; !s->wl[w].load && i < s->wl[w].nconfigs; i++)
 			total += (int)s->repetitions * (controlled(s, w, s->wl[w].configs[i]) ? 2 : 1);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # mutate-capture.py - damage a raw capture in many ways and run `deferbench analyze` on
-# each copy (issue 10): no case may end by a signal, a sanitizer report or a hang.
+# each copy: no case may end by a signal, a sanitizer report or a hang.
 #
 #   mutate-capture.py DEFERBENCH CAPTURE_DIR WORK_DIR [N [SEED]]
 #

@@ -24,13 +24,13 @@ wq.writeback.nice = 19
 load = hog
 EOS
 $DB run --dry-run $T/s.ini > $T/out 2>$T/err || fail "dry run: $(cat $T/err)"
-grep -q '^scenario .*: 15 cells (3 repetitions, order interleaved)' $T/out ||
+grep -q '^scenario .*: design cells, 15 cells (3 repetitions, order interleaved)' $T/out ||
 	fail "expected 15 cells: $(head -1 $T/out)"
 grep -q 'wq.cpumask .*cpumask: .* -> 1' $T/out || fail "the unbound cpumask change is not shown"
 grep -q 'wq.writeback.nice .* -> 19' $T/out || fail "the nice change is not shown"
 grep -q 'tty--cpu0--r2' $T/out || fail "no cell list"
 $DB run --dry-run --quick $T/s.ini > $T/q 2>&1 || fail "--quick: $(cat $T/q)"
-grep -q ': 5 cells (1 repetition' $T/q || fail "--quick should plan 5 cells: $(head -1 $T/q)"
+grep -q ': design cells, 5 cells (1 repetition' $T/q || fail "--quick should plan 5 cells: $(head -1 $T/q)"
 
 printf '[global]\nduration = soon\n[workload t]\ntype = tty\n' > $T/bad.ini
 expect_message $T/bad "$T/bad.ini:2: [global] duration: 'soon' is not a duration" \
@@ -40,9 +40,17 @@ expect_message $T/opt "$T/opt.ini:3: [workload t] rate" $DB run --dry-run $T/opt
 
 if $DB load --list 2>/dev/null | grep -q '^net '; then
 	$DB run --dry-run bench/scenarios/default.ini > $T/d 2>&1 || fail "default.ini: $(cat $T/d)"
-	grep -q ': 102 cells' $T/d || fail "default.ini should plan 102 cells (51, each with its untraced control twin): $(head -1 $T/d)"
+	grep -q ': design alternate, 8 segments of 16 blocks, about' $T/d ||
+		fail "default.ini should plan 8 alternating segments: $(head -1 $T/d)"
+	grep -q 'net--baseline--a1 .*4 phases' $T/d ||
+		fail "net's napi configurations should alternate in one segment: $(grep net-- $T/d)"
+	$DB run --dry-run --design cells bench/scenarios/default.ini > $T/d 2>&1 ||
+		fail "default.ini as cells: $(cat $T/d)"
+	grep -q ': design cells, 72 cells (3 repetitions' $T/d ||
+		fail "default.ini as cells should plan 72 cells: $(head -1 $T/d)"
 	$DB run --dry-run bench/scenarios/quick.ini > $T/d 2>&1 || fail "quick.ini: $(cat $T/d)"
-	grep -q ': 8 cells (1 repetition' $T/d || fail "quick.ini should plan 8 cells: $(head -1 $T/d)"
+	grep -q ': design alternate, 2 segments of 3 blocks, 4 cells (1 repetition' $T/d ||
+		fail "quick.ini should plan 2 segments and 4 cells: $(head -1 $T/d)"
 else
 	echo "   (no net workload in this build: shipped scenarios not planned)"
 fi

@@ -23,11 +23,19 @@
 #include "synth.h"
 #include "msg.h"
 
+/*
+ * A calibration that measured no metric: two runs compared with it are held to the
+ * threshold alone, as the engine's rules below assume (test_compare_default_floor shows
+ * what two runs get without any calibration)
+ */
+static struct noise calibrated;
+
 static struct judge_opts jo(void)
 {
 	struct judge_opts o;
 
 	judge_opts_default(&o);
+	o.noise = &calibrated;
 	return o;
 }
 
@@ -148,6 +156,53 @@ static void test_compare_doubled(void **state)
 	assert_false(row->judged);
 	assert_true(r.res.nenv >= 1);
 	assert_string_equal(r.res.env[0].field, "kernel");
+	free_pair(&r);
+}
+
+/*
+ * Two separate runs without a calibration: the spread inside each run says nothing of how
+ * far apart runs are, so every margin is at least the default floor - x2 on p50 and p90,
+ * x6 above - and a doubled p50 is not "worse" on the spread inside the runs alone; a
+ * five-fold one is
+ */
+static void test_compare_default_floor(void **state)
+{
+	struct synth_opts b, n;
+	struct cmp_opts co = { 0 };
+	struct runs r = { 0 };
+	const struct cmp_row *row;
+	char err[ERRBUF_LEN];
+
+	(void)state;
+	small(&b);
+	small(&n);
+	n.seed = 2;
+	n.slowdown = 2;
+	load_pair(&r, &b, &n);
+	judge_opts_default(&co.j);
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	row = find_row(&r.res, "net", "default", "workload:rtt:p50");
+	assert_non_null(row);
+	assert_true(row->j.margin_default);
+	assert_true(fabs(row->j.margin - DEFAULT_FLOOR_MID) < 1e-12);
+	assert_int_not_equal(row->j.v, V_WORSE);
+	row = find_row(&r.res, "net", "default", "workload:rtt:p99");
+	assert_true(fabs(row->j.margin - DEFAULT_FLOOR_TAIL) < 1e-12);
+	cmp_result_free(&r.res);
+	/* one run compared with itself is one run: the threshold */
+	assert_int_equal(compare_runs(&r.base, &r.base, &co, &r.res, err), 0);
+	row = find_row(&r.res, "net", "default", "workload:rtt:p50");
+	assert_false(row->j.margin_default);
+	assert_true(fabs(row->j.margin - 0.10) < 1e-12);
+	free_pair(&r);
+
+	small(&n);
+	n.seed = 2;
+	n.slowdown = 5;
+	load_pair(&r, &b, &n);
+	assert_int_equal(compare_runs(&r.base, &r.new, &co, &r.res, err), 0);
+	row = find_row(&r.res, "net", "default", "workload:rtt:p50");
+	assert_int_equal(row->j.v, V_WORSE);
 	free_pair(&r);
 }
 
@@ -561,6 +616,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_itself),
 		cmocka_unit_test(test_compare_doubled),
+		cmocka_unit_test(test_compare_default_floor),
 		cmocka_unit_test(test_compare_lossy),
 		cmocka_unit_test(test_compare_failed_cell),
 		cmocka_unit_test(test_compare_disjoint),

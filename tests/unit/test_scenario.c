@@ -397,14 +397,22 @@ static void test_quick(void **state __unused)
 	assert_int_equal(s->warmup_ns, SCN_DEF_QUICK_WARMUP_NS);
 }
 
+/* live_net_napi - what the net workload switches while it runs (workloads/net.c) */
+static bool live_net_napi(const char *type, const char *key)
+{
+	return !strcmp(type, "net") && (!strcmp(key, "napi") || !strcmp(key, "napi_prio"));
+}
+
 /* shipped - plan file as this build would, with every workload type known */
 static int shipped(const char *file, bool quick, int *pairs)
 {
+	struct scn_parse_opts o = opts;
 	struct scenario *p;
 	struct scn_cell *c;
 	int n, w;
 
-	p = scenario_load(file, &opts, err);
+	o.live_option = live_net_napi;
+	p = scenario_load(file, &o, err);
 	if (!p)
 		fail_msg("%s", err);
 	if (quick)
@@ -418,20 +426,161 @@ static int shipped(const char *file, bool quick, int *pairs)
 }
 
 /*
- * test_shipped - the scenarios in bench/scenarios plan the cells their headers and the
- * README promise (run from the source tree): default.ini 17 workload x configuration
- * pairs x 3 repetitions, each with its untraced control twin (control = yes), quick.ini
- * 8 cells of one repetition, --quick one of each pair and no twins
+ * test_shipped - the scenarios in bench/scenarios plan what their headers and the
+ * README promise (run from the source tree): default.ini 8 alternating segments, and
+ * with --design cells 19 workload x configuration pairs x 3 repetitions, each
+ * workload's reference with an untraced twin (control = reference); --quick with no
+ * capture-off arm, so that the lone configurations of audio and timer run as cells;
+ * quick.ini 2 segments and 4 cells
  */
 static void test_shipped(void **state __unused)
 {
-	int pairs;
+	struct scn_parse_opts cells = opts;
+	struct scenario *p;
+	struct scn_cell *c;
+	int pairs, n, i, segs = 0;
 
-	assert_int_equal(shipped("bench/scenarios/default.ini", false, &pairs), 102);
-	assert_int_equal(pairs, 17);
-	assert_int_equal(shipped("bench/scenarios/default.ini", true, &pairs), 17);
-	assert_int_equal(shipped("bench/scenarios/quick.ini", false, &pairs), 8);
+	assert_int_equal(shipped("bench/scenarios/default.ini", false, &pairs), 8);
+	assert_int_equal(pairs, 19);
+	assert_int_equal(shipped("bench/scenarios/default.ini", true, &pairs), 8);
+	assert_int_equal(shipped("bench/scenarios/quick.ini", false, &pairs), 6);
 	assert_int_equal(pairs, 8);
+	cells.design = "cells";
+	p = scenario_load("bench/scenarios/default.ini", &cells, err);
+	assert_non_null(p);
+	assert_int_equal(scenario_plan(p, &c, &n), 0);
+	assert_int_equal(n, 19 * 3 + 5 * 3);	/* twins of each workload's reference */
+	for (i = 0; i < n; i++)
+		segs += c[i].alt;
+	assert_int_equal(segs, 0);
+	free(c);
+	free(p);
+}
+
+static const char alt[] =
+	"[global]\ndesign = alternate\nblocks = 5\ncontrol = reference\n"
+	"[load hog]\ntype = hog\n"
+	"[workload n]\ntype = net\nconfigs = base, thr, cpu0, tso, hogged, hogged-thr\n"
+	"[config base]\n[config thr]\nopt.n.napi = threaded\n"
+	"[config cpu0]\nwq.cpumask = 1\n[config tso]\nopt.n.tso = on\n"
+	"[config hogged]\nload = hog\n[config hogged-thr]\nload = hog\nopt.n.napi = threaded\n";
+
+/*
+ * test_plan_alternate - configurations group by what can switch live: knobs and live
+ * options alternate, a fixed option or another load makes a group of its own; each
+ * group of two or more arms (the capture-off arm counts) is one segment, the
+ * reference arm first; a lone configuration without one runs as cells
+ */
+static void test_plan_alternate(void **state __unused)
+{
+	struct scn_parse_opts o = opts;
+	int group[SCN_MAX_CONFIGS], n, ng, i, w;
+	struct scn_cell *c;
+
+	o.live_option = live_net_napi;
+	err[0] = '\0';
+	assert_int_equal(scenario_parse(alt, "t.ini", &o, s, err), 0);
+	assert_int_equal(s->design, SCN_DESIGN_ALTERNATE);
+	/* intervals default to what tiles phase (2 s) and settle (500 ms) */
+	assert_int_equal(s->interval_ns, 500 * NSEC_PER_MSEC);
+	w = scenario_wl_index(s, "n");
+	ng = scenario_groups(s, w, group);
+	assert_int_equal(ng, 3);
+	assert_int_equal(group[0], group[1]);	/* napi is live */
+	assert_int_equal(group[0], group[2]);	/* a knob */
+	assert_int_not_equal(group[0], group[3]);	/* tso is not live */
+	assert_int_equal(group[4], group[5]);	/* the same load, napi live */
+	assert_int_not_equal(group[0], group[4]);
+	assert_int_equal(scenario_plan(s, &c, &n), 0);
+	assert_int_equal(n, 3);
+	for (i = 0; i < n; i++)
+		assert_true(c[i].alt);
+	assert_string_equal(c[0].id, "n--base--a1");
+	assert_int_equal(c[0].narms, 4);	/* base, thr, cpu0, base untraced */
+	assert_string_equal(s->cfg[c[0].arm[0].cfg].name, "base");
+	assert_true(c[0].arm[0].traced);
+	assert_string_equal(s->cfg[c[0].arm[3].cfg].name, "base");
+	assert_false(c[0].arm[3].traced);
+	assert_int_equal(c[0].blocks, 5);
+	assert_int_equal(c[0].first_block, 1);
+	assert_string_equal(c[1].id, "n--tso--a1");	/* alone, with its untraced arm */
+	assert_int_equal(c[1].narms, 2);
+	assert_string_equal(c[2].id, "n--hogged--a1");
+	assert_int_equal(scenario_cell_ns(s, &c[0]), s->warmup_ns + 5 * 4 * 2 * NSEC_PER_SEC);
+	free(c);
+
+	/* without the capture-off arm a lone configuration has nothing to alternate with */
+	scenario_quick(s);
+	assert_int_equal(s->blocks, SCN_DEF_QUICK_BLOCKS);
+	assert_int_equal(scenario_plan(s, &c, &n), 0);
+	assert_int_equal(n, 3);
+	assert_true(c[0].alt);
+	assert_int_equal(c[0].narms, 3);
+	assert_true(c[1].alt);		/* hogged, hogged-thr */
+	assert_false(c[2].alt);
+	assert_string_equal(c[2].id, "n--tso--r1");
+	free(c);
+
+	/* without the parser knowing live options, napi is fixed: base alone with cpu0 */
+	assert_int_equal(parse(alt), 0);
+	ng = scenario_groups(s, w, group);
+	assert_int_equal(ng, 5);	/* base and cpu0; thr; tso; hogged; hogged-thr */
+	/* --design cells over the file */
+	o.design = "cells";
+	assert_int_equal(scenario_parse(alt, "t.ini", &o, s, err), 0);
+	assert_int_equal(s->design, SCN_DESIGN_CELLS);
+}
+
+/* test_alternate_errors - phase, settle and interval that cannot tile, bad keys */
+static void test_alternate_errors(void **state __unused)
+{
+	expect_error("[global]\ndesign = both\n[workload w]\ntype = tty\n", "not a design",
+		     "alternate");
+	expect_error("[global]\ndesign = alternate\nphase = 1s\nsettle = 1s\n"
+		     "[workload w]\ntype = tty\n", "settle", "shorter than phase");
+	expect_error("[global]\ndesign = alternate\nphase = 2s\nsettle = 500ms\ninterval = 300ms\n"
+		     "[workload w]\ntype = tty\n", "must divide phase", "500 ms");
+	expect_error("[global]\ndesign = alternate\ninterval = off\n[workload w]\ntype = tty\n",
+		     "interval is off", NULL);
+	expect_error("[global]\nphase = 100ms\n[workload w]\ntype = tty\n", "200ms to 10m", NULL);
+	expect_error("[global]\nblocks = 0\n[workload w]\ntype = tty\n", "blocks", NULL);
+	expect_error("[global]\nblocks = 201\n[workload w]\ntype = tty\n", "blocks", NULL);
+	/* cells keep their interval: settle and phase do not matter there */
+	assert_int_equal(parse("[global]\ninterval = 300ms\n[workload w]\ntype = tty\n"), 0);
+	assert_int_equal(s->interval_ns, 300 * NSEC_PER_MSEC);
+}
+
+/*
+ * test_block_order - each block holds every arm once, the order drawn from the seed:
+ * the same blocks give the same order, and over blocks every arm comes first at times
+ */
+static void test_block_order(void **state __unused)
+{
+	int order[SCN_MAX_ARMS], again[SCN_MAX_ARMS], first[4] = { 0 }, i;
+	struct scn_cell *c;
+	unsigned int b;
+
+	assert_int_equal(parse("[global]\ndesign = alternate\nblocks = 40\ncontrol = reference\n"
+			       "[workload w]\ntype = tty\n[config a]\n[config b]\nwq.cpumask = 1\n"
+			       "[config c]\nwq.cpumask = 2\n"), 0);
+	assert_int_equal(scenario_plan(s, &c, &i), 0);
+	assert_int_equal(c[0].narms, 4);
+	for (b = 1; b <= 40; b++) {
+		bool seen[4] = { false };
+
+		scenario_block_order(s, &c[0], b, order);
+		scenario_block_order(s, &c[0], b, again);
+		assert_memory_equal(order, again, 4 * sizeof(int));
+		for (i = 0; i < 4; i++) {
+			assert_in_range(order[i], 0, 3);
+			assert_false(seen[order[i]]);
+			seen[order[i]] = true;
+		}
+		first[order[0]]++;
+	}
+	for (i = 0; i < 4; i++)
+		assert_true(first[i] > 0);
+	free(c);
 }
 
 int main(void)
@@ -451,6 +600,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_plan_control, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quick, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shipped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plan_alternate, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_alternate_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_block_order, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

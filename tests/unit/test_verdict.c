@@ -62,37 +62,43 @@ struct side_buf {
 	uint64_t cnt[16 * 16][HIST_BUCKETS];
 };
 
+/* make_rep - repetition r of b: s->ivals intervals around log level lr */
+static void make_rep(struct side_buf *b, const struct sim *s, unsigned int r, double lr,
+		     uint64_t *rng)
+{
+	uint64_t dense[HIST_BUCKETS];
+	unsigned int i, k, j;
+
+	b->rep[r].iv = &b->iv[r * s->ivals];
+	b->rep[r].n = s->ivals;
+	for (i = 0; i < s->ivals; i++) {
+		struct hb_ival *x = &b->iv[r * s->ivals + i];
+		double li = lr + s->within * gauss(rng);
+
+		memset(dense, 0, sizeof(dense));
+		for (k = 0; k < s->samples; k++)
+			dense[hist_index((uint64_t)exp(li + s->sd * gauss(rng)))]++;
+		x->idx = b->idx[r * s->ivals + i];
+		x->cnt = b->cnt[r * s->ivals + i];
+		x->n = 0;
+		x->total = s->samples;
+		for (j = 0; j < HIST_BUCKETS; j++)
+			if (dense[j]) {
+				x->idx[x->n] = j;
+				x->cnt[x->n++] = dense[j];
+			}
+	}
+}
+
 /* make_side - a side drawn from sim with its median scaled by factor */
 static void make_side(struct side_buf *b, const struct sim *s, double factor, uint64_t *rng)
 {
-	uint64_t dense[HIST_BUCKETS];
-	unsigned int r, i, k, j;
+	unsigned int r;
 
 	b->side.rep = b->rep;
 	b->side.n = s->reps;
-	for (r = 0; r < s->reps; r++) {
-		double lr = s->mu + log(factor) + s->between * gauss(rng);
-
-		b->rep[r].iv = &b->iv[r * s->ivals];
-		b->rep[r].n = s->ivals;
-		for (i = 0; i < s->ivals; i++) {
-			struct hb_ival *x = &b->iv[r * s->ivals + i];
-			double li = lr + s->within * gauss(rng);
-
-			memset(dense, 0, sizeof(dense));
-			for (k = 0; k < s->samples; k++)
-				dense[hist_index((uint64_t)exp(li + s->sd * gauss(rng)))]++;
-			x->idx = b->idx[r * s->ivals + i];
-			x->cnt = b->cnt[r * s->ivals + i];
-			x->n = 0;
-			x->total = s->samples;
-			for (j = 0; j < HIST_BUCKETS; j++)
-				if (dense[j]) {
-					x->idx[x->n] = j;
-					x->cnt[x->n++] = dense[j];
-				}
-		}
-	}
+	for (r = 0; r < s->reps; r++)
+		make_rep(b, s, r, s->mu + log(factor) + s->between * gauss(rng), rng);
 }
 
 static struct side_buf *bufs;
@@ -129,6 +135,94 @@ static enum claim decide(const struct sim *s, double factor, double margin, doub
 }
 
 static const struct sim noisy = { log(50e3), 0.6, 0.15, 0.10, 5, 5, 300 };
+
+/*
+ * make_paired - the blocks of an alternating run in bufs[0] (base) and bufs[1] (new):
+ * block r has a level of its own (the machine's minutes: s->between), shared by both
+ * sides, and each side's phase in it a level of its own (s->within); new's median is
+ * scaled by factor
+ */
+static void make_paired(const struct sim *s, double factor, uint64_t *rng)
+{
+	unsigned int r, k;
+
+	for (k = 0; k < 2; k++) {
+		bufs[k].side.rep = bufs[k].rep;
+		bufs[k].side.n = s->reps;
+	}
+	for (r = 0; r < s->reps; r++) {
+		double level = s->mu + s->between * gauss(rng);
+
+		make_rep(&bufs[0], s, r, level, rng);
+		make_rep(&bufs[1], s, r, level + log(factor), rng);
+	}
+}
+
+/* decide_paired - the claim at level a on paired blocks, resampled paired or not */
+static enum claim decide_paired(const struct sim *s, double factor, double margin, double a,
+				uint64_t *rng, bool paired)
+{
+	struct hb_opts o = { 0.9, 400, splitmix64(rng) };
+	struct hb_ratio r;
+	struct claims c;
+
+	make_paired(s, factor, rng);
+	if (paired)
+		assert_int_equal(hb_ratio_paired(&dom, &bufs[0].side, &bufs[1].side, &o, &r), 0);
+	else
+		assert_int_equal(hb_ratio(&dom, &bufs[0].side, &bufs[1].side, &o, &r), 0);
+	claims_eval(r.d, r.iters, log1p(margin), &c);
+	hb_ratio_free(&r);
+	return c.p[c.best] <= a ? c.best : CLAIM_NR;
+}
+
+/* Blocks whose levels drift by 40% while the arms differ by 3% within a phase. */
+static const struct sim drifting = { log(50e3), 0.6, 0.40, 0.03, 16, 3, 300 };
+
+/*
+ * test_paired_aa - alternating arms that are the same: wrong claims within alpha, and
+ * "no change" within 10% nearly always, although the blocks' levels drift far more
+ */
+static void test_paired_aa(void **state)
+{
+	uint64_t rng = 11;
+	int i, wrong = 0, same = 0;
+
+	(void)state;
+	for (i = 0; i < 100; i++) {
+		enum claim c = decide_paired(&drifting, 1.0, 0.10, 0.05, &rng, true);
+
+		wrong += c == CLAIM_WORSE || c == CLAIM_BETTER;
+		same += c == CLAIM_SAME;
+	}
+	print_message("paired A/A: %d of 100 wrong claims, %d 'no change'\n", wrong, same);
+	assert_true(wrong <= 5);
+	assert_true(same >= 90);
+}
+
+/*
+ * test_paired_power - a 20% slower p90: decided "worse" from paired blocks nearly
+ * always; the same blocks resampled unpaired (the drift counted as noise) rarely decide
+ */
+static void test_paired_power(void **state)
+{
+	uint64_t rng = 5;
+	int i, paired = 0, unpaired = 0, better = 0;
+
+	(void)state;
+	for (i = 0; i < 50; i++) {
+		uint64_t again = rng;
+		enum claim c = decide_paired(&drifting, 1.2, 0.10, 0.05, &rng, true);
+
+		paired += c == CLAIM_WORSE;
+		better += c == CLAIM_BETTER;
+		unpaired += decide_paired(&drifting, 1.2, 0.10, 0.05, &again, false) == CLAIM_WORSE;
+	}
+	print_message("x1.2: paired %d of 50 'worse', unpaired %d\n", paired, unpaired);
+	assert_true(paired >= 45);
+	assert_true(unpaired <= 10);
+	assert_int_equal(better, 0);
+}
 
 /* the percentile of merged intervals: nearest rank over the domain */
 static void test_stat(void **state)
@@ -365,6 +459,8 @@ int main(void)
 		cmocka_unit_test(test_variance_components),
 		cmocka_unit_test(test_reps_needed),
 		cmocka_unit_test(test_level_shift),
+		cmocka_unit_test(test_paired_aa),
+		cmocka_unit_test(test_paired_power),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -27,6 +27,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
@@ -214,12 +215,8 @@ static int side_napi(struct netns_pair *p, enum netns_side side, int sysfs, char
 	int err;
 
 	snprintf(path, sizeof(path), "class/net/%s/threaded", p->ifname[side]);
-	if (p->opts.napi == NETNS_NAPI_THREADED)
-		err = write_check(sysfs, path, "1", errbuf);
-	else if ((err = read_at(sysfs, path, back, sizeof(back))))
-		set_err(errbuf, "cannot read %s: %s", path, strerror(-err));
-	else if (strcmp(back, "0"))
-		err = set_err(errbuf, "%s is %s on a new device", path, back);
+	/* written either way: a running pair switches between the two (netns_set_napi) */
+	err = write_check(sysfs, path, p->opts.napi == NETNS_NAPI_THREADED ? "1" : "0", errbuf);
 	if (err || !CPU_COUNT(&p->opts.rps))
 		return err;
 
@@ -237,28 +234,52 @@ static int side_napi(struct netns_pair *p, enum netns_side side, int sysfs, char
 }
 
 /*
- * napi_fifo - SCHED_FIFO for the napi/ kthreads of this pair, read back. They belong
- * to the pair's devices and die with them: nothing to restore.
+ * napi_sched - SCHED_FIFO prio (0: SCHED_OTHER) for the napi/ kthreads of this pair,
+ * read back. They belong to the pair's devices and die with them: nothing to restore.
  */
-static int napi_fifo(const pid_t *pids, int n, int prio, char *errbuf)
+static int napi_sched(const pid_t *pids, int n, int prio, char *errbuf)
 {
+	int policy = prio ? SCHED_FIFO : SCHED_OTHER;
 	struct sched_param sp = { .sched_priority = prio };
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if (sched_setscheduler(pids[i], SCHED_FIFO, &sp))
-			return set_err(errbuf, "SCHED_FIFO %d for napi thread %d: %s", prio,
-				       (int)pids[i], strerror(errno)), -errno;
-		if (sched_getscheduler(pids[i]) != SCHED_FIFO || sched_getparam(pids[i], &sp) ||
+		if (sched_setscheduler(pids[i], policy, &sp))
+			return set_err(errbuf, "%s %d for napi thread %d: %s",
+				       prio ? "SCHED_FIFO" : "SCHED_OTHER", prio, (int)pids[i],
+				       strerror(errno)), -errno;
+		if (sched_getscheduler(pids[i]) != policy || sched_getparam(pids[i], &sp) ||
 		    sp.sched_priority != prio)
-			return set_err(errbuf, "napi thread %d is not SCHED_FIFO %d after setting it",
-				       (int)pids[i], prio), -EIO;
+			return set_err(errbuf, "napi thread %d is not %s %d after setting it",
+				       (int)pids[i], prio ? "SCHED_FIFO" : "SCHED_OTHER", prio), -EIO;
 	}
 	return 0;
 }
 
+/*
+ * napi_threads_settle - the pair's napi/ kthreads once there are at least min and at
+ * most max of them: the kernel starts and stops them when 'threaded' is written, and
+ * may take a moment to let a stopped one go (bounded: about 200 ms). Returns how many,
+ * or -errno.
+ */
+static int napi_threads_settle(const struct netns_pair *p, pid_t *pids, int npids, int min,
+			       int max)
+{
+	struct timespec ts = { 0, 2 * 1000 * 1000 };
+	int tries, n = 0;
+
+	for (tries = 0; tries < 100; tries++) {
+		n = netns_napi_threads(p, pids, npids);
+		if (n < 0 || (n >= min && n <= max))
+			return n;
+		nanosleep(&ts, NULL);
+	}
+	return n;
+}
+
 int netns_knob_napi(struct netns_pair *p, char *errbuf)
 {
+	bool threaded = p->opts.napi == NETNS_NAPI_THREADED;
 	int side, sysfs, err = 0, n;
 	pid_t pids[8];
 
@@ -270,14 +291,70 @@ int netns_knob_napi(struct netns_pair *p, char *errbuf)
 		err = side_napi(p, side, sysfs, errbuf);
 		close(sysfs);
 	}
-	if (err || p->opts.napi != NETNS_NAPI_THREADED)
+	if (err)
 		return err;
-	/* the point of threaded mode: kthreads, one per NAPI (veth: one per end) */
+	/* the point of threaded mode: kthreads, one per NAPI (veth: one per end); none else */
+	n = napi_threads_settle(p, pids, (int)ARRAY_SIZE(pids), threaded ? 2 : 0,
+				threaded ? (int)ARRAY_SIZE(pids) : 0);
+	if (n < 0)
+		return set_err(errbuf, "cannot list the napi/ kthreads: %s", strerror(-n)), n;
+	if (threaded && n < 2)
+		return set_err(errbuf, "threaded NAPI is set but %d napi/ kthreads exist", n), -ESRCH;
+	if (!threaded && n)
+		return set_err(errbuf, "NAPI is back in softirq but %d napi/ kthreads are still "
+			       "there", n), -EBUSY;
+	return threaded ? napi_sched(pids, n < 8 ? n : 8, p->opts.napi_prio, errbuf) : 0;
+}
+
+struct threaded_args {
+	const char *ifname;
+	char val[16];
+};
+
+/* read_threaded - in the namespace: what class/net/DEV/threaded reads */
+static int read_threaded(void *arg)
+{
+	struct threaded_args *a = arg;
+	char path[96];
+	int sysfs, err;
+
+	sysfs = sysfs_mount(NULL);
+	if (sysfs < 0)
+		return sysfs;
+	snprintf(path, sizeof(path), "class/net/%s/threaded", a->ifname);
+	err = read_at(sysfs, path, a->val, sizeof(a->val));
+	close(sysfs);
+	return err;
+}
+
+int netns_napi_check(const struct netns_pair *p, char *errbuf)
+{
+	bool threaded = p->opts.napi == NETNS_NAPI_THREADED;
+	struct threaded_args a;
+	pid_t pids[8];
+	int side, err, n;
+
+	for (side = NETNS_A; side <= NETNS_B; side++) {
+		a.ifname = p->ifname[side];
+		err = netns_run(p, side, read_threaded, &a);
+		if (err)
+			return set_err(errbuf, "cannot read class/net/%s/threaded: %s",
+				       a.ifname, strerror(-err)), err;
+		if (strcmp(a.val, threaded ? "1" : "0"))
+			return set_err(errbuf, "class/net/%s/threaded reads %s, not %s: napi=%s "
+				       "was undone", a.ifname, a.val, threaded ? "1" : "0",
+				       netns_napi_name(p->opts.napi)), -EIO;
+	}
 	n = netns_napi_threads(p, pids, (int)ARRAY_SIZE(pids));
-	if (n < 2)
-		return set_err(errbuf, "threaded NAPI is set but %d napi/ kthreads exist",
-			       n < 0 ? 0 : n), n < 0 ? n : -ESRCH;
-	return p->opts.napi_prio ? napi_fifo(pids, n < 8 ? n : 8, p->opts.napi_prio, errbuf) : 0;
+	if (n < 0)
+		return set_err(errbuf, "cannot list the napi/ threads: %s", strerror(-n)), n;
+	if (threaded && n < 2)
+		return set_err(errbuf, "napi=threaded, but %d napi/%s* kthreads exist", n,
+			       p->ifname[NETNS_A]), -ESRCH;
+	if (!threaded && n)
+		return set_err(errbuf, "napi=softirq, but %d napi/%s* kthreads exist", n,
+			       p->ifname[NETNS_A]), -EIO;
+	return 0;
 }
 
 int netns_rps_parse(const char *s, cpu_set_t *set, const char *online_override, char *errbuf)

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run_alt.c - one segment of the alternating design (scenario_alt.c): the workload, its
+ * loads and the capture start once, and the machine is switched between the segment's
+ * arms in phases while they run.
+ *
+ *   reference arm's knobs -> setup -> late knobs -> loads and workload started ->
+ *   warm-up -> capture on, windows open on the interval grid at t_w ->
+ *   for each block, for each arm in the block's seeded order:
+ *       phase [t, t + phase): switch (knobs of other arms back, this arm's knobs,
+ *       its live workload options, capture on or off), settle until t + settle,
+ *       measure until t + phase (the backend polled as in a cell)
+ *   -> stop -> every knob restored -> files -> teardown
+ *
+ * Phases follow an absolute schedule on CLOCK_MONOTONIC, phase and settle being
+ * multiples of the interval, so that each interval of the capture and of the workloads
+ * lies in one phase's settle or measured part. phases.csv records each phase: its
+ * bounds, when the switch was done, and whether it is usable (a switch that outlasted
+ * the settle time, or a phase the schedule overran, is not). Readers assign intervals
+ * to phases from it (run_read.c); nothing else of a segment depends on the arm.
+ */
+#include "run_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "csvw.h"
+#include "outw.h"
+#include "run_print.h"
+#include "msg.h"
+#include "file.h"
+#include "sys.h"
+
+/* One phase as it ran. */
+struct alt_phase {
+	unsigned int block;		/* 1-based, numbered on across a group's segments */
+	int pos;			/* its place in the block */
+	int arm;			/* index into the cell's arms */
+	uint64_t start, settled, end;	/* the schedule: [start, end), settled = start + settle */
+	uint64_t switched;		/* when the switch was done */
+	const char *status;		/* ok, late (switch outlasted settle), overrun, failed */
+};
+
+/* arm_knobs - the knobs of cfg, for journal_revert (which leaves them to the caller) */
+static int arm_knobs(const struct scn_config *cf, struct knob *ks)
+{
+	int i;
+
+	for (i = 0; i < cf->nknobs; i++)
+		ks[i] = cf->knob[i].k;
+	return cf->nknobs;
+}
+
+/*
+ * switch_arm - the machine to arm a: the knobs no other setting of a needs back to
+ * their saved values (only those that differ), a's early knobs, its live options and
+ * the capture state, then its late knobs (threads a switch may have made: napi/)
+ */
+static int switch_arm(struct run_state *r, struct run_cell *c, const struct scn_arm *a,
+		      char *err)
+{
+	const struct scn_config *cf = &r->s->cfg[a->cfg];
+	struct knob ks[SCN_MAX_KNOBS];
+	int left, ret;
+
+	left = journal_revert(&r->j, ks, arm_knobs(cf, ks));
+	if (left)
+		return set_err(err, "%d setting(s) could not be put back for [config %s]", left,
+			       cf->name), -EIO;
+	ret = run_apply_knobs(r, cf, KNOB_EARLY, err);
+	if (!ret)
+		ret = r->be->switch_arm(c, a->cfg, a->traced, err);
+	if (!ret)
+		ret = run_apply_knobs(r, cf, KNOB_LATE, err);
+	return ret;
+}
+
+/* phases_write - phases.csv: one row per phase, in run order */
+static int phases_write(const struct run_state *r, const struct run_cell *c, const char *dir,
+			const struct alt_phase *ph, size_t n)
+{
+	static const char *const head[] = {
+		"block", "position", "arm", "config", "traced", "start_ns", "settled_ns",
+		"end_ns", "switched_ns", "status", NULL,
+	};
+	char path[PATH_MAX + 160];
+	struct csvw w;
+	size_t i;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/phases.csv", dir);
+	ret = csvw_open(&w, path);
+	if (ret)
+		return ret;
+	csvw_header(&w, head);
+	csvw_end(&w);
+	for (i = 0; i < n; i++) {
+		const struct scn_arm *a = &c->cell->arm[ph[i].arm];
+
+		csvw_u64(&w, ph[i].block);
+		csvw_u64(&w, (uint64_t)ph[i].pos);
+		csvw_u64(&w, (uint64_t)ph[i].arm);
+		csvw_str(&w, r->s->cfg[a->cfg].name);
+		csvw_u64(&w, a->traced);
+		csvw_u64(&w, ph[i].start);
+		csvw_u64(&w, ph[i].settled);
+		csvw_u64(&w, ph[i].end);
+		csvw_u64(&w, ph[i].switched);
+		csvw_str(&w, ph[i].status);
+		csvw_end(&w);
+	}
+	return csvw_close(&w);
+}
+
+/*
+ * run_phases - the schedule from c->window_ns: blocks x arms phases, each switched to
+ * its arm and waited out; -EINTR on a stop request, -errno when a switch or the
+ * workload failed. *n phases are filled, the last one possibly cut short.
+ */
+static int run_phases(struct run_state *r, struct run_cell *c, struct alt_phase *ph,
+		      size_t *n, char *err)
+{
+	const struct scenario *s = r->s;
+	const struct scn_cell *seg = c->cell;
+	uint64_t t = c->window_ns;
+	int order[SCN_MAX_ARMS], i, ret = 0;
+	bool seen[SCN_MAX_ARMS] = { false };
+	unsigned int b;
+
+	*n = 0;
+	for (b = seg->first_block; b < seg->first_block + seg->blocks; b++) {
+		scenario_block_order(s, seg, b, order);
+		for (i = 0; i < seg->narms; i++, t += s->phase_ns) {
+			struct alt_phase *p = &ph[(*n)++];
+
+			*p = (struct alt_phase){ .block = b, .pos = i, .arm = order[i], .start = t,
+						 .settled = t + s->settle_ns,
+						 .end = t + s->phase_ns, .status = "ok" };
+			if (sleep_until_or_stop(t))
+				return -EINTR;
+			run_progress_phase(r, c, b, i);
+			ret = switch_arm(r, c, &seg->arm[order[i]], err);
+			p->switched = now_ns();
+			if (!ret && !seen[order[i]]) {
+				memcpy(r->arm_res[order[i]], r->res, sizeof(r->res));
+				seen[order[i]] = true;
+			}
+			if (ret) {
+				p->status = "failed";
+				return ret;
+			}
+			if (p->switched > p->settled)
+				p->status = "late";
+			ret = run_wait_cell(r, c, p->end, err);
+			if (ret)
+				return ret;
+			if (now_ns() > p->end + s->settle_ns)
+				p->status = "overrun";
+		}
+	}
+	return 0;
+}
+
+/* measure_segment - up to the window as a cell (the reference arm's knobs), then the phases */
+static int measure_segment(struct run_state *r, struct run_cell *c, struct alt_phase *ph,
+			   size_t *n, char *err)
+{
+	int ret = run_bring_up(r, c, err);
+
+	*n = 0;
+	return ret ?: run_phases(r, c, ph, n, err);
+}
+
+int run_segment(struct run_state *r, int k)
+{
+	struct run_cell c = { .s = r->s, .cell = &r->cells[k], .command = r->o->command };
+	char partial[PATH_MAX + 128], err[ERRBUF_LEN] = "";
+	struct alt_phase *ph;
+	size_t nph = 0;
+	int ret, left;
+
+	ph = calloc((size_t)c.cell->blocks * (size_t)c.cell->narms, sizeof(*ph));
+	r->arm_res = calloc(SCN_MAX_ARMS, sizeof(*r->arm_res));
+	if (!ph || !r->arm_res) {
+		free(ph);
+		free(r->arm_res);
+		r->arm_res = NULL;
+		return -ENOMEM;
+	}
+	memset(r->res, 0, sizeof(r->res));
+	snprintf(partial, sizeof(partial), "%s/cells/.partial-%s", r->dir, c.cell->id);
+	c.dir = partial;
+	ret = out_mkdir_p(partial);
+	if (ret)
+		set_err(err, "creating %s: %s", partial, strerror(-ret));
+	else
+		ret = measure_segment(r, &c, ph, &nph, err);
+	r->be->stop(&c);
+	left = journal_restore(&r->j, NULL);
+	if (left && !ret) {
+		set_err(err, "%d setting(s) could not be restored after the segment", left);
+		ret = -EIO;
+	}
+	if (!ret)
+		ret = r->be->write(&c, partial, err);
+	if (!ret && phases_write(r, &c, partial, ph, nph))
+		ret = set_err(err, "writing %s/phases.csv failed", partial);
+	if (access(partial, F_OK) == 0)
+		cell_json_write(r, c.cell, partial, ret == -EINTR ? "interrupted" : ret ? "failed" : "ok",
+				ret && ret != -EINTR ? err : NULL);
+	r->be->teardown(&c);
+	free(ph);
+	free(r->arm_res);
+	r->arm_res = NULL;
+	return run_cell_end(r, k, &c, partial, ret, err);
+}
