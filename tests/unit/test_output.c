@@ -25,6 +25,7 @@
 #include "result_files.h"
 #include "msg.h"
 #include "file.h"
+#include "fixture.h"
 
 #define US 1000ULL
 
@@ -532,6 +533,30 @@ static void test_results_are_ours(void **state)
 	assert_int_equal(stat(sub, &st), -1);
 }
 
+/* record --slowest, --stacks and --keep-worst's files are deferbench's too */
+static void test_detail_results_are_ours(void **state)
+{
+	static const char *const names[] = {
+		"summary.json", "slowest.csv", "stacks.csv", "stacks.folded",
+		"raw/formats/ftrace/kernel_stack", "worst/NET_RX/raw/cpu0.dat",
+		"worst/NET_RX/raw/capture.json", "worst/NET_RX/raw/formats/ftrace/kernel_stack",
+	};
+	char sub[160];
+	struct stat st;
+	size_t i;
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/detail", dir);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_non_null(fixture_write(sub, names[i], "x\n"));
+	assert_int_equal(results_remove(sub), 0);
+	assert_int_equal(stat(sub, &st), -1);
+	/* a vector's directory is named as the kernel names vectors, nothing else */
+	assert_non_null(fixture_write(sub, "worst/net_rx/raw/cpu0.dat", "x\n"));
+	assert_int_not_equal(results_remove(sub), 0);
+	assert_int_equal(stat(sub, &st), 0);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -559,6 +584,7 @@ int main(void)
 		T(test_stats_parse),
 		T(test_lossy),
 		T(test_results_are_ours),
+		T(test_detail_results_are_ours),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
