@@ -308,11 +308,8 @@ static void stacks_disable(struct capture *c)
 
 int instance_events_set(struct capture *c, bool on)
 {
-	int k, ret = 0;
+	int k, e, ret = 0;
 
-	/* the trigger goes first when the events go off, last when they come back */
-	if (!on)
-		ret = trigger_set(c, false);
 	for (k = 0; k < EV_NR; k++) {
 		if (!c->enabled[k])
 			continue;
@@ -320,12 +317,13 @@ int instance_events_set(struct capture *c, bool on)
 									ev_names[k].name) && !ret)
 			ret = errno ? -errno : -EIO;
 	}
-	if (on) {
-		int e = trigger_set(c, true);
-
-		ret = ret ?: e;
-	}
-	return ret;
+	/*
+	 * The trigger after the events: removing it waits for the tracepoint's readers
+	 * (about 130 ms here) after it has stopped firing, which must not keep the events
+	 * on that long; set after them, only the entries of the few ms between lack a stack.
+	 */
+	e = trigger_set(c, on);
+	return ret ?: e;
 }
 
 void instance_loss_read(struct capture *c)
