@@ -44,6 +44,8 @@
 # another deferbench binary there (e.g. an older commit's, to compare).
 # OBS_PARTS picks parts (default "price pathcost recordcost groups alternate"), OBS_GROUPS groups
 # (space-separated), OBS_WORKLOAD and OBS_ARGS the workload of the groups part;
+# OBS_PATH_GROUPS the groups pathcost prices on the UDP ping-pong, OBS_PATH_TTY_GROUPS on
+# the pty ("": none), e.g. "none capture capture+stacks" and "" for --stacks' cost alone;
 # OBS_ALT_SECONDS (120), OBS_ALT_WORKLOADS (net tty timer), OBS_ALT_RECORD (more record
 # options, e.g. --capture-cpus 1) and OBS_ALT_CAPTURE=instance (record's events and
 # filter in this script's instance, nobody reading: the tracepoints alone; with
@@ -162,6 +164,14 @@ enable() {
 	echo 1 > "$INST/tracing_on"
 }
 
+# clear_events - no event on in the instance, and no trigger: a trigger keeps softirq_entry
+# firing (the kernel's soft mode) with its events off, and the stacktrace trigger
+# unwinds the stack before it finds tracing off, so an untraced run must not keep it
+clear_events() {
+	echo > "$INST/set_event"
+	echo "!$STACKS_TRIGGER" > "$INST/events/irq/softirq_entry/trigger" 2>/dev/null || true
+}
+
 # written - events the instance took since enable (kept and overwritten, all CPUs)
 written() {
 	cat "$INST"/per_cpu/cpu*/stats | awk '/^entries:|^overrun:/ { n += $2 } END { print n + 0 }'
@@ -179,7 +189,7 @@ once() {
 		if [ "$2" = 1 ]; then
 			echo 0 > "$INST/tracing_on"
 			echo "$(written)" > "$1.events"
-			echo > "$INST/set_event"
+			clear_events
 		fi
 	fi || die "the workload failed: $(tail -3 "$1.log")"
 }
@@ -235,7 +245,7 @@ price() {
 				enable "$g"; on=$(evgen_rounds 2 0 $mode); echo 0 > "$INST/tracing_on"; ev=$(written)
 				off=$(evgen_rounds 2 0 $mode)
 			fi
-			echo > "$INST/set_event"
+			clear_events
 			echo "$on $off $ev"
 		done | awk -v g="$g" '
 			{ t_on = 2e9 / $1; t_off = 2e9 / $2; per = $3 / $1
@@ -257,11 +267,13 @@ has price && price "the price of one event" "" none sched-all sched workqueue
 if has pathcost; then
 	grep -qw x86-tsc "$TR/trace_clock" && tsc=capture@x86-tsc || tsc=
 	price "the price of each event group on a UDP ping-pong over loopback" udp \
-		none softirq stacks napi sched sched-all capture capture+stacks capture@local $tsc
+		${OBS_PATH_GROUPS:-none softirq stacks napi sched sched-all capture capture+stacks \
+		capture@local $tsc}
 	# the tty workload's delivery: a flush_to_ldisc work item per round trip, run by a
 	# kworker (unbound: on either CPU), the reader woken
-	price "the price of each event group on a pty write and read" tty \
-		none workqueue sched capture capture@local
+	tty_groups=${OBS_PATH_TTY_GROUPS-none workqueue sched capture capture@local}
+	[ -z "$tty_groups" ] ||
+		price "the price of each event group on a pty write and read" tty $tty_groups
 fi
 
 # pipe_rt [RECORD ARGS...] - ns per round trip of evgen (pipe only, 1 s) on CPU 0,
@@ -385,7 +397,7 @@ alternate() {
 		wait $rec || die "record failed: $(tail -3 "$d.rec.log")"
 	else
 		echo 0 > "$INST/tracing_on"
-		echo > "$INST/set_event"
+		clear_events
 	fi
 	python3 tests/perf/alternate.py "$d.phases" "$d/workload-intervals.csv" "$wl $*" ||
 		die "cannot split $d by phase"
