@@ -9,7 +9,9 @@
 #     intervals.csv, at the time it says;
 #   - --keep-worst leaves a raw capture of a few sub-buffers that analyze reads, and
 #     whose longest NET_RX delay is that worst one;
-#   - the report draws the flame graph and lists the call sites and slowest events.
+#   - the report draws the flame graph and lists the call sites and slowest events;
+#   - an alternating run with stacks = NET_RX takes the trigger off with the events in
+#     its capture-off arm: nearly every entry has its stack, nearly every stack its entry.
 . tests/integration/lib.sh
 need_root_tracefs
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
@@ -120,5 +122,44 @@ if command -v gnuplot >/dev/null 2>&1; then
 	ls "$T"/rec/plots/flame-*.svg > /dev/null 2>&1 || fail "no flame graph"
 	grep -q "handle_softirqs" "$T"/rec/plots/flame-*.svg || fail "the flame graph lacks frames"
 fi
+# the capture-off arm of an alternating run pauses the capture: the trigger goes with the
+# events (a trigger left on keeps softirq_entry firing, unwinding stacks, while the events
+# are off: the off arm would pay for stacks, and its stacks would join no entry)
+cat > "$T/alt.ini" <<INI
+[global]
+design = alternate
+blocks = 2
+phase = 1s
+settle = 250ms
+warmup = 500ms
+control = reference
+stacks = NET_RX
+
+[workload net]
+type = net
+rate = 1000
+tcp = 1
+
+[config baseline]
+INI
+$DB run -o "$T/alt" "$T/alt.ini" > "$T/alt.txt" 2>&1 ||
+	{ cat "$T/alt.txt"; fail "an alternating run with stacks failed"; }
+python3 - "$T"/alt/cells/*/summary.json <<'EOF' || fail "the alternating run's stacks are wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["capture"]["pauses"]["resumes"] >= 1, "the capture was never paused"
+st = d["stacks"]
+rx = [v for v in st["by_vector"] if v["vector"] == "NET_RX"][0]
+assert rx["entries"] > 1000, "too few NET_RX entries: %d" % rx["entries"]
+# only the entries of the few ms between the events and the trigger lack a stack, and
+# only the stacks of those ms join no entry (the trigger left on in the off arm: about
+# half of them; taken off before the events: 9% of the entries without a stack)
+assert rx["with_stack"] >= 0.96 * rx["entries"], "stacks of %d of %d entries" % \
+    (rx["with_stack"], rx["entries"])
+assert st["unjoined"] <= 0.10 * st["records"], "%d of %d stacks joined no entry" % \
+    (st["unjoined"], st["records"])
+print("   alternating: %d of %d NET_RX entries with a stack, %d stacks unjoined" %
+      (rx["with_stack"], rx["entries"], st["unjoined"]))
+EOF
 no_leftover_instances
 exit 0
