@@ -20,12 +20,19 @@ static int primary_keys(struct adv_workload *w)
 	int ret;
 
 	ret = keylist_collect(w->ref, false, &kl);
-	for (i = 0; !ret && i < kl.n && w->nprim < ADV_MAX_PRIMARY; i++) {
+	for (i = 0; !ret && i < kl.n; i++) {
 		char id[METRIC_ID_LEN];
 
 		metric_id(&kl.k[i], id, sizeof(id));
 		if (kl.k[i].stat == MST_MAX || !cmp_is_primary(NULL, w->ref, id))
 			continue;
+		if (w->nprim == ADV_MAX_PRIMARY) {
+			/* never a silent subset: the answer would rest on part of them */
+			warn_msg("advise: more than %d primary metrics match the patterns of %s: "
+				 "%s and those after it are not judged; name fewer with 'primary'",
+				 ADV_MAX_PRIMARY, w->workload, id);
+			break;
+		}
 		w->prim[w->nprim] = kl.k[i];
 		snprintf(w->prim_id[w->nprim++], METRIC_ID_LEN, "%s", id);
 	}

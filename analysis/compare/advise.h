@@ -32,7 +32,11 @@
 
 #include "compare.h"
 
-#define ADV_MAX_PRIMARY PRIMARY_MAX
+/*
+ * primary metric ids judged per workload: a scenario names up to PRIMARY_MAX patterns,
+ * each of which may match several ids (workload:*:p[59]0)
+ */
+#define ADV_MAX_PRIMARY 32
 #define ADV_MAX_CFG 32
 
 struct adv_cfg {

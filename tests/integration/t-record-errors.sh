@@ -15,15 +15,16 @@ expect_fail "unknown command 'recrod'" $DB recrod
 expect_fail "--duration: 'soon' is not a duration" $DB record -d soon
 expect_fail "--buffer-kb" $DB record -b 1
 expect_fail "--raw needs -o" $DB record --raw -d 1s
-expect_fail "has no raw/ capture" $DB analyze "$T"
+expect_fail "holds no raw/ capture" $DB analyze "$T"
 expect_fail "which capture" $DB analyze
 
 # an output directory holding results, or holding anything else
 mkdir -p "$T/old" "$T/foreign"
 echo '{}' > "$T/old/summary.json"
 echo notes > "$T/foreign/notes.txt"
-expect_fail "already holds results" $DB record -d 1s -o "$T/old"
-expect_fail "which deferbench did not write" $DB record -d 1s -o "$T/foreign" --force
+# a summary.json no manifest lists is not deferbench's (docs/hostile-inputs.md)
+expect_fail "holds 'summary.json', which is not deferbench's" $DB record -d 1s -o "$T/old"
+expect_fail "holds 'notes.txt', which is not deferbench's" $DB record -d 1s -o "$T/foreign" --force
 [ "$(cat "$T/old/summary.json")" = "{}" ] || fail "refused run still touched the old results"
 ls "$T" | grep -q partial && fail "a refused run left a staging directory"
 

@@ -611,6 +611,38 @@ static void test_advise_load_groups(void **state)
 	free_pair(&r);
 }
 
+/*
+ * test_advise_many_primaries - patterns that match more ids than PRIMARY_MAX (tune's
+ * workload:*:p[59]0) are all judged: advise once kept the first 8 and dropped the rest
+ */
+static void test_advise_many_primaries(void **state)
+{
+	struct synth_opts o;
+	struct runs r = { 0 };
+	struct judge_opts jo;
+	struct advice a;
+	char err[ERRBUF_LEN];
+	size_t i;
+
+	(void)state;
+	small(&o);
+	load_pair(&r, &o, &o);
+	for (i = 0; i < r.base.ncells; i++) {
+		struct primary_list *p = &r.base.cells[i].primary;
+
+		p->n = 2;
+		snprintf(p->id[0], sizeof(p->id[0]), "*:p[59]0");
+		snprintf(p->id[1], sizeof(p->id[1]), "*:p99");
+	}
+	judge_opts_default(&jo);
+	assert_int_equal(advise_run(&r.base, &jo, &a, err), 0);
+	assert_true(a.n > 0);
+	for (i = 0; i < a.n; i++)
+		assert_true(a.wl[i].nprim > PRIMARY_MAX);
+	advise_free(&a);
+	free_pair(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -628,6 +660,7 @@ int main(void)
 		cmocka_unit_test(test_compare_families),
 		cmocka_unit_test(test_noise_roundtrip),
 		cmocka_unit_test(test_advise_load_groups),
+		cmocka_unit_test(test_advise_many_primaries),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -348,6 +348,11 @@ static pid_t staged(const char *d, int sig, char *stage, size_t len)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (!pid) {
+		/*
+		 * a shell starts background jobs with SIGINT ignored, and the writer leaves
+		 * an ignored signal ignored: the test's own disposition, not the caller's
+		 */
+		signal(sig, SIG_DFL);
 		snprintf(out, sizeof(out), "%s/out", d);
 		if (outw_open(&w, out, &(struct outw_opts){ .kind = OUTW_DIR, .by = "test" }, err))
 			_exit(3);
