@@ -8,8 +8,9 @@
 #    default 180): at the limit it gets SIGTERM, which runs its cleanup, and SIGKILL 30 s
 #    later;
 #  - checks after each one that it left the machine as it found it: no process of its
-#    session, no knobs journal, no tracefs instance of a process that is gone, the same
-#    workqueue/softirq settings, no new network namespace or dbv veth. A test that left
+#    session, no knobs journal, no tracefs instance of a process that is gone, no
+#    trigger on the top level's softirq_entry, the same workqueue/softirq settings, no
+#    new network namespace or dbv veth. A test that left
 #    anything fails, and the runner removes what it left, so that the next tests do not
 #    skip or fail because of it; its temporary directories (mktemp_dir, made in a
 #    directory of the runner's) go too, even when it was killed;
@@ -76,6 +77,9 @@ state() {
 		for _i in $(ls $TRACEFS_DIR/instances 2>/dev/null | grep '^deferbench-'); do
 			[ -d "/proc/${_i#deferbench-}" ] || echo "instance $_i"
 		done
+		# record --stacks sets its trigger in its own instance, never at the top level
+		grep -v '^#' $TRACEFS_DIR/events/irq/softirq_entry/trigger 2>/dev/null |
+			sed 's/^/trigger /'
 	} >> "$1"
 }
 
@@ -110,6 +114,9 @@ leftovers() {
 	fi
 	for _i in $(sed -n 's/^> instance //p' "$work/diff"); do
 		rmdir "$TRACEFS_DIR/instances/$_i" 2>/dev/null
+	done
+	for _i in $(sed -n 's/^> trigger \([a-z_]*\).*/\1/p' "$work/diff"); do
+		echo "!$_i" > $TRACEFS_DIR/events/irq/softirq_entry/trigger 2>/dev/null
 	done
 }
 

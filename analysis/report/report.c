@@ -112,6 +112,8 @@ static void workload_section(struct report_ctx *r, const char *wl)
 	if (!r->err)
 		plots_contexts(r, wl);
 	table_wait(r, wl);
+	table_stacks(r, wl);
+	table_slowest(r, wl);
 	if (r->o->plots && !r->err) {
 		doc_h(&r->doc, 3, "%s: latency over time", wl);
 		plots_time(r, wl);
@@ -178,6 +180,7 @@ static void body(struct report_ctx *r)
 	if (r->has_obs)
 		doc_li(&r->doc, "tables/observer.csv: each workload metric traced against "
 		       "untraced (ns)");
+	stacks_files(r);
 	if (r->o->plots)
 		doc_li(&r->doc, "plots/: %zu plots as PNG and SVG, with the gnuplot scripts and "
 		       "data that drew them", r->nplots);
@@ -205,6 +208,8 @@ int report_write(const struct run *run, const struct report_opts *o, char *errbu
 		body(&r);
 	ret = ret ?: r.err;
 	e = tables_close(&r);
+	ret = ret ?: e;
+	e = stacks_tables_close(&r);
 	ret = ret ?: e;
 	e = doc_close(&r.doc);
 	if (!ret && e)

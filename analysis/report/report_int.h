@@ -36,6 +36,9 @@ struct report_ctx {
 	char obs_why[ERRBUF_LEN];	/* why */
 	int err;			/* first fatal error (plots, files) */
 	char *errbuf;
+	/* tables/callsites.csv and tables/slowest.csv, made only when a cell has them */
+	struct csvw detail_tab[2];
+	bool detail_open[2];
 };
 
 /* the names of the workloads, in run order; returns how many (at most max) */
@@ -90,6 +93,13 @@ void plots_workload(struct report_ctx *r, const char *wl, const char *metric);
 void plots_deferred(struct report_ctx *r, const char *wl);
 void plots_time(struct report_ctx *r, const char *wl);
 void plots_contexts(struct report_ctx *r, const char *wl);
+
+/* rep_stacks.c: record --stacks and --slowest; nothing for cells without them */
+void table_stacks(struct report_ctx *r, const char *wl);
+void table_slowest(struct report_ctx *r, const char *wl);
+/* stacks_files - the Files list's lines of the tables above, when they were written */
+void stacks_files(struct report_ctx *r);
+int stacks_tables_close(struct report_ctx *r);
 
 /* rep_observer.c: the capture's effect, from the run's control cells */
 int observer_load(struct report_ctx *r);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "capture_int.h"
+#include "detail.h"
 #include "subbuf.h"
 #include "msg.h"
 #include "parse.h"
@@ -89,6 +90,37 @@ static int result_setup(struct capture *c, char *errbuf)
 	return 0;
 }
 
+/*
+ * detail_setup - what is kept beyond the histograms (detail.h), said in the metadata so
+ * that analyze of the raw capture keeps the same; record --keep-worst also keeps the
+ * formats for the excerpts it writes at the end
+ */
+static int detail_setup(struct capture *c, const char *header, size_t hlen,
+			char *const formats[EV_NR], char *errbuf)
+{
+	struct result_meta *m = &c->res.meta;
+	int k;
+
+	m->slowest = c->opts.slowest;
+	m->stack_vecs = c->opts.stack_vecs;
+	m->keep_worst_ns = c->opts.keep_worst_ns;
+	m->worst_vecs = c->opts.keep_worst_ns ? c->opts.worst_vecs : 0;
+	if (result_detail(&c->res))
+		return set_err(errbuf, "out of memory");
+	if (!c->opts.keep_worst_ns)
+		return 0;
+	c->header = malloc(hlen + 1);
+	if (!c->header)
+		return set_err(errbuf, "out of memory");
+	memcpy(c->header, header, hlen);
+	c->header[hlen] = '\0';
+	c->hlen = hlen;
+	for (k = 0; k < EV_NR; k++)
+		if (formats[k] && !(c->formats[k] = strdup(formats[k])))
+			return set_err(errbuf, "out of memory");
+	return 0;
+}
+
 struct capture *capture_new(const struct capture_opts *opts, char *errbuf)
 {
 	char *header = NULL, *formats[EV_NR] = { 0 };
@@ -158,8 +190,15 @@ struct capture *capture_new(const struct capture_opts *opts, char *errbuf)
 			free(formats[k]);
 			formats[k] = NULL;
 		}
-	if (instance_setup(c, errbuf) || instance_events_enable(c, formats, errbuf) ||
-	    readers_open(c, errbuf))
+	if (instance_setup(c, errbuf) || instance_events_enable(c, formats, errbuf))
+		goto out_free;
+	if (c->opts.stack_vecs && !symtab_has_addresses(&c->res.syms)) {
+		warn_msg("/proc/kallsyms shows no addresses (kernel.kptr_restrict?): no stacks");
+		c->opts.stack_vecs = 0;
+	}
+	if (c->opts.stack_vecs)
+		instance_stacks_enable(c);
+	if (detail_setup(c, header, hlen, formats, errbuf) || readers_open(c, errbuf))
 		goto out_free;
 	if (dsize + SUBBUF_HDR != c->subbuf_size) {
 		set_err(errbuf, "events/header_page describes %u-byte sub-buffers, but "
@@ -168,6 +207,14 @@ struct capture *capture_new(const struct capture_opts *opts, char *errbuf)
 	}
 	/* a kernel bug must not crash the reader: damage is skipped and counted */
 	src = readers_page_src(c);
+	if (c->opts.keep_worst_ns) {
+		c->keep = keep_new(c->ncpus, c->subbuf_size, c->opts.keep_worst_ns, &c->res.m);
+		if (!c->keep) {
+			set_err(errbuf, "out of memory");
+			goto out_free;
+		}
+		src = keep_page_src(c->keep, &src);
+	}
 	if (merger_init(&c->mg, c->ncpus, &c->dec, &c->res, &src)) {
 		set_err(errbuf, "out of memory");
 		goto out_free;
@@ -181,6 +228,12 @@ struct capture *capture_new(const struct capture_opts *opts, char *errbuf)
 			   raw_save_comms(c->raw_dir, comms, ncomms))) {
 		set_err(errbuf, "cannot write the raw capture files in %s", c->raw_dir);
 		goto out_free;
+	}
+	if (c->keep) {
+		/* each excerpt is a raw capture of its own, with the same side files */
+		c->comms = comms;
+		c->ncomms = ncomms;
+		comms = NULL;
 	}
 	free(comms);
 	free(header);
@@ -274,27 +327,11 @@ int capture_resume(struct capture *c)
 
 static int raw_finish(struct capture *c)
 {
-	uint64_t *addrs;
-	char path[PATH_MAX];
-	uint32_t i;
 	int ret;
 
 	ret = raw_save_meta(c->raw_dir, &c->res, c->subbuf_size);
 	ret = ret ?: raw_add_comms(c->raw_dir, c->named, c->nnamed);
-	if (ret)
-		return ret;
-	addrs = calloc(c->res.m.nfuncs + 1, sizeof(*addrs));
-	if (!addrs)
-		return -ENOMEM;
-	for (i = 0; i < c->res.m.nfuncs; i++)
-		addrs[i] = c->res.m.funcs[i].addr;
-	/* offline analysis needs it to tell flush barriers from unmatched starts */
-	if (c->res.m.barrier_func)
-		addrs[i++] = c->res.m.barrier_func;
-	snprintf(path, sizeof(path), "%s/symbols", c->raw_dir);
-	ret = symtab_save(&c->res.syms, addrs, i, path);
-	free(addrs);
-	return ret;
+	return ret ?: raw_save_symbols(c->raw_dir, &c->res);
 }
 
 int capture_stop(struct capture *c)
@@ -337,6 +374,12 @@ int capture_stop(struct capture *c)
 		}
 		if (!ret)
 			ret = raw_finish(c);
+	}
+	if (c->keep && !ret) {
+		ret = keep_write(c->keep, c, c->opts.worst_dir);
+		if (ret)
+			err_msg("cannot write the trace around the worst delays in %s: %s",
+				c->opts.worst_dir, strerror(-ret));
 	}
 	return ret;
 }
@@ -395,6 +438,11 @@ void capture_free(struct capture *c)
 		merger_free(&c->mg);
 	readers_free(c);
 	instance_free(c);
+	keep_free(c->keep);
+	free(c->header);
+	for (int k = 0; k < EV_NR; k++)
+		free(c->formats[k]);
+	free(c->comms);
 	if (c->iw)
 		ival_writer_close(c->iw);
 	decoder_free(&c->dec);

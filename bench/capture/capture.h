@@ -45,6 +45,14 @@ struct capture_opts {
 					 * end, with the matcher (see match.h) */
 	void *interval_ctx;
 	uint64_t long_work_ns;		/* count work items that ran longer, per interval */
+	/* beyond the histograms (detail.h), all off by default */
+	uint32_t slowest;		/* keep the N slowest events of each group; 0: none */
+	unsigned int stack_vecs;	/* a kernel stack at each entry of these vectors (a
+					 * bit per vector; the stacktrace trigger); 0: none */
+	uint64_t keep_worst_ns;		/* keep the sub-buffers this long around the worst
+					 * delay of each worst_vecs vector; 0: none */
+	unsigned int worst_vecs;
+	const char *worst_dir;		/* where: worst_dir/VECTOR/raw (with keep_worst_ns) */
 };
 
 struct capture;

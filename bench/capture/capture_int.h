@@ -83,6 +83,17 @@ struct capture {
 	struct map comm_tried;
 	struct comm_entry *named;
 	size_t nnamed, named_cap;
+	/* record --stacks: the stacktrace trigger on softirq_entry, as journaled */
+	char trigger_path[PATH_MAX + 64];
+	char trigger[160];		/* "stacktrace if vec == 3 || ..."; "" when not set */
+	bool trigger_on;		/* in the kernel now (a paused capture removes it) */
+	/* record --keep-worst (keep.c): the pages around each vector's worst delay */
+	struct keep *keep;
+	char *header;			/* the formats and comms the excerpts are written with */
+	size_t hlen;
+	char *formats[EV_NR];
+	struct comm_entry *comms;
+	size_t ncomms;
 };
 
 /* instance.c */
@@ -98,6 +109,12 @@ int instance_read_formats(struct capture *c, char **header, size_t *hlen, char *
 int instance_setup(struct capture *c, char *errbuf);
 /* instance_events_enable - the events of formats, with the scheduler filter unless sched_all */
 int instance_events_enable(struct capture *c, char *const formats[EV_NR], char *errbuf);
+/*
+ * instance_stacks_enable - the stacktrace trigger on softirq_entry for opts.stack_vecs,
+ * journaled; a kernel that refuses it is said and the capture goes on without stacks
+ * (opts.stack_vecs 0)
+ */
+void instance_stacks_enable(struct capture *c);
 /* instance_events_set - the events instance_events_enable enabled, on or off */
 int instance_events_set(struct capture *c, bool on);
 /* instance_loss_read - each CPU's loss counters from the instance's per_cpu/cpuN/stats */
@@ -119,6 +136,23 @@ int readers_start(struct capture *c, const pthread_attr_t *attr);
 int readers_stop(struct capture *c);
 /* readers_free - the trace buffers' files, the raw files and the pages */
 void readers_free(struct capture *c);
+
+/* keep.c: record --keep-worst */
+struct keep;
+/*
+ * keep_new - follow the worst delay of each vector of m's detail.worst_vecs and keep the
+ * sub-buffers (size bytes) from margin_ns before its raise to margin_ns after its entry;
+ * NULL on ENOMEM
+ */
+struct keep *keep_new(int ncpus, unsigned int size, uint64_t margin_ns, const struct matcher *m);
+/* keep_page_src - src, with every sub-buffer the merger is done with offered to k first */
+struct page_src keep_page_src(struct keep *k, const struct page_src *src);
+/*
+ * keep_write - one raw capture per vector under dir (dir/VECTOR/raw, read by analyze):
+ * its sub-buffers, c's formats, comms and symbols; 0 or -errno
+ */
+int keep_write(struct keep *k, struct capture *c, const char *dir);
+void keep_free(struct keep *k);
 
 /* comms.c */
 /*

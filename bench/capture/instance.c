@@ -162,10 +162,15 @@ int instance_read_formats(struct capture *c, char **header, size_t *hlen,
 	for (k = 0; k < EV_NR; k++) {
 		if (c->opts.no_sched && (k == EV_SCHED_SWITCH || k == EV_SCHED_WAKEUP))
 			continue;
+		if (ev_by_trigger(k) && !c->opts.stack_vecs)
+			continue;
 		snprintf(path, sizeof(path), "%s/events/%s/%s/format", top, ev_names[k].system,
 			 ev_names[k].name);
 		formats[k] = read_file_alloc(path, NULL);
-		if (!formats[k]) {
+		if (!formats[k] && ev_by_trigger(k)) {
+			warn_msg("this kernel has no %s event: no stacks", ev_names[k].id);
+			c->opts.stack_vecs = 0;
+		} else if (!formats[k]) {
 			c->res.meta.missing[k] = true;
 			warn_msg("this kernel has no %s event; its figures will be absent",
 				 ev_names[k].id);
@@ -212,7 +217,7 @@ int instance_events_enable(struct capture *c, char *const formats[EV_NR], char *
 	int k;
 
 	for (k = 0; k < EV_NR; k++) {
-		if (!formats[k])
+		if (!formats[k] || ev_by_trigger(k))
 			continue;
 		sys = ev_names[k].system;
 		name = ev_names[k].name;
@@ -228,9 +233,82 @@ int instance_events_enable(struct capture *c, char *const formats[EV_NR], char *
 	return 0;
 }
 
+/*
+ * The kernel stacks of record --stacks: the stacktrace trigger of softirq_entry, with a
+ * filter on the vector, writes a kernel_stack record after each entry of the chosen
+ * vectors only (a stack costs about 3 us on the path here, the kernel unwinding it:
+ * docs/capture-cost.md). The filter runs on every softirq_entry once a trigger is set,
+ * so without --stacks no trigger is set at all. The trigger is journaled like the
+ * instance and removed before it, on every exit path.
+ */
+void instance_stacks_enable(struct capture *c)
+{
+	const char *sep = "";
+	size_t off;
+	int v, e;
+
+	off = (size_t)snprintf(c->trigger, sizeof(c->trigger), "stacktrace if");
+	for (v = 0; v < NR_SOFTIRQS; v++) {
+		if (!(c->opts.stack_vecs & (1u << v)))
+			continue;
+		off += (size_t)snprintf(c->trigger + off, sizeof(c->trigger) - off, "%s vec == %d",
+					sep, v);
+		sep = " ||";
+	}
+	snprintf(c->trigger_path, sizeof(c->trigger_path), "%s/events/irq/softirq_entry/trigger",
+		 c->inst_path);
+	owned_add(OWN_TRIGGER, c->trigger_path);
+	if (tracefs_event_file_write(c->inst, "irq", "softirq_entry", "trigger",
+				     c->trigger) < 0) {
+		e = errno;
+		owned_forget(OWN_TRIGGER, c->trigger_path);
+		c->trigger[0] = '\0';
+		c->opts.stack_vecs = 0;
+		warn_msg("this kernel refused the stacktrace trigger on irq:softirq_entry (%s): "
+			 "no stacks", strerror(e));
+		return;
+	}
+	c->trigger_on = true;
+}
+
+/*
+ * trigger_set - the stacktrace trigger on or off. A trigger keeps softirq_entry firing
+ * (in the kernel's soft mode) while the event itself is disabled, so a capture that is
+ * paused (the capture-off arm of an alternating run) must remove it too.
+ */
+static int trigger_set(struct capture *c, bool on)
+{
+	char off[sizeof(c->trigger) + 1];
+
+	if (!c->trigger[0] || c->trigger_on == on)
+		return 0;
+	snprintf(off, sizeof(off), "!%s", c->trigger);
+	if (tracefs_event_file_write(c->inst, "irq", "softirq_entry", "trigger",
+				     on ? c->trigger : off) < 0)
+		return errno ? -errno : -EIO;
+	c->trigger_on = on;
+	return 0;
+}
+
+/* stacks_disable - the trigger off (the instance would take it along, but say so) */
+static void stacks_disable(struct capture *c)
+{
+	int ret;
+
+	if (!c->trigger[0])
+		return;
+	ret = trigger_set(c, false);
+	if (ret)
+		err_msg("cannot remove the trigger '%s' of %s: %s", c->trigger, c->trigger_path,
+			strerror(-ret));
+	else
+		owned_forget(OWN_TRIGGER, c->trigger_path);
+	c->trigger[0] = '\0';
+}
+
 int instance_events_set(struct capture *c, bool on)
 {
-	int k, ret = 0;
+	int k, e, ret = 0;
 
 	for (k = 0; k < EV_NR; k++) {
 		if (!c->enabled[k])
@@ -239,7 +317,13 @@ int instance_events_set(struct capture *c, bool on)
 									ev_names[k].name) && !ret)
 			ret = errno ? -errno : -EIO;
 	}
-	return ret;
+	/*
+	 * The trigger after the events: removing it waits for the tracepoint's readers
+	 * (about 130 ms here) after it has stopped firing, which must not keep the events
+	 * on that long; set after them, only the entries of the few ms between lack a stack.
+	 */
+	e = trigger_set(c, on);
+	return ret ?: e;
 }
 
 void instance_loss_read(struct capture *c)
@@ -266,6 +350,7 @@ void instance_free(struct capture *c)
 {
 	if (c->inst) {
 		tracefs_trace_off(c->inst);
+		stacks_disable(c);
 		if (tracefs_instance_destroy(c->inst))
 			err_msg("cannot remove tracefs instance %s: %s", c->name, strerror(errno));
 		else

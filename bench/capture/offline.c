@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "decode.h"
+#include "fmt.h"
 #include "result_files.h"
 #include "merge.h"
 #include "output.h"
@@ -202,6 +203,9 @@ static int offline_load(struct offline *o, const char *raw, const char *ivals, c
 	o->res_ready = true;
 	o->res.start_ts = o->rm.start_ts;
 	o->res.meta = o->rm.meta;
+	/* the slowest events and stacks as the live capture kept them */
+	if (result_detail(&o->res))
+		return set_err(errbuf, "out of memory");
 	o->res.end_ts = o->rm.end_ts;
 	memcpy(o->res.loss, o->rm.loss, o->rm.ncpus * sizeof(*o->res.loss));
 	snprintf(path, sizeof(path), "%s/symbols", raw);
@@ -285,6 +289,18 @@ static int offline_run(struct offline *o, const char *raw, char *errbuf)
 	return ret;
 }
 
+/* excerpt_say - what an excerpt of record --keep-worst is around */
+static void excerpt_say(const struct raw_meta *rm, FILE *f)
+{
+	const struct raw_excerpt *e = &rm->excerpt;
+	char d[24];
+
+	fprintf(f, "deferbench: an excerpt kept by record --keep-worst: %.3f s of trace around "
+		"the worst %s delay, %s on CPU %d (raise at %llu ns, entry at %llu ns)\n",
+		(rm->end_ts - rm->start_ts) / 1e9, e->vector, fmt_ns(e->delay_ns, d, sizeof(d)),
+		e->cpu, (unsigned long long)e->raise_ns, (unsigned long long)e->entry_ns);
+}
+
 static void offline_free(struct offline *o)
 {
 	int k;
@@ -321,6 +337,8 @@ int offline_analyze(const char *raw, const char *staging, bool accept_damaged, c
 		int r = ival_writer_close(o->iw);
 
 		o->iw = NULL;
+		if (o->rm.is_excerpt)
+			excerpt_say(&o->rm, stdout);
 		result_print(&o->res, stdout);
 		fflush(stdout);
 		if (!r && staging)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "decode.h"
+#include "detail.h"
 #include "jsonread.h"
 #include "jsonw.h"
 #include "result_files.h"
@@ -53,6 +54,39 @@ int raw_save_formats(const char *rawdir, const char *header, size_t hlen,
 			 ev_names[k].name);
 		ret = save_text(path, formats[k], strlen(formats[k]));
 	}
+	return ret;
+}
+
+static int addr_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int raw_save_symbols(const char *rawdir, const struct result *r)
+{
+	const struct detail *d = r->m.detail;
+	size_t n = r->m.nfuncs + 1 + (d ? d->nframes : 0), i = 0, j;
+	char path[PATH_MAX];
+	uint64_t *addrs;
+	int ret;
+
+	addrs = calloc(n, sizeof(*addrs));
+	if (!addrs)
+		return -ENOMEM;
+	for (j = 0; j < r->m.nfuncs; j++)
+		addrs[i++] = r->m.funcs[j].addr;
+	/* offline analysis needs it to tell flush barriers from unmatched starts */
+	if (r->m.barrier_func)
+		addrs[i++] = r->m.barrier_func;
+	/* and the frames of the stacks, to name them as the live capture did */
+	for (j = 0; d && j < d->nframes; j++)
+		addrs[i++] = d->frames[j];
+	qsort(addrs, i, sizeof(*addrs), addr_cmp);
+	snprintf(path, sizeof(path), "%s/symbols", rawdir);
+	ret = symtab_save(&r->syms, addrs, i, path);
+	free(addrs);
 	return ret;
 }
 
@@ -191,7 +225,30 @@ bad:
 		       "printable bytes)", path, lineno);
 }
 
+/* json_detail - what was kept beyond the histograms (detail.h), when anything was */
+static void json_detail(json_object *o, const struct result_meta *m, bool excerpt)
+{
+	char vecs[128];
+
+	if (m->slowest)
+		jsonw_u64(o, "slowest", m->slowest);
+	if (m->stack_vecs)
+		json_object_object_add(o, "stacks", json_object_new_string(
+			vecs_format(m->stack_vecs, vecs, sizeof(vecs))));
+	if (m->keep_worst_ns && !excerpt) {
+		jsonw_u64(o, "keep_worst_ns", m->keep_worst_ns);
+		json_object_object_add(o, "keep_worst", json_object_new_string(
+			vecs_format(m->worst_vecs, vecs, sizeof(vecs))));
+	}
+}
+
 int raw_save_meta(const char *rawdir, const struct result *r, unsigned int subbuf_size)
+{
+	return raw_save_excerpt_meta(rawdir, r, subbuf_size, NULL);
+}
+
+int raw_save_excerpt_meta(const char *rawdir, const struct result *r, unsigned int subbuf_size,
+			  const struct raw_excerpt *ex)
 {
 	json_object *o = json_object_new_object(), *loss = json_object_new_array();
 	json_object *missing = json_object_new_array();
@@ -201,10 +258,22 @@ int raw_save_meta(const char *rawdir, const struct result *r, unsigned int subbu
 	json_object_object_add(o, "schema", json_object_new_string(RAW_SCHEMA));
 	json_object_object_add(o, "cpus", json_object_new_int(r->ncpus));
 	jsonw_u64(o, "subbuf_size", subbuf_size);
-	jsonw_u64(o, "start_ts", r->start_ts);
-	jsonw_u64(o, "end_ts", r->end_ts);
+	jsonw_u64(o, "start_ts", ex ? ex->start_ts : r->start_ts);
+	jsonw_u64(o, "end_ts", ex ? ex->end_ts : r->end_ts);
 	jsonw_u64(o, "interval_ns", r->meta.interval_ns);
-	jsonw_u64(o, "interval_origin_ns", r->m.t0);
+	jsonw_u64(o, "interval_origin_ns", ex ? ex->origin_ns : r->m.t0);
+	json_detail(o, &r->meta, ex != NULL);
+	if (ex) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "vector", json_object_new_string(ex->vector));
+		jsonw_u64(e, "delay_ns", ex->delay_ns);
+		jsonw_u64(e, "raise_ns", ex->raise_ns);
+		jsonw_u64(e, "entry_ns", ex->entry_ns);
+		json_object_object_add(e, "cpu", json_object_new_int(ex->cpu));
+		jsonw_u64(e, "margin_ns", ex->margin_ns);
+		json_object_object_add(o, "excerpt", e);
+	}
 	jsonw_u64(o, "buffer_kb", r->meta.buffer_kb);
 	if (r->meta.sched_events[0])
 		json_object_object_add(o, "sched_events",
@@ -228,7 +297,8 @@ int raw_save_meta(const char *rawdir, const struct result *r, unsigned int subbu
 		jsonw_u64(l, "overrun", r->loss[c].overrun);
 		jsonw_u64(l, "commit_overrun", r->loss[c].commit_overrun);
 		jsonw_u64(l, "dropped", r->loss[c].dropped);
-		jsonw_u64(l, "read_events", r->loss[c].read_events);
+		/* an excerpt's cpuN.dat holds these of the events read */
+		jsonw_u64(l, "read_events", ex ? ex->records[c] : r->loss[c].read_events);
 		json_object_array_add(loss, l);
 	}
 	json_object_object_add(o, "loss", loss);
@@ -314,6 +384,50 @@ static int read_command_status(const struct jr *j, json_object *o, struct result
 	return jr_int(j, cs, "command_status", "exit", 0, 255, &m->cmd_exit);
 }
 
+/* read_detail - what was kept beyond the histograms, and an excerpt's delay */
+static int read_detail(const struct jr *j, json_object *o, struct raw_meta *rm)
+{
+	struct result_meta *m = &rm->meta;
+	char vecs[128], err[ERRBUF_LEN];
+	json_object *e;
+	uint64_t v;
+	int ret = 0;
+
+	if (jr_has(o, "slowest")) {
+		ret = jr_u64(j, o, "", "slowest", &v);
+		if (!ret && (!v || v > SLOWEST_MAX))
+			ret = jr_fail(j, "", "slowest", "%llu is out of range [1, %d]",
+				      (unsigned long long)v, SLOWEST_MAX);
+		m->slowest = (uint32_t)v;
+	}
+	if (!ret && jr_has(o, "stacks")) {
+		ret = jr_str(j, o, "", "stacks", vecs, sizeof(vecs));
+		if (!ret && vecs_parse(vecs, &m->stack_vecs, err))
+			ret = jr_fail(j, "", "stacks", "%s", err);
+	}
+	if (!ret && jr_has(o, "keep_worst_ns")) {
+		ret = jr_u64(j, o, "", "keep_worst_ns", &m->keep_worst_ns);
+		ret = ret ?: jr_str(j, o, "", "keep_worst", vecs, sizeof(vecs));
+		if (!ret && vecs_parse(vecs, &m->worst_vecs, err))
+			ret = jr_fail(j, "", "keep_worst", "%s", err);
+	}
+	if (ret || !jr_has(o, "excerpt"))
+		return ret;
+	rm->is_excerpt = true;
+	ret = jr_get(j, o, "", "excerpt", json_type_object, &e);
+	ret = ret ?: jr_str(j, e, "excerpt", "vector", rm->excerpt.vector,
+			    sizeof(rm->excerpt.vector));
+	if (!ret && softirq_vec_from_name(rm->excerpt.vector) < 0)
+		ret = jr_fail(j, "excerpt", "vector", "'%s' is not a softirq vector",
+			      rm->excerpt.vector);
+	ret = ret ?: jr_u64(j, e, "excerpt", "delay_ns", &rm->excerpt.delay_ns);
+	ret = ret ?: jr_u64(j, e, "excerpt", "raise_ns", &rm->excerpt.raise_ns);
+	ret = ret ?: jr_u64(j, e, "excerpt", "entry_ns", &rm->excerpt.entry_ns);
+	ret = ret ?: jr_int(j, e, "excerpt", "cpu", 0, rm->ncpus - 1, &rm->excerpt.cpu);
+	ret = ret ?: jr_u64(j, e, "excerpt", "margin_ns", &rm->excerpt.margin_ns);
+	return ret;
+}
+
 /* printable - a string from a file that deferbench prints: control characters become '?' */
 static void printable(char *s)
 {
@@ -394,6 +508,7 @@ int raw_parse_meta(const char *text, size_t len, const char *path, struct raw_me
 	ret = ret ?: jr_str_opt(&j, o, "", "trace_clock", rm->meta.trace_clock,
 				sizeof(rm->meta.trace_clock));
 	ret = ret ?: read_missing(&j, o, rm);
+	ret = ret ?: read_detail(&j, o, rm);
 	ret = ret ?: read_command_status(&j, o, &rm->meta);
 	ret = ret ?: read_loss(&j, o, rm);
 	if (ret) {

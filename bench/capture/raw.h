@@ -4,14 +4,17 @@
  *
  * DIR/raw/
  *   capture.json        schema deferbench-raw/1: CPUs, sub-buffer size, start/end
- *                       timestamps, interval, metadata, per-CPU loss counters
+ *                       timestamps, interval, metadata, per-CPU loss counters; what
+ *                       was kept beyond the histograms (slowest, stacks, keep_worst),
+ *                       and for an excerpt of record --keep-worst the delay it is around
  *   header_page         the ring buffer's sub-buffer header format
- *   formats/SYS/EVENT   the format file of every event that was enabled
+ *   formats/SYS/EVENT   the format file of every event that was enabled (and of
+ *                       ftrace/kernel_stack with record --stacks)
  *   cpuN.dat            CPU N's sub-buffers as read from trace_pipe_raw, each
  *                       exactly sub-buffer-size bytes, in reading order
  *   comms               "pid comm" of kernel workers and ksoftirqd at capture start, then
  *                       of the tasks named during it (those that held bottom halves off)
- *   symbols             "addr T name" of every work function seen
+ *   symbols             "addr T name" of every work function and stack frame seen
  */
 #ifndef DEFERBENCH_RAW_H
 #define DEFERBENCH_RAW_H
@@ -45,16 +48,38 @@ int raw_load_comms(const char *rawdir, struct comm_entry **c, size_t *n, char *e
 int raw_parse_comms(char *text, size_t len, const char *path, struct comm_entry **c,
 		    size_t *n, char *errbuf);
 
+/*
+ * raw_save_symbols - the symbols file: the symbol of every work function, of
+ * wq_barrier_func and of every stack frame r saw, each once; 0 or -errno
+ */
+int raw_save_symbols(const char *rawdir, const struct result *r);
 /* raw_save_meta - capture.json, after the capture stopped */
 int raw_save_meta(const char *rawdir, const struct result *r, unsigned int subbuf_size);
+/*
+ * An excerpt (record --keep-worst): the sub-buffers around one vector's worst delay,
+ * a raw capture of its own whose capture.json says so ("excerpt") and spans only them.
+ */
+struct raw_excerpt {
+	uint64_t start_ts, end_ts;	/* the span of its records, with the margin */
+	uint64_t origin_ns;		/* the capture's intervals, moved before start_ts */
+	char vector[16];
+	uint64_t delay_ns, raise_ns, entry_ns;	/* the worst delay: raise -> entry */
+	int cpu;
+	uint64_t margin_ns;
+	uint64_t *records;		/* [cpu]: the records its cpuN.dat holds */
+};
+int raw_save_excerpt_meta(const char *rawdir, const struct result *r, unsigned int subbuf_size,
+			  const struct raw_excerpt *ex);
 
 struct raw_meta {
 	int ncpus;
 	unsigned int subbuf_size;
 	uint64_t start_ts, end_ts, interval_ns;
 	uint64_t interval_origin_ns;	/* interval 0 begins here (start_ts, or before it) */
-	struct result_meta meta;
+	struct result_meta meta;	/* with what was kept beyond the histograms */
 	struct cpu_loss *loss;		/* [ncpus], caller frees */
+	bool is_excerpt;		/* record --keep-worst's excerpt: */
+	struct raw_excerpt excerpt;	/* around which delay */
 };
 /*
  * raw_load_meta - capture.json of rawdir, checked (a power-of-two sub-buffer size, a

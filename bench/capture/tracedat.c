@@ -162,7 +162,7 @@ static int events_list(const struct td *t, const struct match_counts *n, char *l
 
 	list[0] = '\0';
 	for (k = 0; k < EV_NR; k++) {
-		if (n && n->events[k])
+		if ((n && n->events[k]) || ev_by_trigger(k))
 			continue;
 		count++;
 		if (off < len)
@@ -192,7 +192,7 @@ static int events_check(struct td *t)
 	for (i = 0; i < ARRAY_SIZE(wq_events); i++)
 		wq &= n->events[wq_events[i]] > 0;
 	for (k = 0; k < EV_NR; k++)
-		if (t->dec.present[k] && off < sizeof(cmd))
+		if (t->dec.present[k] && !ev_by_trigger(k) && off < sizeof(cmd))
 			off += snprintf(cmd + off, sizeof(cmd) - off, " -e %s", ev_names[k].id);
 	if (!sirq && !wq) {
 		events_list(t, n, list, sizeof(list));
@@ -414,7 +414,7 @@ static int td_run(struct td *t, const char *path)
 	if (map_init(&t->named, 1, 1024) || map_init(&t->funcs_seen, 1, 256))
 		return set_err(t->errbuf, "out of memory");
 	for (k = 0; k < EV_NR; k++)
-		t->missing[k] = !t->dec.present[k];
+		t->missing[k] = !t->dec.present[k] && !ev_by_trigger(k);
 	if (tracecmd_iterate_events(t->h, NULL, 0, on_record, t) < 0 && !t->err)
 		return set_err(t->errbuf, "%s: reading the events failed", path);
 	if (t->err)

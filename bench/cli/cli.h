@@ -71,8 +71,12 @@ struct record_args {
 	bool sched_all;
 	const char *capture_cpus;	/* --capture-cpus, or NULL */
 	const char *store;		/* --store: add the results to this results store */
+	uint32_t slowest;		/* --slowest: N per group; 0: none */
+	unsigned int stack_vecs;	/* --stacks: a bit per vector; 0: none */
+	uint64_t keep_worst_ns;		/* --keep-worst: the window; 0: none */
 	char **cmd;			/* NULL-terminated, or NULL */
 };
+#define KEEP_WORST_DEFAULT_NS (10 * NSEC_PER_MSEC)
 int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf);
 int cmd_record(int argc, char **argv);
 extern const struct cli_command cli_record;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "detail.h"
 #include "result_files.h"
 #include "cli.h"
 #include "leftovers.h"
@@ -21,7 +22,48 @@
 #include "proc.h"
 #include "outw.h"
 #include "msg.h"
+#include "parse.h"
 #include "sys.h"
+
+/* set_slowest - --slowest[=N] */
+static int set_slowest(const struct opt_desc *o __unused, const char *arg, void *args,
+		       char *errbuf)
+{
+	struct record_args *a = args;
+	uint64_t v;
+
+	a->slowest = SLOWEST_DEFAULT;
+	if (!arg)
+		return 0;
+	if (parse_u64(arg, 1, SLOWEST_MAX, &v, errbuf))
+		return -EINVAL;
+	a->slowest = (uint32_t)v;
+	return 0;
+}
+
+/* set_stacks - --stacks[=VECTORS] */
+static int set_stacks(const struct opt_desc *o __unused, const char *arg, void *args,
+		      char *errbuf)
+{
+	struct record_args *a = args;
+
+	a->stack_vecs = STACK_VECS_DEFAULT;
+	return arg ? vecs_parse(arg, &a->stack_vecs, errbuf) : 0;
+}
+
+/* set_keep_worst - --keep-worst[=WINDOW] */
+static int set_keep_worst(const struct opt_desc *o __unused, const char *arg, void *args,
+			  char *errbuf)
+{
+	struct record_args *a = args;
+
+	a->keep_worst_ns = KEEP_WORST_DEFAULT_NS;
+	if (arg && parse_duration_ns(arg, &a->keep_worst_ns, errbuf))
+		return -EINVAL;
+	if (!a->keep_worst_ns || a->keep_worst_ns > NSEC_PER_SEC)
+		return set_err(errbuf, "'%s': the window is 1ns to 1s", arg);
+	return 0;
+}
 
 static const struct opt_desc record_opts[] = {
 	CLI_OPT_DURATION(record_args, duration_ns,
@@ -38,6 +80,19 @@ static const struct opt_desc record_opts[] = {
 	CLI_OPT_FORCE(record_args, force, "replace earlier results in DIR"),
 	CLI_OPT_STORE(record_args, store,
 		      "with -o: add the results to this results store (deferbench history)"),
+	OPT_CALLBACK_OPTARG(0, "slowest", record_args, slowest, "N", set_slowest,
+			    "list the N slowest delays and runs of each softirq vector, workqueue "
+			    "function and context (default 10, at most 1000) with their time, "
+			    "CPU, causes and task"),
+	OPT_CALLBACK_OPTARG(0, "stacks", record_args, stack_vecs, "VECTORS", set_stacks,
+			    "a kernel stack at each softirq entry of these vectors (default "
+			    "NET_RX,BLOCK,TIMER; 'all'), weighted by the delay it ended: the code "
+			    "that held them back; implies --slowest"),
+	OPT_CALLBACK_OPTARG(0, "keep-worst", record_args, keep_worst_ns, "WINDOW",
+			    set_keep_worst,
+			    "with -o: keep the raw trace from WINDOW (default 10ms) before the "
+			    "worst delay of each --stacks vector to WINDOW after it, in "
+			    "DIR/worst/VECTOR for 'deferbench analyze'; implies --slowest"),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -90,6 +145,11 @@ int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf
 		return set_err(errbuf, "--force needs -o DIR");
 	if (a->store && !a->out_dir)
 		return set_err(errbuf, "--store needs -o DIR: the store imports the result files");
+	if (a->keep_worst_ns && !a->out_dir)
+		return set_err(errbuf, "--keep-worst needs -o DIR to keep the trace in");
+	/* a stack or a kept trace is read beside the slowest events */
+	if ((a->stack_vecs || a->keep_worst_ns) && !a->slowest)
+		a->slowest = SLOWEST_DEFAULT;
 	return 0;
 }
 
@@ -196,7 +256,7 @@ static int command_status(int status, bool stopped)
 static int record_run(const struct record_args *a, const char *staging, const char *command,
 		      int *cmd_status)
 {
-	char err[ERRBUF_LEN] = "", raw[PATH_MAX + 8], ivals[PATH_MAX + 16];
+	char err[ERRBUF_LEN] = "", raw[PATH_MAX + 8], ivals[PATH_MAX + 16], worst[PATH_MAX + 8];
 	struct capture_opts co = {
 		.buffer_kb = a->buffer_kb,
 		.interval_ns = a->interval_ns,
@@ -205,6 +265,10 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 		.cpus = a->capture_cpus,
 		.command = command,
 		.align_intervals = a->align,
+		.slowest = a->slowest,
+		.stack_vecs = a->stack_vecs,
+		.keep_worst_ns = a->keep_worst_ns,
+		.worst_vecs = a->stack_vecs ? a->stack_vecs : STACK_VECS_DEFAULT,
 	};
 	struct capture *c;
 	bool stopped = false;
@@ -216,6 +280,8 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 		snprintf(ivals, sizeof(ivals), "%s/intervals.csv", staging);
 		co.raw_dir = a->raw ? raw : NULL;
 		co.intervals_csv = ivals;
+		snprintf(worst, sizeof(worst), "%s/worst", staging);
+		co.worst_dir = worst;
 	}
 	c = capture_new(&co, err);
 	if (!c) {

@@ -124,6 +124,21 @@ static int field(struct tep_event *ev, const char *name, struct field_loc *loc, 
 	return 0;
 }
 
+/* ev_field_flags, ev_field_elem - a field's TEP_FIELD_* flags and element size */
+static unsigned long ev_field_flags(struct tep_event *ev, const char *name)
+{
+	struct tep_format_field *f = tep_find_any_field(ev, name);
+
+	return f ? f->flags : 0;
+}
+
+static unsigned int ev_field_elem(struct tep_event *ev, const char *name)
+{
+	struct tep_format_field *f = tep_find_any_field(ev, name);
+
+	return f ? f->elementsize : 0;
+}
+
 static unsigned int end_of(struct field_loc f)
 {
 	return (unsigned int)f.offset + f.size;
@@ -182,6 +197,12 @@ static unsigned int min_len(const struct decoder *d, int k)
 		used[n++] = d->np_dev;
 		used[n++] = d->np_work;
 		used[n++] = d->np_budget;
+		break;
+	case EV_KERNEL_STACK:
+		/* the frames: checked against the record's 'size' field by decode_record */
+		used[n++] = d->ks_size;
+		if (d->ks_caller.offset > len)
+			len = d->ks_caller.offset;
 		break;
 	}
 	for (i = 0; i < n; i++)
@@ -246,6 +267,16 @@ static int event_fields(struct decoder *d, int k, struct tep_event *ev, char *er
 		      field(ev, "work", &d->np_work, false, errbuf) ?:
 		      field(ev, "budget", &d->np_budget, false, errbuf);
 		d->np_dev.size = 4;
+		break;
+	case EV_KERNEL_STACK:
+		ret = field(ev, "size", &d->ks_size, false, errbuf) ?:
+		      field(ev, "caller", &d->ks_caller, false, errbuf);
+		/* return addresses of a 64-bit kernel, whatever the declared count */
+		if (!ret && (d->ks_size.size != 4 || !(ev_field_flags(ev, "caller") &
+						       TEP_FIELD_IS_ARRAY) ||
+			     ev_field_elem(ev, "caller") != 8))
+			ret = set_err(errbuf, "%s/%s: fields 'size' and 'caller' are not an int "
+				      "and an array of 8-byte addresses", ev->system, ev->name);
 		break;
 	}
 	if (ret)
@@ -320,6 +351,10 @@ const char *decode_bad_text(const struct decoder *d, int bad, const void *data,
 	case DEC_UNKNOWN_ID:
 		snprintf(buf, buflen, "a record has event id %u, which none of the formats has",
 			 id);
+		break;
+	case DEC_STACK:
+		snprintf(buf, buflen, "a %s record of %u bytes says it holds more frames than "
+			 "fit in it", ev_names[EV_KERNEL_STACK].id, len);
 		break;
 	case DEC_DATA_LOC:
 		snprintf(buf, buflen, "the workqueue name of a %s record lies outside its %u "

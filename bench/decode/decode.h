@@ -37,6 +37,7 @@ struct decoder {
 	struct field_loc tl_func[2];	/* tasklet entry, exit */
 	struct field_loc irq_irq[2], irq_name;	/* irq_handler entry, exit */
 	struct field_loc np_dev, np_work, np_budget;
+	struct field_loc ks_size, ks_caller;	/* kernel_stack: frames, the first frame */
 	struct field_loc common_pid, common_flags;
 	unsigned int min_len[EV_NR];	/* the shortest record that holds every field read */
 	uint64_t other_events;		/* ids that are not ours (should stay 0) */
@@ -66,6 +67,7 @@ enum dec_bad {
 	DEC_SHORT = 1,		/* shorter than its format says */
 	DEC_UNKNOWN_ID,		/* an event id none of the formats has */
 	DEC_DATA_LOC,		/* a __data_loc string lies outside the record */
+	DEC_STACK,		/* a kernel_stack record's frames run past it */
 };
 /* decode_bad_text - a sentence for what decode_record() returned */
 const char *decode_bad_text(const struct decoder *d, int bad, const void *data,
@@ -142,7 +144,8 @@ static inline int decode_record(struct decoder *d, struct matcher *m, int cpu, u
 		loc = (uint32_t)rd_field(data, d->q_wq);
 		if ((loc & 0xffff) + (loc >> 16) > len)
 			return DEC_DATA_LOC;
-		match_wq_queue(m, cpu, ts, rd_field(data, d->q_work), rd_field(data, d->q_func),
+		match_wq_queue(m, cpu, ts, (int)rd_field(data, d->common_pid),
+			       rd_field(data, d->q_work), rd_field(data, d->q_func),
 			       base + (loc & 0xffff), loc >> 16);
 		break;
 	case EV_WQ_ACTIVATE:
@@ -197,6 +200,13 @@ static inline int decode_record(struct decoder *d, struct matcher *m, int cpu, u
 				(unsigned int)rd_field(data, d->common_flags),
 				base + (loc & 0xffff), loc >> 16,
 				(int)rd_field(data, d->np_work), (int)rd_field(data, d->np_budget));
+		break;
+	case EV_KERNEL_STACK:
+		/* the record holds 'size' frames, however many its format declares */
+		loc = (uint32_t)rd_field(data, d->ks_size);
+		if (loc > (len - d->ks_caller.offset) / 8)
+			return DEC_STACK;
+		match_kernel_stack(m, cpu, ts, base + d->ks_caller.offset, loc);
 		break;
 	}
 	return 0;

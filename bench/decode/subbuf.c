@@ -53,14 +53,19 @@ static int bad_at(struct subbuf_bad *bad, unsigned int off, const char *fmt, ...
 	return -EPROTO;
 }
 
-int subbuf_check(const void *page, unsigned int size, uint64_t ts_lo, uint64_t ts_hi,
-		 struct subbuf_bad *bad)
+/*
+ * walk - subbuf_check, and the first and last record's timestamps (0: no record) and
+ * how many data records it holds
+ */
+static int walk(const void *page, unsigned int size, uint64_t ts_lo, uint64_t ts_hi,
+		struct subbuf_bad *bad, uint64_t *first, uint64_t *last, uint64_t *records)
 {
 	const unsigned char *p = page, *data = p + SUBBUF_HDR;
 	uint64_t ts, commit, len, next, ext;
 	unsigned int cap, csize, curr = 0;
 	uint32_t tl, type, delta;
 
+	*first = *last = *records = 0;
 	if (size <= SUBBUF_HDR)
 		return bad_at(bad, 0, "a sub-buffer of %u bytes has no room for records", size);
 	cap = size - SUBBUF_HDR;
@@ -127,9 +132,31 @@ data_record:
 				return bad_at(bad, off, "timestamp %llu lies outside the capture "
 					      "[%llu, %llu]", (unsigned long long)ts,
 					      (unsigned long long)ts_lo, (unsigned long long)ts_hi);
+			if (!*first)
+				*first = ts;
+			*last = ts;
+			(*records)++;
 			break;
 		}
 		curr = (unsigned int)next;
 	}
 	return 0;
+}
+
+int subbuf_check(const void *page, unsigned int size, uint64_t ts_lo, uint64_t ts_hi,
+		 struct subbuf_bad *bad)
+{
+	uint64_t first, last, records;
+
+	return walk(page, size, ts_lo, ts_hi, bad, &first, &last, &records);
+}
+
+int subbuf_span(const void *page, unsigned int size, uint64_t *first, uint64_t *last,
+		uint64_t *records)
+{
+	struct subbuf_bad bad;
+
+	if (walk(page, size, 0, UINT64_MAX, &bad, first, last, records))
+		return -EPROTO;
+	return *last ? 0 : -ENODATA;
 }

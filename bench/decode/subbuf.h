@@ -33,4 +33,12 @@ struct subbuf_bad {
 int subbuf_check(const void *page, unsigned int size, uint64_t ts_lo, uint64_t ts_hi,
 		 struct subbuf_bad *bad);
 
+/*
+ * subbuf_span - the timestamps of the first and the last record of a sub-buffer that
+ * subbuf_check accepts, and how many data records it holds (what the merger counts);
+ * -EPROTO for one it refuses, -ENODATA for one without records
+ */
+int subbuf_span(const void *page, unsigned int size, uint64_t *first, uint64_t *last,
+		uint64_t *records);
+
 #endif

@@ -316,6 +316,24 @@ static bool option_of_tracefs(const char *path, const char *name)
 }
 
 /*
+ * softirq_trigger - path is INSTANCE/events/irq/softirq_entry/trigger of a deferbench
+ * instance (record --stacks sets its stacktrace trigger there)
+ */
+static bool softirq_trigger(const char *path)
+{
+	static const char tail[] = "/events/irq/softirq_entry/trigger";
+	char inst[PATH_MAX];
+	size_t n = strlen(path);
+
+	if (n <= strlen(tail) || strcmp(path + n - strlen(tail), tail) ||
+	    n - strlen(tail) >= sizeof(inst))
+		return false;
+	snprintf(inst, sizeof(inst), "%.*s", (int)(n - strlen(tail)), path);
+	return base_starts(inst, NAME_INSTANCE_PREFIX) &&
+	       base_ends_pid(inst, NAME_INSTANCE_PREFIX) && strstr(inst, "/instances/");
+}
+
+/*
  * clean_one - undo one journaled resource; 0 when it is gone, 1 when it stays. Each
  * kind is checked to be what deferbench makes before anything is removed: a damaged
  * file must not make restore delete what is not deferbench's.
@@ -406,6 +424,18 @@ static int clean_one(const struct owned_file *f, const struct owned_res *r, FILE
 			return 1;
 		}
 		say(report, "turned the tracefs option %s back on", r->path);
+		return 0;
+	case OWN_TRIGGER:
+		/* removed before its instance (newest first); rmdir would drop it too */
+		if (!S_ISREG(st.st_mode) || !softirq_trigger(r->path))
+			break;
+		ret = write_file(r->path, "!stacktrace");
+		/* a capture killed while paused had taken it off already */
+		if (ret && ret != -ENOENT) {
+			err_msg("removing the stacktrace trigger %s: %s", r->path, strerror(-ret));
+			return 1;
+		}
+		say(report, "removed the stacktrace trigger %s", r->path);
 		return 0;
 	default:
 		break;

@@ -64,6 +64,13 @@ void csvw_dbl(struct csvw *w, double v)
 		w->err = -EIO;
 }
 
+void csvw_fixed(struct csvw *w, double v, int decimals)
+{
+	sep(w);
+	if (fprintf(w->f, "%.*f", decimals, v) < 0 && !w->err)
+		w->err = -EIO;
+}
+
 void csvw_end(struct csvw *w)
 {
 	if (fputc('\n', w->f) == EOF && !w->err)

@@ -23,6 +23,8 @@ void csvw_str(struct csvw *w, const char *s);
 void csvw_u64(struct csvw *w, uint64_t v);
 void csvw_i64(struct csvw *w, int64_t v);
 void csvw_dbl(struct csvw *w, double v);
+/* csvw_fixed - v with that many decimals (csvw_dbl has 3) */
+void csvw_fixed(struct csvw *w, double v, int decimals);
 void csvw_end(struct csvw *w);
 /* a header row from a NULL-terminated list of names */
 void csvw_header(struct csvw *w, const char *const *names);

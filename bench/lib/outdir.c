@@ -74,6 +74,7 @@ static const struct out_name format_dirs[] = {
 	{ "sched", NULL, event_files },
 	{ "napi", NULL, event_files },
 	{ "irq_vectors", NULL, event_files },
+	{ "ftrace", NULL, event_files },
 	{ NULL },
 };
 
@@ -81,6 +82,28 @@ static const struct out_name raw_files[] = {
 	{ "capture.json" }, { "header_page" }, { "comms" }, { "symbols" },
 	{ NULL, cpu_dat, NULL },
 	{ "formats", NULL, format_dirs },
+	{ NULL },
+};
+
+/* vector_name - a softirq vector's name ("NET_RX"): upper-case letters and '_' */
+static bool vector_name(const char *name)
+{
+	const char *p = name;
+
+	for (; *p; p++)
+		if (!isupper((unsigned char)*p) && *p != '_')
+			return false;
+	return p != name && p - name < 16;
+}
+
+/* record --keep-worst: worst/VECTOR/raw, a raw capture around the vector's worst delay */
+static const struct out_name excerpt_files[] = {
+	{ "raw", NULL, raw_files },
+	{ NULL },
+};
+
+static const struct out_name worst_dirs[] = {
+	{ NULL, vector_name, excerpt_files },
 	{ NULL },
 };
 
@@ -92,8 +115,9 @@ static const struct out_name report_files[] = {
 static const struct out_name result_files[] = {
 	{ "summary.json" }, { "softirq.csv" }, { "workqueue.csv" }, { "histograms.csv" },
 	{ "contexts.csv" }, { "softirq_wait.csv" }, { "intervals.csv" }, { "report.md" },
-	{ "report.html" },
+	{ "report.html" }, { "slowest.csv" }, { "stacks.csv" }, { "stacks.folded" },
 	{ "raw", NULL, raw_files },
+	{ "worst", NULL, worst_dirs },
 	{ "plots", NULL, report_files },
 	{ "tables", NULL, report_files },
 	{ NULL },

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * outdir.h - the names of deferbench's results (summary.json, the CSVs, raw/ with its
- * files, report.md, report.html, plots/, tables/), for the one place that still goes by
+ * outdir.h - the names of deferbench's results (summary.json, the CSVs,
+ * stacks.folded, raw/ with its files, worst/VECTOR/raw/, report.md, report.html, plots/, tables/), for the one place that still goes by
  * name: the staging directory "DIR.partial-PID" that a deferbench older than the output
  * writer (outw.h) left after a SIGKILL, which has no log of what it made. Everything
  * else knows deferbench's files by the manifest beside them (manifest.h).

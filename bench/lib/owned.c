@@ -25,6 +25,7 @@ const char *const owned_kind_names[OWN_NR] = {
 	[OWN_OLD] = "old",
 	[OWN_TMPDIR] = "tmpdir",
 	[OWN_OPTION_OFF] = "option_off",
+	[OWN_TRIGGER] = "trigger",
 };
 
 #define OWNED_MAX 64		/* resources of one process; a few in practice */

@@ -4,8 +4,9 @@
  * before each is created, so that after a SIGKILL or a crash `deferbench restore` (and
  * the next record or run) can remove them: its tracefs instance, a tracefs mount it
  * made, staging directories (DIR.partial-PID, DIR.old-PID), temporary directories
- * (the block workload's, cyclictest's) and the top-level tracefs option record-cmd
- * while record turns it off to make its instance.
+ * (the block workload's, cyclictest's), the top-level tracefs option record-cmd
+ * while record turns it off to make its instance, and the stacktrace trigger of
+ * record --stacks in that instance.
  *
  * One file per process, OWNED_DIR/<pid>.json (root), $XDG_RUNTIME_DIR/deferbench/
  * owned/<pid>.json (other users), or $DEFERBENCH_OWNED_DIR (tests):
@@ -34,6 +35,7 @@ enum owned_kind {
 	OWN_OLD,	/* DIR.old-PID: put back as DIR if DIR is missing, else as staging */
 	OWN_TMPDIR,	/* a deferbench-* temporary directory: removed whole */
 	OWN_OPTION_OFF,	/* tracefs options/record-cmd turned off for a moment: back to 1 */
+	OWN_TRIGGER,	/* the stacktrace trigger of an instance's softirq_entry: removed */
 	OWN_NR
 };
 extern const char *const owned_kind_names[OWN_NR];

@@ -251,6 +251,12 @@ void record_free(struct record *rec)
 		free(rec->ser[i].iv);
 	}
 	free(rec->ser);
+	free(rec->slow);
+	free(rec->svec);
+	free(rec->sites);
+	for (i = 0; i < rec->nstacks; i++)
+		free(rec->stacks[i].folded);
+	free(rec->stacks);
 	workload_free(&rec->wl);
 	memset(rec, 0, sizeof(*rec));
 }

@@ -123,6 +123,46 @@ struct wait_data {
 	size_t ntask;
 };
 
+/*
+ * record --slowest and --stacks: summary.json's slowest (flattened: one entry per event)
+ * and stacks (per vector, and per call site), and stacks.csv's stacks for flame graphs.
+ */
+struct slow_data {
+	char group[16];			/* "softirq", "workqueue", "context" */
+	char name[FUNC_LEN];		/* vector, workqueue, or context name */
+	char func[FUNC_LEN];		/* work function, or the context ("napi_thread"); "" */
+	char where[NAME_LEN];		/* pool, or where the context ran; "" */
+	char metric[16];		/* "delay", "runtime" */
+	unsigned int rank;		/* 1: the group's worst */
+	uint64_t ns, at_ns, interval;	/* at_ns: trace clock; interval: of intervals.csv */
+	double t_s;			/* since the intervals' origin */
+	int cpu;			/* -1: unknown */
+	char task[NAME_LEN];		/* held BH off, or queued the work; "" */
+	char causes[TEXT_LEN];		/* "hardirq 80%, other 20%"; "" */
+	char site[FUNC_LEN];		/* where its softirq ran from ("irq exit of X"); "" */
+};
+
+struct stackvec_data {
+	char vector[NAME_LEN];
+	uint64_t entries, with_stack;
+	uint64_t delay_ns, stack_delay_ns;	/* the vector's split delay; the stacks' part */
+	uint64_t bh_disabled_ns, stack_bh_disabled_ns;	/* the same of bh_disabled */
+};
+
+struct site_data {
+	char vector[NAME_LEN];
+	char how[16];			/* "bh_enable", "irq_exit", "ksoftirqd", "other" */
+	char site[FUNC_LEN];
+	char path[TEXT_LEN];		/* "site <- caller <- caller" */
+	uint64_t count, wait_ns, bh_disabled_ns, run_ns, long_runs, long_run_ns;
+};
+
+struct stack_data {
+	char vector[NAME_LEN];
+	uint64_t count, wait_ns, run_ns, long_run_ns;
+	char *folded;			/* "outermost;...;innermost", malloc'ed */
+};
+
 struct wl_metric_data {
 	char name[NAME_LEN];
 	char unit[16];
@@ -222,6 +262,14 @@ struct record {
 	size_t nctx;
 	struct wait_data *wait;		/* softirq_wait, when the file has it */
 	size_t nwait;
+	struct slow_data *slow;		/* record --slowest, when the file has them */
+	size_t nslow;
+	struct stackvec_data *svec;	/* record --stacks */
+	size_t nsvec;
+	struct site_data *sites;
+	size_t nsites;
+	struct stack_data *stacks;	/* stacks.csv, when it was there */
+	size_t nstacks;
 	struct ival_series *ser;	/* per-interval histograms, when the files were there */
 	size_t nser;
 	bool has_ivals;			/* intervals.csv was read */

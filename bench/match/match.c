@@ -5,6 +5,7 @@
  */
 #include "match.h"
 #include "match_int.h"
+#include "detail.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -47,6 +48,7 @@ const struct ev_name ev_names[EV_NR] = {
 	[EV_TIMER_IRQ_ENTRY] = EV("irq_vectors", "local_timer_entry"),
 	[EV_TIMER_IRQ_EXIT] = EV("irq_vectors", "local_timer_exit"),
 	[EV_NAPI_POLL] = EV("napi", "napi_poll"),
+	[EV_KERNEL_STACK] = EV("ftrace", "kernel_stack"),
 };
 
 int softirq_vec_from_name(const char *name)
@@ -146,6 +148,7 @@ void matcher_free(struct matcher *m)
 	free(m->wake);
 	ctx_free(m);
 	wait_free(m);
+	detail_free(m);
 	map_free(&m->ctx_ids);
 	map_free(&m->irq_ids);
 	map_free(&m->str_ids);
@@ -280,6 +283,8 @@ void match_softirq_entry(struct matcher *m, int cpu, uint64_t ts, unsigned int v
 		return;
 	if (c->entry_ts)
 		m->n.sirq_entry_no_exit++;
+	if (m->detail)
+		detail_flush(m, c, cpu);
 	/* the wait of every pending vector before the first handler ends here */
 	wait_mark(c, ts);
 	c->entry_ts = ts;
@@ -304,6 +309,8 @@ void match_softirq_entry(struct matcher *m, int cpu, uint64_t ts, unsigned int v
 		ctx_count(m, cg);
 	if (!c->raise_ts[vec]) {
 		m->n.sirq_entry_no_raise++;
+		if (m->detail)
+			detail_entry(m, c, cpu, vec, ts, 0);
 		return;
 	}
 	hist_add(&g->delay, ts - c->raise_ts[vec]);
@@ -311,8 +318,10 @@ void match_softirq_entry(struct matcher *m, int cpu, uint64_t ts, unsigned int v
 	if (ih)
 		hist_add(ih, ts - c->raise_ts[vec]);
 	if (cg)
-		ctx_add_delay(m, cg, ts - c->raise_ts[vec]);
+		ctx_add_delay(m, cg, ts - c->raise_ts[vec], cpu, ts);
 	wait_entry(m, c, vec, ts, ks);
+	if (m->detail)
+		detail_entry(m, c, cpu, vec, ts, ts - c->raise_ts[vec]);
 	/* a raise from now on, even inside this handler, is for the next entry */
 	c->raise_ts[vec] = 0;
 }
@@ -334,11 +343,15 @@ void match_softirq_exit(struct matcher *m, int cpu, uint64_t ts, unsigned int ve
 	c->poll_mark_poll = false;
 	if (!c->entry_ts || c->entry_vec != (int)vec) {
 		m->n.sirq_exit_no_entry++;
+		if (m->detail)
+			detail_flush(m, c, cpu);
 		c->entry_ts = 0;
 		return;
 	}
 	d = ts - c->entry_ts;
 	wait_exit(c, vec, ts);
+	if (m->detail)
+		detail_exit(m, c, cpu, ts);
 	c->entry_ts = 0;
 	c->tl_ts = 0;
 	g = sirq_group(m, cpu, vec);
@@ -352,7 +365,7 @@ void match_softirq_exit(struct matcher *m, int cpu, uint64_t ts, unsigned int ve
 		hist_add(ih, d);
 	cg = ctx_softirq(m, vec, c->entry_ks);
 	if (cg)
-		ctx_add_run(m, cg, d);
+		ctx_add_run(m, cg, d, cpu, ts);
 }
 
 void match_inflight(const struct matcher *m,
@@ -381,6 +394,8 @@ void match_missed(struct matcher *m, int cpu, long missed)
 		m->n.missed_unknown++;
 	else
 		m->n.missed_events += missed;
+	if (m->detail)
+		detail_flush(m, c, cpu);
 	/* what this CPU had pending may have been consumed by events we lost */
 	memset(c->raise_ts, 0, sizeof(c->raise_ts));
 	c->entry_ts = 0;
@@ -403,6 +418,8 @@ void match_gap(struct matcher *m, uint64_t ts __unused)
 		for (v = 0; v < NR_SOFTIRQS; v++)
 			m->n.gap_dropped += sc->raise_ts[v] != 0;
 		m->n.gap_dropped += sc->entry_ts != 0;
+		if (m->detail)
+			detail_flush(m, sc, c);
 		memset(sc->raise_ts, 0, sizeof(sc->raise_ts));
 		sc->entry_ts = 0;
 		sc->entry_raise_ts = 0;
@@ -431,6 +448,8 @@ void matcher_finish(struct matcher *m)
 	/* napi threads that never polled: their samples go under their comm */
 	while ((ci = map_next(&m->comms, &pos, NULL)))
 		ctx_thread_flush(m, ci);
+	for (c = 0; m->detail && c < m->ncpus; c++)
+		detail_flush(m, &m->cpu[c], c);
 	if (m->ival_ns)
 		ival_emit(m);
 	m->n.events_total = 0;

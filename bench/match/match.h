@@ -54,12 +54,21 @@ enum ev_kind {
 	EV_IRQ_ENTRY, EV_IRQ_EXIT,
 	EV_TIMER_IRQ_ENTRY, EV_TIMER_IRQ_EXIT,
 	EV_NAPI_POLL,
+	EV_KERNEL_STACK,
 	EV_NR
 };
 #define EV_FIRST_OPTIONAL EV_TASKLET_ENTRY
 static inline bool ev_optional(int k)
 {
 	return k >= EV_FIRST_OPTIONAL;
+}
+/*
+ * ev_by_trigger - ftrace:kernel_stack is no tracepoint: the stacktrace trigger of
+ * softirq_entry writes it (record --stacks, detail.h), and only then is it read
+ */
+static inline bool ev_by_trigger(int k)
+{
+	return k == EV_KERNEL_STACK;
 }
 /* The one table of their names: tracefs system and event, and "system:event" for files */
 struct ev_name {
@@ -172,6 +181,7 @@ struct ctx_group {
 	uint8_t kind;		/* enum ctx_kind */
 	uint8_t where;		/* enum ctx_where */
 	uint32_t name;		/* CTX_TASKLET: index into funcs; else into matcher.strs */
+	uint32_t id;		/* its index in matcher.ctx */
 	uint64_t count;		/* runs, polls, wakeups, handler calls */
 	uint64_t long_runs;	/* runtime > SIRQ_LONG_NS */
 	uint64_t work;		/* napi_poll: packets, summed */
@@ -320,6 +330,13 @@ struct sirq_cpu {
 	uint64_t poll_mark_ts;
 	int poll_mark_pid;
 	bool poll_mark_poll;		/* the mark was a napi_poll */
+	/* the running handler, for the slowest events and stacks (detail.c) */
+	uint64_t entry_delay;		/* its delay; 0: no raise matched */
+	uint64_t entry_part[WAIT_NR];	/* the delay's split (entry_split: valid) */
+	bool entry_split;
+	bool entry_open;		/* its delay not handed to detail yet */
+	int entry_bh_pid;		/* the raise's pid when BH was held off, else -1 */
+	uint32_t entry_stack;		/* the kernel_stack that followed it: id + 1 */
 };
 
 /* Wakeup-to-running latency of the threads that run deferred work. */
@@ -327,6 +344,8 @@ struct wake_group {
 	uint32_t pool;		/* POOL_ID of the kworkers, or the CPU of a ksoftirqd */
 	struct hist wake;
 };
+
+struct detail;
 
 struct func_info {
 	uint64_t addr;
@@ -386,6 +405,7 @@ struct matcher {
 	uint64_t first_ts, last_ts;	/* of the events decoded (0: none yet) */
 	uint64_t barrier_func;		/* address of wq_barrier_func, 0 if unknown */
 	int enomem;			/* allocation failures: the result is not trustworthy */
+	struct detail *detail;		/* slowest events and stacks (detail.h), or NULL */
 };
 
 int matcher_init(struct matcher *m, int ncpus, uint64_t t0, uint64_t ival_ns, ival_cb cb, void *ctx);
@@ -414,8 +434,9 @@ void match_softirq_raise(struct matcher *m, int cpu, uint64_t ts, unsigned int v
 			 unsigned int flags, int pid);
 void match_softirq_entry(struct matcher *m, int cpu, uint64_t ts, unsigned int vec, int pid);
 void match_softirq_exit(struct matcher *m, int cpu, uint64_t ts, unsigned int vec, int pid);
-void match_wq_queue(struct matcher *m, int cpu, uint64_t ts, uint64_t work, uint64_t func,
-		    const char *wq, unsigned int wqlen);
+/* match_wq_queue - pid: the queuing task (the event's common_pid) */
+void match_wq_queue(struct matcher *m, int cpu, uint64_t ts, int pid, uint64_t work,
+		    uint64_t func, const char *wq, unsigned int wqlen);
 void match_wq_activate(struct matcher *m, int cpu, uint64_t ts, uint64_t work);
 void match_wq_start(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_softirq,
 		    uint64_t work, uint64_t func);
@@ -454,5 +475,12 @@ void match_irq_entry(struct matcher *m, int cpu, uint64_t ts, int irq, const cha
 void match_irq_exit(struct matcher *m, int cpu, uint64_t ts, int irq);
 void match_napi_poll(struct matcher *m, int cpu, uint64_t ts, int pid, unsigned int flags,
 		     const char *dev, unsigned int len, int work, int budget);
+/*
+ * match_kernel_stack - a kernel_stack record: n return addresses (64-bit, host order,
+ * innermost first, not aligned) at callers; detail.c joins it to the softirq entry it
+ * follows
+ */
+void match_kernel_stack(struct matcher *m, int cpu, uint64_t ts, const void *callers,
+			unsigned int n);
 
 #endif

@@ -114,6 +114,7 @@ uint32_t ctx_get(struct matcher *m, enum ctx_kind kind, enum ctx_where where, ui
 	g->kind = kind;
 	g->where = where;
 	g->name = name;
+	g->id = m->nctx;
 	hist_init(&g->delay);
 	hist_init(&g->runtime);
 	m->ctx[m->nctx] = g;
@@ -154,17 +155,21 @@ static bool ctx_ival(struct matcher *m, struct ctx_group *g)
 	return true;
 }
 
-void ctx_add_delay(struct matcher *m, struct ctx_group *g, uint64_t ns)
+void ctx_add_delay(struct matcher *m, struct ctx_group *g, uint64_t ns, int cpu, uint64_t ts)
 {
 	hist_add(&g->delay, ns);
 	if (ctx_ival(m, g))
 		hist_add(g->ival_delay, ns);
+	if (m->detail)
+		detail_ctx(m, g, 0, ns, cpu, ts);
 }
 
-void ctx_add_run(struct matcher *m, struct ctx_group *g, uint64_t ns)
+void ctx_add_run(struct matcher *m, struct ctx_group *g, uint64_t ns, int cpu, uint64_t ts)
 {
 	bool lng = ns > SIRQ_LONG_NS;
 
+	if (m->detail)
+		detail_ctx(m, g, 1, ns, cpu, ts);
 	hist_add(&g->runtime, ns);
 	g->long_runs += lng;
 	if (ctx_ival(m, g)) {
@@ -212,12 +217,13 @@ static struct ctx_group *ctx_thread(struct matcher *m, struct comm_info *ci, boo
 	return m->ctx[ci->ctx - 1];
 }
 
-static void thread_wake(struct matcher *m, struct ctx_group *g, uint64_t ns)
+static void thread_wake(struct matcher *m, struct ctx_group *g, uint64_t ns, int cpu,
+			uint64_t ts)
 {
 	if (!g)
 		return;
 	ctx_count(m, g);
-	ctx_add_delay(m, g, ns);
+	ctx_add_delay(m, g, ns, cpu, ts);
 }
 
 void ctx_thread_flush(struct matcher *m, struct comm_info *ci)
@@ -227,14 +233,16 @@ void ctx_thread_flush(struct matcher *m, struct comm_info *ci)
 	if (!ci->early_wake && !ci->early_run)
 		return;
 	g = ctx_thread(m, ci, true);
+	/* when and where these early samples ended was not kept */
 	if (ci->early_wake)
-		thread_wake(m, g, ci->early_wake);
+		thread_wake(m, g, ci->early_wake, -1, 0);
 	if (g && ci->early_run)
-		ctx_add_run(m, g, ci->early_run);
+		ctx_add_run(m, g, ci->early_run, -1, 0);
 	ci->early_wake = ci->early_run = 0;
 }
 
-void ctx_thread_wake(struct matcher *m, struct comm_info *ci, uint64_t ns)
+void ctx_thread_wake(struct matcher *m, struct comm_info *ci, uint64_t ns, int cpu,
+		     uint64_t ts)
 {
 	if (ci->kind == COMM_NAPI && !ci->dev) {
 		/* keep one sample (a zero delay counts as 1 ns: 0 means none) */
@@ -243,10 +251,11 @@ void ctx_thread_wake(struct matcher *m, struct comm_info *ci, uint64_t ns)
 		ci->early_wake = ns ? ns : 1;
 		return;
 	}
-	thread_wake(m, ctx_thread(m, ci, false), ns);
+	thread_wake(m, ctx_thread(m, ci, false), ns, cpu, ts);
 }
 
-void ctx_thread_run(struct matcher *m, struct comm_info *ci, uint64_t ns)
+void ctx_thread_run(struct matcher *m, struct comm_info *ci, uint64_t ns, int cpu,
+		    uint64_t ts)
 {
 	struct ctx_group *g;
 
@@ -258,7 +267,7 @@ void ctx_thread_run(struct matcher *m, struct comm_info *ci, uint64_t ns)
 	}
 	g = ctx_thread(m, ci, false);
 	if (g)
-		ctx_add_run(m, g, ns);
+		ctx_add_run(m, g, ns, cpu, ts);
 }
 
 void match_tasklet_entry(struct matcher *m, int cpu, uint64_t ts, uint64_t func)
@@ -280,7 +289,7 @@ void match_tasklet_entry(struct matcher *m, int cpu, uint64_t ts, uint64_t func)
 	ctx_count(m, g);
 	/* tasklets run inside the softirq run that consumed the raise */
 	if (in_sirq && c->entry_raise_ts && ts >= c->entry_raise_ts)
-		ctx_add_delay(m, g, ts - c->entry_raise_ts);
+		ctx_add_delay(m, g, ts - c->entry_raise_ts, cpu, ts);
 	c->tl_ts = ts;
 	c->tl_ctx = id;
 }
@@ -294,7 +303,7 @@ void match_tasklet_exit(struct matcher *m, int cpu, uint64_t ts, uint64_t func _
 		m->n.tasklet_exit_no_entry++;
 		return;
 	}
-	ctx_add_run(m, m->ctx[c->tl_ctx], ts - c->tl_ts);
+	ctx_add_run(m, m->ctx[c->tl_ctx], ts - c->tl_ts, cpu, ts);
 	c->tl_ts = 0;
 }
 
@@ -356,7 +365,7 @@ void match_irq_exit(struct matcher *m, int cpu, uint64_t ts, int irq)
 	}
 	c->hi_cum += ts - c->hi_ts;
 	if (c->hi_ctx != GROUP_NONE)
-		ctx_add_run(m, m->ctx[c->hi_ctx], ts - c->hi_ts);
+		ctx_add_run(m, m->ctx[c->hi_ctx], ts - c->hi_ts, cpu, ts);
 	c->hi_ts = 0;
 }
 
@@ -394,7 +403,7 @@ void match_napi_poll(struct matcher *m, int cpu, uint64_t ts, int pid, unsigned 
 		/* a busy poll's loop start is not traced: only poll-to-poll counts there */
 		if (c->poll_mark_ts && c->poll_mark_pid == pid && ts >= c->poll_mark_ts &&
 		    (where != WHERE_BUSY_POLL || c->poll_mark_poll))
-			ctx_add_run(m, g, ts - c->poll_mark_ts);
+			ctx_add_run(m, g, ts - c->poll_mark_ts, cpu, ts);
 	}
 	c->poll_mark_ts = ts;
 	c->poll_mark_pid = pid;

@@ -29,6 +29,7 @@ struct wq_pending {
 	uint64_t act_ts;	/* 0: no activate event seen yet */
 	uint32_t wq;
 	uint32_t func;
+	int pid;		/* the queuing task */
 };
 
 #define WQ_NAME_MAX 64		/* longer names (only in a damaged capture) are cut */
@@ -37,6 +38,7 @@ struct wq_running {
 	uint64_t work;
 	uint64_t start_ts;
 	uint32_t group;		/* GROUP_NONE: the queue event was not seen */
+	int queued_by;		/* the queuing task's pid */
 };
 
 /* BH work runs on top of whatever task the softirq interrupted: key it by CPU. */
@@ -54,8 +56,9 @@ uint32_t func_intern(struct matcher *m, uint64_t addr);
 uint32_t ctx_get(struct matcher *m, enum ctx_kind kind, enum ctx_where where, uint32_t name);
 /* str_intern - index of a name (len bytes, NUL padding ignored) in m->strs; GROUP_NONE */
 uint32_t str_intern(struct matcher *m, const char *s, unsigned int len);
-void ctx_add_delay(struct matcher *m, struct ctx_group *g, uint64_t ns);
-void ctx_add_run(struct matcher *m, struct ctx_group *g, uint64_t ns);
+/* ctx_add_delay, ctx_add_run - a sample of g that ended at ts on cpu (-1, 0: unknown) */
+void ctx_add_delay(struct matcher *m, struct ctx_group *g, uint64_t ns, int cpu, uint64_t ts);
+void ctx_add_run(struct matcher *m, struct ctx_group *g, uint64_t ns, int cpu, uint64_t ts);
 /* ctx_count - one more run of g, in the whole capture and in the interval */
 void ctx_count(struct matcher *m, struct ctx_group *g);
 /* ctx_softirq - the context group of vec inline or in ksoftirqd, NULL on ENOMEM */
@@ -65,8 +68,10 @@ struct ctx_group *ctx_softirq(struct matcher *m, unsigned int vec, bool ksoftirq
  * A napi thread is named by the device it polls: until its first napi_poll says which,
  * its first samples wait in comm_info (then its truncated comm names it).
  */
-void ctx_thread_wake(struct matcher *m, struct comm_info *ci, uint64_t ns);
-void ctx_thread_run(struct matcher *m, struct comm_info *ci, uint64_t ns);
+void ctx_thread_wake(struct matcher *m, struct comm_info *ci, uint64_t ns, int cpu,
+		     uint64_t ts);
+void ctx_thread_run(struct matcher *m, struct comm_info *ci, uint64_t ns, int cpu,
+		    uint64_t ts);
 /* ctx_thread_flush - samples still waiting for a device go to the comm's group */
 void ctx_thread_flush(struct matcher *m, struct comm_info *ci);
 /* ctx_ival_emit - report and reset the contexts' interval figures */
@@ -88,5 +93,24 @@ void wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_
 /* wait_exit - vec's handler ends at ts: add its time (hard irqs excluded) to the account */
 void wait_exit(struct sirq_cpu *c, unsigned int vec, uint64_t ts);
 void wait_free(struct matcher *m);
+/*
+ * comm_name - a task's name for the figures: from the sched events or /proc (a live
+ * capture asks comm_resolve and keeps the answer), "swapper", or "pid N"
+ */
+void comm_name(struct matcher *m, int pid, char name[TASK_COMM_LEN]);
+
+/* detail.c: hooks of the softirq events, called only when m->detail is set */
+/* detail_entry - vec's handler starts on cpu at ts after a delay (0: no raise matched) */
+void detail_entry(struct matcher *m, struct sirq_cpu *c, int cpu, unsigned int vec,
+		  uint64_t ts, uint64_t delay);
+/* detail_exit - the handler that started at c->entry_ts ends at ts */
+void detail_exit(struct matcher *m, struct sirq_cpu *c, int cpu, uint64_t ts);
+/* detail_flush - the running handler is abandoned (lost events, no exit): keep its delay */
+void detail_flush(struct matcher *m, struct sirq_cpu *c, int cpu);
+/* detail_wq, detail_ctx - a work item's or context's sample, for the slowest events */
+void detail_wq(struct matcher *m, uint32_t group, int metric, uint64_t ns, int cpu,
+	       uint64_t ts, int pid);
+void detail_ctx(struct matcher *m, const struct ctx_group *g, int metric, uint64_t ns,
+		int cpu, uint64_t ts);
 
 #endif

@@ -200,7 +200,7 @@ void match_sched_switch(struct matcher *m, int cpu, uint64_t ts, int prev_pid, i
 		ci->wake_ts = 0;
 		if (ci->run_ts) {
 			if (ts >= ci->run_ts)
-				ctx_thread_run(m, ci, ts - ci->run_ts);
+				ctx_thread_run(m, ci, ts - ci->run_ts, cpu, ts);
 			ci->run_ts = 0;
 		}
 	}
@@ -216,7 +216,7 @@ void match_sched_switch(struct matcher *m, int cpu, uint64_t ts, int prev_pid, i
 	if (!ci->wake_ts)
 		return;
 	if (ci->kind == COMM_NAPI || ci->kind == COMM_IRQ_THREAD) {
-		ctx_thread_wake(m, ci, ts - ci->wake_ts);
+		ctx_thread_wake(m, ci, ts - ci->wake_ts, cpu, ts);
 	} else {
 		h = wake_hist(m, ci);
 		if (h)

@@ -158,8 +158,8 @@ static bool group_ival(struct matcher *m, struct wq_group *g)
 	return true;
 }
 
-void match_wq_queue(struct matcher *m, int cpu, uint64_t ts, uint64_t work, uint64_t func,
-		    const char *wq, unsigned int wqlen)
+void match_wq_queue(struct matcher *m, int cpu, uint64_t ts, int pid, uint64_t work,
+		    uint64_t func, const char *wq, unsigned int wqlen)
 {
 	struct wq_pending *p;
 	int created;
@@ -178,6 +178,7 @@ void match_wq_queue(struct matcher *m, int cpu, uint64_t ts, uint64_t work, uint
 		m->n.wq_superseded++;
 	p->queue_ts = ts;
 	p->act_ts = 0;
+	p->pid = pid;
 	p->wq = wq_intern(m, wq, wqlen);
 	p->func = func_intern(m, func);
 	m->cpu[cpu].last_queued_work = work;
@@ -211,7 +212,7 @@ void match_wq_start(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_so
 	struct wq_pending *p;
 	struct comm_info *ci;
 	uint32_t pool, gid = GROUP_NONE;
-	int created;
+	int created, queued_by = -1;
 
 	m->n.events[EV_WQ_START]++;
 	m->cpu[cpu].last_queued_work = 0;
@@ -245,7 +246,10 @@ void match_wq_start(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_so
 			}
 			if (group_ival(m, g))
 				hist_add(g->ival_delay, ts - p->queue_ts);
+			if (m->detail)
+				detail_wq(m, gid, 0, ts - p->queue_ts, cpu, ts, p->pid);
 		}
+		queued_by = p->pid;
 		map_del(&m->pending, work);
 	}
 	r = map_put(&m->running, key, &created);
@@ -258,6 +262,7 @@ void match_wq_start(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_so
 	r->work = work;
 	r->start_ts = ts;
 	r->group = gid;
+	r->queued_by = queued_by;
 }
 
 void match_wq_end(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_softirq,
@@ -282,6 +287,8 @@ void match_wq_end(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_soft
 			if (m->long_work_ns && ts - r->start_ts > m->long_work_ns)
 				g->ival_long++;
 		}
+		if (m->detail)
+			detail_wq(m, r->group, 1, ts - r->start_ts, cpu, ts, r->queued_by);
 	}
 	map_del(&m->running, key);
 }

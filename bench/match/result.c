@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "detail.h"
 
 int result_init(struct result *r, int ncpus, uint64_t start_ts, uint64_t interval_ns,
 		ival_cb cb, void *cb_ctx)
@@ -54,6 +55,16 @@ void result_finish(struct result *r)
 	 */
 	r->lost_events = kernel > inband ? kernel : inband;
 	r->lossy = r->lost_events > 0 || r->m.n.missed_unknown > 0 || r->m.enomem > 0;
+}
+
+int result_detail(struct result *r)
+{
+	const struct result_meta *m = &r->meta;
+
+	if (!m->slowest && !m->stack_vecs && !m->keep_worst_ns)
+		return 0;
+	return match_detail_init(&r->m, m->slowest, m->stack_vecs,
+				 m->keep_worst_ns ? m->worst_vecs : 0);
 }
 
 double result_duration_s(const struct result *r)

@@ -41,6 +41,11 @@ struct result_meta {
 	int cmd_exit;			/* its exit status, or -1 when a signal ended it */
 	int cmd_signal;			/* the signal that ended it, or 0 */
 	bool cmd_stopped;		/* deferbench ended it: the duration was over, or Ctrl-C */
+	/* what was kept beyond the histograms (detail.h); 0: nothing */
+	uint32_t slowest;		/* the N slowest events per group */
+	unsigned int stack_vecs;	/* kernel stacks of these vectors' entries */
+	uint64_t keep_worst_ns;		/* sub-buffers kept around the worst delays */
+	unsigned int worst_vecs;
 };
 
 struct result {
@@ -67,6 +72,11 @@ void result_free(struct result *r);
 void cpu_loss_parse(const char *text, struct cpu_loss *l);
 /* result_finish - close matching, sum losses, decide lossy */
 void result_finish(struct result *r);
+/*
+ * result_detail - set up the matcher's detail (detail.h) as r->meta says: slowest events,
+ * stacks, the worst delays followed; 0 (also when meta asks for nothing) or -ENOMEM
+ */
+int result_detail(struct result *r);
 /* result_duration_s - seconds from capture start to end */
 double result_duration_s(const struct result *r);
 

@@ -118,12 +118,9 @@ static struct sirq_wait *wait_get(struct matcher *m, unsigned int vec)
 	return w;
 }
 
-/* task_of - the entry of the task that held bottom halves off, by name */
-static struct wait_task *task_of(struct matcher *m, struct sirq_wait *w, int pid)
+void comm_name(struct matcher *m, int pid, char name[TASK_COMM_LEN])
 {
 	const struct comm_info *ci = map_get(&m->comms, (uint64_t)pid);
-	char name[TASK_COMM_LEN];
-	uint32_t i;
 
 	/* a live capture asks /proc (and keeps the answer, for analyze to find it too) */
 	if (!ci && pid > 0 && m->comm_resolve && m->comm_resolve(m->comm_resolve_ctx, pid, name)) {
@@ -131,11 +128,20 @@ static struct wait_task *task_of(struct matcher *m, struct sirq_wait *w, int pid
 		ci = map_get(&m->comms, (uint64_t)pid);
 	}
 	if (ci)
-		snprintf(name, sizeof(name), "%s", ci->comm);
+		snprintf(name, TASK_COMM_LEN, "%s", ci->comm);
 	else if (!pid)
-		snprintf(name, sizeof(name), "swapper");
+		snprintf(name, TASK_COMM_LEN, "swapper");
 	else
-		snprintf(name, sizeof(name), "pid %d", pid);
+		snprintf(name, TASK_COMM_LEN, "pid %d", pid);
+}
+
+/* task_of - the entry of the task that held bottom halves off, by name */
+static struct wait_task *task_of(struct matcher *m, struct sirq_wait *w, int pid)
+{
+	char name[TASK_COMM_LEN];
+	uint32_t i;
+
+	comm_name(m, pid, name);
 	for (i = 0; i < w->ntasks; i++)
 		if (!strcmp(w->task[i].comm, name))
 			return &w->task[i];
@@ -166,6 +172,10 @@ void wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_
 	}
 	used = part[WAIT_HARDIRQ] + part[WAIT_SIRQ_HIGHER] + part[WAIT_SIRQ_LOWER] +
 	       part[WAIT_SIRQ_SAME];
+	if (m->detail) {
+		c->entry_split = false;
+		c->entry_bh_pid = -1;
+	}
 	if (used > delay) {
 		/* only a lost or reordered event can make the accounts outgrow the delay */
 		m->n.wait_inconsistent++;
@@ -184,6 +194,12 @@ void wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_
 	}
 	part[bh ? WAIT_BH_DISABLED : ksoftirqd ? WAIT_KSOFTIRQD : WAIT_OTHER] += pre;
 	part[ksoftirqd ? WAIT_KSOFTIRQD : WAIT_OTHER] += rest - pre;
+	if (m->detail) {
+		/* for the slowest events and the stacks: the same split, per delay */
+		memcpy(c->entry_part, part, sizeof(part));
+		c->entry_split = true;
+		c->entry_bh_pid = part[WAIT_BH_DISABLED] ? p->pid : -1;
+	}
 	w = wait_get(m, vec);
 	if (!w)
 		return;

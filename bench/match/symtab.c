@@ -131,6 +131,12 @@ const char *symtab_name(const struct symtab *t, uint64_t addr, char *buf, size_t
 	return buf;
 }
 
+bool symtab_has_addresses(const struct symtab *t)
+{
+	/* sorted: the last has the highest address */
+	return t->n && t->syms[t->n - 1].addr;
+}
+
 uint64_t symtab_addr(const struct symtab *t, const char *name)
 {
 	size_t i;
@@ -143,6 +149,7 @@ uint64_t symtab_addr(const struct symtab *t, const char *name)
 
 int symtab_save(const struct symtab *t, const uint64_t *addrs, size_t n, const char *path)
 {
+	const struct sym *last = NULL;
 	FILE *f = out_fopen(path);
 	size_t i;
 
@@ -151,8 +158,10 @@ int symtab_save(const struct symtab *t, const uint64_t *addrs, size_t n, const c
 	for (i = 0; i < n; i++) {
 		const struct sym *s = symtab_find(t, addrs[i]);
 
-		if (s && s->addr)
+		/* sorted addresses in one function: its line once */
+		if (s && s->addr && s != last)
 			fprintf(f, "%016llx T %s\n", (unsigned long long)s->addr, s->name);
+		last = s;
 	}
 	if (fclose(f))
 		return -errno;

@@ -9,6 +9,7 @@
 #ifndef DEFERBENCH_SYMTAB_H
 #define DEFERBENCH_SYMTAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,9 +43,17 @@ void symtab_free(struct symtab *t);
  * or the hexadecimal address when unknown; buf must hold 128 bytes.
  */
 const char *symtab_name(const struct symtab *t, uint64_t addr, char *buf, size_t len);
+/*
+ * symtab_has_addresses - some text symbol has a non-zero address (kallsyms shows zeros
+ * to readers kernel.kptr_restrict hides them from)
+ */
+bool symtab_has_addresses(const struct symtab *t);
 /* symtab_addr - the address of a symbol by name, 0 if absent */
 uint64_t symtab_addr(const struct symtab *t, const char *name);
-/* symtab_save - write "addr T name" lines for the given addresses (a raw capture keeps these) */
+/*
+ * symtab_save - write "addr T name" lines for the given addresses (a raw capture keeps
+ * these); an address in the same symbol as the one before it adds no line
+ */
 int symtab_save(const struct symtab *t, const uint64_t *addrs, size_t n, const char *path);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "detail_out.h"
 
 bool sirq_all(const struct result *r, int vec, struct sirq_group *out)
 {
@@ -271,4 +272,6 @@ void result_print(const struct result *r, FILE *f)
 	print_wakeup(r, f);
 	print_contexts(r, f);
 	print_wait(r, f);
+	print_stacks(r, f);
+	print_slowest(r, f);
 }

@@ -11,6 +11,9 @@
  *   histograms.csv   histograms_csv.c   the buckets of every histogram
  *   intervals.csv    intervals_csv.c    per-interval statistics and buckets (the format
  *                                       is bench/lib/ivfile.h's, shared with workloads)
+ *   slowest.csv      detail_csv.c       record --slowest: the slowest events (written only)
+ *   stacks.csv       detail_csv.c       record --stacks: delay and runtime per stack
+ *   stacks.folded    detail_csv.c       the same for flame graph tools (written only)
  *
  * Columns and fields: docs/results-format.md. Writers return 0 or -errno; readers
  * return 0 or -errno with a message naming the file, row and field in errbuf.
@@ -50,5 +53,7 @@ int ival_writer_close(struct ival_writer *w);
 int summary_load(const char *path, struct record *rec, char *errbuf);
 /* histograms_load - histograms.csv's buckets into the groups summary_load made */
 int histograms_load(const char *path, struct record *rec, char *errbuf);
+/* stacks_load - stacks.csv's stacks into rec->stacks */
+int stacks_load(const char *path, struct record *rec, char *errbuf);
 
 #endif

@@ -26,5 +26,9 @@ int json_wait(const struct result *r, json_object *root);
 /* ... and read back; absent sections are fine (older files) */
 int read_contexts(const struct jr *j, struct json_object *root, struct record *rec);
 int read_wait(const struct jr *j, struct json_object *root, struct record *rec);
+/* summary_detail.c: slowest and stacks (record --slowest, --stacks), and meta's part */
+int json_detail(const struct result *r, json_object *root);
+void json_detail_meta(const struct result *r, json_object *meta);
+int read_detail(const struct jr *j, struct json_object *root, struct record *rec);
 
 #endif

@@ -55,6 +55,7 @@ static json_object *json_meta(const struct result *r)
 	json_object_object_add(o, "events_missing", missing);
 	if (r->meta.cmd_ended)
 		json_object_object_add(o, "command_status", json_command_status(&r->meta));
+	json_detail_meta(r, o);
 	return o;
 }
 
@@ -70,7 +71,9 @@ static json_object *json_capture(const struct result *r)
 
 	jsonw_u64(o, "events", n->events_total);
 	for (k = 0; k < EV_NR; k++)
-		jsonw_u64(by, ev_names[k].id, n->events[k]);
+		/* stacks only when asked for (record --stacks) or found */
+		if (!ev_by_trigger(k) || r->meta.stack_vecs || n->events[k])
+			jsonw_u64(by, ev_names[k].id, n->events[k]);
 	json_object_object_add(o, "events_by_kind", by);
 	jsonw_u64(o, "lost_events", r->lost_events);
 	json_object_object_add(o, "lossy", json_object_new_boolean(r->lossy));
@@ -233,6 +236,7 @@ int result_write_json(const struct result *r, const char *path)
 	json_object_object_add(root, "thread_wakeup", json_wakeup(r));
 	ret = ret ?: json_contexts(r, root);
 	ret = ret ?: json_wait(r, root);
+	ret = ret ?: json_detail(r, root);
 	/* never write a summary that silently lacks rows */
 	if (!ret && json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
 						       JSON_C_TO_STRING_NOSLASHESCAPE))
@@ -447,6 +451,7 @@ int summary_load(const char *path, struct record *rec, char *errbuf)
 	ret = ret ?: read_wakeup(&j, root, rec);
 	ret = ret ?: read_contexts(&j, root, rec);
 	ret = ret ?: read_wait(&j, root, rec);
+	ret = ret ?: read_detail(&j, root, rec);
 	json_object_put(root);
 	return ret;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "csvw.h"
+#include "detail_out.h"
 #include "output.h"
 #include "result_files.h"
 #include "common.h"
@@ -194,7 +195,8 @@ int result_write_csv(const struct result *r, const char *dir)
 	if (ret)
 		return ret;
 	snprintf(path, sizeof(path), "%s/histograms.csv", dir);
-	return histograms_write(r, path);
+	ret = histograms_write(r, path);
+	return ret ?: detail_write_csv(r, dir);
 }
 
 int result_write_dir(const struct result *r, const char *dir)

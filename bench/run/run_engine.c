@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "detail.h"
 #include "msg.h"
 #include "file.h"
 #include "outw.h"
@@ -169,6 +170,8 @@ static int engine_setup(struct run_cell *c, char *err)
 		.sched_all = s->sched_all,
 		.cpus = s->capture_cpus[0] ? s->capture_cpus : NULL,
 		.command = c->command,
+		.stack_vecs = s->stack_vecs,
+		.slowest = s->stack_vecs ? SLOWEST_DEFAULT : 0,
 		/* a segment's phases lie on the interval grid: see engine_start_capture */
 		.align_intervals = c->cell->alt,
 	};

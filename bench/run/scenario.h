@@ -7,7 +7,7 @@
  *   [global]            design, duration, warmup, repetitions, blocks, phase, settle,
  *                       buffer_kb, interval, cpus, order, seed, quick_duration,
  *                       quick_warmup, quick_blocks, sched_events, until_decided,
- *                       control, capture_cpus
+ *                       control, capture_cpus, stacks
  *   [workload NAME]     type = net|timer|audio|tty|block|hog (or workload = ...),
  *                       configs = A, B (default: every [config]), primary = metric-id
  *                       patterns compare decides by (default: the workload's own), other
@@ -137,6 +137,7 @@ struct scenario {
 	enum scn_control control;	/* control cells (capture off) beside which cells */
 	char cpus[SCN_VAL_MAX];		/* canonical CPU list for the workloads; "" = all */
 	char capture_cpus[SCN_VAL_MAX];	/* the capture's threads' CPUs; "" = any */
+	unsigned int stack_vecs;	/* record --stacks of these vectors (detail.h); 0 = off */
 	enum scn_order order;
 	uint64_t seed;
 	char store[PATH_MAX];		/* results store to add the run to; "" = none */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "scenario_int.h"
+#include "detail.h"
 #include "msg.h"
 #include "parse.h"
 
@@ -252,6 +253,26 @@ static int g_quick_blocks(struct scenario *s, const char *v,
 	return blocks_parse(v, &s->quick_blocks, e);
 }
 
+/*
+ * g_stacks - record --stacks in every cell: no, yes (the vectors the workloads drive:
+ * NET_RX, BLOCK, TIMER), or a list of vectors; with the slowest events
+ */
+static int g_stacks(struct scenario *s, const char *v, const struct scn_parse_opts *o __unused,
+		    char *e)
+{
+	char err[ERRBUF_LEN];
+	bool on;
+
+	if (!parse_bool(v, &on, NULL)) {
+		s->stack_vecs = on ? STACK_VECS_DEFAULT : 0;
+		return 0;
+	}
+	if (vecs_parse(v, &s->stack_vecs, err))
+		return set_err(e, "'%s': stacks is yes (NET_RX, BLOCK, TIMER), no, or a list of "
+			       "softirq vectors (NET_RX,BLOCK): %s", v, err);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*set)(struct scenario *s, const char *v, const struct scn_parse_opts *o, char *e);
@@ -276,6 +297,7 @@ static const struct {
 	{ "settle", g_settle },
 	{ "blocks", g_blocks },
 	{ "quick_blocks", g_quick_blocks },
+	{ "stacks", g_stacks },
 };
 
 
@@ -291,7 +313,7 @@ int scn_global_set(struct scenario *s, const char *name, const char *value,
 		set_err(err, "unknown key '%s' (design, duration, warmup, repetitions, blocks, "
 			"phase, settle, buffer_kb, interval, cpus, order, seed, quick_duration, "
 			"quick_warmup, quick_blocks, sched_events, until_decided, store, control, "
-			"capture_cpus)", name);
+			"capture_cpus, stacks)", name);
 		return -ENOENT;
 	}
 	*idx = (int)i;

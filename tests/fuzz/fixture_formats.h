@@ -140,6 +140,20 @@ static const char *const fixture_formats[EV_NR] = {
 		"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n"
 		"\n"
 		"print fmt: \"\"\n",
+	/* record --stacks: the stacktrace trigger's records (Linux 6.18, ID 4) */
+	[EV_KERNEL_STACK] =
+		"name: kernel_stack\n"
+		"ID: 4\n"
+		"format:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+		"\n"
+		"\tfield:int size;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield:unsigned long caller[8];\toffset:16;\tsize:64;\tsigned:0;\n"
+		"\n"
+		"print fmt: \"\"\n",
 };
 
 #define FIXTURE_START_TS 346293841983ULL

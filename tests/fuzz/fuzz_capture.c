@@ -4,12 +4,14 @@
  * (issue 10): the first byte of the input says what the rest is.
  *
  *   0  sub-buffers: byte 1 is how many of them are CPU 0's, the rest CPU 1's; they are
- *      merged with the fixture capture's formats, strictly (analyze) and live-style
+ *      merged with the fixture capture's formats (and kernel_stack's), strictly
+ *      (analyze) and live-style, keeping the slowest events and stacks
  *   1  capture.json            2  an event format (byte 1 picks the event)
  *   3  the header page         4  a symbols file           5  a comms file
  *
  * Seeds: tests/fuzz/corpus/capture/ (made from the fixture capture by
- * tests/fuzz/seeds.py). Built and run by 'make fuzz'.
+ * tests/fuzz/seeds.py, which also writes a sub-buffer with kernel_stack records). Built
+ * and run by 'make fuzz'.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include <traceevent/event-parse.h>
 
 #include "decode.h"
+#include "detail.h"
 #include "fixture_formats.h"
 #include "merge.h"
 #include "raw.h"
@@ -88,7 +91,13 @@ static void merge(const uint8_t *data, size_t size, bool strict)
 	s.n[1] = pages - s.n[0];
 	s.first[1] = s.n[0];
 	if (!result_init(&res, 2, FIXTURE_START_TS, NSEC_PER_SEC, NULL, NULL)) {
-		if (!merger_init(&mg, 2, &dec, &res, &(struct page_src){
+		/* the slowest events and stacks as record --stacks keeps them */
+		res.meta.slowest = 10;
+		res.meta.stack_vecs = STACK_VECS_DEFAULT;
+		res.meta.keep_worst_ns = NSEC_PER_MSEC;
+		res.meta.worst_vecs = STACK_VECS_DEFAULT;
+		if (!result_detail(&res) &&
+		    !merger_init(&mg, 2, &dec, &res, &(struct page_src){
 					.get = sget, .put = sput, .horizon = shorizon, .ctx = &s,
 					.size = PAGE,
 					.ts_lo = strict ? FIXTURE_START_TS - NSEC_PER_SEC : 0,

@@ -18,6 +18,8 @@
 #   hardirq    irq:irq_handler_entry/exit, irq_vectors:local_timer_entry/exit
 #   napi       napi:napi_poll
 #   tasklet    irq:tasklet_entry/exit
+#   stacks     the softirq group and record --stacks's trigger: a kernel stack after each
+#              softirq_entry of NET_RX, BLOCK and TIMER (stacktrace if vec == ...)
 #   none       nothing: both sides untraced, the spread of a pair on this machine
 # and then 'record', the whole of deferbench record (every group, the default filter,
 # the reader and analysis threads): what a run's capture costs.
@@ -28,7 +30,8 @@
 # events written per round trip, is the cost of one event on the critical path (for the
 # filtered sched group the events the filter dropped are in the price too).
 # 'pathcost' prices each group and record's whole set ('capture', also on the trace clocks
-# local and x86-tsc) the same way on evgen's UDP ping-pong over loopback: the net
+# local and x86-tsc, and 'capture+stacks': with record --stacks's trigger) the same way
+# on evgen's UDP ping-pong over loopback: the net
 # workload's path (NET_RX softirqs, NAPI polls, wakeups, switches) on one CPU, and on
 # evgen's pty write and read (the tty workload's flush_to_ldisc delivery).
 # Last, the capture on and off within one run (see alternate() below): net, tty and
@@ -41,6 +44,8 @@
 # another deferbench binary there (e.g. an older commit's, to compare).
 # OBS_PARTS picks parts (default "price pathcost recordcost groups alternate"), OBS_GROUPS groups
 # (space-separated), OBS_WORKLOAD and OBS_ARGS the workload of the groups part;
+# OBS_PATH_GROUPS the groups pathcost prices on the UDP ping-pong, OBS_PATH_TTY_GROUPS on
+# the pty ("": none), e.g. "none capture capture+stacks" and "" for --stacks' cost alone;
 # OBS_ALT_SECONDS (120), OBS_ALT_WORKLOADS (net tty timer), OBS_ALT_RECORD (more record
 # options, e.g. --capture-cpus 1) and OBS_ALT_CAPTURE=instance (record's events and
 # filter in this script's instance, nobody reading: the tracepoints alone; with
@@ -80,10 +85,14 @@ EVTOGGLE=$(pwd)/build/tests/evtoggle
 [ -x "$EVTOGGLE" ] || die "build $EVTOGGLE first (make build/tests/evtoggle)"
 case $PAIRS in ''|*[!0-9]*|0) die "OBS_PAIRS=$PAIRS: want a positive whole number" ;; esac
 
+# the trigger of record --stacks (bench/capture/instance.c), on its default vectors
+STACKS_TRIGGER='stacktrace if vec == 1 || vec == 3 || vec == 4'
+
 cleanup() {
 	[ -z "${RECORD_CMD:-}" ] || echo "$RECORD_CMD" > "$TR/options/record-cmd" 2>/dev/null || true
 	if [ -d "$INST" ]; then
 		echo 0 > "$INST/tracing_on" 2>/dev/null || true
+		echo "!$STACKS_TRIGGER" > "$INST/events/irq/softirq_entry/trigger" 2>/dev/null || true
 		echo > "$INST/set_event" 2>/dev/null || true
 		for f in "$INST"/events/sched/sched_switch/filter "$INST"/events/sched/sched_wakeup/filter; do
 			[ -e "$f" ] && echo 0 > "$f" 2>/dev/null || true
@@ -109,6 +118,7 @@ events() {
 	hardirq) printf 'irq/irq_handler_entry\nirq/irq_handler_exit\nirq_vectors/local_timer_entry\nirq_vectors/local_timer_exit\n' ;;
 	napi) printf 'napi/napi_poll\n' ;;
 	tasklet) printf 'irq/tasklet_entry\nirq/tasklet_exit\n' ;;
+	stacks) events softirq ;;
 	none) ;;
 	*) return 1 ;;
 	esac
@@ -129,6 +139,8 @@ add_group() {
 		fi
 		echo 1 > "$INST/events/$e/enable"
 	done
+	[ "$1" = stacks ] && echo "$STACKS_TRIGGER" > "$INST/events/irq/softirq_entry/trigger"
+	return 0
 }
 
 # enable GROUP[@CLOCK] - only the group's events on, in the instance, tracing on (on that
@@ -138,16 +150,26 @@ enable() {
 	case $1 in *@*) c=${1#*@} ;; esac
 	echo 0 > "$INST/tracing_on"
 	echo > "$INST/set_event"
+	echo "!$STACKS_TRIGGER" > "$INST/events/irq/softirq_entry/trigger" 2>/dev/null || true
 	echo > "$INST/trace"
 	echo "$c" > "$INST/trace_clock" || die "$1: no trace clock '$c' in this kernel"
-	if [ "$g" = capture ]; then
+	if [ "$g" = capture ] || [ "$g" = capture+stacks ]; then
 		for g in softirq workqueue sched hardirq napi tasklet; do
 			add_group "$g" > /dev/null
 		done
+		[ "${1%@*}" = capture+stacks ] && add_group stacks > /dev/null
 	else
 		add_group "$g"
 	fi
 	echo 1 > "$INST/tracing_on"
+}
+
+# clear_events - no event on in the instance, and no trigger: a trigger keeps softirq_entry
+# firing (the kernel's soft mode) with its events off, and the stacktrace trigger
+# unwinds the stack before it finds tracing off, so an untraced run must not keep it
+clear_events() {
+	echo > "$INST/set_event"
+	echo "!$STACKS_TRIGGER" > "$INST/events/irq/softirq_entry/trigger" 2>/dev/null || true
 }
 
 # written - events the instance took since enable (kept and overwritten, all CPUs)
@@ -167,7 +189,7 @@ once() {
 		if [ "$2" = 1 ]; then
 			echo 0 > "$INST/tracing_on"
 			echo "$(written)" > "$1.events"
-			echo > "$INST/set_event"
+			clear_events
 		fi
 	fi || die "the workload failed: $(tail -3 "$1.log")"
 }
@@ -223,7 +245,7 @@ price() {
 				enable "$g"; on=$(evgen_rounds 2 0 $mode); echo 0 > "$INST/tracing_on"; ev=$(written)
 				off=$(evgen_rounds 2 0 $mode)
 			fi
-			echo > "$INST/set_event"
+			clear_events
 			echo "$on $off $ev"
 		done | awk -v g="$g" '
 			{ t_on = 2e9 / $1; t_off = 2e9 / $2; per = $3 / $1
@@ -245,11 +267,13 @@ has price && price "the price of one event" "" none sched-all sched workqueue
 if has pathcost; then
 	grep -qw x86-tsc "$TR/trace_clock" && tsc=capture@x86-tsc || tsc=
 	price "the price of each event group on a UDP ping-pong over loopback" udp \
-		none softirq napi sched sched-all capture capture@local $tsc
+		${OBS_PATH_GROUPS:-none softirq stacks napi sched sched-all capture capture+stacks \
+		capture@local $tsc}
 	# the tty workload's delivery: a flush_to_ldisc work item per round trip, run by a
 	# kworker (unbound: on either CPU), the reader woken
-	price "the price of each event group on a pty write and read" tty \
-		none workqueue sched capture capture@local
+	tty_groups=${OBS_PATH_TTY_GROUPS-none workqueue sched capture capture@local}
+	[ -z "$tty_groups" ] ||
+		price "the price of each event group on a pty write and read" tty $tty_groups
 fi
 
 # pipe_rt [RECORD ARGS...] - ns per round trip of evgen (pipe only, 1 s) on CPU 0,
@@ -287,7 +311,7 @@ fi
 if has groups; then
 echo "observer: $WL $ARGS, ${SECS}s runs, $PAIRS traced/untraced pairs per group, on $(uname -r)"
 for g in $GROUPS_WANTED; do
-	[ "$g" = record ] || events "$g" > /dev/null || die "unknown group '$g' (groups: none softirq workqueue sched sched-all hardirq napi tasklet record)"
+	[ "$g" = record ] || events "$g" > /dev/null || die "unknown group '$g' (groups: none softirq workqueue sched sched-all hardirq napi tasklet stacks record)"
 done
 # round p runs one pair of every group: a slow spell of a shared machine then falls on
 # every group alike instead of on one; which side goes first alternates
@@ -373,7 +397,7 @@ alternate() {
 		wait $rec || die "record failed: $(tail -3 "$d.rec.log")"
 	else
 		echo 0 > "$INST/tracing_on"
-		echo > "$INST/set_event"
+		clear_events
 	fi
 	python3 tests/perf/alternate.py "$d.phases" "$d/workload-intervals.csv" "$wl $*" ||
 		die "cannot split $d by phase"

@@ -174,6 +174,36 @@ static void test_clean_dead(void **state)
 	fixture_free(d);
 }
 
+/* record --stacks's trigger: turned off in deferbench's instance, nowhere else */
+static void test_clean_trigger(void **state)
+{
+	char *d = fixture_dir(), owned[4200], p[2][4200], *text;
+	const char *kinds[2] = { "trigger", "trigger" }, *paths[2];
+	pid_t pid = dead_pid();
+	FILE *report = fopen("/dev/null", "w");
+
+	(void)state;
+	snprintf(owned, sizeof(owned), "%s/owned", d);
+	snprintf(p[0], sizeof(p[0]), "%s/instances/deferbench-%d/events/irq/softirq_entry/trigger",
+		 d, (int)pid);
+	fixture_write(d, p[0] + strlen(d) + 1, "stacktrace:unlimited if vec == 3\n");
+	snprintf(p[1], sizeof(p[1]), "%s/precious/events/irq/softirq_entry/trigger", d);
+	fixture_write(d, "precious/events/irq/softirq_entry/trigger", "mine");
+	paths[0] = p[0];
+	paths[1] = p[1];
+	write_owned(owned, pid, 1, kinds, paths, 2);
+	assert_int_equal(leftovers_remove_owned(owned, report), 1);
+	/* written as into tracefs: over the start of the file */
+	text = read_file_alloc(p[0], NULL);
+	assert_int_equal(strncmp(text, "!stacktrace", 11), 0);
+	free(text);
+	text = read_file_alloc(p[1], NULL);
+	assert_string_equal(text, "mine");
+	free(text);
+	fclose(report);
+	fixture_free(d);
+}
+
 /* a file with our pid but another start time is a dead process's (the pid was reused) */
 static void test_reused_pid(void **state)
 {
@@ -217,6 +247,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_journal),
 		cmocka_unit_test(test_clean_dead),
+		cmocka_unit_test(test_clean_trigger),
 		cmocka_unit_test(test_reused_pid),
 		cmocka_unit_test(test_damaged),
 	};

@@ -142,11 +142,11 @@ static void test_work_requeued_while_running(void **state)
 
 	comm(m, 10, "kworker/u4:1");
 	comm(m, 11, "kworker/u4:2");
-	match_wq_queue(m, 0, 100 * US, WORK, FUNC, "events_unbound", 15);
+	match_wq_queue(m, 0, 100 * US, 1, WORK, FUNC, "events_unbound", 15);
 	match_wq_activate(m, 0, 100 * US + 200, WORK);
 	match_wq_start(m, 1, 110 * US, 10, false, WORK, FUNC);
 	/* queued again while the first execution runs */
-	match_wq_queue(m, 0, 120 * US, WORK, FUNC, "events_unbound", 15);
+	match_wq_queue(m, 0, 120 * US, 1, WORK, FUNC, "events_unbound", 15);
 	match_wq_activate(m, 0, 120 * US + 100, WORK);
 	match_wq_end(m, 1, 130 * US, 10, false, WORK);
 	match_wq_start(m, 0, 150 * US, 11, false, WORK, FUNC);
@@ -174,7 +174,7 @@ static void test_max_active_holdback(void **state)
 	struct wq_group *g;
 
 	comm(m, 20, "kworker/0:2");
-	match_wq_queue(m, 0, 100 * US, WORK, FUNC, "writeback", 9);
+	match_wq_queue(m, 0, 100 * US, 1, WORK, FUNC, "writeback", 9);
 	/* held back: another item's completion activates it later */
 	match_wq_start(m, 0, 101 * US, 20, false, WORK + 64, FUNC2);
 	match_wq_end(m, 0, 140 * US, 20, false, WORK + 64);
@@ -207,8 +207,8 @@ static void test_unmatched_and_barriers(void **state)
 	match_wq_activate(m, 1, 13 * US, WORK + 8);
 	assert_int_equal(m->n.wq_activate_no_queue, 1);
 	/* queued twice without running: cancelled or re-grabbed, not unmatched */
-	match_wq_queue(m, 1, 14 * US, WORK, FUNC, "events", 6);
-	match_wq_queue(m, 1, 15 * US, WORK, FUNC, "events", 6);
+	match_wq_queue(m, 1, 14 * US, 1, WORK, FUNC, "events", 6);
+	match_wq_queue(m, 1, 15 * US, 1, WORK, FUNC, "events", 6);
 	assert_int_equal(m->n.wq_superseded, 1);
 	assert_int_equal(matcher_unmatched(m), 2);
 	matcher_finish(m);
@@ -224,7 +224,7 @@ static void test_bh_and_pools(void **state)
 
 	/* BH work runs in softirq on top of whatever task was interrupted */
 	comm(m, 40, "kworker/0:1");
-	match_wq_queue(m, 0, 10 * US, WORK, FUNC, "events_bh", 9);
+	match_wq_queue(m, 0, 10 * US, 1, WORK, FUNC, "events_bh", 9);
 	match_wq_activate(m, 0, 10 * US, WORK);
 	match_wq_start(m, 0, 12 * US, 40, true, WORK, FUNC);
 	match_wq_end(m, 0, 13 * US, 40, true, WORK);
@@ -241,7 +241,7 @@ static void test_bh_and_pools(void **state)
 	assert_int_equal(comm_classify("kworker/dying", &pool, &cpu), COMM_OTHER);
 	assert_int_equal(comm_classify("bash", &pool, &cpu), COMM_OTHER);
 	/* an unknown worker is reported as such, not guessed */
-	match_wq_queue(m, 1, 20 * US, WORK + 8, FUNC, "events", 6);
+	match_wq_queue(m, 1, 20 * US, 1, WORK + 8, FUNC, "events", 6);
 	match_wq_start(m, 1, 21 * US, 777, false, WORK + 8, FUNC);
 	assert_int_equal(POOL_KIND(m->groups[1]->pool), POOL_UNKNOWN);
 }
@@ -326,17 +326,17 @@ static void test_wq_names(void **state)
 	struct matcher *m = *state;
 	char raw[80];
 
-	match_wq_queue(m, 0, 10 * US, WORK, FUNC, "events\0", 7);
-	match_wq_queue(m, 0, 11 * US, WORK + 8, FUNC, "events_unbound\0", 15);
-	match_wq_queue(m, 0, 12 * US, WORK + 16, FUNC, "events_freezable_power_efficient", 32);
-	match_wq_queue(m, 0, 13 * US, WORK + 24, FUNC, "events", 6);
+	match_wq_queue(m, 0, 10 * US, 1, WORK, FUNC, "events\0", 7);
+	match_wq_queue(m, 0, 11 * US, 1, WORK + 8, FUNC, "events_unbound\0", 15);
+	match_wq_queue(m, 0, 12 * US, 1, WORK + 16, FUNC, "events_freezable_power_efficient", 32);
+	match_wq_queue(m, 0, 13 * US, 1, WORK + 24, FUNC, "events", 6);
 	assert_int_equal(m->nwq, 3);
 	assert_string_equal(m->wq_names[0], "events");
 	assert_string_equal(m->wq_names[1], "events_unbound");
 	/* a damaged capture's name: cut, and no control character reaches the terminal */
 	memset(raw, 'x', sizeof(raw));
 	raw[0] = '\x1b';
-	match_wq_queue(m, 0, 14 * US, WORK + 32, FUNC, raw, sizeof(raw));
+	match_wq_queue(m, 0, 14 * US, 1, WORK + 32, FUNC, raw, sizeof(raw));
 	assert_int_equal(m->nwq, 4);
 	assert_int_equal(strlen(m->wq_names[3]), 63);
 	assert_int_equal(m->wq_names[3][0], '?');

@@ -25,6 +25,7 @@
 #include "result_files.h"
 #include "msg.h"
 #include "file.h"
+#include "fixture.h"
 
 #define US 1000ULL
 
@@ -60,7 +61,7 @@ static void build_events(struct result *r, uint64_t interval_ns, ival_cb cb, voi
 			continue;
 		match_comm(m, 7, "kworker/u4:1", 12);
 		match_tick(m, 50 * US);
-		match_wq_queue(m, 0, 50 * US, 0x1000, 0xffffffff81000010ULL, "events_unbound", 15);
+		match_wq_queue(m, 0, 50 * US, 1, 0x1000, 0xffffffff81000010ULL, "events_unbound", 15);
 		match_wq_activate(m, 0, 50 * US, 0x1000);
 		match_tick(m, 80 * US);
 		match_wq_start(m, 1, 80 * US, 7, false, 0x1000, 0xffffffff81000010ULL);
@@ -532,6 +533,30 @@ static void test_results_are_ours(void **state)
 	assert_int_equal(stat(sub, &st), -1);
 }
 
+/* record --slowest, --stacks and --keep-worst's files are deferbench's too */
+static void test_detail_results_are_ours(void **state)
+{
+	static const char *const names[] = {
+		"summary.json", "slowest.csv", "stacks.csv", "stacks.folded",
+		"raw/formats/ftrace/kernel_stack", "worst/NET_RX/raw/cpu0.dat",
+		"worst/NET_RX/raw/capture.json", "worst/NET_RX/raw/formats/ftrace/kernel_stack",
+	};
+	char sub[160];
+	struct stat st;
+	size_t i;
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/detail", dir);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_non_null(fixture_write(sub, names[i], "x\n"));
+	assert_int_equal(results_remove(sub), 0);
+	assert_int_equal(stat(sub, &st), -1);
+	/* a vector's directory is named as the kernel names vectors, nothing else */
+	assert_non_null(fixture_write(sub, "worst/net_rx/raw/cpu0.dat", "x\n"));
+	assert_int_not_equal(results_remove(sub), 0);
+	assert_int_equal(stat(sub, &st), 0);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -559,6 +584,7 @@ int main(void)
 		T(test_stats_parse),
 		T(test_lossy),
 		T(test_results_are_ours),
+		T(test_detail_results_are_ours),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

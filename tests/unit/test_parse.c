@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "detail.h"
 #include "fixture.h"
 #include "cli.h"
 #include "msg.h"
@@ -166,6 +167,39 @@ static void test_record_args(void **state)
 	assert_int_equal(record_parse_args(argc_of(raw_no_out), raw_no_out, &a, err), -EINVAL);
 	assert_int_equal(record_parse_args(argc_of(short_ival), short_ival, &a, err), -EINVAL);
 	assert_int_equal(record_parse_args(argc_of(help), help, &a, err), 1);
+	/* issue 25: stacks, the slowest events, the trace around the worst delays */
+	{
+		char *plain[] = { "record", "-d", "1s", NULL };
+		char *stacks[] = { "record", "--stacks", "-o", "/tmp/x", "--keep-worst", NULL };
+		char *some[] = { "record", "--stacks=net_rx,TIMER", "--slowest=3", NULL };
+		char *window[] = { "record", "-o", "/tmp/x", "--keep-worst=2ms", NULL };
+		char *bad_vec[] = { "record", "--stacks=NETRX", NULL };
+		char *bad_n[] = { "record", "--slowest=0", NULL };
+		char *bad_win[] = { "record", "-o", "/tmp/x", "--keep-worst=2s", NULL };
+		char *no_out[] = { "record", "--keep-worst", NULL };
+
+		assert_int_equal(record_parse_args(argc_of(plain), plain, &a, err), 0);
+		assert_int_equal(a.slowest, 0);
+		assert_int_equal(a.stack_vecs, 0);
+		assert_int_equal(a.keep_worst_ns, 0);
+		assert_int_equal(record_parse_args(argc_of(stacks), stacks, &a, err), 0);
+		assert_int_equal(a.stack_vecs, STACK_VECS_DEFAULT);
+		assert_int_equal(a.slowest, SLOWEST_DEFAULT);
+		assert_int_equal(a.keep_worst_ns, KEEP_WORST_DEFAULT_NS);
+		assert_int_equal(record_parse_args(argc_of(some), some, &a, err), 0);
+		assert_int_equal(a.stack_vecs, (1u << SIRQ_NET_RX) | (1u << SIRQ_TIMER));
+		assert_int_equal(a.slowest, 3);
+		assert_int_equal(record_parse_args(argc_of(window), window, &a, err), 0);
+		assert_int_equal(a.keep_worst_ns, 2 * NSEC_PER_MSEC);
+		assert_int_equal(a.slowest, SLOWEST_DEFAULT);
+		assert_int_equal(record_parse_args(argc_of(bad_vec), bad_vec, &a, err), -EINVAL);
+		assert_non_null(strstr(err, "--stacks"));
+		assert_int_equal(record_parse_args(argc_of(bad_n), bad_n, &a, err), -EINVAL);
+		assert_non_null(strstr(err, "--slowest"));
+		assert_int_equal(record_parse_args(argc_of(bad_win), bad_win, &a, err), -EINVAL);
+		assert_int_equal(record_parse_args(argc_of(no_out), no_out, &a, err), -EINVAL);
+		assert_non_null(strstr(err, "-o DIR"));
+	}
 }
 
 /* record's refused values, in the words the table gives every command */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "detail.h"
 #include "scenario.h"
 #include "msg.h"
 
@@ -142,6 +143,15 @@ static void test_defaults(void **state __unused)
 	assert_int_equal(parse("[global]\nstore = /var/lib/deferbench/r.db\n"
 			       "[workload t]\ntype = timer\n"), 0);
 	assert_string_equal(s->store, "/var/lib/deferbench/r.db");
+	/* record --stacks in every cell: off unless asked, yes or a list of vectors */
+	assert_int_equal(s->stack_vecs, 0);
+	assert_int_equal(parse("[global]\nstacks = yes\n[workload t]\ntype = timer\n"), 0);
+	assert_int_equal(s->stack_vecs, STACK_VECS_DEFAULT);
+	assert_int_equal(parse("[global]\nstacks = NET_RX,hrtimer\n[workload t]\ntype = timer\n"),
+			 0);
+	assert_int_equal(s->stack_vecs, (1u << SIRQ_NET_RX) | (1u << SIRQ_HRTIMER));
+	expect_error("[global]\nstacks = NET_RXX\n[workload t]\ntype = timer\n", "t.ini:2:",
+		     "not a softirq vector");
 }
 
 static void test_bad_sections(void **state __unused)

@@ -113,18 +113,18 @@ static void feed(struct result *r)
 	match_comm(m, 15, "ksoftirqd/0", 11);
 	m->long_work_ns = 10 * MS;
 	/* events_unbound/F1 twice on the unbound pool, once by the rescuer */
-	match_wq_queue(m, 0, 100 * US, 0x1000, F1, "events_unbound", 14);
+	match_wq_queue(m, 0, 100 * US, 1, 0x1000, F1, "events_unbound", 14);
 	match_wq_start(m, 1, 120 * US, 10, false, 0x1000, F1);
 	match_wq_end(m, 1, 130 * US, 10, false, 0x1000);
-	match_wq_queue(m, 0, 200 * US, 0x1000, F1, "events_unbound", 14);
+	match_wq_queue(m, 0, 200 * US, 1, 0x1000, F1, "events_unbound", 14);
 	match_wq_start(m, 1, 240 * US, 10, false, 0x1000, F1);
 	match_wq_end(m, 1, 20 * MS, 10, false, 0x1000);
-	match_wq_queue(m, 0, 300 * US, 0x2000, F1, "events_unbound", 14);
+	match_wq_queue(m, 0, 300 * US, 1, 0x2000, F1, "events_unbound", 14);
 	match_wq_start(m, 0, 310 * US, 12, false, 0x2000, F1);
 	match_wq_end(m, 0, 320 * US, 12, false, 0x2000);
 	/* events/F2: one item still queued, one still running at the end */
-	match_wq_queue(m, 0, 400 * US, 0x3000, F2, "events", 6);
-	match_wq_queue(m, 0, 410 * US, 0x4000, F2, "events", 6);
+	match_wq_queue(m, 0, 400 * US, 1, 0x3000, F2, "events", 6);
+	match_wq_queue(m, 0, 410 * US, 1, 0x4000, F2, "events", 6);
 	match_wq_start(m, 0, 420 * US, 11, false, 0x4000, F2);
 	/* NET_RX: three inline runs, one in ksoftirqd */
 	match_softirq_raise(m, 0, 500 * US, SIRQ_NET_RX, TRACE_FL_HARDIRQ, 0);
