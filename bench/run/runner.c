@@ -319,7 +319,9 @@ int run_cell_end(struct run_state *r, int k, const struct run_cell *c, const cha
 		ret = finish_dir(r, k, partial, e);
 	if (ret && ret != -EINTR) {
 		run_progress_clear();
-		snprintf(r->error, sizeof(r->error), "%s: %s", c->cell->id, e[0] ? e : strerror(-ret));
+		/* the id is short (SCN_NAME_MAX): the reason keeps what room is left */
+		snprintf(r->error, sizeof(r->error), "%s: %.900s", c->cell->id,
+			 e[0] ? e : strerror(-ret));
 		err_msg("%s", r->error);
 	}
 	return ret;

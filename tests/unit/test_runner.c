@@ -36,7 +36,7 @@ static struct fake {
 	enum fail_op fail;
 	int fail_cell;		/* the setup count at which fail happens (1-based) */
 	int setups, teardowns, writes;
-	char ids[64][96];
+	char ids[64][SCN_NAME_MAX * 2 + 32];	/* as scn_cell.id */
 	char seen[64][400];	/* the machine's knobs when each cell's workloads started */
 } fk;
 
