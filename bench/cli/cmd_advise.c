@@ -182,9 +182,13 @@ static void print_answer(FILE *f, const struct adv_workload *w)
 			"; some primary metrics are still undecided");
 		break;
 	case ADV_KEEP:
-		fprintf(f, "  keep %s: every other configuration is worse on a primary metric, or "
-			"equivalent within %.3g%% on each:",
-			w->ref->config, largest_mdc(w) * 100);
+		if (largest_mdc(w) > 0)
+			fprintf(f, "  keep %s: every other configuration is worse on a primary "
+				"metric, or equivalent within %.3g%% on each:", w->ref->config,
+				largest_mdc(w) * 100);
+		else
+			fprintf(f, "  keep %s: every other configuration is worse on a primary "
+				"metric:", w->ref->config);
 		for (i = 0; i < w->ncfg; i++)
 			fprintf(f, "%s %s %s", i ? ";" : "", w->cfg[i].s->config,
 				w->cfg[i].worse ? "worse" : "equivalent");
@@ -231,6 +235,16 @@ static void print_workload(FILE *f, const struct advice *a, const struct adv_wor
 	(void)a;
 }
 
+/* first_group - the first advice entry of entry j's workload */
+static size_t first_group(const struct advice *a, size_t j)
+{
+	size_t i;
+
+	for (i = 0; i < j && strcmp(a->wl[i].workload, a->wl[j].workload); i++)
+		;
+	return i;
+}
+
 /* print_tradeoffs - a configuration name that helps one workload and hurts another */
 static void print_tradeoffs(FILE *f, const struct advice *a)
 {
@@ -245,7 +259,9 @@ static void print_tradeoffs(FILE *f, const struct advice *a)
 			for (j = 0; j < a->n; j++) {
 				const struct adv_cfg *o = adv_find(a, a->wl[j].workload, c->s->config);
 
-				if (j == i || !o || !o->worse)
+				/* another workload, each once (a workload may have load groups) */
+				if (!strcmp(a->wl[j].workload, a->wl[i].workload) ||
+				    first_group(a, j) != j || !o || !o->worse)
 					continue;
 				if (!found++)
 					fprintf(f, "\ntrade-offs (one configuration, several workloads):\n");
