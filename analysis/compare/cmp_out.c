@@ -251,7 +251,7 @@ int cmp_write_md(const char *path, const struct cmp_ctx *c)
 	FILE *mem;
 	int ret;
 
-	ret = doc_open(&d, path, NULL, "deferbench compare");
+	ret = doc_open(&d, path, NULL, "deferbench compare", NULL);
 	if (ret)
 		return ret;
 	doc_li(&d, "base: %s (kernel %s, scenario %s)", c->base->dir,

@@ -189,7 +189,7 @@ static int open_doc(struct report_ctx *r)
 	ret = ret ?: path_join(html, sizeof(html), r->o->outdir, "report.html");
 	snprintf(title, sizeof(title), "deferbench report: %s on %.200s (%.200s)", r->run->scenario,
 		 r->run->meta[RM_HOSTNAME], r->run->meta[RM_KERNEL]);
-	ret = ret ?: doc_open(&r->doc, md, html, title);
+	ret = ret ?: doc_open(&r->doc, md, html, title, r->o->outdir);
 	if (ret)
 		return set_errno(r->errbuf, ret, "%s: cannot write report.md/report.html: %s",
 				r->o->outdir, strerror(-ret));
