@@ -84,6 +84,18 @@ bool ctx_kind_pooled(const struct cellset *s, const struct ctx_kind_row *k, int 
 void table_contexts_overview(struct report_ctx *r);
 void table_contexts(struct report_ctx *r, const char *wl);
 void table_wait(struct report_ctx *r, const char *wl);
+/*
+ * The causes of softirq delay by summary.json's name, with what the report calls them
+ * (docs/figures.md): the first WAIT_CAUSES_NOW are what record writes now, the rest the
+ * names of results written before the split of 2026-12.
+ */
+struct wait_cause {
+	const char *name;
+	const char *label;
+};
+#define WAIT_CAUSES_NOW 9
+extern const struct wait_cause wait_causes[];
+extern const size_t nwait_causes;
 
 /* rep_plots.c: each draws (when plots are on) and references the plot in the doc */
 void plots_workload(struct report_ctx *r, const char *wl, const char *metric);
