@@ -82,7 +82,7 @@ if [ -n "${ARTIFACTS:-}" ]; then
 		die "cannot write $ARTIFACTS/run-dir"
 fi
 if [ -n "${STORE:-}" ]; then
-	$DB history add --db "$STORE" "$RUN_DIR" || die "cannot add $RUN_DIR to the store $STORE"
+	$DB history add --store "$STORE" "$RUN_DIR" || die "cannot add $RUN_DIR to the store $STORE"
 fi
 
 $DB report "$RUN_DIR" || die "report failed"

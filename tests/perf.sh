@@ -13,7 +13,8 @@
 #    and prints each live capture's cost: reader and analysis threads' CPU, per
 #    second captured and per million events, with the events and losses;
 # 2. runs 'deferbench analyze' on high-all five times and reports the best run:
-#    events per second of decode + merge + match + histogram, wall clock and CPU.
+#    events per second of decode + merge + match + histogram, wall clock and CPU;
+# 3. stops each workload with SIGINT and prints how long it took to exit.
 # PERF_CAPTURE=DIR skips the recordings and benchmarks analyze on DIR only.
 set -eu
 cd "$(dirname "$0")/.."
@@ -76,3 +77,26 @@ awk -v ev="$events" -v w="$best_wall" -v c="$best_cpu" -v mb="$bytes" -v cap="$C
 	printf "perf:   wall  %.3f s  -> %.1f million events/s\n", w, ev / w / 1e6
 	printf "perf:   CPU   %.3f s  -> %.1f million events/s per core\n", c, ev / c / 1e6
 }'
+
+# 3. (root, recording) how soon each workload stops on SIGINT: from the signal to the
+# process's exit, teardown and results included. A real-time figure, so it lives here
+# and not in the integration tests (t-load-signals.sh checks what stopping does).
+if [ -z "${PERF_CAPTURE:-}" ]; then
+	for wl in timer audio tty block hog net; do
+		[ $wl = timer ] && ! command -v cyclictest >/dev/null 2>&1 && continue
+		rm -rf "$OUT/stop-$wl"
+		$DB load $wl -d 600s -o "$OUT/stop-$wl" > /dev/null 2>&1 &
+		pid=$!
+		until grep -qs '^db-' /proc/$pid/task/*/comm; do
+			kill -0 $pid 2>/dev/null || { echo "perf: load $wl never ran" >&2; exit 1; }
+			sleep 0.05
+		done
+		sleep 1
+		t0=$(python3 -c 'import time; print(time.monotonic())')
+		kill -INT $pid
+		wait $pid || { echo "perf: load $wl failed after SIGINT" >&2; exit 1; }
+		t1=$(python3 -c 'import time; print(time.monotonic())')
+		awk -v w=$wl -v a="$t0" -v b="$t1" 'BEGIN {
+			printf "perf: load %-5s stops %.3f s after SIGINT%s\n", w, b - a, b - a > 5 ? "  [SLOW: over 5 s]" : "" }'
+	done
+fi

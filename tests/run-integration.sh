@@ -17,6 +17,13 @@
 #    skipped test as a failure unless the test said the kernel lacks a feature it needs
 #    (skip_kernel in lib.sh): a missing tool or a stale journal must not pass silently.
 #    Without root every test may skip.
+#
+# DB_BUSY=1 (what .ci/run sets) runs the tests beside a CPU load that keeps every CPU
+# busy: 'deferbench load hog', one spinning thread per CPU at normal priority
+# (SCHED_OTHER, nice 0), started here before the first test and stopped on every exit
+# path (and sent SIGTERM by the kernel should the runner itself be killed). No test
+# may depend on how fast the machine is; this shows it on every landing. The tests do
+# not see DB_BUSY: a runner a test starts (t-cleanup.sh) starts no load of its own.
 cd "$(dirname "$0")/.." || exit 1
 . tests/integration/lib-knobs.sh
 
@@ -26,10 +33,37 @@ TEST_TIMEOUT=${TEST_TIMEOUT:-180}
 strict=0
 [ "$(id -u)" -eq 0 ] && grep -qw tracefs /proc/filesystems && strict=1
 
+busy=${DB_BUSY:-0}
+unset DB_BUSY
+busy_pid=""
+
 work=$(mktemp -d /tmp/deferbench-runner.XXXXXX) || exit 1
-trap 'rm -rf "$work"' EXIT
+trap 'busy_stop; rm -rf "$work"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+
+# busy_start - the CPU load of DB_BUSY=1: once its threads spin (one per CPU), return
+busy_start() {
+	_ncpu=$(nproc)
+	setpriv --pdeathsig TERM "$DB" load hog -d 6h > "$work/busy.log" 2>&1 &
+	busy_pid=$!
+	_i=0
+	until [ "$(grep -s '^db-' /proc/$busy_pid/task/*/comm | wc -l)" -ge "$_ncpu" ]; do
+		kill -0 $busy_pid 2>/dev/null || { cat "$work/busy.log"; echo "runner: the CPU load did not start" >&2; exit 1; }
+		_i=$((_i + 1))
+		[ $_i -lt 300 ] || { echo "runner: the CPU load's threads never ran" >&2; exit 1; }
+		sleep 0.1
+	done
+	echo "== integration: beside a CPU load: deferbench load hog, $_ncpu threads at nice 0 (pid $busy_pid)"
+}
+
+# busy_stop - stop the CPU load, if one runs; safe to call twice
+busy_stop() {
+	[ -n "$busy_pid" ] || return 0
+	kill -INT $busy_pid 2>/dev/null
+	wait $busy_pid 2>/dev/null
+	busy_pid=""
+}
 
 # state FILE - what a test may leave behind, one item a line: settings, the journal,
 # network namespaces, dbv veths, tracefs instances of deferbench processes that are gone
@@ -80,6 +114,7 @@ leftovers() {
 }
 
 [ $# -gt 0 ] || set -- tests/integration/t-*.sh
+[ "$busy" = 1 ] && busy_start
 fail=0 pass=0 skip=0
 for t in "$@"; do
 	[ -e "$t" ] || continue
@@ -114,5 +149,6 @@ for t in "$@"; do
 	*) fail=$((fail + 1)); echo "   FAIL $name (exit $rc, ${took}s)" >&2 ;;
 	esac
 done
-echo "== integration tests: $pass passed, $fail failed, $skip skipped"
+busy_stop
+echo "== integration tests: $pass passed, $fail failed, $skip skipped$([ "$busy" = 1 ] && echo ", beside a CPU load")"
 [ $fail -eq 0 ]

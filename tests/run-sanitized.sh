@@ -4,7 +4,8 @@
 # Runs, with the AddressSanitizer + UndefinedBehaviorSanitizer build in BUILD_DIR:
 # every unit test; damaged captures through analyze (tests/integration/
 # t-analyze-hostile.sh, SAN_MUTATIONS cases, default 100); and, as root with tracefs,
-# a short record + analyze (t-record-analyze.sh). Sanitizer reports are written to
+# a short record + analyze (t-record-analyze.sh) and a short alternating run read back
+# by report and advise (t-run-alternate-san.sh). Sanitizer reports are written to
 # BUILD_DIR/reports/ (from any process, children included); the step fails if any
 # test fails or any report was written.
 cd "$(dirname "$0")/.." || exit 1
@@ -25,6 +26,13 @@ echo "== sanitize: damaged captures through analyze"
 DB=$(pwd)/$B/deferbench MUTATIONS=${SAN_MUTATIONS:-100} sh tests/integration/t-analyze-hostile.sh || fail=1
 echo "== sanitize: record + analyze"
 DB=$(pwd)/$B/deferbench sh tests/integration/t-record-analyze.sh
+case $? in
+0) ;;
+77) echo "   (skipped: needs root and tracefs)" ;;
+*) fail=1 ;;
+esac
+echo "== sanitize: an alternating run + report + advise"
+DB=$(pwd)/$B/deferbench sh tests/integration/t-run-alternate-san.sh
 case $? in
 0) ;;
 77) echo "   (skipped: needs root and tracefs)" ;;

@@ -219,7 +219,11 @@ static void period(struct wl_run *w, struct audio_priv *p, struct pace *pc,
 
 	dsp_run(&p->dsp, p->passes);
 	done = now_ns();
-	if (deadline >= from) {
+	/*
+	 * the window ends when the stop begins: a packet sent for a later deadline (the
+	 * sender wakes, sends, and only then sees the stop) is no period of the run
+	 */
+	if (deadline >= from && (!wl_stopping(w) || deadline < w->stop_ns)) {
 		wl_record(w, p->m_wakeup, deadline, pace_late(deadline, wake));
 		wl_record(w, p->m_finish, deadline, pace_late(deadline, done));
 		wl_record(w, p->m_dsp, deadline, done - wake);

@@ -13,19 +13,17 @@
  * so that an alternating run assigns them to its phases like any workload's.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "csvread.h"
+#include "proc.h"
 #include "workload.h"
 #include "msg.h"
 #include "sys.h"
@@ -37,72 +35,22 @@
 static pid_t adopted_pid;
 static int adopted_log = -1;
 
-/* reap_pid - waitpid within timeout_ns; true once reaped (status in *status) */
-static bool reap_pid(pid_t pid, int *status, uint64_t timeout_ns)
-{
-	uint64_t end = now_ns() + timeout_ns;
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
-
-	for (;;) {
-		pid_t r = waitpid(pid, status, WNOHANG);
-
-		if (r == pid || (r < 0 && errno == ECHILD))
-			return true;
-		if (now_ns() >= end)
-			return false;
-		nanosleep(&ts, NULL);
-	}
-}
-
 int command_spawn(char *const *argv, pid_t *pid, int *log_fd, char *errbuf)
 {
-	int fds[2], e = 0;
-	ssize_t n;
+	struct proc_opts o = { .group = true, .parent_death = true };
+	int ret;
 
 	*pid = 0;
 	*log_fd = memfd_create("deferbench-command", MFD_CLOEXEC);
 	if (*log_fd < 0)
 		return set_err(errbuf, "cannot keep the command's output: %s", strerror(errno));
-	if (pipe2(fds, O_CLOEXEC)) {
-		e = errno;
-		close(*log_fd);
-		return set_err(errbuf, "cannot run '%s': %s", argv[0], strerror(e));
-	}
-	*pid = fork();
-	if (*pid < 0) {
-		e = errno;
-		close(fds[0]);
-		close(fds[1]);
-		close(*log_fd);
-		*pid = 0;
-		return set_err(errbuf, "cannot run '%s': fork: %s", argv[0], strerror(e));
-	}
-	if (!*pid) {
-		/* between fork and exec: async-signal-safe calls only */
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		dup2(*log_fd, STDOUT_FILENO);
-		dup2(*log_fd, STDERR_FILENO);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		execvp(argv[0], argv);
-		e = errno;
-		if (write(fds[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(fds[1]);
-	n = read(fds[0], &e, sizeof(e));
-	close(fds[0]);
-	if (n == (ssize_t)sizeof(e)) {
-		waitpid(*pid, NULL, 0);
-		*pid = 0;
+	o.out_fd = *log_fd;
+	ret = proc_spawn(argv, &o, pid, errbuf);
+	if (ret) {
 		close(*log_fd);
 		*log_fd = -1;
-		return set_err(errbuf, "cannot run '%s': %s", argv[0], strerror(e));
 	}
-	return 0;
+	return ret;
 }
 
 void command_workload_adopt(pid_t pid, int log_fd)
@@ -117,9 +65,9 @@ void command_workload_end(void)
 
 	if (adopted_pid > 0) {
 		kill(-adopted_pid, SIGTERM);
-		if (!reap_pid(adopted_pid, &status, CMD_STOP_TIMEOUT_NS)) {
+		if (!proc_reap(adopted_pid, &status, CMD_STOP_TIMEOUT_NS)) {
 			kill(-adopted_pid, SIGKILL);
-			reap_pid(adopted_pid, &status, CMD_STOP_TIMEOUT_NS);
+			proc_reap(adopted_pid, &status, CMD_STOP_TIMEOUT_NS);
 		}
 	}
 	if (adopted_log >= 0)
@@ -180,7 +128,7 @@ static int command_start(struct wl_run *w __unused, char *errbuf __unused)
 static bool reap(struct command_priv *p, uint64_t timeout_ns)
 {
 	if (!p->reaped)
-		p->reaped = reap_pid(p->pid, &p->status, timeout_ns);
+		p->reaped = proc_reap(p->pid, &p->status, timeout_ns);
 	return p->reaped;
 }
 

@@ -6,7 +6,10 @@
  * load. The topology is netns.c, the traffic netload*.c; this file maps options to
  * them and results to the driver's metrics. See docs/net-workload.md.
  */
+#include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -37,6 +40,8 @@ enum net_counter { C_SENT, C_RECEIVED, C_LOST, C_LATE, C_DUPLICATES, C_STALE, C_
 		   C_ECHOED, C_FLOOD_SENT, C_FLOOD_RECEIVED,
 		   C_TCP_BYTES, C_NAPI_THREADS, C_DROPS_A, C_DROPS_B, C_NR };
 
+#define NET_NAPI_MAX 8
+
 struct net_priv {
 	struct netns_pair pair;
 	struct netload load;
@@ -45,6 +50,9 @@ struct net_priv {
 	int counter[C_NR];
 	int napi_threads;
 	uint64_t drops0[2];	/* veth drops when the window opened */
+	int nnapi;		/* napi/ threads of the pair when the window opened */
+	pid_t napi_pid[NET_NAPI_MAX];
+	uint64_t napi_sw0[NET_NAPI_MAX];	/* and how often each had run by then */
 };
 
 static const char *const napi_modes[] = {
@@ -159,12 +167,61 @@ static int net_setup(struct wl_run *w, char *errbuf)
 	return 0;
 }
 
+/* napi_base - the pair's napi/ threads and how often each has run: what napi_check compares */
+static void napi_base(struct net_priv *pv)
+{
+	int i, n = netns_napi_threads(&pv->pair, pv->napi_pid, NET_NAPI_MAX);
+
+	pv->nnapi = n < 0 ? 0 : n > NET_NAPI_MAX ? NET_NAPI_MAX : n;
+	for (i = 0; i < pv->nnapi; i++)
+		if (netns_napi_switches(pv->napi_pid[i], &pv->napi_sw0[i]))
+			pv->napi_sw0[i] = UINT64_MAX;	/* gone already: napi_check says so */
+}
+
+/*
+ * napi_check - the veth NAPI polled where napi= says (issue 23): 'threaded' of both
+ * ends still reads what was written, and with napi=threaded the napi/ threads there
+ * when the window opened are still there and, once both ends have received (requests
+ * answered), each has run since. Polls in NET_RX softirq never wake them: a thread
+ * that did not run means the cell, labelled threaded, measured softirq NAPI (or, with
+ * tso=on, the per-CPU backlog: veth's NAPI was bypassed).
+ */
+static int napi_check(struct net_priv *pv, char *errbuf)
+{
+	const struct netload_stats *st = &pv->load.st;
+	uint64_t sw;
+	int i, err;
+
+	err = netns_napi_check(&pv->pair, errbuf);
+	if (err || pv->pair.opts.napi != NETNS_NAPI_THREADED || !st->received)
+		return err;
+	for (i = 0; i < pv->nnapi; i++) {
+		err = netns_napi_switches(pv->napi_pid[i], &sw);
+		if (err == -ESRCH || (!err && pv->napi_sw0[i] == UINT64_MAX))
+			return set_err(errbuf, "napi=threaded: napi thread %d went away during "
+				       "the run (the device's NAPI was re-made)",
+				       (int)pv->napi_pid[i]), -ESRCH;
+		if (err)
+			return set_err(errbuf, "cannot read how often napi thread %d ran: %s",
+				       (int)pv->napi_pid[i], strerror(-err)), err;
+		if (sw == pv->napi_sw0[i])
+			return set_err(errbuf, "napi=threaded: napi thread %d never ran while "
+				       "both ends received (%llu responses): the polls ran in "
+				       "NET_RX softirq%s", (int)pv->napi_pid[i],
+				       (unsigned long long)st->received, pv->pair.opts.tso ?
+				       " (with tso=on, local traffic bypasses veth's NAPI)" : ""),
+				       -EIO;
+	}
+	return 0;
+}
+
 static int net_start(struct wl_run *w, char *errbuf)
 {
 	struct net_priv *pv = w->priv;
 	struct netload_cfg lc;
 	int err;
 
+	napi_base(pv);
 	load_cfg(w, &lc);
 	err = netload_start(&pv->load, &pv->pair, &lc, errbuf);
 	if (!err)
@@ -191,6 +248,7 @@ static void net_measure(struct wl_run *w)
 	struct net_priv *pv = w->priv;
 
 	read_drops(pv, pv->drops0);
+	napi_base(pv);
 }
 
 /* report - the engine's figures into the driver's metrics, once per run */
@@ -198,6 +256,7 @@ static void report(struct wl_run *w, struct net_priv *pv)
 {
 	const struct netload_stats *st = &pv->load.st;
 	struct wl_counter *k = w->metrics.counter;
+	char why[ERRBUF_LEN];
 	uint64_t drops[2];
 	int side;
 
@@ -222,6 +281,8 @@ static void report(struct wl_run *w, struct net_priv *pv)
 	for (side = NETNS_A; side <= NETNS_B; side++)
 		k[pv->counter[C_DROPS_A + side]].value = drops[side] > pv->drops0[side] ?
 			(double)(drops[side] - pv->drops0[side]) : 0;
+	if (napi_check(pv, why))
+		wl_fail(w, -EIO, "net: %s", why);
 }
 
 static void net_stop(struct wl_run *w)
@@ -246,7 +307,8 @@ static void net_teardown(struct wl_run *w)
 /*
  * net_switch - napi or napi_prio switched while the load runs (the alternating design
  * compares softirq and threaded NAPI on one running pair): both ends follow w->cfg,
- * and netns_set_napi checks the kthreads came or went
+ * and netns_set_napi checks the kthreads came or went. napi_check at the end then
+ * judges the last phase: a segment ends in a phase at least as long as the interval.
  */
 static int net_switch(struct wl_run *w, const char *key __unused, char *errbuf)
 {
@@ -256,9 +318,12 @@ static int net_switch(struct wl_run *w, const char *key __unused, char *errbuf)
 	int err;
 
 	err = netns_set_napi(&pv->pair, (enum netns_napi)c->napi, c->napi_prio, errbuf);
-	if (!err)
-		pv->napi_threads = netns_napi_threads(&pv->pair, pids, (int)ARRAY_SIZE(pids));
-	return err;
+	if (err)
+		return err;
+	pv->napi_threads = netns_napi_threads(&pv->pair, pids, (int)ARRAY_SIZE(pids));
+	/* the threads are new ones (or none): napi_check at the end looks from here */
+	napi_base(pv);
+	return 0;
 }
 
 static const char *const net_live[] = { "napi", "napi_prio", NULL };

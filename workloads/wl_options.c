@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include "fmt.h"
 #include "msg.h"
 #include "parse.h"
 
@@ -66,19 +67,6 @@ static size_t count_choices(const char *const *c)
 	return n;
 }
 
-/* format_ns - the shortest exact duration text: "2ms", "2500us", "1s" */
-static void format_ns(uint64_t ns, char *buf, size_t len)
-{
-	if (ns && ns % NSEC_PER_SEC == 0)
-		snprintf(buf, len, "%llus", (unsigned long long)(ns / NSEC_PER_SEC));
-	else if (ns && ns % NSEC_PER_MSEC == 0)
-		snprintf(buf, len, "%llums", (unsigned long long)(ns / NSEC_PER_MSEC));
-	else if (ns && ns % NSEC_PER_USEC == 0)
-		snprintf(buf, len, "%lluus", (unsigned long long)(ns / NSEC_PER_USEC));
-	else
-		snprintf(buf, len, "%lluns", (unsigned long long)ns);
-}
-
 /* format_bytes - "64k", "16M" when exact, bytes otherwise */
 static void format_bytes(uint64_t v, char *buf, size_t len)
 {
@@ -107,8 +95,8 @@ static int parse_duration_opt(const struct wl_option *o, const char *val, uint64
 	if (ret)
 		return ret;
 	if ((double)ns < o->min || (double)ns > o->max) {
-		format_ns((uint64_t)o->min, a, sizeof(a));
-		format_ns((uint64_t)o->max, b, sizeof(b));
+		fmt_duration((uint64_t)o->min, a, sizeof(a));
+		fmt_duration((uint64_t)o->max, b, sizeof(b));
 		return set_err(errbuf, "%s is out of range [%s, %s]", val, a, b);
 	}
 	*out = ns;
@@ -296,7 +284,7 @@ int wl_option_value(const struct wl_run *w, const struct wl_option *o, char *buf
 		return 0;
 	case WL_OPT_DURATION:
 		memcpy(&u, p, sizeof(u));
-		format_ns(u, buf, len);
+		fmt_duration(u, buf, len);
 		return 0;
 	case WL_OPT_SIZE:
 		memcpy(&u, p, sizeof(u));
@@ -331,8 +319,8 @@ static void bounds_text(const struct wl_option *o, char *buf, size_t len)
 		snprintf(buf, len, "[%g, %g]", o->min, o->max);
 		break;
 	case WL_OPT_DURATION:
-		format_ns((uint64_t)o->min, a, sizeof(a));
-		format_ns((uint64_t)o->max, b, sizeof(b));
+		fmt_duration((uint64_t)o->min, a, sizeof(a));
+		fmt_duration((uint64_t)o->max, b, sizeof(b));
 		snprintf(buf, len, "[%s, %s]", a, b);
 		break;
 	case WL_OPT_SIZE:

@@ -20,6 +20,7 @@
 #include "jsonw.h"
 #include "msg.h"
 #include "file.h"
+#include "outw.h"
 
 static const struct wl_counter *counter_find(const struct wl_run *w, const char *name)
 {
@@ -161,9 +162,7 @@ static int write_json(const struct wl_run *w, const char *path)
 
 	/* 10 significant digits, not json-c's 17 (2.0002131190000001) */
 	json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_THREAD);
-	if (json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
-				    JSON_C_TO_STRING_NOSLASHESCAPE))
-		ret = errno ? -errno : -EIO;
+	ret = jsonw_write(path, root, 0644, 0);
 	json_c_set_serialization_double_format(NULL, JSON_C_OPTION_THREAD);
 	json_object_put(root);
 	return ret;
@@ -233,7 +232,7 @@ int wl_write_results(const struct wl_run *w, const char *dir)
 	char path[PATH_MAX];
 	int ret;
 
-	ret = mkdir_p(dir, 0755);
+	ret = out_mkdir_p(dir);
 	if (ret)
 		return ret;
 	snprintf(path, sizeof(path), "%s/workload.json", dir);

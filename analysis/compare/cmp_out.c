@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "doc.h"
+#include "outw.h"
 #include "common.h"
 
 /* Verdicts in the order the outputs list them: what needs attention first. */
@@ -106,7 +107,9 @@ static void method_line(FILE *f, const struct cmp_ctx *c)
 		"margin: threshold %.3g%% or the host's noise floor (f) when larger: %s\n",
 		1 - j->confidence, j->looks > 1 ? ", split over the looks of an adaptive run" : "",
 		(1 - j->confidence) / (j->looks > 1 ? j->looks : 1), j->iters, j->threshold * 100,
-		j->noise ? j->noise->path : j->between_runs ? "no calibration: two separate runs "
+		j->noise ? j->noise->path : j->between_runs && j->threshold_given ?
+		"no calibration: two separate runs held to the threshold given (-t)" :
+		j->between_runs ? "no calibration: two separate runs "
 		"are held to the default floor (d) of x2 on p50/p90 and x6 above (see 'deferbench "
 		"baseline calibrate')" : "no calibration (see 'deferbench baseline calibrate')");
 }
@@ -151,7 +154,10 @@ static void md_rules(struct doc *d, const struct cmp_ctx *c)
 	       "decide it (from the variance components).");
 	doc_li(d, "delta is the threshold (%.3g%%) or, when larger, the host's noise floor "
 	       "for the metric (margin marked f): %s.", j->threshold * 100,
-	       j->noise ? j->noise->path : j->between_runs ? "no calibration was given, so "
+	       j->noise ? j->noise->path : j->between_runs && j->threshold_given ?
+	       "no calibration was given; between these two separate runs delta is the "
+	       "threshold given with -t, in place of the default floor" :
+	       j->between_runs ? "no calibration was given, so "
 	       "between these two separate runs delta is at least the default floor (margin "
 	       "marked d): x2 on p50 and p90, x6 on p99 and above, the largest differences "
 	       "between runs of the same thing measured on the development VM, rounded up" :
@@ -317,7 +323,7 @@ int cmp_write_junit(const char *path, const struct cmp_ctx *c)
 	for (i = 0; i < r->nrows; i++)
 		tests += in_junit(&r->rows[i]);
 	skipped = r->count[V_CANNOT_TELL] + r->count[V_LOSSY] + r->count[V_INCOMPLETE];
-	f = fopen(path, "w");
+	f = out_fopen(path);
 	if (!f)
 		return -errno;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

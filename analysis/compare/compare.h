@@ -61,6 +61,7 @@ struct judge_opts {
 	 * host's noise floors every margin is at least the default floor (judge_margin)
 	 */
 	bool between_runs;
+	bool threshold_given;	/* -t given: it is the between-runs margin, not the floor */
 };
 
 /*

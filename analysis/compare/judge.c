@@ -52,7 +52,7 @@ double judge_margin(const struct judge_opts *o, const char *workload, const char
 	double f = o->noise ? noise_floor(o->noise, workload, config, id) : NAN;
 	bool d = false;
 
-	if (o->between_runs && !o->noise) {
+	if (o->between_runs && !o->noise && !o->threshold_given) {
 		f = default_floor(id);
 		d = true;
 	}

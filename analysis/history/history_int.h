@@ -25,8 +25,9 @@ struct hstore_migration {
 /*
  * hstore_migrate - in one BEGIN IMMEDIATE transaction, apply every step above the
  * store's user_version (read again inside the transaction: another process may have
- * migrated it meanwhile), then set user_version and application_id. A store newer
- * than the last step is -ENOTSUP.
+ * created or migrated it meanwhile), then set user_version and application_id. A store
+ * newer than the last step is -ENOTSUP; a file that became another application's
+ * database meanwhile is refused.
  */
 int hstore_migrate(sqlite3 *db, const struct hstore_migration *m, size_t n,
 		   char *errbuf);

@@ -422,6 +422,10 @@ int hstore_merge(struct hstore *dst, const char *src_path, size_t *added,
 	*added = *present = *conflicts = 0;
 	/* check the source: ours, and of this schema (read-only: it may be a lab's copy) */
 	ret = hstore_open(src_path, HS_RDONLY, &src, errbuf);
+	if (ret && strstr(errbuf, "a new file to create"))
+		return set_errno(errbuf, ret, "%s is not a deferbench store, or a damaged one: "
+				 "merge takes stores that 'deferbench history add' made",
+				 src_path);
 	if (ret)
 		return ret;
 	hstore_close(src);

@@ -4,6 +4,7 @@
  * and migrate its schema forward (see history.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +99,29 @@ int hs_sqlerr(sqlite3 *db, char *errbuf, const char *what)
 				sqlite3_errmsg(db));
 	if (code == SQLITE_FULL)
 		return set_errno(errbuf, -ENOSPC, "%s: disk full", what);
-	return set_errno(errbuf, -EIO, "%s: %s", what, sqlite3_errmsg(db));
+	/* what SQLite says, translated into what is wrong with the store */
+	if (code == SQLITE_CONSTRAINT)
+		return set_errno(errbuf, -EINVAL, "%s: the store's rows do not fit together (SQLite: "
+				 "%s): it was changed outside deferbench, or is damaged; use a copy "
+				 "made before, or start a new store (-S, --store)", what,
+				 sqlite3_errmsg(db));
+	if (code == SQLITE_ERROR && (strstr(sqlite3_errmsg(db), "no such") ||
+				     strstr(sqlite3_errmsg(db), "has no column")))
+		return set_errno(errbuf, -EINVAL, "%s: the store's tables are not those deferbench "
+				 "made (SQLite: %s): it was changed outside deferbench, or is "
+				 "damaged; use a copy made before, or start a new store (-S, --store)",
+				 what, sqlite3_errmsg(db));
+	if (code == SQLITE_IOERR)
+		return set_errno(errbuf, -EIO, "%s: the store cannot be read or written (SQLite: "
+				 "%s): check the disk and the file", what, sqlite3_errmsg(db));
+	if (code == SQLITE_NOMEM)
+		return set_errno(errbuf, -ENOMEM, "%s: out of memory", what);
+	if (code == SQLITE_CANTOPEN)
+		return set_errno(errbuf, -EIO, "%s: the store cannot be opened (SQLite: %s): check "
+				 "that its directory exists and may be written", what,
+				 sqlite3_errmsg(db));
+	return set_errno(errbuf, -EIO, "%s: the store cannot be used (SQLite: %s)", what,
+			 sqlite3_errmsg(db));
 }
 
 int hs_exec(sqlite3 *db, const char *sql, char *errbuf)
@@ -108,54 +131,68 @@ int hs_exec(sqlite3 *db, const char *sql, char *errbuf)
 	return 0;
 }
 
-/* pragma_int - the value of "PRAGMA name"; -errno */
-static int pragma_int(sqlite3 *db, const char *name, long long *v, char *errbuf)
+/* what a file says it is; read together by read_identity() */
+struct identity {
+	long long app, ver, ntab;
+};
+
+/*
+ * read_identity - application id, schema version and number of schema objects from
+ * one statement, so from one read transaction: one snapshot of the file. Read with
+ * three statements, they could mix the empty file another writer was about to make a
+ * store of (application id 0, from before its commit) with the store it made (tables,
+ * from after): a store being created looked like another application's database.
+ */
+static int read_identity(sqlite3 *db, struct identity *id, char *errbuf)
 {
-	char sql[64];
+	static const char sql[] =
+		"SELECT (SELECT application_id FROM pragma_application_id),"
+		" (SELECT user_version FROM pragma_user_version),"
+		" (SELECT count(*) FROM sqlite_master)";
 	sqlite3_stmt *st;
 	int rc;
 
-	snprintf(sql, sizeof(sql), "PRAGMA %s", name);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return hs_sqlerr(db, errbuf, "store");
 	rc = sqlite3_step(st);
-	*v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : hs_sqlerr(db, errbuf, "store");
-}
-
-static int count_tables(sqlite3 *db, long long *n, char *errbuf)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL))
-		return hs_sqlerr(db, errbuf, "store");
-	rc = sqlite3_step(st);
-	*n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	if (rc == SQLITE_ROW) {
+		id->app = sqlite3_column_int64(st, 0);
+		id->ver = sqlite3_column_int64(st, 1);
+		id->ntab = sqlite3_column_int64(st, 2);
+	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 0 : hs_sqlerr(db, errbuf, "store");
+}
+
+/* foreign - neither a store of ours nor an empty file */
+static bool foreign(const struct identity *id)
+{
+	return id->app != HSTORE_APP_ID && (id->app || id->ntab);
 }
 
 int hstore_migrate(sqlite3 *db, const struct hstore_migration *m, size_t n, char *errbuf)
 {
 	int last = n ? m[n - 1].to : 0, ret;
-	long long v;
+	struct identity id;
 	char sql[96];
 	size_t i;
 
 	ret = hs_exec(db, "BEGIN IMMEDIATE", errbuf);
 	if (ret)
 		return ret;
-	ret = pragma_int(db, "user_version", &v, errbuf);
-	if (!ret && v > last)
+	/* again, now that no other writer can: what was empty may have been made since */
+	ret = read_identity(db, &id, errbuf);
+	if (!ret && foreign(&id))
+		ret = set_err(errbuf, "the file became an SQLite database of another "
+			      "application while deferbench opened it");
+	if (!ret && id.ver > last)
 		ret = set_errno(errbuf, -ENOTSUP, "the store has schema %lld, newer than this "
 			       "deferbench knows (%d): use the deferbench that wrote it, or a "
-			       "newer one", v, last);
+			       "newer one", id.ver, last);
 	for (i = 0; !ret && i < n; i++)
-		if (m[i].to > v)
+		if (m[i].to > id.ver)
 			ret = hs_exec(db, m[i].sql, errbuf);
-	if (!ret && v < last) {
+	if (!ret && id.ver < last) {
 		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d; PRAGMA application_id = %d",
 			 last, HSTORE_APP_ID);
 		ret = hs_exec(db, sql, errbuf);
@@ -170,20 +207,20 @@ int hstore_migrate(sqlite3 *db, const struct hstore_migration *m, size_t n, char
 /* identify - a store of ours (any version), an empty file, or something else */
 static int identify(struct hstore *s, int flags, char *errbuf)
 {
-	long long app, ver, ntab;
+	struct identity id;
+	long long ver;
 	int ret;
 
-	ret = pragma_int(s->db, "application_id", &app, errbuf);
-	ret = ret ?: pragma_int(s->db, "user_version", &ver, errbuf);
-	ret = ret ?: count_tables(s->db, &ntab, errbuf);
+	ret = read_identity(s->db, &id, errbuf);
 	if (ret == -EBUSY || ret == -EROFS)
 		return ret;
 	if (ret)
 		return set_errno(errbuf, ret, "%s: not a deferbench store, or a damaged one: "
 				"give the path of a store (or of a new file to create)", s->path);
-	if (app != HSTORE_APP_ID && (app || ntab))
+	if (foreign(&id))
 		return set_err(errbuf, "%s is an SQLite database of another application, not a "
 			      "deferbench store: give another path", s->path);
+	ver = id.ver;
 	if (ver > HSTORE_SCHEMA)
 		return set_errno(errbuf, -ENOTSUP, "%s has store schema %lld, newer than this "
 				"deferbench reads (%d): use a newer deferbench", s->path, ver,
@@ -226,7 +263,7 @@ int hstore_open(const char *path, int flags, struct hstore **out, char *errbuf)
 				"e.g. %s/results.db", path, path);
 	if ((flags & HS_RDONLY) && stat(path, &sb))
 		return set_errno(errbuf, -errno, "%s: %s: no store there yet ('deferbench "
-				 "history add RUN' creates one; --db names another)", path,
+				 "history add RUN' creates one; -S, --store names another)", path,
 				 strerror(errno));
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -246,9 +283,13 @@ int hstore_open(const char *path, int flags, struct hstore **out, char *errbuf)
 		of = SQLITE_OPEN_READWRITE;
 	else
 		of = SQLITE_OPEN_READONLY;
+	/* never through a link planted where the store should be (outw.h) */
+	of |= SQLITE_OPEN_NOFOLLOW;
 	if (sqlite3_open_v2(path, &s->db, of, NULL) != SQLITE_OK) {
 		ret = set_errno(errbuf, -EIO, "%s: cannot open the store: %s", path,
-			       s->db ? sqlite3_errmsg(s->db) : "out of memory");
+			       !s->db ? "out of memory" : sqlite3_extended_errcode(s->db) ==
+			       SQLITE_CANTOPEN_SYMLINK ? "it is a symbolic link (name the store "
+			       "itself)" : sqlite3_errmsg(s->db));
 		goto error;
 	}
 	sqlite3_busy_timeout(s->db, HSTORE_BUSY_MS);

@@ -5,7 +5,6 @@
  */
 #include "report.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outdir.h"
+#include "outw.h"
 #include "plot.h"
 #include "report_int.h"
 #include "msg.h"
@@ -121,43 +120,9 @@ static void workload_section(struct report_ctx *r, const char *wl)
 }
 
 /*
- * clear_dir - remove what an earlier report left in plots/ or tables/, so that no stale
- * plot or table survives a re-run: only regular files with the report's extensions
- * (not symbolic links, directories or anything else); a missing directory is fine
+ * prepare_dirs - tables/ and plots/ in the output directory, which is new (the output
+ * writer's staging directory, outw.h): no earlier plot or table can survive in them
  */
-static int clear_dir(struct report_ctx *r, const char *dir)
-{
-	struct dirent *e;
-	struct stat st;
-	int ret = 0, err;
-	DIR *d;
-
-	d = opendir(dir);
-	if (!d)
-		return errno == ENOENT ? 0 : set_errno(r->errbuf, -errno, "%s: cannot clear "
-						      "the old report files: %s", dir,
-						      strerror(errno));
-	while ((errno = 0, e = readdir(d))) {
-		if (!outdir_report_file(e->d_name))
-			continue;
-		err = 0;
-		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW))
-			err = errno;
-		else if (S_ISREG(st.st_mode) && unlinkat(dirfd(d), e->d_name, 0))
-			err = errno;
-		if (err && err != ENOENT) {
-			ret = set_errno(r->errbuf, -err, "%s/%s: cannot remove the old report "
-				       "file: %s", dir, e->d_name, strerror(err));
-			break;
-		}
-	}
-	if (!e && errno)
-		ret = set_errno(r->errbuf, -errno, "%s: cannot read the directory: %s", dir,
-			       strerror(errno));
-	closedir(d);
-	return ret;
-}
-
 static int prepare_dirs(struct report_ctx *r)
 {
 	int ret;
@@ -166,14 +131,9 @@ static int prepare_dirs(struct report_ctx *r)
 	ret = ret ?: path_join(r->tabledir, sizeof(r->tabledir), r->o->outdir, "tables");
 	if (ret)
 		return set_errno(r->errbuf, ret, "%s: path too long", r->o->outdir);
-	/* plots/ and tables/ belong to the report: also without --plots, old plots go */
-	ret = clear_dir(r, r->plotdir);
-	ret = ret ?: clear_dir(r, r->tabledir);
-	if (ret)
-		return ret;
-	ret = mkdir_p(r->tabledir, 0755);
+	ret = out_mkdir_p(r->tabledir);
 	if (!ret && r->o->plots)
-		ret = mkdir_p(r->plotdir, 0755);
+		ret = out_mkdir_p(r->plotdir);
 	if (ret)
 		return set_errno(r->errbuf, ret, "%s: cannot create the output directories: %s",
 				r->o->outdir, strerror(-ret));

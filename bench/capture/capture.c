@@ -20,6 +20,7 @@
 #include "msg.h"
 #include "parse.h"
 #include "file.h"
+#include "outw.h"
 #include "sys.h"
 
 /* decoder_setup - the decoder, from formats checked as strictly as a capture's copies */
@@ -132,9 +133,12 @@ struct capture *capture_new(const struct capture_opts *opts, char *errbuf)
 		goto out_free;
 	}
 	if (opts->raw_dir) {
+		int e;
+
 		c->raw_dir = strdup(opts->raw_dir);
-		if (!c->raw_dir || mkdir_p(c->raw_dir, 0755)) {
-			set_err(errbuf, "cannot create %s: %s", opts->raw_dir, strerror(errno));
+		e = c->raw_dir ? out_mkdir_p(c->raw_dir) : -ENOMEM;
+		if (e) {
+			set_err(errbuf, "cannot create %s: %s", opts->raw_dir, strerror(-e));
 			goto out_free;
 		}
 	}

@@ -44,6 +44,7 @@ struct file_src {
 	unsigned int size;
 	size_t chunk;
 	int err, err_cpu;		/* a read error, and on which CPU's file */
+	bool accept_damaged;		/* a missing cpuN.dat with events: taken as empty */
 };
 
 static void *file_get(void *ctx, int cpu)
@@ -113,9 +114,12 @@ static int file_src_open(struct file_src *fs, const char *raw, const struct raw_
 		if (fd < 0) {
 			if (errno == ENOENT && !rm->loss[c].read_events)
 				continue;	/* a CPU that was offline */
+			if (errno == ENOENT && fs->accept_damaged)
+				continue;	/* check_counts() says what is missing */
 			if (errno == ENOENT)
 				return set_err(errbuf, "%s is missing, but capture.json says %llu "
-					       "events were read on CPU %d", path,
+					       "events were read on CPU %d: the capture is damaged "
+					       "(--accept-damaged analyzes what is there)", path,
 					       (unsigned long long)rm->loss[c].read_events, c);
 			return set_err(errbuf, "cannot open %s: %s", path, strerror(errno));
 		}
@@ -160,6 +164,7 @@ struct offline {
 	bool res_ready;
 	struct ival_writer *iw;
 	struct file_src fs;
+	bool accept_damaged;		/* a cpuN.dat short of events: analyze what is there */
 };
 
 static int offline_load(struct offline *o, const char *raw, const char *ivals, char *errbuf)
@@ -215,6 +220,38 @@ static int offline_load(struct offline *o, const char *raw, const char *ivals, c
 /* the capture's time, with a margin: a record outside it is damage */
 #define WINDOW_SLACK_NS NSEC_PER_SEC
 
+/*
+ * check_counts - each cpuN.dat holds at least the events capture.json says were read on
+ * its CPU: fewer is a file emptied or cut short by whole sub-buffers, which no check of
+ * a sub-buffer sees. An error, or with accept_damaged a warning, the missing events
+ * counted as lost (the figures say LOSSY).
+ */
+static int check_counts(struct offline *o, const struct merger *mg, const char *raw,
+			char *errbuf)
+{
+	uint64_t have, said;
+	int c;
+
+	for (c = 0; c < o->rm.ncpus; c++) {
+		have = mg->cpu[c].records;
+		said = o->rm.loss[c].read_events;
+		if (have >= said)
+			continue;
+		if (!o->accept_damaged)
+			return set_err(errbuf, "%s/cpu%d.dat holds %llu events, but capture.json says "
+				       "%llu were read on CPU %d: the file was emptied or cut short; "
+				       "the capture is damaged (--accept-damaged analyzes what is "
+				       "there, the missing events counted as lost)", raw, c,
+				       (unsigned long long)have, (unsigned long long)said, c);
+		warn_msg("%s/cpu%d.dat holds %llu events, but capture.json says %llu were read on "
+			 "CPU %d: analyzed as it is (--accept-damaged), the %llu missing events "
+			 "counted as lost", raw, c, (unsigned long long)have,
+			 (unsigned long long)said, c, (unsigned long long)(said - have));
+		o->res.loss[c].missed_in_band += said - have;
+	}
+	return 0;
+}
+
 static int offline_run(struct offline *o, const char *raw, char *errbuf)
 {
 	const struct merge_bad *b;
@@ -240,6 +277,8 @@ static int offline_run(struct offline *o, const char *raw, char *errbuf)
 	else if (o->fs.err)
 		ret = set_err(errbuf, "%s/cpu%d.dat changed while it was read: %s", raw,
 			      o->fs.err_cpu, strerror(-o->fs.err));
+	if (!ret)
+		ret = check_counts(o, &mg, raw, errbuf);
 	merger_free(&mg);
 	if (!ret)
 		result_finish(&o->res);
@@ -264,7 +303,7 @@ static void offline_free(struct offline *o)
 	free(o->rm.loss);
 }
 
-int offline_analyze(const char *raw, const char *staging, char *errbuf)
+int offline_analyze(const char *raw, const char *staging, bool accept_damaged, char *errbuf)
 {
 	struct offline *o = calloc(1, sizeof(*o));
 	char ivals[PATH_MAX];
@@ -272,6 +311,7 @@ int offline_analyze(const char *raw, const char *staging, char *errbuf)
 
 	if (!o)
 		return set_err(errbuf, "out of memory");
+	o->accept_damaged = o->fs.accept_damaged = accept_damaged;
 	if (staging)
 		snprintf(ivals, sizeof(ivals), "%s/intervals.csv", staging);
 	ret = offline_load(o, raw, staging ? ivals : NULL, errbuf);

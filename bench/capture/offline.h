@@ -6,11 +6,16 @@
 #ifndef DEFERBENCH_OFFLINE_H
 #define DEFERBENCH_OFFLINE_H
 
+#include <stdbool.h>
+
 /*
  * offline_analyze - analyze the raw capture in rawdir, print the table to stdout, and
  * write every result file (intervals.csv included) into outdir unless it is NULL.
- * 0 or -errno with a message in errbuf (ERRBUF_LEN).
+ * A cpuN.dat holding fewer events than capture.json says were read on its CPU (or
+ * missing) is damage: an error, or with accept_damaged a warning, those events counted
+ * as lost. 0 or -errno with a message in errbuf (ERRBUF_LEN).
  */
-int offline_analyze(const char *rawdir, const char *outdir, char *errbuf);
+int offline_analyze(const char *rawdir, const char *outdir, bool accept_damaged,
+		    char *errbuf);
 
 #endif

@@ -5,10 +5,12 @@
 #include "raw.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <json.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "decode.h"
 #include "jsonread.h"
@@ -17,10 +19,11 @@
 #include "msg.h"
 #include "parse.h"
 #include "file.h"
+#include "outw.h"
 
 static int save_text(const char *path, const char *text, size_t len)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = out_fopen(path);
 
 	if (!f)
 		return -errno;
@@ -43,7 +46,7 @@ int raw_save_formats(const char *rawdir, const char *header, size_t hlen,
 		if (!formats[k])
 			continue;
 		snprintf(path, sizeof(path), "%s/formats/%s", rawdir, ev_names[k].system);
-		ret = mkdir_p(path, 0755);
+		ret = out_mkdir_p(path);
 		if (ret)
 			break;
 		snprintf(path, sizeof(path), "%s/formats/%s/%s", rawdir, ev_names[k].system,
@@ -82,15 +85,21 @@ int raw_load_formats(const char *rawdir, char **header, size_t *hlen, char *form
 	return 0;
 }
 
-static int comms_write(const char *rawdir, const struct comm_entry *c, size_t n,
-		       const char *mode)
+/* comms_write - a new comms file, or (append) more lines at the end of ours */
+static int comms_write(const char *rawdir, const struct comm_entry *c, size_t n, bool append)
 {
 	char path[PATH_MAX];
 	FILE *f;
 	size_t i;
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/comms", rawdir);
-	f = fopen(path, mode);
+	if (!append)
+		f = out_fopen(path);
+	else if ((fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		f = NULL;
+	else if (!(f = fdopen(fd, "a")))
+		close(fd);
 	if (!f)
 		return -errno;
 	for (i = 0; i < n; i++)
@@ -100,12 +109,12 @@ static int comms_write(const char *rawdir, const struct comm_entry *c, size_t n,
 
 int raw_save_comms(const char *rawdir, const struct comm_entry *c, size_t n)
 {
-	return comms_write(rawdir, c, n, "w");
+	return comms_write(rawdir, c, n, false);
 }
 
 int raw_add_comms(const char *rawdir, const struct comm_entry *c, size_t n)
 {
-	return comms_write(rawdir, c, n, "a");
+	return comms_write(rawdir, c, n, true);
 }
 
 /* comm_ok - what the kernel can name a task: 1..15 bytes, no control characters */

@@ -23,6 +23,7 @@
 
 #include "capture_int.h"
 #include "msg.h"
+#include "outw.h"
 #include "sys.h"
 
 #define POLL_BUSY_NS (10 * NSEC_PER_MSEC)
@@ -265,9 +266,10 @@ int readers_open(struct capture *c, char *errbuf)
 		r->max_queued = c->opts.buffer_kb * 1024 / c->subbuf_size + 16;
 		if (c->raw_dir) {
 			snprintf(path, sizeof(path), "%s/cpu%d.dat", c->raw_dir, i);
-			r->raw_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+			r->raw_fd = out_create(path, 0644);
 			if (r->raw_fd < 0)
-				return set_err(errbuf, "cannot create %s: %s", path, strerror(errno));
+				return set_err(errbuf, "cannot create %s: %s", path,
+					       strerror(-r->raw_fd));
 		}
 	}
 	if (!c->subbuf_size)

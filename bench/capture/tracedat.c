@@ -386,10 +386,15 @@ static int td_run(struct td *t, const char *path)
 {
 	int ret, k;
 
+	errno = 0;
 	t->top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	/* libtracecmd leaves whatever errno its last call set: only I/O errors are news */
+	if (!t->top && (errno == EACCES || errno == EIO || errno == ENOMEM))
+		return set_err(t->errbuf, "cannot read %s: %s", path, strerror(errno));
 	if (!t->top)
-		return set_err(t->errbuf, "cannot read %s as a trace.dat: %s", path,
-			       errno ? strerror(errno) : "not a valid file");
+		return set_err(t->errbuf, "%s begins like a trace.dat, but libtracecmd cannot "
+			       "read it: it is truncated or damaged, or from a trace-cmd this "
+			       "libtracecmd does not know", path);
 	ret = pick_buffer(t, path);
 	if (ret)
 		return ret;

@@ -1,21 +1,61 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cli.c - what every subcommand does with its parser's verdict (cli.h).
+ * cli.c - the registry of subcommands, and what every one of them does with its
+ * parser's verdict (cli.h).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
 #include "msg.h"
 
-int cli_parsed(int ret, const struct cli_help *h, const char *err, int errcode)
+const struct cli_command *const cli_commands[] = {
+	&cli_record, &cli_analyze, &cli_top, &cli_load, &cli_run, &cli_restore, &cli_knobs,
+	&cli_report, &cli_compare, &cli_advise, &cli_tune, &cli_baseline, &cli_history,
+	&cli_export,
+	NULL,
+};
+
+const struct cli_command *cli_command_find(const char *name)
+{
+	const struct cli_command *const *c;
+
+	for (c = cli_commands; *c; c++)
+		if (!strcmp((*c)->name, name))
+			return *c;
+	return NULL;
+}
+
+void cli_usage(FILE *f, const struct cli_command *c)
+{
+	void *defaults = calloc(1, c->args_size);
+
+	/* without memory the help goes without its defaults */
+	if (defaults && c->defaults)
+		c->defaults(defaults);
+	opts_usage(f, c->usage, c->desc, c->opts, defaults);
+	if (c->more)
+		c->more(f);
+	free(defaults);
+}
+
+int cli_parsed(int ret, const struct cli_command *c, const char *err, int errcode)
 {
 	if (ret == CLI_HELP) {
-		opts_usage(stdout, h->usage, h->desc, h->opts);
-		if (h->more)
-			h->more(stdout);
+		cli_usage(stdout, c);
 		return 0;
 	}
 	if (ret) {
-		err_msg("%s: %s; see 'deferbench %s --help'", h->name, err, h->name);
+		err_msg("%s: %s; see 'deferbench %s --help'", c->name, err, c->name);
 		return errcode;
 	}
 	return -1;
+}
+
+int cli_capture_check(bool no_sched, bool sched_all, char *errbuf)
+{
+	if (no_sched && sched_all)
+		return set_err(errbuf, "--sched-all and --no-sched contradict each other: "
+			       "choose one");
+	return 0;
 }

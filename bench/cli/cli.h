@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cli.h - the deferbench subcommands: one file each (cmd_NAME.c) with its option
- * table, a pure argument parser and its entry point; main.c dispatches.
+ * table, a pure argument parser and its entry point, described by one struct
+ * cli_command in the registry main.c dispatches from.
  *
  * Entry points take argv[0] = the subcommand's name and return the exit status:
  *   0  success
  *   1  error (bad input, missing privilege or facility, I/O failure)
  * compare has its own codes (1 = regression, 2 = error) and says so in --help.
  *
- * Parsers touch nothing and print nothing (the unit tests call them): they return 0,
- * CLI_HELP when --help was asked for, or -EINVAL with a message in errbuf (ERRBUF_LEN)
- * that names the option at fault. Every parser reports a bad option in the same words,
- * through opts_next().
+ * Parsers touch nothing and print nothing but the note of an old option spelling
+ * (opts.h; the unit tests call them): they return 0, CLI_HELP when --help was asked
+ * for, or -EINVAL with a message in errbuf (ERRBUF_LEN) that names the option at fault.
+ * Every option is declared once, in the command's table (cli_opts.h for the shared
+ * ones), and opts_parse() reports a bad one in the same words for every command.
  */
 #ifndef DEFERBENCH_CLI_H
 #define DEFERBENCH_CLI_H
@@ -20,31 +22,43 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli_opts.h"
 #include "compare.h"
 #include "history.h"
 #include "opts.h"
 #include "runner.h"
 #include "common.h"
 
-#define CLI_HELP 1
+#define CLI_HELP OPTS_HELP
 
-/* What --help prints for a subcommand. */
-struct cli_help {
+/* A subcommand: what main.c dispatches to, and what its --help prints. */
+struct cli_command {
 	const char *name;		/* "record" */
+	int (*fn)(int argc, char **argv);
+	const char *summary;		/* one line of 'deferbench --help' */
 	const char *usage;		/* "deferbench record [-d DUR] ..." */
 	const char *desc;		/* a paragraph, or NULL */
 	const struct opt_desc *opts;
+	size_t args_size;		/* the parser's args struct */
+	void (*defaults)(void *args);	/* what the parser starts from; --help shows it */
 	void (*more)(FILE *f);		/* printed after the options, or NULL */
 };
+
+/* Every subcommand, in the order 'deferbench --help' lists them; NULL-terminated. */
+extern const struct cli_command *const cli_commands[];
+/* cli_command_find - the subcommand called name, or NULL */
+const struct cli_command *cli_command_find(const char *name);
 
 /*
  * cli_parsed - what an entry point does with its parser's return value ret: print the
  * help (returns 0), or "NAME: ERR; see 'deferbench NAME --help'" (returns errcode), or
  * nothing for ret == 0 (returns -1: go on).
  */
-int cli_parsed(int ret, const struct cli_help *h, const char *err, int errcode);
+int cli_parsed(int ret, const struct cli_command *c, const char *err, int errcode);
+/* cli_usage - the --help of c */
+void cli_usage(FILE *f, const struct cli_command *c);
 
-/* record (bounds of -b and -i: capture.h) */
+/* record (bounds of -b and -i: capture.h, cli_opts.h) */
 struct record_args {
 	uint64_t duration_ns;		/* 0: until the command exits, or Ctrl-C */
 	const char *out_dir;
@@ -61,21 +75,25 @@ struct record_args {
 };
 int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf);
 int cmd_record(int argc, char **argv);
+extern const struct cli_command cli_record;
 
 /* tune (cmd_tune.c) */
 int cmd_tune(int argc, char **argv);
+extern const struct cli_command cli_tune;
 
 /* analyze */
 struct analyze_args {
 	const char *in_dir;		/* a record directory, or a trace.dat file */
 	const char *out_dir;
 	bool force;
+	bool accept_damaged;		/* a cpuN.dat short of events: analyze what is there */
 	const char *buffer;		/* trace.dat: the instance buffer to read */
 	uint64_t interval_ns;		/* trace.dat: intervals.csv (0: the default 1 s) */
 	uint64_t start_ns, end_ns;	/* trace.dat: the events between (0: no bound) */
 };
 int analyze_parse_args(int argc, char **argv, struct analyze_args *a, char *errbuf);
 int cmd_analyze(int argc, char **argv);
+extern const struct cli_command cli_analyze;
 
 /* top (bounds of -b: capture.h) */
 #define TOP_MIN_INTERVAL_NS (100 * NSEC_PER_MSEC)
@@ -89,9 +107,13 @@ struct top_args {
 	int group;			/* enum top_group (top_snap.h) */
 	unsigned int rows;		/* workqueue rows shown, 0: all */
 	unsigned int buffer_kb;
+	bool no_sched;
+	bool sched_all;
+	const char *capture_cpus;	/* --capture-cpus, or NULL */
 };
 int top_parse_args(int argc, char **argv, struct top_args *a, char *errbuf);
 int cmd_top(int argc, char **argv);
+extern const struct cli_command cli_top;
 
 /* load */
 #define LOAD_MAX_OPTS 64
@@ -103,14 +125,14 @@ struct load_args {
 	uint64_t duration_ns;		/* -d, default LOAD_DEFAULT_DURATION_NS */
 	const char *outdir;		/* -o, or NULL */
 	uint64_t seed;			/* --seed, default 1 */
-	uint64_t intervals_ns;		/* --intervals, 0: the workload's default (1 s) */
+	uint64_t intervals_ns;		/* -i, 0: the workload's default (1 s) */
 	bool list;			/* --list */
+	bool force;			/* -o: replace an earlier load's files */
 	bool help;			/* -h */
 	int nopts;
 	char key[LOAD_MAX_OPTS][LOAD_KEY_MAX];	/* workload options, in order given */
 	const char *val[LOAD_MAX_OPTS];
 };
-extern const struct opt_desc load_opts[];
 /*
  * load_parse_args - argv[0] is "load". load's own options may come before or after
  * the workload name; after it, "--key value", "--key=value" and "key=value" are
@@ -118,6 +140,7 @@ extern const struct opt_desc load_opts[];
  */
 int load_parse_args(int argc, char **argv, struct load_args *a, char *errbuf);
 int cmd_load(int argc, char **argv);
+extern const struct cli_command cli_load;
 
 /* run: struct run_opts (all but the command line), and the adaptive loop's choices */
 struct run_args {
@@ -127,6 +150,7 @@ struct run_args {
 };
 int run_parse_args(int argc, char **argv, struct run_args *a, char *errbuf);
 int cmd_run(int argc, char **argv);
+extern const struct cli_command cli_run;
 
 /* restore */
 struct restore_args {
@@ -134,6 +158,7 @@ struct restore_args {
 };
 int restore_parse_args(int argc, char **argv, struct restore_args *a, char *errbuf);
 int cmd_restore(int argc, char **argv);
+extern const struct cli_command cli_restore;
 
 /* knobs */
 enum knobs_verb { KNOBS_SHOW, KNOBS_LIST, KNOBS_SET };
@@ -141,23 +166,25 @@ enum knobs_verb { KNOBS_SHOW, KNOBS_LIST, KNOBS_SET };
 
 struct knobs_args {
 	enum knobs_verb verb;
-	uint64_t hold_ns;		/* set -t: restore after this long; 0 = at a signal */
+	uint64_t hold_ns;		/* set -d: restore after this long; 0 = at a signal */
 	char **assign;			/* set: "KNOB=VALUE" arguments */
 	int nassign;
 };
 int knobs_parse_args(int argc, char **argv, struct knobs_args *a, char *errbuf);
 int cmd_knobs(int argc, char **argv);
+extern const struct cli_command cli_knobs;
 
 /* report */
 struct report_args {
 	const char *dir;
 	const char *outdir;		/* NULL: dir itself */
 	bool no_plots;
+	bool force;			/* replace an earlier report's files */
 	unsigned int top_wq;		/* workqueue groups shown per cell */
 };
-extern const struct opt_desc report_opts[];
 int report_parse(int argc, char **argv, struct report_args *a, char *errbuf);
 int cmd_report(int argc, char **argv);
+extern const struct cli_command cli_report;
 
 /* compare */
 #define CMP_MAX_PATTERNS 32
@@ -166,14 +193,16 @@ struct compare_args {
 	const char *base, *new;
 	const char *outdir;		/* NULL: the new run's directory */
 	bool no_files;
+	bool force;			/* replace an earlier compare's files */
 	bool allow_empty;		/* no primary metric judged is not an error */
 	const char *noise;		/* --noise FILE */
 	struct cmp_opts cmp;
 	const char *patterns[CMP_MAX_PATTERNS + 1];
+	size_t npatterns;
 };
-extern const struct opt_desc compare_opts[];
 int compare_parse(int argc, char **argv, struct compare_args *a, char *errbuf);
 int cmd_compare(int argc, char **argv);
+extern const struct cli_command cli_compare;
 
 /* advise */
 struct advise_args {
@@ -184,6 +213,7 @@ struct advise_args {
 };
 int advise_parse_args(int argc, char **argv, struct advise_args *a, char *errbuf);
 int cmd_advise(int argc, char **argv);
+extern const struct cli_command cli_advise;
 
 /* baseline */
 enum baseline_verb { BL_SAVE, BL_SHOW, BL_PATH, BL_LIST, BL_CALIBRATE };
@@ -192,7 +222,7 @@ enum baseline_verb { BL_SAVE, BL_SHOW, BL_PATH, BL_LIST, BL_CALIBRATE };
 
 struct baseline_args {
 	enum baseline_verb verb;
-	const char *root;		/* --dir, else $DEFERBENCH_BASELINE_DIR, else default */
+	const char *root;		/* -D, else $DEFERBENCH_BASELINE_DIR, else default */
 	const char *host;		/* --host, else the run's or this machine's */
 	const char *name;		/* --name, default "default" */
 	const char *run;		/* save: the run directory */
@@ -201,6 +231,7 @@ struct baseline_args {
 	/* calibrate */
 	int runs;			/* --runs N: runs of the scenario (default 3) */
 	const char *scenario;		/* the scenario to run, or NULL with --from */
+	bool use_from;			/* --from given */
 	char *const *from;		/* --from: existing runs, nfrom of them */
 	int nfrom;
 	const char *output;		/* -o FILE: noise.json here, not in the baseline */
@@ -209,9 +240,9 @@ struct baseline_args {
 int baseline_calibrate(const struct baseline_args *a);
 /* baseline_dir - <root>/<host>/<name> of a; 0, -ENOENT when it does not exist */
 int baseline_dir(const struct baseline_args *a, char *buf, size_t len);
-extern const struct opt_desc baseline_opts[];
 int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf);
 int cmd_baseline(int argc, char **argv);
+extern const struct cli_command cli_baseline;
 
 /* history: the results store (cmd_history.c) */
 enum history_verb { HV_SHOW, HV_ADD, HV_MERGE };
@@ -221,22 +252,23 @@ enum history_verb { HV_SHOW, HV_ADD, HV_MERGE };
 
 struct history_args {
 	enum history_verb verb;
-	const char *db;			/* --db, else $DEFERBENCH_STORE, else the default */
+	const char *db;			/* -S, else $DEFERBENCH_STORE, else the default */
 	const char *host, *scenario, *workload, *config, *kernel;
 	const char *patterns[HISTORY_MAX_PATTERNS + 1];
 	size_t npatterns;		/* 0: the primary metrics */
 	const char *plotdir;		/* -o: write plots here */
 	bool regressions, fleet, replace;
+	bool force;			/* -o: replace an earlier history's plots */
 	unsigned int min_tail;
 	struct hs_detect_opts det;
 	char **paths;			/* add: run directories; merge: stores */
 	int npaths;
 };
-extern const struct opt_desc history_opts[];
 int history_parse(int argc, char **argv, struct history_args *a, char *errbuf);
 /* history_db - the store path the arguments and environment choose */
 const char *history_db(const struct history_args *a);
 int cmd_history(int argc, char **argv);
+extern const struct cli_command cli_history;
 /*
  * history_add_dir - add a finished run or record directory to the results store at db
  * (created when missing), printing what happened; 0, or -errno after an error message.
@@ -253,10 +285,11 @@ struct export_args {
 	const char *against;		/* baseline run: verdicts; NULL: measurements only */
 	const char *origin, *build_id;	/* KCIDB */
 	const char *output;		/* NULL: stdout */
+	bool force;			/* replace an earlier export's file */
 	unsigned int min_tail;
 };
-extern const struct opt_desc export_opts[];
 int export_parse(int argc, char **argv, struct export_args *a, char *errbuf);
 int cmd_export(int argc, char **argv);
+extern const struct cli_command cli_export;
 
 #endif

@@ -16,61 +16,50 @@
 #include "knobs.h"
 #include "rundir.h"
 #include "msg.h"
-#include "parse.h"
-
-enum { OPT_JSON = 256, OPT_NOISE };
 
 static const struct opt_desc advise_opts[] = {
-	{ "json", OPT_JSON, no_argument, NULL, "print the advice as one JSON object" },
-	{ "threshold", 't', required_argument, "PCT",
-	  "smallest change that counts, in percent (0.1-1000, default 10)" },
-	{ "noise", OPT_NOISE, required_argument, "FILE",
-	  "the host's noise floors (noise.json of 'deferbench baseline calibrate')" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ 0 },
+	CLI_OPT_JSON(advise_args, json, "print the advice as one JSON object"),
+	CLI_OPT_THRESHOLD(advise_args, threshold, "smallest change that counts, in percent"),
+	CLI_OPT_NOISE(advise_args, noise,
+		      "the host's noise floors (noise.json of 'deferbench baseline calibrate')"),
+	OPT_HELP(),
+	OPT_END(),
 };
 
-static const struct cli_help advise_help = {
-	"advise", "deferbench advise [--json] [--threshold PCT] [--noise FILE] RUN",
+static void advise_defaults(void *args)
+{
+	struct advise_args *a = args;
+
+	memset(a, 0, sizeof(*a));
+	a->threshold = 0.10;
+}
+
+const struct cli_command cli_advise = {
+	.name = "advise",
+	.fn = cmd_advise,
+	.summary = "the configuration each workload should use, and why",
+	.usage = "deferbench advise [--json] [-t PCT] [--noise FILE] RUN",
+	.desc =
 	"For each workload of RUN, the configuration to use: every configuration judged\n"
 	"against the reference on the workload's primary metrics (the engine of compare),\n"
 	"the trade-offs across workloads, the settings that apply it, and what is undecided\n"
 	"with the repetitions that would decide it. Rules: docs/verdicts.md.",
-	advise_opts, NULL,
+	.opts = advise_opts,
+	.args_size = sizeof(struct advise_args),
+	.defaults = advise_defaults,
 };
 
 int advise_parse_args(int argc, char **argv, struct advise_args *a, char *errbuf)
 {
-	struct opts_iter it;
-	char err[ERRBUF_LEN];
-	int c;
+	int first, ret;
 
-	memset(a, 0, sizeof(*a));
-	a->threshold = 0.10;
-	if ((c = opts_begin(&it, advise_opts, OPTS_PERMUTE, argc, argv, errbuf)))
-		return c;
-	while ((c = opts_next(&it, errbuf)) >= 0) {
-		switch (c) {
-		case OPT_JSON:
-			a->json = true;
-			break;
-		case 't':
-			if (parse_double(optarg, 0.1, 1000, &a->threshold, err))
-				return set_err(errbuf, "--threshold: %s", err);
-			a->threshold /= 100;
-			break;
-		case OPT_NOISE:
-			a->noise = optarg;
-			break;
-		case 'h':
-			return CLI_HELP;
-		}
-	}
-	if (c != OPTS_END)
-		return c;
-	if (argc - optind != 1)
+	advise_defaults(a);
+	ret = opts_parse(advise_opts, OPTS_PERMUTE, argc, argv, a, &first, errbuf);
+	if (ret)
+		return ret;
+	if (argc - first != 1)
 		return set_err(errbuf, "need one run directory");
-	a->run = argv[optind];
+	a->run = argv[first];
 	return 0;
 }
 
@@ -372,7 +361,7 @@ int cmd_advise(int argc, char **argv)
 	struct run run;
 	int ret;
 
-	ret = cli_parsed(advise_parse_args(argc, argv, &a, err), &advise_help, err, 1);
+	ret = cli_parsed(advise_parse_args(argc, argv, &a, err), &cli_advise, err, 1);
 	if (ret >= 0)
 		return ret;
 	judge_opts_default(&jo);

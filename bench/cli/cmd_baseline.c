@@ -19,42 +19,61 @@
 
 #include "cli.h"
 #include "jsonw.h"
+#include "outw.h"
 #include "rundir.h"
 #include "msg.h"
-#include "parse.h"
 #include "file.h"
 #include "sys.h"
 
-enum { OPT_FORCE = 256, OPT_RUNS, OPT_FROM, OPT_REPLACE };
-
-const struct opt_desc baseline_opts[] = {
-	{ "dir", 'd', required_argument, "ROOT",
-	  "baseline store (default $DEFERBENCH_BASELINE_DIR or " BASELINE_DEFAULT_ROOT ")" },
-	{ "host", 'H', required_argument, "HOST",
-	  "host the baseline belongs to (default: the run's host for save, this host otherwise)" },
-	{ "name", 'n', required_argument, "NAME", "baseline name (default: default)" },
-	{ "force", OPT_FORCE, no_argument, NULL, "save: accept an incomplete or lossy run" },
-	{ "replace", OPT_REPLACE, no_argument, NULL,
-	  "save: replace a baseline of that name (refused otherwise)" },
-	{ "runs", OPT_RUNS, required_argument, "N",
-	  "calibrate: run the scenario N times (2-20, default 3)" },
-	{ "from", OPT_FROM, no_argument, NULL,
-	  "calibrate: from the runs given (2 or more), running nothing" },
-	{ "output", 'o', required_argument, "FILE",
-	  "calibrate: write noise.json here instead of beside the baseline" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ NULL, 0, 0, NULL, NULL }
+static const struct opt_desc baseline_opts[] = {
+	OPT_STRING('D', "dir", baseline_args, root, "ROOT",
+		   "baseline store (default $DEFERBENCH_BASELINE_DIR or "
+		   BASELINE_DEFAULT_ROOT ")"),
+	CLI_OPT_HOST(baseline_args, host,
+		     "host the baseline belongs to (default: the run's host for save, this host "
+		     "otherwise)"),
+	OPT_STRING(0, "name", baseline_args, name, "NAME", "baseline name"),
+	CLI_OPT_FORCE(baseline_args, force, "save: accept an incomplete or lossy run; "
+		      "calibrate: replace the noise.json an earlier calibrate wrote (unchanged)"),
+	OPT_BOOL(0, "replace", baseline_args, replace,
+		 "save: replace a baseline of that name (refused otherwise)"),
+	OPT_INT(0, "runs", baseline_args, runs, "N", 2, CALIBRATE_MAX_RUNS,
+		"calibrate: run the scenario N times"),
+	OPT_BOOL(0, "from", baseline_args, use_from,
+		 "calibrate: from the runs given (2 or more), running nothing"),
+	CLI_OPT_OUTPUT(baseline_args, output, "FILE",
+		       "calibrate: write noise.json here instead of beside the baseline"),
+	OPT_ALIAS('d', NULL, "dir", "-d means --duration"),
+	OPT_ALIAS('n', NULL, "name", "-n means --dry-run"),
+	OPT_HELP(),
+	OPT_END(),
 };
 
-static const struct cli_help baseline_help = {
-	"baseline", "deferbench baseline save RUN | show | path | list [OPTIONS]\n"
-	"       deferbench baseline calibrate [--runs N] SCENARIO | --from RUN RUN... [OPTIONS]",
+static void baseline_defaults(void *args)
+{
+	struct baseline_args *a = args;
+
+	memset(a, 0, sizeof(*a));
+	a->name = "default";
+	a->runs = 3;
+}
+
+const struct cli_command cli_baseline = {
+	.name = "baseline",
+	.fn = cmd_baseline,
+	.summary = "save, show or locate the stored baseline run of a host",
+	.usage = "deferbench baseline save RUN | show | path | list [OPTIONS]\n"
+		 "       deferbench baseline calibrate [--runs N] SCENARIO | --from RUN RUN... "
+		 "[OPTIONS]",
+	.desc =
 	"Store a reference run per host (<root>/<host>/<name>/) and find it again.\n"
 	"'path' prints the directory and exits 1 when there is none. 'calibrate' measures\n"
 	"the host's noise floors (runs the scenario N times, nothing changed, and compares\n"
 	"every pair) and stores them as noise.json beside the baseline: compare then never\n"
 	"uses a margin below them.",
-	baseline_opts, NULL,
+	.opts = baseline_opts,
+	.args_size = sizeof(struct baseline_args),
+	.defaults = baseline_defaults,
 };
 
 static bool name_ok(const char *s)
@@ -85,51 +104,27 @@ static int baseline_verb(const char *s, enum baseline_verb *v)
 
 int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
 {
-	char err[ERRBUF_LEN];
-	struct opts_iter it;
 	const char *verb;
-	bool from = false;
-	uint64_t v;
-	int c;
+	int first, ret;
 
-	memset(a, 0, sizeof(*a));
-	a->name = "default";
-	a->runs = 3;
-	/* options may come before the verb too: "baseline -d DIR save RUN" */
-	if ((c = opts_begin(&it, baseline_opts, OPTS_PERMUTE, argc, argv, errbuf)))
-		return c;
-	while ((c = opts_next(&it, errbuf)) >= 0) {
-		switch (c) {
-		case 'h': return CLI_HELP;
-		case 'd': a->root = optarg; break;
-		case 'H': a->host = optarg; break;
-		case 'n': a->name = optarg; break;
-		case OPT_FORCE: a->force = true; break;
-		case OPT_REPLACE: a->replace = true; break;
-		case OPT_FROM: from = true; break;
-		case 'o': a->output = optarg; break;
-		case OPT_RUNS:
-			if (parse_u64(optarg, 2, CALIBRATE_MAX_RUNS, &v, err))
-				return set_err(errbuf, "--runs: %s", err);
-			a->runs = (int)v;
-			break;
-		}
-	}
-	if (c != OPTS_END)
-		return c;
-	if (optind >= argc)
+	baseline_defaults(a);
+	/* options may come before the verb too: "baseline -D DIR save RUN" */
+	ret = opts_parse(baseline_opts, OPTS_PERMUTE, argc, argv, a, &first, errbuf);
+	if (ret)
+		return ret;
+	if (first >= argc)
 		return set_err(errbuf, "need save, show, path, list or calibrate");
-	verb = argv[optind++];
+	verb = argv[first++];
 	if (baseline_verb(verb, &a->verb))
 		return set_err(errbuf, "unknown baseline command '%s': need save, show, path, "
 			       "list or calibrate", verb);
 	/* the positional arguments after the verb */
-	argv += optind;
-	argc -= optind;
+	argv += first;
+	argc -= first;
 	if (!name_ok(a->name) || (a->host && !name_ok(a->host)))
 		return set_err(errbuf, "names may hold letters, digits, '.', '-' and '_' and "
 			       "must not start with '.'");
-	if ((from || a->output) && a->verb != BL_CALIBRATE)
+	if ((a->use_from || a->output) && a->verb != BL_CALIBRATE)
 		return set_err(errbuf, "--from and --output go with calibrate");
 	if (a->replace && a->verb != BL_SAVE)
 		return set_err(errbuf, "--replace goes with save");
@@ -137,7 +132,7 @@ int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
 		if (argc != 1)
 			return set_err(errbuf, "save: need the run directory");
 		a->run = argv[0];
-	} else if (a->verb == BL_CALIBRATE && from) {
+	} else if (a->verb == BL_CALIBRATE && a->use_from) {
 		if (argc < 2)
 			return set_err(errbuf, "calibrate --from: need 2 or more run directories");
 		if (argc > CALIBRATE_MAX_RUNS)
@@ -176,25 +171,24 @@ static const char *root_of(const struct baseline_args *a)
 	return a->root ? a->root : env && *env ? env : BASELINE_DEFAULT_ROOT;
 }
 
-/* copy_file - src to dst (created 0644) */
+/* copy_file - src (a regular file of bounded size) to dst, a new output file */
 static int copy_file(const char *src, const char *dst)
 {
 	char buf[65536];
 	int in, out, ret = 0;
 	ssize_t n;
 
-	in = open(src, O_RDONLY | O_CLOEXEC);
+	in = open_input(src, INPUT_MAX_DATA, NULL);
 	if (in < 0)
-		return -errno;
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		return in;
+	out = out_create(dst, 0644);
 	if (out < 0) {
-		ret = -errno;
 		close(in);
-		return ret;
+		return out;
 	}
 	while ((n = read(in, buf, sizeof(buf))) > 0)
 		if (write(out, buf, (size_t)n) != n) {
-			ret = -EIO;
+			ret = n < 0 ? -errno : -EIO;
 			break;
 		}
 	if (n < 0)
@@ -223,7 +217,7 @@ static int copy_files(const char *src, const char *dst)
 	DIR *dir;
 	int ret;
 
-	ret = mkdir_p(dst, 0755);
+	ret = out_mkdir_p(dst);
 	if (ret)
 		return ret;
 	dir = opendir(src);
@@ -235,7 +229,8 @@ static int copy_files(const char *src, const char *dst)
 			ret = -ENAMETOOLONG;
 			break;
 		}
-		if (wanted(de->d_name) && stat(s, &st) == 0 && S_ISREG(st.st_mode))
+		/* a link in the run is not copied: what it points to is no result */
+		if (wanted(de->d_name) && lstat(s, &st) == 0 && S_ISREG(st.st_mode))
 			ret = copy_file(s, d);
 	}
 	closedir(dir);
@@ -282,45 +277,33 @@ static int write_info(const char *dir, const struct run *run)
 /* usable_as_baseline - a baseline must be complete and loss-free unless forced */
 static int usable_as_baseline(const struct run *run, bool force)
 {
-	size_t i, bad = 0, lossy = 0;
+	size_t i, ok = 0, lossy = 0;
 
 	for (i = 0; i < run->ncells; i++) {
-		bad += !run->cells[i].ok;
+		ok += run->cells[i].ok;
 		lossy += run->cells[i].ok && run->cells[i].rec.cap.lossy;
 	}
-	if (run->complete && !bad && !lossy)
-		return 0;
-	(force ? warn_msg : err_msg)("%s: %s, %zu cells not finished, %zu lossy%s", run->dir,
-				     run->complete ? "complete" : "incomplete", bad, lossy,
-				     force ? "; saved anyway (--force)" : "; use --force to save anyway");
-	return force ? 0 : -EINVAL;
-}
-
-/* install - move tmp to dest, replacing an older baseline only once tmp is complete */
-static int install(const char *tmp, const char *dest, const char *hostdir, const char *name)
-{
-	char old[PATH_MAX];
-	bool had_old;
-
-	if (pathf(old, sizeof(old), "%s/.old-%s-%d", hostdir, name, (int)getpid()))
-		return -ENAMETOOLONG;
-	had_old = access(dest, F_OK) == 0;
-	if (had_old && rename(dest, old))
-		return -errno;
-	if (rename(tmp, dest)) {
-		int e = -errno;
-
-		if (had_old)
-			rename(old, dest);
-		return e;
+	if (!ok) {
+		err_msg("%s: no cell of this run finished (%zu in run.json%s): there is nothing to "
+			"compare against; save a run that finished", run->dir, run->ncells,
+			run->complete ? "" : ", and the run was interrupted or failed");
+		return -EINVAL;
 	}
-	return had_old ? rm_rf(old) : 0;
+	if (run->complete && ok == run->ncells && !lossy)
+		return 0;
+	(force ? warn_msg : err_msg)("%s: the run is %s: %zu of %zu cells finished, %zu of "
+				     "them lost events%s", run->dir, run->complete ? "complete" :
+				     "incomplete (interrupted or failed)", ok, run->ncells, lossy,
+				     force ? "; saved anyway (--force)" :
+				     "; use --force to save it anyway");
+	return force ? 0 : -EINVAL;
 }
 
 static int baseline_save(const struct baseline_args *a)
 {
-	char hostdir[PATH_MAX], dest[PATH_MAX], tmp[PATH_MAX], err[ERRBUF_LEN];
+	char rel[PATH_MAX], dest[PATH_MAX], err[ERRBUF_LEN] = "", **inputs = NULL;
 	const char *host;
+	struct outw w;
 	struct run run;
 	int ret;
 
@@ -336,25 +319,35 @@ static int baseline_save(const struct baseline_args *a)
 	}
 	if (ret)
 		goto out;
-	ret = pathf(hostdir, sizeof(hostdir), "%s/%s", root_of(a), host);
-	ret = ret ?: pathf(dest, sizeof(dest), "%s/%s", hostdir, a->name);
-	ret = ret ?: pathf(tmp, sizeof(tmp), "%s/.tmp-%s-%d", hostdir, a->name, (int)getpid());
+	ret = pathf(rel, sizeof(rel), "%s/%s", host, a->name);
+	ret = ret ?: pathf(dest, sizeof(dest), "%s/%s", root_of(a), rel);
 	if (!ret && !a->replace && !access(dest, F_OK)) {
 		err_msg("baseline %s exists; pass --replace to replace it (or save under another "
 			"--name)", dest);
 		goto out_ret;
 	}
-	ret = ret ?: mkdir_p(hostdir, 0755);
-	ret = ret ?: copy_run(&run, tmp);
-	ret = ret ?: write_info(tmp, &run);
-	ret = ret ?: install(tmp, dest, hostdir, a->name);
+	/* <host>/<name> is composed from what the run says: no link on the way is followed */
+	inputs = ret ? NULL : run_inputs(&run);
+	ret = ret ?: !inputs ? -ENOMEM : outw_open(&w, rel, &(struct outw_opts){
+			.kind = OUTW_DIR, .by = "baseline save", .force = a->replace,
+			.force_opt = "--replace", .base = root_of(a),
+			.inputs = (const char *const *)inputs }, err);
+	if (ret) {
+		err_msg("%s", err[0] ? err : strerror(-ret));
+		goto out;
+	}
+	ret = copy_run(&run, outw_dir(&w));
+	ret = ret ?: write_info(outw_dir(&w), &run);
 	if (ret) {
 		err_msg("cannot save the baseline in %s: %s", dest, strerror(-ret));
-		rm_rf(tmp);
+		outw_abort(&w);
+	} else if ((ret = outw_commit(&w, err))) {
+		err_msg("%s", err);
 	} else {
 		printf("%s\n", dest);
 	}
 out:
+	run_inputs_free(inputs);
 	run_free(&run);
 	return ret ? 1 : 0;
 out_ret:
@@ -382,7 +375,8 @@ static int baseline_show(const struct baseline_args *a, bool path_only)
 	size_t f;
 
 	if (baseline_dir(a, dir, sizeof(dir))) {
-		err_msg("no baseline '%s' at %s", a->name, dir);
+		err_msg("no baseline '%s' at %s: save one with 'deferbench baseline save RUN' "
+			"(--dir, --host and --name choose another)", a->name, dir);
 		return 1;
 	}
 	if (path_only) {
@@ -421,7 +415,8 @@ static int baseline_list(const struct baseline_args *a)
 		return 1;
 	d = opendir(dir);
 	if (!d) {
-		err_msg("no baselines for host %s in %s", host, root_of(a));
+		err_msg("no baselines for host %s in %s: save one with 'deferbench baseline save "
+			"RUN' (--dir and --host look elsewhere)", host, root_of(a));
 		return 1;
 	}
 	while ((de = readdir(d)))
@@ -437,7 +432,7 @@ int cmd_baseline(int argc, char **argv)
 	char err[ERRBUF_LEN];
 	int ret;
 
-	ret = cli_parsed(baseline_parse(argc, argv, &a, err), &baseline_help, err, 1);
+	ret = cli_parsed(baseline_parse(argc, argv, &a, err), &cli_baseline, err, 1);
 	if (ret >= 0)
 		return ret;
 	switch (a.verb) {

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "adaptive.h"
@@ -15,6 +16,7 @@
 #include "rundir.h"
 #include "msg.h"
 #include "file.h"
+#include "outw.h"
 #include "sys.h"
 
 /* run_once - one run of the scenario into dir; 0 when it completed */
@@ -58,6 +60,24 @@ static int run_all(const struct baseline_args *a, char (*dirs)[PATH_MAX])
 	return 0;
 }
 
+/* distinct_runs - --from names each run once: a run against itself is no noise floor */
+static int distinct_runs(const struct baseline_args *a)
+{
+	struct stat si, sj;
+	int i, j;
+
+	for (i = 0; i < a->nfrom; i++)
+		for (j = i + 1; !stat(a->from[i], &si) && j < a->nfrom; j++)
+			if (!stat(a->from[j], &sj) && si.st_dev == sj.st_dev &&
+			    si.st_ino == sj.st_ino) {
+				err_msg("calibrate: --from names %s twice (also as %s): a run "
+					"compared with itself measures no noise; give distinct runs",
+					a->from[i], a->from[j]);
+				return -EINVAL;
+			}
+	return 0;
+}
+
 /* output_path - -o FILE, or noise.json in the baseline directory (made when missing) */
 static int output_path(const struct baseline_args *a, char *path, size_t len)
 {
@@ -69,11 +89,44 @@ static int output_path(const struct baseline_args *a, char *path, size_t len)
 		return 0;
 	}
 	ret = baseline_dir(a, dir, sizeof(dir));
-	if (ret == -ENOENT)
-		ret = mkdir_p(dir, 0755);
-	if (ret)
+	if (ret && ret != -ENOENT)
 		return ret;
 	return path_join(path, len, dir, "noise.json");
+}
+
+/*
+ * open_output - the output writer on noise.json, before the work: never onto one of
+ * the runs it reads, never over a file an earlier calibrate did not write (outw.h)
+ */
+static int open_output(const struct baseline_args *a, const struct run *runs, int nruns,
+		       struct outw *w, char *path, size_t len)
+{
+	char **ri[CALIBRATE_MAX_RUNS] = { NULL }, err[ERRBUF_LEN];
+	const char **in = NULL;
+	size_t n = 0, k;
+	int i, ret = 0;
+
+	for (i = 0; i < nruns; i++) {
+		ri[i] = run_inputs(&runs[i]);
+		for (k = 0; ri[i] && ri[i][k]; k++)
+			n++;
+		ret = ri[i] ? ret : -ENOMEM;
+	}
+	in = ret ? NULL : calloc(n + 1, sizeof(*in));
+	for (i = 0, n = 0; in && i < nruns; i++)
+		for (k = 0; ri[i][k]; k++)
+			in[n++] = ri[i][k];
+	ret = in ? output_path(a, path, len) : -ENOMEM;
+	if (ret)
+		err_msg("calibrate: where to write noise.json: %s", strerror(-ret));
+	else if ((ret = outw_open(w, path, &(struct outw_opts){ .kind = OUTW_FILE,
+				  .by = "baseline calibrate", .force = a->force, .inputs = in },
+				  err)))
+		err_msg("%s", err);
+	free(in);
+	for (i = 0; i < nruns; i++)
+		run_inputs_free(ri[i]);
+	return ret;
 }
 
 static void print_floors(const struct noise *n, const char *path)
@@ -92,6 +145,7 @@ int baseline_calibrate(const struct baseline_args *a)
 {
 	char (*dirs)[PATH_MAX] = calloc(CALIBRATE_MAX_RUNS, PATH_MAX);
 	char err[ERRBUF_LEN], path[PATH_MAX];
+	struct outw w = { .pfd = -1, .sfd = -1, .logfd = -1 };
 	struct noise n = { 0 };
 	struct judge_opts jo;
 	struct run *runs;
@@ -106,15 +160,24 @@ int baseline_calibrate(const struct baseline_args *a)
 	nruns = a->from ? a->nfrom : a->runs;
 	for (i = 0; a->from && i < nruns; i++)
 		snprintf(dirs[i], PATH_MAX, "%s", a->from[i]);
+	if (a->from && distinct_runs(a)) {
+		free(runs);
+		free(dirs);
+		return 1;
+	}
+	/* before the work: the scenario's runs are new, --from's are inputs */
 	if (!a->from) {
+		ret = open_output(a, NULL, 0, &w, path, sizeof(path));
 		signals_install();
-		ret = run_all(a, dirs);
+		ret = ret ?: run_all(a, dirs);
 	}
 	for (i = 0; !ret && i < nruns; i++) {
 		ret = run_load(dirs[i], &runs[i], err);
 		if (ret)
 			err_msg("%s", err);
 	}
+	if (!ret && a->from)
+		ret = open_output(a, runs, nruns, &w, path, sizeof(path));
 	judge_opts_default(&jo);
 	/* floors for the level kernel-regression's adaptive runs are held to */
 	jo.looks = ADAPT_LOOKS;
@@ -124,12 +187,14 @@ int baseline_calibrate(const struct baseline_args *a)
 			err_msg("calibrate: %s", err);
 	}
 	iso_time_now(n.created, sizeof(n.created));
-	if (!ret && (ret = output_path(a, path, sizeof(path))))
-		err_msg("calibrate: where to write noise.json: %s", strerror(-ret));
-	if (!ret && (ret = noise_save(path, &n)))
-		err_msg("calibrate: writing %s: %s", path, strerror(-ret));
+	if (!ret && (ret = noise_save(outw_file(&w), &n)))
+		err_msg("calibrate: cannot write %s: %s; no floors were written", path,
+			strerror(-ret));
+	if (!ret && (ret = outw_commit(&w, err)))
+		err_msg("%s", err);
 	if (!ret)
 		print_floors(&n, path);
+	outw_abort(&w);
 	for (i = 0; i < nruns; i++)
 		run_free(&runs[i]);
 	noise_free(&n);

@@ -6,149 +6,169 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "cmp_out.h"
-#include "outdir.h"
+#include "outw.h"
 #include "rundir.h"
 #include "msg.h"
-#include "parse.h"
 #include "file.h"
+#include "parse.h"
 
-enum { OPT_MIN_REPS = 256, OPT_MIN_TAIL, OPT_NO_FILES, OPT_NOISE, OPT_ALLOW_EMPTY };
+/*
+ * set_threshold - -t PCT. Given, it is the margin of two separate runs too, in place
+ * of the default floor (judge_margin): the user says what this host's runs keep.
+ */
+static int set_threshold(const struct opt_desc *o __unused, const char *arg, void *args,
+			 char *errbuf)
+{
+	struct compare_args *a = args;
 
-const struct opt_desc compare_opts[] = {
-	{ "threshold", 't', required_argument, "PCT",
-	  "smallest change that counts, in percent (0.1-1000, default 10)" },
-	{ "confidence", 'c', required_argument, "C",
-	  "1 - the family-wise error of the verdicts of each family (0.5-0.999, default 0.95)" },
-	{ "metric", 'm', required_argument, "PATTERN",
-	  "primary metrics (they decide the exit status): ids matching this glob; repeatable "
-	  "(default: what the results name - each workload's own p99 and its deferred work's)" },
-	{ "min-reps", OPT_MIN_REPS, required_argument, "N",
-	  "repetitions with data needed per side for a verdict (2-256, default 2)" },
-	{ "min-tail", OPT_MIN_TAIL, required_argument, "N",
-	  "samples needed beyond a percentile, per side (1-1000000, default 10)" },
-	{ "output", 'o', required_argument, "DIR",
-	  "write compare.md and junit.xml here (default: the NEW directory)" },
-	{ "no-files", OPT_NO_FILES, no_argument, NULL, "print only; write no files" },
-	{ "noise", OPT_NOISE, required_argument, "FILE",
-	  "the host's noise floors (default: BASE/noise.json when BASE is a calibrated baseline)" },
-	{ "allow-empty", OPT_ALLOW_EMPTY, no_argument, NULL,
-	  "exit 0 even when no primary metric is judged (a --metric that matches nothing is "
-	  "an error otherwise: exit 2)" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ NULL, 0, 0, NULL, NULL }
+	if (parse_double(arg, 0.1, 1000, &a->cmp.j.threshold, errbuf))
+		return -EINVAL;
+	a->cmp.j.threshold /= 100;
+	a->cmp.j.threshold_given = true;
+	return 0;
+}
+
+static const struct opt_desc compare_opts[] = {
+	OPT_CALLBACK('t', "threshold", compare_args, cmp.j.threshold, "PCT", set_threshold,
+		     "smallest change that counts, in percent (0.1-1000, default 10); given, "
+		     "also the margin of two separate runs without a calibration, in place of "
+		     "the default floor (x2 p50/p90, x6 above)"),
+	CLI_OPT_CONFIDENCE(compare_args, cmp.j.confidence,
+			   "1 - the family-wise error of the verdicts of each family"),
+	CLI_OPT_METRIC(compare_args, patterns, npatterns,
+		       "primary metrics (they decide the exit status): ids matching this glob; "
+		       "repeatable (default: what the results name - each workload's own p99 "
+		       "and its deferred work's)"),
+	OPT_UINT(0, "min-reps", compare_args, cmp.j.min_reps, "N", 2, STATS_MAX_N,
+		 "repetitions with data needed per side for a verdict"),
+	CLI_OPT_MIN_TAIL(compare_args, cmp.j.min_tail,
+			 "samples needed beyond a percentile, per side"),
+	CLI_OPT_OUTPUT(compare_args, outdir, "DIR",
+		       "write compare.md and junit.xml here (default: the NEW directory)"),
+	OPT_BOOL(0, "no-files", compare_args, no_files, "print only; write no files"),
+	CLI_OPT_FORCE(compare_args, force, "replace what an earlier compare wrote there (only "
+		      "files its manifest lists, unchanged)"),
+	CLI_OPT_NOISE(compare_args, noise,
+		      "the host's noise floors (default: BASE/noise.json when BASE is a "
+		      "calibrated baseline)"),
+	OPT_BOOL(0, "allow-empty", compare_args, allow_empty,
+		 "exit 0 even when no primary metric is judged (a --metric that matches nothing "
+		 "is an error otherwise: exit 2)"),
+	OPT_HELP(),
+	OPT_END(),
 };
 
-static const struct cli_help compare_help = {
-	"compare", "deferbench compare [OPTIONS] BASE NEW",
+static void compare_defaults(void *args)
+{
+	struct compare_args *a = args;
+
+	memset(a, 0, sizeof(*a));
+	judge_opts_default(&a->cmp.j);
+}
+
+const struct cli_command cli_compare = {
+	.name = "compare",
+	.fn = cmd_compare,
+	.summary = "compare two runs: better / worse / no change per metric",
+	.usage = "deferbench compare [OPTIONS] BASE NEW",
+	.desc =
 	"Compare two runs (or record directories) metric by metric: worse, better, no change\n"
 	"(an equivalence test against a margin), or cannot tell with the repetitions that\n"
 	"would decide it. Exit status: 0 no primary metric worse, 1 a primary metric worse,\n"
 	"2 error. Rules: docs/verdicts.md.",
-	compare_opts, NULL,
+	.opts = compare_opts,
+	.args_size = sizeof(struct compare_args),
+	.defaults = compare_defaults,
 };
-
-static int compare_opt(int c, struct compare_args *a, size_t *np, char *errbuf)
-{
-	uint64_t u;
-	int ret = 0;
-
-	switch (c) {
-	case 't':
-		ret = parse_double(optarg, 0.1, 1000, &a->cmp.j.threshold, errbuf);
-		a->cmp.j.threshold /= 100;
-		return ret;
-	case 'c':
-		return parse_double(optarg, 0.5, 0.999, &a->cmp.j.confidence, errbuf);
-	case 'm':
-		if (*np == CMP_MAX_PATTERNS)
-			return set_err(errbuf, "at most %d --metric patterns", CMP_MAX_PATTERNS);
-		if (cmp_pattern_ok(optarg, errbuf))
-			return -EINVAL;
-		a->patterns[(*np)++] = optarg;
-		return 0;
-	case OPT_MIN_REPS:
-		ret = parse_u64(optarg, 2, STATS_MAX_N, &u, errbuf);
-		a->cmp.j.min_reps = (unsigned int)u;
-		return ret;
-	case OPT_MIN_TAIL:
-		ret = parse_u64(optarg, 1, 1000000, &u, errbuf);
-		a->cmp.j.min_tail = (unsigned int)u;
-		return ret;
-	case 'o':
-		a->outdir = optarg;
-		return 0;
-	case OPT_NO_FILES:
-		a->no_files = true;
-		return 0;
-	case OPT_NOISE:
-		a->noise = optarg;
-		return 0;
-	case OPT_ALLOW_EMPTY:
-		a->allow_empty = true;
-		return 0;
-	}
-	return set_err(errbuf, "internal error: option %d not handled", c);
-}
 
 int compare_parse(int argc, char **argv, struct compare_args *a, char *errbuf)
 {
-	char msg[ERRBUF_LEN], name[OPTS_NAME_LEN];
-	struct opts_iter it;
-	size_t np = 0;
-	int c;
+	char msg[ERRBUF_LEN];
+	int first, ret;
+	size_t i;
 
-	memset(a, 0, sizeof(*a));
-	judge_opts_default(&a->cmp.j);
-	if ((c = opts_begin(&it, compare_opts, OPTS_PERMUTE, argc, argv, errbuf)))
-		return c;
-	while ((c = opts_next(&it, errbuf)) >= 0) {
-		if (c == 'h')
-			return CLI_HELP;
-		if (compare_opt(c, a, &np, msg))
-			return set_err(errbuf, "%s: %s", opts_name(compare_opts, c, name,
-				       sizeof(name)), msg);
-	}
-	if (c != OPTS_END)
-		return c;
-	if (argc - optind != 2)
+	compare_defaults(a);
+	ret = opts_parse(compare_opts, OPTS_PERMUTE, argc, argv, a, &first, errbuf);
+	if (ret)
+		return ret;
+	for (i = 0; i < a->npatterns; i++)
+		if (cmp_pattern_ok(a->patterns[i], msg))
+			return set_err(errbuf, "--metric: %s", msg);
+	if (argc - first != 2)
 		return set_err(errbuf, "need BASE and NEW run directories");
-	a->base = argv[optind];
-	a->new = argv[optind + 1];
-	if (np) {
+	a->base = argv[first];
+	a->new = argv[first + 1];
+	if (a->npatterns) {
 		a->cmp.primary = a->patterns;
-		a->cmp.nprimary = np;
+		a->cmp.nprimary = a->npatterns;
 	}
 	return 0;
 }
 
-static int write_files(const struct compare_args *a, const struct cmp_ctx *ctx)
+/*
+ * open_output - the output writer on compare.md and junit.xml, before the work: never
+ * onto or into either run, never over files compare did not write (outw.h)
+ */
+static int open_output(const struct compare_args *a, const struct run *base,
+		       const struct run *new, struct outw *w)
 {
-	const char *dir = a->outdir ? a->outdir : a->new;
-	char md[PATH_MAX], xml[PATH_MAX];
+	static const char *const names[] = { "compare.md", "junit.xml", NULL };
+	char **bi = run_inputs(base), **ni = run_inputs(new), err[ERRBUF_LEN];
+	const char **in = NULL;
+	size_t nb = 0, nn = 0;
+	int ret = -ENOMEM;
+
+	while (bi && bi[nb])
+		nb++;
+	while (ni && ni[nn])
+		nn++;
+	if (bi && ni && (in = calloc(nb + nn + 2, sizeof(*in)))) {
+		memcpy(in, bi, nb * sizeof(*in));
+		memcpy(in + nb, ni, nn * sizeof(*in));
+		in[nb + nn] = a->noise;
+		ret = outw_open(w, a->outdir ? a->outdir : new->dir, &(struct outw_opts){
+				.kind = OUTW_INTO, .by = "compare", .force = a->force,
+				.home = new->dir, .inputs = in, .names = names }, err);
+	} else {
+		snprintf(err, sizeof(err), "compare: out of memory");
+	}
+	if (ret)
+		err_msg("%s", err);
+	free(in);
+	run_inputs_free(bi);
+	run_inputs_free(ni);
+	return ret;
+}
+
+static int write_files(struct outw *w, const struct cmp_ctx *ctx)
+{
+	char md[PATH_MAX], xml[PATH_MAX], err[ERRBUF_LEN];
 	int ret;
 
-	if (mkdir_p(dir, 0755) ||
-	    path_join(md, sizeof(md), dir, "compare.md") ||
-	    path_join(xml, sizeof(xml), dir, "junit.xml")) {
-		err_msg("cannot create %s", dir);
-		return -EIO;
-	}
-	ret = cmp_write_md(md, ctx);
+	ret = path_join(md, sizeof(md), outw_dir(w), "compare.md");
+	ret = ret ?: path_join(xml, sizeof(xml), outw_dir(w), "junit.xml");
+	ret = ret ?: cmp_write_md(md, ctx);
 	if (ret) {
-		err_msg("%s: %s", md, strerror(-ret));
+		err_msg("compare: cannot write compare.md: %s", strerror(-ret));
 		return ret;
 	}
 	ret = cmp_write_junit(xml, ctx);
 	if (ret) {
-		err_msg("%s: %s", xml, strerror(-ret));
+		err_msg("compare: cannot write junit.xml: %s", strerror(-ret));
 		return ret;
 	}
-	info_msg("wrote %s and %s", md, xml);
+	ret = outw_commit(w, err);
+	if (ret) {
+		err_msg("%s", err);
+		return ret;
+	}
+	info_msg("wrote %s/compare.md and %s/junit.xml", w->target, w->target);
 	return 0;
 }
 
@@ -157,11 +177,11 @@ static int load_both(const struct compare_args *a, struct run *base, struct run 
 	char err[ERRBUF_LEN];
 
 	if (run_load(a->base, base, err)) {
-		err_msg("base: %s", err);
+		err_msg("compare: the base run (BASE): %s", err);
 		return -EINVAL;
 	}
 	if (run_load(a->new, new, err)) {
-		err_msg("new: %s", err);
+		err_msg("compare: the new run (NEW): %s", err);
 		run_free(base);
 		return -EINVAL;
 	}
@@ -186,7 +206,7 @@ static int judge_setup(struct compare_args *a, const struct run *base, const str
 
 	ret = a->noise ? noise_load(a->noise, noise, err) : noise_load_dir(base->dir, noise, err);
 	if (ret && (a->noise || ret != -ENOENT)) {
-		err_msg("%s", err);
+		err_msg("compare: %s: %s", a->noise ? "--noise" : "the base's noise floors", err);
 		return ret;
 	}
 	if (!ret)
@@ -228,6 +248,7 @@ static int check_selection(const struct compare_args *a, const struct cmp_result
 int cmd_compare(int argc, char **argv)
 {
 	struct noise noise = { 0 };
+	struct outw w = { .pfd = -1, .sfd = -1, .logfd = -1 };
 	struct compare_args a;
 	struct run base, new;
 	struct cmp_result res;
@@ -235,17 +256,14 @@ int cmd_compare(int argc, char **argv)
 	char err[ERRBUF_LEN];
 	int ret;
 
-	ret = cli_parsed(compare_parse(argc, argv, &a, err), &compare_help, err, 2);
+	ret = cli_parsed(compare_parse(argc, argv, &a, err), &cli_compare, err, 2);
 	if (ret >= 0)
 		return ret;
-	/* before the work: compare.md and junit.xml that cannot be written are known now */
-	if (!a.no_files && outdir_writable(a.outdir ? a.outdir : a.new, err)) {
-		err_msg("compare: %s", err);
-		return 2;
-	}
 	if (load_both(&a, &base, &new))
 		return 2;
-	ret = judge_setup(&a, &base, &new, &noise);
+	/* before the work: compare.md and junit.xml that cannot be written are known now */
+	ret = a.no_files ? 0 : open_output(&a, &base, &new, &w);
+	ret = ret ?: judge_setup(&a, &base, &new, &noise);
 	if (ret)
 		goto out_free_runs;
 	ret = compare_runs(&base, &new, &a.cmp, &res, err);
@@ -257,11 +275,12 @@ int cmd_compare(int argc, char **argv)
 	cmp_print(stdout, &ctx);
 	ret = check_selection(&a, &res);
 	if (!ret && !a.no_files)
-		ret = write_files(&a, &ctx);
+		ret = write_files(&w, &ctx);
 	if (!ret && cmp_regressed(&res))
 		ret = 1;
 	cmp_result_free(&res);
 out_free_runs:
+	outw_abort(&w);
 	run_free(&base);
 	run_free(&new);
 	noise_free(&noise);

@@ -7,7 +7,6 @@
  * Exit codes: 0 done, 1 a regression (--regressions only), 2 error.
  */
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,112 +15,74 @@
 #include "rundir.h"
 #include "history_out.h"
 #include "msg.h"
-#include "parse.h"
 #include "file.h"
+#include "outw.h"
 
-enum {
-	OPT_WORKLOAD = 256, OPT_CONFIG, OPT_REGRESSIONS, OPT_FLEET, OPT_KERNEL, OPT_REPLACE,
-	OPT_THRESHOLD, OPT_SIG, OPT_PERMS, OPT_MIN_TAIL,
+static const struct opt_desc history_opts[] = {
+	CLI_OPT_STORE(history_args, db,
+		      "the store (default $DEFERBENCH_STORE, else " HISTORY_DEFAULT_DB ")"),
+	CLI_OPT_HOST(history_args, host, "only this host"),
+	OPT_STRING(0, "scenario", history_args, scenario, "NAME", "only this scenario"),
+	OPT_STRING(0, "workload", history_args, workload, "NAME", "only this workload"),
+	OPT_STRING(0, "config", history_args, config, "NAME", "only this configuration"),
+	CLI_OPT_METRIC(history_args, patterns, npatterns,
+		       "metric ids matching this glob; repeatable (default: the primary metrics, "
+		       "each workload's p99 and the p99 delay of the deferred work it drives)"),
+	OPT_BOOL(0, "regressions", history_args, regressions,
+		 "list the change points; exit 1 when a newest kernel is past one for the worse"),
+	OPT_BOOL(0, "fleet", history_args, fleet,
+		 "per kernel: on how many hosts it made things worse, better or no different"),
+	OPT_STRING(0, "kernel", history_args, kernel, "RELEASE", "--fleet: only this kernel"),
+	CLI_OPT_OUTPUT(history_args, plotdir, "DIR", "write the plots (PNG, SVG) into DIR"),
+	CLI_OPT_FORCE(history_args, force,
+		      "-o: replace the plots an earlier history wrote in DIR (only those, unchanged)"),
+	CLI_OPT_THRESHOLD(history_args, det.threshold,
+			  "smallest step reported, in percent, as compare"),
+	CLI_OPT_CONFIDENCE_AS_ERROR(history_args, det.cpd.sig,
+				    "1 - the family-wise error of the change points of each "
+				    "host: each permutation test is at level (1 - C) / the "
+				    "host's series"),
+	OPT_UINT(0, "permutations", history_args, det.cpd.perms, "N", 99, 99999,
+		 "permutations per test"),
+	CLI_OPT_MIN_TAIL(history_args, min_tail,
+			 "samples needed beyond a percentile for a repetition to count"),
+	OPT_BOOL(0, "replace", history_args, replace,
+		 "add: replace a different run stored under the same host, kernel, scenario and "
+		 "start time"),
+	OPT_ALIAS('d', NULL, "store", "-d means --duration"),
+	OPT_ALIAS(0, "db", "store", NULL),
+	OPT_ALIAS('s', NULL, "scenario", "-s means --sort"),
+	{ .name = "significance", .type = OPTION_DOUBLE, .metavar = "P", .fmin = 0.001,
+	  .fmax = 0.5, .off = OPT_OFF_(history_args, det.cpd.sig, double),
+	  .deprecated = "use -c, --confidence C with C = 1 - P (--significance 0.05 is "
+			"--confidence 0.95)" },
+	OPT_HELP(),
+	OPT_END(),
 };
 
-const struct opt_desc history_opts[] = {
-	{ "db", 'd', required_argument, "FILE",
-	  "the store (default $DEFERBENCH_STORE, else " HISTORY_DEFAULT_DB ")" },
-	{ "host", 'H', required_argument, "HOST", "only this host" },
-	{ "scenario", 's', required_argument, "NAME", "only this scenario" },
-	{ "workload", OPT_WORKLOAD, required_argument, "NAME", "only this workload" },
-	{ "config", OPT_CONFIG, required_argument, "NAME", "only this configuration" },
-	{ "metric", 'm', required_argument, "PATTERN",
-	  "metric ids matching this glob; repeatable (default: the primary metrics, each "
-	  "workload's p99 and the p99 delay of the deferred work it drives)" },
-	{ "regressions", OPT_REGRESSIONS, no_argument, NULL,
-	  "list the change points; exit 1 when a newest kernel is past one for the worse" },
-	{ "fleet", OPT_FLEET, no_argument, NULL,
-	  "per kernel: on how many hosts it made things worse, better or no different" },
-	{ "kernel", OPT_KERNEL, required_argument, "RELEASE", "--fleet: only this kernel" },
-	{ "output", 'o', required_argument, "DIR", "write the plots (PNG, SVG) into DIR" },
-	{ "threshold", OPT_THRESHOLD, required_argument, "PCT",
-	  "smallest step reported, in percent (0.1-1000, default 10, as compare)" },
-	{ "significance", OPT_SIG, required_argument, "P",
-	  "level of each change point's permutation test (0.001-0.5, default 0.05)" },
-	{ "permutations", OPT_PERMS, required_argument, "N",
-	  "permutations per test (99-99999, default 999)" },
-	{ "min-tail", OPT_MIN_TAIL, required_argument, "N",
-	  "samples needed beyond a percentile for a repetition to count (default 10)" },
-	{ "replace", OPT_REPLACE, no_argument, NULL,
-	  "add: replace a different run stored under the same host, kernel, scenario and "
-	  "start time" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ NULL, 0, 0, NULL, NULL }
-};
-
-static int history_opt(int c, struct history_args *a, char *errbuf)
+static void history_defaults(void *args)
 {
-	uint64_t u;
-	int ret;
-
-	switch (c) {
-	case 'd': a->db = optarg; return 0;
-	case 'H': a->host = optarg; return 0;
-	case 's': a->scenario = optarg; return 0;
-	case OPT_WORKLOAD: a->workload = optarg; return 0;
-	case OPT_CONFIG: a->config = optarg; return 0;
-	case OPT_KERNEL: a->kernel = optarg; return 0;
-	case 'o': a->plotdir = optarg; return 0;
-	case OPT_REGRESSIONS: a->regressions = true; return 0;
-	case OPT_FLEET: a->fleet = true; return 0;
-	case OPT_REPLACE: a->replace = true; return 0;
-	case 'm':
-		if (a->npatterns == HISTORY_MAX_PATTERNS)
-			return set_err(errbuf, "at most %d patterns", HISTORY_MAX_PATTERNS);
-		a->patterns[a->npatterns++] = optarg;
-		return 0;
-	case OPT_THRESHOLD:
-		ret = parse_double(optarg, 0.1, 1000, &a->det.threshold, errbuf);
-		a->det.threshold /= 100;
-		return ret;
-	case OPT_SIG:
-		return parse_double(optarg, 0.001, 0.5, &a->det.cpd.sig, errbuf);
-	case OPT_PERMS:
-		ret = parse_u64(optarg, 99, 99999, &u, errbuf);
-		a->det.cpd.perms = (unsigned int)u;
-		return ret;
-	case OPT_MIN_TAIL:
-		ret = parse_u64(optarg, 1, 1000000, &u, errbuf);
-		a->min_tail = (unsigned int)u;
-		return ret;
-	default:
-		return set_err(errbuf, "unknown option or missing argument");
-	}
-}
-
-int history_parse(int argc, char **argv, struct history_args *a, char *errbuf)
-{
-	char msg[ERRBUF_LEN], name[OPTS_NAME_LEN];
-	struct opts_iter it;
-	int c, first = 0;
+	struct history_args *a = args;
 
 	memset(a, 0, sizeof(*a));
 	hs_detect_opts_default(&a->det);
 	a->min_tail = 10;
+}
+
+int history_parse(int argc, char **argv, struct history_args *a, char *errbuf)
+{
+	int first = 0, pos, ret;
+
+	history_defaults(a);
 	if (argc > 1 && (!strcmp(argv[1], "add") || !strcmp(argv[1], "merge"))) {
 		a->verb = !strcmp(argv[1], "add") ? HV_ADD : HV_MERGE;
 		first = 1;		/* the verb stands where getopt expects the name */
 	}
-	if ((c = opts_begin(&it, history_opts, OPTS_PERMUTE, argc - first, argv + first,
-			    errbuf)))
-		return c;
-	while ((c = opts_next(&it, errbuf)) >= 0) {
-		if (c == 'h')
-			return CLI_HELP;
-		if (history_opt(c, a, msg))
-			return set_err(errbuf, "%s: %s", opts_name(history_opts, c, name,
-				       sizeof(name)), msg);
-	}
-	if (c != OPTS_END)
-		return c;
-	a->paths = argv + first + optind;
-	a->npaths = argc - first - optind;
+	ret = opts_parse(history_opts, OPTS_PERMUTE, argc - first, argv + first, a, &pos, errbuf);
+	if (ret)
+		return ret;
+	a->paths = argv + first + pos;
+	a->npaths = argc - first - pos;
 	if (a->verb == HV_SHOW && a->npaths)
 		return set_err(errbuf, "'%s': not a history command (add, merge) and history "
 			       "takes no other arguments", a->paths[0]);
@@ -132,6 +93,8 @@ int history_parse(int argc, char **argv, struct history_args *a, char *errbuf)
 		return set_err(errbuf, "--kernel goes with --fleet");
 	if (a->regressions && a->fleet)
 		return set_err(errbuf, "--regressions and --fleet are two views: pick one");
+	if (a->force && !a->plotdir)
+		return set_err(errbuf, "--force goes with -o DIR");
 	return 0;
 }
 
@@ -142,17 +105,19 @@ const char *history_db(const struct history_args *a)
 	return a->db ? a->db : env && *env ? env : HISTORY_DEFAULT_DB;
 }
 
-/* open_store - for writing, creating the directory it lives in when needed */
-static int open_store(const char *path, int flags, struct hstore **s)
+/*
+ * open_store - for writing: checked as every output is (never one of the inputs nor in
+ * one, never through a link, no system directory), its directory made when missing
+ */
+static int open_store(const char *path, int flags, const char *const *inputs,
+		      struct hstore **s)
 {
-	char err[ERRBUF_LEN], dir[PATH_MAX];
+	char err[ERRBUF_LEN];
 
-	if (!(flags & HS_RDONLY)) {
-		snprintf(dir, sizeof(dir), "%s", path);
-		if (strcmp(dirname(dir), ".") && mkdir_p(dir, 0755)) {
-			err_msg("cannot create the directory of the store %s", path);
-			return -EIO;
-		}
+	if (!(flags & HS_RDONLY) && outw_check_inplace(path, &(struct outw_opts){
+			.by = "history", .inputs = inputs }, err)) {
+		err_msg("%s", err);
+		return -EINVAL;
 	}
 	if (hstore_open(path, flags, s, err)) {
 		err_msg("%s", err);
@@ -167,12 +132,22 @@ static int add_one(struct hstore *s, const char *db, const char *dir, bool repla
 	struct hstore_added r;
 	char err[ERRBUF_LEN];
 	struct run run;
+	size_t i;
 	int ret;
 
 	ret = run_load(dir, &run, err);
 	if (ret) {
 		err_msg("%s", err);
 		return ret;
+	}
+	for (i = 0; i < run.ncells && !run.cells[i].ok; i++)
+		;
+	if (i == run.ncells) {
+		err_msg("%s: no cell of this run finished (%zu in run.json%s): there is nothing to "
+			"add; add a run that finished", dir, run.ncells, run.complete ? "" :
+			", and the run was interrupted or failed");
+		run_free(&run);
+		return -ENODATA;
 	}
 	ret = hstore_add_run(s, &run, dir, replace, &r, err);
 	if (ret)
@@ -192,7 +167,7 @@ int history_add_dir(const char *db, const char *dir, bool replace)
 	struct hstore *s;
 	int ret;
 
-	if (open_store(db, 0, &s))
+	if (open_store(db, 0, (const char *const[]){ dir, NULL }, &s))
 		return -EINVAL;
 	ret = add_one(s, db, dir, replace);
 	hstore_close(s);
@@ -204,7 +179,7 @@ static int do_add(const struct history_args *a)
 	struct hstore *s;
 	int i, failed = 0;
 
-	if (open_store(history_db(a), 0, &s))
+	if (open_store(history_db(a), 0, (const char *const *)a->paths, &s))
 		return 2;
 	for (i = 0; i < a->npaths; i++)
 		failed += !!add_one(s, history_db(a), a->paths[i], a->replace);
@@ -221,7 +196,7 @@ static int do_merge(const struct history_args *a)
 	struct hstore *s;
 	int i, failed = 0;
 
-	if (open_store(history_db(a), 0, &s))
+	if (open_store(history_db(a), 0, (const char *const *)a->paths, &s))
 		return 2;
 	for (i = 0; i < a->npaths; i++) {
 		if (hstore_merge(s, a->paths[i], &added, &present, &conflicts, err)) {
@@ -256,23 +231,33 @@ static int do_show(const struct history_args *a)
 		.config = a->config, .metrics = a->npatterns ? a->patterns : NULL,
 		.nmetrics = a->npatterns, .min_tail = a->min_tail,
 	};
+	struct outw w = { .pfd = -1, .sfd = -1, .logfd = -1 };
 	char err[ERRBUF_LEN];
 	struct hstore *s;
 	struct hs_set set;
 	size_t i, nplots, regressed;
 	int ret = 0;
 
-	if (open_store(history_db(a), HS_RDONLY, &s))
+	if (a->plotdir && outw_open(&w, a->plotdir, &(struct outw_opts){ .kind = OUTW_INTO,
+			.by = "history", .force = a->force }, err)) {
+		err_msg("%s", err);
 		return 2;
+	}
+	if (open_store(history_db(a), HS_RDONLY, NULL, &s)) {
+		outw_abort(&w);
+		return 2;
+	}
 	if (hstore_series(s, &f, &set, err)) {
 		err_msg("%s", err);
 		hstore_close(s);
+		outw_abort(&w);
 		return 2;
 	}
 	hstore_close(s);
 	if (!set.n) {
 		err_msg("%s: no run matches (host, scenario, workload, configuration or metric "
 			"filters); 'deferbench history add RUN' imports runs", history_db(a));
+		outw_abort(&w);
 		return 2;
 	}
 	for (i = 0; !ret && i < set.n; i++)
@@ -281,6 +266,7 @@ static int do_show(const struct history_args *a)
 	if (ret) {
 		err_msg("out of memory");
 		hs_set_free(&set);
+		outw_abort(&w);
 		return 2;
 	}
 	if (a->regressions) {
@@ -294,28 +280,33 @@ static int do_show(const struct history_args *a)
 		hs_print_table(stdout, &set);
 	}
 	if (a->plotdir && ret != 2) {
-		if (mkdir_p(a->plotdir, 0755) || hs_plot(&set, a->plotdir, &nplots, err)) {
-			err_msg("plots: %s", mkdir_p(a->plotdir, 0755) ? "cannot create the "
-				"directory" : err);
+		if (hs_plot(&set, outw_dir(&w), &nplots, err) || outw_commit(&w, err)) {
+			err_msg("plots: %s", err);
 			ret = 2;
 		} else {
 			info_msg("%zu plots in %s", nplots, a->plotdir);
 		}
 	}
+	outw_abort(&w);
 	hs_set_free(&set);
 	return ret;
 }
 
-static const struct cli_help history_help = {
-	"history",
-	"deferbench history [OPTIONS]\n"
-	"       deferbench history add [--db FILE] [--replace] RUN...\n"
-	"       deferbench history merge [--db FILE] STORE...",
+const struct cli_command cli_history = {
+	.name = "history",
+	.fn = cmd_history,
+	.summary = "results store: metrics across kernels and hosts, change points",
+	.usage = "deferbench history [OPTIONS]\n"
+		 "       deferbench history add [-S FILE] [--replace] RUN...\n"
+		 "       deferbench history merge [-S FILE] STORE...",
+	.desc =
 	"The results store: runs of many kernels and hosts, each primary metric across\n"
 	"kernels (release order, start time as tie-breaker), its change points (E-divisive\n"
 	"means with a permutation test) and the fleet view: docs/history.md.\n"
 	"Exit status: 0 done, 1 a regression (--regressions), 2 error.",
-	history_opts, NULL,
+	.opts = history_opts,
+	.args_size = sizeof(struct history_args),
+	.defaults = history_defaults,
 };
 
 int cmd_history(int argc, char **argv)
@@ -324,7 +315,7 @@ int cmd_history(int argc, char **argv)
 	char err[ERRBUF_LEN];
 	int ret;
 
-	ret = cli_parsed(history_parse(argc, argv, &a, err), &history_help, err, 2);
+	ret = cli_parsed(history_parse(argc, argv, &a, err), &cli_history, err, 2);
 	if (ret >= 0)
 		return ret;
 	switch (a.verb) {

@@ -3,7 +3,7 @@
  * cmd_knobs.c - `deferbench knobs show | list | set`.
  *
  * `knobs set` goes through the same journal as `run`: every knob is saved before the
- * first write and restored on Ctrl-C, SIGTERM, the end of --time, or an error; after a
+ * first write and restored on Ctrl-C, SIGTERM, the end of --duration, or an error; after a
  * SIGKILL, `deferbench restore` undoes it.
  */
 #include <errno.h>
@@ -15,7 +15,6 @@
 #include "knobs.h"
 #include "knobs_show.h"
 #include "msg.h"
-#include "parse.h"
 #include "sys.h"
 
 static void knobs_list(FILE *f)
@@ -84,39 +83,50 @@ static int apply_all(struct journal *j, const struct knob *ks, int n)
 	return 0;
 }
 
-static const struct opt_desc set_opts[] = {
-	{ "time", 't', required_argument, "DURATION",
-	  "restore after DURATION (default: at Ctrl-C or SIGTERM)" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ 0 },
+static const struct opt_desc knobs_opts[] = {
+	CLI_OPT_DURATION(knobs_args, hold_ns,
+			 "set: restore after DUR (default: at Ctrl-C or SIGTERM)"),
+	OPT_ALIAS('t', "time", "duration", "-t means --threshold"),
+	OPT_HELP(),
+	OPT_END(),
 };
 
 static void knobs_verbs(FILE *f)
 {
 	fprintf(f, "\n  show   this machine's workqueue settings, softirq threads and worker pools\n"
 		"  list   the knobs scenario files may set\n"
-		"  set    set knobs until Ctrl-C or --time (saved first; 'deferbench restore' "
+		"  set    set knobs until Ctrl-C or --duration (saved first; 'deferbench restore' "
 		"after a crash)\n");
 }
 
-static const struct cli_help knobs_help = {
-	"knobs", "deferbench knobs show | list | set [-t DURATION] KNOB=VALUE...",
+static void knobs_defaults(void *args)
+{
+	memset(args, 0, sizeof(struct knobs_args));
+}
+
+const struct cli_command cli_knobs = {
+	.name = "knobs",
+	.fn = cmd_knobs,
+	.summary = "show workqueue settings and worker pools; list or set knobs",
+	.usage = "deferbench knobs show | list | set [-d DUR] KNOB=VALUE...",
+	.desc =
 	"Show this machine's workqueue settings, list the knobs, or set knobs for a while:\n"
 	"they are saved first, read back, and restored at Ctrl-C, SIGTERM or the end of\n"
-	"--time.",
-	set_opts, knobs_verbs,
+	"--duration.",
+	.opts = knobs_opts,
+	.args_size = sizeof(struct knobs_args),
+	.defaults = knobs_defaults,
+	.more = knobs_verbs,
 };
 
 int knobs_parse_args(int argc, char **argv, struct knobs_args *a, char *errbuf)
 {
 	static const char *const verbs[] = { [KNOBS_SHOW] = "show", [KNOBS_LIST] = "list",
 					     [KNOBS_SET] = "set" };
-	struct opts_iter it;
-	char err[ERRBUF_LEN];
+	int first, ret;
 	size_t v;
-	int c;
 
-	memset(a, 0, sizeof(*a));
+	knobs_defaults(a);
 	if (argc < 2)
 		return set_err(errbuf, "need show, list or set");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
@@ -127,24 +137,14 @@ int knobs_parse_args(int argc, char **argv, struct knobs_args *a, char *errbuf)
 		return set_err(errbuf, "unknown knobs command '%s': need show, list or set",
 			       argv[1]);
 	a->verb = (enum knobs_verb)v;
-	if ((c = opts_begin(&it, set_opts, OPTS_PERMUTE, argc - 1, argv + 1, errbuf)))
-		return c;
-	while ((c = opts_next(&it, errbuf)) >= 0) {
-		switch (c) {
-		case 't':
-			if (a->verb != KNOBS_SET)
-				return set_err(errbuf, "--time goes with 'set'");
-			if (parse_duration_ns(optarg, &a->hold_ns, err))
-				return set_err(errbuf, "--time: %s", err);
-			break;
-		case 'h':
-			return CLI_HELP;
-		}
-	}
-	if (c != OPTS_END)
-		return c;
-	a->assign = argv + 1 + optind;
-	a->nassign = argc - 1 - optind;
+	/* the verb stands where getopt expects the command's name */
+	ret = opts_parse(knobs_opts, OPTS_PERMUTE, argc - 1, argv + 1, a, &first, errbuf);
+	if (ret)
+		return ret;
+	if (a->hold_ns && a->verb != KNOBS_SET)
+		return set_err(errbuf, "--duration goes with 'set'");
+	a->assign = argv + 1 + first;
+	a->nassign = argc - 1 - first;
 	if (a->verb != KNOBS_SET && a->nassign)
 		return set_err(errbuf, "%s takes no arguments", verbs[a->verb]);
 	if (a->verb == KNOBS_SET && (a->nassign < 1 || a->nassign > KNOBS_SET_MAX))
@@ -202,7 +202,7 @@ int cmd_knobs(int argc, char **argv)
 	struct knobs_args a;
 	int ret;
 
-	ret = cli_parsed(knobs_parse_args(argc, argv, &a, err), &knobs_help, err, 1);
+	ret = cli_parsed(knobs_parse_args(argc, argv, &a, err), &cli_knobs, err, 1);
 	if (ret >= 0)
 		return ret;
 	switch (a.verb) {

@@ -12,92 +12,29 @@
 #include <string.h>
 
 #include "cli.h"
-#include "outdir.h"
+#include "outw.h"
 #include "workload.h"
 #include "msg.h"
-#include "parse.h"
 #include "sys.h"
 
-enum { OPT_SEED = 256, OPT_LIST, OPT_INTERVALS };
-
-const struct opt_desc load_opts[] = {
-	{ "duration", 'd', required_argument, "DURATION",
-	  "how long to run (10s, 500ms, 2m; default 10s); Ctrl-C stops earlier" },
-	{ "output", 'o', required_argument, "DIR",
-	  "write workload.json and workload-hist.csv into DIR (created)" },
-	{ "intervals", OPT_INTERVALS, required_argument, "DURATION",
-	  "length of the per-interval histograms in workload-intervals.csv (default 1s)" },
-	{ "seed", OPT_SEED, required_argument, "N",
-	  "seed of the workload's pseudo-random data (default 1), reported" },
-	{ "list", OPT_LIST, no_argument, NULL,
-	  "list the workloads (or NAME's) with every option, default and bounds" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ 0 },
+static const struct opt_desc load_opts[] = {
+	CLI_OPT_DURATION(load_args, duration_ns,
+			 "how long to run (10s, 500ms, 2m); Ctrl-C stops earlier"),
+	CLI_OPT_OUTPUT(load_args, outdir, "DIR",
+		       "write workload.json and workload-hist.csv into DIR (created)"),
+	CLI_OPT_FORCE(load_args, force,
+		      "-o: replace what an earlier load wrote in DIR (only its files, unchanged)"),
+	CLI_OPT_INTERVAL(load_args, intervals_ns, NSEC_PER_MSEC,
+			 "length of the per-interval histograms in workload-intervals.csv; 1s "
+			 "when not given"),
+	OPT_U64(0, "seed", load_args, seed, "N", 0, UINT64_MAX,
+		"seed of the workload's pseudo-random data, reported"),
+	OPT_BOOL(0, "list", load_args, list,
+		 "list the workloads (or NAME's) with every option, default and bounds"),
+	OPT_ALIAS(0, "intervals", "interval", NULL),
+	OPT_HELP(),
+	OPT_END(),
 };
-
-/* match_load_opt - is arg one of load's own options? sets *val for "--x=v" / "-dV" */
-static const struct opt_desc *match_load_opt(const char *arg, const char **val)
-{
-	const struct opt_desc *d;
-	size_t n;
-
-	*val = NULL;
-	for (d = load_opts; d->name; d++) {
-		if (arg[0] == '-' && arg[1] == '-') {
-			n = strlen(d->name);
-			if (strncmp(arg + 2, d->name, n))
-				continue;
-			if (arg[2 + n] == '=' && d->has_arg) {
-				*val = arg + 3 + n;
-				return d;
-			}
-			if (!arg[2 + n])
-				return d;
-		} else if (arg[0] == '-' && d->val < 256 && arg[1] == d->val) {
-			if (arg[2] && d->has_arg)
-				*val = arg + 2;
-			else if (arg[2])
-				continue;
-			return d;
-		}
-	}
-	return NULL;
-}
-
-static int set_load_opt(const struct opt_desc *d, const char *val, struct load_args *a,
-			char *errbuf)
-{
-	char why[ERRBUF_LEN];
-
-	switch (d->val) {
-	case 'd':
-		if (parse_duration_ns(val, &a->duration_ns, why))
-			return set_err(errbuf, "--duration: %s", why);
-		return 0;
-	case 'o':
-		if (!*val)
-			return set_err(errbuf, "--output: empty directory name");
-		a->outdir = val;
-		return 0;
-	case OPT_INTERVALS:
-		if (parse_duration_ns(val, &a->intervals_ns, why))
-			return set_err(errbuf, "--intervals: %s", why);
-		if (a->intervals_ns < NSEC_PER_MSEC)
-			return set_err(errbuf, "--intervals %s: shorter than 1ms", val);
-		return 0;
-	case OPT_SEED:
-		if (parse_u64(val, 0, UINT64_MAX, &a->seed, why))
-			return set_err(errbuf, "--seed: %s", why);
-		return 0;
-	case OPT_LIST:
-		a->list = true;
-		return 0;
-	case 'h':
-		a->help = true;
-		return 0;
-	}
-	return set_err(errbuf, "internal: option %s not handled", d->name);
-}
 
 /* add_wl_opt - a workload option "key" = val */
 static int add_wl_opt(struct load_args *a, const char *key, size_t klen, const char *val,
@@ -142,29 +79,71 @@ static int parse_wl_opt(int argc, char **argv, int *i, struct load_args *a, char
 	return add_wl_opt(a, arg, eq - arg, eq + 1, errbuf);
 }
 
-int load_parse_args(int argc, char **argv, struct load_args *a, char *errbuf)
+static void load_defaults(void *args)
 {
-	const struct opt_desc *d;
-	const char *val;
-	int i, ret;
+	struct load_args *a = args;
 
 	memset(a, 0, sizeof(*a));
 	a->duration_ns = LOAD_DEFAULT_DURATION_NS;
 	a->seed = 1;
+}
+
+/*
+ * workload_spells - after the workload's name, "--key" is the workload's option when it
+ * has one of that name (timer's --interval), as it was before load had -i, --interval
+ */
+static bool workload_spells(const struct workload_ops *ops, const char *arg)
+{
+	char key[LOAD_KEY_MAX];
+	size_t n;
+
+	if (!ops || arg[0] != '-' || arg[1] != '-')
+		return false;
+	n = strcspn(arg + 2, "=");
+	if (n >= sizeof(key))
+		return false;
+	memcpy(key, arg + 2, n);
+	key[n] = '\0';
+	return wl_option_find(ops, key) != NULL;
+}
+
+/* load_opt - one of load's own options, its value taken from argv[*i + 1] if needed */
+static int load_opt(const struct opt_desc *o, const char *val, int argc, char **argv, int *i,
+		    struct load_args *a, char *errbuf)
+{
+	const struct opt_desc *r = opts_resolve(load_opts, o);
+	const char *arg = argv[*i];
+	int ret;
+
+	if (!val && opts_takes_value(load_opts, o)) {
+		if (*i + 1 >= argc)
+			return set_err(errbuf, "--%s needs a value (%s)", r->name, r->metavar);
+		val = argv[++*i];
+	}
+	ret = opts_apply(load_opts, o, arg, val, a, errbuf);
+	if (ret == OPTS_HELP)
+		a->help = true;
+	return ret == OPTS_HELP ? 0 : ret;
+}
+
+int load_parse_args(int argc, char **argv, struct load_args *a, char *errbuf)
+{
+	const struct workload_ops *ops = NULL;
+	const struct opt_desc *o;
+	const char *val;
+	int i, ret;
+
+	load_defaults(a);
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 
-		d = arg[0] == '-' ? match_load_opt(arg, &val) : NULL;
-		if (d) {
-			if (d->has_arg && !val) {
-				if (i + 1 >= argc)
-					return set_err(errbuf, "--%s needs a value (%s)", d->name,
-						       d->metavar);
-				val = argv[++i];
-			}
-			ret = set_load_opt(d, val, a, errbuf);
+		o = arg[0] == '-' && !workload_spells(ops, arg) ?
+		    opts_lookup(load_opts, arg, &val) : NULL;
+		if (o) {
+			ret = load_opt(o, val, argc, argv, &i, a, errbuf);
 		} else if (!a->name && arg[0] != '-' && !strchr(arg, '=')) {
 			a->name = arg;
+			ops = workload_find(arg);
 			ret = 0;
 		} else if (!a->name) {
 			ret = set_err(errbuf, arg[0] == '-' ? "unknown option '%s'" :
@@ -190,13 +169,22 @@ static void load_workloads(FILE *f)
 	fprintf(f, "\n");
 }
 
-static const struct cli_help load_help = {
-	"load", "deferbench load [OPTIONS] NAME [--key value | key=value ...]\n"
-	"       deferbench load --list [NAME]",
+const struct cli_command cli_load = {
+	.name = "load",
+	.fn = cmd_load,
+	.summary = "run one workload and report its latency (workloads below)",
+	.usage = "deferbench load [OPTIONS] NAME [--key value | key=value ...]\n"
+		 "       deferbench load --list [NAME]",
+	.desc =
 	"Run one workload for a duration and print the latency its own user feels.\n"
 	"Ctrl-C or SIGTERM stops it early, tears everything down, and still reports.\n"
+	"After NAME, --key is the workload's option when it has one of that name (timer's\n"
+	"--interval); -i is always load's.\n"
 	"Exit status: 0 it ran (to the end, or until SIGINT/SIGTERM); 1 error.",
-	load_opts, load_workloads,
+	.opts = load_opts,
+	.args_size = sizeof(struct load_args),
+	.defaults = load_defaults,
+	.more = load_workloads,
 };
 
 /* configure - a new run with the command line's options; NULL after a message */
@@ -258,6 +246,10 @@ static int run(struct wl_run *w, uint64_t duration_ns, bool *ran)
 int cmd_load(int argc, char **argv)
 {
 	const struct workload_ops *ops = NULL;
+	static const char *const out_names[] = {
+		"workload.json", "workload-hist.csv", "workload-intervals.csv", NULL,
+	};
+	struct outw ow = { .pfd = -1, .sfd = -1, .logfd = -1 };
 	char errbuf[ERRBUF_LEN];
 	struct load_args *a;
 	struct wl_run *w;
@@ -267,7 +259,7 @@ int cmd_load(int argc, char **argv)
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return 1;
-	ret = cli_parsed(load_parse_args(argc, argv, a, errbuf), &load_help, errbuf, 1);
+	ret = cli_parsed(load_parse_args(argc, argv, a, errbuf), &cli_load, errbuf, 1);
 	if (ret >= 0) {
 		rc = ret;
 		goto out;
@@ -287,8 +279,9 @@ int cmd_load(int argc, char **argv)
 		goto out;
 	}
 	/* the output directory is checked before the work, not after it */
-	if (a->outdir && outdir_writable(a->outdir, errbuf)) {
-		err_msg("load: -o: %s", errbuf);
+	if (a->outdir && outw_open(&ow, a->outdir, &(struct outw_opts){ .kind = OUTW_INTO,
+			.by = "load", .force = a->force, .names = out_names }, errbuf)) {
+		err_msg("%s", errbuf);
 		goto out;
 	}
 	signals_install();
@@ -301,14 +294,18 @@ int cmd_load(int argc, char **argv)
 		wl_print(w, stdout);
 	fflush(stdout);
 	if (a->outdir && ran) {
-		ret = wl_write_results(w, a->outdir);
+		ret = wl_write_results(w, outw_dir(&ow));
 		if (ret) {
-			err_msg("cannot write results to %s: %s", a->outdir, strerror(-ret));
+			err_msg("load: cannot write the results: %s", strerror(-ret));
+			rc = 1;
+		} else if (outw_commit(&ow, errbuf)) {
+			err_msg("%s", errbuf);
 			rc = 1;
 		}
 	}
 	wl_free(w);
 out:
+	outw_abort(&ow);
 	free(a);
 	return rc;
 }

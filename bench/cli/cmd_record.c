@@ -18,43 +18,45 @@
 #include "cli.h"
 #include "leftovers.h"
 #include "outdir.h"
+#include "proc.h"
+#include "outw.h"
 #include "msg.h"
-#include "parse.h"
 #include "sys.h"
 
-enum { OPT_RAW = 256, OPT_FORCE, OPT_NO_SCHED, OPT_SCHED_ALL, OPT_CAPTURE_CPUS, OPT_STORE,
-       OPT_ALIGN };
-
 static const struct opt_desc record_opts[] = {
-	{ "duration", 'd', required_argument, "DUR",
-	  "trace for DUR (10s, 500ms, 2m); with a COMMAND, stop it after DUR" },
-	{ "output", 'o', required_argument, "DIR", "write summary.json and the CSV files to DIR" },
-	{ "buffer-kb", 'b', required_argument, "N",
-	  "ring buffer per CPU in KiB (64..1048576, default 4096)" },
-	{ "interval", 'i', required_argument, "DUR",
-	  "per-interval statistics every DUR (>= 10ms, default 1s) in intervals.csv" },
-	{ "align-intervals", OPT_ALIGN, no_argument, NULL,
-	  "start intervals at multiples of DUR on the trace clock, like 'deferbench top' "
-	  "(the first is then partial)" },
-	{ "raw", OPT_RAW, no_argument, NULL,
-	  "also keep the raw sub-buffers in DIR/raw for 'deferbench analyze'" },
-	{ "force", OPT_FORCE, no_argument, NULL, "replace earlier results in DIR" },
-	{ "no-sched", OPT_NO_SCHED, no_argument, NULL,
-	  "leave sched events off (lighter; worker pools found from /proc only)" },
-	{ "sched-all", OPT_SCHED_ALL, no_argument, NULL,
-	  "trace every context switch and wakeup (default: only those of kworker, ksoftirqd, "
-	  "napi/ and irq/ threads, filtered in the kernel)" },
-	{ "capture-cpus", OPT_CAPTURE_CPUS, required_argument, "LIST",
-	  "run the capture's reader and analysis threads on these CPUs only (0-1,3), away "
-	  "from the ones being measured" },
-	{ "store", OPT_STORE, required_argument, "FILE",
-	  "with -o: add the results to this results store (deferbench history)" },
-	{ "help", 'h', no_argument, NULL, "show this help" },
-	{ NULL },
+	CLI_OPT_DURATION(record_args, duration_ns,
+			 "trace for DUR (10s, 500ms, 2m); with a COMMAND, stop it after DUR"),
+	CLI_OPT_OUTPUT(record_args, out_dir, "DIR", "write summary.json and the CSV files to DIR"),
+	CLI_OPT_INTERVAL(record_args, interval_ns, CAPTURE_MIN_INTERVAL_NS,
+			 "per-interval statistics every DUR in intervals.csv"),
+	OPT_BOOL(0, "align-intervals", record_args, align,
+		 "start intervals at multiples of DUR on the trace clock, like 'deferbench top' "
+		 "(the first is then partial)"),
+	CLI_CAPTURE_OPTS(record_args),
+	OPT_BOOL(0, "raw", record_args, raw,
+		 "also keep the raw sub-buffers in DIR/raw for 'deferbench analyze'"),
+	CLI_OPT_FORCE(record_args, force, "replace earlier results in DIR"),
+	CLI_OPT_STORE(record_args, store,
+		      "with -o: add the results to this results store (deferbench history)"),
+	OPT_HELP(),
+	OPT_END(),
 };
 
-static const struct cli_help record_help = {
-	"record", "deferbench record [-d DUR] [-o DIR] [OPTIONS] [-- COMMAND [ARGS]]",
+static void record_defaults(void *args)
+{
+	struct record_args *a = args;
+
+	memset(a, 0, sizeof(*a));
+	a->buffer_kb = CAPTURE_DEFAULT_BUFFER_KB;
+	a->interval_ns = CAPTURE_DEFAULT_INTERVAL_NS;
+}
+
+const struct cli_command cli_record = {
+	.name = "record",
+	.fn = cmd_record,
+	.summary = "trace softirq and workqueue latency system-wide",
+	.usage = "deferbench record [-d DUR] [-o DIR] [OPTIONS] [-- COMMAND [ARGS]]",
+	.desc =
 	"Trace softirq and workqueue events system-wide in a private tracefs instance and\n"
 	"report how long deferred work waited and ran (all times on trace_clock mono):\n"
 	"  softirq delay    raise -> entry (earliest raise since the vector's last entry)\n"
@@ -65,77 +67,23 @@ static const struct cli_help record_help = {
 	"thread, irq thread, hard irq, worker pool kind) its delay and runtime; each\n"
 	"softirq delay is split into causes that add up to it (docs/figures.md).\n"
 	"Without -d or COMMAND, records until Ctrl-C. Needs root.",
-	record_opts, NULL,
+	.opts = record_opts,
+	.args_size = sizeof(struct record_args),
+	.defaults = record_defaults,
 };
 
 int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf)
 {
-	struct opts_iter it;
-	char err[ERRBUF_LEN];
-	uint64_t v;
-	int opt;
+	int first, ret;
 
-	memset(a, 0, sizeof(*a));
-	a->buffer_kb = CAPTURE_DEFAULT_BUFFER_KB;
-	a->interval_ns = CAPTURE_DEFAULT_INTERVAL_NS;
-	if ((opt = opts_begin(&it, record_opts, OPTS_IN_ORDER, argc, argv, errbuf)))
-		return opt;
-	while ((opt = opts_next(&it, errbuf)) >= 0) {
-		switch (opt) {
-		case 'd':
-			if (parse_duration_ns(optarg, &a->duration_ns, err))
-				return set_err(errbuf, "--duration: %s", err);
-			break;
-		case 'o':
-			a->out_dir = optarg;
-			break;
-		case 'b':
-			if (parse_u64(optarg, CAPTURE_MIN_BUFFER_KB, CAPTURE_MAX_BUFFER_KB, &v, err))
-				return set_err(errbuf, "--buffer-kb: %s", err);
-			a->buffer_kb = (unsigned int)v;
-			break;
-		case 'i':
-			if (parse_duration_ns(optarg, &a->interval_ns, err))
-				return set_err(errbuf, "--interval: %s", err);
-			if (a->interval_ns < CAPTURE_MIN_INTERVAL_NS)
-				return set_err(errbuf, "--interval: %s is shorter than 10ms", optarg);
-			break;
-		case OPT_RAW:
-			a->raw = true;
-			break;
-		case OPT_FORCE:
-			a->force = true;
-			break;
-		case OPT_NO_SCHED:
-			a->no_sched = true;
-			break;
-		case OPT_ALIGN:
-			a->align = true;
-			break;
-		case OPT_SCHED_ALL:
-			a->sched_all = true;
-			break;
-		case OPT_CAPTURE_CPUS: {
-			cpu_set_t set;
-
-			if (parse_cpulist(optarg, &set, NULL, err))
-				return set_err(errbuf, "--capture-cpus: %s", err);
-			a->capture_cpus = optarg;
-			break;
-		}
-		case OPT_STORE:
-			a->store = optarg;
-			break;
-		case 'h':
-			return CLI_HELP;
-		}
-	}
-	if (opt != OPTS_END)
-		return opt;
-	if (optind < argc)
-		a->cmd = argv + optind;
-	if (a->sched_all && a->no_sched)
-		return set_err(errbuf, "--sched-all and --no-sched contradict each other: choose one");
+	record_defaults(a);
+	ret = opts_parse(record_opts, OPTS_IN_ORDER, argc, argv, a, &first, errbuf);
+	if (ret)
+		return ret;
+	if (first < argc)
+		a->cmd = argv + first;
+	if (cli_capture_check(a->no_sched, a->sched_all, errbuf))
+		return -EINVAL;
 	if (a->raw && !a->out_dir)
 		return set_err(errbuf, "--raw needs -o DIR to keep the raw capture in");
 	if (a->force && !a->out_dir)
@@ -183,72 +131,26 @@ static int command_check(const char *cmd, char *errbuf)
 		       "before '--', the command and its arguments after it)", cmd);
 }
 
-/*
- * spawn - fork and exec cmd; an exec that fails is reported through a close-on-exec
- * pipe, so that a command that never ran is an error, not a result. -errno on failure.
- */
+/* spawn - cmd started as a shell would start it; -errno (errbuf) when it cannot run */
 static pid_t spawn(char **cmd, char *errbuf)
 {
-	int fds[2], e = 0;
-	ssize_t n;
+	struct proc_opts o = { .out_fd = -1 };
 	pid_t pid;
+	int ret = proc_spawn(cmd, &o, &pid, errbuf);
 
-	if (pipe2(fds, O_CLOEXEC)) {
-		e = errno;
-		set_err(errbuf, "cannot run '%s': %s", cmd[0], strerror(e));
-		return -e;
-	}
-	pid = fork();
-	if (pid < 0) {
-		e = errno;
-		close(fds[0]);
-		close(fds[1]);
-		set_err(errbuf, "cannot fork: %s", strerror(e));
-		return -e;
-	}
-	if (!pid) {
-		/* the child gets the signal dispositions a shell would give it */
-		close(fds[0]);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		execvp(cmd[0], cmd);
-		e = errno;
-		if (write(fds[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(fds[1]);
-	do
-		n = read(fds[0], &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(fds[0]);
-	if (n == (ssize_t)sizeof(e)) {
-		waitpid(pid, NULL, 0);
-		set_err(errbuf, "cannot run '%s': %s", cmd[0], strerror(e));
-		return -e;
-	}
-	return pid;
+	return ret ? ret : pid;
 }
 
 /* reap - wait for the child; after grace_ns send SIGKILL. Returns its wait status. */
 static int reap(pid_t pid, uint64_t grace_ns)
 {
-	uint64_t deadline = now_ns() + grace_ns;
 	int status = 0;
 
-	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-
-		if (r == pid || (r < 0 && errno != EINTR))
-			return status;
-		if (now_ns() > deadline) {
-			kill(pid, SIGKILL);
-			deadline = UINT64_MAX;
-		}
-		usleep(10000);
+	if (!proc_reap(pid, &status, grace_ns)) {
+		kill(pid, SIGKILL);
+		proc_reap(pid, &status, UINT64_MAX / 2);
 	}
+	return status;
 }
 
 /*
@@ -294,7 +196,7 @@ static int command_status(int status, bool stopped)
 static int record_run(const struct record_args *a, const char *staging, const char *command,
 		      int *cmd_status)
 {
-	char err[ERRBUF_LEN] = "", raw[PATH_MAX], ivals[PATH_MAX];
+	char err[ERRBUF_LEN] = "", raw[PATH_MAX + 8], ivals[PATH_MAX + 16];
 	struct capture_opts co = {
 		.buffer_kb = a->buffer_kb,
 		.interval_ns = a->interval_ns,
@@ -368,11 +270,12 @@ out_free:
 
 int cmd_record(int argc, char **argv)
 {
-	char err[ERRBUF_LEN] = "", staging[PATH_MAX] = "", command[1024];
+	char err[ERRBUF_LEN] = "", command[1024];
 	struct record_args a;
+	struct outw w = { .pfd = -1 };
 	int ret, cmd_status = 0;
 
-	ret = cli_parsed(record_parse_args(argc, argv, &a, err), &record_help, err, 1);
+	ret = cli_parsed(record_parse_args(argc, argv, &a, err), &cli_record, err, 1);
 	if (ret >= 0)
 		return ret;
 	if (!is_root()) {
@@ -385,23 +288,22 @@ int cmd_record(int argc, char **argv)
 		err_msg("record: %s", err);
 		return 1;
 	}
-	if (a.out_dir && (outdir_check(a.out_dir, a.force, NULL, err) ||
-			  outdir_stage(a.out_dir, staging, sizeof(staging), err))) {
-		err_msg("record: %s", err);
+	if (a.out_dir && outw_open(&w, a.out_dir, &(struct outw_opts){
+			.kind = OUTW_DIR, .by = "record", .force = a.force }, err)) {
+		err_msg("%s", err);
 		return 1;
 	}
 	signals_install();
 	snprintf(command, sizeof(command), "deferbench ");
 	command_line(argc, argv, command + strlen(command), sizeof(command) - strlen(command));
-	ret = record_run(&a, a.out_dir ? staging : NULL, command, &cmd_status);
+	ret = record_run(&a, a.out_dir ? outw_dir(&w) : NULL, command, &cmd_status);
 	if (ret) {
-		outdir_abort(staging);
+		outw_abort(&w);
 		return 1;
 	}
 	if (a.out_dir) {
-		if (outdir_commit(a.out_dir, staging, err)) {
-			err_msg("record: %s", err);
-			outdir_abort(staging);
+		if (outw_commit(&w, err)) {
+			err_msg("%s", err);
 			return 1;
 		}
 		info_msg("results in %s", a.out_dir);

@@ -12,40 +12,40 @@
 #include "sys.h"
 
 static const struct opt_desc restore_opts[] = {
-	{ "force", 'f', no_argument, NULL,
-	  "restore even though the run that wrote the journal still runs" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ 0 },
+	CLI_OPT_FORCE(restore_args, force,
+		      "restore even though the run that wrote the journal still runs"),
+	OPT_HELP(),
+	OPT_END(),
 };
 
-static const struct cli_help restore_help = {
-	"restore", "deferbench restore [--force]",
+static void restore_defaults(void *args)
+{
+	memset(args, 0, sizeof(struct restore_args));
+}
+
+const struct cli_command cli_restore = {
+	.name = "restore",
+	.fn = cmd_restore,
+	.summary = "undo the settings of a run that was killed or crashed",
+	.usage = "deferbench restore [--force]",
+	.desc =
 	"Undo the kernel settings of a run that was killed or crashed (saved in\n"
 	JOURNAL_PATH "), and remove its tracefs instance and temporary files.",
-	restore_opts, NULL,
+	.opts = restore_opts,
+	.args_size = sizeof(struct restore_args),
+	.defaults = restore_defaults,
 };
 
 int restore_parse_args(int argc, char **argv, struct restore_args *a, char *errbuf)
 {
-	struct opts_iter it;
-	int c;
+	int first, ret;
 
-	memset(a, 0, sizeof(*a));
-	if ((c = opts_begin(&it, restore_opts, OPTS_IN_ORDER, argc, argv, errbuf)))
-		return c;
-	while ((c = opts_next(&it, errbuf)) >= 0) {
-		switch (c) {
-		case 'f':
-			a->force = true;
-			break;
-		case 'h':
-			return CLI_HELP;
-		}
-	}
-	if (c != OPTS_END)
-		return c;
-	if (optind < argc)
-		return set_err(errbuf, "unexpected argument '%s'", argv[optind]);
+	restore_defaults(a);
+	ret = opts_parse(restore_opts, OPTS_IN_ORDER, argc, argv, a, &first, errbuf);
+	if (ret)
+		return ret;
+	if (first < argc)
+		return set_err(errbuf, "unexpected argument '%s'", argv[first]);
 	return 0;
 }
 
@@ -55,7 +55,7 @@ int cmd_restore(int argc, char **argv)
 	struct restore_args a;
 	int ret;
 
-	ret = cli_parsed(restore_parse_args(argc, argv, &a, err), &restore_help, err, 1);
+	ret = cli_parsed(restore_parse_args(argc, argv, &a, err), &cli_restore, err, 1);
 	if (ret >= 0)
 		return ret;
 	if (!is_root()) {

@@ -11,91 +11,89 @@
 #include "parse.h"
 #include "sys.h"
 
-enum { OPT_UNTIL = 256, OPT_AGAINST, OPT_DESIGN };
-
 /* The budget of --until-decided without a value: a CI job's ten minutes on 2 CPUs. */
 #define UNTIL_DEFAULT_NS (10 * 60 * NSEC_PER_SEC)
 
-static const struct opt_desc run_optdesc[] = {
-	{ "output", 'o', required_argument, "DIR",
-	  "result directory (default results/<host>/<kernel>/<UTC time>-<scenario>)" },
-	{ "quick", 'q', no_argument, NULL,
-	  "one repetition of quick_duration (default 3s) per cell" },
-	{ "dry-run", 'n', no_argument, NULL, "print the cells and knob changes; change nothing" },
-	{ "design", OPT_DESIGN, required_argument, "alternate|cells",
-	  "alternate: a workload's configurations switched in phases while it runs (one "
-	  "run decides between them); cells: each its own runs; default: the scenario's" },
-	{ "until-decided", OPT_UNTIL, optional_argument, "[=BUDGET]",
-	  "after the planned repetitions, add some where a primary verdict is undecided, "
-	  "until all are decided or BUDGET (default 10m; the run's whole time) is spent" },
-	{ "against", OPT_AGAINST, required_argument, "RUN",
-	  "with --until-decided: judge against this (baseline) run, not the reference "
-	  "configuration" },
-	{ "store", 'S', required_argument, "FILE",
-	  "add the finished run to this results store (deferbench history); the scenario's "
-	  "[global] store key does the same" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ 0 },
+/* set_until - --until-decided[=BUDGET] */
+static int set_until(const struct opt_desc *o __unused, const char *arg, void *args,
+		     char *errbuf)
+{
+	struct run_args *a = args;
+
+	a->until_decided = true;
+	a->o.until_decided_ns = UNTIL_DEFAULT_NS;
+	return arg ? parse_duration_ns(arg, &a->o.until_decided_ns, errbuf) : 0;
+}
+
+/* set_design - --design alternate|cells */
+static int set_design(const struct opt_desc *o __unused, const char *arg, void *args,
+		      char *errbuf)
+{
+	struct run_args *a = args;
+
+	if (strcmp(arg, "alternate") && strcmp(arg, "cells"))
+		return set_err(errbuf, "'%s' is neither alternate nor cells", arg);
+	a->o.design = arg;
+	return 0;
+}
+
+static const struct opt_desc run_opts[] = {
+	CLI_OPT_OUTPUT(run_args, o.outdir, "DIR",
+		       "result directory (default results/<host>/<kernel>/<UTC time>-<scenario>)"),
+	OPT_BOOL(0, "quick", run_args, o.quick,
+		 "one repetition of quick_duration (default 3s) per cell"),
+	CLI_OPT_DRY_RUN(run_args, o.dry_run, "print the cells and knob changes; change nothing"),
+	OPT_CALLBACK(0, "design", run_args, o.design, "alternate|cells", set_design,
+		     "alternate: a workload's configurations switched in phases while it runs "
+		     "(one run decides between them); cells: each its own runs; default: the "
+		     "scenario's"),
+	OPT_CALLBACK_OPTARG(0, "until-decided", run_args, until_decided, "BUDGET", set_until,
+			    "after the planned repetitions, add some where a primary verdict is "
+			    "undecided, until all are decided or BUDGET (default 10m; the run's "
+			    "whole time) is spent"),
+	CLI_OPT_AGAINST(run_args, against, "RUN",
+			"with --until-decided: judge against this (baseline) run, not the "
+			"reference configuration"),
+	CLI_OPT_STORE(run_args, o.store,
+		      "add the finished run to this results store (deferbench history); the "
+		      "scenario's [global] store key does the same"),
+	OPT_ALIAS('q', NULL, "quick", "-q is kept for --quiet"),
+	OPT_HELP(),
+	OPT_END(),
 };
 
-static const struct cli_help run_help = {
-	"run", "deferbench run [-o DIR] [--quick] [--dry-run] [--design D] [--until-decided[=BUDGET] "
-	"[--against RUN]] [--store FILE] SCENARIO",
+static void run_defaults(void *args)
+{
+	memset(args, 0, sizeof(struct run_args));
+}
+
+const struct cli_command cli_run = {
+	.name = "run",
+	.fn = cmd_run,
+	.summary = "run a scenario: workloads x kernel configurations x repetitions",
+	.usage = "deferbench run [-o DIR] [--quick] [--dry-run] [--design D] [--until-decided[=BUDGET] "
+		 "[--against RUN]] [--store FILE] SCENARIO",
+	.desc =
 	"Run every workload of SCENARIO under each of its configurations, repetitions "
 	"interleaved; see docs/scenarios.md.\n"
 	"Exit status: 0 every cell ran and every knob was restored, 1 otherwise.",
-	run_optdesc, NULL,
+	.opts = run_opts,
+	.args_size = sizeof(struct run_args),
+	.defaults = run_defaults,
 };
 
 int run_parse_args(int argc, char **argv, struct run_args *a, char *errbuf)
 {
-	struct run_opts *o = &a->o;
-	struct opts_iter it;
-	char err[ERRBUF_LEN];
-	int c;
+	int first, ret;
 
-	memset(a, 0, sizeof(*a));
-	if ((c = opts_begin(&it, run_optdesc, OPTS_PERMUTE, argc, argv, errbuf)))
-		return c;
-	while ((c = opts_next(&it, errbuf)) >= 0) {
-		switch (c) {
-		case 'o':
-			o->outdir = optarg;
-			break;
-		case 'q':
-			o->quick = true;
-			break;
-		case 'n':
-			o->dry_run = true;
-			break;
-		case OPT_UNTIL:
-			a->until_decided = true;
-			o->until_decided_ns = UNTIL_DEFAULT_NS;
-			if (optarg && parse_duration_ns(optarg, &o->until_decided_ns, err))
-				return set_err(errbuf, "--until-decided: %s", err);
-			break;
-		case OPT_AGAINST:
-			a->against = optarg;
-			break;
-		case OPT_DESIGN:
-			if (strcmp(optarg, "alternate") && strcmp(optarg, "cells"))
-				return set_err(errbuf, "--design: '%s' is neither alternate nor cells",
-					       optarg);
-			o->design = optarg;
-			break;
-		case 'S':
-			o->store = optarg;
-			break;
-		case 'h':
-			return CLI_HELP;
-		}
-	}
-	if (c != OPTS_END)
-		return c;
-	if (optind != argc - 1)
-		return set_err(errbuf, optind == argc ? "which scenario? give a scenario file "
+	run_defaults(a);
+	ret = opts_parse(run_opts, OPTS_PERMUTE, argc, argv, a, &first, errbuf);
+	if (ret)
+		return ret;
+	if (first != argc - 1)
+		return set_err(errbuf, first == argc ? "which scenario? give a scenario file "
 			       "(bench/scenarios/quick.ini, say)" : "one scenario file only");
-	o->scenario = argv[optind];
+	a->o.scenario = argv[first];
 	if (a->against && !a->until_decided)
 		return set_err(errbuf, "--against goes with --until-decided");
 	return 0;
@@ -110,7 +108,7 @@ int cmd_run(int argc, char **argv)
 	struct run_outcome out = { 0 };
 	int ret;
 
-	ret = cli_parsed(run_parse_args(argc, argv, &a, err), &run_help, err, 1);
+	ret = cli_parsed(run_parse_args(argc, argv, &a, err), &cli_run, err, 1);
 	if (ret >= 0)
 		return ret;
 	snprintf(cmd, sizeof(cmd), "deferbench ");

@@ -29,27 +29,41 @@
 #include "file.h"
 #include "sys.h"
 
-enum { OPT_ONCE = 256, OPT_JSON };
-
 static const struct opt_desc top_opts[] = {
-	{ "interval", 'i', required_argument, "DUR",
-	  "the interval of every figure, and the refresh (>= 100ms, default 1s)" },
-	{ "duration", 'd', required_argument, "DUR", "stop after DUR (default: q, Ctrl-C)" },
-	{ "once", OPT_ONCE, no_argument, NULL, "print the first whole interval and exit" },
-	{ "json", OPT_JSON, no_argument, NULL, "one JSON object per interval, one per line" },
-	{ "sort", 's', required_argument, "KEY",
-	  "workqueue rows by items (default), p99, max, cpu, inflight or name" },
-	{ "group", 'g', required_argument, "BY",
-	  "a workqueue row per workqueue (default), function or pool" },
-	{ "rows", 'n', required_argument, "N", "show the first N workqueue rows (default all)" },
-	{ "buffer-kb", 'b', required_argument, "N",
-	  "ring buffer per CPU in KiB (64..1048576, default 4096)" },
-	{ "help", 'h', no_argument, NULL, "show this help" },
-	{ NULL },
+	CLI_OPT_INTERVAL(top_args, interval_ns, TOP_MIN_INTERVAL_NS,
+			 "the interval of every figure, and the refresh"),
+	CLI_OPT_DURATION(top_args, duration_ns, "stop after DUR (default: q, Ctrl-C)"),
+	OPT_BOOL(0, "once", top_args, once, "print the first whole interval and exit"),
+	CLI_OPT_JSON(top_args, json, "one JSON object per interval, one per line"),
+	OPT_ENUM('s', "sort", top_args, sort, "KEY", top_sort_names, TS_NR,
+		 "sort the workqueue rows by KEY"),
+	OPT_ENUM('g', "group", top_args, group, "BY", top_group_names, TOP_GROUP_NR,
+		 "one workqueue row per BY"),
+	OPT_UINT(0, "rows", top_args, rows, "N", 1, 100000,
+		 "show the first N workqueue rows; all when not given"),
+	CLI_CAPTURE_OPTS(top_args),
+	OPT_ALIAS('n', NULL, "rows", "-n means --dry-run"),
+	OPT_HELP(),
+	OPT_END(),
 };
 
-static const struct cli_help top_help = {
-	"top", "deferbench top [-i DUR] [-d DUR] [--once] [--json] [-s KEY] [-g BY] [-n N]",
+static void top_defaults(void *args)
+{
+	struct top_args *a = args;
+
+	memset(a, 0, sizeof(*a));
+	a->interval_ns = CAPTURE_DEFAULT_INTERVAL_NS;
+	a->buffer_kb = CAPTURE_DEFAULT_BUFFER_KB;
+	a->sort = TS_ITEMS;
+	a->group = TOP_BY_WQ;
+}
+
+const struct cli_command cli_top = {
+	.name = "top",
+	.fn = cmd_top,
+	.summary = "live view: workqueues and softirqs per interval, like top",
+	.usage = "deferbench top [-i DUR] [-d DUR] [--once] [--json] [-s KEY] [-g BY] [--rows N]",
+	.desc =
 	"A live view of deferred work, refreshed every interval: per workqueue items/s,\n"
 	"items in flight, CPU time, items over cpu_intensive_thresh_us, rescuer runs and\n"
 	"delay (queue_work -> execute_start) p50/p99/max; per softirq vector and context\n"
@@ -57,82 +71,23 @@ static const struct cli_help top_help = {
 	"runtime p99 and runs over 2 ms; napi and irq threads, tasklets. Lost events are in\n"
 	"the header whenever there are some. Keys on a terminal: q quit, s sort, g group.\n"
 	"Plain text in a pipe; --json for other tools. Needs root.",
-	top_opts, NULL,
+	.opts = top_opts,
+	.args_size = sizeof(struct top_args),
+	.defaults = top_defaults,
 };
-
-/* index_of - the position of s in names, or -1 */
-static int index_of(const char *const *names, int n, const char *s)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(names[i], s))
-			return i;
-	return -1;
-}
 
 int top_parse_args(int argc, char **argv, struct top_args *a, char *errbuf)
 {
-	char err[ERRBUF_LEN];
-	struct opts_iter it;
-	uint64_t v;
-	int opt;
+	int first, ret;
 
-	memset(a, 0, sizeof(*a));
-	a->interval_ns = CAPTURE_DEFAULT_INTERVAL_NS;
-	a->buffer_kb = CAPTURE_DEFAULT_BUFFER_KB;
-	a->sort = TS_ITEMS;
-	a->group = TOP_BY_WQ;
-	if ((opt = opts_begin(&it, top_opts, OPTS_PERMUTE, argc, argv, errbuf)))
-		return opt;
-	while ((opt = opts_next(&it, errbuf)) >= 0) {
-		switch (opt) {
-		case 'i':
-			if (parse_duration_ns(optarg, &a->interval_ns, err))
-				return set_err(errbuf, "--interval: %s", err);
-			if (a->interval_ns < TOP_MIN_INTERVAL_NS)
-				return set_err(errbuf, "--interval: %s is shorter than 100ms", optarg);
-			break;
-		case 'd':
-			if (parse_duration_ns(optarg, &a->duration_ns, err))
-				return set_err(errbuf, "--duration: %s", err);
-			break;
-		case OPT_ONCE:
-			a->once = true;
-			break;
-		case OPT_JSON:
-			a->json = true;
-			break;
-		case 's':
-			a->sort = index_of(top_sort_names, TS_NR, optarg);
-			if (a->sort < 0)
-				return set_err(errbuf, "--sort: '%s' is none of items, p99, max, cpu, "
-					       "inflight, name", optarg);
-			break;
-		case 'g':
-			a->group = index_of(top_group_names, TOP_GROUP_NR, optarg);
-			if (a->group < 0)
-				return set_err(errbuf, "--group: '%s' is none of workqueue, function, "
-					       "pool", optarg);
-			break;
-		case 'n':
-			if (parse_u64(optarg, 1, 100000, &v, err))
-				return set_err(errbuf, "--rows: %s", err);
-			a->rows = (unsigned int)v;
-			break;
-		case 'b':
-			if (parse_u64(optarg, CAPTURE_MIN_BUFFER_KB, CAPTURE_MAX_BUFFER_KB, &v, err))
-				return set_err(errbuf, "--buffer-kb: %s", err);
-			a->buffer_kb = (unsigned int)v;
-			break;
-		case 'h':
-			return CLI_HELP;
-		}
-	}
-	if (opt != OPTS_END)
-		return opt;
-	if (optind < argc)
-		return set_err(errbuf, "unexpected argument '%s'", argv[optind]);
+	top_defaults(a);
+	ret = opts_parse(top_opts, OPTS_PERMUTE, argc, argv, a, &first, errbuf);
+	if (ret)
+		return ret;
+	if (first < argc)
+		return set_err(errbuf, "unexpected argument '%s'", argv[first]);
+	if (cli_capture_check(a->no_sched, a->sched_all, errbuf))
+		return -EINVAL;
 	if (a->duration_ns && a->duration_ns < a->interval_ns)
 		return set_err(errbuf, "--duration is shorter than one --interval: nothing to show");
 	return 0;
@@ -332,7 +287,7 @@ int cmd_top(int argc, char **argv)
 	struct capture_opts co = { 0 };
 	int ret;
 
-	ret = cli_parsed(top_parse_args(argc, argv, &a, err), &top_help, err, 1);
+	ret = cli_parsed(top_parse_args(argc, argv, &a, err), &cli_top, err, 1);
 	if (ret >= 0)
 		return ret;
 	if (!is_root()) {
@@ -349,6 +304,9 @@ int cmd_top(int argc, char **argv)
 		return 1;
 	}
 	co.buffer_kb = a.buffer_kb;
+	co.no_sched = a.no_sched;
+	co.sched_all = a.sched_all;
+	co.cpus = a.capture_cpus;
 	co.interval_ns = a.interval_ns;
 	co.align_intervals = true;
 	co.on_interval_end = on_interval;

@@ -39,22 +39,20 @@
 #include "workload.h"
 #include "file.h"
 #include "msg.h"
+#include "outw.h"
 #include "parse.h"
 #include "sys.h"
 
 #define TUNE_MAX_TRY 6
 #define TUNE_SCHEMA "deferbench-tune/1"
 
-enum { OPT_METRIC = 256, OPT_PROBE, OPT_TRY, OPT_ALLOW, OPT_SURVEY, OPT_LIVE, OPT_APPLY,
-       OPT_VERIFY, OPT_PHASE };
-
 struct tune_args {
 	uint64_t duration_ns, survey_ns, phase_ns;
 	const char *out_dir;
 	const char *metric;
 	const char *probe;
-	const char *try[TUNE_MAX_TRY];
-	int ntry;
+	const char *try[TUNE_MAX_TRY + 1];
+	size_t ntry;
 	unsigned int allow;
 	bool live;
 	int apply;			/* 0 no, 1 script, 2 script and now */
@@ -62,122 +60,124 @@ struct tune_args {
 	char **cmd;
 };
 
-static const struct opt_desc tune_opts[] = {
-	{ "duration", 'd', required_argument, "DUR",
-	  "how long to alternate the candidates (default 60s; the command must run that "
-	  "long after the survey)" },
-	{ "output", 'o', required_argument, "DIR",
-	  "where the survey, the run, tune.json and apply.sh go (default "
-	  "results/<host>/<kernel>/<time>-tune)" },
-	{ "metric", OPT_METRIC, required_argument, "FILE",
-	  "the command's own latency: a workload-intervals.csv it writes, intervals of 500ms "
-	  "(deferbench load -i 500ms -o DIR writes DIR/workload-intervals.csv)" },
-	{ "probe", OPT_PROBE, required_argument, "WORKLOAD",
-	  "judge by one of deferbench's workloads run beside the command (net, timer, tty, "
-	  "audio, block)" },
-	{ "try", OPT_TRY, required_argument, "KNOB=VAL[,...]",
-	  "a candidate of your own (docs/scenarios.md lists the knobs); up to 6" },
-	{ "allow", OPT_ALLOW, required_argument, "CLASSES",
-	  "what tune may try from the survey: nice, scope, napi, ksoftirqd, cpumask, all "
-	  "(default nice,scope,napi,ksoftirqd: nothing that takes CPUs from work)" },
-	{ "survey", OPT_SURVEY, required_argument, "DUR",
-	  "watch the command this long before choosing candidates (default 5s)" },
-	{ "phase", OPT_PHASE, required_argument, "DUR", "one candidate's turn (default 2s)" },
-	{ "live", OPT_LIVE, no_argument, NULL,
-	  "no command: tune for whatever the machine runs now" },
-	{ "apply", OPT_APPLY, optional_argument, "[=now]",
-	  "write DIR/apply.sh that sets the decided configuration (=now: also set it now, "
-	  "journaled: 'deferbench restore' undoes it)" },
-	{ "verify", OPT_VERIFY, no_argument, NULL,
-	  "with -o DIR of an earlier tune: alternate its decided settings with the ones they "
-	  "replaced and say whether the gain held" },
-	{ "help", 'h', no_argument, NULL, "show this help" },
-	{ NULL },
-};
+static const char *const tune_probes[] = { "net", "timer", "tty", "audio", "block" };
 
-static const struct cli_help tune_help = {
-	"tune", "deferbench tune [-d DUR] [-o DIR] [--metric FILE | --probe WORKLOAD] "
-	"[--try KNOB=VAL]... [--allow CLASSES] [--apply[=now]] (-- COMMAND [ARGS] | --live)",
-	"Find the configuration of deferred work that suits your own workload on this\n"
-	"machine: watch COMMAND's first seconds, pick candidates from the deferred work that\n"
-	"waits most, then alternate the machine as it is with each candidate in phases while\n"
-	"COMMAND runs, and judge them on that work's wait and (--metric, --probe) your\n"
-	"workload's latency, block by block. Every setting is restored at the end.\n"
-	"See docs/tune.md. Needs root.",
-	tune_opts, NULL,
-};
-
-static int tune_parse_args(int argc, char **argv, struct tune_args *a, char *errbuf)
+/* set_probe - --probe WORKLOAD: one of the workloads that measure their own latency */
+static int set_probe(const struct opt_desc *o __unused, const char *arg, void *args,
+		     char *errbuf)
 {
-	struct opts_iter it;
-	char err[ERRBUF_LEN];
-	int c;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tune_probes); i++)
+		if (!strcmp(arg, tune_probes[i])) {
+			((struct tune_args *)args)->probe = tune_probes[i];
+			return 0;
+		}
+	return set_err(errbuf, "'%s' is not a probe (net, timer, tty, audio, block)", arg);
+}
+
+/* set_allow - --allow CLASSES */
+static int set_allow(const struct opt_desc *o __unused, const char *arg, void *args,
+		     char *errbuf)
+{
+	return tune_allow_parse(arg, &((struct tune_args *)args)->allow, errbuf) ? -EINVAL : 0;
+}
+
+/* set_phase - --phase DUR: a multiple of 500ms, at least 1s (the interval grid) */
+static int set_phase(const struct opt_desc *o __unused, const char *arg, void *args,
+		     char *errbuf)
+{
+	uint64_t *ns = &((struct tune_args *)args)->phase_ns;
+
+	if (parse_duration_ns(arg, ns, errbuf))
+		return -EINVAL;
+	if (*ns < NSEC_PER_SEC || *ns % (500 * NSEC_PER_MSEC))
+		return set_err(errbuf, "%s is not a multiple of 500ms of at least 1s", arg);
+	return 0;
+}
+
+/* set_apply - --apply[=now] */
+static int set_apply(const struct opt_desc *o __unused, const char *arg, void *args,
+		     char *errbuf)
+{
+	if (arg && strcmp(arg, "now"))
+		return set_err(errbuf, "'%s' is not 'now'", arg);
+	((struct tune_args *)args)->apply = arg ? 2 : 1;
+	return 0;
+}
+
+static const struct opt_desc tune_opts[] = {
+	OPT_DURATION('d', "duration", tune_args, duration_ns, "DUR", NSEC_PER_SEC, 0,
+		     "how long to alternate the candidates (the command must run that long "
+		     "after the survey)"),
+	CLI_OPT_OUTPUT(tune_args, out_dir, "DIR",
+		       "where the survey, the run, tune.json and apply.sh go (default "
+		       "results/<host>/<kernel>/<time>-tune)"),
+	OPT_STRING(0, "metric", tune_args, metric, "FILE",
+		   "the command's own latency: a workload-intervals.csv it writes, intervals "
+		   "of 500ms (deferbench load -i 500ms -o DIR writes DIR/workload-intervals.csv)"),
+	OPT_CALLBACK(0, "probe", tune_args, probe, "WORKLOAD", set_probe,
+		     "judge by one of deferbench's workloads run beside the command (net, "
+		     "timer, tty, audio, block)"),
+	OPT_STRING_LIST(0, "try", tune_args, try, ntry, "KNOB=VAL[,...]",
+			"a candidate of your own (docs/scenarios.md lists the knobs)"),
+	OPT_CALLBACK(0, "allow", tune_args, allow, "CLASSES", set_allow,
+		     "what tune may try from the survey: nice, scope, napi, ksoftirqd, cpumask, "
+		     "all (default nice,scope,napi,ksoftirqd: nothing that takes CPUs from work)"),
+	OPT_DURATION(0, "survey", tune_args, survey_ns, "DUR", NSEC_PER_SEC, 0,
+		     "watch the command this long before choosing candidates"),
+	OPT_CALLBACK(0, "phase", tune_args, phase_ns, "DUR", set_phase,
+		     "one candidate's turn (default 2s)"),
+	OPT_BOOL(0, "live", tune_args, live, "no command: tune for whatever the machine runs now"),
+	OPT_CALLBACK_OPTARG(0, "apply", tune_args, apply, "now", set_apply,
+			    "write DIR/apply.sh that sets the decided configuration (=now: also "
+			    "set it now, journaled: 'deferbench restore' undoes it)"),
+	OPT_BOOL(0, "verify", tune_args, verify,
+		 "with -o DIR of an earlier tune: alternate its decided settings with the ones "
+		 "they replaced and say whether the gain held"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static void tune_defaults(void *args)
+{
+	struct tune_args *a = args;
 
 	memset(a, 0, sizeof(*a));
 	a->duration_ns = 60 * NSEC_PER_SEC;
 	a->survey_ns = 5 * NSEC_PER_SEC;
 	a->phase_ns = 2 * NSEC_PER_SEC;
 	a->allow = TUNE_ALLOW_DEFAULT;
-	if ((c = opts_begin(&it, tune_opts, OPTS_IN_ORDER, argc, argv, errbuf)))
-		return c;
-	while ((c = opts_next(&it, errbuf)) >= 0) {
-		switch (c) {
-		case 'd':
-			if (parse_duration_ns(optarg, &a->duration_ns, err))
-				return set_err(errbuf, "--duration: %s", err);
-			break;
-		case 'o':
-			a->out_dir = optarg;
-			break;
-		case OPT_METRIC:
-			a->metric = optarg;
-			break;
-		case OPT_PROBE:
-			if (strcmp(optarg, "net") && strcmp(optarg, "timer") && strcmp(optarg, "tty") &&
-			    strcmp(optarg, "audio") && strcmp(optarg, "block"))
-				return set_err(errbuf, "--probe: '%s' is not a probe (net, timer, tty, "
-					       "audio, block)", optarg);
-			a->probe = optarg;
-			break;
-		case OPT_TRY:
-			if (a->ntry == TUNE_MAX_TRY)
-				return set_err(errbuf, "--try: at most %d", TUNE_MAX_TRY);
-			a->try[a->ntry++] = optarg;
-			break;
-		case OPT_ALLOW:
-			if (tune_allow_parse(optarg, &a->allow, errbuf))
-				return -EINVAL;
-			break;
-		case OPT_SURVEY:
-			if (parse_duration_ns(optarg, &a->survey_ns, err))
-				return set_err(errbuf, "--survey: %s", err);
-			break;
-		case OPT_PHASE:
-			if (parse_duration_ns(optarg, &a->phase_ns, err))
-				return set_err(errbuf, "--phase: %s", err);
-			if (a->phase_ns < NSEC_PER_SEC || a->phase_ns % (500 * NSEC_PER_MSEC))
-				return set_err(errbuf, "--phase: %s is not a multiple of 500ms of at "
-					       "least 1s", optarg);
-			break;
-		case OPT_LIVE:
-			a->live = true;
-			break;
-		case OPT_APPLY:
-			if (optarg && strcmp(optarg, "now"))
-				return set_err(errbuf, "--apply: '%s' is not 'now'", optarg);
-			a->apply = optarg ? 2 : 1;
-			break;
-		case OPT_VERIFY:
-			a->verify = true;
-			break;
-		case 'h':
-			return CLI_HELP;
-		}
-	}
-	if (c != OPTS_END)
-		return c;
-	if (optind < argc)
-		a->cmd = argv + optind;
+}
+
+const struct cli_command cli_tune = {
+	.name = "tune",
+	.fn = cmd_tune,
+	.summary = "the configuration for your own workload, decided on this machine",
+	.usage = "deferbench tune [-d DUR] [-o DIR] [--metric FILE | --probe WORKLOAD] "
+		 "[--try KNOB=VAL]... [--allow CLASSES] [--apply[=now]] (-- COMMAND [ARGS] | --live)",
+	.desc =
+	"Find the configuration of deferred work that suits your own workload on this\n"
+	"machine: watch COMMAND's first seconds, pick candidates from the deferred work that\n"
+	"waits most, then alternate the machine as it is with each candidate in phases while\n"
+	"COMMAND runs, and judge them on that work's wait and (--metric, --probe) your\n"
+	"workload's latency, block by block. Every setting is restored at the end.\n"
+	"See docs/tune.md. Needs root.",
+	.opts = tune_opts,
+	.args_size = sizeof(struct tune_args),
+	.defaults = tune_defaults,
+};
+
+static int tune_parse_args(int argc, char **argv, struct tune_args *a, char *errbuf)
+{
+	int first, ret;
+
+	tune_defaults(a);
+	ret = opts_parse(tune_opts, OPTS_IN_ORDER, argc, argv, a, &first, errbuf);
+	if (ret)
+		return ret;
+	if (first < argc)
+		a->cmd = argv + first;
 	if (!a->cmd && !a->live)
 		return set_err(errbuf, "what to tune for? give '-- COMMAND [ARGS]' (your workload) "
 			       "or --live (whatever the machine runs now)");
@@ -235,7 +235,7 @@ static int survey(const struct tune_args *a, const char *dir, struct record *rec
 	if (!ret && sleep_until_or_stop(now_ns() + a->survey_ns))
 		ret = -EINTR;
 	capture_stop(c);
-	ret = ret ?: mkdir_p(dir, 0755);
+	ret = ret ?: out_mkdir_p(dir);
 	ret = ret ?: result_write_dir(capture_result(c), dir);
 	capture_free(c);
 	if (ret) {
@@ -270,7 +270,7 @@ static int write_scenario(const struct tune_args *a, const char *path, const cha
 			  unsigned int blocks)
 {
 	const char *wl = a->probe ? "probe" : "user";
-	FILE *f = fopen(path, "wx");
+	FILE *f = out_fopen(path);
 	size_t i, np = 0;
 
 	if (!f)
@@ -435,7 +435,7 @@ static int write_script(const char *path, const struct tune_cand *c)
 	struct knob k;
 	size_t i;
 	int n, j;
-	FILE *f = fopen(path, "wx");
+	FILE *f = out_fopen(path);
 
 	if (!f)
 		return -errno;
@@ -607,6 +607,22 @@ static unsigned int blocks_for(const struct tune_args *a, int narms)
 	       (unsigned int)((a->duration_ns - warm) / ((uint64_t)narms * a->phase_ns)) : 0;
 }
 
+/* list_outputs - what tune wrote into its directory, in its manifest; the writer closed */
+static void list_outputs(struct outw *w)
+{
+	static const char *const names[] = { "survey", "tune.ini", "run", "tune.json",
+					     "apply.sh" };
+	char p[PATH_MAX + NAME_MAX + 2], err[ERRBUF_LEN];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(p, sizeof(p), "%s/%s", w->target, names[i]);
+		if (!access(p, F_OK) && outw_live_add(w, names[i], err))
+			err_msg("%s", err);
+	}
+	outw_abort(w);	/* written in place: nothing to move, only to close */
+}
+
 /* out_dir - -o, or results/<host>/<kernel>/<UTC time>-tune */
 static int out_dir(const struct tune_args *a, char *buf, size_t len)
 {
@@ -635,15 +651,17 @@ static int tune_main(struct tune_args *a, const char *command)
 	size_t ncand = 0, ntop = 0;
 	unsigned int blocks;
 	int i, ret, log_fd = -1;
+	struct outw w = { .pfd = -1 };
 	bool reapply = false;
 	pid_t pid = 0;
 
 	if (out_dir(a, dir, sizeof(dir)) || path_check(dir, err))
 		return err_msg("-o: %s", err), 1;
-	if (!a->verify && mkdir(dir, 0755)) {
-		err_msg("%s: %s (tune writes into a new directory)", dir, strerror(errno));
-		return 1;
-	}
+	/* like run's: a new or empty directory, no link, no input, no system directory */
+	if (!a->verify &&
+	    outw_open(&w, dir, &(struct outw_opts){ .kind = OUTW_LIVE, .by = "tune",
+		      .inputs = (const char *const[]){ a->metric, NULL } }, err))
+		return err_msg("%s", err), 1;
 	if (a->verify) {
 		ret = verify_cands(dir, &cands[0], &prev, a);
 		if (ret)
@@ -656,7 +674,7 @@ static int tune_main(struct tune_args *a, const char *command)
 		if (ret)
 			return 1;
 	} else {
-		for (i = 0; i < a->ntry; i++)
+		for (i = 0; i < (int)a->ntry; i++)
 			if (tune_try_parse(a->try[i], i + 1, &cands[ncand++], err))
 				return err_msg("%s", err), 1;
 	}
@@ -757,6 +775,8 @@ static int tune_main(struct tune_args *a, const char *command)
 	run_free(&run);
 	printf("tune: results in %s\n", dir);
 out:
+	if (!a->verify)
+		list_outputs(&w);
 	record_free(&rec);
 	if (pid > 0)
 		command_workload_end();
@@ -769,7 +789,7 @@ int cmd_tune(int argc, char **argv)
 	struct tune_args a;
 	int ret;
 
-	ret = cli_parsed(tune_parse_args(argc, argv, &a, err), &tune_help, err, 1);
+	ret = cli_parsed(tune_parse_args(argc, argv, &a, err), &cli_tune, err, 1);
 	if (ret >= 0)
 		return ret;
 	if (!is_root()) {

@@ -191,6 +191,7 @@ void merger_run(struct merger *mg)
 				m->n.late_events++;
 			else
 				mg->last_ts = mc->ts;
+			mc->records++;
 			bad = decode_record(dec, m, best, mc->ts, mc->rec,
 					    (unsigned int)kbuffer_event_size(mc->kbuf));
 			if (bad && (bad != DEC_UNKNOWN_ID || mg->src.strict)) {

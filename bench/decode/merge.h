@@ -50,6 +50,7 @@ struct merge_cpu {
 	void *rec;		/* current record, NULL when the page is used up */
 	uint64_t ts;
 	uint64_t pages;		/* sub-buffers taken from the source so far */
+	uint64_t records;	/* events handed to the decoder */
 };
 
 /* Where the merge found a sub-buffer or record it would not read. */

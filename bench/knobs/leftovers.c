@@ -25,6 +25,7 @@
 #include "knobs.h"
 #include "names.h"
 #include "outdir.h"
+#include "outw.h"
 #include "owned.h"
 #include "msg.h"
 #include "file.h"
@@ -356,9 +357,12 @@ static int clean_one(const struct owned_file *f, const struct owned_res *r, FILE
 		say(report, "unmounted the tracefs deferbench mounted at %s", r->path);
 		return 0;
 	case OWN_STAGING:
-		if (!base_ends_pid(r->path, ".partial-"))
+		if (!base_ends_pid(r->path, ".partial-") || !S_ISDIR(st.st_mode))
 			break;
-		ret = results_remove(r->path);
+		/* what its log says the writer made (outw.h); an older deferbench's: by name */
+		ret = outw_staging_remove(r->path);
+		if (ret == -ENOENT)
+			ret = results_remove(r->path);
 		if (ret == -ENOTEMPTY) {
 			say(report, "kept %s: it holds files deferbench did not write", r->path);
 			return 1;

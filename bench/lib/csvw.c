@@ -9,10 +9,12 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "outw.h"
 int csvw_open(struct csvw *w, const char *path)
 {
 	memset(w, 0, sizeof(*w));
-	w->f = fopen(path, "w");
+	/* through the output writer: a new file, never through a link (outw.h) */
+	w->f = out_fopen(path);
 	return w->f ? 0 : -errno;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "file.h"
+#include "outw.h"
 
 /*
  * No script and nothing fetched: the page is the file. The first screen is a flex row
@@ -78,14 +79,14 @@ int doc_open(struct doc *d, const char *md_path, const char *html_path, const ch
 	d->base = strdup(base ? base : ".");
 	if (!d->base)
 		return -ENOMEM;
-	if (md_path && !(d->md = fopen(md_path, "w"))) {
+	if (md_path && !(d->md = out_fopen(md_path))) {
 		int e = -errno;
 
 		free(d->base);
 		d->base = NULL;
 		return e;
 	}
-	if (html_path && !(d->html = fopen(html_path, "w"))) {
+	if (html_path && !(d->html = out_fopen(html_path))) {
 		int e = -errno;
 
 		if (d->md)

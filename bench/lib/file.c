@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "msg.h"
+#include "outw.h"
 
 int read_file(const char *path, char *buf, size_t len)
 {
@@ -305,9 +306,11 @@ int write_atomic(const char *path, const void *data, size_t len, mode_t mode, in
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= sizeof(tmp))
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	fd = out_create(tmp, mode);
+	if (fd == -EEXIST && !unlink(tmp))	/* left by a dead process that had our pid */
+		fd = out_create(tmp, mode);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	while (off < len) {
 		ssize_t w = write(fd, (const char *)data + off, len - off);
 
@@ -323,6 +326,8 @@ int write_atomic(const char *path, const void *data, size_t len, mode_t mode, in
 		ret = -errno;
 	if (close(fd) && !ret)
 		ret = -errno;
+	if (!ret)
+		out_note(path);
 	if (!ret && (flags & WA_EXCL))
 		ret = link(tmp, path) ? -errno : 0;
 	else if (!ret)
@@ -330,4 +335,63 @@ int write_atomic(const char *path, const void *data, size_t len, mode_t mode, in
 	if (ret || (flags & WA_EXCL))
 		unlink(tmp);
 	return ret ? ret : fsync_dir(path);
+}
+
+bool rel_ok(const char *rel)
+{
+	const char *p = rel, *slash;
+	size_t n;
+
+	if (!rel || !*rel || *rel == '/')
+		return false;
+	for (;;) {
+		slash = strchr(p, '/');
+		n = slash ? (size_t)(slash - p) : strlen(p);
+		if (!n || n > NAME_MAX || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		if (!slash)
+			return true;
+		p = slash + 1;
+	}
+}
+
+int parent_beneath(int dirfd, const char *rel, const char **base)
+{
+	char name[NAME_MAX + 1];
+	const char *p = rel, *slash;
+	int fd = -1, next;
+
+	if (!rel_ok(rel))
+		return -EINVAL;
+	while ((slash = strchr(p, '/'))) {
+		memcpy(name, p, (size_t)(slash - p));
+		name[slash - p] = '\0';
+		next = openat(fd < 0 ? dirfd : fd, name,
+			      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		if (next < 0)
+			return -errno;
+		fd = next;
+		p = slash + 1;
+	}
+	*base = p;
+	if (fd < 0)
+		fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int open_beneath(int dirfd, const char *rel, int flags, mode_t mode)
+{
+	const char *base;
+	int pfd = parent_beneath(dirfd, rel, &base), fd;
+
+	if (pfd < 0)
+		return pfd;
+	fd = openat(pfd, base, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0)
+		fd = -errno;
+	close(pfd);
+	return fd;
 }

@@ -6,6 +6,7 @@
 #ifndef DEFERBENCH_FILE_H
 #define DEFERBENCH_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -31,10 +32,30 @@ int open_input(const char *path, size_t max, char *errbuf);
 #define INPUT_MAX_TEXT (1U << 20)	/* scenarios, journals, capture.json, comms */
 #define INPUT_MAX_DATA (1ULL << 30)	/* result files: JSON and CSV */
 
+/*
+ * rel_ok - rel is a relative path of plain names: not empty, no leading '/', no empty,
+ * "." or ".." component (what a manifest or a journal may name beneath a directory)
+ */
+bool rel_ok(const char *rel);
+/*
+ * open_beneath - openat(dirfd, rel, flags | O_NOFOLLOW | O_CLOEXEC, mode) that follows
+ * no symbolic link in any component of rel either (each directory on the way is opened
+ * with O_NOFOLLOW): an fd, or -errno (-ELOOP or -ENOTDIR for a link on the way).
+ * rel must pass rel_ok(); async-signal-safe (no allocation).
+ */
+int open_beneath(int dirfd, const char *rel, int flags, mode_t mode);
+/*
+ * parent_beneath - the directory holding rel beneath dirfd, opened as open_beneath does,
+ * and rel's last component in *base (a pointer into rel): an fd (dirfd itself is never
+ * returned: close the fd) or -errno. Async-signal-safe.
+ */
+int parent_beneath(int dirfd, const char *rel, const char **base);
+
 /* path_join - "a/b" into buf; -ENAMETOOLONG */
 int path_join(char *buf, size_t len, const char *a, const char *b);
 /*
- * write_atomic - replace path with len bytes of data: written to "path.tmp.PID",
+ * write_atomic - replace path with len bytes of data: written to "path.tmp.PID" (created
+ * O_EXCL | O_NOFOLLOW through out_create(), outw.h: never through a planted link),
  * fsync'ed, renamed over path and the directory fsync'ed, so that a reader or a crash
  * sees the old file or the new one, never a part. With WA_EXCL the new file is link()ed
  * into place instead: -EEXIST when path exists (of two writers, one wins).

@@ -22,6 +22,19 @@ const char *fmt_ns(uint64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+const char *fmt_duration(uint64_t ns, char *buf, size_t len)
+{
+	if (ns && ns % NSEC_PER_SEC == 0)
+		snprintf(buf, len, "%llus", (unsigned long long)(ns / NSEC_PER_SEC));
+	else if (ns && ns % NSEC_PER_MSEC == 0)
+		snprintf(buf, len, "%llums", (unsigned long long)(ns / NSEC_PER_MSEC));
+	else if (ns && ns % NSEC_PER_USEC == 0)
+		snprintf(buf, len, "%lluus", (unsigned long long)(ns / NSEC_PER_USEC));
+	else
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+	return buf;
+}
+
 const char *fmt_us(double ns, char *buf, size_t len)
 {
 	double us = ns / 1e3;

@@ -12,6 +12,11 @@
 
 /* fmt_ns - a latency or duration with its unit: "850ns", "12.3us", "4.56ms", "1.20s" */
 const char *fmt_ns(uint64_t ns, char *buf, size_t len);
+/*
+ * fmt_duration - the shortest exact text parse_duration_ns() reads back: "2ms",
+ * "2500us", "1s"
+ */
+const char *fmt_duration(uint64_t ns, char *buf, size_t len);
 /* fmt_us - a latency in microseconds without unit, 3 significant digits; "-" for NaN */
 const char *fmt_us(double ns, char *buf, size_t len);
 /* fmt_ratio - "1.23" (below 10) or "12.3"; "-" for NaN */

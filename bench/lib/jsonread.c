@@ -44,8 +44,10 @@ int jr_load(struct jr *j, struct json_object **out)
 int jr_parse(struct jr *j, const char *text, size_t len, struct json_object **out)
 {
 	struct json_tokener *tok;
+	enum json_tokener_error e;
 	struct json_object *o;
 	int ret = 0;
+	size_t at;
 
 	*out = NULL;
 	if (len > INT32_MAX)
@@ -54,12 +56,32 @@ int jr_parse(struct jr *j, const char *text, size_t len, struct json_object **ou
 	if (!tok)
 		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
 	o = json_tokener_parse_ex(tok, text, (int)len);
-	if (!o || json_tokener_get_parse_end(tok) < len) {
-		enum json_tokener_error e = json_tokener_get_error(tok);
-
-		ret = set_err(j->errbuf, "malformed file %s: not JSON: %s at byte %zu",
-			     j->path, o ? "trailing data" : json_tokener_error_desc(e),
-			     json_tokener_get_parse_end(tok));
+	e = json_tokener_get_error(tok);
+	at = json_tokener_get_parse_end(tok);
+	if (!o && e == json_tokener_continue) {
+		/* the end of the text: "null" or "12" is whole there, '{"a":' is not */
+		o = json_tokener_parse_ex(tok, "", 1);
+		e = json_tokener_get_error(tok) == json_tokener_success ? json_tokener_success :
+		    json_tokener_continue;
+		at = len;
+	}
+	if (!o || at < len) {
+		if (o)
+			ret = set_err(j->errbuf, "malformed file %s: more text after the JSON "
+				      "object, at byte %zu", j->path, at);
+		else if (strspn(text, " \t\r\n") == len)
+			ret = set_err(j->errbuf, "malformed file %s: not JSON: the file is empty (cut "
+				      "short, or never written)", j->path);
+		else if (e == json_tokener_continue)
+			ret = set_err(j->errbuf, "malformed file %s: not JSON: the text ends before "
+				      "it is complete, after %zu bytes (a file cut short?)", j->path,
+				      len);
+		else if (e == json_tokener_success)
+			ret = set_err(j->errbuf, "malformed file %s: not a JSON object (it holds "
+				      "null)", j->path);
+		else
+			ret = set_err(j->errbuf, "malformed file %s: not JSON: %s at byte %zu",
+				      j->path, json_tokener_error_desc(e), at);
 		json_object_put(o);
 		o = NULL;
 	} else if (!json_object_is_type(o, json_type_object)) {
@@ -81,8 +103,8 @@ static const char *type_name(enum json_type t)
 {
 	switch (t) {
 	case json_type_boolean: return "a boolean";
-	case json_type_double:
-	case json_type_int: return "a number";
+	case json_type_double: return "a fractional number";
+	case json_type_int: return "a whole number";
 	case json_type_object: return "an object";
 	case json_type_array: return "an array";
 	case json_type_string: return "a string";
@@ -102,8 +124,9 @@ int jr_get(const struct jr *j, struct json_object *o, const char *where, const c
 	if (type == json_type_double && (t == json_type_int || t == json_type_double))
 		t = type;
 	if (type != json_type_null && t != type)
-		return jr_fail(j, where, key, "is %s, expected %s", type_name(t),
-			       type_name(type));
+		return jr_fail(j, where, key, "is %s (%.40s), expected %s", type_name(t),
+			       json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN),
+			       type == json_type_double ? "a number" : type_name(type));
 	*out = v;
 	return 0;
 }

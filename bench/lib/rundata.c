@@ -264,6 +264,42 @@ void cell_free(struct cell *c)
 	c->knobs = NULL;
 }
 
+void run_inputs_free(char **inputs)
+{
+	size_t i;
+
+	for (i = 0; inputs && inputs[i]; i++)
+		free(inputs[i]);
+	free(inputs);
+}
+
+char **run_inputs(const struct run *run)
+{
+	/* what a record directory holds that record_load() reads, and its capture */
+	static const char *const rec[] = {
+		"summary.json", "softirq.csv", "workqueue.csv", "histograms.csv", "contexts.csv",
+		"softirq_wait.csv", "intervals.csv", "workload.json", "workload-hist.csv",
+		"workload-intervals.csv", "cell.json", "raw",
+	};
+	static const char *const top[] = { "run.json", "scenario.ini" };
+	const char *const *names = run->is_record ? rec : top;
+	size_t n = run->is_record ? ARRAY_SIZE(rec) : ARRAY_SIZE(top), i, k = 0;
+	char **v = calloc(n + run->ncells + 1, sizeof(*v));
+
+	for (i = 0; v && i < n; i++)
+		if (asprintf(&v[k++], "%s/%s", run->dir, names[i]) < 0)
+			goto error;
+	for (i = 0; v && !run->is_record && i < run->ncells; i++)
+		if (!(v[k++] = strdup(run->cells[i].dir)))
+			goto error;
+	return v;
+error:
+	v[k - 1] = NULL;
+	run_inputs_free(v);
+	errno = ENOMEM;
+	return NULL;
+}
+
 void run_free(struct run *run)
 {
 	size_t i;

@@ -290,6 +290,15 @@ struct run {
 	unsigned int looks;		/* adaptive runs: looks at the data planned (0: not adaptive) */
 };
 
+/*
+ * run_inputs - what a command that read run reads: run.json and scenario.ini and each
+ * cell's directory, or a record directory's result files and raw/ - for the output
+ * writer (outw.h), which never writes onto, over or inside them. A NULL-terminated
+ * array; free with run_inputs_free. NULL on -ENOMEM.
+ */
+char **run_inputs(const struct run *run);
+void run_inputs_free(char **inputs);
+
 /* Release a loaded struct; safe on a zeroed one. */
 void run_free(struct run *run);
 void cell_free(struct cell *c);

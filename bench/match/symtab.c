@@ -12,6 +12,7 @@
 
 #include "msg.h"
 #include "file.h"
+#include "outw.h"
 
 static int sym_cmp(const void *a, const void *b)
 {
@@ -142,7 +143,7 @@ uint64_t symtab_addr(const struct symtab *t, const char *name)
 
 int symtab_save(const struct symtab *t, const uint64_t *addrs, size_t n, const char *path)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = out_fopen(path);
 	size_t i;
 
 	if (!f)

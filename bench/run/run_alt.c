@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "csvw.h"
+#include "outw.h"
 #include "run_print.h"
 #include "msg.h"
 #include "file.h"
@@ -163,31 +164,14 @@ static int run_phases(struct run_state *r, struct run_cell *c, struct alt_phase 
 	return 0;
 }
 
-/*
- * measure_segment - up to the window as a cell (the reference arm's knobs), then the
- * phases; -EINTR on a stop
- */
+/* measure_segment - up to the window as a cell (the reference arm's knobs), then the phases */
 static int measure_segment(struct run_state *r, struct run_cell *c, struct alt_phase *ph,
 			   size_t *n, char *err)
 {
-	const struct scn_config *cf = &r->s->cfg[c->cell->cfg];
-	int ret;
+	int ret = run_bring_up(r, c, err);
 
 	*n = 0;
-	ret = run_apply_knobs(r, cf, KNOB_EARLY, err);
-	if (!ret)
-		ret = r->be->setup(c, err);
-	if (!ret)
-		ret = run_apply_knobs(r, cf, KNOB_LATE, err);
-	if (!ret)
-		ret = r->be->start_load(c, err);
-	if (!ret)
-		ret = run_wait_cell(r, c, now_ns() + r->s->warmup_ns, err);
-	if (!ret)
-		ret = r->be->start_capture(c, err);
-	if (!ret)
-		ret = run_phases(r, c, ph, n, err);
-	return ret;
+	return ret ?: run_phases(r, c, ph, n, err);
 }
 
 int run_segment(struct run_state *r, int k)
@@ -209,7 +193,7 @@ int run_segment(struct run_state *r, int k)
 	memset(r->res, 0, sizeof(r->res));
 	snprintf(partial, sizeof(partial), "%s/cells/.partial-%s", r->dir, c.cell->id);
 	c.dir = partial;
-	ret = mkdir_p(partial, 0755);
+	ret = out_mkdir_p(partial);
 	if (ret)
 		set_err(err, "creating %s: %s", partial, strerror(-ret));
 	else

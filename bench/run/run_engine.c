@@ -16,6 +16,7 @@
 #include "capture.h"
 #include "msg.h"
 #include "file.h"
+#include "outw.h"
 #include "sys.h"
 #include "workload.h"
 
@@ -387,7 +388,7 @@ static int engine_write(struct run_cell *c, const char *dir, char *err)
 	ret = wl_write_results(e->wl, dir);
 	for (i = 0; !ret && i < e->nloads; i++) {
 		snprintf(sub, sizeof(sub), "%s/load-%s", dir, c->s->wl[cf->loads[i]].name);
-		ret = mkdir_p(sub, 0755);
+		ret = out_mkdir_p(sub);
 		if (!ret)
 			ret = wl_write_results(e->load[i], sub);
 	}

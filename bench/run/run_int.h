@@ -12,6 +12,12 @@
 /* run_apply_knobs - the config's knobs of one phase (early, late), unbound mask first */
 int run_apply_knobs(struct run_state *r, const struct scn_config *cf, enum knob_phase ph,
 		    char *err);
+/*
+ * run_bring_up - a cell (or segment) up to its measurement: the configuration's early
+ * knobs, setup, late knobs, loads and workload, warm-up, then the capture and the
+ * workloads' windows; -EINTR on a stop
+ */
+int run_bring_up(struct run_state *r, struct run_cell *c, char *err);
 /* run_wait_cell - until deadline, polling the backend; -EINTR on a stop request */
 int run_wait_cell(struct run_state *r, struct run_cell *c, uint64_t deadline, char *err);
 /*

@@ -5,7 +5,6 @@
  */
 #include "run_int.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "fmt.h"
 #include "msg.h"
 #include "file.h"
+#include "outw.h"
 #include "sys.h"
 
 #define POLL_NS (250 * NSEC_PER_MSEC)	/* how often a running cell checks its workloads */
@@ -105,38 +105,45 @@ static int copy_scenario(const struct run_state *r)
 	if (ret)
 		return ret;
 	snprintf(path, sizeof(path), "%s/scenario.ini", r->dir);
-	f = fopen(path, "we");
-	if (!f || fwrite(text, 1, len, f) != len)
-		ret = -errno ? -errno : -EIO;
+	f = out_fopen(path);
+	if (!f)
+		ret = -errno;
+	else if (fwrite(text, 1, len, f) != len)
+		ret = -EIO;
 	if (f && fclose(f) && !ret)
 		ret = -errno;
 	free(text);
 	return ret;
 }
 
-/* first_entry - the name of an entry of dir into name: true; false if empty or absent */
-static bool first_entry(const char *dir, char *name, size_t len)
+/*
+ * list_files - the run's manifest lists run.json, scenario.ini and the cell just
+ * finished (cells/ID, or none): what `run` wrote, so that no other command takes a
+ * file put among them for the run's own
+ */
+static int list_files(struct run_state *r, const char *cell)
 {
-	struct dirent *de;
-	bool found = false;
-	DIR *d = opendir(dir);
+	char err[ERRBUF_LEN], rel[PATH_MAX];
+	int ret;
 
-	if (!d)
-		return false;
-	while (!found && (de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-			snprintf(name, len, "%s", de->d_name);
-			found = true;
-		}
-	closedir(d);
-	return found;
+	ret = outw_live_add(&r->out, "run.json", err);
+	ret = ret ?: outw_live_add(&r->out, "scenario.ini", err);
+	if (!ret && cell) {
+		snprintf(rel, sizeof(rel), "cells/%s", cell);
+		ret = outw_live_add(&r->out, rel, err);
+	}
+	if (ret)
+		err_msg("%s", err);
+	return ret;
 }
 
-/* make_dir - the run's directory, which must not hold a run already */
+/*
+ * make_dir - the run's directory, new or empty: through the output writer, which checks
+ * it as every output (never a link, a system directory, or where the scenario is)
+ */
 static int make_dir(struct run_state *r)
 {
-	char path[PATH_MAX + 16], name[256], err[ERRBUF_LEN];
-	struct stat st;
+	char path[PATH_MAX + 16], err[ERRBUF_LEN];
 	int ret;
 
 	if (r->o->outdir)
@@ -153,25 +160,22 @@ static int make_dir(struct run_state *r)
 		err_msg("%s already holds a run; choose another directory", r->dir);
 		return -EEXIST;
 	}
-	if (!stat(r->dir, &st) && !S_ISDIR(st.st_mode)) {
-		err_msg("%s exists and is not a directory; choose another", r->dir);
-		return -ENOTDIR;
-	}
 	/* as record: a run goes into a new or empty directory, never among other files */
-	if (first_entry(r->dir, name, sizeof(name))) {
-		err_msg("%s is not empty (it holds '%s'): a run goes into a new or empty "
-			"directory; choose another", r->dir, name);
-		return -EEXIST;
+	ret = outw_open(&r->out, r->dir, &(struct outw_opts){ .kind = OUTW_LIVE, .by = "run",
+			.inputs = (const char *const[]){ r->o->scenario, NULL } }, err);
+	if (ret) {
+		err_msg("%s", err);
+		return ret;
 	}
 	snprintf(path, sizeof(path), "%s/cells", r->dir);
-	ret = mkdir_p(path, 0755);
+	ret = out_mkdir(path);
 	if (!ret)
 		ret = copy_scenario(r);
 	if (!ret)
 		ret = run_json_write(r);
 	if (ret)
 		err_msg("creating %s: %s", r->dir, strerror(-ret));
-	return ret;
+	return ret ?: list_files(r, NULL);
 }
 
 /* save_all - the journal holds every knob of the scenario before the first write */
@@ -232,8 +236,7 @@ int run_wait_cell(struct run_state *r, struct run_cell *c, uint64_t deadline, ch
 	}
 }
 
-/* measure - knobs, workloads and capture up, warm-up, duration; -EINTR on a stop */
-static int measure(struct run_state *r, struct run_cell *c, char *err)
+int run_bring_up(struct run_state *r, struct run_cell *c, char *err)
 {
 	const struct scn_config *cf = &r->s->cfg[c->cell->cfg];
 	int ret;
@@ -249,9 +252,15 @@ static int measure(struct run_state *r, struct run_cell *c, char *err)
 		ret = run_wait_cell(r, c, now_ns() + r->s->warmup_ns, err);
 	if (!ret)
 		ret = r->be->start_capture(c, err);
-	if (!ret)
-		ret = run_wait_cell(r, c, now_ns() + r->s->duration_ns, err);
 	return ret;
+}
+
+/* measure - knobs, workloads and capture up, warm-up, duration; -EINTR on a stop */
+static int measure(struct run_state *r, struct run_cell *c, char *err)
+{
+	int ret = run_bring_up(r, c, err);
+
+	return ret ?: run_wait_cell(r, c, now_ns() + r->s->duration_ns, err);
 }
 
 /* finish_dir - cells/.partial-ID becomes cells/ID, the cell is in run.json */
@@ -267,7 +276,7 @@ static int finish_dir(struct run_state *r, int k, const char *partial, char *err
 		return -e;
 	}
 	r->done[r->ndone++] = k;
-	return run_json_write(r);
+	return run_json_write(r) ?: list_files(r, r->cells[k].id);
 }
 
 /* run_plain_cell - one cell; knobs are restored before it returns, on every path */
@@ -280,7 +289,7 @@ static int run_plain_cell(struct run_state *r, int k)
 	memset(r->res, 0, sizeof(r->res));
 	snprintf(partial, sizeof(partial), "%s/cells/.partial-%s", r->dir, c.cell->id);
 	c.dir = partial;
-	ret = mkdir_p(partial, 0755);
+	ret = out_mkdir_p(partial);
 	if (ret)
 		set_err(err, "creating %s: %s", partial, strerror(-ret));
 	else
@@ -453,8 +462,9 @@ static int run_close(struct run_state *r)
 				left, r->j.path);
 		journal_free(&r->j);
 	}
-	if (run_json_write(r))
+	if (run_json_write(r) || list_files(r, NULL))
 		err_msg("writing %s/run.json failed", r->dir);
+	outw_abort(&r->out);	/* written in place: nothing to move, only to close */
 	run_summary(r, stdout);
 	return left || strcmp(r->status, "complete") ? 1 : 0;
 }
@@ -519,6 +529,7 @@ int run_scenario(const struct run_opts *o, const struct run_backend *be)
 			 store_of(&r) ? store_of(&r) : "");
 	}
 out_free:
+	outw_abort(&r.out);
 	free(r.cells);
 	free(r.done);
 	free(r.s);

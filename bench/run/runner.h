@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "journal.h"
+#include "outw.h"
 #include "scenario.h"
 #include "msg.h"
 
@@ -154,6 +155,7 @@ struct run_state {
 	int ndone;
 	struct run_meta meta;
 	char dir[PATH_MAX];		/* the run's result directory */
+	struct outw out;		/* ... written in place, its manifest kept (outw.h) */
 	struct journal j;
 	bool journaled;			/* j exists on disk: restore and remove it */
 	struct knob_result res[SCN_MAX_KNOBS];	/* the current cell's knobs, read back */

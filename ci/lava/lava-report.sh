@@ -48,7 +48,7 @@ case $rc in
 esac
 
 if [ -n "${STORE:-}" ]; then
-	$DB history --db "$STORE" --host "$(uname -n)" --regressions
+	$DB history --store "$STORE" --host "$(uname -n)" --regressions
 	case $? in
 	0) lava-test-case deferbench-history --result pass ;;
 	1) lava-test-case deferbench-history --result fail ;;

@@ -45,8 +45,12 @@ mktemp_dir() {
 	_CLEANUP_DIRS="$_CLEANUP_DIRS $_d"
 }
 
-# capturing PID - the capture of deferbench PID runs: its instance exists, tracing on
+# capturing PID - the capture of deferbench PID runs: its instance is configured (an
+# event enabled) and tracing is on. tracing_on alone reads 1 in an instance just made,
+# before deferbench turns it off to configure it, and says nothing yet.
 capturing() {
+	_e=$(cat $TRACEFS/instances/deferbench-$1/events/enable 2>/dev/null)
+	[ -n "$_e" ] && [ "$_e" != 0 ] &&
 	[ "$(cat $TRACEFS/instances/deferbench-$1/tracing_on 2>/dev/null)" = 1 ]
 }
 
@@ -88,6 +92,12 @@ expect_message() {
 	shift 2
 	expect_exit 1 "$_mo" "$@"
 	grep -qF -- "$_msg" "$_mo" || { cat "$_mo" >&2; fail "'$*' does not say '$_msg'"; }
+}
+
+# mono - CLOCK_MONOTONIC in seconds, the clock deferbench stamps with: bound a duration
+# a process reports by the span the test saw it live, never by how fast it should be
+mono() {
+	python3 -c 'import time; print("%.6f" % time.monotonic())'
 }
 
 # within WHAT VALUE LOW HIGH - fail unless LOW <= VALUE <= HIGH (numbers, maybe fractional)

@@ -33,7 +33,6 @@ EOF
 }
 inner fail 'fail "injected failure midway"'
 inner killed 'kill -KILL $(pgrep -f "deferbench knobs set wq.writeback.nice=11")
-sleep 0.5
 [ -s "$JOURNAL" ] || fail "the killed knobs set left no journal (test broken)"
 fail "injected failure after a SIGKILL"'
 inner timeout 'sleep 120'

@@ -10,7 +10,7 @@ need_root_tracefs
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 mktemp_dir T
 
-$DB record -d 5s -o "$T/tcp" -- $DB load net -d 4s rate=1000 tcp=1 > "$T/tcp.txt" 2>&1 ||
+$DB record -o "$T/tcp" -- $DB load net -d 4s rate=1000 tcp=1 > "$T/tcp.txt" 2>&1 ||
 	{ cat "$T/tcp.txt"; fail "record of net with TCP failed"; }
 grep -q "^WHY SOFTIRQS WAITED" "$T/tcp.txt" || fail "record's table has no softirq wait section"
 grep -q "^CONTEXTS" "$T/tcp.txt" || fail "record's table has no contexts section"

@@ -44,19 +44,20 @@ expect_error "cannot run '/etc/passwd'" "$T/c" -- /etc/passwd
 expect_error "it is a directory" "$T/d" -- /tmp
 
 # a failing command: results written, its status passed on
-"$DB" record -d 2s -o "$T/f" -- sh -c 'exit 3' >"$T/out" 2>&1
+# no -d with a command that must end by itself: the duration could end it first
+"$DB" record -o "$T/f" -- sh -c 'exit 3' >"$T/out" 2>&1
 rc=$?
 [ $rc -eq 3 ] || { cat "$T/out"; fail "record -- sh -c 'exit 3': exit $rc, want 3"; }
 python3 -c "import json,sys; s=json.load(open('$T/f/summary.json'))['meta']['command_status']
 sys.exit(0 if s == {'exit': 3, 'stopped_by_deferbench': False} else 1)" ||
 	fail "summary.json does not say the command exited with 3"
-"$DB" record -d 2s -o "$T/g" -- false >/dev/null 2>&1
+"$DB" record -o "$T/g" -- false >/dev/null 2>&1
 [ $? -eq 1 ] || fail "record -- false exited 0"
-"$DB" record -d 2s -o "$T/k" -- sh -c 'kill -9 $$' >/dev/null 2>&1
+"$DB" record -o "$T/k" -- sh -c 'kill -9 $$' >/dev/null 2>&1
 rc=$?
 [ $rc -eq 137 ] || fail "a command killed by SIGKILL: exit $rc, want 137"
 # stopped by deferbench after -d: not a failure
-"$DB" record -d 300ms -o "$T/s" -- sleep 10 >/dev/null 2>&1 || fail "record -d stopping its command failed"
+"$DB" record -d 300ms -o "$T/s" -- sleep 600 >/dev/null 2>&1 || fail "record -d stopping its command failed"
 grep -q '"stopped_by_deferbench":true' "$T/s/summary.json" || fail "no stopped_by_deferbench"
 no_leftover_instances
 exit 0

@@ -30,9 +30,9 @@ $DB run -o $T/r3 $T/plain.ini > $T/log 2>&1 || fail "run failed: $(cat $T/log)"
 $DB record -d 1s -o $T/rec --store $T/opt.db > $T/log 2>&1 || fail "record --store failed: $(cat $T/log)"
 grep -q "added to $T/opt.db as run 2" $T/log || fail "record --store did not add: $(cat $T/log)"
 # the stored run is the directory's: adding it again changes nothing
-$DB history add --db $T/opt.db $T/r2 $T/rec 2>$T/log || fail "history add: $(cat $T/log)"
+$DB history add --store $T/opt.db $T/r2 $T/rec 2>$T/log || fail "history add: $(cat $T/log)"
 [ "$(grep -c 'already in' $T/log)" -eq 2 ] || fail "re-adding stored runs: $(cat $T/log)"
-$DB history --db $T/opt.db --metric 'workload:delivery:p50' --min-tail 1 > $T/out 2>&1 ||
+$DB history --store $T/opt.db --metric 'workload:delivery:p50' --min-tail 1 > $T/out 2>&1 ||
 	fail "history: $(cat $T/out)"
 grep -q "tty/default  workload:delivery:p50" $T/out || fail "the run is not in the history: $(cat $T/out)"
 no_leftover_instances

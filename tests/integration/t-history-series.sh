@@ -18,17 +18,17 @@ S="$T/step.db"
 
 # imported out of order: history sorts by release, not by import
 for i in 3 9 0 5 1 7 2 8 4 6; do
-	$DB history add --db "$S" "$T/step/run$i" 2>>"$T/add.log" || fail "history add run$i: $(cat "$T/add.log")"
+	$DB history add --store "$S" "$T/step/run$i" 2>>"$T/add.log" || fail "history add run$i: $(cat "$T/add.log")"
 done
 # adding a run again changes nothing
 rows() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select (select count(*) from run),(select count(*) from samples),(select count(*) from hist)').fetchone())" "$1"; }
 before=$(rows "$S")
-$DB history add --db "$S" "$T/step/run4" "$T/step/run6" 2>"$T/again.log" || fail "re-adding failed"
+$DB history add --store "$S" "$T/step/run4" "$T/step/run6" 2>"$T/again.log" || fail "re-adding failed"
 grep -q "already in" "$T/again.log" || fail "re-adding did not say 'already in': $(cat "$T/again.log")"
 [ "$(rows "$S")" = "$before" ] || fail "re-adding changed the store: $before -> $(rows "$S")"
 
 # min-tail 5: one-second repetitions have 500 tty samples, enough for a p99 with 5 beyond
-$DB history --db "$S" --min-tail 5 -o "$T/plots" >"$T/table" 2>"$T/show.log" ||
+$DB history --store "$S" --min-tail 5 -o "$T/plots" >"$T/table" 2>"$T/show.log" ||
 	fail "history failed: $(cat "$T/show.log")"
 n=$(grep -c 'change point:' "$T/table")
 [ "$n" -eq 1 ] || { cat "$T/table"; fail "expected exactly 1 change point, got $n"; }
@@ -60,14 +60,14 @@ ls "$T"/plots/history-fixture-tty-baseline-workload_delivery_p99.png \
 [ "$(ls "$T"/plots/*.png | wc -l)" -ge 6 ] || fail "too few plots"
 
 # CI: exit 1 when the newest kernel is past a change point for the worse, 0 otherwise
-$DB history --db "$S" --min-tail 5 --regressions >"$T/reg" 2>&1
+$DB history --store "$S" --min-tail 5 --regressions >"$T/reg" 2>&1
 rc=$?
 [ $rc -eq 1 ] || { cat "$T/reg"; fail "--regressions exited $rc on a regressed history, want 1"; }
 grep -q '^WORSE  vm tty/baseline workload:delivery:p99' "$T/reg" || fail "--regressions did not list it"
 grep -q 'the newest kernel, 6.18, is past it' "$T/reg" || fail "--regressions: newest kernel not named"
 F="$T/flat.db"
-$DB history add --db "$F" "$T"/flat/run* 2>/dev/null || fail "history add (flat)"
-$DB history --db "$F" --min-tail 5 --regressions >"$T/reg2" 2>&1
+$DB history add --store "$F" "$T"/flat/run* 2>/dev/null || fail "history add (flat)"
+$DB history --store "$F" --min-tail 5 --regressions >"$T/reg2" 2>&1
 rc=$?
 [ $rc -eq 0 ] || { cat "$T/reg2"; fail "--regressions exited $rc on a flat history, want 0"; }
 
@@ -80,14 +80,14 @@ expect_error() {	# WHAT PATTERN COMMAND...
 	[ $_rc -eq 2 ] || fail "$_what: exit $_rc, want 2: $(cat "$T/err.out")"
 	grep -q "$_pat" "$T/err.out" || fail "$_what: no '$_pat' in: $(cat "$T/err.out")"
 }
-expect_error "not a run" "neither a run directory" $DB history add --db "$S" "$T/plots"
-expect_error "text file as store" "not a deferbench store" $DB history --db "$T/kernels"
+expect_error "not a run" "neither a run directory" $DB history add --store "$S" "$T/plots"
+expect_error "text file as store" "not a deferbench store" $DB history --store "$T/kernels"
 python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table t(x)'); c.commit()" "$T/foreign.db"
-expect_error "foreign database" "another application" $DB history add --db "$T/foreign.db" "$T/step/run0"
+expect_error "foreign database" "another application" $DB history add --store "$T/foreign.db" "$T/step/run0"
 cp "$S" "$T/future.db"
 python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('pragma user_version = 99'); c.commit()" "$T/future.db"
-expect_error "future schema" "newer than this deferbench" $DB history --db "$T/future.db"
-expect_error "unknown option" "unknown option" $DB history --db "$S" --bogus
-expect_error "missing store" "No such file" $DB history --db "$T/none.db"
-expect_error "store is a directory" "is a directory" $DB history add --db "$T" "$T/step/run0"
+expect_error "future schema" "newer than this deferbench" $DB history --store "$T/future.db"
+expect_error "unknown option" "unknown option" $DB history --store "$S" --bogus
+expect_error "missing store" "No such file" $DB history --store "$T/none.db"
+expect_error "store is a directory" "is a directory" $DB history add --store "$T" "$T/step/run0"
 exit 0

@@ -68,5 +68,5 @@ grep -q "^  ksoftirqd/0  *pid [0-9]*  *fifo:3 " $T/show2 ||
 # bad verbs and arguments: exit 1, saying what is accepted
 expect_message $T/bad "unknown knobs command 'shwo': need show, list or set" $DB knobs shwo
 expect_message $T/bad "list takes no arguments" $DB knobs list wq.cpumask
-expect_message $T/bad "--time goes with 'set'" $DB knobs show -t 1s
+expect_message $T/bad "--duration goes with 'set'" $DB knobs show -d 1s
 exit 0

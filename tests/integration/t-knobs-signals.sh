@@ -9,22 +9,26 @@ mktemp_dir T
 snapshot $T/before
 nice0=$(cat $WQ/writeback/nice)
 
+# Each run writes a file of its own: the shell truncates a reused one only once the
+# child runs, and a wait for 'applied' could read the last run's (then signal a run
+# that had set nothing yet).
 for sig in INT TERM; do
-	$DB knobs set wq.writeback.nice=7 wq.cpumask=1 sched.ksoftirqd=rr:2 > $T/out 2>&1 &
+	$DB knobs set wq.writeback.nice=7 wq.cpumask=1 sched.ksoftirqd=rr:2 > $T/$sig.out 2>&1 &
 	pid=$!
-	wait_for grep -q '^applied' $T/out || fail "never applied: $(cat $T/out)"
+	wait_for grep -qs '^applied' $T/$sig.out || fail "never applied: $(cat $T/$sig.out)"
 	attr_is writeback nice 7 || fail "nice is $(cat $WQ/writeback/nice), not 7"
 	kill -$sig $pid
-	wait $pid || fail "SIG$sig: knobs set exited $?: $(cat $T/out)"
-	grep -q '^restored$' $T/out || fail "SIG$sig: no 'restored': $(cat $T/out)"
+	wait $pid || fail "SIG$sig: knobs set exited $?: $(cat $T/$sig.out)"
+	grep -q '^restored$' $T/$sig.out || fail "SIG$sig: no 'restored': $(cat $T/$sig.out)"
 	same_as $T/before
 	[ ! -e "$JOURNAL" ] || fail "SIG$sig: journal left behind"
 done
 
 $DB knobs set wq.writeback.nice=9 wq.writeback.affinity_scope=system sched.ksoftirqd=fifo:4 \
-	> $T/out 2>&1 &
+	> $T/kill.out 2>&1 &
 pid=$!
-wait_for grep -q '^applied' $T/out || fail "never applied: $(cat $T/out)"
+wait_for grep -qs '^applied' $T/kill.out || fail "never applied: $(cat $T/kill.out)"
+attr_is writeback nice 9 || fail "nice is $(cat $WQ/writeback/nice), not 9, once applied"
 kill -KILL $pid
 wait $pid 2>/dev/null
 attr_is writeback nice 9 || fail "SIGKILL: nice should still be 9"

@@ -18,13 +18,11 @@ wait_for() {
 	done
 }
 
-# 1. a killed record: its instance traces on and its staging directory stays
-$DB record -d 60s -b 1024 --raw -o "$T/k" >/dev/null 2>&1 &
+# 1. a killed record: its instance traces on and its staging directory stays (killed
+# once it captures: an instance just made reads tracing_on 1 before it is configured)
+$DB record -d 600s -b 1024 --raw -o "$T/k" >/dev/null 2>&1 &
 pid=$!
-wait_for "[ -e $TRACEFS/instances/deferbench-$pid/tracing_on ] &&
-	[ \$(cat $TRACEFS/instances/deferbench-$pid/tracing_on) = 1 ]" ||
-	fail "record did not start tracing"
-sleep 0.3
+wait_for "capturing $pid" || fail "record did not start tracing"
 kill -9 $pid
 wait $pid 2>/dev/null
 [ -d "$TRACEFS/instances/deferbench-$pid" ] || fail "the killed record left no instance (test broken?)"
@@ -53,7 +51,7 @@ if command -v cyclictest >/dev/null; then
 	tpid=$!
 	wait_for "ls -d /tmp/deferbench-timer-$tpid-* >/dev/null 2>&1" || fail "timer did not start"
 fi
-sleep 0.5
+# (their directories are journaled before they are made: killed once they exist)
 [ -n "${bpid:-}" ] && kill -9 $bpid
 [ -n "${tpid:-}" ] && kill -9 $tpid
 wait 2>/dev/null
@@ -71,10 +69,12 @@ fi
 # 3. a tracefs mount deferbench made, in a private mount namespace
 if command -v unshare >/dev/null; then
 	unshare -m sh -c "umount -l $TRACEFS; umount -l /sys/kernel/debug 2>/dev/null
-		$DB record -d 60s >/dev/null 2>&1 & p=\$!
-		i=0; until grep -q ' $TRACEFS tracefs' /proc/mounts && [ -d $TRACEFS/instances/deferbench-\$p ]; do
-			i=\$((i + 1)); [ \$i -gt 100 ] && exit 3; sleep 0.1; done
-		sleep 0.3; kill -9 \$p; wait \$p
+		$DB record -d 600s >/dev/null 2>&1 & p=\$!
+		i=0; until grep -q ' $TRACEFS tracefs' /proc/mounts &&
+			[ \"\$(cat $TRACEFS/instances/deferbench-\$p/events/enable 2>/dev/null)\" != '' ] &&
+			[ \"\$(cat $TRACEFS/instances/deferbench-\$p/events/enable)\" != 0 ]; do
+			i=\$((i + 1)); [ \$i -gt 150 ] && exit 3; sleep 0.1; done
+		kill -9 \$p; wait \$p
 		grep -q ' $TRACEFS tracefs' /proc/mounts || exit 4
 		$DB restore >$T/m.txt 2>&1 || exit 5
 		grep -q ' $TRACEFS tracefs' /proc/mounts && exit 6

@@ -11,15 +11,14 @@ need_root_netns
 mktemp_dir D
 before=$(ip netns list 2>/dev/null)
 
-# running_napi PID WANT - while PID runs, its napi/ threads reach WANT (2 s at most)
+# Each load runs until the test has looked at it and sent SIGINT: a load of a fixed
+# duration could end before a slow machine let the test look.
+
+# running_napi PID WANT - while PID runs (set up: its veth pair is up), it has WANT
+# napi/ threads
 running_napi() {
-	_i=0
-	until [ "$(napi_threads "dbv$1-")" -eq "$2" ]; do
-		kill -0 "$1" 2>/dev/null || fail "deferbench $1 ended before its napi threads were seen"
-		_i=$((_i + 1))
-		[ $_i -le 20 ] || fail "$(napi_threads "dbv$1-") napi/dbv$1-* threads, expected $2"
-		sleep 0.1
-	done
+	[ "$(napi_threads "dbv$1-")" -eq "$2" ] ||
+		fail "$(napi_threads "dbv$1-") napi/dbv$1-* threads, expected $2"
 	echo "   $2 napi/dbv$1-* threads while running"
 }
 
@@ -34,27 +33,30 @@ devices_up() {
 	[ $_n -ge 2 ]
 }
 
-# held_namespaces PID - the namespaces PID holds, once it holds two (5 s at most)
+# two_namespaces PID - PID holds its namespace pair
+two_namespaces() {
+	[ "$(ns_inodes "$1" | wc -w)" -ge 2 ]
+}
+
+# held_namespaces PID - the namespaces PID holds, once it holds two
 held_namespaces() {
-	_i=0
-	while [ "$(ns_inodes "$1" | wc -w)" -lt 2 ]; do
-		kill -0 "$1" 2>/dev/null || fail "deferbench $1 ended before its namespaces were seen"
-		_i=$((_i + 1))
-		[ $_i -le 50 ] || fail "deferbench $1 holds no namespace pair after 5 s"
-		sleep 0.1
-	done
+	wait_for two_namespaces "$1" || fail "deferbench $1 holds no namespace pair"
 	ns_inodes "$1"
 }
 
 for mode in softirq threaded; do
-	run_load "$D/$mode" net napi=$mode rate=2000 -d 2s
+	run_load "$D/$mode" net napi=$mode rate=2000 -d 600s
 	pid=$LOAD_PID
 	inodes=$(held_namespaces $pid)
 	wait_for devices_up $pid || fail "napi=$mode: the veth pair never came up"
+	# up, and the threads are made after: wait for the load's own threads (db-)
+	wait_for grep -qs '^db-rr-send' /proc/$pid/task/*/comm || fail "napi=$mode: the load never ran"
 	case $mode in
 	softirq) running_napi $pid 0 ;;
 	threaded) running_napi $pid 2 ;;
 	esac
+	sleep 2		# something to measure: not a synchronisation
+	kill -INT $pid
 	wait_load 0
 	[ -d /proc/$pid ] && fail "deferbench $pid still running"
 	no_leftovers "dbv$pid-" "$before" "$inodes"
@@ -74,10 +76,14 @@ for mode in softirq threaded; do
 		fail "napi=$mode: napi_threads counter $(counter "$J" napi_threads)"
 done
 
-run_load "$D/audio" audio mode=net napi=threaded -d 2s
+run_load "$D/audio" audio mode=net napi=threaded -d 600s
 pid=$LOAD_PID
 inodes=$(held_namespaces $pid)
+wait_for devices_up $pid || fail "audio: the veth pair never came up"
+wait_for grep -qs '^db-' /proc/$pid/task/*/comm || fail "audio: the load never ran"
 running_napi $pid 2
+sleep 2		# something to measure: not a synchronisation
+kill -INT $pid
 wait_load 0
 [ -d /proc/$pid ] && fail "deferbench $pid still running"
 no_leftovers "dbv$pid-" "$before" "$inodes"

@@ -14,11 +14,19 @@ sched_enabled() {
 	cat $TRACEFS/instances/deferbench-$1/events/sched/sched_switch/enable 2>/dev/null
 }
 
+# watched PID OUT - the capture of PID runs until the test has looked at its instance:
+# no duration that could end before the test sees it; SIGINT once seen
+watched() {
+	wait_for capturing $1 || fail "no capture deferbench-$1: $(cat "$2")"
+}
+
 # --interval 200ms, with sched events (the default), watched while it runs
-$DB record -d 1500ms -i 200ms -o "$T/iv" > "$T/iv.out" 2>&1 &
+$DB record -i 200ms -o "$T/iv" > "$T/iv.out" 2>&1 &
 pid=$!
-wait_for capturing $pid || fail "no capture deferbench-$pid: $(cat "$T/iv.out")"
+watched $pid "$T/iv.out"
 [ "$(sched_enabled $pid)" = 1 ] || fail "sched_switch is off without --no-sched"
+sleep 1.5	# something to record: not a synchronisation
+kill -INT $pid
 wait $pid || fail "record -i 200ms exited $?: $(cat "$T/iv.out")"
 J=$T/iv/summary.json
 [ "$(jq -r .meta.interval_s "$J")" = 0.2 ] || fail "meta.interval_s is $(jq -r .meta.interval_s "$J")"
@@ -41,10 +49,12 @@ sum=$(awk -F, '$3 == "\"workqueue\"" && $7 == "\"delay\"" { s += $8 } END { prin
 	fail "no sched_switch event counted with sched events on"
 
 # --no-sched: the instance never enables them, the results hold none
-$DB record -d 1s --no-sched -o "$T/ns" > "$T/ns.out" 2>&1 &
+$DB record --no-sched -o "$T/ns" > "$T/ns.out" 2>&1 &
 pid=$!
-wait_for capturing $pid || fail "no capture deferbench-$pid: $(cat "$T/ns.out")"
+watched $pid "$T/ns.out"
 [ "$(sched_enabled $pid)" = 0 ] || fail "sched_switch is on with --no-sched"
+sleep 1		# something to record: not a synchronisation
+kill -INT $pid
 wait $pid || fail "record --no-sched exited $?: $(cat "$T/ns.out")"
 J=$T/ns/summary.json
 for e in sched_switch sched_wakeup; do

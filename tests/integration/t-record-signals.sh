@@ -4,19 +4,26 @@
 # the time traced (summary.json's duration lies between what the test saw of the
 # capture running and the life of the process); no tracefs instance is left. With a
 # command, the command is stopped too.
+#
+# The bounds hold by causality, not by speed: the capture's own stamps (start before
+# tracing goes on, end after it goes off) enclose the span from the moment its "recording"
+# line was seen to the signal, and lie inside the process's life. Both spans are read on
+# CLOCK_MONOTONIC (mono in lib.sh), the clock of the capture's stamps.
 . tests/integration/lib.sh
 need_root_tracefs
 command -v jq >/dev/null 2>&1 || skip "jq is not installed (ci/install-deps.sh)"
 mktemp_dir T
 
-now() { date +%s.%N; }
-
+now() { mono; }
 
 for sig in INT TERM; do
 	t_launch=$(now)
 	$DB record -o "$T/$sig" > "$T/$sig.txt" 2>&1 &
 	pid=$!
-	wait_for capturing $pid || fail "no tracing instance deferbench-$pid: $(cat "$T/$sig.txt")"
+	# printed once the capture runs (an instance's tracing_on reads 1 already when it
+	# is made, before deferbench turns it off to configure it: no sign of a capture)
+	wait_for grep -qs "^deferbench: recording until Ctrl-C" "$T/$sig.txt" ||
+		fail "the capture never started: $(cat "$T/$sig.txt")"
 	t_on=$(now)
 	sleep 0.5	# something to record: not a synchronisation
 	t_kill=$(now)

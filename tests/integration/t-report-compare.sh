@@ -39,8 +39,16 @@ grep -q 'failures="0"' "$T/self/junit.xml" || fail "junit.xml reports failures f
 grep -q "^None in kernel, command line, CPU, scenario or knob values.$" "$T/self/compare.md" ||
 	fail "compare.md lists differences between a run and itself"
 
+# Two separate runs without a calibration are held to the default floor (x2 on p50 and
+# p90, x6 above; docs/verdicts.md): 2x slower is no regression by that floor alone...
+expect_exit 0 "$T/floor.out" "$DB" compare --no-files "$T/base" "$T/slow"
+[ "$(count "$T/floor.out" primary worse)" = 0 ] || fail "default floor: $(summary "$T/floor.out")"
+grep -q '^net  *default  *\* workload:rtt:p99 .* 500%d ' "$T/floor.out" ||
+	fail "default floor: the p99 margin is not the x6 floor"
+# ...while a margin given with -t replaces the floor: the runs below are generated with
+# a known, small spread, so the engine's verdicts can be checked against -t 10.
 # 2x slower: a regression of the primary metrics (only they set the exit status), exit 1
-expect_exit 1 "$T/slow.out" "$DB" compare -o "$T/slow-out" "$T/base" "$T/slow"
+expect_exit 1 "$T/slow.out" "$DB" compare -t 10 -o "$T/slow-out" "$T/base" "$T/slow"
 grep -q 'workload:rtt:p50 .* worse' "$T/slow.out" || fail "rtt p50 not judged worse"
 grep -q '^net  *default  *\* workload:rtt:p99 .* worse: ' "$T/slow.out" ||
 	fail "rtt p99 (primary) not judged worse"
@@ -54,7 +62,7 @@ grep -q '^- result: REGRESSION: ' "$T/slow-out/compare.md" || fail "compare.md d
 
 # 2x faster: better is no regression, exit 0
 "$GEN" --seed 7 --slowdown 0.5 "$T/fast" || fail "gen-run fast"
-expect_exit 0 "$T/fast.out" "$DB" compare --no-files "$T/base" "$T/fast"
+expect_exit 0 "$T/fast.out" "$DB" compare -t 10 --no-files "$T/base" "$T/fast"
 [ "$(count "$T/fast.out" primary worse)" = 0 ] && [ "$(count "$T/fast.out" primary better)" -ge 1 ] ||
 	fail "2x faster: $(summary "$T/fast.out")"
 grep -q '^net  *default  *\* workload:rtt:p99 .* better: ' "$T/fast.out" ||
@@ -62,7 +70,7 @@ grep -q '^net  *default  *\* workload:rtt:p99 .* better: ' "$T/fast.out" ||
 
 # without -o the files go into NEW, and nothing into BASE
 cp -r "$T/fast" "$T/fast2"
-expect_exit 0 "$T/default.out" "$DB" compare "$T/base" "$T/fast2"
+expect_exit 0 "$T/default.out" "$DB" compare -t 10 "$T/base" "$T/fast2"
 grep -q "wrote $T/fast2/compare.md and $T/fast2/junit.xml" "$T/default.out" ||
 	fail "default output: $(tail -3 "$T/default.out")"
 grep -q '^- result: primary: 0 worse, [1-9][0-9]* better' "$T/fast2/compare.md" ||
@@ -73,7 +81,7 @@ ls "$T/base"/compare.md "$T/base"/junit.xml 2>/dev/null && fail "compare wrote i
 
 # --threshold: 30% slower is worse against a 10% margin, not against 50%
 "$GEN" --seed 7 --slowdown 1.3 "$T/s13" || fail "gen-run s13"
-expect_exit 1 "$T/t10.out" "$DB" compare --no-files "$T/base" "$T/s13"
+expect_exit 1 "$T/t10.out" "$DB" compare -t 10 --no-files "$T/base" "$T/s13"
 expect_exit 0 "$T/t50.out" "$DB" compare -o "$T/t50" --threshold 50 "$T/base" "$T/s13"
 [ "$(count "$T/t50.out" primary worse)" = 0 ] && [ "$(count "$T/t50.out" advisory worse)" = 0 ] ||
 	fail "--threshold 50: $(summary "$T/t50.out")"
@@ -83,7 +91,7 @@ grep -q '| workload:rtt:p99 | [^|]* | [^|]* | [^|]* | [^|]* | 50% |' "$T/t50/com
 	fail "compare.md does not show the 50% margin"
 
 # --metric: only the ids matching the patterns are primary and set the exit status
-expect_exit 1 "$T/m1.out" "$DB" compare --no-files -m 'workload:wakeup:p99' "$T/base" "$T/s13"
+expect_exit 1 "$T/m1.out" "$DB" compare -t 10 --no-files -m 'workload:wakeup:p99' "$T/base" "$T/s13"
 awk '$3 == "*" && $4 != "workload:wakeup:p99" { bad = 1; print } END { exit bad }' "$T/m1.out" >&2 ||
 	fail "--metric made other metrics primary"
 summary "$T/m1.out" | grep -q '^primary: .*(3 judged); ' || fail "--metric: $(summary "$T/m1.out")"
@@ -165,6 +173,6 @@ expect_exit 0 "$T/bl.out" "$DB" compare --no-files "$p" "$T/base"
 expect_message "$T/bl.out" "no baseline 'default' at $T/bl/nohost/default" \
 	"$DB" baseline path --dir "$T/bl" --host nohost
 "$GEN" --lossy net--default--r1 "$T/lossy" || fail "gen-run lossy"
-expect_message "$T/bl.out" "1 lossy; use --force to save anyway" \
+expect_message "$T/bl.out" "1 of them lost events; use --force to save it anyway" \
 	"$DB" baseline save --dir "$T/bl" --name lossy "$T/lossy"
 exit 0

@@ -13,7 +13,8 @@ RUN=$T/run
 mkdir -p "$RUN/cells" || fail "mkdir"
 for r in 1 2 3; do
 	d=$RUN/cells/tty--default--r$r
-	"$DB" record -d 2s -o "$d" -- "$DB" load -d 1500ms -o "$T/wl$r" tty >"$T/rec$r.log" 2>&1 ||
+	# (no -d: record ends with its command, never before it on a slow machine)
+	"$DB" record -o "$d" -- "$DB" load -d 1500ms -o "$T/wl$r" tty >"$T/rec$r.log" 2>&1 ||
 		{ cat "$T/rec$r.log"; fail "record + load, repetition $r"; }
 	mv "$T/wl$r"/* "$d/" || fail "no workload files from load"
 	jq -n --argjson rep $r '{schema: "deferbench-cell/1", workload: "tty",

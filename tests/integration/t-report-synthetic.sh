@@ -103,17 +103,23 @@ grep -q '^- tty: use fast: against default, workload:delivery:p99 0\.[56][0-9]* 
 	"$T/f1/report.md" || { grep '^- tty' "$T/f1/report.md"; fail "findings of tty"; }
 "$GEN" --samples 40000 --noise 0.01 --workloads net --configs other,default "$T/f2" || fail "gen-run f2"
 "$DB" report --no-plots "$T/f2" >"$T/f2.out" 2>&1 || { cat "$T/f2.out"; fail "report f2"; }
-grep -q "^- net: keep default: no configuration was shown better on a primary metric" \
+grep -q "^- net: keep default: other worse" \
 	"$T/f2/report.md" || { grep '^- net' "$T/f2/report.md"; fail "findings: the reference is best"; }
 
-# a re-run leaves no stale plot behind, and keeps what is not the report's
+# a re-run needs --force; it replaces plots/ whole (no stale plot survives), and only
+# while every file in it is the earlier report's: what is not (a file of the user's,
+# one of the report's names put there by hand) refuses it and stays
 nplots=$(ls "$RUN"/plots | wc -l)
-touch "$RUN/plots/pctl-gone-rtt.png" "$RUN/plots/pctl-gone-rtt.gp" "$RUN/plots/notes.txt"
-"$DB" report "$RUN" >"$T/out2" 2>&1 || { cat "$T/out2"; fail "second report exited $?"; }
-[ ! -e "$RUN/plots/pctl-gone-rtt.png" ] && [ ! -e "$RUN/plots/pctl-gone-rtt.gp" ] ||
-	fail "a stale plot survived the re-run"
-[ -e "$RUN/plots/notes.txt" ] || fail "the re-run removed a file that is not the report's"
-[ "$(ls "$RUN"/plots | wc -l)" -eq $((nplots + 1)) ] || fail "the re-run changed the plots"
+"$DB" report "$RUN" >"$T/out2" 2>&1 && fail "a second report replaced the first without --force"
+grep -q "pass --force" "$T/out2" || { cat "$T/out2"; fail "second report: no reason given"; }
+touch "$RUN/plots/pctl-gone-rtt.png" "$RUN/plots/notes.txt"
+"$DB" report --force "$RUN" >"$T/out2" 2>&1 && fail "report --force replaced files that are not its own"
+grep -q "not deferbench's" "$T/out2" || { cat "$T/out2"; fail "report --force: no reason given"; }
+[ -e "$RUN/plots/notes.txt" ] && [ -e "$RUN/plots/pctl-gone-rtt.png" ] ||
+	fail "a refused report removed a file that is not the report's"
+rm "$RUN/plots/pctl-gone-rtt.png" "$RUN/plots/notes.txt"
+"$DB" report --force "$RUN" >"$T/out2" 2>&1 || { cat "$T/out2"; fail "report --force exited $?"; }
+[ "$(ls "$RUN"/plots | wc -l)" -eq "$nplots" ] || fail "the re-run changed the plots"
 
 # a single cell directory is a record directory: it reports too
 "$DB" report --no-plots -o "$T/one" "$RUN/cells/net--default--r1" >/dev/null 2>&1 ||

@@ -24,13 +24,13 @@ wq.writeback.nice = 19
 load = hog
 EOS
 $DB run --dry-run $T/s.ini > $T/out 2>$T/err || fail "dry run: $(cat $T/err)"
-grep -q '^scenario .*: 15 cells (3 repetitions, order interleaved)' $T/out ||
+grep -q '^scenario .*: design cells, 15 cells (3 repetitions, order interleaved)' $T/out ||
 	fail "expected 15 cells: $(head -1 $T/out)"
 grep -q 'wq.cpumask .*cpumask: .* -> 1' $T/out || fail "the unbound cpumask change is not shown"
 grep -q 'wq.writeback.nice .* -> 19' $T/out || fail "the nice change is not shown"
 grep -q 'tty--cpu0--r2' $T/out || fail "no cell list"
 $DB run --dry-run --quick $T/s.ini > $T/q 2>&1 || fail "--quick: $(cat $T/q)"
-grep -q ': 5 cells (1 repetition' $T/q || fail "--quick should plan 5 cells: $(head -1 $T/q)"
+grep -q ': design cells, 5 cells (1 repetition' $T/q || fail "--quick should plan 5 cells: $(head -1 $T/q)"
 
 printf '[global]\nduration = soon\n[workload t]\ntype = tty\n' > $T/bad.ini
 expect_message $T/bad "$T/bad.ini:2: [global] duration: 'soon' is not a duration" \

@@ -18,7 +18,7 @@ b=$(( nice0 == -3 ? -4 : -3 ))
 ks0=$(pgrep -x ksoftirqd/0)
 cat > $T/s.ini <<EOS
 [global]
-duration = 800ms
+duration = 2s
 warmup = 200ms
 repetitions = 1
 [workload t]
@@ -34,16 +34,24 @@ wq.writeback.nice = $b
 wq.writeback.max_active = 32
 EOS
 
-# watch - while the run lives, one line per look at the machine: the cell running
-# (the .partial- directories before and after the reads) and the settings read
+# watch - while the run lives, one line per look at the machine during a cell: the cell
+# and the settings read. A look is taken while the cell traces (its capture goes on
+# after every knob of the cell is applied and off before any is restored), with the run
+# stopped (SIGSTOP) so that it cannot move on while the settings are read: what is
+# read is the cell's, by construction. The cells last 2 s: 40 chances to look.
 watch() {
 	while kill -0 $1 2>/dev/null; do
-		c1=$(ls -a $T/r/cells 2>/dev/null | grep '^\.partial-' | tr '\n' ' ')
-		n=$(cat $WQ/writeback/nice)
-		m=$(cat $WQ/writeback/max_active)
-		p=$(chrt -p $ks0 | sed -n 's/.*scheduling policy: //p')
-		c2=$(ls -a $T/r/cells 2>/dev/null | grep '^\.partial-' | tr '\n' ' ')
-		[ "$c1" = "$c2" ] && [ -n "$c1" ] && echo "$c1| $n $m $p"
+		for d in $T/r/cells/.partial-*; do
+			[ -d "$d" ] && capturing $1 || continue
+			kill -STOP $1 2>/dev/null || continue
+			if [ -d "$d" ] && capturing $1; then
+				n=$(cat $WQ/writeback/nice)
+				m=$(cat $WQ/writeback/max_active)
+				p=$(chrt -p $ks0 | sed -n 's/.*scheduling policy: //p')
+				echo "${d##*/} | $n $m $p"
+			fi
+			kill -CONT $1
+		done
 		sleep 0.05
 	done
 }
@@ -63,10 +71,10 @@ seen() {
 # a cell's knobs are applied after its directory appears and restored before it is
 # renamed: while it runs they are set; the cell without knobs sees only the machine as
 # it was, never the values of the cell before or after it
-seen a | grep -qx -- "$a $max0 SCHED_FIFO" || fail "cell a never ran under its knobs: $(seen a)"
+[ "$(seen a)" = "$a $max0 SCHED_FIFO" ] || fail "cell a did not run under its knobs: $(seen a)"
 [ "$(seen plain)" = "$nice0 $max0 SCHED_OTHER" ] ||
 	fail "during cell plain (no knobs) the machine was not as before: $(seen plain)"
-seen b | grep -qx -- "$b 32 SCHED_OTHER" || fail "cell b never ran under its knobs: $(seen b)"
+[ "$(seen b)" = "$b 32 SCHED_OTHER" ] || fail "cell b did not run under its knobs: $(seen b)"
 
 # each cell.json has its own configuration's knobs, as read back
 C=$T/r/cells

@@ -66,14 +66,16 @@ for x in w.values():
         assert v["metric"] in x["primary"]
 EOF
 
-# a synthetic slowdown in the new run is a regression for kernel-regression.sh too
+# a synthetic slowdown in the new run is a regression for kernel-regression.sh too;
+# the baseline is not calibrated, so only one past the default floor of two separate
+# runs (x6 on the p99s the synthetic runs make primary) counts
 "$GEN" "$T/sa" >/dev/null || fail "gen-run"
-"$GEN" --seed 3 --slowdown 3 "$T/sb" >/dev/null || fail "gen-run"
+"$GEN" --seed 3 --slowdown 8 "$T/sb" >/dev/null || fail "gen-run"
 DEFERBENCH_BASELINE_DIR="$T/bl2" "$DB" baseline save --host "$(uname -n)" "$T/sa" >/dev/null || fail "save"
 DEFERBENCH_BASELINE_DIR="$T/bl2" BASELINE_NAME=default RUN_DIR="$T/sb" \
 	ci/kernel-regression.sh >"$T/kr.out" 2>&1
 rc=$?
-[ $rc -eq 1 ] || { tail -20 "$T/kr.out"; fail "kernel-regression.sh on a 3x slowdown exited $rc, want 1"; }
+[ $rc -eq 1 ] || { tail -20 "$T/kr.out"; fail "kernel-regression.sh on an 8x slowdown exited $rc, want 1"; }
 grep -q 'REGRESSION' "$T/kr.out" || fail "kernel-regression.sh does not say REGRESSION"
 grep -q 'the baseline has no noise floors' "$T/kr.out" || fail "no warning about the floors"
 DEFERBENCH_BASELINE_DIR="$T/bl2" RUN_DIR="$T/sa" ci/kernel-regression.sh >"$T/kr2.out" 2>&1
@@ -115,8 +117,10 @@ d = json.load(open(sys.argv[1]))
 assert d["looks"] == 4 and d["complete"], (d.get("looks"), d["complete"])
 assert d["cells_planned"] == len(d["cells"]) >= 4, (d["cells_planned"], len(d["cells"]))
 EOF
-# it either decided everything or added repetitions, and kept within its budget
-if ! grep -q 'every primary metric is decided' "$T/ad.out"; then
+# it either decided everything, or added repetitions, or said its budget had no room
+# for them (which of the three depends on how fast the machine ran the cells)
+if ! grep -q 'every primary metric is decided' "$T/ad.out" &&
+   ! grep -q 'the budget has no room for another cell' "$T/ad.out"; then
 	grep -q 'adding [0-9]* cell' "$T/ad.out" || { cat "$T/ad.out"; fail "undecided, nothing added"; }
 fi
 "$DB" compare --no-files "$T/ad" "$T/ad" >"$T/adc.out" 2>&1 || fail "compare of the adaptive run"

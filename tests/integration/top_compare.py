@@ -10,6 +10,8 @@
 # interval's edge may fall on either side, and a single latency (the max, or the p99 of
 # a small group) may differ: per interval and group, counts must agree within 2, p50
 # within 10% or 2 us (groups of 50 items or more), p99 within 15% or 5 us (200 or more).
+# Only intervals the record captured whole are compared (between its first and last
+# event): a top interval outside them would compare with a part, or nothing.
 # Exits 1 on a difference, 2 when there is nothing to compare.
 import csv
 import json
@@ -18,6 +20,7 @@ import sys
 top = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
 rec = json.load(open(sys.argv[2] + "/summary.json"))
 origin = rec["meta"]["interval_origin_ns"]
+first, last = rec["capture"]["first_event_ns"], rec["capture"]["last_event_ns"]
 ival = int(round(rec["meta"]["interval_s"] * 1e9))
 rows = {}
 for r in csv.DictReader(open(sys.argv[2] + "/intervals.csv")):
@@ -48,6 +51,8 @@ for it in top:
     # the same interval on both grids; the record's first interval is partial
     k = (it["start_ns"] - origin) // ival
     if it["start_ns"] - origin != k * ival or k < 1:
+        continue
+    if it["start_ns"] < first or it["end_ns"] > last:
         continue
     for w in it["workqueues"]:
         r = rows.get((k, "workqueue", w["workqueue"], w["function"], w["pool"]))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # alternate.py - 'make observer': one workload run whose capture evtoggle turned off and
 # on in phases, split by phase: each interval of workload-intervals.csv (deferbench load
-# --intervals, intervals on multiples of CLOCK_MONOTONIC) that lies wholly inside a
+# --interval, intervals on multiples of CLOCK_MONOTONIC) that lies wholly inside a
 # phase goes to that phase's side; intervals a toggle falls in are left out. Per metric:
 # the traced / untraced ratio of the pooled p50 and p99 (every traced interval's
 # histogram merged, every untraced one's), with a 95% interval from resampling the

@@ -11,7 +11,7 @@
  * record'); the events enabled in it when evtoggle starts are the ones it toggles, by
  * their own enable files (tracepoints off: the untraced phases pay nothing, as an
  * untraced run). Phases are PHASE milliseconds long and start on multiples of PHASE of
- * CLOCK_MONOTONIC, which is where 'deferbench load --intervals' starts its intervals;
+ * CLOCK_MONOTONIC, which is where 'deferbench load --interval' starts its intervals;
  * they come in pairs, one traced and one untraced, the order of each pair drawn from
  * SEED (default 1), so that nothing periodic on the machine lines up with one side.
  * Each phase is printed once done as

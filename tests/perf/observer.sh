@@ -365,7 +365,7 @@ alternate() {
 			add_group "$g" > /dev/null
 		done
 	fi
-	"$DB" load "$wl" -d "$((ALT_SECS + 2))s" --intervals 100ms -o "$d" "$@" > "$d.log" 2>&1 &
+	"$DB" load "$wl" -d "$((ALT_SECS + 2))s" -i 100ms -o "$d" "$@" > "$d.log" 2>&1 &
 	"$EVTOGGLE" "$inst" 1000 "$ALT_SECS" > "$d.phases" || die "evtoggle failed on $inst"
 	wait $! || die "the workload failed: $(tail -3 "$d.log")"
 	if [ -n "$rec" ]; then

@@ -14,36 +14,23 @@
 #include "msg.h"
 #include "parse.h"
 
-static const struct opt_desc gen_opts[] = {
-	{ "slowdown", 's', required_argument, "X", "multiply every latency (default 1)" },
-	{ "reps", 'r', required_argument, "N", "repetitions per cell (default 3)" },
-	{ "seed", 'S', required_argument, "N", "random seed (default 1)" },
-	{ "noise", 'n', required_argument, "X", "repetition spread sigma (default 0.03)" },
-	{ "lossy", 'l', required_argument, "CELL", "mark this cell id lossy" },
-	{ "failed", 'f', required_argument, "CELL", "write this cell with status failed" },
-	{ "partial", 'p', no_argument, NULL, "leave a .partial- cell, complete = false" },
-	{ "kernel", 'k', required_argument, "K", "meta.kernel" },
-	{ "cmdline", 'c', required_argument, "C", "meta.cmdline" },
-	{ "workloads", 'w', required_argument, "LIST",
-	  "workloads, of net, tty, timer, fsync (default net,tty,timer)" },
-	{ "configs", 'C', required_argument, "LIST",
-	  "configurations (default default,threaded-napi,wq-nice-10)" },
-	{ "samples", 'N', required_argument, "N",
-	  "samples per group, metric and repetition (default 4000)" },
-	{ "knob", 'K', required_argument, "KEY=VALUE",
-	  "this knob value in every cell.json (repeatable; replaces the default one)" },
-	{ NULL, 0, 0, NULL, NULL }
-};
-
 #define MAX_LIST 16
 
-/* split - "a,b,c" into list (NULL-terminated, pointing into s, which it changes) */
-static int split(char *s, const char **list, char *err)
-{
-	int n = 0;
-	char *tok, *save = NULL;
+struct gen_args {
+	struct synth_opts o;
+	const char *wls[MAX_LIST], *cfgs[MAX_LIST], *knobs[MAX_LIST];
+	size_t nknobs;
+};
 
-	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+/* split - "a,b,c" into the list at o->off (NULL-terminated, pointing into arg) */
+static int split(const struct opt_desc *o, const char *arg, void *args, char *err)
+{
+	const char **list = (const char **)((char *)args + o->off);
+	char *tok, *save = NULL;
+	int n = 0;
+
+	/* the argv strings are the program's own to cut */
+	for (tok = strtok_r((char *)arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (n == MAX_LIST - 1)
 			return set_err(err, "more than %d names", MAX_LIST - 1);
 		list[n++] = tok;
@@ -52,58 +39,73 @@ static int split(char *s, const char **list, char *err)
 	return n ? 0 : set_err(err, "an empty list");
 }
 
-static int parse(int argc, char **argv, struct synth_opts *o)
-{
-	static const char *wls[MAX_LIST], *cfgs[MAX_LIST], *knobs[MAX_LIST];
-	struct opts_parser p;
-	char err[ERRBUF_LEN];
-	int c, ret = 0, nknobs = 0;
-	uint64_t u;
+static const struct opt_desc gen_opts[] = {
+	OPT_DOUBLE('s', "slowdown", gen_args, o.slowdown, "X", 0.01, 100,
+		   "multiply every latency"),
+	OPT_UINT('r', "reps", gen_args, o.reps, "N", 1, 50, "repetitions per cell"),
+	OPT_U64('S', "seed", gen_args, o.seed, "N", 0, UINT64_MAX, "random seed"),
+	OPT_DOUBLE('n', "noise", gen_args, o.rep_noise, "X", 0, 2, "repetition spread sigma"),
+	OPT_STRING('l', "lossy", gen_args, o.lossy_cell, "CELL", "mark this cell id lossy"),
+	OPT_STRING('f', "failed", gen_args, o.failed_cell, "CELL",
+		   "write this cell with status failed"),
+	OPT_BOOL('p', "partial", gen_args, o.partial, "leave a .partial- cell, complete = false"),
+	OPT_STRING('k', "kernel", gen_args, o.kernel, "K", "meta.kernel"),
+	OPT_STRING('c', "cmdline", gen_args, o.cmdline, "C", "meta.cmdline"),
+	OPT_CALLBACK('w', "workloads", gen_args, wls, "LIST", split,
+		     "workloads, of net, tty, timer, fsync (default net,tty,timer)"),
+	OPT_CALLBACK('C', "configs", gen_args, cfgs, "LIST", split,
+		     "configurations (default default,threaded-napi,wq-nice-10)"),
+	OPT_UINT('N', "samples", gen_args, o.samples, "N", 100, 1000000,
+		 "samples per group, metric and repetition"),
+	OPT_STRING_LIST('K', "knob", gen_args, knobs, nknobs, "KEY=VALUE",
+			"this knob value in every cell.json (repeatable; replaces the default "
+			"one)"),
+	OPT_END(),
+};
 
-	opts_build(&p, gen_opts);
-	while (!ret && (c = getopt_long(argc, argv, p.shortopts, p.longopts, NULL)) != -1) {
-		switch (c) {
-		case 's': ret = parse_double(optarg, 0.01, 100, &o->slowdown, err); break;
-		case 'n': ret = parse_double(optarg, 0, 2, &o->rep_noise, err); break;
-		case 'r': ret = parse_u64(optarg, 1, 50, &u, err); o->reps = (unsigned)u; break;
-		case 'S': ret = parse_u64(optarg, 0, UINT64_MAX, &o->seed, err); break;
-		case 'N': ret = parse_u64(optarg, 100, 1000000, &u, err); o->samples = (unsigned)u; break;
-		case 'l': o->lossy_cell = optarg; break;
-		case 'f': o->failed_cell = optarg; break;
-		case 'p': o->partial = true; break;
-		case 'k': o->kernel = optarg; break;
-		case 'c': o->cmdline = optarg; break;
-		case 'w': ret = split(optarg, wls, err); o->workloads = wls; break;
-		case 'C': ret = split(optarg, cfgs, err); o->configs = cfgs; break;
-		case 'K':
-			if (nknobs == MAX_LIST - 1 || !strchr(optarg, '=')) {
-				ret = set_err(err, "--knob: KEY=VALUE, at most %d", MAX_LIST - 1);
-				break;
-			}
-			knobs[nknobs++] = optarg;
-			o->knobs = knobs;
-			break;
-		default: snprintf(err, sizeof(err), "bad option"); ret = -1; break;
-		}
-	}
-	if (ret)
+static void gen_defaults(struct gen_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	synth_defaults(&a->o);
+}
+
+static int parse(int argc, char **argv, struct gen_args *a, int *first)
+{
+	char err[ERRBUF_LEN];
+	size_t i;
+	int ret;
+
+	ret = opts_parse(gen_opts, OPTS_PERMUTE, argc, argv, a, first, err);
+	for (i = 0; !ret && i < a->nknobs; i++)
+		if (!strchr(a->knobs[i], '='))
+			ret = set_err(err, "--knob: KEY=VALUE, not '%s'", a->knobs[i]);
+	if (ret) {
 		err_msg("gen-run: %s", err);
-	return ret;
+		return ret;
+	}
+	if (a->wls[0])
+		a->o.workloads = a->wls;
+	if (a->cfgs[0])
+		a->o.configs = a->cfgs;
+	if (a->nknobs)
+		a->o.knobs = a->knobs;
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct synth_opts o;
-	int ret;
+	struct gen_args a, defaults;
+	int ret, first;
 
-	synth_defaults(&o);
-	if (parse(argc, argv, &o) || optind != argc - 1) {
-		opts_usage(stderr, "gen-run [OPTIONS] DIR", NULL, gen_opts);
+	gen_defaults(&a);
+	if (parse(argc, argv, &a, &first) || first != argc - 1) {
+		gen_defaults(&defaults);
+		opts_usage(stderr, "gen-run [OPTIONS] DIR", NULL, gen_opts, &defaults);
 		return 2;
 	}
-	ret = synth_run(argv[optind], &o);
+	ret = synth_run(argv[first], &a.o);
 	if (ret) {
-		err_msg("gen-run: %s: %s", argv[optind], strerror(-ret));
+		err_msg("gen-run: %s: %s", argv[first], strerror(-ret));
 		return 1;
 	}
 	return 0;

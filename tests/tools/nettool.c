@@ -108,12 +108,12 @@ static void print_stats(const struct netload_stats *st)
 	double secs = st->t_end > st->t0 ? (double)(st->t_end - st->t0) / NSEC_PER_SEC : 0;
 
 	printf("sent=%llu\nreceived=%llu\nlost=%llu\nlate=%llu\nduplicates=%llu\n"
-	       "stale=%llu\nerrors=%llu\nechoed=%llu\nrate_sent=%.1f\n",
+	       "stale=%llu\nerrors=%llu\nechoed=%llu\nrate_sent=%.1f\nsend_s=%.9f\n",
 	       (unsigned long long)st->sent, (unsigned long long)st->received,
 	       (unsigned long long)st->lost, (unsigned long long)st->late,
 	       (unsigned long long)st->duplicates, (unsigned long long)st->stale,
 	       (unsigned long long)(st->send_errors + st->echo_errors + st->bad),
-	       (unsigned long long)st->echoed, secs > 0 ? st->sent / secs : 0);
+	       (unsigned long long)st->echoed, secs > 0 ? st->sent / secs : 0, secs);
 	printf("flood_sent=%llu\nflood_received=%llu\ntcp_bytes=%llu\n",
 	       (unsigned long long)st->flood_sent, (unsigned long long)st->flood_received,
 	       (unsigned long long)st->tcp_received);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_args.c - the argument parsers of report, compare, baseline, history and export,
- * without running the commands.
+ * test_args.c - the argument parsers of report, compare, baseline, history, export, run
+ * and knobs, without running the commands; the messages of refused values, and the old
+ * spellings that still work with a note (record, top and load: test_parse.c, test_top.c,
+ * test_load_args.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -10,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "cli.h"
@@ -179,6 +182,179 @@ static void test_export_args(void **state)
 	assert_int_equal(PARSE(export_parse, &a, err, "export", "--kcidb", "a", "b"), -EINVAL);
 }
 
+static FILE *err_file;
+static int err_saved = -1;
+
+/* stderr_begin, stderr_end - what a parser printed on stderr in between */
+static void stderr_begin(void)
+{
+	fflush(stderr);
+	err_file = tmpfile();
+	assert_non_null(err_file);
+	err_saved = dup(STDERR_FILENO);
+	assert_true(err_saved >= 0);
+	assert_true(dup2(fileno(err_file), STDERR_FILENO) >= 0);
+}
+
+static const char *stderr_end(void)
+{
+	static char buf[4096];
+	size_t n;
+
+	fflush(stderr);
+	dup2(err_saved, STDERR_FILENO);
+	close(err_saved);
+	rewind(err_file);
+	n = fread(buf, 1, sizeof(buf) - 1, err_file);
+	buf[n] = '\0';
+	fclose(err_file);
+	return buf;
+}
+
+#define EXPECT_MSG(ret, err, want) do {						\
+	assert_int_equal((ret), -EINVAL);						\
+	if (!strstr((err), (want)))							\
+		fail_msg("message '%s' lacks '%s'", (err), (want));			\
+} while (0)
+
+/* Refused values keep the words the parsers used before the tables. */
+static void test_messages(void **state)
+{
+	struct compare_args c;
+	struct history_args h;
+	struct export_args e;
+	struct run_args r;
+	struct knobs_args k;
+	char err[ERRBUF_LEN];
+
+	(void)state;
+	EXPECT_MSG(PARSE(compare_parse, &c, err, "compare", "-t", "abc", "b", "n"), err,
+		   "--threshold: 'abc' is not a number");
+	EXPECT_MSG(PARSE(compare_parse, &c, err, "compare", "--confidence", "1.5", "b", "n"),
+		   err, "--confidence: 1.5 is out of range [0.5, 0.999]");
+	EXPECT_MSG(PARSE(compare_parse, &c, err, "compare", "--min-reps", "1", "b", "n"), err,
+		   "--min-reps: 1 is out of range [2, ");
+	EXPECT_MSG(PARSE(compare_parse, &c, err, "compare", "b", "n", "-m"), err,
+		   "--metric needs a value (PATTERN)");
+	EXPECT_MSG(PARSE(compare_parse, &c, err, "compare", "--bogus", "b", "n"), err,
+		   "unknown option '--bogus'");
+	EXPECT_MSG(PARSE(compare_parse, &c, err, "compare", "-x", "b", "n"), err,
+		   "unknown option '-x'");
+	EXPECT_MSG(PARSE(history_parse, &h, err, "history", "--permutations", "12"), err,
+		   "--permutations: 12 is out of range [99, 99999]");
+	EXPECT_MSG(PARSE(history_parse, &h, err, "history", "-c", "0.1"), err,
+		   "--confidence: 0.1 is out of range [0.5, 0.999]");
+	EXPECT_MSG(PARSE(export_parse, &e, err, "export", "--lava", "--kcidb", "r"), err,
+		   "give one of --kcidb, --lava, --result-txt");
+	EXPECT_MSG(PARSE(export_parse, &e, err, "export", "--lava", "--min-tail", "x", "r"),
+		   err, "--min-tail: 'x' is not a non-negative integer");
+	EXPECT_MSG(PARSE(run_parse_args, &r, err, "run", "--until-decided=soon", "s.ini"), err,
+		   "--until-decided: 'soon' is not a duration");
+	EXPECT_MSG(PARSE(run_parse_args, &r, err, "run", "-o", "", "s.ini"), err,
+		   "--output: the value is empty");
+	EXPECT_MSG(PARSE(knobs_parse_args, &k, err, "knobs", "set", "-d", "0", "a=1"), err,
+		   "--duration: ");
+	EXPECT_MSG(PARSE(knobs_parse_args, &k, err, "knobs", "show", "-d", "1s"), err,
+		   "--duration goes with 'set'");
+}
+
+/* The letters and names of one meaning each, where they are new. */
+static void test_new_spellings(void **state)
+{
+	struct history_args h;
+	struct baseline_args b;
+	struct run_args r;
+	struct knobs_args k;
+	char err[ERRBUF_LEN];
+
+	(void)state;
+	assert_int_equal(PARSE(history_parse, &h, err, "history", "-S", "s.db", "-t", "5",
+			       "-c", "0.99", "--scenario", "quick"), 0);
+	assert_string_equal(history_db(&h), "s.db");
+	assert_true(fabs(h.det.threshold - 0.05) < 1e-12);
+	assert_true(h.det.cpd.sig == 0.01);
+	assert_string_equal(h.scenario, "quick");
+	/* --confidence 0.95 is exactly the default level, not 1 - 0.95 in binary */
+	assert_int_equal(PARSE(history_parse, &h, err, "history", "--confidence", "0.95"), 0);
+	assert_true(h.det.cpd.sig == 0.05);
+	assert_int_equal(PARSE(history_parse, &h, err, "history", "add", "--store", "x.db",
+			       "r"), 0);
+	assert_string_equal(h.db, "x.db");
+	assert_int_equal(PARSE(baseline_parse, &b, err, "baseline", "-D", "/b", "-f", "save",
+			       "run"), 0);
+	assert_string_equal(b.root, "/b");
+	assert_true(b.force);
+	assert_int_equal(PARSE(run_parse_args, &r, err, "run", "-n", "--quick", "s.ini"), 0);
+	assert_true(r.o.dry_run && r.o.quick);
+	assert_int_equal(PARSE(run_parse_args, &r, err, "run", "--until-decided", "s.ini"), 0);
+	assert_true(r.until_decided);
+	assert_int_equal(r.o.until_decided_ns, 10 * 60 * NSEC_PER_SEC);
+	assert_int_equal(PARSE(run_parse_args, &r, err, "run", "--until-decided=2m", "s.ini"),
+			 0);
+	assert_int_equal(r.o.until_decided_ns, 2 * 60 * NSEC_PER_SEC);
+	assert_int_equal(PARSE(knobs_parse_args, &k, err, "knobs", "set", "-d", "3s", "a=1"), 0);
+	assert_int_equal(k.verb, KNOBS_SET);
+	assert_int_equal(k.hold_ns, 3 * NSEC_PER_SEC);
+	assert_int_equal(k.nassign, 1);
+}
+
+/* Old spellings still work, each with a note on stderr, and nothing else printed. */
+static void test_old_spellings(void **state)
+{
+	struct history_args h;
+	struct baseline_args b;
+	struct run_args r;
+	struct knobs_args k;
+	char err[ERRBUF_LEN];
+	const char *out;
+
+	(void)state;
+	stderr_begin();
+	assert_int_equal(PARSE(history_parse, &h, err, "history", "--db", "a.db", "-s", "q",
+			       "--significance", "0.01"), 0);
+	out = stderr_end();
+	assert_string_equal(h.db, "a.db");
+	assert_string_equal(h.scenario, "q");
+	assert_true(h.det.cpd.sig == 0.01);
+	assert_non_null(strstr(out, "'--db' is deprecated and goes away in the next release: "
+			       "use -S, --store"));
+	assert_non_null(strstr(out, "'-s' is deprecated"));
+	assert_non_null(strstr(out, "'--significance' is deprecated"));
+	stderr_begin();
+	assert_int_equal(PARSE(history_parse, &h, err, "history", "-d", "b.db"), 0);
+	out = stderr_end();
+	assert_string_equal(h.db, "b.db");
+	assert_non_null(strstr(out, "(-d means --duration)"));
+	stderr_begin();
+	assert_int_equal(PARSE(baseline_parse, &b, err, "baseline", "-d", "/b", "-n", "v1",
+			       "path"), 0);
+	out = stderr_end();
+	assert_string_equal(b.root, "/b");
+	assert_string_equal(b.name, "v1");
+	assert_non_null(strstr(out, "'-d' is deprecated"));
+	assert_non_null(strstr(out, "'-n' is deprecated"));
+	stderr_begin();
+	assert_int_equal(PARSE(run_parse_args, &r, err, "run", "-q", "s.ini"), 0);
+	out = stderr_end();
+	assert_true(r.o.quick);
+	assert_non_null(strstr(out, "use --quick"));
+	stderr_begin();
+	assert_int_equal(PARSE(knobs_parse_args, &k, err, "knobs", "set", "-t", "2s", "a=1"), 0);
+	assert_int_equal(k.hold_ns, 2 * NSEC_PER_SEC);
+	assert_int_equal(PARSE(knobs_parse_args, &k, err, "knobs", "set", "--time=1s", "a=1"),
+			 0);
+	assert_int_equal(k.hold_ns, NSEC_PER_SEC);
+	out = stderr_end();
+	assert_non_null(strstr(out, "'-t' is deprecated"));
+	assert_non_null(strstr(out, "'--time' is deprecated"));
+	/* the new spellings print nothing */
+	stderr_begin();
+	assert_int_equal(PARSE(history_parse, &h, err, "history", "-S", "a.db", "-c", "0.9"), 0);
+	assert_int_equal(PARSE(baseline_parse, &b, err, "baseline", "path", "-D", "/b"), 0);
+	out = stderr_end();
+	assert_string_equal(out, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +365,9 @@ int main(void)
 		cmocka_unit_test(test_baseline_args),
 		cmocka_unit_test(test_history_args),
 		cmocka_unit_test(test_export_args),
+		cmocka_unit_test(test_messages),
+		cmocka_unit_test(test_new_spellings),
+		cmocka_unit_test(test_old_spellings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

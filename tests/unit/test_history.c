@@ -246,6 +246,29 @@ static void test_refuse_bad_files(void **state)
 	assert_true(hstore_open(p, 0, &s, err) < 0);
 }
 
+/* issue 21.9: what SQLite says of a damaged store comes out as what is wrong with it */
+static void test_damaged_store(void **state)
+{
+	struct ctx *c = *state;
+	struct hstore_added r;
+	char err[ERRBUF_LEN];
+	struct hstore *s;
+
+	assert_int_equal(hstore_open(c->db, 0, &s, err), 0);
+	add_dir(s, c->a, &r);
+	/* rows that point at nothing: refused by the foreign keys */
+	assert_int_not_equal(hs_exec(s->db, "INSERT INTO value (cell_id, metric_id, value, count) "
+				     "VALUES (99999, 99999, 1, 1)", err), 0);
+	assert_non_null(strstr(err, "rows do not fit together"));
+	assert_non_null(strstr(err, "SQLite: FOREIGN KEY"));
+	/* a table changed by another program */
+	assert_int_equal(sqlite3_exec(s->db, "ALTER TABLE cell RENAME COLUMN ok TO ok2", NULL,
+				      NULL, NULL), SQLITE_OK);
+	assert_int_not_equal(hs_exec(s->db, "SELECT ok FROM cell", err), 0);
+	assert_non_null(strstr(err, "tables are not those deferbench made"));
+	hstore_close(s);
+}
+
 static void test_primary(void **state)
 {
 	(void)state;
@@ -265,6 +288,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_merge, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_forward, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refuse_bad_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_damaged_store, setup, teardown),
 		cmocka_unit_test(test_primary),
 	};
 

@@ -88,6 +88,39 @@ static void test_errors(void **state __unused)
 	expect_err(PARSE(&args, err, "tty", "=1"), err, "bad workload option name");
 }
 
+/*
+ * -i, --interval is load's; after the workload's name, --interval is the workload's
+ * when it has an option of that name (timer), as before load had one
+ */
+static void test_interval(void **state __unused)
+{
+	char err[ERRBUF_LEN];
+
+	assert_int_equal(PARSE(&args, err, "tty", "-i", "100ms"), 0);
+	assert_int_equal(args.intervals_ns, 100 * NSEC_PER_MSEC);
+	assert_int_equal(PARSE(&args, err, "tty", "--interval=200ms"), 0);
+	assert_int_equal(args.intervals_ns, 200 * NSEC_PER_MSEC);
+	assert_int_equal(args.nopts, 0);
+	assert_int_equal(PARSE(&args, err, "timer", "--interval", "2ms", "-i", "50ms"), 0);
+	assert_int_equal(args.intervals_ns, 50 * NSEC_PER_MSEC);
+	assert_int_equal(args.nopts, 1);
+	assert_string_equal(args.key[0], "interval");
+	assert_string_equal(args.val[0], "2ms");
+	assert_int_equal(PARSE(&args, err, "--interval", "300ms", "timer"), 0);
+	assert_int_equal(args.intervals_ns, 300 * NSEC_PER_MSEC);
+	assert_int_equal(args.nopts, 0);
+	/* the old spelling, with a note */
+	assert_int_equal(PARSE(&args, err, "timer", "--intervals", "100ms"), 0);
+	assert_int_equal(args.intervals_ns, 100 * NSEC_PER_MSEC);
+	expect_err(PARSE(&args, err, "tty", "-i", "10us"), err,
+		   "--interval: 10us is shorter than 1ms");
+	expect_err(PARSE(&args, err, "tty", "-i", "soon"), err,
+		   "--interval: 'soon' is not a duration");
+	expect_err(PARSE(&args, err, "tty", "-o", ""), err, "--output: the value is empty");
+	expect_err(PARSE(&args, err, "tty", "--seed", "x"), err,
+		   "--seed: 'x' is not a non-negative integer");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -95,6 +128,7 @@ int main(void)
 		cmocka_unit_test(test_global_opts_before_name),
 		cmocka_unit_test(test_defaults_and_list),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,6 +29,8 @@
 #define US 1000ULL
 
 static char dir[64];
+static int setup(void **state);
+static int teardown(void **state);
 
 /*
  * build_events - 100 NET_RX softirqs from 10 us on, raised 100 us apart on
@@ -429,6 +431,9 @@ static void lossy_outputs(struct result *r, uint64_t lost)
 	FILE *f;
 	int i;
 
+	/* a new directory for each: output files are never written over */
+	assert_int_equal(teardown(NULL), 0);
+	assert_int_equal(setup(NULL), 0);
 	assert_true(r->lossy);
 	assert_int_equal(r->lost_events, lost);
 	f = open_memstream(&text, &len);
@@ -540,18 +545,21 @@ static int teardown(void **state)
 	return rm_rf(dir);
 }
 
+/* Each test writes into a directory of its own: output files are never rewritten. */
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_json_roundtrip),
-		cmocka_unit_test(test_csv_roundtrip),
-		cmocka_unit_test(test_histogram_buckets),
-		cmocka_unit_test(test_intervals_csv),
-		cmocka_unit_test(test_bucket_text),
-		cmocka_unit_test(test_stats_parse),
-		cmocka_unit_test(test_lossy),
-		cmocka_unit_test(test_results_are_ours),
+		T(test_json_roundtrip),
+		T(test_csv_roundtrip),
+		T(test_histogram_buckets),
+		T(test_intervals_csv),
+		T(test_bucket_text),
+		T(test_stats_parse),
+		T(test_lossy),
+		T(test_results_are_ours),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,7 +14,6 @@
 #include <cmocka.h>
 
 #include "fixture.h"
-#include "outdir.h"
 #include "cli.h"
 #include "msg.h"
 #include "parse.h"
@@ -169,6 +168,42 @@ static void test_record_args(void **state)
 	assert_int_equal(record_parse_args(argc_of(help), help, &a, err), 1);
 }
 
+/* record's refused values, in the words the table gives every command */
+static void test_record_messages(void **state)
+{
+	char err[ERRBUF_LEN];
+	struct record_args a;
+	char *abc[] = { "record", "-b", "abc", NULL };
+	char *low[] = { "record", "--buffer-kb", "16", NULL };
+	char *high[] = { "record", "-b", "2097152", NULL };
+	char *ival[] = { "record", "-i", "1ms", NULL };
+	char *cpus[] = { "record", "--capture-cpus", "abc", NULL };
+	char *both[] = { "record", "--sched-all", "--no-sched", NULL };
+	char *nodir[] = { "record", "-S", "s.db", NULL };
+	char *ok[] = { "record", "-f", "-S", "s.db", "-o", "d", "-b", "64", "-i", "10ms", NULL };
+
+	(void)state;
+	assert_int_equal(record_parse_args(argc_of(abc), abc, &a, err), -EINVAL);
+	assert_string_equal(err, "--buffer-kb: 'abc' is not a non-negative integer");
+	assert_int_equal(record_parse_args(argc_of(low), low, &a, err), -EINVAL);
+	assert_string_equal(err, "--buffer-kb: 16 is out of range [64, 1048576]");
+	assert_int_equal(record_parse_args(argc_of(high), high, &a, err), -EINVAL);
+	assert_string_equal(err, "--buffer-kb: 2097152 is out of range [64, 1048576]");
+	assert_int_equal(record_parse_args(argc_of(ival), ival, &a, err), -EINVAL);
+	assert_string_equal(err, "--interval: 1ms is shorter than 10ms");
+	assert_int_equal(record_parse_args(argc_of(cpus), cpus, &a, err), -EINVAL);
+	assert_non_null(strstr(err, "--capture-cpus: "));
+	assert_int_equal(record_parse_args(argc_of(both), both, &a, err), -EINVAL);
+	assert_non_null(strstr(err, "contradict"));
+	assert_int_equal(record_parse_args(argc_of(nodir), nodir, &a, err), -EINVAL);
+	assert_non_null(strstr(err, "--store needs -o DIR"));
+	assert_int_equal(record_parse_args(argc_of(ok), ok, &a, err), 0);
+	assert_true(a.force);
+	assert_string_equal(a.store, "s.db");
+	assert_int_equal(a.buffer_kb, 64);
+	assert_int_equal(a.interval_ns, 10 * NSEC_PER_MSEC);
+}
+
 static void test_analyze_args(void **state)
 {
 	char err[ERRBUF_LEN];
@@ -221,139 +256,6 @@ static void test_ts(void **state)
 	assert_int_equal(parse_ts_ns("99999999999999999999", &v, err), -EINVAL);
 }
 
-/* mkfile - dir/name with some text, parents created */
-static void mkfile(const char *dir, const char *name)
-{
-	char path[1024], parent[1024], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(parent, sizeof(parent), "%s", path);
-	slash = strrchr(parent, '/');
-	*slash = '\0';
-	assert_int_equal(mkdir_p(parent, 0755), 0);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("x\n", f);
-	assert_int_equal(fclose(f), 0);
-}
-
-static bool exists(const char *dir, const char *name)
-{
-	char path[1024];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return access(path, F_OK) == 0;
-}
-
-static void test_outdir(void **state)
-{
-	char tmpl[] = "/tmp/deferbench-test-outdir.XXXXXX", path[700], err[ERRBUF_LEN];
-	char staging[600];
-	char *d = mkdtemp(tmpl);
-
-	(void)state;
-	assert_non_null(d);
-	/* absent and empty directories are fine */
-	snprintf(path, sizeof(path), "%s/new", d);
-	assert_int_equal(outdir_check(path, false, NULL, err), 0);
-	assert_int_equal(outdir_check(d, false, NULL, err), 0);
-	/* a directory with foreign files is never replaced, even with --force */
-	mkfile(d, "notes.txt");
-	assert_int_equal(outdir_check(d, true, NULL, err), -EINVAL);
-	assert_non_null(strstr(err, "notes.txt"));
-	assert_int_equal(unlink(fixture_path(d, "notes.txt")), 0);
-	/* earlier results need --force */
-	mkfile(d, "summary.json");
-	mkfile(d, "raw/cpu0.dat");
-	mkfile(d, "raw/formats/irq/softirq_raise");
-	mkfile(d, "plots/x.png");
-	assert_int_equal(outdir_check(d, false, NULL, err), -EINVAL);
-	assert_non_null(strstr(err, "--force"));
-	assert_int_equal(outdir_check(d, true, NULL, err), 0);
-	/* staging then commit replaces the results */
-	assert_int_equal(outdir_stage(d, staging, sizeof(staging), err), 0);
-	mkfile(staging, "softirq.csv");
-	assert_int_equal(outdir_commit(d, staging, err), 0);
-	assert_true(exists(d, "softirq.csv"));
-	assert_false(exists(d, "summary.json"));
-	assert_false(exists(d, "raw"));
-	assert_int_not_equal(access(staging, F_OK), 0);
-	/* a trailing slash stages beside the directory, never inside it */
-	snprintf(path, sizeof(path), "%s/", d);
-	assert_int_equal(outdir_stage(path, staging, sizeof(staging), err), 0);
-	assert_null(strstr(staging, "/.partial"));
-	assert_int_equal(outdir_commit(path, staging, err), 0);
-	assert_int_not_equal(access(staging, F_OK), 0);
-	assert_int_equal(rm_rf(d), 0);
-}
-
-/* issue 10.1: a summary.json among other files does not make them results */
-static void test_outdir_force_foreign(void **state)
-{
-	char *d = fixture_dir(), err[ERRBUF_LEN], staging[600], kept[600];
-	const char *const foreign[] = { "thesis.tex", "sub/data.bin", "raw/notes.txt",
-					"plots/keep/me.png", ".hidden", "summary.json.bak" };
-	size_t i;
-
-	(void)state;
-	for (i = 0; i < ARRAY_SIZE(foreign); i++) {
-		mkfile(d, "summary.json");
-		mkfile(d, "raw/capture.json");
-		mkfile(d, foreign[i]);
-		assert_int_equal(outdir_check(d, true, NULL, err), -EINVAL);
-		assert_non_null(strstr(err, "did not write"));
-		assert_int_equal(rm_rf(d), 0);
-		assert_int_equal(mkdir(d, 0700), 0);
-	}
-	/* a symbolic link, even with a result's name, is not followed nor removed */
-	mkfile(d, "summary.json");
-	assert_int_equal(symlink("/etc/passwd", fixture_path(d, "softirq.csv")), 0);
-	assert_int_equal(outdir_check(d, true, NULL, err), -EINVAL);
-	assert_int_equal(unlink(fixture_path(d, "softirq.csv")), 0);
-	/* a foreign file that appears during the run: the new results are kept aside */
-	assert_int_equal(outdir_check(d, true, NULL, err), 0);
-	assert_int_equal(outdir_stage(d, staging, sizeof(staging), err), 0);
-	mkfile(staging, "summary.json");
-	mkfile(d, "thesis.tex");
-	snprintf(kept, sizeof(kept), "%s", staging);
-	assert_int_not_equal(outdir_commit(d, staging, err), 0);
-	assert_true(exists(d, "thesis.tex"));
-	assert_int_equal(staging[0], '\0');	/* kept: abort must not remove it */
-	assert_non_null(strstr(err, kept));	/* the message says where they are */
-	assert_int_equal(rm_rf(kept), 0);
-	fixture_free(d);
-}
-
-/* issue 10.2: the output directory is, holds or lies in an input */
-static void test_outdir_inputs(void **state)
-{
-	char *d = fixture_dir(), err[ERRBUF_LEN], cap[700], raw[700], out[700];
-	const char *inputs[] = { raw, NULL };
-
-	(void)state;
-	snprintf(cap, sizeof(cap), "%s/cap", d);
-	snprintf(raw, sizeof(raw), "%s/cap/raw", d);
-	mkfile(d, "cap/summary.json");
-	mkfile(d, "cap/raw/cpu0.dat");
-	assert_int_equal(outdir_check(cap, true, inputs, err), -EINVAL);
-	assert_non_null(strstr(err, "input"));
-	snprintf(out, sizeof(out), "%s/cap/", d);
-	assert_int_equal(outdir_check(out, true, inputs, err), -EINVAL);
-	snprintf(out, sizeof(out), "%s/cap/../cap", d);
-	assert_int_equal(outdir_check(out, true, inputs, err), -EINVAL);
-	assert_int_equal(outdir_check(raw, true, inputs, err), -EINVAL);
-	snprintf(out, sizeof(out), "%s/cap/raw/formats", d);
-	assert_int_equal(outdir_check(out, true, inputs, err), -EINVAL);
-	/* beside the raw capture is fine */
-	snprintf(out, sizeof(out), "%s/cap/again", d);
-	assert_int_equal(outdir_check(out, true, inputs, err), 0);
-	snprintf(out, sizeof(out), "%s/other", d);
-	assert_int_equal(outdir_check(out, true, inputs, err), 0);
-	assert_true(exists(d, "cap/raw/cpu0.dat"));
-	fixture_free(d);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,11 +263,9 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_record_args),
+		cmocka_unit_test(test_record_messages),
 		cmocka_unit_test(test_analyze_args),
 		cmocka_unit_test(test_ts),
-		cmocka_unit_test(test_outdir),
-		cmocka_unit_test(test_outdir_force_foreign),
-		cmocka_unit_test(test_outdir_inputs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -105,7 +105,8 @@ static void test_summary_malformed(void **state)
 	assert_non_null(strstr(err, "field 'softirq[0].delay_ns.p99' missing"));
 	assert_non_null(strstr(err, "summary.json"));
 	assert_int_equal(load_mutated("\"cpu\": -1", "\"cpu\": \"all\"", err), -EINVAL);
-	assert_non_null(strstr(err, "field 'softirq[0].cpu' is a string, expected a number"));
+	assert_non_null(strstr(err, "field 'softirq[0].cpu' is a string (\"all\"), expected a "
+			       "whole number"));
 	assert_int_equal(load_mutated("deferbench/1", "deferbench/2", err), -EINVAL);
 	assert_non_null(strstr(err, "field 'schema' is 'deferbench/2'"));
 	assert_int_equal(load_mutated("\"lossy\": false", "\"lossy\": 0", err), -EINVAL);
@@ -173,14 +174,14 @@ static void test_summary_wakeup_malformed(void **state)
 	(void)state;
 	assert_int_equal(load_mutated("\"thread_wakeup\": {", "\"thread_wakeup\": [], \"x\": {",
 				      err), -EINVAL);
-	assert_non_null(strstr(err, "field 'thread_wakeup' is an array, expected an object"));
+	assert_non_null(strstr(err, "field 'thread_wakeup' is an array ([]), expected an object"));
 	assert_non_null(strstr(err, "summary.json"));
 	assert_int_equal(load_mutated("\"workers\"", "\"worker\"", err), -EINVAL);
 	assert_non_null(strstr(err, "field 'thread_wakeup.workers' missing"));
 	assert_int_equal(load_mutated("\"ksoftirqd\": [", "\"ksoftirqd\": 0, \"k\": [", err),
 			 -EINVAL);
-	assert_non_null(strstr(err, "field 'thread_wakeup.ksoftirqd' is a number, expected an "
-			       "array"));
+	assert_non_null(strstr(err, "field 'thread_wakeup.ksoftirqd' is a whole number (0), "
+			       "expected an array"));
 	assert_int_equal(load_mutated("\"ksoftirqd\": [ {", "\"ksoftirqd\": [ 3, {", err),
 			 -EINVAL);
 	assert_non_null(strstr(err, "field 'thread_wakeup.ksoftirqd[0]' is not an object"));
@@ -194,7 +195,7 @@ static void test_summary_wakeup_malformed(void **state)
 	assert_non_null(strstr(err, "thread_wakeup.ksoftirqd[0].wakeup_ns"));
 	assert_non_null(strstr(err, "inconsistent"));
 	assert_int_equal(load_mutated("\"pool\": \"cpu1H\"", "\"pool\": 12", err), -EINVAL);
-	assert_non_null(strstr(err, "field 'thread_wakeup.workers[1].pool' is a number"));
+	assert_non_null(strstr(err, "field 'thread_wakeup.workers[1].pool' is a whole number (12)"));
 	assert_int_equal(load_mutated("\"pool\": \"cpu1H\"", "\"pool\": \"\"", err), -EINVAL);
 	assert_non_null(strstr(err, "field 'thread_wakeup.workers[1].pool' is empty"));
 	assert_int_equal(load_mutated("\"pool\": \"cpu1H\"", "\"pool\": \"unbound10\"", err),

@@ -2,7 +2,7 @@
 /*
  * test_report.c - report_write() on synthetic runs, without plots (no gnuplot needed):
  * the thread wakeup table, tables/wakeup.csv and its finding, files from before
- * thread_wakeup, and the clearing of an earlier report's plots/ and tables/.
+ * thread_wakeup, and what the output writer lets a report replace (outw.h).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -22,6 +22,7 @@
 #include "synth.h"
 #include "msg.h"
 #include "file.h"
+#include "outw.h"
 
 static void small(struct synth_opts *o)
 {
@@ -143,42 +144,78 @@ static bool exists(const char *dir, const char *name)
 	return !lstat(fixture_path(dir, name), &st);
 }
 
-/* plots/ and tables/ lose only the report's own kinds of regular files */
-static void test_report_clears_stale(void **state)
+/* report_into - report run into out through the output writer; 0 or -errno */
+static int report_into(const char *run_dir, const char *out, bool force, char *err)
 {
-	static const char *const gone[] = { "out/plots/pctl-old-rtt.png",
-		"out/plots/pctl-old-rtt.svg", "out/plots/pctl-old-rtt.gp",
-		"out/plots/pctl-old-rtt-0.dat", "out/plots/pctl-old-rtt.log",
-		"out/tables/old.csv" };
-	static const char *const kept[] = { "out/plots/notes.txt", "out/plots/.hidden.png",
-		"out/plots/sub/deep.png", "out/tables/README", "out/keep.png", "elsewhere.png" };
-	char *d = fixture_dir(), target[4096], *text;
+	static const char *const names[] = { "report.md", "report.html", "tables", NULL };
+	struct report_opts ro = { .plots = false, .top_wq = 10 };
+	struct outw w;
+	struct run run;
+	char **in;
+	int ret;
+
+	assert_int_equal(run_load(run_dir, &run, err), 0);
+	in = run_inputs(&run);
+	assert_non_null(in);
+	ret = outw_open(&w, out, &(struct outw_opts){ .kind = OUTW_INTO, .by = "report",
+			.force = force, .inputs = (const char *const *)in, .names = names }, err);
+	if (!ret) {
+		ro.outdir = outw_dir(&w);
+		ret = report_write(&run, &ro, err);
+		ret = ret ?: outw_commit(&w, err);
+		outw_abort(&w);
+	}
+	run_inputs_free(in);
+	run_free(&run);
+	return ret;
+}
+
+/*
+ * An earlier report is replaced whole with --force, and only when every file of it is
+ * the report's own, unchanged: a stale table goes, anything else refuses the report and
+ * stays as it is (a file of the user's, a link, a changed table).
+ */
+static void test_report_replaces_own_only(void **state)
+{
+	char *d = fixture_dir(), run[4096], out[4096], err[ERRBUF_LEN], target[4096], *text;
 	struct synth_opts o;
-	size_t i;
 
 	(void)state;
-	for (i = 0; i < ARRAY_SIZE(gone); i++)
-		fixture_write(d, gone[i], "old\n");
-	for (i = 0; i < ARRAY_SIZE(kept); i++)
-		fixture_write(d, kept[i], "keep\n");
-	mkdir(fixture_path(d, "out/plots/dir.png"), 0755);
-	snprintf(target, sizeof(target), "%s", fixture_path(d, "elsewhere.png"));
-	assert_int_equal(symlink(target, fixture_path(d, "out/plots/link.png")), 0);
 	small(&o);
-	report(d, &o);
-	for (i = 0; i < ARRAY_SIZE(gone); i++)
-		if (exists(d, gone[i]))
-			fail_msg("%s survived the report", gone[i]);
-	for (i = 0; i < ARRAY_SIZE(kept); i++)
-		if (!exists(d, kept[i]))
-			fail_msg("%s was removed", kept[i]);
-	assert_true(exists(d, "out/plots/dir.png"));
-	assert_true(exists(d, "out/plots/link.png"));	/* a link is not the report's */
-	text = slurp(d, "elsewhere.png");
+	snprintf(run, sizeof(run), "%s/run", d);
+	snprintf(out, sizeof(out), "%s/out", d);
+	assert_int_equal(synth_run(run, &o), 0);
+	assert_int_equal(report_into(run, out, false, err), 0);
+	assert_true(exists(d, "out/.deferbench-manifest.json"));
+	/* again: refused without force, done with it */
+	assert_int_equal(report_into(run, out, false, err), -EEXIST);
+	assert_non_null(strstr(err, "pass --force"));
+	fixture_write(d, "out/tables/stale.csv", "old\n");
+	assert_int_equal(report_into(run, out, true, err), -EEXIST);
+	assert_non_null(strstr(err, "stale.csv"));
+	assert_int_equal(unlink(fixture_path(d, "out/tables/stale.csv")), 0);
+	assert_int_equal(report_into(run, out, true, err), 0);
+	/* a link planted among the tables is never written through nor removed */
+	fixture_write(d, "elsewhere.csv", "keep\n");
+	snprintf(target, sizeof(target), "%s", fixture_path(d, "elsewhere.csv"));
+	assert_int_equal(symlink(target, fixture_path(d, "out/tables/link.csv")), 0);
+	assert_int_equal(report_into(run, out, true, err), -EEXIST);
+	assert_non_null(strstr(err, "symbolic link"));
+	assert_true(exists(d, "out/tables/link.csv"));
+	text = slurp(d, "elsewhere.csv");
 	assert_string_equal(text, "keep\n");
 	free(text);
-	assert_true(exists(d, "out/tables/wakeup.csv"));	/* and the new tables are there */
-	assert_true(exists(d, "out/report.md"));
+	assert_int_equal(unlink(fixture_path(d, "out/tables/link.csv")), 0);
+	/* a table changed by hand is no longer the report's */
+	fixture_write(d, "out/tables/cells.csv", "mine\n");
+	assert_int_equal(report_into(run, out, true, err), -EEXIST);
+	assert_non_null(strstr(err, "changed since"));
+	text = slurp(d, "out/tables/cells.csv");
+	assert_string_equal(text, "mine\n");
+	free(text);
+	/* the run is the report's input: never its output */
+	snprintf(out, sizeof(out), "%s/run/cells", d);
+	assert_int_not_equal(report_into(run, out, true, err), 0);
 	fixture_free(d);
 }
 
@@ -187,7 +224,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report_wakeup),
 		cmocka_unit_test(test_report_wakeup_absent),
-		cmocka_unit_test(test_report_clears_stale),
+		cmocka_unit_test(test_report_replaces_own_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -65,6 +65,24 @@ static void test_parse(void **state)
 	assert_int_equal(top_parse_args(argc_of(short_ival), short_ival, &a, err), -EINVAL);
 	assert_int_equal(top_parse_args(argc_of(short_dur), short_dur, &a, err), -EINVAL);
 	assert_int_equal(top_parse_args(argc_of(extra), extra, &a, err), -EINVAL);
+	/* the words of the refusals; the capture options record has; -n is --rows' old -n */
+	{
+		char *ival[] = { "top", "-i", "10ms", NULL };
+		char *cap[] = { "top", "--rows", "5", "--no-sched", "--capture-cpus", "0", NULL };
+		char *old[] = { "top", "-n", "7", NULL };
+
+		assert_int_equal(top_parse_args(argc_of(bad_sort), bad_sort, &a, err), -EINVAL);
+		assert_string_equal(err, "--sort: 'fast' is none of items, p99, max, cpu, "
+				    "inflight, name");
+		assert_int_equal(top_parse_args(argc_of(ival), ival, &a, err), -EINVAL);
+		assert_string_equal(err, "--interval: 10ms is shorter than 100ms");
+		assert_int_equal(top_parse_args(argc_of(cap), cap, &a, err), 0);
+		assert_int_equal(a.rows, 5);
+		assert_true(a.no_sched);
+		assert_string_equal(a.capture_cpus, "0");
+		assert_int_equal(top_parse_args(argc_of(old), old, &a, err), 0);
+		assert_int_equal(a.rows, 7);
+	}
 }
 
 struct seen {

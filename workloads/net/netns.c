@@ -201,7 +201,8 @@ int netns_pair_open(struct netns_pair *p, const struct netns_opts *o, char *errb
 		return set_err(errbuf, "napi_prio must be 1..99, and needs napi=threaded");
 	if (o->napi == NETNS_NAPI_THREADED && o->tso)
 		warn_msg("napi=threaded with tso=on: local TCP/UDP bypasses veth's NAPI (per-CPU "
-			 "backlog, NET_RX softirq); the napi threads will see little traffic");
+			 "backlog, NET_RX softirq): the napi threads will not poll it, and the run "
+			 "fails its NAPI check");
 
 	for (side = NETNS_A; side <= NETNS_B; side++) {
 		err = ns_create();
@@ -298,6 +299,27 @@ int netns_napi_threads(const struct netns_pair *p, pid_t *pids, int max)
 	}
 	closedir(d);
 	return n;
+}
+
+int netns_napi_switches(pid_t pid, uint64_t *n)
+{
+	char path[48], buf[2048], *v;
+	uint64_t sum = 0, x;
+	int err, found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	err = read_file(path, buf, sizeof(buf));
+	if (err)
+		return err == -ENOENT ? -ESRCH : err;
+	for (v = buf; (v = strstr(v, "ctxt_switches:\t")); found++) {
+		v += strlen("ctxt_switches:\t");
+		x = strtoull(v, NULL, 10);
+		sum += x;
+	}
+	if (found != 2)
+		return -EPROTO;		/* voluntary_ and nonvoluntary_ctxt_switches */
+	*n = sum;
+	return 0;
 }
 
 int netns_names(pid_t pid, unsigned int instance, char a[IFNAMSIZ], char b[IFNAMSIZ])

@@ -118,6 +118,21 @@ int netns_run(const struct netns_pair *p, enum netns_side side, int (*fn)(void *
 int netns_napi_threads(const struct netns_pair *p, pid_t *pids, int max);
 
 /*
+ * netns_napi_switches - how many times thread @pid has been switched out (voluntary
+ * and not): a napi/ kthread sleeps after each round of polls, so this grows by one
+ * at least each time it polled. 0, -ESRCH when it is gone, or -errno.
+ */
+int netns_napi_switches(pid_t pid, uint64_t *n);
+
+/*
+ * netns_napi_check - the pair polls where opts.napi says, as far as the devices show
+ * it: 'threaded' of both ends reads back 1 (napi=threaded) or 0, and napi/ kthreads
+ * exist (at least one per end) or none does. 0, or -errno with errbuf saying what
+ * differs. Whether the threads did the polling is the caller's to see (they ran).
+ */
+int netns_napi_check(const struct netns_pair *p, char *errbuf);
+
+/*
  * netns_set_napi - switch a running pair's NAPI between softirq and threaded (and the
  * napi/ kthreads' SCHED_FIFO priority, 0 = SCHED_OTHER), both ends, and check it took:
  * two kthreads when threaded, none when not. 0 or -errno with errbuf.

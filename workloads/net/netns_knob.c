@@ -306,6 +306,57 @@ int netns_knob_napi(struct netns_pair *p, char *errbuf)
 	return threaded ? napi_sched(pids, n < 8 ? n : 8, p->opts.napi_prio, errbuf) : 0;
 }
 
+struct threaded_args {
+	const char *ifname;
+	char val[16];
+};
+
+/* read_threaded - in the namespace: what class/net/DEV/threaded reads */
+static int read_threaded(void *arg)
+{
+	struct threaded_args *a = arg;
+	char path[96];
+	int sysfs, err;
+
+	sysfs = sysfs_mount(NULL);
+	if (sysfs < 0)
+		return sysfs;
+	snprintf(path, sizeof(path), "class/net/%s/threaded", a->ifname);
+	err = read_at(sysfs, path, a->val, sizeof(a->val));
+	close(sysfs);
+	return err;
+}
+
+int netns_napi_check(const struct netns_pair *p, char *errbuf)
+{
+	bool threaded = p->opts.napi == NETNS_NAPI_THREADED;
+	struct threaded_args a;
+	pid_t pids[8];
+	int side, err, n;
+
+	for (side = NETNS_A; side <= NETNS_B; side++) {
+		a.ifname = p->ifname[side];
+		err = netns_run(p, side, read_threaded, &a);
+		if (err)
+			return set_err(errbuf, "cannot read class/net/%s/threaded: %s",
+				       a.ifname, strerror(-err)), err;
+		if (strcmp(a.val, threaded ? "1" : "0"))
+			return set_err(errbuf, "class/net/%s/threaded reads %s, not %s: napi=%s "
+				       "was undone", a.ifname, a.val, threaded ? "1" : "0",
+				       netns_napi_name(p->opts.napi)), -EIO;
+	}
+	n = netns_napi_threads(p, pids, (int)ARRAY_SIZE(pids));
+	if (n < 0)
+		return set_err(errbuf, "cannot list the napi/ threads: %s", strerror(-n)), n;
+	if (threaded && n < 2)
+		return set_err(errbuf, "napi=threaded, but %d napi/%s* kthreads exist", n,
+			       p->ifname[NETNS_A]), -ESRCH;
+	if (!threaded && n)
+		return set_err(errbuf, "napi=softirq, but %d napi/%s* kthreads exist", n,
+			       p->ifname[NETNS_A]), -EIO;
+	return 0;
+}
+
 int netns_rps_parse(const char *s, cpu_set_t *set, const char *online_override, char *errbuf)
 {
 	char why[ERRBUF_LEN];

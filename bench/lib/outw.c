@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * outw.c - the output writer (see outw.h): the target checked before the work and a
+ * staging directory made for it (the commit: outw_commit.c; the primitives and the
+ * staging log: outw_stage.c; the checks against inputs and system directories:
+ * outw_check.c).
+ */
+#include "outw.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "msg.h"
+#include "outw_int.h"
+#include "outdir.h"
+#include "owned.h"
+
+/* split - dir and last name of path (trailing slashes dropped): -EINVAL for no name */
+static int split(const char *path, char *dir, size_t dlen, char *name)
+{
+	char tmp[PATH_MAX], *slash;
+	size_t n;
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (n = strlen(tmp); n > 1 && tmp[n - 1] == '/'; n--)
+		tmp[n - 1] = '\0';
+	slash = strrchr(tmp, '/');
+	snprintf(name, NAME_MAX + 1, "%s", slash ? slash + 1 : tmp);
+	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
+		return -EINVAL;
+	if (!slash)
+		snprintf(dir, dlen, ".");
+	else if (slash == tmp)
+		snprintf(dir, dlen, "/");
+	else
+		snprintf(dir, dlen, "%.*s", (int)(slash - tmp), tmp);
+	return 0;
+}
+
+/* refuse_system - fd (shown as shown) is or lies in a system directory */
+static int refuse_system(const struct outw *w, int fd, bool exact, const char *shown,
+			 char *errbuf)
+{
+	const char *sys = outw_system_dir(fd, exact);
+
+	if (!sys)
+		return 0;
+	return set_errno(errbuf, -EPERM, "%s: refusing to write %s %s: %s is a system "
+			 "directory; choose a directory of your own", w->o.by,
+			 exact ? "into" : "under", shown, sys);
+}
+
+/*
+ * check_ancestor - before dir is made: what mkdir -p starts from (its nearest ancestor
+ * that exists) is no system directory and lies in no input
+ */
+static int check_ancestor(const struct outw *w, const char *dir, char *errbuf)
+{
+	char probe[PATH_MAX], name[NAME_MAX + 1], up[PATH_MAX];
+	int fd, ret;
+
+	snprintf(probe, sizeof(probe), "%s", dir);
+	while ((fd = open(probe, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 && errno == ENOENT &&
+	       !split(probe, up, sizeof(up), name))
+		snprintf(probe, sizeof(probe), "%s", up);
+	if (fd < 0)
+		return set_errno(errbuf, -errno, "%s: cannot create %s: %s is %s", w->o.by, dir,
+				 probe, errno == ENOTDIR ? "not a directory" : strerror(errno));
+	ret = refuse_system(w, fd, false, dir, errbuf);
+	ret = ret ?: outw_check_inside(w, fd, w->target, false, errbuf);
+	close(fd);
+	return ret;
+}
+
+/*
+ * open_dir - the directory dir as an fd, made (with what is missing above it) when it
+ * is not there; with a base, its components below base are never links
+ */
+static int open_dir(const struct outw *w, const char *dir, char *errbuf)
+{
+	char name[NAME_MAX + 1];
+	const char *rel, *p;
+	int fd, next, ret;
+
+	if (w->o.base) {
+		fd = open(w->o.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT) {
+			ret = check_ancestor(w, w->o.base, errbuf);
+			if (ret)
+				return ret;
+			if (!mkdir_p(w->o.base, 0755))
+				fd = open(w->o.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		}
+		if (fd < 0)
+			return set_errno(errbuf, -errno, "%s: cannot use %s: %s", w->o.by,
+					 w->o.base, strerror(errno));
+		ret = refuse_system(w, fd, false, w->o.base, errbuf);
+		ret = ret ?: outw_check_inside(w, fd, w->target, false, errbuf);
+		rel = dir + strlen(w->o.base);
+		for (p = rel; !ret && *p; p += *p ? 1 : 0) {
+			while (*p == '/')
+				p++;
+			snprintf(name, sizeof(name), "%.*s", (int)strcspn(p, "/"), p);
+			p += strlen(name);
+			if (!*name)
+				break;
+			if (mkdirat(fd, name, 0755) && errno != EEXIST)
+				ret = -errno;
+			next = ret ? -1 : openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+						 O_CLOEXEC);
+			if (!ret && next < 0)
+				ret = errno == ELOOP || errno == ENOTDIR ? -ENOTDIR : -errno;
+			if (ret)
+				set_errno(errbuf, ret, "%s: cannot use %.*s: %s", w->o.by,
+					  (int)(p - dir), dir, ret == -ENOTDIR ? "it is a symbolic "
+					  "link or not a directory (deferbench does not write through "
+					  "links)" : strerror(-ret));
+			close(fd);
+			fd = next;
+		}
+		if (ret && fd >= 0)
+			close(fd);
+		return ret ? ret : fd;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0 || errno != ENOENT) {
+		if (fd < 0)
+			return set_errno(errbuf, -errno, "%s: cannot use %s: %s", w->o.by, dir,
+					 errno == ENOTDIR ? "a part of it is not a directory" :
+					 strerror(errno));
+		return fd;
+	}
+	ret = check_ancestor(w, dir, errbuf);
+	if (ret)
+		return ret;
+	ret = mkdir_p(dir, 0755);
+	fd = ret ? ret : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return set_errno(errbuf, ret ? ret : -errno, "%s: cannot create %s: %s", w->o.by,
+				 dir, strerror(ret ? -ret : errno));
+	return fd;
+}
+
+int outw_first_entry(int dirfd, char *name, size_t len)
+{
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), found = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		found = -errno;
+		if (fd >= 0)
+			close(fd);
+		return found;
+	}
+	while (!found && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    !manifest_bookkeeping(de->d_name)) {
+			snprintf(name, len, "%s", de->d_name);
+			found = 1;
+		}
+	closedir(d);
+	return found;
+}
+
+/* why_not - why rel under dirfd is not deferbench's (m lists what is) */
+static const char *why_not(const struct manifest *m, int dirfd, const char *rel)
+{
+	const char *base;
+	struct stat st;
+	int pfd;
+
+	if (m->untrusted)
+		return "its directory's manifest cannot be trusted";
+	pfd = parent_beneath(dirfd, rel, &base);
+	if (pfd < 0)
+		return "a directory on its way is a symbolic link";
+	if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW))
+		st.st_mode = 0;
+	close(pfd);
+	if (S_ISLNK(st.st_mode))
+		return "it is a symbolic link deferbench did not make";
+	if (!S_ISREG(st.st_mode))
+		return "it is not a regular file";
+	if (!manifest_find(m, rel))
+		return "deferbench did not write it (no manifest lists it)";
+	return "it was changed since deferbench wrote it";
+}
+
+int outw_check_name(const struct outw *w, const struct manifest *m, const char *name,
+		    char *errbuf)
+{
+	char shown[PATH_MAX + NAME_MAX + 2], why[PATH_MAX];
+	struct stat st, fst;
+	const struct mf_file *f;
+	int ret;
+
+	if (fstatat(w->pfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return errno == ENOENT ? 0 : set_errno(errbuf, -errno, "%s: cannot use %s/%s: "
+						       "%s", w->o.by, w->target, name,
+						       strerror(errno));
+	snprintf(shown, sizeof(shown), "%s/%s", w->target, name);
+	if (w->o.kind == OUTW_FILE)
+		snprintf(shown, sizeof(shown), "%s", w->target);
+	ret = outw_check_entry(w, shown, &st, errbuf);
+	if (!ret && !fstatat(w->pfd, name, &fst, 0))
+		ret = outw_check_entry(w, shown, &fst, errbuf);
+	if (ret)
+		return ret;
+	ret = manifest_owns(m, w->pfd, name, why, sizeof(why));
+	if (ret < 0)
+		return set_errno(errbuf, ret, "%s: cannot read %s: %s", w->o.by, shown,
+				 strerror(-ret));
+	if (!ret && !strcmp(why, name))
+		return set_errno(errbuf, -EEXIST, "%s: %s exists and is not deferbench's: %s; "
+				 "deferbench replaces only files it wrote, unchanged (those %s "
+				 "lists): remove it yourself, or write elsewhere", w->o.by, shown,
+				 why_not(m, w->pfd, why), MANIFEST_NAME);
+	if (!ret)
+		return set_errno(errbuf, -EEXIST, "%s: %s holds '%s', which is not deferbench's: "
+				 "%s; deferbench replaces only files it wrote, unchanged (those %s "
+				 "lists): remove it yourself, or write elsewhere", w->o.by, shown,
+				 why + strlen(name) + 1, why_not(m, w->pfd, why), MANIFEST_NAME);
+	if (!w->o.force) {
+		f = S_ISREG(st.st_mode) ? manifest_find(m, name) : NULL;
+		return set_errno(errbuf, -EEXIST, "%s: %s exists (written by deferbench%s%s); "
+				 "pass %s to replace it, or write elsewhere", w->o.by, shown,
+				 f && *f->by ? " " : "", f ? f->by : "", w->o.force_opt);
+	}
+	return 0;
+}
+
+/* home_dir - dirfd is the directory the command writes into by default (o->home) */
+static bool home_dir(const struct outw *w, int dirfd)
+{
+	struct stat a, b;
+
+	return w->o.home && !stat(w->o.home, &a) && !fstat(dirfd, &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+/* check_into - the target directory (w->pfd) of OUTW_INTO or OUTW_FILE */
+static int check_into(struct outw *w, char *errbuf)
+{
+	char entry[NAME_MAX + 1], dir[PATH_MAX];
+	struct manifest m;
+	const char *const *n;
+	int ret;
+
+	if (w->o.kind == OUTW_FILE && split(w->target, dir, sizeof(dir), entry))
+		return -EINVAL;
+	ret = refuse_system(w, w->pfd, true, w->o.kind == OUTW_FILE ? dir : w->target, errbuf);
+	ret = ret ?: outw_check_inside(w, w->pfd, w->target, w->o.kind == OUTW_INTO, errbuf);
+	if (ret)
+		return ret;
+	ret = manifest_load(w->pfd, &m);
+	if (ret)
+		return set_errno(errbuf, ret, "%s: out of memory", w->o.by);
+	if (m.untrusted)
+		ret = set_errno(errbuf, -EPERM, "%s: %s/%s cannot be trusted (%s): deferbench will "
+				"not add to it; remove it, or write elsewhere", w->o.by,
+				w->o.kind == OUTW_FILE ? dir : w->target, MANIFEST_NAME, m.why);
+	if (!ret && w->o.kind == OUTW_INTO && !m.present && !home_dir(w, w->pfd) &&
+	    outw_first_entry(w->pfd, entry, sizeof(entry)) > 0)
+		ret = set_errno(errbuf, -EEXIST, "%s: %s holds '%s' and is no directory deferbench "
+				"wrote (it has no %s): %s writes into a new or empty directory%s, "
+				"or one deferbench wrote; choose another", w->o.by, w->target,
+				entry, MANIFEST_NAME, w->o.by, w->o.home ? ", the run's own" : "");
+	if (w->o.kind == OUTW_FILE && !ret)
+		ret = outw_check_name(w, &m, w->name, errbuf);
+	for (n = w->o.names; !ret && n && *n; n++)
+		ret = outw_check_name(w, &m, *n, errbuf);
+	manifest_free(&m);
+	return ret;
+}
+
+/* check_whole - the target of a staging directory that becomes it (w->name in w->pfd) */
+static int check_whole(struct outw *w, bool *exists, char *errbuf)
+{
+	char entry[PATH_MAX], why[PATH_MAX];
+	struct manifest m;
+	struct stat st, fst;
+	int fd, ret;
+
+	*exists = false;
+	ret = refuse_system(w, w->pfd, false, w->target, errbuf);
+	ret = ret ?: outw_check_inside(w, w->pfd, w->target, false, errbuf);
+	if (ret)
+		return ret;
+	if (fstatat(w->pfd, w->name, &st, AT_SYMLINK_NOFOLLOW))
+		return errno == ENOENT ? 0 : set_errno(errbuf, -errno, "%s: cannot use %s: %s",
+						       w->o.by, w->target, strerror(errno));
+	*exists = true;
+	if (!fstatat(w->pfd, w->name, &fst, 0) &&
+	    (ret = outw_check_entry(w, w->target, &fst, errbuf)))
+		return ret;
+	if (S_ISLNK(st.st_mode))
+		return set_errno(errbuf, -ELOOP, "%s: %s is a symbolic link: deferbench does not "
+				 "write through links; name the directory itself", w->o.by,
+				 w->target);
+	if (!S_ISDIR(st.st_mode))
+		return set_errno(errbuf, -ENOTDIR, "%s: %s exists and is not a directory",
+				 w->o.by, w->target);
+	fd = openat(w->pfd, w->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return set_errno(errbuf, -errno, "%s: cannot use %s: %s", w->o.by, w->target,
+				 strerror(errno));
+	ret = refuse_system(w, fd, true, w->target, errbuf);
+	if (!ret)
+		ret = outw_first_entry(fd, entry, sizeof(entry));
+	if (ret < 0 && !errbuf[0])
+		set_errno(errbuf, ret, "%s: cannot read %s: %s", w->o.by, w->target,
+			  strerror(-ret));
+	if (ret == 1 && w->o.kind == OUTW_LIVE)
+		ret = set_errno(errbuf, -EEXIST, "%s: %s is not empty (it holds '%s'): a %s goes "
+				"into a new or empty directory; choose another", w->o.by, w->target,
+				entry, w->o.by);
+	if (ret == 1) {
+		ret = manifest_load(fd, &m);
+		ret = ret ?: manifest_owns(&m, fd, "", why, sizeof(why));
+		if (!ret)
+			ret = set_errno(errbuf, -EEXIST, "%s: %s holds '%s', which is not "
+					"deferbench's: %s; %s only replaces deferbench's own files, "
+					"unchanged (those %s lists): choose another directory",
+					w->o.by, w->target, why, why_not(&m, fd, why),
+					w->o.force_opt, MANIFEST_NAME);
+		else if (ret == 1 && !w->o.force)
+			ret = set_errno(errbuf, -EEXIST, "%s: %s already holds results; use %s "
+					"to replace them, or choose another directory", w->o.by,
+					w->target, w->o.force_opt);
+		else if (ret == 1)
+			ret = 0;
+		manifest_free(&m);
+	}
+	close(fd);
+	return ret < 0 ? ret : 0;
+}
+
+/* make_staging - the staging directory sname in pfd, journaled, with its log */
+static int make_staging(struct outw *w, const char *pdir, char *errbuf)
+{
+	int ret;
+
+	if (w->whole)
+		ret = snprintf(w->sname, sizeof(w->sname), "%s.partial-%d", w->name, (int)w->pid);
+	else
+		ret = snprintf(w->sname, sizeof(w->sname), ".deferbench.partial-%d", (int)w->pid);
+	if (ret >= (int)sizeof(w->sname) || (size_t)snprintf(w->stage, sizeof(w->stage),
+	    "%s%s%s", pdir, strcmp(pdir, "/") ? "/" : "", w->sname) >= sizeof(w->stage))
+		return set_errno(errbuf, -ENAMETOOLONG, "%s: the output's name is too long: %s",
+				 w->o.by, w->target);
+	/* one left by a dead process that had our pid: what its log names goes */
+	ret = outw_remove_staged(w->pfd, w->sname);
+	if (ret == -ENOENT)
+		ret = results_remove(w->stage);	/* an older deferbench's */
+	if (ret)
+		return set_errno(errbuf, ret, "%s: %s is in the way (%s); remove it or choose "
+				 "another directory", w->o.by, w->stage, ret == -ENOTEMPTY ?
+				 "it holds files deferbench did not write" : strerror(-ret));
+	/* journaled first: after a SIGKILL, 'deferbench restore' removes it */
+	owned_add(OWN_STAGING, w->stage);
+	if (mkdirat(w->pfd, w->sname, 0700)) {
+		ret = -errno;
+		owned_forget(OWN_STAGING, w->stage);
+		return set_errno(errbuf, ret, "%s: cannot create %s: %s", w->o.by, w->stage,
+				 strerror(-ret));
+	}
+	w->sfd = openat(w->pfd, w->sname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	w->logfd = w->sfd < 0 ? -1 : openat(w->sfd, OUTW_LOG, O_WRONLY | O_CREAT | O_EXCL |
+					    O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (w->logfd < 0) {
+		ret = -errno;
+		if (w->sfd >= 0)
+			close(w->sfd);
+		w->sfd = -1;
+		unlinkat(w->pfd, w->sname, AT_REMOVEDIR);
+		owned_forget(OWN_STAGING, w->stage);
+		return set_errno(errbuf, ret, "%s: cannot create %s: %s", w->o.by, w->stage,
+				 strerror(-ret));
+	}
+	ret = outw_enlist(w);
+	if (ret)
+		outw_abort(w);
+	return ret ? set_errno(errbuf, ret, "%s: too many outputs at once", w->o.by) : 0;
+}
+
+/* open_live - OUTW_LIVE: the directory itself, made when missing */
+static int open_live(struct outw *w, bool exists, char *errbuf)
+{
+	if (!exists && mkdirat(w->pfd, w->name, 0755))
+		return set_errno(errbuf, -errno, "%s: cannot create %s: %s", w->o.by, w->target,
+				 strerror(errno));
+	w->sfd = openat(w->pfd, w->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (w->sfd < 0)
+		return set_errno(errbuf, -errno, "%s: cannot open %s: %s", w->o.by, w->target,
+				 strerror(errno));
+	snprintf(w->stage, sizeof(w->stage), "%s", w->target);
+	return outw_enlist(w);
+}
+
+/* outw_open_prepare - w set up for target: options, names, the inputs' identities */
+static int outw_open_prepare(struct outw *w, const char *target, const struct outw_opts *o,
+			     char *errbuf)
+{
+	int ret;
+
+	memset(w, 0, sizeof(*w));
+	w->o = *o;
+	w->o.by = o->by ? o->by : "deferbench";
+	w->o.force_opt = o->force_opt ? o->force_opt : "--force";
+	w->pfd = w->sfd = w->logfd = -1;
+	w->pid = getpid();
+	w->umask = umask(022);
+	umask(w->umask);
+	errbuf[0] = '\0';
+	if (!target || !*target)
+		return set_err(errbuf, "%s: the output's name is empty", w->o.by);
+	if (path_check(target, errbuf))
+		return -ENAMETOOLONG;
+	if ((size_t)snprintf(w->target, sizeof(w->target) - 32, "%s%s%s", o->base ? o->base : "",
+			     o->base ? "/" : "", target) >= sizeof(w->target) - 32)
+		return set_errno(errbuf, -ENAMETOOLONG, "%s: the output's name is too long: %s",
+				 w->o.by, target);
+	ret = outw_inputs(w, o->inputs);
+	if (ret)
+		return set_errno(errbuf, ret, "%s: cannot check the inputs: %s", w->o.by,
+				 strerror(-ret));
+	return 0;
+}
+
+int outw_open(struct outw *w, const char *target, const struct outw_opts *o, char *errbuf)
+{
+	char pdir[PATH_MAX];
+	bool exists = false;
+	int ret;
+
+	ret = outw_open_prepare(w, target, o, errbuf);
+	if (ret)
+		return ret;
+	if (o->kind == OUTW_INTO) {
+		snprintf(pdir, sizeof(pdir), "%s", w->target);
+		w->pfd = open(w->target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (w->pfd < 0 && errno == ENOTDIR)
+			ret = set_errno(errbuf, -ENOTDIR, "%s: %s exists and is not a directory",
+					w->o.by, w->target);
+		else if (w->pfd < 0 && errno != ENOENT)
+			ret = set_errno(errbuf, -errno, "%s: cannot use %s: %s", w->o.by,
+					w->target, strerror(errno));
+		else if (w->pfd >= 0)
+			ret = check_into(w, errbuf);
+		w->whole = w->pfd < 0;
+	} else {
+		w->whole = o->kind != OUTW_FILE;
+	}
+	if (!ret && (w->whole || o->kind == OUTW_FILE)) {
+		if (split(w->target, pdir, sizeof(pdir), w->name))
+			ret = set_errno(errbuf, -EINVAL, "%s: '%s' names no %s", w->o.by, target,
+					o->kind == OUTW_FILE ? "file" : "directory");
+		if (!ret)
+			ret = (w->pfd = open_dir(w, pdir, errbuf)) < 0 ? w->pfd : 0;
+		if (!ret && o->kind == OUTW_FILE)
+			ret = check_into(w, errbuf);
+		else if (!ret)
+			ret = check_whole(w, &exists, errbuf);
+	}
+	if (!ret && o->kind == OUTW_LIVE)
+		ret = open_live(w, exists, errbuf);
+	else if (!ret)
+		ret = make_staging(w, pdir, errbuf);
+	if (!ret && o->kind == OUTW_FILE &&
+	    (size_t)snprintf(w->file, sizeof(w->file), "%.*s/%s", PATH_MAX - NAME_MAX - 2,
+			     w->stage, w->name) >= sizeof(w->file))
+		ret = set_errno(errbuf, -ENAMETOOLONG, "%s: the output's name is too long: %s",
+				w->o.by, w->target);
+	if (ret)
+		outw_abort(w);
+	return ret;
+}
+
+int outw_check_inplace(const char *path, const struct outw_opts *o, char *errbuf)
+{
+	static const char *const side[] = { "", "-journal", "-wal", "-shm" };
+	char pdir[PATH_MAX], name[NAME_MAX + 16];
+	struct outw w;
+	struct stat st;
+	size_t i;
+	int ret;
+
+	ret = outw_open_prepare(&w, path, o, errbuf);
+	w.o.kind = OUTW_FILE;
+	if (!ret && split(w.target, pdir, sizeof(pdir), w.name))
+		ret = set_errno(errbuf, -EINVAL, "%s: '%s' names no file", w.o.by, path);
+	if (!ret)
+		ret = (w.pfd = open_dir(&w, pdir, errbuf)) < 0 ? w.pfd : 0;
+	ret = ret ?: refuse_system(&w, w.pfd, true, pdir, errbuf);
+	ret = ret ?: outw_check_inside(&w, w.pfd, w.target, false, errbuf);
+	for (i = 0; !ret && i < ARRAY_SIZE(side); i++) {
+		snprintf(name, sizeof(name), "%s%s", w.name, side[i]);
+		if (fstatat(w.pfd, name, &st, AT_SYMLINK_NOFOLLOW))
+			continue;
+		if (S_ISLNK(st.st_mode))
+			ret = set_errno(errbuf, -ELOOP, "%s: %s/%s is a symbolic link: deferbench "
+					"does not write through links; %s", w.o.by, pdir, name,
+					i ? "remove it" : "name the file itself");
+		else if (S_ISDIR(st.st_mode))
+			ret = set_errno(errbuf, -EISDIR, "%s: %s/%s is a directory: name a file in "
+					"it (%s/%s/results.db, say)", w.o.by, pdir, name, pdir, name);
+		else if (!S_ISREG(st.st_mode))
+			ret = set_errno(errbuf, -EINVAL, "%s: %s/%s is not a regular file", w.o.by,
+					pdir, name);
+		else
+			ret = outw_check_entry(&w, w.target, &st, errbuf);
+	}
+	outw_abort(&w);
+	return ret;
+}

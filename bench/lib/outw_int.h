@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * outw_int.h - what the output writer's files share: outw.c (open, checks of the
+ * target), outw_commit.c (commit, abort), outw_stage.c (the staging log, the primitives,
+ * signals) and outw_check.c (inputs and system directories).
+ */
+#ifndef DEFERBENCH_OUTW_INT_H
+#define DEFERBENCH_OUTW_INT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/stat.h>
+
+#include "outw.h"
+
+/* the staging directory's log of what is made in it, one relative path a line */
+#define OUTW_LOG ".deferbench-staging"
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+
+/* outw_enlist - make w known to the primitives and the signal handler; outw_delist */
+int outw_enlist(struct outw *w);
+void outw_delist(struct outw *w);
+/* outw_log - the staging log names rel before it exists (one write: O_APPEND) */
+void outw_log(struct outw *w, const char *rel);
+/*
+ * outw_remove_staged - what the log of the staging directory sname in pfd names, the
+ * log, the directory: 0, -ENOTEMPTY, -ENOENT (no log), -errno. Async-signal-safe: the
+ * signal handler calls it (no allocation, no stdio).
+ */
+int outw_remove_staged(int pfd, const char *sname);
+/* outw_block_signals - hold the signals the writer cleans up on (commit, abort) */
+void outw_block_signals(sigset_t *old);
+
+/* outw_first_entry - the first entry of dirfd that is not bookkeeping: 1 (in name), 0,
+ * or -errno */
+int outw_first_entry(int dirfd, char *name, size_t len);
+/*
+ * outw_check_name - the entry name of the target directory (w->pfd) may receive an
+ * output: absent, or deferbench's by m and force given; never an input nor holding one
+ */
+int outw_check_name(const struct outw *w, const struct manifest *m, const char *name,
+		    char *errbuf);
+
+/* outw_chain - the ids of fd's file and of every directory above it, up to the root */
+int outw_chain(int fd, struct outw_id **ids, size_t *n);
+/* outw_inputs - the identities of the command's inputs (those that exist) into w */
+int outw_inputs(struct outw *w, const char *const *inputs);
+void outw_inputs_free(struct outw *w);
+/* outw_check_entry - the output st (shown as shown) is not an input nor holds one */
+int outw_check_entry(const struct outw *w, const char *shown, const struct stat *st,
+		     char *errbuf);
+/*
+ * outw_check_inside - the directory dirfd, where an output goes (self: the output is
+ * that directory), is no input and lies in none
+ */
+int outw_check_inside(const struct outw *w, int dirfd, const char *shown, bool self,
+		      char *errbuf);
+
+#endif

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_opts.c - every command's option table, from the registry main.c dispatches
+ * from: one meaning per letter across all commands, no name twice within one, old
+ * spellings that lead somewhere; and every bounded option refusing what is outside
+ * its bounds, in the words its --help announces. No root needed.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli.h"
+#include "fmt.h"
+#include "msg.h"
+
+/* letters whose meaning is fixed by convention even where no command uses them yet */
+static const struct {
+	int letter;
+	const char *name;
+} reserved[] = {
+	{ 'h', "help" }, { 'q', "quiet" }, { 'v', "verbose" },
+};
+
+static bool live(const struct opt_desc *o)
+{
+	return o->type != OPTION_ALIAS && !o->deprecated;
+}
+
+/* One letter, one long name, across every command (old spellings aside). */
+static void test_one_meaning_per_letter(void **state __unused)
+{
+	const struct cli_command *const *c, *owner[128] = { 0 };
+	const char *meaning[128] = { 0 };
+	const struct opt_desc *o;
+	int bad = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(reserved); i++)
+		meaning[reserved[i].letter] = reserved[i].name;
+	for (c = cli_commands; *c; c++) {
+		for (o = (*c)->opts; o->type != OPTION_END; o++) {
+			if (!o->letter || !live(o))
+				continue;
+			assert_true(o->letter > 0 && o->letter < 128);
+			assert_non_null(o->name);
+			if (!meaning[o->letter]) {
+				meaning[o->letter] = o->name;
+				owner[o->letter] = *c;
+			} else if (strcmp(meaning[o->letter], o->name)) {
+				print_error("-%c is --%s in %s but --%s in %s\n", o->letter,
+					    meaning[o->letter], owner[o->letter] ?
+					    owner[o->letter]->name : "convention", o->name,
+					    (*c)->name);
+				bad++;
+			}
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* Within a command: no long name or letter twice, old spellings included. */
+static void test_no_name_twice(void **state __unused)
+{
+	const struct cli_command *const *c;
+	const struct opt_desc *o, *p;
+	int bad = 0;
+
+	for (c = cli_commands; *c; c++)
+		for (o = (*c)->opts; o->type != OPTION_END; o++)
+			for (p = o + 1; p->type != OPTION_END; p++) {
+				if (o->name && p->name && !strcmp(o->name, p->name)) {
+					print_error("%s: --%s twice\n", (*c)->name, o->name);
+					bad++;
+				}
+				if (o->letter && o->letter == p->letter) {
+					print_error("%s: -%c twice\n", (*c)->name, o->letter);
+					bad++;
+				}
+			}
+	assert_int_equal(bad, 0);
+}
+
+/* Every entry has help; an old spelling leads to a live option and says so. */
+static void test_tables_complete(void **state __unused)
+{
+	const struct cli_command *const *c;
+	const struct opt_desc *o, *r;
+
+	for (c = cli_commands; *c; c++) {
+		assert_non_null((*c)->usage);
+		assert_non_null((*c)->summary);
+		assert_true((*c)->args_size > 0);
+		assert_non_null(cli_command_find((*c)->name));
+		for (o = (*c)->opts; o->type != OPTION_END; o++) {
+			assert_true(o->name || o->letter);
+			if (o->type == OPTION_ALIAS) {
+				r = opts_resolve((*c)->opts, o);
+				if (!r || !live(r))
+					fail_msg("%s: the old spelling of --%s leads nowhere",
+						 (*c)->name, o->alias);
+				continue;
+			}
+			if (o->deprecated) {
+				assert_true(*o->deprecated);
+				continue;
+			}
+			if (!o->help || !*o->help)
+				fail_msg("%s: --%s has no help", (*c)->name, o->name);
+			if (opts_takes_value((*c)->opts, o) && !o->metavar)
+				fail_msg("%s: --%s takes a value but names none", (*c)->name,
+					 o->name);
+		}
+	}
+}
+
+/* parse_one - "NAME --opt val" through c's table into scratch args; -EINVAL or 0 */
+static int parse_one(const struct cli_command *c, const struct opt_desc *o, const char *val,
+		     char *err)
+{
+	char opt[64], *argv[4];
+	void *args = calloc(1, c->args_size);
+	int argc = 0, first, ret;
+
+	assert_non_null(args);
+	if (c->defaults)
+		c->defaults(args);
+	snprintf(opt, sizeof(opt), "--%s", o->name);
+	argv[argc++] = (char *)c->name;
+	argv[argc++] = opt;
+	if (val)
+		argv[argc++] = (char *)val;
+	argv[argc] = NULL;
+	ret = opts_parse(c->opts, OPTS_PERMUTE, argc, argv, args, &first, err);
+	free(args);
+	return ret;
+}
+
+static void expect_refused(const struct cli_command *c, const struct opt_desc *o,
+			   const char *val, const char *want)
+{
+	char err[ERRBUF_LEN] = "", name[64];
+
+	snprintf(name, sizeof(name), "--%s", o->name);
+	if (parse_one(c, o, val, err) != -EINVAL)
+		fail_msg("%s %s %s: accepted", c->name, name, val ? val : "(nothing)");
+	if (!strstr(err, name) || !strstr(err, want))
+		fail_msg("%s %s %s: message '%s' lacks '%s' or '%s'", c->name, name,
+			 val ? val : "(nothing)", err, name, want);
+}
+
+/* check_refusals - "abc", no value, and values just outside o's bounds are refused */
+static void check_refusals(const struct cli_command *c, const struct opt_desc *o)
+{
+	char v[64], err[ERRBUF_LEN];
+
+	expect_refused(c, o, NULL, "needs a value");
+	switch (o->type) {
+	case OPTION_INT:
+	case OPTION_UINT:
+	case OPTION_U64:
+		expect_refused(c, o, "abc", "'abc' is not");
+		if (o->min) {
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)o->min - 1);
+			expect_refused(c, o, v, "out of range");
+		}
+		if (o->max < UINT64_MAX) {
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)o->max + 1);
+			expect_refused(c, o, v, "out of range");
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)o->max);
+			assert_int_equal(parse_one(c, o, v, err), 0);
+		}
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)o->min);
+		assert_int_equal(parse_one(c, o, v, err), 0);
+		break;
+	case OPTION_DURATION:
+		expect_refused(c, o, "abc", "'abc' is not a duration");
+		expect_refused(c, o, "0", "positive");
+		if (o->min > 1) {
+			expect_refused(c, o, fmt_duration(o->min - 1, v, sizeof(v)),
+				       "is shorter than");
+			assert_int_equal(parse_one(c, o, fmt_duration(o->min, v, sizeof(v)), err),
+					 0);
+		}
+		break;
+	case OPTION_DOUBLE:
+	case OPTION_PERCENT:
+		expect_refused(c, o, "abc", "'abc' is not a number");
+		snprintf(v, sizeof(v), "%g", o->fmin / 2);
+		expect_refused(c, o, v, "out of range");
+		snprintf(v, sizeof(v), "%g", o->fmax * 2);
+		expect_refused(c, o, v, "out of range");
+		snprintf(v, sizeof(v), "%g", o->fmin);
+		assert_int_equal(parse_one(c, o, v, err), 0);
+		break;
+	case OPTION_ENUM:
+		expect_refused(c, o, "abc", "'abc' is none of");
+		assert_int_equal(parse_one(c, o, o->choices[0], err), 0);
+		break;
+	case OPTION_CPULIST:
+		expect_refused(c, o, "abc", "");
+		break;
+	case OPTION_STRING:
+		expect_refused(c, o, "", "empty");
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Every option of every command that takes a value refuses "abc", a missing value and
+ * values just outside its bounds, with a message naming it; its bounds are accepted.
+ */
+static void test_values_refused(void **state __unused)
+{
+	const struct cli_command *const *c;
+	const struct opt_desc *o;
+
+	for (c = cli_commands; *c; c++)
+		for (o = (*c)->opts; o->type != OPTION_END; o++)
+			if (live(o) && o->name && opts_takes_value((*c)->opts, o))
+				check_refusals(*c, o);
+}
+
+/* help - c's --help as a string, every run of white space one blank (freed by the caller) */
+static char *help(const struct cli_command *c)
+{
+	char *buf = NULL, *r, *w;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	cli_usage(f, c);
+	fclose(f);
+	for (r = w = buf; *r; r++)
+		if (*r != ' ' && *r != '\n')
+			*w++ = *r;
+		else if (w > buf && w[-1] != ' ')
+			*w++ = ' ';
+	*w = '\0';
+	return buf;
+}
+
+/* The help shows each option, and the bounds and defaults the parser uses. */
+static void test_help_from_the_table(void **state __unused)
+{
+	const struct cli_command *const *c;
+	const struct opt_desc *o;
+	char *h, want[80];
+
+	for (c = cli_commands; *c; c++) {
+		h = help(*c);
+		for (o = (*c)->opts; o->type != OPTION_END; o++) {
+			if (o->name)
+				snprintf(want, sizeof(want), "--%s", o->name);
+			else
+				snprintf(want, sizeof(want), "-%c", o->letter);
+			if (!strstr(h, want))
+				fail_msg("%s --help lacks %s", (*c)->name, want);
+		}
+		free(h);
+	}
+	h = help(cli_command_find("record"));
+	assert_non_null(strstr(h, "ring buffer per CPU in KiB (64..1048576, default 4096)"));
+	assert_non_null(strstr(h, "-i, --interval DUR per-interval statistics every DUR in "
+			       "intervals.csv (>= 10ms, default 1s)"));
+	free(h);
+	h = help(cli_command_find("top"));
+	assert_non_null(strstr(h, "(>= 100ms, default 1s)"));
+	assert_non_null(strstr(h, "(items, p99, max, cpu, inflight or name; default items)"));
+	free(h);
+	h = help(cli_command_find("history"));
+	assert_non_null(strstr(h, "(0.5..0.999, default 0.95)"));
+	assert_non_null(strstr(h, "old spellings, still accepted until the next release: "));
+	assert_non_null(strstr(h, "--db use -S, --store"));
+	free(h);
+}
+
+/* The help sends readers to docs pages, not to README sections. */
+static void test_help_names_docs(void **state __unused)
+{
+	const struct cli_command *const *c;
+	char *h;
+
+	for (c = cli_commands; *c; c++) {
+		h = help(*c);
+		if (strstr(h, "README"))
+			fail_msg("%s --help names the README", (*c)->name);
+		free(h);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_meaning_per_letter),
+		cmocka_unit_test(test_no_name_twice),
+		cmocka_unit_test(test_tables_complete),
+		cmocka_unit_test(test_values_refused),
+		cmocka_unit_test(test_help_from_the_table),
+		cmocka_unit_test(test_help_names_docs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
