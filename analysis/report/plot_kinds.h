@@ -17,7 +17,9 @@
 struct series {
 	char title[160];
 	const struct hist *h;
-	int color;		/* 1-based index into the report palette */
+	const char *color;	/* "#RRGGBB", from the report's palette (palette.h) */
+	char key[176];		/* what the colour stands for ("work:NET_RX"), recorded in
+				 * the script; empty: none */
 	int dash;		/* 1 solid, 2 dashed, ... */
 };
 
@@ -36,7 +38,7 @@ int plot_histogram(const struct plot_text *t, const struct series *s, size_t n,
 
 /* One configuration's box of a percentile ladder. */
 struct box {
-	char label[NAME_LEN];
+	char label[96];
 	double p1, p25, p50, p75, p99, p999;	/* pooled, ns */
 	double rep_p99[STATS_MAX_N];		/* each repetition's p99, ns */
 	size_t nrep;
@@ -52,6 +54,9 @@ struct tseries {
 	const double *t;	/* seconds since the capture started */
 	const double *v;	/* ns */
 	size_t n;
+	const char *color;	/* as in struct series */
+	char key[176];
+	int dash;
 };
 
 /* plot_time - latency (us, log) per interval against time (s) */

@@ -212,6 +212,7 @@ int report_write(const struct run *run, const struct report_opts *o, char *errbu
 			       strerror(-e));
 out_free_sets:
 	cmp_result_free(&r.obs);
+	palette_free(&r.pal);
 	cellsets_free(&r.cs);
 	return ret;
 }

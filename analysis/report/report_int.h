@@ -8,6 +8,7 @@
 
 #include <limits.h>
 
+#include "palette.h"
 #include "aggr.h"
 #include "compare.h"
 #include "csvw.h"
@@ -28,6 +29,7 @@ struct report_ctx {
 	char plotdir[PATH_MAX];
 	char tabledir[PATH_MAX];
 	struct doc doc;
+	struct palette pal;		/* one colour per thing in every plot */
 	struct csvw tab[TAB_NR];
 	size_t nplots;
 	struct cmp_result obs;		/* traced against untraced (rep_observer.c) */

@@ -38,16 +38,32 @@ for kind in pctl hist ladder deferred time; do
 	echo "   $n $kind plots"
 done
 
-# every src= and href= of the HTML names an existing file, relative to the report
-refs=$(grep -o '\(src\|href\)="[^"]*"' "$RUN/report.html" | sed 's/^[a-z]*="//; s/"$//')
-[ -n "$refs" ] || fail "report.html references no plot"
+# the HTML is one file to send: its images are inside it; every other src= and href=
+# names an existing file relative to the report, or an anchor of the page
+grep -q '<img src="data:image/png;base64,' "$RUN/report.html" || fail "no image inside report.html"
+grep -q '<img src="plots/' "$RUN/report.html" && fail "report.html links an image instead of holding it"
+refs=$(grep -o '\(src\|href\)="[^"]*"' "$RUN/report.html" | sed 's/^[a-z]*="//; s/"$//' |
+	grep -v '^data:image/png;base64,')
+[ -n "$refs" ] || fail "report.html links no SVG"
 for r in $refs; do
 	case $r in
 	/* | *://* | ../*) fail "report.html reference is not local and relative: $r" ;;
+	'#'*) grep -q "id=\"${r#\#}\"" "$RUN/report.html" || fail "report.html: no anchor $r" ;;
+	*) [ -s "$RUN/$r" ] || fail "report.html references a missing file: $r" ;;
 	esac
-	[ -s "$RUN/$r" ] || fail "report.html references a missing file: $r"
 done
-grep -q '<img src="plots/' "$RUN/report.html" || fail "no image in report.html"
+
+# one colour per thing across every plot: each script records what its colours stand
+# for ("# colour work:NET_RX #882255"); a thing drawn in several plots keeps its colour
+cat "$RUN"/plots/*.gp | awk '/^# colour / { n++; if (($3 in c) && c[$3] != $4) { print $3 ": " c[$3] " and " $4; bad = 1 }
+	c[$3] = $4; seen[$3]++ } END { for (k in seen) if (seen[k] > 1) multi++; exit bad || !n || !multi }' ||
+	fail "a thing has two colours across the plots, or no colour is recorded"
+# and no two things of one kind share a colour while the palette has free ones
+cat "$RUN"/plots/*.gp | awk '/^# colour / { split($3, a, ":"); k = a[1] " " $4; if ((k in by) && by[k] != $3) { print by[k] " and " $3 " share " $4; bad = 1 } by[k] = $3 }
+	END { exit bad }' || fail "two things share a colour"
+# a title names NET_RX next to napi threads only on plots that show both
+grep -l 'NET_RX softirq next to napi threads' "$RUN"/plots/*.gp | grep -v -- '-net-' &&
+	fail "a plot of a workload without NET_RX and napi threads says it shows them"
 grep -q '](plots/pctl-net-rtt.png)' "$RUN/report.md" || fail "report.md lacks the plots"
 
 # the tables hold one row per group of the run gen-run wrote: 3 workloads x 3 configs
