@@ -14,7 +14,7 @@
 
 /* Verdicts in the order the outputs list them: what needs attention first. */
 static const enum verdict verdict_order[] = {
-	V_WORSE, V_BETTER, V_LOSSY, V_INCOMPLETE, V_CANNOT_TELL, V_NO_CHANGE, V_INFO,
+	V_WORSE, V_BETTER, V_NO_CHANGE, V_LOSSY, V_INCOMPLETE, V_CANNOT_TELL, V_INFO,
 };
 
 const char *cmp_interval(const struct judgement *j, char *buf, size_t len)
@@ -62,15 +62,18 @@ static int id_width(const struct cmp_result *r)
 	return (int)w;
 }
 
-/* rows_in_order - calls fn for each row: primary first, then by verdict (attention first) */
+/*
+ * rows_in_order - calls fn for each row: by verdict, the decided ones first (worse,
+ * better, then the flags and the undecided), primary before advisory within each
+ */
 static void rows_in_order(const struct cmp_result *r,
 			  void (*fn)(const struct cmp_row *x, void *ctx), void *ctx)
 {
 	size_t i, o;
 	int fam;
 
-	for (fam = 0; fam < 2; fam++)
-		for (o = 0; o < ARRAY_SIZE(verdict_order); o++)
+	for (o = 0; o < ARRAY_SIZE(verdict_order); o++)
+		for (fam = 0; fam < 2; fam++)
 			for (i = 0; i < r->nrows; i++) {
 				const struct cmp_row *x = &r->rows[i];
 

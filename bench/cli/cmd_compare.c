@@ -43,8 +43,8 @@ static const struct opt_desc compare_opts[] = {
 			   "1 - the family-wise error of the verdicts of each family"),
 	CLI_OPT_METRIC(compare_args, patterns, npatterns,
 		       "primary metrics (they decide the exit status): ids matching this glob; "
-		       "repeatable (default: what the results name - each workload's own p99 "
-		       "and its deferred work's)"),
+		       "repeatable (default: what the results name - each workload's own p90 "
+		       "and p99, and its deferred work's p99)"),
 	OPT_UINT(0, "min-reps", compare_args, cmp.j.min_reps, "N", 2, STATS_MAX_N,
 		 "repetitions with data needed per side for a verdict"),
 	CLI_OPT_MIN_TAIL(compare_args, cmp.j.min_tail,

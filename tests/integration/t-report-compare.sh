@@ -59,6 +59,16 @@ grep -q "differs: kernel: '6.18.0-synth' -> '6.19.0-slow'" "$T/slow.out" ||
 [ "$(grep -c '<failure message="worse' "$T/slow-out/junit.xml")" = "$(count "$T/slow.out" primary worse)" ] ||
 	fail "junit.xml failures are not the primary worse verdicts"
 grep -q '^- result: REGRESSION: ' "$T/slow-out/compare.md" || fail "compare.md does not say REGRESSION"
+# decided rows first: no worse or better row after a row of another verdict
+awk '/^[a-z]+ +[^ ]+ +[* ] [a-z]+:/ { d = / (worse|better)(: |$)/; if (d && other) bad = 1; if (!d) other = 1 }
+	END { exit bad }' "$T/slow.out" || fail "a decided row comes after an undecided one"
+# with 2>&1 (a CI log) stderr's lines come after what stdout printed before them:
+# the counts line stays whole and the note of the files written comes last
+"$DB" compare -t 10 -o "$T/slow-out2" "$T/base" "$T/slow" > "$T/both.out" 2>&1
+grep -q '^primary: [0-9]* worse, .*judged)$' "$T/both.out" ||
+	fail "the counts line is cut: $(grep -n 'primary:' "$T/both.out")"
+tail -n 1 "$T/both.out" | grep -q '^deferbench: wrote ' ||
+	fail "stderr came before stdout's lines: $(head -n 3 "$T/both.out")"
 
 # 2x faster: better is no regression, exit 0
 "$GEN" --seed 7 --slowdown 0.5 "$T/fast" || fail "gen-run fast"
