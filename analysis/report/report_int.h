@@ -65,6 +65,12 @@ void rep_counts(const struct figure *f, char *lost, char *un, size_t len);
 /* rep_wakeup.c */
 void table_wakeup(struct report_ctx *r, const char *wl);
 
+/* findings.c: advice_finding - the configuration to use for one workload, as a bullet */
+struct adv_workload;
+void advice_finding(struct report_ctx *r, const struct adv_workload *w);
+/* rep_summary.c: summary_write - the first screen: per workload, the answer */
+void summary_write(struct report_ctx *r);
+
 /* rep_contexts.c */
 /* A kind of execution context, names merged (name NULL) or one name; where NULL: all */
 struct ctx_kind_row {

@@ -98,6 +98,20 @@ field() {
 [ "$(field cells.csv '"net--threaded-napi--r2"' lossy)" = 1 ] || fail "cells.csv: lossy cell"
 [ "$(field cells.csv '"net--threaded-napi--r2"' lost_events)" = 1234 ] || fail "cells.csv: lost_events"
 
+# the first screen is the answer: the summary is the first section, a row per workload
+# and configuration with softirq and workqueue waits, then the advice, the contents;
+# the run's metadata is the last section
+[ "$(grep -m1 '^## ' "$RUN/report.md")" = "## Summary: softirq versus workqueue, per workload" ] ||
+	fail "report.md does not open with the summary: $(grep -m1 '^## ' "$RUN/report.md")"
+[ "$(grep '^## ' "$RUN/report.md" | tail -n 1)" = "## Run" ] || fail "the run's metadata is not last"
+for wl in net tty timer; do
+	grep -q "^| $wl | default | [0-9.]* / [0-9.]* ([0-9]*) | .* | [0-9.]* / [0-9.]* ([0-9]*) | [0-9.]* |$" \
+		"$RUN/report.md" || fail "summary: no softirq and workqueue waits of $wl/default"
+done
+awk '/^## Summary/ { s = 1 } /^## Contents/ { exit } s && /^- (net|tty|timer): / { n++ } END { exit n != 3 }' \
+	"$RUN/report.md" || fail "summary: not one advice line per workload before the contents"
+grep -q '^- \[Workload net\](#wl-net)$' "$RUN/report.md" || fail "contents: no link to workload net"
+
 # the findings are there, the lossy and failed cells are named
 grep -q '^## Findings' "$RUN/report.md" || fail "no Findings section"
 grep -q 'net--threaded-napi--r2 is LOSSY' "$RUN/report.md" || fail "lossy cell not flagged"

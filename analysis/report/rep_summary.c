@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rep_summary.c - the report's first screen: per workload, where its deferred work ran
+ * and how long it waited there (softirq inline, in ksoftirqd, napi threads, workqueue
+ * pools), the workqueue-to-softirq ratio, and the advice; then the table of contents.
+ * The detail, the cells and the run's metadata come below it.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advise.h"
+#include "report_int.h"
+#include "msg.h"
+
+/* The places the summary names, in its column order. */
+static const int places[] = { CKR_SIRQ_INLINE, CKR_SIRQ_KSOFTIRQD, CKR_NAPI_THREAD, CKR_WQ };
+#define NPLACES ARRAY_SIZE(places)
+
+/* place_cell - "p50 / p99 (n)" of the delay in one place, "-" when nothing ran there */
+static double place_cell(const struct cellset *s, int kind, char *buf, size_t len)
+{
+	struct hist *h = malloc(SM_NR * sizeof(*h));
+	char a[32], b[32];
+	uint64_t runs;
+	double p99 = NAN;
+
+	snprintf(buf, len, "-");
+	if (!h)
+		return NAN;
+	hist_init(&h[0]);
+	hist_init(&h[1]);
+	if (ctx_kind_pooled(s, &ctx_kind_rows[kind], -1, h, &runs) && h[SM_DELAY].count) {
+		p99 = (double)hist_percentile(&h[SM_DELAY], 0.99);
+		snprintf(buf, len, "%s / %s (%llu)",
+			 fmt_us((double)hist_percentile(&h[SM_DELAY], 0.5), a, sizeof(a)),
+			 fmt_us(p99, b, sizeof(b)), (unsigned long long)h[SM_DELAY].count);
+	}
+	free(h);
+	return p99;
+}
+
+/* pooled_cell - the same from the softirq or workqueue groups (results without contexts) */
+static double pooled_cell(const struct cellset *s, enum msrc src, char *buf, size_t len)
+{
+	struct hist *h = malloc(sizeof(*h));
+	char a[32], b[32];
+	double p99 = NAN;
+
+	snprintf(buf, len, "-");
+	if (!h)
+		return NAN;
+	hist_init(h);
+	if (!cellset_pooled_all(s, src, src == MS_SOFTIRQ ? SM_DELAY : WM_DELAY, h) && h->count) {
+		p99 = (double)hist_percentile(h, 0.99);
+		snprintf(buf, len, "%s / %s (%llu)", fmt_us((double)hist_percentile(h, 0.5), a,
+							    sizeof(a)),
+			 fmt_us(p99, b, sizeof(b)), (unsigned long long)h->count);
+	}
+	free(h);
+	return p99;
+}
+
+static bool has_contexts(const struct cellset *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->cell[i]->ok && s->cell[i]->rec.has_contexts)
+			return true;
+	return false;
+}
+
+/* summary_rows - one row per configuration of wl */
+static void summary_rows(struct report_ctx *r, const char *wl)
+{
+	char cell[NPLACES][96], ratio[32];
+	double p99[NPLACES], sirq;
+	size_t i, k;
+
+	for (i = 0; i < r->cs.n; i++) {
+		const struct cellset *s = &r->cs.s[i];
+
+		if (strcmp(s->workload, wl))
+			continue;
+		for (k = 0; k < NPLACES; k++)
+			p99[k] = place_cell(s, places[k], cell[k], sizeof(cell[k]));
+		/* results without contexts, and the arms of an alternating run (whose
+		 * cells have workqueue groups but no workqueue context): the groups */
+		if (!has_contexts(s) || (isnan(p99[0]) && isnan(p99[1])))
+			p99[0] = pooled_cell(s, MS_SOFTIRQ, cell[0], sizeof(cell[0]));
+		if (isnan(p99[3]))
+			p99[3] = pooled_cell(s, MS_WQ, cell[3], sizeof(cell[3]));
+		/* softirq: where most of it ran; the workqueue's wait as a multiple of it */
+		sirq = !isnan(p99[0]) ? p99[0] : p99[1];
+		if (isnan(sirq) || isnan(p99[3]) || sirq <= 0)
+			snprintf(ratio, sizeof(ratio), "-");
+		else
+			snprintf(ratio, sizeof(ratio), "%.3g", p99[3] / sirq);
+		doc_row(&r->doc, (const char *const[]){ wl, s->config, cell[0], cell[1], cell[2],
+			cell[3], ratio }, 7);
+	}
+}
+
+void summary_write(struct report_ctx *r)
+{
+	static const char *const hdr[] = { "workload", "config",
+		"softirq, inline: wait p50 / p99 (n)", "softirq, in ksoftirqd",
+		"napi thread", "workqueue, all pools", "workqueue / softirq p99" };
+	const char *wl[64];
+	struct judge_opts jo;
+	struct advice a;
+	char err[ERRBUF_LEN];
+	size_t w, n, i;
+
+	doc_h_id(&r->doc, 2, "summary", "Summary: softirq versus workqueue, per workload");
+	doc_p(&r->doc, "Where each workload's deferred work ran and how long it waited there "
+	      "(raise or queue -> start, us): p50 / p99 of all repetitions pooled, with the "
+	      "number of waits; the last column is the workqueue p99 as a multiple of the "
+	      "softirq p99 (inline, or in ksoftirqd where nothing ran inline). Then the advice: "
+	      "each configuration judged against the reference on the workload's primary "
+	      "metrics (ratio, interval, verdict; docs/report.md).");
+	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
+	n = report_workloads(r, wl, ARRAY_SIZE(wl));
+	for (w = 0; w < n && !r->err; w++)
+		summary_rows(r, wl[w]);
+	doc_table_end(&r->doc);
+	judge_opts_default(&jo);
+	if (advise_run(r->run, &jo, &a, err)) {
+		doc_li(&r->doc, "no advice: %s", err);
+		return;
+	}
+	for (w = 0; w < n; w++)
+		for (i = 0; i < a.n; i++)
+			if (!strcmp(a.wl[i].workload, wl[w]))
+				advice_finding(r, &a.wl[i]);
+	advise_free(&a);
+}
