@@ -12,8 +12,12 @@
 #include <string.h>
 
 #include "advise.h"
+#include "plot.h"
+#include "plot_kinds.h"
 #include "report_int.h"
 #include "msg.h"
+
+#define MAX_BOXES 16
 
 /* The places the summary names, in its column order. */
 static const int places[] = { CKR_SIRQ_INLINE, CKR_SIRQ_KSOFTIRQD, CKR_NAPI_THREAD, CKR_WQ };
@@ -104,6 +108,85 @@ static void summary_rows(struct report_ctx *r, const char *wl)
 	}
 }
 
+/* add_box - a box of the summary plot from a pooled delay histogram (50 waits at least) */
+static void add_box(struct box *b, size_t *nb, const struct hist *h, const char *wl,
+		    const char *what)
+{
+	struct box *x = &b[*nb];
+
+	if (*nb == MAX_BOXES || h->count < 50)
+		return;
+	memset(x, 0, sizeof(*x));
+	x->p1 = (double)hist_percentile(h, 0.01);
+	x->p25 = (double)hist_percentile(h, 0.25);
+	x->p50 = (double)hist_percentile(h, 0.50);
+	x->p75 = (double)hist_percentile(h, 0.75);
+	x->p99 = (double)hist_percentile(h, 0.99);
+	x->p999 = (double)hist_percentile(h, 0.999);
+	snprintf(x->label, sizeof(x->label), "%.20s %.24s (n=%llu)", wl, what,
+		 (unsigned long long)h->count);
+	(*nb)++;
+}
+
+/*
+ * summary_plot - softirq against workqueue waits of each workload's reference
+ * configuration, side by side, and the napi threads wherever they ran
+ */
+static void summary_plot(struct report_ctx *r, const char *const *wl, size_t n)
+{
+	static const char stem[] = "summary-waits";
+	static const char title[] = "deferred work's wait per workload: softirq (all vectors) "
+				    "next to workqueue (all items), reference configuration";
+	struct hist *h = malloc(SM_NR * sizeof(*h));
+	struct box *b = calloc(MAX_BOXES, sizeof(*b));
+	char png[64], svg[64], what[64];
+	size_t w, i, nb = 0;
+	uint64_t runs;
+	int ret;
+
+	if (!h || !b) {
+		r->err = r->err ?: -ENOMEM;
+		goto out;
+	}
+	for (w = 0; w < n; w++) {
+		const struct cellset *ref = cellsets_reference(&r->cs, wl[w]);
+
+		if (!ref)
+			continue;
+		hist_init(&h[0]);
+		if (!cellset_pooled_all(ref, MS_SOFTIRQ, SM_DELAY, &h[0]))
+			add_box(b, &nb, &h[0], wl[w], "softirq");
+		hist_init(&h[0]);
+		if (!cellset_pooled_all(ref, MS_WQ, WM_DELAY, &h[0]))
+			add_box(b, &nb, &h[0], wl[w], "workqueue");
+		for (i = 0; i < r->cs.n; i++) {
+			if (strcmp(r->cs.s[i].workload, wl[w]))
+				continue;
+			hist_init(&h[0]);
+			hist_init(&h[1]);
+			snprintf(what, sizeof(what), "napi thread, %.16s", r->cs.s[i].config);
+			if (ctx_kind_pooled(&r->cs.s[i], &ctx_kind_rows[CKR_NAPI_THREAD], -1, h,
+					    &runs))
+				add_box(b, &nb, &h[SM_DELAY], wl[w], what);
+		}
+	}
+	if (!nb)
+		goto out;
+	ret = plot_ladder(&(struct plot_text){ r->plotdir, stem, title },
+			  "wait: raise or queue -> start (us, log scale)", b, nb, r->errbuf);
+	if (ret) {
+		r->err = r->err ?: ret;
+		goto out;
+	}
+	snprintf(png, sizeof(png), "plots/%s.png", stem);
+	snprintf(svg, sizeof(svg), "plots/%s.svg", stem);
+	doc_img(&r->doc, png, svg, title);
+	r->nplots++;
+out:
+	free(h);
+	free(b);
+}
+
 void summary_write(struct report_ctx *r)
 {
 	static const char *const hdr[] = { "workload", "config",
@@ -122,6 +205,9 @@ void summary_write(struct report_ctx *r)
 	      "softirq p99 (inline, or in ksoftirqd where nothing ran inline). Then the advice: "
 	      "each configuration judged against the reference on the workload's primary "
 	      "metrics (ratio, interval, verdict; docs/report.md).");
+	/* the table and the advice, with the plot beside them (HTML) or after them */
+	doc_div(&r->doc, "answer");
+	doc_div(&r->doc, "text");
 	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
 	n = report_workloads(r, wl, ARRAY_SIZE(wl));
 	for (w = 0; w < n && !r->err; w++)
@@ -130,11 +216,15 @@ void summary_write(struct report_ctx *r)
 	judge_opts_default(&jo);
 	if (advise_run(r->run, &jo, &a, err)) {
 		doc_li(&r->doc, "no advice: %s", err);
-		return;
+	} else {
+		for (w = 0; w < n; w++)
+			for (i = 0; i < a.n; i++)
+				if (!strcmp(a.wl[i].workload, wl[w]))
+					advice_finding(r, &a.wl[i]);
+		advise_free(&a);
 	}
-	for (w = 0; w < n; w++)
-		for (i = 0; i < a.n; i++)
-			if (!strcmp(a.wl[i].workload, wl[w]))
-				advice_finding(r, &a.wl[i]);
-	advise_free(&a);
+	doc_div_end(&r->doc);
+	if (r->o->plots && !r->err)
+		summary_plot(r, wl, n);
+	doc_div_end(&r->doc);
 }

@@ -111,6 +111,13 @@ done
 awk '/^## Summary/ { s = 1 } /^## Contents/ { exit } s && /^- (net|tty|timer): / { n++ } END { exit n != 3 }' \
 	"$RUN/report.md" || fail "summary: not one advice line per workload before the contents"
 grep -q '^- \[Workload net\](#wl-net)$' "$RUN/report.md" || fail "contents: no link to workload net"
+# beside the summary, one plot of softirq against workqueue waits for every workload
+for wl in net tty timer; do
+	grep -q "'$wl softirq (n=[0-9]*)'" "$RUN/plots/summary-waits.gp" ||
+		fail "summary plot: no softirq box of $wl"
+	grep -q "'$wl workqueue (n=[0-9]*)'" "$RUN/plots/summary-waits.gp" ||
+		fail "summary plot: no workqueue box of $wl"
+done
 
 # the findings are there, the lossy and failed cells are named
 grep -q '^## Findings' "$RUN/report.md" || fail "no Findings section"
