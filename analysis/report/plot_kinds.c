@@ -306,3 +306,56 @@ int plot_time(const struct plot_text *t, const char *ylabel, const struct tserie
 	fputc('\n', p.gp);
 	return finish(&p, ret ?: (drawn ? 0 : -ENODATA), t, errbuf);
 }
+
+int plot_stacked(const struct plot_text *t, const char *ylabel, const char (*labels)[96],
+		 const double *v, size_t nbars, const struct stack_part *parts, size_t nparts,
+		 char *errbuf)
+{
+	char name[PLOT_STEM_LEN + 16];
+	size_t b, k, col = 2, drawn = 0;
+	struct plot p;
+	bool used;
+	FILE *f;
+	int ret;
+
+	ret = plot_begin(&p, t->plotdir, t->stem, t->title, "", ylabel);
+	if (ret)
+		return set_errno(errbuf, ret, "%s/%s.gp: %s", t->plotdir, t->stem, strerror(-ret));
+	fputs("set style data histograms\nset style histogram rowstacked\n"
+	      "set style fill solid 0.9 border lc rgb '#ffffff'\nset boxwidth 0.6\n"
+	      "set xtics rotate by 30 right\nset grid noxtics\n", p.gp);
+	f = plot_data(&p, name, sizeof(name));
+	if (!f)
+		return finish(&p, p.err, t, errbuf);
+	for (b = 0; b < nbars; b++) {
+		const char *c;
+
+		/* a data file's strings are double-quoted; a label has no '"' left */
+		fputc('"', f);
+		for (c = labels[b]; *c; c++)
+			fputc(*c == '"' ? '\'' : *c, f);
+		fputc('"', f);
+		for (k = 0; k < nparts; k++)
+			fprintf(f, " %.6g", v[b * nparts + k] / 1e3);
+		fputc('\n', f);
+	}
+	ret = fclose(f) ? -errno : 0;
+	for (k = 0; k < nparts; k++) {
+		for (b = 0, used = false; b < nbars; b++)
+			used |= v[b * nparts + k] > 0;
+		if (used)
+			note_color(p.gp, parts[k].key, parts[k].color);
+	}
+	for (k = 0; !ret && k < nparts; k++, col++) {
+		for (b = 0, used = false; b < nbars; b++)
+			used |= v[b * nparts + k] > 0;
+		if (!used)
+			continue;
+		fprintf(p.gp, "%s '%s' using %zu%s lc rgb '%s' title ", drawn ? ", \\\n     " :
+			"plot ", name, col, drawn ? "" : ":xtic(1)", parts[k].color);
+		gp_str(p.gp, parts[k].title);
+		drawn++;
+	}
+	fputc('\n', p.gp);
+	return finish(&p, ret ?: (drawn ? 0 : -ENODATA), t, errbuf);
+}

@@ -63,4 +63,19 @@ struct tseries {
 int plot_time(const struct plot_text *t, const char *ylabel, const struct tseries *s,
 	      size_t n, char *errbuf);
 
+/* One part of a stacked bar: its legend title and colour (palette.h). */
+struct stack_part {
+	const char *title;
+	const char *color;
+	char key[176];
+};
+
+/*
+ * plot_stacked - one bar per label, stacked from parts: v[bar * nparts + part] (ns,
+ * drawn in us); parts that are zero in every bar are left out of the plot and legend
+ */
+int plot_stacked(const struct plot_text *t, const char *ylabel, const char (*labels)[96],
+		 const double *v, size_t nbars, const struct stack_part *parts, size_t nparts,
+		 char *errbuf);
+
 #endif

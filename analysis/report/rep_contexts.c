@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plot.h"
+#include "plot_kinds.h"
 #include "report_int.h"
 #include "common.h"
 
@@ -369,9 +371,18 @@ static void wait_csv(struct report_ctx *r, const struct cellset *s, const char *
 	}
 }
 
+#define WAIT_BARS 24
+
+/* The bars of the causes plot: per configuration and vector, the mean wait per cause. */
+struct wait_bars {
+	char label[WAIT_BARS][96];
+	double v[WAIT_BARS * NCAUSE];
+	size_t n;
+};
+
 /* wait_row - one vector's causes; shown[c]: the columns of the table */
 static void wait_row(struct report_ctx *r, const struct cellset *s, const char *vec,
-		     const bool *shown)
+		     const bool *shown, struct wait_bars *bars)
 {
 	char cell[NCAUSE][48], n[32], tasks[256], us[32];
 	const char *cells[NCAUSE + 4];
@@ -393,6 +404,13 @@ static void wait_row(struct report_ctx *r, const struct cellset *s, const char *
 	if (!w->delays)
 		goto out;
 	wait_csv(r, s, vec, w);
+	if (bars->n < WAIT_BARS) {
+		snprintf(bars->label[bars->n], sizeof(bars->label[0]), "%.40s %.40s", s->config,
+			 vec);
+		for (c = 0; c < NCAUSE; c++)
+			bars->v[bars->n * NCAUSE + c] = (double)w->total[c] / (double)w->delays;
+		bars->n++;
+	}
 	snprintf(n, sizeof(n), "%llu", (unsigned long long)w->delays);
 	cells[k++] = s->config;
 	cells[k++] = vec;
@@ -445,15 +463,58 @@ static bool causes_shown(const struct report_ctx *r, const char *wl, bool *shown
 	return any;
 }
 
+/*
+ * wait_plot - the causes as stacked bars, one per configuration and vector: the mean
+ * wait per delay, split; each cause in its colour in every report
+ */
+static void wait_plot(struct report_ctx *r, const char *wl, const struct wait_bars *bars)
+{
+	struct stack_part parts[NCAUSE];
+	char stem[PLOT_STEM_LEN], title[256], png[PLOT_STEM_LEN + 16], svg[PLOT_STEM_LEN + 16];
+	size_t c;
+	int ret;
+
+	if (!r->o->plots || !bars->n)
+		return;
+	for (c = 0; c < NCAUSE; c++) {
+		parts[c].title = wait_causes[c].label;
+		palette_pick(&r->pal, PAL_CAUSE, wait_causes[c].name, &parts[c].color,
+			     parts[c].key, sizeof(parts[c].key));
+	}
+	snprintf(stem, sizeof(stem), "causes-%.80s", wl);
+	plot_sanitize(stem);
+	snprintf(title, sizeof(title), "%s: why softirqs waited - the mean wait per delay, "
+		 "split into its causes", wl);
+	ret = plot_stacked(&(struct plot_text){ r->plotdir, stem, title },
+			   "mean wait per delay (us)", bars->label, bars->v, bars->n, parts, NCAUSE,
+			   r->errbuf);
+	if (ret == -ENODATA)
+		return;
+	if (ret) {
+		r->err = r->err ?: ret;
+		return;
+	}
+	snprintf(png, sizeof(png), "plots/%s.png", stem);
+	snprintf(svg, sizeof(svg), "plots/%s.svg", stem);
+	doc_img(&r->doc, png, svg, title);
+	r->nplots++;
+}
+
 void table_wait(struct report_ctx *r, const char *wl)
 {
 	const char *hdr[NCAUSE + 4];
 	struct metric_key top[NR_VECTORS_MAX];
+	struct wait_bars *bars;
 	bool shown[NCAUSE];
 	size_t i, j, n, k = 0;
 
 	if (!causes_shown(r, wl, shown))
 		return;
+	bars = calloc(1, sizeof(*bars));
+	if (!bars) {
+		r->err = r->err ?: -ENOMEM;
+		return;
+	}
 	hdr[k++] = "config";
 	hdr[k++] = "vector";
 	hdr[k++] = "delays";
@@ -475,7 +536,10 @@ void table_wait(struct report_ctx *r, const char *wl)
 			continue;
 		n = top_groups(&r->cs.s[i], MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
 		for (j = 0; j < n && !r->err; j++)
-			wait_row(r, &r->cs.s[i], top[j].name, shown);
+			wait_row(r, &r->cs.s[i], top[j].name, shown, bars);
 	}
 	doc_table_end(&r->doc);
+	if (!r->err)
+		wait_plot(r, wl, bars);
+	free(bars);
 }
