@@ -77,13 +77,67 @@ static bool has_contexts(const struct cellset *s)
 	return false;
 }
 
-/* summary_rows - one row per configuration of wl */
-static void summary_rows(struct report_ctx *r, const char *wl)
+/*
+ * drives - the deferred work wl is run for, from its primary metrics ("softirq NET_RX,
+ * wq flush_to_ldisc"); *wq: one of them is a workqueue's
+ */
+/* work_on_wq - does the work metric name of wl have a workqueue among its members */
+static bool work_on_wq(const struct report_ctx *r, const char *wl, const char *name)
 {
-	char cell[NPLACES][96], ratio[32];
+	size_t i, j, k, m;
+
+	for (i = 0; i < r->cs.n; i++)
+		for (j = 0; !strcmp(r->cs.s[i].workload, wl) && j < r->cs.s[i].n; j++) {
+			const struct wl_data *d = &r->cs.s[i].cell[j]->rec.wl;
+
+			for (k = 0; k < d->nwork; k++)
+				for (m = 0; !strcmp(d->work[k].name, name) && m < d->work[k].nmember;
+				     m++)
+					if (!strncmp(d->work[k].member[m], "wq:", 3))
+						return true;
+		}
+	return false;
+}
+
+static void drives(const struct report_ctx *r, const struct advice *a, const char *wl,
+		   char *buf, size_t len, bool *wq)
+{
+	const struct adv_workload *w = NULL;
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	*wq = false;
+	for (i = 0; a && i < a->n && !w; i++)
+		if (!strcmp(a->wl[i].workload, wl))
+			w = &a->wl[i];
+	for (i = 0; w && i < w->nprim && off < len; i++) {
+		const struct metric_key *k = &w->prim[i];
+		const char *name = k->src == MS_SOFTIRQ ? k->name : k->src == MS_WQ ? k->func :
+				   k->src == MS_WORK ? k->name : NULL;
+		char one[FUNC_LEN + 16];
+
+		if (!name)
+			continue;
+		snprintf(one, sizeof(one), "%s %s", k->src == MS_SOFTIRQ ? "softirq" :
+			 k->src == MS_WQ ? "wq" : "work", name);
+		if (strstr(buf, one))
+			continue;
+		*wq |= k->src == MS_WQ || (k->src == MS_WORK && work_on_wq(r, wl, name));
+		off += snprintf(buf + off, len - off, "%s%s", off ? ", " : "", one);
+	}
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
+/* summary_rows - one row per configuration of wl */
+static void summary_rows(struct report_ctx *r, const char *wl, const struct advice *a)
+{
+	char cell[NPLACES][96], ratio[32], drv[256];
+	bool wq;
 	double p99[NPLACES], sirq;
 	size_t i, k;
 
+	drives(r, a, wl, drv, sizeof(drv), &wq);
 	for (i = 0; i < r->cs.n; i++) {
 		const struct cellset *s = &r->cs.s[i];
 
@@ -97,14 +151,17 @@ static void summary_rows(struct report_ctx *r, const char *wl)
 			p99[0] = pooled_cell(s, MS_SOFTIRQ, cell[0], sizeof(cell[0]));
 		if (isnan(p99[3]))
 			p99[3] = pooled_cell(s, MS_WQ, cell[3], sizeof(cell[3]));
+		/* workqueue items the workload does not drive: the machine's own, marked */
+		if (!wq && !isnan(p99[3]))
+			strncat(cell[3], " (bg)", sizeof(cell[3]) - strlen(cell[3]) - 1);
 		/* softirq: where most of it ran; the workqueue's wait as a multiple of it */
 		sirq = !isnan(p99[0]) ? p99[0] : p99[1];
 		if (isnan(sirq) || isnan(p99[3]) || sirq <= 0)
 			snprintf(ratio, sizeof(ratio), "-");
 		else
 			snprintf(ratio, sizeof(ratio), "%.3g", p99[3] / sirq);
-		doc_row(&r->doc, (const char *const[]){ wl, s->config, cell[0], cell[1], cell[2],
-			cell[3], ratio }, 7);
+		doc_row(&r->doc, (const char *const[]){ wl, s->config, drv, cell[0], cell[1],
+			cell[2], cell[3], ratio }, 8);
 	}
 }
 
@@ -189,7 +246,7 @@ out:
 
 void summary_write(struct report_ctx *r)
 {
-	static const char *const hdr[] = { "workload", "config",
+	static const char *const hdr[] = { "workload", "config", "drives",
 		"softirq, inline: wait p50 / p99 (n)", "softirq, in ksoftirqd",
 		"napi thread", "workqueue, all pools", "workqueue / softirq p99" };
 	const char *wl[64];
@@ -197,12 +254,15 @@ void summary_write(struct report_ctx *r)
 	struct advice a;
 	char err[ERRBUF_LEN];
 	size_t w, n, i;
+	int ret;
 
 	doc_h_id(&r->doc, 2, "summary", "Summary: softirq versus workqueue, per workload");
 	doc_p(&r->doc, "Where each workload's deferred work ran and how long it waited there "
 	      "(raise or queue -> start, us): p50 / p99 of all repetitions pooled, with the "
 	      "number of waits; the last column is the workqueue p99 as a multiple of the "
-	      "softirq p99 (inline, or in ksoftirqd where nothing ran inline). Then the advice: "
+	      "softirq p99 (inline, or in ksoftirqd where nothing ran inline). Drives: the "
+	      "deferred work among the workload's primary metrics; (bg): workqueue items of a "
+	      "workload that drives none, the machine's own background work. Then the advice: "
 	      "each configuration judged against the reference on the workload's primary "
 	      "metrics (ratio, interval, verdict; docs/report.md).");
 	/* the table and the advice, with the plot beside them (HTML) or after them */
@@ -210,11 +270,12 @@ void summary_write(struct report_ctx *r)
 	doc_div(&r->doc, "text");
 	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
 	n = report_workloads(r, wl, ARRAY_SIZE(wl));
-	for (w = 0; w < n && !r->err; w++)
-		summary_rows(r, wl[w]);
-	doc_table_end(&r->doc);
 	judge_opts_default(&jo);
-	if (advise_run(r->run, &jo, &a, err)) {
+	ret = advise_run(r->run, &jo, &a, err);
+	for (w = 0; w < n && !r->err; w++)
+		summary_rows(r, wl[w], ret ? NULL : &a);
+	doc_table_end(&r->doc);
+	if (ret) {
 		doc_li(&r->doc, "no advice: %s", err);
 	} else {
 		for (w = 0; w < n; w++)

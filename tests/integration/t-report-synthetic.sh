@@ -105,9 +105,14 @@ field() {
 	fail "report.md does not open with the summary: $(grep -m1 '^## ' "$RUN/report.md")"
 [ "$(grep '^## ' "$RUN/report.md" | tail -n 1)" = "## Run" ] || fail "the run's metadata is not last"
 for wl in net tty timer; do
-	grep -q "^| $wl | default | [0-9.]* / [0-9.]* ([0-9]*) | .* | [0-9.]* / [0-9.]* ([0-9]*) | [0-9.]* |$" \
+	grep -q "^| $wl | default | [^|]* | [0-9.]* / [0-9.]* ([0-9]*) | .* | [0-9.]* / [0-9.]* ([0-9]*)\( (bg)\)\{0,1\} | [0-9.]* |$" \
 		"$RUN/report.md" || fail "summary: no softirq and workqueue waits of $wl/default"
 done
+# the work each workload drives; workqueue items of one that drives none are marked
+grep -q '^| tty | default | wq flush\\_to\\_ldisc | .* ([0-9]*) | [0-9.]* |$' "$RUN/report.md" ||
+	fail "summary: tty does not drive flush_to_ldisc, or its workqueue items are marked background"
+grep -q '^| net | default | softirq NET\\_RX | .* ([0-9]*) (bg) | [0-9.]* |$' "$RUN/report.md" ||
+	fail "summary: net's workqueue items are not marked background"
 awk '/^## Summary/ { s = 1 } /^## Contents/ { exit } s && /^- (net|tty|timer): / { n++ } END { exit n != 3 }' \
 	"$RUN/report.md" || fail "summary: not one advice line per workload before the contents"
 grep -q '^- \[Workload net\](#wl-net)$' "$RUN/report.md" || fail "contents: no link to workload net"
