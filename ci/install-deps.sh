@@ -12,8 +12,10 @@ libjson-c-dev libinih-dev libnl-3-dev libnl-route-3-dev libsqlite3-dev libcmocka
 # python3 read result files in the integration tests; lava-common and python3-jsonschema
 # validate the LAVA job and the KCIDB export offline (Debian packages: they install for
 # the system /usr/bin/python3, which the tests use); trace-cmd writes the trace.dat that
-# the analyze test reads.
-RUN="rt-tests gnuplot-nox iproute2 ethtool procps jq python3 lava-common python3-jsonschema trace-cmd"
+# the analyze test reads; headless chromium opens report.html as a reader's browser
+# does (t-report-browser.sh).
+RUN="rt-tests gnuplot-nox iproute2 ethtool procps jq python3 lava-common python3-jsonschema trace-cmd \
+chromium"
 
 missing=""
 for p in $BUILD $RUN; do

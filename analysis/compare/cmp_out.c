@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "doc.h"
@@ -14,7 +16,7 @@
 
 /* Verdicts in the order the outputs list them: what needs attention first. */
 static const enum verdict verdict_order[] = {
-	V_WORSE, V_BETTER, V_LOSSY, V_INCOMPLETE, V_CANNOT_TELL, V_NO_CHANGE, V_INFO,
+	V_WORSE, V_BETTER, V_NO_CHANGE, V_LOSSY, V_INCOMPLETE, V_CANNOT_TELL, V_INFO,
 };
 
 const char *cmp_interval(const struct judgement *j, char *buf, size_t len)
@@ -62,15 +64,18 @@ static int id_width(const struct cmp_result *r)
 	return (int)w;
 }
 
-/* rows_in_order - calls fn for each row: primary first, then by verdict (attention first) */
+/*
+ * rows_in_order - calls fn for each row: by verdict, the decided ones first (worse,
+ * better, then the flags and the undecided), primary before advisory within each
+ */
 static void rows_in_order(const struct cmp_result *r,
 			  void (*fn)(const struct cmp_row *x, void *ctx), void *ctx)
 {
 	size_t i, o;
 	int fam;
 
-	for (fam = 0; fam < 2; fam++)
-		for (o = 0; o < ARRAY_SIZE(verdict_order); o++)
+	for (o = 0; o < ARRAY_SIZE(verdict_order); o++)
+		for (fam = 0; fam < 2; fam++)
 			for (i = 0; i < r->nrows; i++) {
 				const struct cmp_row *x = &r->rows[i];
 
@@ -82,13 +87,37 @@ static void rows_in_order(const struct cmp_result *r,
 struct print_ctx {
 	FILE *f;
 	int w;
+	bool wide;
 };
+
+#define NARROW_ID 30		/* the metric id's width in 100 columns */
+#define NARROW_COLS 100
+
+/* print_narrow - a row in 100 columns: no interval, repetitions or why; a cut id ends in ~ */
+static void print_narrow(const struct cmp_row *x, struct print_ctx *p)
+{
+	char b[32], n[32], ra[32], m[32], id[NARROW_ID + 1];
+	size_t len = strlen(x->id);
+
+	if (len > (size_t)p->w)
+		snprintf(id, sizeof(id), "%.*s~", p->w - 1, x->id);
+	else
+		snprintf(id, sizeof(id), "%.*s", NARROW_ID, x->id);
+	fprintf(p->f, "%-8.8s %-12.12s %c %-*s %8s %8s %6s %6s %s\n", x->workload, x->config,
+		x->primary ? '*' : ' ', p->w, id, fmt_us(x->j.base, b, sizeof(b)),
+		fmt_us(x->j.new, n, sizeof(n)), fmt_ratio(x->j.ratio, ra, sizeof(ra)),
+		cmp_margin(&x->j, m, sizeof(m)), verdict_names[x->j.v]);
+}
 
 static void print_row(const struct cmp_row *x, void *ctx)
 {
 	char b[32], n[32], ra[32], ci[48], m[32];
 	struct print_ctx *p = ctx;
 
+	if (!p->wide) {
+		print_narrow(x, p);
+		return;
+	}
 	fprintf(p->f, "%-10s %-16s %c %-*s %10s %10s %6s %-16s %7s %5u/%-3u %s%s%s\n",
 		x->workload, x->config, x->primary ? '*' : ' ', p->w, x->id,
 		fmt_us(x->j.base, b, sizeof(b)), fmt_us(x->j.new, n, sizeof(n)),
@@ -114,10 +143,44 @@ static void method_line(FILE *f, const struct cmp_ctx *c)
 		"baseline calibrate')" : "no calibration (see 'deferbench baseline calibrate')");
 }
 
+/* put_wrapped - text in lines of at most NARROW_COLS, cut at spaces (wide: as it is) */
+static void put_wrapped(FILE *f, const char *s, bool wide)
+{
+	const char *line = s, *sp, *cut;
+	size_t width = NARROW_COLS;
+
+	if (wide) {
+		fputs(s, f);
+		return;
+	}
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+		if (len <= width) {
+			fwrite(line, 1, len, f);
+			fputc('\n', f);
+			line += len + (nl ? 1 : 0);
+			width = NARROW_COLS;
+			continue;
+		}
+		for (cut = NULL, sp = line; sp < line + width; sp++)
+			if (*sp == ' ')
+				cut = sp;
+		if (!cut)
+			cut = line + width;
+		fwrite(line, 1, (size_t)(cut - line), f);
+		/* the rest of the line, indented under it */
+		fputs("\n  ", f);
+		width = NARROW_COLS - 2;
+		line = *cut == ' ' ? cut + 1 : cut;
+	}
+}
+
 void cmp_print(FILE *f, const struct cmp_ctx *c)
 {
 	const struct cmp_result *r = c->res;
-	struct print_ctx p = { f, id_width(r) };
+	struct print_ctx p = { f, id_width(r), c->wide };
 	size_t i;
 
 	fprintf(f, "base: %s (%s)\nnew:  %s (%s)\n", c->base->dir, c->base->meta[RM_KERNEL],
@@ -125,15 +188,37 @@ void cmp_print(FILE *f, const struct cmp_ctx *c)
 	for (i = 0; i < r->nenv; i++)
 		fprintf(f, "differs: %s: '%s' -> '%s'\n", r->env[i].field, r->env[i].base,
 			r->env[i].new);
-	fprintf(f, "\n%-10s %-16s %c %-*s %10s %10s %6s %-16s %7s %9s  %s\n", "workload",
-		"config", 'P', p.w, "metric", "base(us)", "new(us)", "ratio", "interval",
-		"margin", "reps", "verdict");
+	if (p.wide) {
+		fprintf(f, "\n%-10s %-16s %c %-*s %10s %10s %6s %-16s %7s %9s  %s\n", "workload",
+			"config", 'P', p.w, "metric", "base(us)", "new(us)", "ratio", "interval",
+			"margin", "reps", "verdict");
+	} else {
+		if (p.w > NARROW_ID)
+			p.w = NARROW_ID;
+		fprintf(f, "\n%-8s %-12s %c %-*s %8s %8s %6s %6s %s\n", "workload", "config",
+			'P', p.w, "metric", "base(us)", "new(us)", "ratio", "margin", "verdict");
+	}
 	rows_in_order(r, print_row, &p);
+	if (!p.wide)
+		fprintf(f, "(the interval, repetitions and why of each verdict: --wide, or "
+			"compare.md)\n");
 	fprintf(f, "\n");
-	summary_line(f, r);
-	fprintf(f, "\n%zu metrics left out (too few samples beyond the percentile on both "
-		"sides); P = primary (decides the exit status)\n", r->nsparse);
-	method_line(f, c);
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+
+		/* the counts line stays one line, for scripts; without memory, the
+		 * rest goes unwrapped */
+		summary_line(f, r);
+		fputc('\n', f);
+		fprintf(m ? m : f, "%zu metrics left out (too few samples beyond the percentile "
+			"on both sides); P = primary (decides the exit status)\n", r->nsparse);
+		method_line(m ? m : f, c);
+		if (m && !fclose(m))
+			put_wrapped(f, text, c->wide);
+		free(text);
+	}
 }
 
 static void md_rules(struct doc *d, const struct cmp_ctx *c)
@@ -257,7 +342,7 @@ int cmp_write_md(const char *path, const struct cmp_ctx *c)
 	FILE *mem;
 	int ret;
 
-	ret = doc_open(&d, path, NULL, "deferbench compare");
+	ret = doc_open(&d, path, NULL, "deferbench compare", NULL);
 	if (ret)
 		return ret;
 	doc_li(&d, "base: %s (kernel %s, scenario %s)", c->base->dir,

@@ -13,6 +13,7 @@ struct cmp_ctx {
 	const struct run *base, *new;
 	const struct cmp_opts *opts;
 	const struct cmp_result *res;
+	bool wide;		/* cmp_print: every column; false: rows fit 100 columns */
 };
 
 void cmp_print(FILE *f, const struct cmp_ctx *c);

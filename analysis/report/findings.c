@@ -45,7 +45,7 @@ static const char *fmt_judgement(const char *id, const struct judgement *j, char
 }
 
 /* advice_finding - the configuration to use for one workload, with its evidence */
-static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
+void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 {
 	char line[1024], one[256], name[2 * NAME_LEN + 16];
 	size_t k, off = 0, i, undecided = 0;
@@ -355,28 +355,12 @@ static void long_runs(struct report_ctx *r)
 void findings_write(struct report_ctx *r)
 {
 	const char *wl[64];
-	struct judge_opts jo;
-	struct advice a;
-	char err[ERRBUF_LEN];
-	size_t w, n, i;
+	size_t w, n;
 
-	doc_h(&r->doc, 2, "Findings");
-	doc_p(&r->doc, "Computed from the data. For each workload, every configuration is "
-	      "judged against the reference on the workload's primary metrics with the "
-	      "engine of 'deferbench compare' (two-level bootstrap, margins, Holm over the "
-	      "workload's comparisons; docs/report.md): ratio to the reference, interval, "
-	      "verdict.");
-	judge_opts_default(&jo);
+	doc_h_id(&r->doc, 2, "findings", "Findings");
+	doc_p(&r->doc, "Computed from the data; the advice per workload is in the summary "
+	      "above.");
 	n = report_workloads(r, wl, ARRAY_SIZE(wl));
-	if (advise_run(r->run, &jo, &a, err)) {
-		doc_li(&r->doc, "no advice: %s", err);
-	} else {
-		for (w = 0; w < n; w++)
-			for (i = 0; i < a.n; i++)
-				if (!strcmp(a.wl[i].workload, wl[w]))
-					advice_finding(r, &a.wl[i]);
-		advise_free(&a);
-	}
 	for (w = 0; w < n; w++)
 		wakeup_finding(r, wl[w]);
 	adaptive_finding(r);

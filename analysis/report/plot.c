@@ -135,9 +135,9 @@ int plot_begin(struct plot *p, const char *plotdir, const char *stem, const char
 	fputs("\nset ylabel ", p->gp);
 	gp_str(p->gp, ylabel);
 	fputs("\nset grid xtics ytics mxtics mytics lc rgb '#dddddd'\n"
-	      "# the legend below the graph, where it hides no curve\n"
-	      "set bmargin 8\nset rmargin 6\nset key at screen 0.5, screen 0.02 center bottom horizontal "
-	      "maxrows 3 box opaque\n"
+	      "# the legend below the graph and its axis label, in a margin gnuplot sizes to\n"
+	      "# fit it: it hides no curve and no label\n"
+	      "set rmargin 6\nset key below center horizontal maxrows 4 nobox height 1\n"
 	      "set border 3\nset tics nomirror\n", p->gp);
 	return 0;
 }

@@ -12,22 +12,21 @@
 #include "plot.h"
 #include "msg.h"
 
-/* Colour-blind-safe palette (Okabe-Ito), repeated beyond its length. */
-static const char *const palette[] = {
-	"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
-	"#F0E442",
-};
+/* The parts of a ladder's boxes (not things: the same in every ladder) */
+static const char *const ladder_colors[] = { "#0072B2", "#D55E00", "#009E73" };
 
-static const char *color(int i)
+/* note_color - record what a series' colour stands for, for the tests and the reader */
+static void note_color(FILE *gp, const char *key, const char *color)
 {
-	return palette[(i > 0 ? i - 1 : 0) % ARRAY_SIZE(palette)];
+	if (key[0] && color)
+		fprintf(gp, "# colour %s %s\n", key, color);
 }
 
 /* plot_style - line style of a series: thin and untitled when it has no title */
 static void plot_style(FILE *gp, const struct series *s)
 {
 	fprintf(gp, " with lines lw %s dt %d lc rgb '%s' ", s->title[0] ? "2" : "0.6",
-		s->dash > 0 ? s->dash : 1, color(s->color));
+		s->dash > 0 ? s->dash : 1, s->color ? s->color : "#888888");
 	if (s->title[0]) {
 		fputs("title ", gp);
 		gp_str(gp, s->title);
@@ -81,6 +80,9 @@ static int plot_series(struct plot *p, const struct series *s, size_t n,
 	}
 	if (before)
 		before(p->gp, xmax);
+	for (i = 0; i < n && i < MAX_SERIES; i++)
+		if (name[i][0] && s[i].title[0])
+			note_color(p->gp, s[i].key, s[i].color);
 	for (i = 0; i < n && i < MAX_SERIES; i++) {
 		if (!name[i][0])
 			continue;
@@ -203,16 +205,14 @@ static void ladder_xtics(FILE *gp, const struct box *b, size_t n)
 		if (strlen(b[i].label) > longest)
 			longest = strlen(b[i].label);
 	/*
-	 * Many or long labels are slanted, each ending under its box; the bottom margin
-	 * (in lines; a character is about half a line wide, sin 30 = 1/2) keeps them
-	 * clear of the legend below.
+	 * Many or long labels are slanted, each ending under its box; gnuplot sizes the
+	 * bottom margin to hold them and the legend below them.
 	 */
 	if (n > 4 && longest > 16) {
 		/* the first label reaches left of its box by ~0.87 of its length */
 		double left = 0.87 * (double)strlen(b[0].label) - 0.7 / ((double)n + 0.4) * 140;
 
-		fprintf(gp, "set bmargin %zu\nset lmargin %d\n", 3 + (longest + 3) / 4,
-			left > 12 ? (int)left : 12);
+		fprintf(gp, "set lmargin %d\n", left > 12 ? (int)left : 12);
 	}
 	fprintf(gp, "set xrange [-0.7:%g]\nset xtics %s(", (double)n - 0.3,
 		n > 4 ? (longest > 16 ? "rotate by 30 right " : "rotate by -25 ") : "");
@@ -265,7 +265,8 @@ int plot_ladder(const struct plot_text *t, const char *ylabel, const struct box 
 			"'%s' title 'pooled median', \\\n     '%s' using 1:7 with points pt 2 "
 			"ps 1.5 lc rgb '%s' title 'pooled p99.9', \\\n     '%s' using 1:2 with "
 			"points pt 7 ps 1.2 lc rgb '%s' title 'p99 of each repetition'\n",
-			boxes, color(1), boxes, color(1), boxes, color(2), reps, color(3));
+			boxes, ladder_colors[0], boxes, ladder_colors[0], boxes, ladder_colors[1],
+			reps, ladder_colors[2]);
 	return finish(&p, ret, t, errbuf);
 }
 
@@ -282,8 +283,10 @@ int plot_time(const struct plot_text *t, const char *ylabel, const struct tserie
 			 "time since the capture started (s)", ylabel);
 	if (ret)
 		return set_errno(errbuf, ret, "%s/%s.gp: %s", t->plotdir, t->stem, strerror(-ret));
-	/* long series names stack the legend one per row: keep it off the x label */
-	fprintf(p.gp, "set logscale y\nset format y '%%.10g'\nset bmargin %zu\n", 5 + (n < 6 ? n : 6));
+	fputs("set logscale y\nset format y '%.10g'\n", p.gp);
+	for (i = 0; i < n; i++)
+		if (s[i].n)
+			note_color(p.gp, s[i].key, s[i].color);
 	for (i = 0; !ret && i < n; i++) {
 		if (!s[i].n)
 			continue;
@@ -297,8 +300,61 @@ int plot_time(const struct plot_text *t, const char *ylabel, const struct tserie
 		ret = fclose(f) ? -errno : 0;
 		fprintf(p.gp, "%s '%s' using 1:2 with linespoints lw 2 pt 7 ps 0.6 dt %d "
 			"lc rgb '%s' title ", drawn++ ? ", \\\n     " : "plot ", name,
-			i < 3 ? 1 : 2, color((int)i + 1));
+			s[i].dash > 0 ? s[i].dash : 1, s[i].color ? s[i].color : "#888888");
 		gp_str(p.gp, s[i].title);
+	}
+	fputc('\n', p.gp);
+	return finish(&p, ret ?: (drawn ? 0 : -ENODATA), t, errbuf);
+}
+
+int plot_stacked(const struct plot_text *t, const char *ylabel, const char (*labels)[96],
+		 const double *v, size_t nbars, const struct stack_part *parts, size_t nparts,
+		 char *errbuf)
+{
+	char name[PLOT_STEM_LEN + 16];
+	size_t b, k, col = 2, drawn = 0;
+	struct plot p;
+	bool used;
+	FILE *f;
+	int ret;
+
+	ret = plot_begin(&p, t->plotdir, t->stem, t->title, "", ylabel);
+	if (ret)
+		return set_errno(errbuf, ret, "%s/%s.gp: %s", t->plotdir, t->stem, strerror(-ret));
+	fputs("set style data histograms\nset style histogram rowstacked\n"
+	      "set style fill solid 0.9 border lc rgb '#ffffff'\nset boxwidth 0.6\n"
+	      "set xtics rotate by 30 right\nset grid noxtics\n", p.gp);
+	f = plot_data(&p, name, sizeof(name));
+	if (!f)
+		return finish(&p, p.err, t, errbuf);
+	for (b = 0; b < nbars; b++) {
+		const char *c;
+
+		/* a data file's strings are double-quoted; a label has no '"' left */
+		fputc('"', f);
+		for (c = labels[b]; *c; c++)
+			fputc(*c == '"' ? '\'' : *c, f);
+		fputc('"', f);
+		for (k = 0; k < nparts; k++)
+			fprintf(f, " %.6g", v[b * nparts + k] / 1e3);
+		fputc('\n', f);
+	}
+	ret = fclose(f) ? -errno : 0;
+	for (k = 0; k < nparts; k++) {
+		for (b = 0, used = false; b < nbars; b++)
+			used |= v[b * nparts + k] > 0;
+		if (used)
+			note_color(p.gp, parts[k].key, parts[k].color);
+	}
+	for (k = 0; !ret && k < nparts; k++, col++) {
+		for (b = 0, used = false; b < nbars; b++)
+			used |= v[b * nparts + k] > 0;
+		if (!used)
+			continue;
+		fprintf(p.gp, "%s '%s' using %zu%s lc rgb '%s' title ", drawn ? ", \\\n     " :
+			"plot ", name, col, drawn ? "" : ":xtic(1)", parts[k].color);
+		gp_str(p.gp, parts[k].title);
+		drawn++;
 	}
 	fputc('\n', p.gp);
 	return finish(&p, ret ?: (drawn ? 0 : -ENODATA), t, errbuf);

@@ -17,7 +17,9 @@
 struct series {
 	char title[160];
 	const struct hist *h;
-	int color;		/* 1-based index into the report palette */
+	const char *color;	/* "#RRGGBB", from the report's palette (palette.h) */
+	char key[176];		/* what the colour stands for ("work:NET_RX"), recorded in
+				 * the script; empty: none */
 	int dash;		/* 1 solid, 2 dashed, ... */
 };
 
@@ -36,7 +38,7 @@ int plot_histogram(const struct plot_text *t, const struct series *s, size_t n,
 
 /* One configuration's box of a percentile ladder. */
 struct box {
-	char label[NAME_LEN];
+	char label[96];
 	double p1, p25, p50, p75, p99, p999;	/* pooled, ns */
 	double rep_p99[STATS_MAX_N];		/* each repetition's p99, ns */
 	size_t nrep;
@@ -52,10 +54,28 @@ struct tseries {
 	const double *t;	/* seconds since the capture started */
 	const double *v;	/* ns */
 	size_t n;
+	const char *color;	/* as in struct series */
+	char key[176];
+	int dash;
 };
 
 /* plot_time - latency (us, log) per interval against time (s) */
 int plot_time(const struct plot_text *t, const char *ylabel, const struct tseries *s,
 	      size_t n, char *errbuf);
+
+/* One part of a stacked bar: its legend title and colour (palette.h). */
+struct stack_part {
+	const char *title;
+	const char *color;
+	char key[176];
+};
+
+/*
+ * plot_stacked - one bar per label, stacked from parts: v[bar * nparts + part] (ns,
+ * drawn in us); parts that are zero in every bar are left out of the plot and legend
+ */
+int plot_stacked(const struct plot_text *t, const char *ylabel, const char (*labels)[96],
+		 const double *v, size_t nbars, const struct stack_part *parts, size_t nparts,
+		 char *errbuf);
 
 #endif

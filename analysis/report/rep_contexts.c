@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plot.h"
+#include "plot_kinds.h"
 #include "report_int.h"
 #include "common.h"
 
@@ -281,17 +283,33 @@ void table_contexts(struct report_ctx *r, const char *wl)
 	doc_table_end(&r->doc);
 }
 
-/* The causes of softirq delay as the report shows them, in summary.json's names. */
-static const char *const cause_cols[] = {
-	"hardirq", "softirq_higher", "softirq_lower", "softirq_same", "bh_disabled",
-	"ksoftirqd", "other",
+/*
+ * The causes of softirq delay as the report shows them: summary.json's names, in the
+ * writer's order, with what each means (docs/figures.md); then the names of results
+ * written before the split of 2026-12, shown as what they measured then.
+ */
+const struct wait_cause wait_causes[] = {
+	{ "hardirq", "hard interrupts" },
+	{ "raised_in", "behind the handler it was raised in" },
+	{ "softirq_higher", "a higher vector run first" },
+	{ "softirq_lower", "a lower vector run first" },
+	{ "bh_disabled", "rest of the BH-disabled section" },
+	{ "ksoftirqd_wait", "waiting for ksoftirqd to run" },
+	{ "ksoftirqd_run", "ksoftirqd running other handlers" },
+	{ "deferbench", "deferbench's own threads" },
+	{ "other", "other" },
+	/* older results */
+	{ "softirq_same", "behind its own run (older capture)" },
+	{ "ksoftirqd", "ksoftirqd (older capture: waiting for it and running in it)" },
 };
+const size_t nwait_causes = ARRAY_SIZE(wait_causes);
+#define NCAUSE ARRAY_SIZE(wait_causes)
 
 struct wait_sum {
 	uint64_t delays, delay_ns;
-	uint64_t total[ARRAY_SIZE(cause_cols)];
-	double p99[ARRAY_SIZE(cause_cols)][STATS_MAX_N];	/* each repetition's */
-	size_t np99[ARRAY_SIZE(cause_cols)];
+	uint64_t total[NCAUSE];
+	double p99[NCAUSE][STATS_MAX_N];	/* each repetition's */
+	size_t np99[NCAUSE];
 	struct wait_task_data task[WAIT_TASKS_KEPT];		/* summed by name */
 	size_t ntask;
 };
@@ -302,9 +320,9 @@ static void wait_add(struct wait_sum *w, const struct wait_data *d)
 
 	w->delays += d->delays;
 	w->delay_ns += d->delay_ns;
-	for (c = 0; c < ARRAY_SIZE(cause_cols); c++)
+	for (c = 0; c < NCAUSE; c++)
 		for (i = 0; i < d->ncause; i++) {
-			if (strcmp(d->cause[i].name, cause_cols[c]))
+			if (strcmp(d->cause[i].name, wait_causes[c].name))
 				continue;
 			w->total[c] += d->cause[i].total_ns;
 			if (d->cause[i].delays && w->np99[c] < STATS_MAX_N)
@@ -337,11 +355,13 @@ static void wait_csv(struct report_ctx *r, const struct cellset *s, const char *
 	struct csvw *f = &r->tab[TAB_WAIT];
 	size_t c;
 
-	for (c = 0; c < ARRAY_SIZE(cause_cols); c++) {
+	for (c = 0; c < NCAUSE; c++) {
+		if (!w->total[c] && c >= WAIT_CAUSES_NOW)
+			continue;	/* an older name these results do not have */
 		csvw_str(f, s->workload);
 		csvw_str(f, s->config);
 		csvw_str(f, vec);
-		csvw_str(f, cause_cols[c]);
+		csvw_str(f, wait_causes[c].name);
 		csvw_u64(f, w->delays);
 		csvw_u64(f, w->delay_ns);
 		csvw_u64(f, w->total[c]);
@@ -351,11 +371,23 @@ static void wait_csv(struct report_ctx *r, const struct cellset *s, const char *
 	}
 }
 
-static void wait_row(struct report_ctx *r, const struct cellset *s, const char *vec)
+#define WAIT_BARS 24
+
+/* The bars of the causes plot: per configuration and vector, the mean wait per cause. */
+struct wait_bars {
+	char label[WAIT_BARS][96];
+	double v[WAIT_BARS * NCAUSE];
+	size_t n;
+};
+
+/* wait_row - one vector's causes; shown[c]: the columns of the table */
+static void wait_row(struct report_ctx *r, const struct cellset *s, const char *vec,
+		     const bool *shown, struct wait_bars *bars)
 {
-	char cell[ARRAY_SIZE(cause_cols)][48], n[32], tasks[256], us[32];
+	char cell[NCAUSE][48], n[32], tasks[256], us[32];
+	const char *cells[NCAUSE + 4];
 	struct wait_sum *w = calloc(1, sizeof(*w));
-	size_t i, c, off = 0;
+	size_t i, c, k = 0, off = 0;
 
 	if (!w) {
 		r->err = r->err ?: -ENOMEM;
@@ -372,15 +404,27 @@ static void wait_row(struct report_ctx *r, const struct cellset *s, const char *
 	if (!w->delays)
 		goto out;
 	wait_csv(r, s, vec, w);
+	if (bars->n < WAIT_BARS) {
+		snprintf(bars->label[bars->n], sizeof(bars->label[0]), "%.40s %.40s", s->config,
+			 vec);
+		for (c = 0; c < NCAUSE; c++)
+			bars->v[bars->n * NCAUSE + c] = (double)w->total[c] / (double)w->delays;
+		bars->n++;
+	}
 	snprintf(n, sizeof(n), "%llu", (unsigned long long)w->delays);
-	for (c = 0; c < ARRAY_SIZE(cause_cols); c++) {
-		if (!w->total[c]) {
-			snprintf(cell[c], sizeof(cell[c]), "-");
+	cells[k++] = s->config;
+	cells[k++] = vec;
+	cells[k++] = n;
+	for (c = 0; c < NCAUSE; c++) {
+		if (!shown[c])
 			continue;
-		}
-		snprintf(cell[c], sizeof(cell[c]), "%.1f%% (%s)",
-			 100.0 * (double)w->total[c] / (double)w->delay_ns,
-			 fmt_us(median(w->p99[c], w->np99[c]), us, sizeof(us)));
+		if (!w->total[c])
+			snprintf(cell[c], sizeof(cell[c]), "-");
+		else
+			snprintf(cell[c], sizeof(cell[c]), "%.1f%% (%s)",
+				 100.0 * (double)w->total[c] / (double)w->delay_ns,
+				 fmt_us(median(w->p99[c], w->np99[c]), us, sizeof(us)));
+		cells[k++] = cell[c];
 	}
 	qsort(w->task, w->ntask, sizeof(*w->task), task_cmp);
 	tasks[0] = '\0';
@@ -388,40 +432,114 @@ static void wait_row(struct report_ctx *r, const struct cellset *s, const char *
 		off += snprintf(tasks + off, sizeof(tasks) - off, "%s%s %.1f%%", i ? ", " : "",
 				w->task[i].task,
 				100.0 * (double)w->task[i].total_ns / (double)w->delay_ns);
-	doc_row(&r->doc, (const char *const[]){ s->config, vec, n, cell[0], cell[1], cell[2],
-		cell[3], cell[4], cell[5], cell[6], tasks }, 11);
+	cells[k++] = tasks;
+	doc_row(&r->doc, cells, k);
 out:
 	free(w);
 }
 
+/* causes_shown - the causes of now, and an older one where a cell of wl has it */
+static bool causes_shown(const struct report_ctx *r, const char *wl, bool *shown)
+{
+	bool any = false;
+	size_t i, j, v, k, c;
+
+	for (c = 0; c < NCAUSE; c++)
+		shown[c] = c < WAIT_CAUSES_NOW;
+	for (i = 0; i < r->cs.n; i++)
+		for (j = 0; !strcmp(r->cs.s[i].workload, wl) && j < r->cs.s[i].n; j++) {
+			const struct record *rec = &r->cs.s[i].cell[j]->rec;
+
+			if (!r->cs.s[i].cell[j]->ok)
+				continue;
+			any |= rec->nwait > 0;
+			for (v = 0; v < rec->nwait; v++)
+				for (k = 0; k < rec->wait[v].ncause; k++)
+					for (c = WAIT_CAUSES_NOW; c < NCAUSE; c++)
+						if (!strcmp(rec->wait[v].cause[k].name,
+							    wait_causes[c].name))
+							shown[c] = true;
+		}
+	return any;
+}
+
+/*
+ * wait_plot - the causes as stacked bars, one per configuration and vector: the mean
+ * wait per delay, split; each cause in its colour in every report
+ */
+static void wait_plot(struct report_ctx *r, const char *wl, const struct wait_bars *bars)
+{
+	struct stack_part parts[NCAUSE];
+	char stem[PLOT_STEM_LEN], title[256], png[PLOT_STEM_LEN + 16], svg[PLOT_STEM_LEN + 16];
+	size_t c;
+	int ret;
+
+	if (!r->o->plots || !bars->n)
+		return;
+	for (c = 0; c < NCAUSE; c++) {
+		parts[c].title = wait_causes[c].label;
+		palette_pick(&r->pal, PAL_CAUSE, wait_causes[c].name, &parts[c].color,
+			     parts[c].key, sizeof(parts[c].key));
+	}
+	snprintf(stem, sizeof(stem), "causes-%.80s", wl);
+	plot_sanitize(stem);
+	snprintf(title, sizeof(title), "%s: why softirqs waited - the mean wait per delay, "
+		 "split into its causes", wl);
+	ret = plot_stacked(&(struct plot_text){ r->plotdir, stem, title },
+			   "mean wait per delay (us)", bars->label, bars->v, bars->n, parts, NCAUSE,
+			   r->errbuf);
+	if (ret == -ENODATA)
+		return;
+	if (ret) {
+		r->err = r->err ?: ret;
+		return;
+	}
+	snprintf(png, sizeof(png), "plots/%s.png", stem);
+	snprintf(svg, sizeof(svg), "plots/%s.svg", stem);
+	doc_img(&r->doc, png, svg, title);
+	r->nplots++;
+}
+
 void table_wait(struct report_ctx *r, const char *wl)
 {
-	static const char *const hdr[] = { "config", "vector", "delays", "hard irq",
-		"higher vectors", "lower vectors (inversion)", "own previous run",
-		"BH disabled", "ksoftirqd", "other", "BH disabled by (share of the delay)" };
+	const char *hdr[NCAUSE + 4];
 	struct metric_key top[NR_VECTORS_MAX];
-	bool any = false;
-	size_t i, j, n;
+	struct wait_bars *bars;
+	bool shown[NCAUSE];
+	size_t i, j, n, k = 0;
 
-	for (i = 0; i < r->cs.n; i++)
-		for (j = 0; !strcmp(r->cs.s[i].workload, wl) && j < r->cs.s[i].n; j++)
-			any |= r->cs.s[i].cell[j]->ok && r->cs.s[i].cell[j]->rec.nwait > 0;
-	if (!any)
+	if (!causes_shown(r, wl, shown))
 		return;
+	bars = calloc(1, sizeof(*bars));
+	if (!bars) {
+		r->err = r->err ?: -ENOMEM;
+		return;
+	}
+	hdr[k++] = "config";
+	hdr[k++] = "vector";
+	hdr[k++] = "delays";
+	for (i = 0; i < NCAUSE; i++)
+		if (shown[i])
+			hdr[k++] = wait_causes[i].label;
+	hdr[k++] = "BH disabled by (share of the delay)";
 	doc_h(&r->doc, 3, "%s: why softirqs waited", wl);
 	doc_p(&r->doc, "Each softirq delay (raise -> entry on one CPU) split into causes that add "
 	      "up to it: the share of the vector's total delay, and in brackets the median over "
 	      "repetitions of the p99 of that part, in us, over the delays where it was present. "
-	      "Lower vectors: the handler of a lower-priority vector ran first (a priority "
-	      "inversion). BH disabled: a task's local_bh_disable() section held it back, "
-	      "named at the end. Summed over the repetitions.");
-	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
+	      "Behind the handler it was raised in: the rest of a handler that was running at "
+	      "the raise (no vector interrupts another, so this is not an inversion). Rest of "
+	      "the BH-disabled section: from the raise to local_bh_enable() of the task named at "
+	      "the end. docs/figures.md defines each. Summed over the repetitions.");
+	doc_table(&r->doc, hdr, k);
 	for (i = 0; i < r->cs.n; i++) {
 		if (strcmp(r->cs.s[i].workload, wl))
 			continue;
 		n = top_groups(&r->cs.s[i], MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
 		for (j = 0; j < n && !r->err; j++)
-			wait_row(r, &r->cs.s[i], top[j].name);
+			wait_row(r, &r->cs.s[i], top[j].name, shown, bars);
 	}
 	doc_table_end(&r->doc);
+	if (!r->err)
+		wait_plot(r, wl, bars);
+	free(bars);
 }

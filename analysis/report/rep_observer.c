@@ -131,7 +131,7 @@ void observer_section(struct report_ctx *r)
 
 	if (!r->has_obs)
 		return;
-	doc_h(&r->doc, 2, "Capture effect");
+	doc_h_id(&r->doc, 2, "capture-effect", "Capture effect");
 	doc_p(&r->doc, "Every repetition also ran untraced (a control cell: same workload, "
 	      "configuration, seed and windows, no capture), in alternating order. Each "
 	      "workload metric, traced against untraced, judged as 'deferbench compare' "

@@ -77,6 +77,9 @@ static int box_of(const struct cellset *s, const struct metric_key *k, struct bo
 	b->p75 = (double)hist_percentile(h, 0.75);
 	b->p99 = (double)hist_percentile(h, 0.99);
 	b->p999 = (double)hist_percentile(h, 0.999);
+	/* every box says how many samples it stands on */
+	snprintf(b->label, sizeof(b->label), "%.40s (n=%llu)", s->config,
+		 (unsigned long long)h->count);
 	free(h);
 	kk.stat = MST_P99;
 	for (i = 0; i < s->n; i++)
@@ -110,9 +113,16 @@ static void ladder(struct report_ctx *r, const char *wl, const struct metric_key
 	free(b);
 }
 
+/* paint - a series' colour and key: the thing's, the same in every plot of the report */
+static void paint(struct report_ctx *r, enum pal_space sp, const char *name, struct series *s)
+{
+	palette_pick(&r->pal, sp, name, &s->color, s->key, sizeof(s->key));
+}
+
 /* dist_series - pooled (titled) and per-repetition (thin) histograms per configuration */
-static size_t dist_series(const struct cellset **cfg, size_t n, const struct metric_key *k,
-			  bool reps, struct series *s, struct hist *h, size_t max)
+static size_t dist_series(struct report_ctx *r, const struct cellset **cfg, size_t n,
+			  const struct metric_key *k, bool reps, struct series *s, struct hist *h,
+			  size_t max)
 {
 	size_t i, j, ns = 0;
 
@@ -120,15 +130,18 @@ static size_t dist_series(const struct cellset **cfg, size_t n, const struct met
 		hist_init(&h[ns]);
 		if (cellset_pooled(cfg[i], k, &h[ns]))
 			continue;
-		s[ns] = (struct series){ .h = &h[ns], .color = (int)i + 1, .dash = 1 };
-		snprintf(s[ns].title, sizeof(s[ns].title), "%s (%zu of %zu reps pooled)",
-			 cfg[i]->config, cellset_ok(cfg[i]), cfg[i]->n);
+		s[ns] = (struct series){ .h = &h[ns], .dash = 1 };
+		paint(r, PAL_CONFIG, cfg[i]->config, &s[ns]);
+		snprintf(s[ns].title, sizeof(s[ns].title), "%s (%zu of %zu reps pooled, n=%llu)",
+			 cfg[i]->config, cellset_ok(cfg[i]), cfg[i]->n,
+			 (unsigned long long)h[ns].count);
 		ns++;
 		for (j = 0; reps && j < cfg[i]->n && ns < max; j++) {
 			hist_init(&h[ns]);
 			if (!cfg[i]->cell[j]->ok || metric_hist(&cfg[i]->cell[j]->rec, k, &h[ns]))
 				continue;
-			s[ns] = (struct series){ .h = &h[ns], .color = (int)i + 1, .dash = 1 };
+			s[ns] = (struct series){ .h = &h[ns], .color = s[ns - 1].color,
+						 .dash = 1 };
 			ns++;
 		}
 	}
@@ -155,13 +168,13 @@ void plots_workload(struct report_ctx *r, const char *wl, const char *metric)
 		r->err = r->err ?: -ENOMEM;
 		goto out;
 	}
-	ns = dist_series(cfg, n, &k, true, s, h, max);
+	ns = dist_series(r, cfg, n, &k, true, s, h, max);
 	stem_of(stem, "pctl", wl, metric);
 	snprintf(title, sizeof(title), "%s: %s latency by configuration (thin: single "
 		 "repetitions)", wl, metric);
 	show(r, plot_percentiles(&(struct plot_text){ r->plotdir, stem, title }, s, ns,
 				 r->errbuf), stem, title);
-	ns = dist_series(cfg, n, &k, false, s, h, max);
+	ns = dist_series(r, cfg, n, &k, false, s, h, max);
 	stem_of(stem, "hist", wl, metric);
 	snprintf(title, sizeof(title), "%s: %s latency histogram by configuration", wl, metric);
 	show(r, plot_histogram(&(struct plot_text){ r->plotdir, stem, title }, s, ns,
@@ -173,8 +186,12 @@ out:
 	free(h);
 }
 
-/* context_series - the delay of the set's five busiest execution contexts */
-static size_t context_series(const struct cellset *c, struct series *s, struct hist *h)
+/*
+ * context_series - the delay of the set's five busiest execution contexts: coloured by
+ * the work (vector, function, thread), dashed for a workqueue
+ */
+static size_t context_series(struct report_ctx *r, const struct cellset *c, struct series *s,
+			     struct hist *h)
 {
 	struct metric_key top[5];
 	size_t ns = 0, i, n;
@@ -184,10 +201,12 @@ static size_t context_series(const struct cellset *c, struct series *s, struct h
 		hist_init(&h[ns]);
 		if (cellset_pooled(c, &top[i], &h[ns]))
 			continue;
-		s[ns] = (struct series){ .h = &h[ns], .color = (int)i + 1,
+		s[ns] = (struct series){ .h = &h[ns],
 					 .dash = strcmp(top[i].name, "workqueue") ? 1 : 2 };
-		snprintf(s[ns].title, sizeof(s[ns].title), "%s %s%s%s", top[i].name, top[i].func,
-			 top[i].pool[0] ? " " : "", top[i].pool);
+		paint(r, PAL_WORK, top[i].func, &s[ns]);
+		snprintf(s[ns].title, sizeof(s[ns].title), "%s %s%s%s (n=%llu)", top[i].name,
+			 top[i].func, top[i].pool[0] ? " " : "", top[i].pool,
+			 (unsigned long long)h[ns].count);
 		ns++;
 	}
 	return ns;
@@ -196,7 +215,8 @@ static size_t context_series(const struct cellset *c, struct series *s, struct h
 /* deferred_series - softirq (solid) and workqueue (dashed) delay of one set: everything
  * merged, then the two busiest vectors and work functions; by execution context when the
  * set's records have them */
-static size_t deferred_series(const struct cellset *c, struct series *s, struct hist *h)
+static size_t deferred_series(struct report_ctx *r, const struct cellset *c, struct series *s,
+			      struct hist *h)
 {
 	struct metric_key top[2];
 	size_t ns = 0, i, n;
@@ -204,15 +224,15 @@ static size_t deferred_series(const struct cellset *c, struct series *s, struct 
 
 	for (i = 0; i < c->n; i++)
 		if (c->cell[i]->ok && c->cell[i]->rec.has_contexts)
-			return context_series(c, s, h);
+			return context_series(r, c, s, h);
 
 	for (src = MS_SOFTIRQ; src <= MS_WQ; src++) {
 		bool sirq = src == MS_SOFTIRQ;
 
 		hist_init(&h[ns]);
 		if (!cellset_pooled_all(c, src, sirq ? SM_DELAY : WM_DELAY, &h[ns])) {
-			s[ns] = (struct series){ .h = &h[ns], .color = sirq ? 1 : 2,
-						 .dash = sirq ? 1 : 2 };
+			s[ns] = (struct series){ .h = &h[ns], .dash = sirq ? 1 : 2 };
+			paint(r, PAL_WORK, sirq ? "all softirqs" : "all work items", &s[ns]);
 			snprintf(s[ns].title, sizeof(s[ns].title), "%s",
 				 sirq ? "softirq, all vectors" : "workqueue, all items");
 			ns++;
@@ -222,8 +242,8 @@ static size_t deferred_series(const struct cellset *c, struct series *s, struct 
 			hist_init(&h[ns]);
 			if (cellset_pooled(c, &top[i], &h[ns]))
 				continue;
-			s[ns] = (struct series){ .h = &h[ns], .color = (int)i + (sirq ? 3 : 5),
-						 .dash = sirq ? 1 : 2 };
+			s[ns] = (struct series){ .h = &h[ns], .dash = sirq ? 1 : 2 };
+			paint(r, PAL_WORK, sirq ? top[i].name : top[i].func, &s[ns]);
 			snprintf(s[ns].title, sizeof(s[ns].title), sirq ? "softirq %s" :
 				 "wq %s: %s", top[i].name, top[i].func);
 			ns++;
@@ -247,7 +267,7 @@ static void deferred_overlays(struct report_ctx *r, const char *wl)
 	}
 	n = configs_of(r, wl, cfg);
 	for (i = 0; i < n; i++) {
-		size_t ns = deferred_series(cfg[i], s, h);
+		size_t ns = deferred_series(r, cfg[i], s, h);
 
 		stem_of(stem, "deferred", wl, cfg[i]->config);
 		snprintf(title, sizeof(title), "%s / %s: deferred work's delay under the same "
@@ -288,7 +308,8 @@ static int kind_box(const struct cellset *s, const struct ctx_kind_row *k, int s
 		if (ctx_kind_pooled(s, k, (int)i, h, &runs) && h[sub].count)
 			b->rep_p99[b->nrep++] = (double)hist_percentile(&h[sub], 0.99);
 	}
-	snprintf(b->label, sizeof(b->label), "%.20s: %.40s", s->config, k->label);
+	snprintf(b->label, sizeof(b->label), "%.20s: %.40s (n=%llu)", s->config, k->label,
+		 (unsigned long long)h[sub].count);
 	ret = 0;
 out:
 	free(h);
@@ -304,7 +325,8 @@ static void ctx_ladder(struct report_ctx *r, const char *wl, int sub, const int 
 		       size_t nkinds, const char *what, const char *title)
 {
 	const struct cellset *cfg[MAX_CFG];
-	char stem[PLOT_STEM_LEN];
+	char stem[PLOT_STEM_LEN], full[320];
+	bool netrx = false, napi = false;
 	size_t n, i, j, nb = 0;
 	struct box *b;
 	int ret = -ENODATA, e;
@@ -320,13 +342,20 @@ static void ctx_ladder(struct report_ctx *r, const char *wl, int sub, const int 
 			e = kind_box(cfg[i], &ctx_kind_rows[kinds[j]], sub, &b[nb]);
 			if (e == -ENOMEM)
 				r->err = r->err ?: e;
+			if (!e && (kinds[j] == CKR_NET_RX_INLINE || kinds[j] == CKR_NET_RX_KSOFTIRQD))
+				netrx = true;
+			if (!e && kinds[j] == CKR_NAPI_THREAD)
+				napi = true;
 			nb += !e;
 		}
+	/* say NET_RX moved only where the plot shows it in both places */
+	snprintf(full, sizeof(full), "%s%s", title,
+		 netrx && napi ? " (NET_RX softirq next to napi threads)" : "");
 	stem_of(stem, "ladder", wl, what);
 	if (nb)
-		ret = plot_ladder(&(struct plot_text){ r->plotdir, stem, title },
+		ret = plot_ladder(&(struct plot_text){ r->plotdir, stem, full },
 				  "latency (us, log scale)", b, nb, r->errbuf);
-	show(r, ret, stem, title);
+	show(r, ret, stem, full);
 	free(b);
 }
 
@@ -340,8 +369,7 @@ void plots_contexts(struct report_ctx *r, const char *wl)
 
 	if (!r->o->plots)
 		return;
-	snprintf(title, sizeof(title), "%s: delay per execution context and configuration "
-		 "(NET_RX softirq next to napi threads)", wl);
+	snprintf(title, sizeof(title), "%s: delay per execution context and configuration", wl);
 	ctx_ladder(r, wl, SM_DELAY, delay, ARRAY_SIZE(delay), "contexts-delay", title);
 	snprintf(title, sizeof(title), "%s: runtime per execution context and configuration "
 		 "(napi polls: per poll; threads: per time on the CPU)", wl);

@@ -89,7 +89,7 @@ static int by_total(const void *a, const void *b)
 }
 
 /* pick - the TOP_EACH busiest softirq vectors, other contexts, workqueue groups */
-static size_t pick(struct tgroup *g, size_t ng, struct tseries *s)
+static size_t pick(struct report_ctx *r, struct tgroup *g, size_t ng, struct tseries *s)
 {
 	size_t i, ns = 0, nk[TK_NR] = { 0 };
 
@@ -100,7 +100,11 @@ static size_t pick(struct tgroup *g, size_t ng, struct tseries *s)
 		if (*k == TOP_EACH)
 			continue;
 		(*k)++;
-		s[ns] = (struct tseries){ .t = g[i].t, .v = g[i].v, .n = g[i].n };
+		s[ns] = (struct tseries){ .t = g[i].t, .v = g[i].v, .n = g[i].n,
+					  .dash = g[i].kind == TK_WQ ? 2 : 1 };
+		/* coloured by the work: the vector, the function, the context's thing */
+		palette_pick(&r->pal, PAL_WORK, g[i].kind == TK_WQ ? g[i].func : g[i].name,
+			     &s[ns].color, s[ns].key, sizeof(s[ns].key));
 		if (g[i].kind == TK_SOFTIRQ)
 			snprintf(s[ns].title, sizeof(s[ns].title), "softirq %s", g[i].name);
 		else if (g[i].kind == TK_CONTEXT)
@@ -152,7 +156,7 @@ static void time_plot(struct report_ctx *r, const struct cellset *set)
 		 set->workload, set->config, c->rep);
 	ret = plot_time(&(struct plot_text){ r->plotdir, stem, title },
 			"p99 delay of the items in the interval (us, log scale)", s,
-			pick(g, ng, s), r->errbuf);
+			pick(r, g, ng, s), r->errbuf);
 	if (ret == -ENODATA) {
 		doc_p(&r->doc, "(%s: no intervals with data)", c->id);
 	} else if (ret) {

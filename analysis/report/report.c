@@ -31,13 +31,15 @@ size_t report_workloads(const struct report_ctx *r, const char **out, size_t max
 	return n;
 }
 
-static void header(struct report_ctx *r)
+/* metadata - the run's directory, scenario and machine: last, for whoever needs them */
+static void metadata(struct report_ctx *r)
 {
 	const struct run *run = r->run;
 	size_t f, bad = 0, i;
 
 	for (i = 0; i < run->ncells; i++)
 		bad += !run->cells[i].ok;
+	doc_h_id(&r->doc, 2, "run", "Run");
 	doc_li(&r->doc, "%s: %s", run->is_record ? "record directory" : "run directory",
 	       run->dir);
 	if (run->planned)
@@ -50,14 +52,7 @@ static void header(struct report_ctx *r)
 	for (f = 0; f < RM_NR; f++)
 		if (run->meta[f][0])
 			doc_li(&r->doc, "%s: %s", run_meta_names[f], run->meta[f]);
-	doc_p(&r->doc, "Latencies are in microseconds. \"p99 [a-b]\" is the median over "
-	      "repetitions of each repetition's p99, with the lowest and highest repetition "
-	      "in brackets; p99.9, stddev, p99-p50 and IQR come from the repetitions' "
-	      "histograms pooled. lost and unmatched are the capture's lost trace events and "
-	      "unpaired events, summed over the repetitions behind the figure; LOSSY marks "
-	      "figures from captures that lost events. This machine may be noisy: compare "
-	      "configurations with each other, within one run.");
-}
+	}
 
 /* workload_metrics - the workload's own metric names, from its reference set */
 static size_t workload_metrics(const struct report_ctx *r, const char *wl,
@@ -74,13 +69,57 @@ static size_t workload_metrics(const struct report_ctx *r, const char *wl,
 	return n;
 }
 
+/* wl_id - the anchor of a workload's section */
+static void wl_id(char *id, size_t len, const char *wl)
+{
+	snprintf(id, len, "wl-%.60s", wl);
+	plot_sanitize(id);
+}
+
+/* reading_note - how to read the figures, before the first table of them */
+static void reading_note(struct report_ctx *r)
+{
+	doc_p(&r->doc, "Latencies are in microseconds. \"p99 [a-b]\" is the median over "
+	      "repetitions of each repetition's p99, with the lowest and highest repetition "
+	      "in brackets; p99.9, stddev, p99-p50 and IQR come from the repetitions' "
+	      "histograms pooled. lost and unmatched are the capture's lost trace events and "
+	      "unpaired events, summed over the repetitions behind the figure; LOSSY marks "
+	      "figures from captures that lost events. This machine may be noisy: compare "
+	      "configurations with each other, within one run.");
+}
+
+/* toc - the table of contents, after the summary */
+static void toc(struct report_ctx *r, const char *const *wl, size_t n)
+{
+	char id[80], href[84];
+	size_t i;
+
+	doc_div(&r->doc, "toc");
+	doc_h(&r->doc, 2, "Contents");
+	doc_li_link(&r->doc, "#summary", "Summary");
+	doc_li_link(&r->doc, "#findings", "Findings");
+	if (r->has_obs)
+		doc_li_link(&r->doc, "#capture-effect", "Capture effect");
+	for (i = 0; i < n; i++) {
+		wl_id(id, sizeof(id), wl[i]);
+		snprintf(href, sizeof(href), "#%s", id);
+		doc_li_link(&r->doc, href, "Workload %s", wl[i]);
+	}
+	doc_li_link(&r->doc, "#cells", "Cells");
+	doc_li_link(&r->doc, "#files", "Files");
+	doc_li_link(&r->doc, "#run", "Run: directory, scenario, machine");
+	doc_div_end(&r->doc);
+}
+
 static void workload_section(struct report_ctx *r, const char *wl)
 {
 	struct keylist kl = { 0 };
 	const char *m[16];
+	char id[80];
 	size_t i, nm;
 
-	doc_h(&r->doc, 2, "Workload %s", wl);
+	wl_id(id, sizeof(id), wl);
+	doc_details(&r->doc, 2, id, false, "Workload %s", wl);
 	nm = workload_metrics(r, wl, &kl, m, ARRAY_SIZE(m));
 	if (!nm)
 		doc_p(&r->doc, "No workload metrics (no workload.json).");
@@ -118,6 +157,7 @@ static void workload_section(struct report_ctx *r, const char *wl)
 		doc_h(&r->doc, 3, "%s: latency over time", wl);
 		plots_time(r, wl);
 	}
+	doc_details_end(&r->doc);
 	keylist_free(&kl);
 }
 
@@ -151,7 +191,7 @@ static int open_doc(struct report_ctx *r)
 	ret = ret ?: path_join(html, sizeof(html), r->o->outdir, "report.html");
 	snprintf(title, sizeof(title), "deferbench report: %s on %.200s (%.200s)", r->run->scenario,
 		 r->run->meta[RM_HOSTNAME], r->run->meta[RM_KERNEL]);
-	ret = ret ?: doc_open(&r->doc, md, html, title);
+	ret = ret ?: doc_open(&r->doc, md, html, title, r->o->outdir);
 	if (ret)
 		return set_errno(r->errbuf, ret, "%s: cannot write report.md/report.html: %s",
 				r->o->outdir, strerror(-ret));
@@ -163,15 +203,19 @@ static void body(struct report_ctx *r)
 	const char *wl[64];
 	size_t i, n;
 
-	header(r);
-	findings_write(r);
-	doc_h(&r->doc, 2, "Cells");
-	table_cells(r);
-	observer_section(r);
+	/* the answer first, then what it rests on; the run's metadata last */
 	n = report_workloads(r, wl, ARRAY_SIZE(wl));
+	summary_write(r);
+	toc(r, wl, n);
+	reading_note(r);
+	findings_write(r);
+	observer_section(r);
 	for (i = 0; i < n && !r->err; i++)
 		workload_section(r, wl[i]);
-	doc_h(&r->doc, 2, "Files");
+	doc_details(&r->doc, 2, "cells", false, "Cells");
+	table_cells(r);
+	doc_details_end(&r->doc);
+	doc_h_id(&r->doc, 2, "files", "Files");
 	doc_li(&r->doc, "tables/workload.csv, tables/softirq.csv, tables/workqueue.csv: every "
 	       "group and statistic (ns); tables/wakeup.csv: thread wakeup per ksoftirqd and "
 	       "worker pool; tables/counters.csv: workload counters; tables/cells.csv: "
@@ -184,6 +228,7 @@ static void body(struct report_ctx *r)
 	if (r->o->plots)
 		doc_li(&r->doc, "plots/: %zu plots as PNG and SVG, with the gnuplot scripts and "
 		       "data that drew them", r->nplots);
+	metadata(r);
 }
 
 int report_write(const struct run *run, const struct report_opts *o, char *errbuf)
@@ -217,6 +262,7 @@ int report_write(const struct run *run, const struct report_opts *o, char *errbu
 			       strerror(-e));
 out_free_sets:
 	cmp_result_free(&r.obs);
+	palette_free(&r.pal);
 	cellsets_free(&r.cs);
 	return ret;
 }

@@ -8,6 +8,7 @@
 
 #include <limits.h>
 
+#include "palette.h"
 #include "aggr.h"
 #include "compare.h"
 #include "csvw.h"
@@ -28,6 +29,7 @@ struct report_ctx {
 	char plotdir[PATH_MAX];
 	char tabledir[PATH_MAX];
 	struct doc doc;
+	struct palette pal;		/* one colour per thing in every plot */
 	struct csvw tab[TAB_NR];
 	size_t nplots;
 	struct cmp_result obs;		/* traced against untraced (rep_observer.c) */
@@ -66,6 +68,12 @@ void rep_counts(const struct figure *f, char *lost, char *un, size_t len);
 /* rep_wakeup.c */
 void table_wakeup(struct report_ctx *r, const char *wl);
 
+/* findings.c: advice_finding - the configuration to use for one workload, as a bullet */
+struct adv_workload;
+void advice_finding(struct report_ctx *r, const struct adv_workload *w);
+/* rep_summary.c: summary_write - the first screen: per workload, the answer */
+void summary_write(struct report_ctx *r);
+
 /* rep_contexts.c */
 /* A kind of execution context, names merged (name NULL) or one name; where NULL: all */
 struct ctx_kind_row {
@@ -87,6 +95,18 @@ bool ctx_kind_pooled(const struct cellset *s, const struct ctx_kind_row *k, int 
 void table_contexts_overview(struct report_ctx *r);
 void table_contexts(struct report_ctx *r, const char *wl);
 void table_wait(struct report_ctx *r, const char *wl);
+/*
+ * The causes of softirq delay by summary.json's name, with what the report calls them
+ * (docs/figures.md): the first WAIT_CAUSES_NOW are what record writes now, the rest the
+ * names of results written before the split of 2026-12.
+ */
+struct wait_cause {
+	const char *name;
+	const char *label;
+};
+#define WAIT_CAUSES_NOW 9
+extern const struct wait_cause wait_causes[];
+extern const size_t nwait_causes;
 
 /* rep_plots.c: each draws (when plots are on) and references the plot in the doc */
 void plots_workload(struct report_ctx *r, const char *wl, const char *metric);

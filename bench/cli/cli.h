@@ -197,6 +197,7 @@ struct compare_args {
 	const char *base, *new;
 	const char *outdir;		/* NULL: the new run's directory */
 	bool no_files;
+	bool wide;			/* every column, however wide */
 	bool force;			/* replace an earlier compare's files */
 	bool allow_empty;		/* no primary metric judged is not an error */
 	const char *noise;		/* --noise FILE */

@@ -43,8 +43,8 @@ static const struct opt_desc compare_opts[] = {
 			   "1 - the family-wise error of the verdicts of each family"),
 	CLI_OPT_METRIC(compare_args, patterns, npatterns,
 		       "primary metrics (they decide the exit status): ids matching this glob; "
-		       "repeatable (default: what the results name - each workload's own p99 "
-		       "and its deferred work's)"),
+		       "repeatable (default: what the results name - each workload's own p90 "
+		       "and p99, and its deferred work's p99)"),
 	OPT_UINT(0, "min-reps", compare_args, cmp.j.min_reps, "N", 2, STATS_MAX_N,
 		 "repetitions with data needed per side for a verdict"),
 	CLI_OPT_MIN_TAIL(compare_args, cmp.j.min_tail,
@@ -52,6 +52,8 @@ static const struct opt_desc compare_opts[] = {
 	CLI_OPT_OUTPUT(compare_args, outdir, "DIR",
 		       "write compare.md and junit.xml here (default: the NEW directory)"),
 	OPT_BOOL(0, "no-files", compare_args, no_files, "print only; write no files"),
+	OPT_BOOL(0, "wide", compare_args, wide, "print every column (interval, repetitions, "
+		 "why) and whole metric ids, however wide; default: rows fit 100 columns"),
 	CLI_OPT_FORCE(compare_args, force, "replace what an earlier compare wrote there (only "
 		      "files its manifest lists, unchanged)"),
 	CLI_OPT_NOISE(compare_args, noise,
@@ -271,7 +273,8 @@ int cmd_compare(int argc, char **argv)
 		err_msg("%s", err);
 		goto out_free_runs;
 	}
-	ctx = (struct cmp_ctx){ .base = &base, .new = &new, .opts = &a.cmp, .res = &res };
+	ctx = (struct cmp_ctx){ .base = &base, .new = &new, .opts = &a.cmp, .res = &res,
+				.wide = a.wide };
 	cmp_print(stdout, &ctx);
 	ret = check_selection(&a, &res);
 	if (!ret && !a.no_files)

@@ -93,7 +93,8 @@ static const struct opt_desc knobs_opts[] = {
 
 static void knobs_verbs(FILE *f)
 {
-	fprintf(f, "\n  show   this machine's workqueue settings, softirq threads and worker pools\n"
+	fprintf(f, "\n  show   this machine's workqueue settings, softirq threads and worker pools "
+		"(the default)\n"
 		"  list   the knobs scenario files may set\n"
 		"  set    set knobs until Ctrl-C or --duration (saved first; 'deferbench restore' "
 		"after a crash)\n");
@@ -108,7 +109,7 @@ const struct cli_command cli_knobs = {
 	.name = "knobs",
 	.fn = cmd_knobs,
 	.summary = "show workqueue settings and worker pools; list or set knobs",
-	.usage = "deferbench knobs show | list | set [-d DUR] KNOB=VALUE...",
+	.usage = "deferbench knobs [show] | list | set [-d DUR] KNOB=VALUE...",
 	.desc =
 	"Show this machine's workqueue settings, list the knobs, or set knobs for a while:\n"
 	"they are saved first, read back, and restored at Ctrl-C, SIGTERM or the end of\n"
@@ -127,8 +128,11 @@ int knobs_parse_args(int argc, char **argv, struct knobs_args *a, char *errbuf)
 	size_t v;
 
 	knobs_defaults(a);
-	if (argc < 2)
-		return set_err(errbuf, "need show, list or set");
+	/* alone, it shows the settings (README, like 'git remote') */
+	if (argc < 2) {
+		a->verb = KNOBS_SHOW;
+		return 0;
+	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 		return CLI_HELP;
 	for (v = 0; v < ARRAY_SIZE(verbs) && strcmp(argv[1], verbs[v]); v++)

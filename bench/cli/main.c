@@ -16,7 +16,8 @@ static void usage(FILE *f)
 	const struct cli_command *const *c;
 	const struct workload_ops *const *w;
 
-	fprintf(f, "usage: deferbench [-v] [--version] COMMAND [ARGS]\n\n"
+	fprintf(f, "usage: deferbench [-v] [--version] COMMAND [ARGS]\n"
+		"       deferbench help [COMMAND]\n\n"
 		"Measure how long Linux deferred work (softirqs and workqueue items) waits and\n"
 		"runs, under load and across workqueue pool configurations.\n\ncommands:\n");
 	for (c = cli_commands; *c; c++)
@@ -24,7 +25,27 @@ static void usage(FILE *f)
 	fprintf(f, "\nworkloads:");
 	for (w = workload_registry; *w; w++)
 		fprintf(f, " %s", (*w)->name);
-	fprintf(f, "\n\n'deferbench COMMAND --help' describes a command's options.\n");
+	fprintf(f, "\n\n'deferbench help COMMAND' or 'deferbench COMMAND --help' describes a "
+		"command's options.\n");
+}
+
+/* help - 'deferbench help [COMMAND]': what --help prints, as git and perf have it */
+static int help(int argc, char **argv)
+{
+	const struct cli_command *c;
+
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	c = cli_command_find(argv[1]);
+	if (!c || argc > 2) {
+		err_msg("help: %s '%s'; see 'deferbench --help'",
+			c ? "one command at a time, not" : "unknown command", argv[c ? 2 : 1]);
+		return 1;
+	}
+	cli_usage(stdout, c);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -59,6 +80,8 @@ int main(int argc, char **argv)
 		owned_command(cmd);
 		return c->fn(argc - a, argv + a);
 	}
+	if (!strcmp(argv[a], "help"))
+		return help(argc - a, argv + a);
 	err_msg("unknown command '%s'; see 'deferbench --help'", argv[a]);
 	return 1;
 }

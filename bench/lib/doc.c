@@ -10,20 +10,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file.h"
 #include "outw.h"
 
+/*
+ * No script and nothing fetched: the page is the file. The first screen is a flex row
+ * (the answer's table and text beside its plot); sections fold with <details>.
+ */
 static const char html_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	"<style>\n"
-	"body { font-family: sans-serif; max-width: 72em; margin: 1em auto; padding: 0 1em;"
+	"body { font-family: sans-serif; max-width: 92em; margin: 0.5em auto; padding: 0 1em;"
 	" color: #222; }\n"
+	"h1 { font-size: 1.4em; margin: 0.3em 0; }\n"
+	"h2 { font-size: 1.2em; }\n"
 	"table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }\n"
 	"th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: right; }\n"
 	"th { background: #eee; }\n"
 	"td:first-child, th:first-child { text-align: left; }\n"
 	"img { max-width: 100%; height: auto; border: 1px solid #ddd; }\n"
+	"figure { margin: 0.5em 0; }\n"
+	"figcaption { font-size: 0.8em; color: #555; }\n"
 	"pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; }\n"
+	"details > summary { cursor: pointer; }\n"
+	"details > summary > h2, details > summary > h3 { display: inline; }\n"
+	"details { margin: 0.4em 0; }\n"
+	".answer, .beside { display: flex; gap: 1em; align-items: flex-start; }\n"
+	".answer > div, .beside > div { flex: 1 1 auto; min-width: 0; }\n"
+	".answer > figure { flex: 0 0 430px; margin: 0; }\n"
+	".beside > figure { flex: 0 1 640px; margin: 0; }\n"
+	".answer p, .answer li { font-size: 0.85em; margin: 0.2em 0; }\n"
+	".answer ul { margin: 0.2em 0; padding-left: 1.2em; }\n"
+	".answer table { font-size: 0.74em; margin: 0.3em 0 0.5em; }\n"
+	".answer th, .answer td { padding: 0.1em 0.35em; }\n"
+	".toc ul { columns: 3; font-size: 0.9em; }\n"
 	"</style>\n";
 
 void md_escape(FILE *f, const char *s)
@@ -51,16 +72,28 @@ void xml_escape(FILE *f, const char *s)
 	}
 }
 
-int doc_open(struct doc *d, const char *md_path, const char *html_path, const char *title)
+int doc_open(struct doc *d, const char *md_path, const char *html_path, const char *title,
+	     const char *base)
 {
 	memset(d, 0, sizeof(*d));
-	if (md_path && !(d->md = out_fopen(md_path)))
-		return -errno;
+	d->base = strdup(base ? base : ".");
+	if (!d->base)
+		return -ENOMEM;
+	if (md_path && !(d->md = out_fopen(md_path))) {
+		int e = -errno;
+
+		free(d->base);
+		d->base = NULL;
+		return e;
+	}
 	if (html_path && !(d->html = out_fopen(html_path))) {
 		int e = -errno;
 
-		fclose(d->md);
+		if (d->md)
+			fclose(d->md);
 		d->md = NULL;
+		free(d->base);
+		d->base = NULL;
 		return e;
 	}
 	if (d->html) {
@@ -94,6 +127,30 @@ static char *vfmt(const char *fmt, va_list ap)
 	return s;
 }
 
+/* heading - <hN id=...> (id may be NULL); Markdown gets an anchor before it */
+static void heading(struct doc *d, int level, const char *id, const char *s)
+{
+	block(d);
+	if (d->md) {
+		if (id)
+			fprintf(d->md, "<a id=\"%s\"></a>\n\n", id);
+		fprintf(d->md, "%.*s ", level, "######");
+		md_escape(d->md, s);
+		fputs("\n\n", d->md);
+	}
+	if (d->html) {
+		fprintf(d->html, "<h%d", level);
+		if (id) {
+			fputs(" id=\"", d->html);
+			xml_escape(d->html, id);
+			fputc('"', d->html);
+		}
+		fputc('>', d->html);
+		xml_escape(d->html, s);
+		fprintf(d->html, "</h%d>\n", level);
+	}
+}
+
 void doc_h(struct doc *d, int level, const char *fmt, ...)
 {
 	va_list ap;
@@ -106,18 +163,76 @@ void doc_h(struct doc *d, int level, const char *fmt, ...)
 		d->err = d->err ?: -ENOMEM;
 		return;
 	}
-	block(d);
-	if (d->md) {
-		fprintf(d->md, "%.*s ", level, "######");
-		md_escape(d->md, s);
-		fputs("\n\n", d->md);
-	}
-	if (d->html) {
-		fprintf(d->html, "<h%d>", level);
-		xml_escape(d->html, s);
-		fprintf(d->html, "</h%d>\n", level);
-	}
+	heading(d, level, NULL, s);
 	free(s);
+}
+
+void doc_h_id(struct doc *d, int level, const char *id, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = vfmt(fmt, ap);
+	va_end(ap);
+	if (!s) {
+		d->err = d->err ?: -ENOMEM;
+		return;
+	}
+	heading(d, level, id, s);
+	free(s);
+}
+
+void doc_details(struct doc *d, int level, const char *id, bool open, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = vfmt(fmt, ap);
+	va_end(ap);
+	if (!s) {
+		d->err = d->err ?: -ENOMEM;
+		return;
+	}
+	block(d);
+	doc_table_end(d);
+	if (d->html)
+		fprintf(d->html, "<details%s><summary>", open ? " open" : "");
+	heading(d, level, id, s);
+	if (d->html)
+		fputs("</summary>\n", d->html);
+	d->depth++;
+	free(s);
+}
+
+void doc_details_end(struct doc *d)
+{
+	if (!d->depth)
+		return;
+	block(d);
+	doc_table_end(d);
+	if (d->html)
+		fputs("</details>\n", d->html);
+	d->depth--;
+}
+
+void doc_div(struct doc *d, const char *cls)
+{
+	block(d);
+	if (!d->html)
+		return;
+	fputs("<div class=\"", d->html);
+	xml_escape(d->html, cls);
+	fputs("\">\n", d->html);
+}
+
+void doc_div_end(struct doc *d)
+{
+	block(d);
+	doc_table_end(d);
+	if (d->html)
+		fputs("</div>\n", d->html);
 }
 
 static void text(struct doc *d, bool item, const char *fmt, va_list ap)
@@ -162,6 +277,36 @@ void doc_li(struct doc *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	text(d, true, fmt, ap);
 	va_end(ap);
+}
+
+void doc_li_link(struct doc *d, const char *href, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = vfmt(fmt, ap);
+	va_end(ap);
+	if (!s) {
+		d->err = d->err ?: -ENOMEM;
+		return;
+	}
+	if (!d->in_list && d->html)
+		fputs("<ul>\n", d->html);
+	if (d->md) {
+		fputs("- [", d->md);
+		md_escape(d->md, s);
+		fprintf(d->md, "](%s)\n", href);
+	}
+	if (d->html) {
+		fputs("<li><a href=\"", d->html);
+		xml_escape(d->html, href);
+		fputs("\">", d->html);
+		xml_escape(d->html, s);
+		fputs("</a></li>\n", d->html);
+	}
+	d->in_list = true;
+	free(s);
 }
 
 static void row(struct doc *d, const char *const *cells, size_t n, bool head)
@@ -216,22 +361,64 @@ void doc_table_end(struct doc *d)
 	d->in_table = false;
 }
 
+/* data_uri - the file's bytes base64-encoded into f; false when it cannot be read */
+static bool data_uri(FILE *f, const char *dir, const char *rel, const char *type)
+{
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char path[4096];
+	unsigned char *p;
+	size_t len, i;
+	uint32_t v;
+
+	if (path_join(path, sizeof(path), dir, rel))
+		return false;
+	p = (unsigned char *)read_file_alloc(path, &len);
+	if (!p)
+		return false;
+	fprintf(f, "data:%s;base64,", type);
+	for (i = 0; i + 2 < len; i += 3) {
+		v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
+		fputc(b64[v >> 18], f);
+		fputc(b64[(v >> 12) & 63], f);
+		fputc(b64[(v >> 6) & 63], f);
+		fputc(b64[v & 63], f);
+	}
+	if (i < len) {
+		v = (uint32_t)p[i] << 16 | (i + 1 < len ? (uint32_t)p[i + 1] << 8 : 0);
+		fputc(b64[v >> 18], f);
+		fputc(b64[(v >> 12) & 63], f);
+		fputc(i + 1 < len ? b64[(v >> 6) & 63] : '=', f);
+		fputc('=', f);
+	}
+	free(p);
+	return true;
+}
+
 void doc_img(struct doc *d, const char *png, const char *svg, const char *alt)
 {
 	block(d);
 	if (d->md) {
 		fputs("![", d->md);
 		md_escape(d->md, alt);
-		fprintf(d->md, "](%s) ([SVG](%s))\n\n", png, svg);
+		fprintf(d->md, "](%s)", png);
+		if (svg)
+			fprintf(d->md, " ([SVG](%s))", svg);
+		fputs("\n\n", d->md);
 	}
 	if (d->html) {
-		fputs("<p><a href=\"", d->html);
-		xml_escape(d->html, svg);
-		fputs("\"><img src=\"", d->html);
-		xml_escape(d->html, png);
+		fputs("<figure><img src=\"", d->html);
+		if (!data_uri(d->html, d->base, png, "image/png"))
+			xml_escape(d->html, png);
 		fputs("\" alt=\"", d->html);
 		xml_escape(d->html, alt);
-		fputs("\"></a></p>\n", d->html);
+		fputs("\">", d->html);
+		if (svg) {
+			fputs("<figcaption><a href=\"", d->html);
+			xml_escape(d->html, svg);
+			fputs("\">SVG</a></figcaption>", d->html);
+		}
+		fputs("</figure>\n", d->html);
 	}
 }
 
@@ -264,8 +451,12 @@ int doc_close(struct doc *d)
 
 	block(d);
 	doc_table_end(d);
+	while (d->depth)
+		doc_details_end(d);
 	if (d->html)
 		fputs("</body>\n</html>\n", d->html);
+	free(d->base);
+	d->base = NULL;
 	err = close_one(d->md, err);
 	err = close_one(d->html, err);
 	d->md = d->html = NULL;

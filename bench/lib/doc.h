@@ -4,6 +4,10 @@
  * and report.html cannot say different things. Either output may be absent (NULL path).
  * Text is escaped for each format here; callers pass plain text. Errors are sticky:
  * doc_close() returns 0 or the first -errno.
+ *
+ * The HTML is one file to send: its images are inside it (PNG as data: URIs, read from
+ * the directory given to doc_open), and sections can fold (<details>). Markdown links
+ * the image files beside it and shows every section open.
  */
 #ifndef DEFERBENCH_DOC_H
 #define DEFERBENCH_DOC_H
@@ -18,20 +22,41 @@
 struct doc {
 	FILE *md;
 	FILE *html;
+	char *base;		/* the directory image paths are relative to */
 	bool in_list;
 	bool in_table;
+	int depth;		/* open doc_details() */
 	int err;
 };
 
-int doc_open(struct doc *d, const char *md_path, const char *html_path, const char *title);
+/* doc_open - base: the directory image paths are relative to (NULL: ".") */
+int doc_open(struct doc *d, const char *md_path, const char *html_path, const char *title,
+	     const char *base);
 void doc_h(struct doc *d, int level, const char *fmt, ...) __printf(3, 4);
+/* doc_h_id - a heading that links can point at (#id; id of [A-Za-z0-9_-]) */
+void doc_h_id(struct doc *d, int level, const char *id, const char *fmt, ...) __printf(4, 5);
+/*
+ * doc_details - a section that folds in HTML, open or closed, with a heading as its
+ * summary; Markdown has the heading. Ends with doc_details_end().
+ */
+void doc_details(struct doc *d, int level, const char *id, bool open, const char *fmt, ...)
+	__printf(5, 6);
+void doc_details_end(struct doc *d);
+/* doc_div, doc_div_end - an HTML block of a CSS class for layout; nothing in Markdown */
+void doc_div(struct doc *d, const char *cls);
+void doc_div_end(struct doc *d);
+/* doc_li_link - a bullet that is a link (to "#id" or a file beside the document) */
+void doc_li_link(struct doc *d, const char *href, const char *fmt, ...) __printf(3, 4);
 void doc_p(struct doc *d, const char *fmt, ...) __printf(2, 3);
 /* doc_li - a bullet; consecutive bullets form one list, any other element ends it */
 void doc_li(struct doc *d, const char *fmt, ...) __printf(2, 3);
 void doc_table(struct doc *d, const char *const *hdr, size_t n);
 void doc_row(struct doc *d, const char *const *cells, size_t n);
 void doc_table_end(struct doc *d);
-/* doc_img - an image file relative to the document, with a link to its SVG twin */
+/*
+ * doc_img - an image file relative to base: inside the HTML as a data: URI (a link to
+ * the file when it cannot be read), with a link to its SVG twin (svg may be NULL)
+ */
 void doc_img(struct doc *d, const char *png, const char *svg, const char *alt);
 /* doc_pre - preformatted text */
 void doc_pre(struct doc *d, const char *text);

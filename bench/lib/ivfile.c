@@ -127,7 +127,9 @@ static int ival_row_cb(const struct csvr *r, void *ctx)
 {
 	struct iload *il = ctx;
 
-	if (strcmp(csvr_str(r, IC_METRIC), il->metric))
+	/* the causes of softirq delay per interval are not plotted over time */
+	if (strcmp(csvr_str(r, IC_METRIC), il->metric) ||
+	    !strcmp(csvr_str(r, IC_KIND), "softirq_wait"))
 		return 0;
 	if (il->n == il->cap) {
 		size_t cap = il->cap ? 2 * il->cap : 256;
@@ -197,9 +199,12 @@ static int series_row(const struct csvr *r, void *ctx)
 	} else if (!strcmp(kind, "context")) {
 		src = IV_CONTEXT;
 		m = name_index(sirq_metric_names, SM_NR, metric);
+	} else if (!strcmp(kind, "softirq_wait")) {
+		src = IV_WAIT;
+		m = strcmp(metric, "delay") ? -1 : 0;
 	} else {
-		return csvr_fail(r, "column 'kind': '%s' is not softirq, workqueue, context or "
-				 "workload", kind);
+		return csvr_fail(r, "column 'kind': '%s' is not softirq, workqueue, context, "
+				 "softirq_wait or workload", kind);
 	}
 	if (m < 0)
 		return csvr_fail(r, "column 'metric': '%s' is not a %s metric", metric, kind);

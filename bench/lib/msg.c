@@ -58,6 +58,8 @@ static void vmsg(const char *prefix, const char *fmt, va_list ap)
 	char msg[2048], out[sizeof(msg) * 4];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* what was printed before comes before it, also with 2>&1 into a file or a pipe */
+	fflush(stdout);
 	fprintf(stderr, "deferbench: %s%s\n", prefix, str_escape(msg, out, sizeof(out)));
 }
 

@@ -193,6 +193,19 @@ static void ival_emit(struct matcher *m)
 		hist_init(d);
 		hist_init(r);
 	}
+	for (i = 0; i < NR_SOFTIRQS; i++) {
+		struct sirq_wait_ival *w = m->ival_wait[i];
+		int k;
+
+		if (!w || !w->dirty)
+			continue;
+		if (m->on_interval)
+			m->on_interval(m->ival_ctx, m->ival_cur, IVAL_WAIT, i, &w->all, NULL);
+		hist_init(&w->all);
+		for (k = 0; k < WAIT_NR; k++)
+			hist_init(&w->part[k]);
+		w->dirty = false;
+	}
 	for (i = 0; i < m->ngroups; i++) {
 		struct wq_group *g = m->groups[i];
 
@@ -292,6 +305,7 @@ void match_softirq_entry(struct matcher *m, int cpu, uint64_t ts, unsigned int v
 	c->entry_ks = ks;
 	c->entry_hi = wait_hi_at(c, ts);
 	c->entry_raise_ts = c->raise_ts[vec];
+	wait_ks_tick(c, ts);
 	if (vec == SIRQ_NET_RX) {
 		/* net_rx_action polls the NAPI instances: their runtime counts from here */
 		c->poll_mark_ts = ts;
@@ -319,7 +333,7 @@ void match_softirq_entry(struct matcher *m, int cpu, uint64_t ts, unsigned int v
 		hist_add(ih, ts - c->raise_ts[vec]);
 	if (cg)
 		ctx_add_delay(m, cg, ts - c->raise_ts[vec], cpu, ts);
-	wait_entry(m, c, vec, ts, ks);
+	wait_entry(m, c, vec, ts, ks, pid);
 	if (m->detail)
 		detail_entry(m, c, cpu, vec, ts, ts - c->raise_ts[vec]);
 	/* a raise from now on, even inside this handler, is for the next entry */
@@ -346,6 +360,7 @@ void match_softirq_exit(struct matcher *m, int cpu, uint64_t ts, unsigned int ve
 		if (m->detail)
 			detail_flush(m, c, cpu);
 		c->entry_ts = 0;
+		wait_ks_tick(c, ts);
 		return;
 	}
 	d = ts - c->entry_ts;
@@ -353,6 +368,7 @@ void match_softirq_exit(struct matcher *m, int cpu, uint64_t ts, unsigned int ve
 	if (m->detail)
 		detail_exit(m, c, cpu, ts);
 	c->entry_ts = 0;
+	wait_ks_tick(c, ts);
 	c->tl_ts = 0;
 	g = sirq_group(m, cpu, vec);
 	if (!g)
@@ -403,6 +419,8 @@ void match_missed(struct matcher *m, int cpu, long missed)
 	c->hi_ts = 0;
 	c->tl_ts = 0;
 	c->poll_mark_ts = 0;
+	c->ks_on = false;
+	c->ks_since = 0;
 }
 
 void match_gap(struct matcher *m, uint64_t ts __unused)
@@ -427,6 +445,8 @@ void match_gap(struct matcher *m, uint64_t ts __unused)
 		sc->hi_ts = 0;
 		sc->tl_ts = 0;
 		sc->poll_mark_ts = 0;
+		sc->ks_on = false;
+		sc->ks_since = 0;
 	}
 	m->n.gap_dropped += m->pending.used + m->running.used;
 	map_clear(&m->pending);

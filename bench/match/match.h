@@ -197,25 +197,37 @@ struct ctx_group {
 
 /*
  * Why a softirq waited (sirq_wait.c): each delay, raise -> entry on one CPU, is cut
- * into parts that add up to it exactly. While the vector was pending the CPU was
+ * into parts that add up to it exactly (docs/figures.md defines each for users).
+ * While the vector was pending the CPU was
  *   WAIT_HARDIRQ      in a hard interrupt handler (irq_handler_entry/exit, and the
  *                     local timer interrupt where the kernel traces it)
- *   WAIT_SIRQ_HIGHER  in the handler of a higher-priority vector (lower number): the
- *                     normal order
- *   WAIT_SIRQ_LOWER   in the handler of a lower-priority vector: a priority inversion
- *   WAIT_SIRQ_SAME    in the vector's own previous run (raised during its handler)
+ *   WAIT_RAISED_IN    in the rest of the softirq handler that was running at the raise
+ *                     (a handler is never interrupted by another vector: the raise
+ *                     waits for it to end, whatever its priority; a vector raised in
+ *                     its own handler waits for that run here)
+ *   WAIT_SIRQ_HIGHER  in a higher-priority vector's handler (lower number) that started
+ *                     after the raise: the normal order
+ *   WAIT_SIRQ_LOWER   in a lower-priority vector's handler that started after the raise
+ *                     (the loop ran it first, e.g. after the vector re-raised itself)
+ *   WAIT_KSOFTIRQD_RUN  when the vector ran in ksoftirqd: ksoftirqd on the CPU running
+ *                     other vectors' handlers, or its own code between them
  *   and the rest of the time, outside every handler, is
  *   WAIT_BH_DISABLED  before the first softirq handler on the CPU, when the raise came
  *                     from a task holding local_bh_disable() (or from an interrupt of
- *                     it): the section ran on until local_bh_enable(); the task is named
- *   WAIT_KSOFTIRQD    when the vector then ran in ksoftirqd: waiting for it to run
- *   WAIT_OTHER        everything else: the raising handler's remaining code, irq exit,
- *                     the softirq loop between handlers, interrupts not traced
+ *                     it): the rest of the section, up to local_bh_enable(); the task is
+ *                     named
+ *   WAIT_KSOFTIRQD_WAIT  when the vector ran in ksoftirqd: waiting for ksoftirqd to get
+ *                     the CPU (woken, or preempted, while other tasks ran)
+ *   WAIT_OWN          when the vector ran inline in one of deferbench's own threads
+ *                     (comm "deferbench": the capture, not the workloads' db-* threads):
+ *                     the CPU was running deferbench when the wait ended
+ *   WAIT_OTHER        everything else: irq exit, the softirq loop between handlers,
+ *                     other tasks, interrupts not traced
  * Where it was raised comes from the raise event's common_flags.
  */
 enum sirq_cause {
-	WAIT_HARDIRQ, WAIT_SIRQ_HIGHER, WAIT_SIRQ_LOWER, WAIT_SIRQ_SAME, WAIT_BH_DISABLED,
-	WAIT_KSOFTIRQD, WAIT_OTHER, WAIT_NR
+	WAIT_HARDIRQ, WAIT_RAISED_IN, WAIT_SIRQ_HIGHER, WAIT_SIRQ_LOWER, WAIT_BH_DISABLED,
+	WAIT_KSOFTIRQD_WAIT, WAIT_KSOFTIRQD_RUN, WAIT_OWN, WAIT_OTHER, WAIT_NR
 };
 extern const char *const sirq_cause_names[WAIT_NR];
 enum sirq_origin { ORIG_HARDIRQ, ORIG_SOFTIRQ, ORIG_TASK_BH_OFF, ORIG_TASK, ORIG_NR };
@@ -246,11 +258,26 @@ struct sirq_wait {
 	struct wait_task other_tasks;		/* beyond WAIT_TASKS_MAX */
 };
 
+/*
+ * One vector's waits in the current interval, split as above (intervals.csv kind
+ * softirq_wait), so that a run's phases each get their own causes: every split delay,
+ * and each cause's part where present.
+ */
+struct sirq_wait_ival {
+	struct hist all;
+	struct hist part[WAIT_NR];
+	bool dirty;
+};
+
 /* The raise a pending vector waits from, with the CPU's time accounts at that moment. */
 struct sirq_pending {
 	uint64_t hi;				/* hard irq time account at the raise */
 	uint64_t sirq[NR_SOFTIRQS];		/* each vector's handler time account */
+	uint64_t sirq_ks[NR_SOFTIRQS];		/* ... the part of it run in ksoftirqd */
 	uint64_t sirq_sum;			/* their sum */
+	uint64_t ks_out;			/* ksoftirqd on the CPU outside handlers */
+	int in_vec;				/* the handler running at the raise, -1: none */
+	bool in_ks;				/* ... in ksoftirqd */
 	uint64_t mark_ts;			/* first softirq_entry on the CPU after it */
 	uint64_t mark_hi;			/* the hard irq account then */
 	uint64_t mark_sirq;			/* and the sum of the handler accounts */
@@ -294,10 +321,11 @@ struct match_counts {
 };
 
 /*
- * Per-interval callback: kind IVAL_SOFTIRQ (key = vector), IVAL_WQ (key = group index)
- * or IVAL_CONTEXT (key = context group index).
+ * Per-interval callback: kind IVAL_SOFTIRQ (key = vector), IVAL_WQ (key = group index),
+ * IVAL_CONTEXT (key = context group index) or IVAL_WAIT (key = vector: delay is its
+ * split delays; the causes are in m->ival_wait[key], runtime is NULL).
  */
-enum ival_kind { IVAL_SOFTIRQ, IVAL_WQ, IVAL_CONTEXT };
+enum ival_kind { IVAL_SOFTIRQ, IVAL_WQ, IVAL_CONTEXT, IVAL_WAIT };
 typedef void (*ival_cb)(void *ctx, uint64_t interval, enum ival_kind kind, uint32_t key,
 			const struct hist *delay, const struct hist *runtime);
 struct matcher;
@@ -322,6 +350,10 @@ struct sirq_cpu {
 	uint64_t hi_ts;			/* a hard irq handler running since, 0 = none */
 	uint32_t hi_ctx;		/* its context group */
 	uint64_t sirq_cum[NR_SOFTIRQS];	/* softirq handlers, hard irq time excluded */
+	uint64_t sirq_ks_cum[NR_SOFTIRQS];	/* ... of them, run in ksoftirqd */
+	uint64_t ks_cum;		/* ksoftirqd on the CPU, outside every handler */
+	uint64_t ks_since;		/* ... counting since, 0 = not now */
+	bool ks_on;			/* ksoftirqd is the CPU's current task */
 	struct sirq_pending pend[NR_SOFTIRQS];
 	/* a running tasklet */
 	uint64_t tl_ts;
@@ -382,6 +414,7 @@ struct matcher {
 	uint32_t nstrs, strs_cap;
 	struct map str_ids;		/* hash of a name -> index in strs */
 	struct sirq_wait *wait[NR_SOFTIRQS];	/* allocated on first use */
+	struct sirq_wait_ival *ival_wait[NR_SOFTIRQS];	/* with intervals, on first use */
 	struct match_counts n;
 	/* intervals */
 	uint64_t t0;			/* interval 0 begins here */

@@ -89,7 +89,12 @@ void wait_raise(struct sirq_cpu *c, unsigned int vec, uint64_t ts, unsigned int 
 void wait_mark(struct sirq_cpu *c, uint64_t ts);
 /* wait_entry - vec's handler starts at ts: split its delay into causes */
 void wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_t ts,
-		bool ksoftirqd);
+		bool ksoftirqd, int pid);
+/*
+ * wait_ks_tick - after any change of what c runs (a hard irq, a softirq handler, a
+ * switch to or from ksoftirqd): keep the account of ksoftirqd outside handlers
+ */
+void wait_ks_tick(struct sirq_cpu *c, uint64_t ts);
 /* wait_exit - vec's handler ends at ts: add its time (hard irqs excluded) to the account */
 void wait_exit(struct sirq_cpu *c, unsigned int vec, uint64_t ts);
 void wait_free(struct matcher *m);

@@ -206,9 +206,10 @@ void match_sched_switch(struct matcher *m, int cpu, uint64_t ts, int prev_pid, i
 	}
 	/* pid 0 is every CPU's idle task, "swapper/N": never deferred work, and its
 	 * name would change at every switch */
-	if (!next_pid)
-		return;
-	ci = comm_update(m, next_pid, next_comm, len);
+	ci = next_pid ? comm_update(m, next_pid, next_comm, len) : NULL;
+	/* ksoftirqd's time on its CPU outside handlers, for the causes of softirq delay */
+	c->ks_on = next_pid && next_pid == c->ksoftirqd_pid;
+	wait_ks_tick(c, ts);
 	if (!ci)
 		return;
 	if (ci->kind == COMM_NAPI || ci->kind == COMM_IRQ_THREAD)

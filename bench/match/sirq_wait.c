@@ -3,14 +3,17 @@
  * sirq_wait.c - why a softirq waited: each delay (raise -> entry on one CPU) split into
  * the causes of enum sirq_cause (match.h), adding up to the delay exactly.
  *
- * Each CPU keeps two time accounts that only grow: the time spent in hard interrupt
- * handlers, and per vector the time spent in its handler with the hard interrupts
- * inside it taken out. The earliest raise of a pending vector remembers both accounts;
- * at the vector's entry their growth is the time each cause took inside the delay, and
- * the rest (outside every handler) goes to the BH-disabled section, to ksoftirqd or to
- * "other" by where the raise came from and where the vector finally ran. A handler
- * that is running at the raise counts from the raise on, so nothing is counted twice
- * and nothing is left out.
+ * Each CPU keeps time accounts that only grow: the time spent in hard interrupt
+ * handlers; per vector the time spent in its handler with the hard interrupts inside it
+ * taken out, and the part of that run in ksoftirqd; and the time ksoftirqd was the
+ * CPU's task outside every handler. The earliest raise of a pending vector remembers
+ * them all; at the vector's entry their growth is the time each cause took inside the
+ * delay. The handler that was running at the raise is cut at the first softirq entry
+ * after it (wait_mark): its growth up to there is the rest of the run the vector was
+ * raised in. The rest, outside every handler, goes to the BH-disabled section, to
+ * waiting for ksoftirqd, to deferbench's own threads or to "other" by where the raise
+ * came from and where the vector finally ran. Nothing is counted twice and nothing is
+ * left out.
  */
 #include "match_int.h"
 
@@ -20,11 +23,13 @@
 
 const char *const sirq_cause_names[WAIT_NR] = {
 	[WAIT_HARDIRQ] = "hardirq",
+	[WAIT_RAISED_IN] = "raised_in",
 	[WAIT_SIRQ_HIGHER] = "softirq_higher",
 	[WAIT_SIRQ_LOWER] = "softirq_lower",
-	[WAIT_SIRQ_SAME] = "softirq_same",
 	[WAIT_BH_DISABLED] = "bh_disabled",
-	[WAIT_KSOFTIRQD] = "ksoftirqd",
+	[WAIT_KSOFTIRQD_WAIT] = "ksoftirqd_wait",
+	[WAIT_KSOFTIRQD_RUN] = "ksoftirqd_run",
+	[WAIT_OWN] = "deferbench",
 	[WAIT_OTHER] = "other",
 };
 
@@ -44,17 +49,39 @@ enum sirq_origin sirq_origin_of(unsigned int flags)
 	return flags & TRACE_FL_BH_OFF ? ORIG_TASK_BH_OFF : ORIG_TASK;
 }
 
+/* running - the part of the handler running on c at ts that counts (hard irqs out) */
+static uint64_t running(const struct sirq_cpu *c, unsigned int vec, uint64_t ts)
+{
+	uint64_t run, hi;
+
+	if (!c->entry_ts || c->entry_vec != (int)vec || ts <= c->entry_ts)
+		return 0;
+	run = ts - c->entry_ts;
+	hi = wait_hi_at(c, ts) - c->entry_hi;
+	return run > hi ? run - hi : 0;
+}
+
 /* sirq_at - vec's handler account at ts, with the part of a handler still running */
 static uint64_t sirq_at(const struct sirq_cpu *c, unsigned int vec, uint64_t ts)
 {
-	uint64_t v = c->sirq_cum[vec], run, hi;
+	return c->sirq_cum[vec] + running(c, vec, ts);
+}
 
-	if (c->entry_ts && c->entry_vec == (int)vec && ts > c->entry_ts) {
-		run = ts - c->entry_ts;
-		hi = wait_hi_at(c, ts) - c->entry_hi;
-		v += run > hi ? run - hi : 0;
-	}
-	return v;
+/* sirq_ks_at - the same, of the runs in ksoftirqd only */
+static uint64_t sirq_ks_at(const struct sirq_cpu *c, unsigned int vec, uint64_t ts)
+{
+	return c->sirq_ks_cum[vec] + (c->entry_ks ? running(c, vec, ts) : 0);
+}
+
+static uint64_t ks_at(const struct sirq_cpu *c, uint64_t ts)
+{
+	return c->ks_cum + (c->ks_since && ts > c->ks_since ? ts - c->ks_since : 0);
+}
+
+void wait_ks_tick(struct sirq_cpu *c, uint64_t ts)
+{
+	c->ks_cum = ks_at(c, ts);
+	c->ks_since = c->ks_on && !c->hi_ts && !c->entry_ts ? ts : 0;
 }
 
 void wait_raise(struct sirq_cpu *c, unsigned int vec, uint64_t ts, unsigned int flags, int pid)
@@ -66,8 +93,12 @@ void wait_raise(struct sirq_cpu *c, unsigned int vec, uint64_t ts, unsigned int 
 	p->sirq_sum = 0;
 	for (w = 0; w < NR_SOFTIRQS; w++) {
 		p->sirq[w] = sirq_at(c, w, ts);
+		p->sirq_ks[w] = sirq_ks_at(c, w, ts);
 		p->sirq_sum += p->sirq[w];
 	}
+	p->ks_out = ks_at(c, ts);
+	p->in_vec = c->entry_ts ? c->entry_vec : -1;
+	p->in_ks = c->entry_ts && c->entry_ks;
 	p->mark_ts = 0;
 	p->flags = flags;
 	p->pid = pid;
@@ -97,7 +128,11 @@ void wait_mark(struct sirq_cpu *c, uint64_t ts)
 
 void wait_exit(struct sirq_cpu *c, unsigned int vec, uint64_t ts)
 {
-	c->sirq_cum[vec] = sirq_at(c, vec, ts);
+	uint64_t now = sirq_at(c, vec, ts);
+
+	if (c->entry_ks)
+		c->sirq_ks_cum[vec] += now - c->sirq_cum[vec];
+	c->sirq_cum[vec] = now;
 }
 
 static struct sirq_wait *wait_get(struct matcher *m, unsigned int vec)
@@ -151,27 +186,100 @@ static struct wait_task *task_of(struct matcher *m, struct sirq_wait *w, int pid
 	return &w->task[w->ntasks++];
 }
 
+/* wait_ival_add - the split delay into the interval's figures (intervals only) */
+static void wait_ival_add(struct matcher *m, unsigned int vec, uint64_t delay,
+			  const uint64_t *part)
+{
+	struct sirq_wait_ival *iw = m->ival_wait[vec];
+	int k;
+
+	if (!m->ival_ns)
+		return;
+	if (!iw) {
+		iw = malloc(sizeof(*iw));
+		if (!iw) {
+			m->enomem++;
+			return;
+		}
+		hist_init(&iw->all);
+		for (k = 0; k < WAIT_NR; k++)
+			hist_init(&iw->part[k]);
+		m->ival_wait[vec] = iw;
+	}
+	hist_add(&iw->all, delay);
+	for (k = 0; k < WAIT_NR; k++)
+		if (part[k])
+			hist_add(&iw->part[k], part[k]);
+	iw->dirty = true;
+}
+
+/* is_own - is pid one of deferbench's own threads (the capture's, comm "deferbench") */
+static bool is_own(struct matcher *m, int pid)
+{
+	const struct comm_info *ci;
+	char name[TASK_COMM_LEN];
+
+	if (pid <= 0)
+		return false;
+	ci = map_get(&m->comms, (uint64_t)pid);
+	if (!ci && m->comm_resolve && m->comm_resolve(m->comm_resolve_ctx, pid, name)) {
+		match_comm(m, pid, name, (unsigned int)strnlen(name, TASK_COMM_LEN));
+		ci = map_get(&m->comms, (uint64_t)pid);
+	}
+	return ci && !strcmp(ci->comm, "deferbench");
+}
+
+/*
+ * handler_parts - the handler time inside the delay: the rest of the handler the raise
+ * came in (cut at the first entry after the raise, wait_mark), then every handler that
+ * started after it, by priority, or as ksoftirqd's when the vector ran there and they
+ * did too. Returns their sum.
+ */
+static uint64_t handler_parts(const struct sirq_cpu *c, const struct sirq_pending *p,
+			      unsigned int vec, uint64_t ts, bool ksoftirqd, uint64_t *part)
+{
+	uint64_t in = 0, d, dks, used = 0;
+	unsigned int v;
+
+	if (p->mark_ts && p->in_vec >= 0)
+		in = p->mark_sirq - p->sirq_sum;
+	part[WAIT_RAISED_IN] = in;
+	for (v = 0; v < NR_SOFTIRQS; v++) {
+		d = sirq_at(c, v, ts) - p->sirq[v];
+		dks = sirq_ks_at(c, v, ts) - p->sirq_ks[v];
+		if ((int)v == p->in_vec) {
+			/* the raised-in run is its vector's first growth after the raise */
+			d -= in < d ? in : d;
+			if (p->in_ks)
+				dks -= in < dks ? in : dks;
+		}
+		if (dks > d)
+			dks = d;
+		if (!ksoftirqd)
+			dks = 0;
+		part[WAIT_KSOFTIRQD_RUN] += dks;
+		d -= dks;
+		/* the lower the number, the higher the priority (the order of __do_softirq) */
+		part[v < vec ? WAIT_SIRQ_HIGHER : v > vec ? WAIT_SIRQ_LOWER : WAIT_RAISED_IN] += d;
+		used += d + dks;
+	}
+	return used + in;
+}
+
 void wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_t ts,
-		bool ksoftirqd)
+		bool ksoftirqd, int pid)
 {
 	const struct sirq_pending *p = &c->pend[vec];
-	uint64_t part[WAIT_NR] = { 0 }, delay = ts - c->raise_ts[vec], used, rest, pre, d;
+	uint64_t part[WAIT_NR] = { 0 }, delay = ts - c->raise_ts[vec], used, rest, pre, d, ks;
 	bool bh = (p->flags & TRACE_FL_BH_OFF) &&
 		  !(p->flags & (TRACE_FL_SOFTIRQ | TRACE_FL_NMI));
 	enum sirq_origin o = sirq_origin_of(p->flags);
 	struct sirq_wait *w;
 	struct wait_task *t;
-	unsigned int v;
 	int k;
 
 	part[WAIT_HARDIRQ] = wait_hi_at(c, ts) - p->hi;
-	for (v = 0; v < NR_SOFTIRQS; v++) {
-		d = sirq_at(c, v, ts) - p->sirq[v];
-		/* the lower the number, the higher the priority (the order of __do_softirq) */
-		part[v < vec ? WAIT_SIRQ_HIGHER : v > vec ? WAIT_SIRQ_LOWER : WAIT_SIRQ_SAME] += d;
-	}
-	used = part[WAIT_HARDIRQ] + part[WAIT_SIRQ_HIGHER] + part[WAIT_SIRQ_LOWER] +
-	       part[WAIT_SIRQ_SAME];
+	used = part[WAIT_HARDIRQ] + handler_parts(c, p, vec, ts, ksoftirqd, part);
 	if (m->detail) {
 		c->entry_split = false;
 		c->entry_bh_pid = -1;
@@ -192,8 +300,19 @@ void wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_
 		if (pre > rest)
 			pre = rest;
 	}
-	part[bh ? WAIT_BH_DISABLED : ksoftirqd ? WAIT_KSOFTIRQD : WAIT_OTHER] += pre;
-	part[ksoftirqd ? WAIT_KSOFTIRQD : WAIT_OTHER] += rest - pre;
+	if (bh) {
+		part[WAIT_BH_DISABLED] = pre;
+		rest -= pre;
+	}
+	if (ksoftirqd) {
+		/* ksoftirqd on the CPU between handlers; the rest it was waiting for it */
+		ks = ks_at(c, ts) - p->ks_out;
+		part[WAIT_KSOFTIRQD_RUN] += ks < rest ? ks : rest;
+		part[WAIT_KSOFTIRQD_WAIT] = rest - (ks < rest ? ks : rest);
+	} else {
+		part[is_own(m, pid) ? WAIT_OWN : WAIT_OTHER] = rest;
+	}
+	wait_ival_add(m, vec, delay, part);
 	if (m->detail) {
 		/* for the slowest events and the stacks: the same split, per delay */
 		memcpy(c->entry_part, part, sizeof(part));
@@ -225,6 +344,8 @@ void wait_free(struct matcher *m)
 {
 	int v;
 
-	for (v = 0; v < NR_SOFTIRQS; v++)
+	for (v = 0; v < NR_SOFTIRQS; v++) {
 		free(m->wait[v]);
+		free(m->ival_wait[v]);
+	}
 }

@@ -49,6 +49,18 @@ void ival_writer_cb(void *ctx, uint64_t interval, enum ival_kind kind, uint32_t 
 			   runtime);
 		return;
 	}
+	if (kind == IVAL_WAIT) {
+		const struct sirq_wait_ival *w = r->m.ival_wait[key];
+		int k;
+
+		/* function holds the cause; "all" is every delay that was split */
+		ivfile_row(&iw->f, interval, t_s, "softirq_wait", softirq_names[key], "all", "",
+			   "delay", delay);
+		for (k = 0; k < WAIT_NR && w; k++)
+			ivfile_row(&iw->f, interval, t_s, "softirq_wait", softirq_names[key],
+				   sirq_cause_names[k], "", "delay", &w->part[k]);
+		return;
+	}
 	if (kind == IVAL_CONTEXT) {
 		struct ctx_row row;
 

@@ -215,11 +215,10 @@ static void wait_vector(const struct sirq_wait *w, int vec, FILE *f)
 
 		if (!w->cause_ns[k])
 			continue;
-		fprintf(f, "  %-15s %6.1f%% %9llu | %8s %8s %8s%s\n", sirq_cause_names[k],
+		fprintf(f, "  %-15s %6.1f%% %9llu | %8s %8s %8s\n", sirq_cause_names[k],
 			w->delay_ns ? 100.0 * (double)w->cause_ns[k] / (double)w->delay_ns : 0.0,
 			(unsigned long long)h->count, fmt_ns(hist_percentile(h, 0.5), b[1], 24),
-			fmt_ns(hist_percentile(h, 0.99), b[2], 24), fmt_ns(h->max, b[3], 24),
-			k == WAIT_SIRQ_LOWER ? "  (priority inversions)" : "");
+			fmt_ns(hist_percentile(h, 0.99), b[2], 24), fmt_ns(h->max, b[3], 24));
 	}
 	if (!order || !w->ntasks) {
 		free(order);

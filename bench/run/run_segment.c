@@ -15,9 +15,11 @@
  * What a phase's cell holds: the softirq (all CPUs), workqueue, context and workload
  * histograms, merged from the phase's intervals (counts and percentiles exact to the
  * bucket, min and max to the bucket width), and the intervals themselves. What the
- * capture keeps only for its whole length - thread wakeups, the causes of softirq
- * delay, per-CPU figures, a workqueue item's activate and worker waits, the workload's
- * counters - belongs to no single arm and is left out of the arms' cells. The loss and
+ * capture keeps only for its whole length - thread wakeups, the tasks behind a
+ * softirq's BH-disabled waits, per-CPU figures, a workqueue item's activate and worker
+ * waits, the workload's counters - belongs to no single arm and is left out of the
+ * arms' cells. The causes of softirq delay are kept per interval (intervals.csv kind
+ * softirq_wait), so each arm has its own, their totals to the bucket width. The loss and
  * unmatched counts are the segment's, on every arm.
  */
 #include <errno.h>
@@ -355,10 +357,60 @@ static int ser_stats(const struct ival_series *sr, struct bucketlist *h, struct 
 	return ret;
 }
 
+/* bucket_sum - the values of a bucket list (at the bucket midpoints) */
+static uint64_t bucket_sum(const struct bucketlist *bl)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < bl->n; i++)
+		sum += (double)bl->b[i].count * ((double)bl->b[i].lo + (double)bl->b[i].hi) / 2;
+	return (uint64_t)llround(sum);
+}
+
+/*
+ * wait_series - one cause of a vector's delays (or "all": the delays split) of a phase
+ * cell into its softirq_wait; totals to the bucket width (0.78%)
+ */
+static int wait_series(const struct ival_series *sr, struct record *rec, size_t *cap)
+{
+	struct bucketlist bl;
+	struct wait_data *d = NULL;
+	struct wait_part *c;
+	size_t k;
+	int ret;
+
+	for (k = 0; k < rec->nwait; k++)
+		if (!strcmp(rec->wait[k].vector, sr->name))
+			d = &rec->wait[k];
+	if (!d) {
+		if (grow((void **)&rec->wait, rec->nwait, cap, sizeof(*d)))
+			return -ENOMEM;
+		d = &rec->wait[rec->nwait++];
+		memset(d, 0, sizeof(*d));
+		snprintf(d->vector, sizeof(d->vector), "%s", sr->name);
+	}
+	ret = merged(sr, &bl);
+	if (ret)
+		return ret;
+	if (!strcmp(sr->func, "all")) {
+		d->delays = bucketlist_count(&bl);
+		d->delay_ns = bucket_sum(&bl);
+	} else if (d->ncause < WAIT_PARTS_MAX) {
+		c = &d->cause[d->ncause++];
+		snprintf(c->name, sizeof(c->name), "%.*s", (int)sizeof(c->name) - 1, sr->func);
+		c->delays = bucketlist_count(&bl);
+		c->total_ns = bucket_sum(&bl);
+		stats_of(&bl, &c->st);
+	}
+	bucketlist_free(&bl);
+	return 0;
+}
+
 /* build_groups - a phase cell's softirq, workqueue, context and workload groups */
 static int build_groups(const struct seg *s, struct record *rec)
 {
-	size_t i, cap[4] = { 0 };
+	size_t i, cap[5] = { 0 };
 	int ret = 0;
 
 	for (i = 0; !ret && i < rec->nser; i++) {
@@ -441,6 +493,9 @@ static int build_groups(const struct seg *s, struct record *rec)
 			ret = ser_stats(sr, &d->h, &d->st);
 			break;
 		}
+		case IV_WAIT:
+			ret = wait_series(sr, rec, &cap[4]);
+			break;
 		}
 	}
 	if (ret)

@@ -319,9 +319,10 @@ int run_cell_end(struct run_state *r, int k, const struct run_cell *c, const cha
 		ret = finish_dir(r, k, partial, e);
 	if (ret && ret != -EINTR) {
 		run_progress_clear();
-		/* the id is short (SCN_NAME_MAX): the reason keeps what room is left */
-		snprintf(r->error, sizeof(r->error), "%s: %.900s", c->cell->id,
-			 e[0] ? e : strerror(-ret));
+		/* a message cut to fit says so */
+		if (snprintf(r->error, sizeof(r->error), "%s: %s", c->cell->id,
+			     e[0] ? e : strerror(-ret)) >= (int)sizeof(r->error))
+			memcpy(r->error + sizeof(r->error) - 4, "...", 4);
 		err_msg("%s", r->error);
 	}
 	return ret;

@@ -79,6 +79,13 @@ grep -q "why softirqs waited" "$md" || fail "the report has no softirq wait tabl
 if command -v gnuplot >/dev/null 2>&1; then
 	assert_file "$T/run/plots/ladder-net-contexts-delay.png"
 	assert_file "$T/run/plots/ladder-net-contexts-runtime.png"
+	# the causes as stacked bars, each cause in its colour, its label from docs/figures.md
+	assert_file "$T/run/plots/causes-net.png"
+	grep -q "^# colour cause:hardirq #" "$T/run/plots/causes-net.gp" || fail "causes plot: no hard irq part"
+	grep -q "title 'hard interrupts'" "$T/run/plots/causes-net.gp" || fail "causes plot: no legend"
+	# the contexts plot names napi threads next to NET_RX only where it shows both
+	grep -q "NET_RX softirq next to napi threads" "$T/run/plots/ladder-net-contexts-delay.gp" ||
+		fail "contexts plot: the title does not say NET_RX moved to napi threads"
 fi
 assert_file "$T/run/tables/contexts.csv"
 assert_file "$T/run/tables/softirq_wait.csv"

@@ -6,6 +6,16 @@
 . tests/integration/lib.sh
 mktemp_dir T
 
+# help (issue 24): 'deferbench help [COMMAND]' is --help, exit 0; an unknown one exit 1
+expect_exit 0 "$T/help" "$DB" help
+grep -q '^commands:' "$T/help" || fail "deferbench help: no command list"
+for c in record compare knobs; do
+	expect_exit 0 "$T/help-$c" "$DB" help $c
+	"$DB" $c --help > "$T/dash-$c" 2>&1
+	cmp -s "$T/help-$c" "$T/dash-$c" || fail "deferbench help $c differs from $c --help"
+done
+expect_message "$T/help-bad" "help: unknown command 'nosuch'" "$DB" help nosuch
+
 # 7. compare (no root needed)
 GEN=${GEN:-$(pwd)/build/tests/tools/gen-run}
 [ -x "$GEN" ] || fail "missing $GEN (make build/tests/tools/gen-run)"

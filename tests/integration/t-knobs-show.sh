@@ -51,6 +51,9 @@ show_matches() {
 
 expect_exit 0 $T/show $DB knobs show
 show_matches $T/show
+# alone, knobs shows the settings (README)
+expect_exit 0 $T/alone $DB knobs
+show_matches $T/alone
 
 # a knob set meanwhile is what show reports
 nice0=$(cat $WQ/writeback/nice)

@@ -50,7 +50,7 @@ grep -q '^"system--as-is--r1","system","as-is",1,"ok","",1,[0-9]*,11,' "$T/rep/t
 # --allow-empty
 expect_exit 2 "$T/empty.out" $DB compare --no-files "$T/clean" "$T/dropped"
 grep -q "no primary metric was judged" "$T/empty.out" || fail "compare: $(cat "$T/empty.out")"
-expect_exit 0 "$T/cmp.out" $DB compare --no-files --allow-empty "$T/clean" "$T/dropped"
+expect_exit 0 "$T/cmp.out" $DB compare --wide --no-files --allow-empty "$T/clean" "$T/dropped"
 grep -q "softirq:\\*, wq:\\*, wakeup:\\* .* lossy: trace events lost in 0 base and 1 new repetitions" \
 	"$T/cmp.out" || fail "compare: no lossy row: $(cat "$T/cmp.out")"
 grep -q ' softirq:[A-Z_]*:delay:p50 .* \(worse\|better\|no change\|cannot tell\)' "$T/cmp.out" &&

@@ -48,7 +48,7 @@ grep -q '^net  *default  *\* workload:rtt:p99 .* 500%d ' "$T/floor.out" ||
 # ...while a margin given with -t replaces the floor: the runs below are generated with
 # a known, small spread, so the engine's verdicts can be checked against -t 10.
 # 2x slower: a regression of the primary metrics (only they set the exit status), exit 1
-expect_exit 1 "$T/slow.out" "$DB" compare -t 10 -o "$T/slow-out" "$T/base" "$T/slow"
+expect_exit 1 "$T/slow.out" "$DB" compare --wide -t 10 -o "$T/slow-out" "$T/base" "$T/slow"
 grep -q 'workload:rtt:p50 .* worse' "$T/slow.out" || fail "rtt p50 not judged worse"
 grep -q '^net  *default  *\* workload:rtt:p99 .* worse: ' "$T/slow.out" ||
 	fail "rtt p99 (primary) not judged worse"
@@ -59,10 +59,29 @@ grep -q "differs: kernel: '6.18.0-synth' -> '6.19.0-slow'" "$T/slow.out" ||
 [ "$(grep -c '<failure message="worse' "$T/slow-out/junit.xml")" = "$(count "$T/slow.out" primary worse)" ] ||
 	fail "junit.xml failures are not the primary worse verdicts"
 grep -q '^- result: REGRESSION: ' "$T/slow-out/compare.md" || fail "compare.md does not say REGRESSION"
+# decided rows first: no worse or better row after a row of another verdict
+awk '/^[a-z]+ +[^ ]+ +[* ] [a-z]+:/ { d = / (worse|better)(: |$)/; if (d && other) bad = 1; if (!d) other = 1 }
+	END { exit bad }' "$T/slow.out" || fail "a decided row comes after an undecided one"
+# by default every line fits 100 columns but the counts line (one line, for scripts);
+# a metric id cut to fit ends in ~; --wide (above) prints every column whole
+"$DB" compare -t 10 --no-files "$T/base" "$T/slow" > "$T/narrow.out" 2>&1
+awk 'length($0) > 100 && !/^primary: / { print; bad = 1 } END { exit bad }' "$T/narrow.out" ||
+	fail "compare prints lines wider than 100 columns without --wide"
+grep -q '^net  *default  *\* workload:rtt:p99  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9]*%d\{0,1\}  *worse$' "$T/narrow.out" ||
+	fail "narrow: no row of rtt p99: $(grep 'rtt:p99' "$T/narrow.out")"
+awk 'length($0) > 100 && !/^primary: / { n++ } END { exit !n }' "$T/slow.out" ||
+	fail "--wide cut its lines"
+# with 2>&1 (a CI log) stderr's lines come after what stdout printed before them:
+# the counts line stays whole and the note of the files written comes last
+"$DB" compare -t 10 -o "$T/slow-out2" "$T/base" "$T/slow" > "$T/both.out" 2>&1
+grep -q '^primary: [0-9]* worse, .*judged)$' "$T/both.out" ||
+	fail "the counts line is cut: $(grep -n 'primary:' "$T/both.out")"
+tail -n 1 "$T/both.out" | grep -q '^deferbench: wrote ' ||
+	fail "stderr came before stdout's lines: $(head -n 3 "$T/both.out")"
 
 # 2x faster: better is no regression, exit 0
 "$GEN" --seed 7 --slowdown 0.5 "$T/fast" || fail "gen-run fast"
-expect_exit 0 "$T/fast.out" "$DB" compare -t 10 --no-files "$T/base" "$T/fast"
+expect_exit 0 "$T/fast.out" "$DB" compare --wide -t 10 --no-files "$T/base" "$T/fast"
 [ "$(count "$T/fast.out" primary worse)" = 0 ] && [ "$(count "$T/fast.out" primary better)" -ge 1 ] ||
 	fail "2x faster: $(summary "$T/fast.out")"
 grep -q '^net  *default  *\* workload:rtt:p99 .* better: ' "$T/fast.out" ||
@@ -81,7 +100,7 @@ ls "$T/base"/compare.md "$T/base"/junit.xml 2>/dev/null && fail "compare wrote i
 
 # --threshold: 30% slower is worse against a 10% margin, not against 50%
 "$GEN" --seed 7 --slowdown 1.3 "$T/s13" || fail "gen-run s13"
-expect_exit 1 "$T/t10.out" "$DB" compare -t 10 --no-files "$T/base" "$T/s13"
+expect_exit 1 "$T/t10.out" "$DB" compare --wide -t 10 --no-files "$T/base" "$T/s13"
 expect_exit 0 "$T/t50.out" "$DB" compare -o "$T/t50" --threshold 50 "$T/base" "$T/s13"
 [ "$(count "$T/t50.out" primary worse)" = 0 ] && [ "$(count "$T/t50.out" advisory worse)" = 0 ] ||
 	fail "--threshold 50: $(summary "$T/t50.out")"
@@ -91,7 +110,7 @@ grep -q '| workload:rtt:p99 | [^|]* | [^|]* | [^|]* | [^|]* | 50% |' "$T/t50/com
 	fail "compare.md does not show the 50% margin"
 
 # --metric: only the ids matching the patterns are primary and set the exit status
-expect_exit 1 "$T/m1.out" "$DB" compare -t 10 --no-files -m 'workload:wakeup:p99' "$T/base" "$T/s13"
+expect_exit 1 "$T/m1.out" "$DB" compare --wide -t 10 --no-files -m 'workload:wakeup:p99' "$T/base" "$T/s13"
 awk '$3 == "*" && $4 != "workload:wakeup:p99" { bad = 1; print } END { exit bad }' "$T/m1.out" >&2 ||
 	fail "--metric made other metrics primary"
 summary "$T/m1.out" | grep -q '^primary: .*(3 judged); ' || fail "--metric: $(summary "$T/m1.out")"
@@ -119,7 +138,7 @@ grep -q '^timer  *wq-nice-10  *\* workload:wakeup:p99 .* cannot tell: ' "$T/t10.
 
 # cells on one side only: a row each, incomplete, no regression
 "$GEN" --configs default,threaded-napi,extra "$T/other" || fail "gen-run other"
-expect_exit 0 "$T/other.out" "$DB" compare -o "$T/other-out" "$T/base" "$T/other"
+expect_exit 0 "$T/other.out" "$DB" compare --wide -o "$T/other-out" "$T/base" "$T/other"
 for w in net tty timer; do
 	grep -q "^$w  *wq-nice-10  *\* .* incomplete: only in the base run$" "$T/other.out" ||
 		fail "no 'only in the base run' row for $w/wq-nice-10"

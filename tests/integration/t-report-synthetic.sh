@@ -38,16 +38,32 @@ for kind in pctl hist ladder deferred time; do
 	echo "   $n $kind plots"
 done
 
-# every src= and href= of the HTML names an existing file, relative to the report
-refs=$(grep -o '\(src\|href\)="[^"]*"' "$RUN/report.html" | sed 's/^[a-z]*="//; s/"$//')
-[ -n "$refs" ] || fail "report.html references no plot"
+# the HTML is one file to send: its images are inside it; every other src= and href=
+# names an existing file relative to the report, or an anchor of the page
+grep -q '<img src="data:image/png;base64,' "$RUN/report.html" || fail "no image inside report.html"
+grep -q '<img src="plots/' "$RUN/report.html" && fail "report.html links an image instead of holding it"
+refs=$(grep -o '\(src\|href\)="[^"]*"' "$RUN/report.html" | sed 's/^[a-z]*="//; s/"$//' |
+	grep -v '^data:image/png;base64,')
+[ -n "$refs" ] || fail "report.html links no SVG"
 for r in $refs; do
 	case $r in
 	/* | *://* | ../*) fail "report.html reference is not local and relative: $r" ;;
+	'#'*) grep -q "id=\"${r#\#}\"" "$RUN/report.html" || fail "report.html: no anchor $r" ;;
+	*) [ -s "$RUN/$r" ] || fail "report.html references a missing file: $r" ;;
 	esac
-	[ -s "$RUN/$r" ] || fail "report.html references a missing file: $r"
 done
-grep -q '<img src="plots/' "$RUN/report.html" || fail "no image in report.html"
+
+# one colour per thing across every plot: each script records what its colours stand
+# for ("# colour work:NET_RX #882255"); a thing drawn in several plots keeps its colour
+cat "$RUN"/plots/*.gp | awk '/^# colour / { n++; if (($3 in c) && c[$3] != $4) { print $3 ": " c[$3] " and " $4; bad = 1 }
+	c[$3] = $4; seen[$3]++ } END { for (k in seen) if (seen[k] > 1) multi++; exit bad || !n || !multi }' ||
+	fail "a thing has two colours across the plots, or no colour is recorded"
+# and no two things of one kind share a colour while the palette has free ones
+cat "$RUN"/plots/*.gp | awk '/^# colour / { split($3, a, ":"); k = a[1] " " $4; if ((k in by) && by[k] != $3) { print by[k] " and " $3 " share " $4; bad = 1 } by[k] = $3 }
+	END { exit bad }' || fail "two things share a colour"
+# a title names NET_RX next to napi threads only on plots that show both
+grep -l 'NET_RX softirq next to napi threads' "$RUN"/plots/*.gp | grep -v -- '-net-' &&
+	fail "a plot of a workload without NET_RX and napi threads says it shows them"
 grep -q '](plots/pctl-net-rtt.png)' "$RUN/report.md" || fail "report.md lacks the plots"
 
 # the tables hold one row per group of the run gen-run wrote: 3 workloads x 3 configs
@@ -81,6 +97,32 @@ field() {
 [ "$(field cells.csv '"tty--default--r3"' status)" = failed ] || fail "cells.csv: failed cell status"
 [ "$(field cells.csv '"net--threaded-napi--r2"' lossy)" = 1 ] || fail "cells.csv: lossy cell"
 [ "$(field cells.csv '"net--threaded-napi--r2"' lost_events)" = 1234 ] || fail "cells.csv: lost_events"
+
+# the first screen is the answer: the summary is the first section, a row per workload
+# and configuration with softirq and workqueue waits, then the advice, the contents;
+# the run's metadata is the last section
+[ "$(grep -m1 '^## ' "$RUN/report.md")" = "## Summary: softirq versus workqueue, per workload" ] ||
+	fail "report.md does not open with the summary: $(grep -m1 '^## ' "$RUN/report.md")"
+[ "$(grep '^## ' "$RUN/report.md" | tail -n 1)" = "## Run" ] || fail "the run's metadata is not last"
+for wl in net tty timer; do
+	grep -q "^| $wl | default | [^|]* | [0-9.]* / [0-9.]* ([0-9]*) | .* | [0-9.]* / [0-9.]* ([0-9]*)\( (bg)\)\{0,1\} | [0-9.]* |$" \
+		"$RUN/report.md" || fail "summary: no softirq and workqueue waits of $wl/default"
+done
+# the work each workload drives; workqueue items of one that drives none are marked
+grep -q '^| tty | default | wq flush\\_to\\_ldisc | .* ([0-9]*) | [0-9.]* |$' "$RUN/report.md" ||
+	fail "summary: tty does not drive flush_to_ldisc, or its workqueue items are marked background"
+grep -q '^| net | default | softirq NET\\_RX | .* ([0-9]*) (bg) | [0-9.]* |$' "$RUN/report.md" ||
+	fail "summary: net's workqueue items are not marked background"
+awk '/^## Summary/ { s = 1 } /^## Contents/ { exit } s && /^- (net|tty|timer): / { n++ } END { exit n != 3 }' \
+	"$RUN/report.md" || fail "summary: not one advice line per workload before the contents"
+grep -q '^- \[Workload net\](#wl-net)$' "$RUN/report.md" || fail "contents: no link to workload net"
+# beside the summary, one plot of softirq against workqueue waits for every workload
+for wl in net tty timer; do
+	grep -q "'$wl softirq (n=[0-9]*)'" "$RUN/plots/summary-waits.gp" ||
+		fail "summary plot: no softirq box of $wl"
+	grep -q "'$wl workqueue (n=[0-9]*)'" "$RUN/plots/summary-waits.gp" ||
+		fail "summary plot: no workqueue box of $wl"
+done
 
 # the findings are there, the lossy and failed cells are named
 grep -q '^## Findings' "$RUN/report.md" || fail "no Findings section"

@@ -29,7 +29,7 @@ EOF
 grep -q "need 2 or more run directories" "$T/err" || fail "one run: $(cat "$T/err")"
 
 # A/A with the floors: nothing worse or better, and every primary decided or explained
-"$DB" compare --noise "$T/noise.json" --no-files "$T/runA" "$T/runB" >"$T/aa.out" 2>&1
+"$DB" compare --wide --noise "$T/noise.json" --no-files "$T/runA" "$T/runB" >"$T/aa.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] || { cat "$T/aa.out"; fail "A/A exited $rc, want 0"; }
 grep -q '^primary: 0 worse, 0 better, .*; advisory: 0 worse, 0 better' "$T/aa.out" ||
@@ -43,7 +43,7 @@ grep -q ' [0-9.]*%f ' "$T/aa.out" || fail "no margin is marked as a noise floor"
 base=$("$DB" baseline path --dir "$T/bl" --host "$(python3 -c "import json;print(json.load(open('$T/runA/run.json'))['meta']['hostname'])")") ||
 	fail "baseline path"
 cp "$T/noise.json" "$base/noise.json"
-"$DB" compare --no-files "$base" "$T/runB" >"$T/bl.out" 2>&1 || fail "compare with the baseline"
+"$DB" compare --wide --no-files "$base" "$T/runB" >"$T/bl.out" 2>&1 || fail "compare with the baseline"
 grep -q "$base/noise.json" "$T/bl.out" || fail "the baseline's noise.json was not used"
 grep -q "more repetitions* of new\|no change\|worse\|better" "$T/bl.out" ||
 	fail "no verdict against the baseline"
@@ -123,7 +123,7 @@ if ! grep -q 'every primary metric is decided' "$T/ad.out" &&
    ! grep -q 'the budget has no room for another cell' "$T/ad.out"; then
 	grep -q 'adding [0-9]* cell' "$T/ad.out" || { cat "$T/ad.out"; fail "undecided, nothing added"; }
 fi
-"$DB" compare --no-files "$T/ad" "$T/ad" >"$T/adc.out" 2>&1 || fail "compare of the adaptive run"
+"$DB" compare --wide --no-files "$T/ad" "$T/ad" >"$T/adc.out" 2>&1 || fail "compare of the adaptive run"
 grep -q "split over the looks of an adaptive run" "$T/adc.out" ||
 	fail "compare does not apply the adaptive run's looks"
 no_leftover_instances

@@ -256,6 +256,10 @@ static void test_messages(void **state)
 		   "--duration: ");
 	EXPECT_MSG(PARSE(knobs_parse_args, &k, err, "knobs", "show", "-d", "1s"), err,
 		   "--duration goes with 'set'");
+	/* alone, it shows the settings */
+	k.verb = KNOBS_SET;
+	assert_int_equal(PARSE(knobs_parse_args, &k, err, "knobs"), 0);
+	assert_int_equal(k.verb, KNOBS_SHOW);
 }
 
 /* The letters and names of one meaning each, where they are new. */

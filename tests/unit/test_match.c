@@ -294,6 +294,8 @@ static void test_thread_wakeup(void **state)
 struct ival_seen {
 	int calls;
 	int ctx_calls;		/* the TIMER vector's inline context, reported beside it */
+	int wait_calls;		/* its delays split into causes, per interval */
+	uint64_t wait_count[8];
 	uint64_t interval[8];
 	uint64_t count[8];
 };
@@ -306,6 +308,13 @@ static void ival_cb_fn(void *ctx, uint64_t interval, enum ival_kind kind, uint32
 	(void)runtime;
 	if (kind == IVAL_CONTEXT) {
 		s->ctx_calls++;
+		return;
+	}
+	if (kind == IVAL_WAIT) {
+		assert_int_equal(key, SIRQ_TIMER);
+		if (s->wait_calls < 8)
+			s->wait_count[s->wait_calls] = delay->count;
+		s->wait_calls++;
 		return;
 	}
 	assert_int_equal(kind, IVAL_SOFTIRQ);
@@ -366,6 +375,10 @@ static void test_intervals(void **state)
 	assert_int_equal(seen.count[0], 3);
 	assert_int_equal(seen.interval[1], 2);
 	assert_int_equal(seen.count[1], 2);
+	/* each interval's delays split into causes, for each arm of an alternating run */
+	assert_int_equal(seen.wait_calls, 2);
+	assert_int_equal(seen.wait_count[0], 3);
+	assert_int_equal(seen.wait_count[1], 2);
 	/* the whole-run histogram holds everything */
 	assert_int_equal(sirq_group_get(&m, 0, SIRQ_TIMER)->delay.count, 5);
 	matcher_free(&m);

@@ -26,6 +26,7 @@ static int setup(void **state)
 		return -1;
 	match_comm(m, 15, "ksoftirqd/1", 11);
 	match_comm(m, 77, "iperf3", 6);
+	match_comm(m, 88, "deferbench", 10);
 	*state = m;
 	return 0;
 }
@@ -92,12 +93,16 @@ static void test_hardirq_and_higher(void **state)
 	/* per delay, the part of each cause */
 	assert_int_equal(m->wait[SIRQ_NET_RX]->cause[WAIT_SIRQ_HIGHER].count, 1);
 	assert_int_equal(m->wait[SIRQ_NET_RX]->cause[WAIT_SIRQ_HIGHER].max, 90);
-	assert_int_equal(m->wait[SIRQ_NET_RX]->cause[WAIT_KSOFTIRQD].count, 0);
+	assert_int_equal(m->wait[SIRQ_NET_RX]->cause[WAIT_KSOFTIRQD_WAIT].count, 0);
+	assert_int_equal(m->wait[SIRQ_NET_RX]->cause[WAIT_RAISED_IN].count, 0);
 	sums_up(m);
 }
 
-/* raised under a lower-priority handler (an inversion), then during its own run */
-static void test_inversion_and_same(void **state)
+/*
+ * raised inside a lower-priority handler, then inside its own: both times it waits for
+ * the rest of the handler it was raised in, which no vector can interrupt (no inversion)
+ */
+static void test_raised_in_handler(void **state)
 {
 	struct matcher *m = *state;
 	const struct sirq_wait *w;
@@ -119,15 +124,89 @@ static void test_inversion_and_same(void **state)
 	assert_int_equal(w->delays, 2);
 	assert_int_equal(w->delay_ns, 55 + 25);
 	assert_int_equal(w->cause_ns[WAIT_HARDIRQ], 10);
-	/* RCU ran 2060-2100 after the raise: the inversion */
-	assert_int_equal(w->cause_ns[WAIT_SIRQ_LOWER], 40);
-	assert_int_equal(w->cause[WAIT_SIRQ_LOWER].count, 1);
-	/* its own first run, 2110-2130, held the second raise */
-	assert_int_equal(w->cause_ns[WAIT_SIRQ_SAME], 20);
+	/* RCU's run 2060-2100 after the raise, then NET_RX's own 2110-2130 */
+	assert_int_equal(w->cause_ns[WAIT_RAISED_IN], 40 + 20);
+	assert_int_equal(w->cause[WAIT_RAISED_IN].count, 2);
+	assert_int_equal(w->cause_ns[WAIT_SIRQ_LOWER], 0);
 	/* 2100-2105 and 2130-2135 between handlers */
 	assert_int_equal(w->cause_ns[WAIT_OTHER], 10);
 	assert_int_equal(w->origin[ORIG_HARDIRQ], 1);
 	assert_int_equal(w->origin[ORIG_SOFTIRQ], 1);
+	sums_up(m);
+}
+
+/* re-raised at the end of its run, then a lower vector that was pending runs first */
+static void test_lower_after_reraise(void **state)
+{
+	struct matcher *m = *state;
+	const struct sirq_wait *w;
+
+	match_softirq_raise(m, 0, 100, SIRQ_RCU, F_HI, 0);
+	match_softirq_raise(m, 0, 101, SIRQ_NET_RX, F_HI, 0);
+	match_softirq_entry(m, 0, 105, SIRQ_NET_RX, 0);
+	match_softirq_raise(m, 0, 110, SIRQ_NET_RX, F_SIRQ, 0);
+	match_softirq_exit(m, 0, 130, SIRQ_NET_RX, 0);
+	match_softirq_entry(m, 0, 132, SIRQ_RCU, 0);
+	match_softirq_exit(m, 0, 150, SIRQ_RCU, 0);
+	match_softirq_entry(m, 0, 155, SIRQ_NET_RX, 0);
+	w = m->wait[SIRQ_NET_RX];
+	assert_int_equal(w->delays, 2);
+	/* the second wait: its own run 110-130, RCU 132-150, the loop 2 + 5 */
+	assert_int_equal(w->cause_ns[WAIT_RAISED_IN], 20);
+	assert_int_equal(w->cause_ns[WAIT_SIRQ_LOWER], 18);
+	assert_int_equal(w->cause_ns[WAIT_OTHER], 4 + 7);
+	/* RCU waited behind NET_RX's first run (higher), not in it: raised before it */
+	w = m->wait[SIRQ_RCU];
+	assert_int_equal(w->cause_ns[WAIT_SIRQ_HIGHER], 25);
+	assert_int_equal(w->cause_ns[WAIT_RAISED_IN], 0);
+	sums_up(m);
+}
+
+/* raised from a task: ksoftirqd is woken, runs another vector first, then this one */
+static void test_ksoftirqd_wait_and_run(void **state)
+{
+	struct matcher *m = *state;
+	const struct sirq_wait *w;
+
+	match_softirq_raise(m, 1, 90, SIRQ_RCU, F_HI, 300);
+	match_softirq_raise(m, 1, 100, SIRQ_SCHED, 0x01, 300);
+	match_sched_wakeup(m, 100, 15, "ksoftirqd/1", 11);
+	/* other tasks run until ksoftirqd gets the CPU at 150 */
+	match_sched_switch(m, 1, 150, 300, 15, "ksoftirqd/1", 11);
+	match_softirq_entry(m, 1, 160, SIRQ_RCU, 15);
+	match_softirq_exit(m, 1, 200, SIRQ_RCU, 15);
+	match_softirq_entry(m, 1, 210, SIRQ_SCHED, 15);
+	match_softirq_exit(m, 1, 220, SIRQ_SCHED, 15);
+	match_sched_switch(m, 1, 225, 15, 300, "iperf3", 6);
+	w = m->wait[SIRQ_SCHED];
+	assert_int_equal(w->delay_ns, 110);
+	assert_int_equal(w->cause_ns[WAIT_KSOFTIRQD_WAIT], 50);
+	/* RCU's handler in ksoftirqd, and ksoftirqd's own 150-160 and 200-210 */
+	assert_int_equal(w->cause_ns[WAIT_KSOFTIRQD_RUN], 40 + 20);
+	assert_int_equal(w->cause_ns[WAIT_SIRQ_LOWER], 0);
+	assert_int_equal(w->origin[ORIG_TASK], 1);
+	/* ksoftirqd's time after the switch out is not counted again */
+	match_softirq_raise(m, 1, 300, SIRQ_SCHED, 0x01, 300);
+	match_softirq_entry(m, 1, 330, SIRQ_SCHED, 15);
+	assert_int_equal(w->cause_ns[WAIT_KSOFTIRQD_WAIT], 50 + 30);
+	sums_up(m);
+}
+
+/* the vector ran inline in deferbench's own capture thread: that part is named */
+static void test_own_threads(void **state)
+{
+	struct matcher *m = *state;
+	const struct sirq_wait *w;
+
+	match_softirq_raise(m, 0, 500, SIRQ_NET_RX, 0x01, 88);
+	match_irq_entry(m, 0, 560, 25, "virtio0", 7);
+	match_irq_exit(m, 0, 570, 25);
+	match_softirq_entry(m, 0, 575, SIRQ_NET_RX, 88);
+	w = m->wait[SIRQ_NET_RX];
+	assert_int_equal(w->delay_ns, 75);
+	assert_int_equal(w->cause_ns[WAIT_HARDIRQ], 10);
+	assert_int_equal(w->cause_ns[WAIT_OWN], 65);
+	assert_int_equal(w->cause_ns[WAIT_OTHER], 0);
 	sums_up(m);
 }
 
@@ -179,7 +258,7 @@ static void test_bh_then_ksoftirqd(void **state)
 	assert_int_equal(w->delay_ns, 400);
 	assert_int_equal(w->cause_ns[WAIT_BH_DISABLED], 200);
 	assert_int_equal(w->cause_ns[WAIT_SIRQ_LOWER], 50);
-	assert_int_equal(w->cause_ns[WAIT_KSOFTIRQD], 150);
+	assert_int_equal(w->cause_ns[WAIT_KSOFTIRQD_WAIT], 150);
 	assert_int_equal(w->origin[ORIG_HARDIRQ], 1);
 	assert_string_equal(w->task[0].comm, "iperf3");
 	/* the context split sees the same run in ksoftirqd */
@@ -197,7 +276,7 @@ static void test_task_raise_to_ksoftirqd(void **state)
 	match_softirq_entry(m, 1, 180, SIRQ_SCHED, 15);
 	w = m->wait[SIRQ_SCHED];
 	assert_int_equal(w->origin[ORIG_TASK], 1);
-	assert_int_equal(w->cause_ns[WAIT_KSOFTIRQD], 80);
+	assert_int_equal(w->cause_ns[WAIT_KSOFTIRQD_WAIT], 80);
 	assert_int_equal(w->ntasks, 0);
 	sums_up(m);
 }
@@ -234,7 +313,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_hardirq_and_higher, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_inversion_and_same, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_raised_in_handler, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lower_after_reraise, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ksoftirqd_wait_and_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_own_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bh_disabled_task, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bh_then_ksoftirqd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_task_raise_to_ksoftirqd, setup, teardown),
