@@ -47,7 +47,7 @@ static const char *fmt_judgement(const char *id, const struct judgement *j, char
 /* advice_finding - the configuration to use for one workload, with its evidence */
 void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 {
-	char line[1024], one[256], name[2 * NAME_LEN + 16];
+	char line[1024], one[256], name[2 * NAME_LEN + 16], bound[256];
 	size_t k, off = 0, i, undecided = 0;
 
 	snprintf(name, sizeof(name), "%s%s%s", w->workload, w->loads[0] ? " under load " : "",
@@ -74,7 +74,7 @@ void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 		return;
 	}
 	for (i = 0; i < w->ncfg; i++)
-		undecided += w->cfg[i].undecided > 0 && !w->cfg[i].worse;
+		undecided += !w->cfg[i].worse && (w->cfg[i].undecided || !w->cfg[i].same);
 	switch (w->answer) {
 	case ADV_EXPLORATORY:
 		doc_li(&r->doc, "%s: exploratory, nothing decidable: %s", name, w->cfg[0].j[0].why);
@@ -87,10 +87,11 @@ void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 		doc_li(&r->doc, "%s: keep %s: %s", name, w->ref->config, line);
 		return;
 	default:
+		advise_bound(w, bound, sizeof(bound));
 		doc_li(&r->doc, "%s: keep %s for now, undecided: no configuration was shown better "
-		       "or worse on a primary metric (%zu of %zu have undecided primary metrics; "
-		       "'deferbench advise' lists what would decide them)", name,
-		       w->ref->config, undecided, w->ncfg);
+		       "on a primary metric, and %zu of %zu are still open; %s ('deferbench "
+		       "advise' lists what would decide them)", name, w->ref->config, undecided,
+		       w->ncfg, bound);
 	}
 }
 
