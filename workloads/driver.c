@@ -89,7 +89,8 @@ int wl_start(struct wl_run *w, char *errbuf)
 	errbuf[0] = '\0';
 	w->start_ns = now_ns();
 	ret = w->ops->start(w, errbuf);
-	w->start_ns = now_ns();		/* the load runs from here (start may take a while) */
+	w->start_took_ns = now_ns() - w->start_ns;
+	w->start_ns += w->start_took_ns;	/* the load runs from here (start may take a while) */
 	if (ret) {
 		if (!errbuf[0])
 			set_err(errbuf, "%s: start failed: %s", w->ops->name, strerror(-ret));

@@ -116,6 +116,8 @@ static struct json_object *results_json(const struct wl_run *w)
 	/* what the metrics cover (the window), and how long the load ran before it */
 	json_object_object_add(root, "duration_s", json_object_new_double(wl_window_s(w)));
 	json_object_object_add(root, "warmup_s", json_object_new_double(wl_warmup_s(w)));
+	/* threads start inside it: with no window, what they did then is in the metrics */
+	json_object_object_add(root, "start_s", json_object_new_double(w->start_took_ns / 1e9));
 	arr = json_object_new_array();
 	for (i = 0; i < w->metrics.nmetrics; i++)
 		json_object_array_add(arr, stats_json(&w->metrics.metric[i]));

@@ -164,6 +164,7 @@ struct wl_run {
 	struct wl_metrics metrics;
 	uint64_t seed;
 	uint64_t start_ns, stop_ns;	/* CLOCK_MONOTONIC: start returned, wl_stop began */
+	uint64_t start_took_ns;		/* how long the workload's start ran */
 	uint64_t window_ns;		/* see WL_MEASURE_LATER; atomic, read with wl_window() */
 	uint64_t interval_ns;		/* per-interval histograms (default 1 s; wl_intervals) */
 	unsigned int state;		/* driver-private */
