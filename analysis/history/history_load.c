@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "history_int.h"
 #include "msg.h"
 
@@ -86,19 +87,6 @@ static void read_stats(sqlite3_stmt *st, int i, struct hist_stats *h)
 	h->p999 = (uint64_t)sqlite3_column_int64(st, i);
 }
 
-/* grow - room for one more element of an array that grows by doubling */
-static void *grow(void *p, size_t n, size_t elem)
-{
-	void *q;
-
-	if (n & (n - 1) && n)
-		return p;		/* not a power of two: room is there */
-	q = realloc(p, (n ? 2 * n : 1) * elem);
-	if (q)
-		memset((char *)q + n * elem, 0, (n ? n : 1) * elem);
-	return q;
-}
-
 /*
  * Groups come as one row per sub-metric, ordered by ord: a row whose ord differs
  * from the last one starts a new group.
@@ -126,7 +114,7 @@ static int load_hists(sqlite3 *db, long long cell_id, struct record *rec, char *
 		if (!strcmp(kind, "workload")) {
 			struct wl_metric_data *m;
 
-			p = grow(rec->wl.m, rec->wl.nm, sizeof(*m));
+			p = grow_array(rec->wl.m, rec->wl.nm, sizeof(*m));
 			if (!p)
 				goto nomem;
 			rec->wl.m = p;
@@ -143,7 +131,7 @@ static int load_hists(sqlite3 *db, long long cell_id, struct record *rec, char *
 			if (sub < 0)
 				goto bad;
 			if (fresh) {
-				p = grow(rec->sirq, rec->nsirq, sizeof(*g));
+				p = grow_array(rec->sirq, rec->nsirq, sizeof(*g));
 				if (!p)
 					goto nomem;
 				rec->sirq = p;
@@ -166,7 +154,7 @@ static int load_hists(sqlite3 *db, long long cell_id, struct record *rec, char *
 			if (sub < 0)
 				goto bad;
 			if (fresh) {
-				p = grow(rec->wq, rec->nwq, sizeof(*g));
+				p = grow_array(rec->wq, rec->nwq, sizeof(*g));
 				if (!p)
 					goto nomem;
 				rec->wq = p;
@@ -187,7 +175,7 @@ static int load_hists(sqlite3 *db, long long cell_id, struct record *rec, char *
 			sub = index_of(wake_kind_names, WK_NR, s);
 			if (sub < 0)
 				goto bad;
-			p = grow(rec->wake[sub], rec->nwake[sub], sizeof(*w));
+			p = grow_array(rec->wake[sub], rec->nwake[sub], sizeof(*w));
 			if (!p)
 				goto nomem;
 			rec->wake[sub] = p;
@@ -231,7 +219,7 @@ static int load_cells(struct hstore *s, long long run_id, struct run *run, char 
 	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct cell *c;
 		struct record *r;
-		void *p = grow(run->cells, run->ncells, sizeof(*c));
+		void *p = grow_array(run->cells, run->ncells, sizeof(*c));
 
 		if (!p) {
 			ret = set_errno(errbuf, -ENOMEM, "out of memory");

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "history_int.h"
 #include "kver.h"
 #include "msg.h"
@@ -82,18 +83,6 @@ static void finish(struct hs_series *s)
 	}
 }
 
-static void *grow(void *p, size_t n, size_t elem)
-{
-	void *q;
-
-	if (n && (n & (n - 1)))
-		return p;
-	q = realloc(p, (n ? 2 * n : 1) * elem);
-	if (q)
-		memset((char *)q + n * elem, 0, (n ? n : 1) * elem);
-	return q;
-}
-
 static int add_row(struct hs_set *set, sqlite3_stmt *st)
 {
 	long long run_id = sqlite3_column_int64(st, 0);
@@ -104,7 +93,7 @@ static int add_row(struct hs_set *set, sqlite3_stmt *st)
 	if (!s || !same_series(s, st)) {
 		if (s)
 			finish(s);
-		q = grow(set->s, set->n, sizeof(*set->s));
+		q = grow_array(set->s, set->n, sizeof(*set->s));
 		if (!q)
 			return -ENOMEM;
 		set->s = q;
@@ -117,7 +106,7 @@ static int add_row(struct hs_set *set, sqlite3_stmt *st)
 	}
 	p = s->npt ? &s->pt[s->npt - 1] : NULL;
 	if (!p || p->run_id != run_id) {
-		q = grow(s->pt, s->npt, sizeof(*s->pt));
+		q = grow_array(s->pt, s->npt, sizeof(*s->pt));
 		if (!q)
 			return -ENOMEM;
 		s->pt = q;

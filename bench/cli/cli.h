@@ -274,11 +274,17 @@ int history_parse(int argc, char **argv, struct history_args *a, char *errbuf);
 const char *history_db(const struct history_args *a);
 int cmd_history(int argc, char **argv);
 extern const struct cli_command cli_history;
+
 /*
- * history_add_dir - add a finished run or record directory to the results store at db
- * (created when missing), printing what happened; 0, or -errno after an error message.
- * run --store and record --store use it.
+ * cli_store.c: for the commands that write a store, printing what happened (messages, not errbuf):
+ * hstore_open_checked - hstore_open, and for writing the checks every output gets
+ * (never one of inputs nor in one, never through a link, no system directory), its
+ * directory made when missing; hstore_add_dir - one run or record directory into an
+ * open store; history_add_dir - both, for run --store and record --store. 0 or -errno.
  */
+int hstore_open_checked(const char *path, int flags, const char *const *inputs,
+			struct hstore **s);
+int hstore_add_dir(struct hstore *s, const char *db, const char *dir, bool replace);
 int history_add_dir(const char *db, const char *dir, bool replace);
 
 /* export: a run's primary metrics for CI (cmd_export.c) */

@@ -105,84 +105,15 @@ const char *history_db(const struct history_args *a)
 	return a->db ? a->db : env && *env ? env : HISTORY_DEFAULT_DB;
 }
 
-/*
- * open_store - for writing: checked as every output is (never one of the inputs nor in
- * one, never through a link, no system directory), its directory made when missing
- */
-static int open_store(const char *path, int flags, const char *const *inputs,
-		      struct hstore **s)
-{
-	char err[ERRBUF_LEN];
-
-	if (!(flags & HS_RDONLY) && outw_check_inplace(path, &(struct outw_opts){
-			.by = "history", .inputs = inputs }, err)) {
-		err_msg("%s", err);
-		return -EINVAL;
-	}
-	if (hstore_open(path, flags, s, err)) {
-		err_msg("%s", err);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* add_one - one directory into an open store; 0 or -errno after a message */
-static int add_one(struct hstore *s, const char *db, const char *dir, bool replace)
-{
-	struct hstore_added r;
-	char err[ERRBUF_LEN];
-	struct run run;
-	size_t i;
-	int ret;
-
-	ret = run_load(dir, &run, err);
-	if (ret) {
-		err_msg("%s", err);
-		return ret;
-	}
-	for (i = 0; i < run.ncells && !run.cells[i].ok; i++)
-		;
-	if (i == run.ncells) {
-		err_msg("%s: no cell of this run finished (%zu in run.json%s): there is nothing to "
-			"add; add a run that finished", dir, run.ncells, run.complete ? "" :
-			", and the run was interrupted or failed");
-		run_free(&run);
-		return -ENODATA;
-	}
-	ret = hstore_add_run(s, &run, dir, replace, &r, err);
-	if (ret)
-		err_msg("%s: %s", dir, err);
-	else if (r.existed)
-		info_msg("%s: already in %s (run %lld): nothing to do", dir, db, r.run_id);
-	else
-		info_msg("%s: %s %s as run %lld (%s, kernel %s, %zu cells, %zu values)", dir,
-			 r.replaced ? "replaced in" : "added to", db, r.run_id,
-			 run.meta[RM_HOSTNAME], run.meta[RM_KERNEL], r.ncells, r.nvalues);
-	run_free(&run);
-	return ret;
-}
-
-int history_add_dir(const char *db, const char *dir, bool replace)
-{
-	struct hstore *s;
-	int ret;
-
-	if (open_store(db, 0, (const char *const[]){ dir, NULL }, &s))
-		return -EINVAL;
-	ret = add_one(s, db, dir, replace);
-	hstore_close(s);
-	return ret;
-}
-
 static int do_add(const struct history_args *a)
 {
 	struct hstore *s;
 	int i, failed = 0;
 
-	if (open_store(history_db(a), 0, (const char *const *)a->paths, &s))
+	if (hstore_open_checked(history_db(a), 0, (const char *const *)a->paths, &s))
 		return 2;
 	for (i = 0; i < a->npaths; i++)
-		failed += !!add_one(s, history_db(a), a->paths[i], a->replace);
+		failed += !!hstore_add_dir(s, history_db(a), a->paths[i], a->replace);
 	hstore_close(s);
 	if (failed)
 		err_msg("%d of %d runs not added", failed, a->npaths);
@@ -196,7 +127,7 @@ static int do_merge(const struct history_args *a)
 	struct hstore *s;
 	int i, failed = 0;
 
-	if (open_store(history_db(a), 0, (const char *const *)a->paths, &s))
+	if (hstore_open_checked(history_db(a), 0, (const char *const *)a->paths, &s))
 		return 2;
 	for (i = 0; i < a->npaths; i++) {
 		if (hstore_merge(s, a->paths[i], &added, &present, &conflicts, err)) {
@@ -243,7 +174,7 @@ static int do_show(const struct history_args *a)
 		err_msg("%s", err);
 		return 2;
 	}
-	if (open_store(history_db(a), HS_RDONLY, NULL, &s)) {
+	if (hstore_open_checked(history_db(a), HS_RDONLY, NULL, &s)) {
 		outw_abort(&w);
 		return 2;
 	}

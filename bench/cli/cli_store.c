@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cli_store.c - run and record directories into a results store, for the commands
+ * that write one (history add, and run and record with --store), with messages: a
+ * library of the commands, so that none calls another's file.
+ */
+#include <errno.h>
+#include <stdbool.h>
+
+#include "cli.h"
+#include "msg.h"
+#include "outw.h"
+#include "rundir.h"
+
+int hstore_open_checked(const char *path, int flags, const char *const *inputs,
+			struct hstore **s)
+{
+	char err[ERRBUF_LEN];
+
+	if (!(flags & HS_RDONLY) && outw_check_inplace(path, &(struct outw_opts){
+			.by = "history", .inputs = inputs }, err)) {
+		err_msg("%s", err);
+		return -EINVAL;
+	}
+	if (hstore_open(path, flags, s, err)) {
+		err_msg("%s", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int hstore_add_dir(struct hstore *s, const char *db, const char *dir, bool replace)
+{
+	struct hstore_added r;
+	char err[ERRBUF_LEN];
+	struct run run;
+	size_t i;
+	int ret;
+
+	ret = run_load(dir, &run, err);
+	if (ret) {
+		err_msg("%s", err);
+		return ret;
+	}
+	for (i = 0; i < run.ncells && !run.cells[i].ok; i++)
+		;
+	if (i == run.ncells) {
+		err_msg("%s: no cell of this run finished (%zu in run.json%s): there is nothing to "
+			"add; add a run that finished", dir, run.ncells, run.complete ? "" :
+			", and the run was interrupted or failed");
+		run_free(&run);
+		return -ENODATA;
+	}
+	ret = hstore_add_run(s, &run, dir, replace, &r, err);
+	if (ret)
+		err_msg("%s: %s", dir, err);
+	else if (r.existed)
+		info_msg("%s: already in %s (run %lld): nothing to do", dir, db, r.run_id);
+	else
+		info_msg("%s: %s %s as run %lld (%s, kernel %s, %zu cells, %zu values)", dir,
+			 r.replaced ? "replaced in" : "added to", db, r.run_id,
+			 run.meta[RM_HOSTNAME], run.meta[RM_KERNEL], r.ncells, r.nvalues);
+	run_free(&run);
+	return ret;
+}
+
+int history_add_dir(const char *db, const char *dir, bool replace)
+{
+	struct hstore *s;
+	int ret;
+
+	if (hstore_open_checked(db, 0, (const char *const[]){ dir, NULL }, &s))
+		return -EINVAL;
+	ret = hstore_add_dir(s, db, dir, replace);
+	hstore_close(s);
+	return ret;
+}

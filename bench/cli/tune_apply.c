@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tune_apply.c - deferbench tune's decision kept: tune.json, apply.sh, the settings
+ * applied now (journaled), and what --verify reads back (docs/tune.md).
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "journal.h"
+#include "jsonread.h"
+#include "jsonw.h"
+#include "knobs.h"
+#include "msg.h"
+#include "outw.h"
+#include "tune_int.h"
+
+/* ---- tune.json, apply.sh, apply now ---- */
+
+const struct tune_cand *cand_named(const struct tune_cand *c, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(c[i].name, name))
+			return &c[i];
+	return NULL;
+}
+
+/*
+ * knob_now - the value a knob has now, canonical (its first target), for tune.json's
+ * "previous"; "" when it cannot be read (a thread knob without threads)
+ */
+static void knob_now(const char *name, const char *value, char *buf, size_t len)
+{
+	struct knob_target *t;
+	struct knob k;
+	char err[ERRBUF_LEN];
+	int n;
+
+	buf[0] = '\0';
+	if (knob_parse(name, value, &k, NULL, err) ||
+	    knob_resolve(&k, boot_ticks(), &t, &n, err))
+		return;
+	if (n)
+		snprintf(buf, len, "%s", t[0].orig);
+	free(t);
+}
+
+int write_json(const char *path, const struct tune_cand *c, const char *run_dir,
+	       const struct tune_args *a)
+{
+	json_object *o = json_object_new_object(), *set = json_object_new_array();
+	char prev[KNOB_VALUE_MAX];
+	size_t k;
+	int ret;
+
+	json_object_object_add(o, "schema", json_object_new_string(TUNE_SCHEMA));
+	json_object_object_add(o, "run", json_object_new_string(run_dir));
+	json_object_object_add(o, "use", c ? json_object_new_string(c->name) : NULL);
+	json_object_object_add(o, "probe", a->probe ? json_object_new_string(a->probe) : NULL);
+	json_object_object_add(o, "metric", a->metric ? json_object_new_string(a->metric) : NULL);
+	for (k = 0; c && k < c->nknobs; k++) {
+		json_object *e = json_object_new_object();
+
+		knob_now(c->knob[k], c->value[k], prev, sizeof(prev));
+		json_object_object_add(e, "knob", json_object_new_string(c->knob[k]));
+		json_object_object_add(e, "value", json_object_new_string(c->value[k]));
+		json_object_object_add(e, "previous", json_object_new_string(prev));
+		json_object_array_add(set, e);
+	}
+	json_object_object_add(o, "settings", set);
+	ret = jsonw_write(path, o, 0644, WA_EXCL);
+	json_object_put(o);
+	return ret;
+}
+
+/*
+ * write_script - apply.sh: each setting written and read back (the sysfs files of this
+ * machine, as the knob resolves now); a workload option (opt.*) is not a machine setting
+ */
+int write_script(const char *path, const struct tune_cand *c)
+{
+	struct knob_target *t;
+	char err[ERRBUF_LEN], desc[TGT_PATH_MAX + 32];
+	struct knob k;
+	size_t i;
+	int n, j;
+	FILE *f = out_fopen(path);
+
+	if (!f)
+		return -errno;
+	fprintf(f, "#!/bin/sh\n# apply.sh - written by deferbench tune: the configuration it "
+		"decided (%s).\n# Run as root; every value is read back. The previous values "
+		"are in tune.json.\nset -eu\n\n# set FILE VALUE - write, then insist the kernel "
+		"kept it\nset_file() {\n\techo \"$2\" > \"$1\"\n\tgot=$(cat \"$1\")\n"
+		"\t[ \"$got\" = \"$2\" ] || { echo \"apply.sh: $1 reads $got after writing $2\" "
+		">&2; exit 1; }\n}\n\n# set_thread PID POLICY:PRIO - a kernel thread's policy "
+		"(this boot's pid), read back\nset_thread() {\n\tpol=${2%%%%:*} prio=${2#*:}\n"
+		"\tcase $pol in fifo) chrt -f -p \"$prio\" \"$1\" ;; rr) chrt -r -p \"$prio\" "
+		"\"$1\" ;;\n\tother) chrt -o -p 0 \"$1\"; renice -n \"$prio\" -p \"$1\" "
+		">/dev/null ;; esac\n\tchrt -p \"$1\" | grep -qi \"$pol\" || { echo \"apply.sh: "
+		"thread $1 is not $pol\" >&2; exit 1; }\n}\n\n", c->name);
+	for (i = 0; i < c->nknobs; i++) {
+		if (!strncmp(c->knob[i], "opt.", 4)) {
+			fprintf(f, "# %s = %s: an option of deferbench's probe, not a setting of "
+				"the machine\n", c->knob[i], c->value[i]);
+			continue;
+		}
+		if (knob_parse(c->knob[i], c->value[i], &k, NULL, err) ||
+		    knob_resolve(&k, boot_ticks(), &t, &n, err)) {
+			fclose(f);
+			unlink(path);
+			err_msg("apply.sh: %s: %s", c->knob[i], err);
+			return -EINVAL;
+		}
+		for (j = 0; j < n; j++) {
+			target_describe(&t[j], desc, sizeof(desc));
+			if (t[j].kind == TGT_FILE)
+				fprintf(f, "set_file %s '%s'	# %s\n", t[j].path, k.value, c->knob[i]);
+			else
+				fprintf(f, "set_thread %d '%s'	# %s: %s\n", (int)t[j].pid, k.value,
+					c->knob[i], desc);
+		}
+		free(t);
+	}
+	fprintf(f, "echo 'apply.sh: %s set'\n", c->name);
+	fchmod(fileno(f), 0755);
+	return fclose(f) ? -errno : 0;
+}
+
+/* apply_now - the settings on the machine, journaled: 'deferbench restore' undoes them */
+int apply_now(const struct tune_cand *c, const char *command)
+{
+	struct knob_result res;
+	char err[ERRBUF_LEN];
+	struct journal j;
+	struct knob k;
+	size_t i;
+	int ret;
+
+	ret = journal_create(&j, journal_path(), command, err);
+	if (ret) {
+		err_msg("--apply=now: %s", err);
+		return ret;
+	}
+	for (i = 0; !ret && i < c->nknobs; i++) {
+		if (!strncmp(c->knob[i], "opt.", 4))
+			continue;
+		ret = knob_parse(c->knob[i], c->value[i], &k, NULL, err);
+		ret = ret ?: journal_apply(&j, &k, &res, err);
+		if (!ret)
+			printf("tune: %s = %s (reads %s)\n", k.name, k.value, res.value);
+	}
+	if (ret) {
+		err_msg("--apply=now: %s; putting every setting back", err);
+		journal_restore(&j, NULL);
+		journal_remove(&j);
+	} else {
+		printf("tune: applied and journaled in %s: 'deferbench restore' puts the previous "
+		       "values back ('deferbench run' refuses to start until then)\n", j.path);
+	}
+	journal_free(&j);
+	return ret;
+}
+
+/* ---- verify ---- */
+
+/* verify_cands - from DIR/tune.json: the decided settings and the ones they replaced */
+int verify_cands(const char *dir, struct tune_cand *applied, struct tune_cand *prev,
+		 struct tune_args *a)
+{
+	char path[PATH_MAX + 32], err[ERRBUF_LEN], probe[32] = "";
+	struct jr j = { .path = path, .errbuf = err };
+	json_object *root, *set, *e;
+	size_t i;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/tune.json", dir);
+	ret = jr_load(&j, &root);
+	ret = ret ?: jr_schema(&j, root, TUNE_SCHEMA);
+	ret = ret ?: jr_get(&j, root, "", "settings", json_type_array, &set);
+	if (!ret && !json_object_array_length(set))
+		ret = jr_fail(&j, "", "settings", "is empty: that tune decided to keep what there "
+			      "was; nothing to verify");
+	memset(applied, 0, sizeof(*applied));
+	memset(prev, 0, sizeof(*prev));
+	snprintf(applied->name, sizeof(applied->name), "applied");
+	snprintf(prev->name, sizeof(prev->name), "previous");
+	for (i = 0; !ret && i < json_object_array_length(set) && i < TUNE_MAX_KNOBS; i++) {
+		e = json_object_array_get_idx(set, i);
+		ret = jr_str(&j, e, "settings[]", "knob", applied->knob[i], NAME_LEN);
+		ret = ret ?: jr_str(&j, e, "settings[]", "value", applied->value[i], NAME_LEN);
+		ret = ret ?: jr_str(&j, e, "settings[]", "previous", prev->value[i], NAME_LEN);
+		snprintf(prev->knob[i], NAME_LEN, "%s", applied->knob[i]);
+		if (!ret && !prev->value[i][0])
+			ret = jr_fail(&j, "settings[]", "previous", "is empty for %s: the value it "
+				      "replaced was not known", applied->knob[i]);
+		applied->nknobs = prev->nknobs = i + 1;
+	}
+	if (!ret && jr_has(root, "probe") &&
+	    json_object_is_type(json_object_object_get(root, "probe"), json_type_string))
+		ret = jr_str(&j, root, "", "probe", probe, sizeof(probe));
+	if (ret) {
+		err_msg("--verify: %s", err);
+		return ret;
+	}
+	if (probe[0] && !a->probe)
+		a->probe = strdup(probe);
+	json_object_put(root);
+	return 0;
+}
+
+/*
+ * take_back_applied - a journal left by tune --apply=now: its settings restored (the
+ * run that verifies them sets them itself), *reapply set so that they go back on after
+ */
+int take_back_applied(bool *reapply)
+{
+	char err[ERRBUF_LEN];
+	struct journal j;
+	int ret;
+
+	*reapply = false;
+	ret = journal_load(&j, journal_path(), err);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret) {
+		err_msg("--verify: %s", err);
+		return ret;
+	}
+	if (!strstr(j.command, "tune") || journal_owner_alive(&j)) {
+		err_msg("--verify: %s holds the settings of '%s'; 'deferbench restore' first",
+			j.path, j.command);
+		journal_free(&j);
+		return -EBUSY;
+	}
+	printf("tune --verify: the applied settings go back to the previous values while they "
+	       "are compared, and on again after\n");
+	if (journal_restore(&j, NULL) || journal_remove(&j)) {
+		err_msg("--verify: could not put the applied settings back; run 'deferbench restore'");
+		journal_free(&j);
+		return -EIO;
+	}
+	journal_free(&j);
+	*reapply = true;
+	return 0;
+}

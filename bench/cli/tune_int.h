@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tune_int.h - what cmd_tune.c and tune_apply.c (tune.json, apply.sh, --apply=now and
+ * --verify) share.
+ */
+#ifndef DEFERBENCH_TUNE_INT_H
+#define DEFERBENCH_TUNE_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#include "tune.h"
+
+#define TUNE_MAX_TRY 6
+#define TUNE_SCHEMA "deferbench-tune/1"
+/* the longest line tune writes into tune.ini: libinih reads 199 characters */
+#define TUNE_INI_LINE 190
+
+struct tune_args {
+	uint64_t duration_ns, survey_ns, phase_ns;
+	const char *out_dir;
+	const char *metric;
+	const char *probe;
+	const char *try[TUNE_MAX_TRY + 1];
+	size_t ntry;
+	unsigned int allow;
+	bool live;
+	int apply;			/* 0 no, 1 script, 2 script and now */
+	bool verify;
+	char **cmd;
+};
+
+/* tune_apply.c: the candidate called name; tune.json; apply.sh; the settings set now,
+ * journaled; --verify's two sides from tune.json; settings --apply=now left put back */
+const struct tune_cand *cand_named(const struct tune_cand *c, size_t n, const char *name);
+int write_json(const char *path, const struct tune_cand *c, const char *run_dir,
+	       const struct tune_args *a);
+int write_script(const char *path, const struct tune_cand *c);
+int apply_now(const struct tune_cand *c, const char *command);
+int verify_cands(const char *dir, struct tune_cand *applied, struct tune_cand *prev,
+		 struct tune_args *a);
+int take_back_applied(bool *reapply);
+
+#endif
