@@ -426,14 +426,14 @@ static int tune_main(struct tune_args *a, const char *command)
 		      .inputs = (const char *const[]){ a->metric, NULL } }, err))
 		return err_msg("%s", err), 1;
 	if (a->verify) {
-		ret = verify_cands(dir, &cands[0], &prev, a);
+		ret = tune_verify_cands(dir, &cands[0], &prev, a);
 		if (ret)
 			return 1;
 		base = prev;
 		ncand = 1;
 		snprintf(cands[0].why, sizeof(cands[0].why), "the settings tune decided");
 		/* settings applied with --apply=now: put back for the comparison, then again */
-		ret = take_back_applied(&reapply);
+		ret = tune_take_back(&reapply);
 		if (ret)
 			return 1;
 	} else {
@@ -517,20 +517,20 @@ static int tune_main(struct tune_args *a, const char *command)
 		       "better than the ones they replaced" :
 		       "the gain did not hold: the applied settings were not shown better");
 		if (reapply)
-			ret = apply_now(&cands[0], command);
+			ret = tune_apply_now(&cands[0], command);
 	} else {
-		const struct tune_cand *c = best ? cand_named(cands, ncand, best->s->config) : NULL;
+		const struct tune_cand *c = best ? tune_cand_named(cands, ncand, best->s->config) : NULL;
 
 		snprintf(p, sizeof(p), "%s/tune.json", dir);
-		ret = write_json(p, c, runp, a);
+		ret = tune_write_json(p, c, runp, a);
 		if (!ret && c && a->apply) {
 			snprintf(p, sizeof(p), "%s/apply.sh", dir);
-			ret = write_script(p, c);
+			ret = tune_write_script(p, c);
 			if (!ret)
 				printf("tune: %s sets it (every value read back)\n", p);
 		}
 		if (!ret && c && a->apply == 2)
-			ret = apply_now(c, command);
+			ret = tune_apply_now(c, command);
 		if (!ret && !c && a->apply)
 			printf("tune: nothing to apply: keep what you have\n");
 	}

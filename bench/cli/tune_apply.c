@@ -23,7 +23,7 @@
 
 /* ---- tune.json, apply.sh, apply now ---- */
 
-const struct tune_cand *cand_named(const struct tune_cand *c, size_t n, const char *name)
+const struct tune_cand *tune_cand_named(const struct tune_cand *c, size_t n, const char *name)
 {
 	size_t i;
 
@@ -53,7 +53,7 @@ static void knob_now(const char *name, const char *value, char *buf, size_t len)
 	free(t);
 }
 
-int write_json(const char *path, const struct tune_cand *c, const char *run_dir,
+int tune_write_json(const char *path, const struct tune_cand *c, const char *run_dir,
 	       const struct tune_args *a)
 {
 	json_object *o = json_object_new_object(), *set = json_object_new_array();
@@ -82,10 +82,10 @@ int write_json(const char *path, const struct tune_cand *c, const char *run_dir,
 }
 
 /*
- * write_script - apply.sh: each setting written and read back (the sysfs files of this
+ * tune_write_script - apply.sh: each setting written and read back (the sysfs files of this
  * machine, as the knob resolves now); a workload option (opt.*) is not a machine setting
  */
-int write_script(const char *path, const struct tune_cand *c)
+int tune_write_script(const char *path, const struct tune_cand *c)
 {
 	struct knob_target *t;
 	char err[ERRBUF_LEN], desc[TGT_PATH_MAX + 32];
@@ -135,8 +135,8 @@ int write_script(const char *path, const struct tune_cand *c)
 	return fclose(f) ? -errno : 0;
 }
 
-/* apply_now - the settings on the machine, journaled: 'deferbench restore' undoes them */
-int apply_now(const struct tune_cand *c, const char *command)
+/* tune_apply_now - the settings on the machine, journaled: 'deferbench restore' undoes them */
+int tune_apply_now(const struct tune_cand *c, const char *command)
 {
 	struct knob_result res;
 	char err[ERRBUF_LEN];
@@ -172,8 +172,8 @@ int apply_now(const struct tune_cand *c, const char *command)
 
 /* ---- verify ---- */
 
-/* verify_cands - from DIR/tune.json: the decided settings and the ones they replaced */
-int verify_cands(const char *dir, struct tune_cand *applied, struct tune_cand *prev,
+/* tune_verify_cands - from DIR/tune.json: the decided settings and the ones they replaced */
+int tune_verify_cands(const char *dir, struct tune_cand *applied, struct tune_cand *prev,
 		 struct tune_args *a)
 {
 	char path[PATH_MAX + 32], err[ERRBUF_LEN], probe[32] = "";
@@ -218,10 +218,10 @@ int verify_cands(const char *dir, struct tune_cand *applied, struct tune_cand *p
 }
 
 /*
- * take_back_applied - a journal left by tune --apply=now: its settings restored (the
+ * tune_take_back - a journal left by tune --apply=now: its settings restored (the
  * run that verifies them sets them itself), *reapply set so that they go back on after
  */
-int take_back_applied(bool *reapply)
+int tune_take_back(bool *reapply)
 {
 	char err[ERRBUF_LEN];
 	struct journal j;

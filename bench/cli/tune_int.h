@@ -33,13 +33,13 @@ struct tune_args {
 
 /* tune_apply.c: the candidate called name; tune.json; apply.sh; the settings set now,
  * journaled; --verify's two sides from tune.json; settings --apply=now left put back */
-const struct tune_cand *cand_named(const struct tune_cand *c, size_t n, const char *name);
-int write_json(const char *path, const struct tune_cand *c, const char *run_dir,
+const struct tune_cand *tune_cand_named(const struct tune_cand *c, size_t n, const char *name);
+int tune_write_json(const char *path, const struct tune_cand *c, const char *run_dir,
 	       const struct tune_args *a);
-int write_script(const char *path, const struct tune_cand *c);
-int apply_now(const struct tune_cand *c, const char *command);
-int verify_cands(const char *dir, struct tune_cand *applied, struct tune_cand *prev,
+int tune_write_script(const char *path, const struct tune_cand *c);
+int tune_apply_now(const struct tune_cand *c, const char *command);
+int tune_verify_cands(const char *dir, struct tune_cand *applied, struct tune_cand *prev,
 		 struct tune_args *a);
-int take_back_applied(bool *reapply);
+int tune_take_back(bool *reapply);
 
 #endif
