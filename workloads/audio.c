@@ -268,8 +268,12 @@ static void *audio_timer_thread(void *arg)
 		deadline = pace_deadline(&pc, pc.k);
 		if (sleep_until_abs(deadline) == -EINTR)
 			continue;
-		/* stopped while asleep: this deadline lies past the window's end */
-		if (wl_stopping(w))
+		/*
+		 * stopped while asleep: a deadline past the window's end is no period of
+		 * the run; one before it is, woken late (a stall across the stop: RT
+		 * throttling, the fair server), and its wakeup latency is the figure
+		 */
+		if (wl_stopping(w) && deadline >= w->stop_ns)
 			break;
 		pc.k++;
 		period(w, p, &pc, deadline, now_ns());
