@@ -319,7 +319,8 @@ static void offline_free(struct offline *o)
 	free(o->rm.loss);
 }
 
-int offline_analyze(const char *raw, const char *staging, bool accept_damaged, char *errbuf)
+int offline_analyze(const char *raw, const char *staging, bool accept_damaged,
+		    const struct table_opts *table, char *errbuf)
 {
 	struct offline *o = calloc(1, sizeof(*o));
 	char ivals[PATH_MAX];
@@ -339,7 +340,7 @@ int offline_analyze(const char *raw, const char *staging, bool accept_damaged, c
 		o->iw = NULL;
 		if (o->rm.is_excerpt)
 			excerpt_say(&o->rm, stdout);
-		result_print(&o->res, stdout);
+		result_print(&o->res, stdout, table);
 		fflush(stdout);
 		if (!r && staging)
 			r = result_write_dir(&o->res, staging);

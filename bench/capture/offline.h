@@ -13,9 +13,10 @@
  * write every result file (intervals.csv included) into outdir unless it is NULL.
  * A cpuN.dat holding fewer events than capture.json says were read on its CPU (or
  * missing) is damage: an error, or with accept_damaged a warning, those events counted
- * as lost. 0 or -errno with a message in errbuf (ERRBUF_LEN).
+ * as lost. table says how the table prints (NULL: the defaults). 0 or -errno with a message in errbuf (ERRBUF_LEN).
  */
+struct table_opts;
 int offline_analyze(const char *rawdir, const char *outdir, bool accept_damaged,
-		    char *errbuf);
+		    const struct table_opts *table, char *errbuf);
 
 #endif

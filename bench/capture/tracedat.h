@@ -15,11 +15,14 @@
 /* is_tracedat - whether path is a file that starts with trace.dat's magic */
 bool is_tracedat(const char *path);
 
+struct table_opts;
+
 struct tracedat_opts {
 	const char *buffer;		/* an instance's buffer by name; NULL: the one with data */
 	uint64_t interval_ns;		/* intervals.csv (from the first event on); 0: none */
 	uint64_t start_ns, end_ns;	/* only the events in [start, end] (end 0: to the end) */
 	const char *outdir;		/* write every result file here, or NULL */
+	const struct table_opts *table;	/* how the table prints; NULL: the defaults */
 };
 
 /*

@@ -74,6 +74,7 @@ struct record_args {
 	uint32_t slowest;		/* --slowest: N per group; 0: none */
 	unsigned int stack_vecs;	/* --stacks: a bit per vector; 0: none */
 	uint64_t keep_worst_ns;		/* --keep-worst: the window; 0: none */
+	struct table_opts table;	/* --ns, --min-count */
 	char **cmd;			/* NULL-terminated, or NULL */
 };
 #define KEEP_WORST_DEFAULT_NS (10 * NSEC_PER_MSEC)
@@ -94,6 +95,7 @@ struct analyze_args {
 	const char *buffer;		/* trace.dat: the instance buffer to read */
 	uint64_t interval_ns;		/* trace.dat: intervals.csv (0: the default 1 s) */
 	uint64_t start_ns, end_ns;	/* trace.dat: the events between (0: no bound) */
+	struct table_opts table;	/* --ns, --min-count */
 };
 int analyze_parse_args(int argc, char **argv, struct analyze_args *a, char *errbuf);
 int cmd_analyze(int argc, char **argv);
@@ -114,6 +116,7 @@ struct top_args {
 	bool no_sched;
 	bool sched_all;
 	const char *capture_cpus;	/* --capture-cpus, or NULL */
+	struct table_opts table;	/* --ns, --min-count (text only: --json has every row) */
 };
 int top_parse_args(int argc, char **argv, struct top_args *a, char *errbuf);
 int cmd_top(int argc, char **argv);

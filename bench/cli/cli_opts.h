@@ -64,6 +64,17 @@
 		    "run the capture's reader and analysis threads on these CPUs only "	\
 		    "(0-1,3), away from the ones being measured")
 
+/*
+ * The terminal table (record, analyze, top): member table (struct table_opts) of the
+ * args struct, min_count set to TABLE_MIN_COUNT by the command's defaults
+ */
+#define CLI_TABLE_OPTS(st)							\
+	OPT_BOOL(0, "ns", st, table.ns,							\
+		 "times in the tables in whole ns (default: us, one decimal)"),	\
+	OPT_UINT(0, "min-count", st, table.min_count, "N", 1, 1000000000,		\
+		 "fold the table rows of fewer than N samples into one 'other' row "	\
+		 "(1 shows every row; the files hold every row)")
+
 /* cli_capture_check - the capture options that contradict each other; 0 or -EINVAL */
 int cli_capture_check(bool no_sched, bool sched_all, char *errbuf);
 

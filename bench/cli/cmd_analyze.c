@@ -38,13 +38,17 @@ static const struct opt_desc analyze_opts[] = {
 		     "report shows)"),
 	OPT_CALLBACK(0, "end", analyze_args, end_ns, "TS", set_ts,
 		     "trace.dat: up to the event at TS"),
+	CLI_TABLE_OPTS(analyze_args),
 	OPT_HELP(),
 	OPT_END(),
 };
 
 static void analyze_defaults(void *args)
 {
-	memset(args, 0, sizeof(struct analyze_args));
+	struct analyze_args *a = args;
+
+	memset(a, 0, sizeof(*a));
+	a->table.min_count = TABLE_MIN_COUNT;
 }
 
 const struct cli_command cli_analyze = {
@@ -141,11 +145,13 @@ int cmd_analyze(int argc, char **argv)
 			.start_ns = a.start_ns,
 			.end_ns = a.end_ns,
 			.outdir = a.out_dir ? outw_dir(&w) : NULL,
+			.table = &a.table,
 		};
 
 		ret = tracedat_analyze(a.in_dir, &to, err);
 	} else {
-		ret = offline_analyze(raw, a.out_dir ? outw_dir(&w) : NULL, a.accept_damaged, err);
+		ret = offline_analyze(raw, a.out_dir ? outw_dir(&w) : NULL, a.accept_damaged,
+				      &a.table, err);
 	}
 	if (ret) {
 		err_msg("analyze: %s", err);

@@ -93,6 +93,7 @@ static const struct opt_desc record_opts[] = {
 			    "with -o: keep the raw trace from WINDOW (default 10ms) before the "
 			    "worst delay of each --stacks vector to WINDOW after it, in "
 			    "DIR/worst/VECTOR for 'deferbench analyze'; implies --slowest"),
+	CLI_TABLE_OPTS(record_args),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -104,6 +105,7 @@ static void record_defaults(void *args)
 	memset(a, 0, sizeof(*a));
 	a->buffer_kb = CAPTURE_DEFAULT_BUFFER_KB;
 	a->interval_ns = CAPTURE_DEFAULT_INTERVAL_NS;
+	a->table.min_count = TABLE_MIN_COUNT;
 }
 
 const struct cli_command cli_record = {
@@ -322,7 +324,7 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 			 WIFSIGNALED(status) ? "was killed by signal" : "exited with status",
 			 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
 			 *cmd_status);
-	result_print(capture_result(c), stdout);
+	result_print(capture_result(c), stdout, &a->table);
 	fflush(stdout);
 	if (staging) {
 		ret = result_write_dir(capture_result(c), staging);

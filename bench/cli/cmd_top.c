@@ -42,6 +42,7 @@ static const struct opt_desc top_opts[] = {
 	OPT_UINT(0, "rows", top_args, rows, "N", 1, 100000,
 		 "show the first N workqueue rows; all when not given"),
 	CLI_CAPTURE_OPTS(top_args),
+	CLI_TABLE_OPTS(top_args),
 	OPT_ALIAS('n', NULL, "rows", "-n means --dry-run"),
 	OPT_HELP(),
 	OPT_END(),
@@ -56,6 +57,7 @@ static void top_defaults(void *args)
 	a->buffer_kb = CAPTURE_DEFAULT_BUFFER_KB;
 	a->sort = TS_ITEMS;
 	a->group = TOP_BY_WQ;
+	a->table.min_count = TABLE_MIN_COUNT;
 }
 
 const struct cli_command cli_top = {
@@ -116,7 +118,9 @@ struct top {
 static void on_interval(void *ctx, const struct matcher *m __unused, uint64_t interval)
 {
 	struct top *t = ctx;
+	/* --json has every row; the screen folds the small ones */
 	struct top_snap *s = top_snap_take(t->res, interval, atomic_load(&t->group),
+					   t->a->json ? 0 : t->a->table.min_count,
 					   &t->events_before);
 
 	if (!s)
@@ -298,7 +302,7 @@ int cmd_top(int argc, char **argv)
 	pthread_mutex_init(&t.lock, NULL);
 	atomic_store(&t.group, a.group);
 	t.v = (struct top_view){ .group = a.group, .sort = a.sort, .rows = a.rows,
-				 .ncpus = (int)sysconf(_SC_NPROCESSORS_CONF), .thresh_us = thresh_us() };
+				 .ns = a.table.ns, .min_count = a.table.min_count, .ncpus = (int)sysconf(_SC_NPROCESSORS_CONF), .thresh_us = thresh_us() };
 	if (pipe2(t.pipe, O_CLOEXEC | O_NONBLOCK)) {
 		err_msg("top: cannot create a pipe: %s", strerror(errno));
 		return 1;

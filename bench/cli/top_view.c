@@ -33,7 +33,9 @@ static int by_key(const void *a, const void *b, void *arg)
 	case TS_INFLIGHT: vx = x->in_flight; vy = y->in_flight; break;
 	default: vx = vy = 0; break;
 	}
-	/* largest first; then by name, so that the order is stable between refreshes */
+	/* the folded rows last; largest first; then by name, stable between refreshes */
+	if (!x->folded != !y->folded)
+		return x->folded ? 1 : -1;
 	if (vx != vy)
 		return vx > vy ? -1 : 1;
 	c = strcmp(x->wq, y->wq);
@@ -53,10 +55,11 @@ static double per_s(uint64_t n, const struct top_snap *s)
 	return d > 0 ? (double)n / d : 0.0;
 }
 
-/* ns_or_dash - a latency, or "-" when there was no sample */
-static const char *ns_or_dash(uint64_t ns, uint64_t count, char *buf, size_t len)
+/* lat_or_dash - a latency in the view's unit, or "-" when there was no sample */
+static const char *lat_or_dash(const struct top_view *v, uint64_t ns, uint64_t count,
+			       char *buf, size_t len)
 {
-	return count ? fmt_ns(ns, buf, len) : "-";
+	return count ? fmt_lat(ns, v->ns, buf, len) : "-";
 }
 
 static void text_header(FILE *f, const struct top_snap *s, const struct top_view *v)
@@ -75,59 +78,68 @@ static void text_header(FILE *f, const struct top_snap *s, const struct top_view
 
 static void text_wq(FILE *f, const struct top_snap *s, const struct top_view *v)
 {
-	char b[3][24], thr[32];
+	char b[3][24], thr[32], c[3][32], name[32];
 	size_t i, n = v->rows && v->rows < s->nwq ? v->rows : s->nwq;
 	double ival = (double)(s->end_ns - s->start_ns);
+	int w = v->ns ? 10 : 8;
 
 	thr[0] = '>';
 	fmt_ns(v->thresh_us * NSEC_PER_USEC, thr + 1, sizeof(thr) - 1);
-	fprintf(f, "\nWORKQUEUES   delay = queue_work -> execute_start; CPU = runtimes that "
-		"ended; %s = ran longer than cpu_intensive_thresh_us\n", thr);
+	fprintf(f, "\nWORKQUEUES, times in %s   delay = queue_work -> execute_start; CPU = runtimes "
+		"that ended;\n      %s = ran longer than cpu_intensive_thresh_us\n",
+		v->ns ? "ns" : "us", thr);
 	/* the function and pool columns only when rows are kept apart by them */
 	fprintf(f, "%-20s ", "workqueue");
 	if (v->group != TOP_BY_WQ)
 		fprintf(f, "%-26s ", "function");
 	if (v->group == TOP_BY_POOL)
 		fprintf(f, "%-10s ", "pool");
-	fprintf(f, "%8s %5s %7s %8s %5s | %8s %8s %8s\n", "items/s", "infl", "CPU%", thr, "resc",
-		"p50", "p99", "max");
+	fprintf(f, "%8s %5s %7s %8s %5s | %*s %*s %*s\n", "items/s", "infl", "CPU%", thr, "resc",
+		w, "p50", w, "p99", w, "max");
 	for (i = 0; i < n; i++) {
-		const struct top_wq *w = &s->wq[i];
+		const struct top_wq *r = &s->wq[i];
 
-		fprintf(f, "%-20.20s ", w->wq);
+		if (r->folded)
+			snprintf(name, sizeof(name), "other (%u rows)", r->folded);
+		fprintf(f, "%-20s ", fmt_cut(r->folded ? name : r->wq, 20, c[0], sizeof(c[0])));
 		if (v->group != TOP_BY_WQ)
-			fprintf(f, "%-26.26s ", w->func);
+			fprintf(f, "%-26s ", fmt_cut(r->func, 26, c[1], sizeof(c[1])));
 		if (v->group == TOP_BY_POOL)
-			fprintf(f, "%-10.10s ", w->pool);
-		fprintf(f, "%8.1f %5llu %6.1f%% %8llu %5llu | %8s %8s %8s\n", per_s(w->items, s),
-			(unsigned long long)w->in_flight, ival > 0 ? 100.0 * w->cpu_ns / ival : 0.0,
-			(unsigned long long)w->over_thresh, (unsigned long long)w->rescued,
-			ns_or_dash(w->delay_p50, w->items, b[0], 24),
-			ns_or_dash(w->delay_p99, w->items, b[1], 24),
-			ns_or_dash(w->delay_max, w->items, b[2], 24));
+			fprintf(f, "%-10s ", fmt_cut(r->pool, 10, c[2], sizeof(c[2])));
+		fprintf(f, "%8.1f %5llu %6.1f%% %8llu %5llu | %*s %*s %*s\n", per_s(r->items, s),
+			(unsigned long long)r->in_flight, ival > 0 ? 100.0 * r->cpu_ns / ival : 0.0,
+			(unsigned long long)r->over_thresh, (unsigned long long)r->rescued,
+			w, lat_or_dash(v, r->delay_p50, r->items, b[0], 24),
+			w, lat_or_dash(v, r->delay_p99, r->items, b[1], 24),
+			w, lat_or_dash(v, r->delay_max, r->items, b[2], 24));
 	}
 	if (n < s->nwq)
 		fprintf(f, "... %zu more rows\n", s->nwq - n);
+	if (s->nwq && s->wq[s->nwq - 1].folded)
+		fprintf(f, "other: %u rows of fewer than %u items and none in flight (--min-count 1 "
+			"shows them)\n", s->wq[s->nwq - 1].folded, v->min_count);
 	if (s->unattributed)
 		fprintf(f, "%llu items since the start ran without a queue_work seen (queued "
 			"before it, or a flush barrier): not in the rows\n",
 			(unsigned long long)s->unattributed);
 }
 
-static void text_ctx(FILE *f, const struct top_snap *s, bool sirq)
+static void text_ctx(FILE *f, const struct top_snap *s, const struct top_view *v, bool sirq)
 {
-	char b[4][24];
+	char b[4][24], cut[32];
+	const char *unit = v->ns ? "ns" : "us";
+	int w = v->ns ? 10 : 8;
 	size_t i;
 
 	if (sirq)
-		fprintf(f, "\nSOFTIRQS   delay = raise -> entry, runtime = entry -> exit\n"
-			"%-10s %-10s %9s %8s | %8s %8s %8s | %8s %5s\n", "vector", "context",
-			"runs/s", "ksirqd%", "p50", "p99", "max", "run p99", ">2ms");
+		fprintf(f, "\nSOFTIRQS, times in %s   delay = raise -> entry, runtime = entry -> exit\n"
+			"%-10s %-10s %9s %8s | %*s %*s %*s | %*s %5s\n", unit, "vector", "context",
+			"runs/s", "ksirqd%", w, "p50", w, "p99", w, "max", w, "run p99", ">2ms");
 	else
-		fprintf(f, "\nOTHER CONTEXTS   napi/irq threads: wakeup -> running; tasklets: raise "
-			"-> entry; napi polls: runtime only\n%-11s %-22s %-9s %9s | %8s %8s %8s | "
-			"%8s %5s\n", "context", "name", "where", "runs/s", "p50", "p99", "max",
-			"run p99", ">2ms");
+		fprintf(f, "\nOTHER CONTEXTS, times in %s   napi/irq threads: wakeup -> running; "
+			"tasklets: raise -> entry;\n      napi polls: runtime only\n%-11s %-22s %-9s "
+			"%9s | %*s %*s %*s | %*s %5s\n", unit, "context", "name", "where", "runs/s",
+			w, "p50", w, "p99", w, "max", w, "run p99", ">2ms");
 	for (i = 0; i < s->nctx; i++) {
 		const struct top_ctx *c = &s->ctx[i];
 		bool is_sirq = !strcmp(c->context, "softirq");
@@ -138,12 +150,13 @@ static void text_ctx(FILE *f, const struct top_snap *s, bool sirq)
 			fprintf(f, "%-10s %-10s %9.1f %7.1f%% |", c->name, c->where,
 				per_s(c->runs, s), 100.0 * c->ksoftirqd_share);
 		else
-			fprintf(f, "%-11s %-22.22s %-9s %9.1f |", c->context, c->name, c->where,
-				per_s(c->runs, s));
-		fprintf(f, " %8s %8s %8s | %8s %5llu\n", ns_or_dash(c->delay_p50, c->delays, b[0], 24),
-			ns_or_dash(c->delay_p99, c->delays, b[1], 24),
-			ns_or_dash(c->delay_max, c->delays, b[2], 24),
-			ns_or_dash(c->runtime_p99, c->runs, b[3], 24),
+			fprintf(f, "%-11s %-22s %-9s %9.1f |", c->context,
+				fmt_cut(c->name, 22, cut, sizeof(cut)), c->where, per_s(c->runs, s));
+		fprintf(f, " %*s %*s %*s | %*s %5llu\n",
+			w, lat_or_dash(v, c->delay_p50, c->delays, b[0], 24),
+			w, lat_or_dash(v, c->delay_p99, c->delays, b[1], 24),
+			w, lat_or_dash(v, c->delay_max, c->delays, b[2], 24),
+			w, lat_or_dash(v, c->runtime_p99, c->runs, b[3], 24),
 			(unsigned long long)c->long_runs);
 	}
 }
@@ -157,11 +170,11 @@ void top_print_text(FILE *f, const struct top_snap *s, const struct top_view *v)
 		fputs("\033[H\033[2J", f);
 	text_header(f, s, v);
 	text_wq(f, s, v);
-	text_ctx(f, s, true);
+	text_ctx(f, s, v, true);
 	for (i = 0; i < s->nctx; i++)
 		other |= strcmp(s->ctx[i].context, "softirq") != 0;
 	if (other)
-		text_ctx(f, s, false);
+		text_ctx(f, s, v, false);
 	if (!v->clear)
 		fputc('\n', f);
 }

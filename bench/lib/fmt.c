@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "common.h"
 
@@ -47,6 +48,29 @@ const char *fmt_us(double ns, char *buf, size_t len)
 		snprintf(buf, len, "%.1f", us);
 	else
 		snprintf(buf, len, "%.0f", us);
+	return buf;
+}
+
+const char *fmt_lat(uint64_t ns, bool in_ns, char *buf, size_t len)
+{
+	if (in_ns)
+		snprintf(buf, len, "%llu", (unsigned long long)ns);
+	else
+		snprintf(buf, len, "%.1f", ns / 1e3);
+	return buf;
+}
+
+const char *fmt_cut(const char *s, int w, char *buf, size_t len)
+{
+	size_t n = strlen(s);
+
+	if (w < 2 || n <= (size_t)w || (size_t)w >= len) {
+		snprintf(buf, len, "%s", s);
+		return buf;
+	}
+	memcpy(buf, s, (size_t)w - 1);
+	buf[w - 1] = '~';
+	buf[w] = '\0';
 	return buf;
 }
 

@@ -80,7 +80,18 @@ int result_detail(struct result *r);
 /* result_duration_s - seconds from capture start to end */
 double result_duration_s(const struct result *r);
 
-/* result_print - the terminal table (output.c); the files are in result_files.h */
-void result_print(const struct result *r, FILE *f);
+/* how the terminal table prints (record, analyze) */
+struct table_opts {
+	bool ns;			/* times in whole ns (default: us, one decimal) */
+	unsigned int min_count;		/* rows of fewer samples fold into one "other" row */
+};
+/* below this many samples a row's p90 and up are its largest sample */
+#define TABLE_MIN_COUNT 10
+
+/*
+ * result_print - the terminal table (output.c), as o says (NULL: us, rows folded below
+ * TABLE_MIN_COUNT); the files are in result_files.h and hold every row
+ */
+void result_print(const struct result *r, FILE *f, const struct table_opts *o);
 
 #endif

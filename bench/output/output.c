@@ -98,18 +98,67 @@ const char *wq_func_name(const struct result *r, const struct wq_group *g, char 
 	return symtab_name(&r->syms, r->m.funcs[g->func].addr, buf, len);
 }
 
-void print_stats(FILE *f, const struct hist *h)
+static const struct table_opts table_default = { .min_count = TABLE_MIN_COUNT };
+
+const struct table_opts *table_opts_or_default(const struct table_opts *o)
+{
+	return o ? o : &table_default;
+}
+
+int table_w(const struct table_opts *o)
+{
+	return o->ns ? 10 : 8;
+}
+
+const char *table_unit(const struct table_opts *o)
+{
+	return o->ns ? "ns" : "us";
+}
+
+const char *table_lat(uint64_t ns, const struct table_opts *o, char *buf, size_t len)
+{
+	return fmt_lat(ns, o->ns, buf, len);
+}
+
+void print_stats_head(FILE *f, const struct table_opts *o)
+{
+	int w = table_w(o);
+
+	fprintf(f, " %*s %*s %*s %*s %*s", w, "p50", w, "p90", w, "p99", w, "p99.9", w, "max");
+}
+
+void print_stats(FILE *f, const struct hist *h, const struct table_opts *o)
 {
 	struct hist_stats st;
-	char b[6][24];
+	char b[5][24];
+	int w = table_w(o);
 
 	hist_get_stats(h, &st);
 	if (!st.count) {
-		fprintf(f, " %8s %8s %8s %8s %8s", "-", "-", "-", "-", "-");
+		fprintf(f, " %*s %*s %*s %*s %*s", w, "-", w, "-", w, "-", w, "-", w, "-");
 		return;
 	}
-	fprintf(f, " %8s %8s %8s %8s %8s", fmt_ns(st.p50, b[0], 24), fmt_ns(st.p90, b[1], 24),
-		fmt_ns(st.p99, b[2], 24), fmt_ns(st.p999, b[3], 24), fmt_ns(st.max, b[4], 24));
+	fprintf(f, " %*s %*s %*s %*s %*s", w, table_lat(st.p50, o, b[0], 24),
+		w, table_lat(st.p90, o, b[1], 24), w, table_lat(st.p99, o, b[2], 24),
+		w, table_lat(st.p999, o, b[3], 24), w, table_lat(st.max, o, b[4], 24));
+}
+
+void print_runtime(FILE *f, const struct hist *h, const struct table_opts *o)
+{
+	struct hist_stats rt;
+	char b[2][24];
+	int w = table_w(o);
+
+	hist_get_stats(h, &rt);
+	fprintf(f, " | %*s %*s", w, rt.count ? table_lat(rt.p50, o, b[0], 24) : "-",
+		w, rt.count ? table_lat(rt.p99, o, b[1], 24) : "-");
+}
+
+void print_runtime_head(FILE *f, const struct table_opts *o)
+{
+	int w = table_w(o);
+
+	fprintf(f, " | %*s %*s", w, "run p50", w, "run p99");
 }
 
 /*
@@ -165,64 +214,186 @@ static void print_capture(const struct result *r, FILE *f)
 			(unsigned long long)n->late_events);
 }
 
-static void print_softirq(const struct result *r, FILE *f)
+/* softirq_where - the vector's rows by where it ran, when it ran in more than one place */
+static void softirq_where(const struct result *r, int vec, FILE *f, const struct table_opts *o)
+{
+	const struct ctx_group *g;
+	unsigned int nwhere = 0;
+	uint32_t i;
+
+	for (i = 0; i < r->m.nctx; i++)
+		nwhere += r->m.ctx[i]->kind == CTX_SOFTIRQ && r->m.ctx[i]->name == (uint32_t)vec;
+	if (nwhere < 2)
+		return;
+	for (i = 0; i < r->m.nctx; i++) {
+		g = r->m.ctx[i];
+		if (g->kind != CTX_SOFTIRQ || g->name != (uint32_t)vec)
+			continue;
+		fprintf(f, "  %-10s %9llu %7s %9llu |", ctx_where_names[g->where],
+			(unsigned long long)g->count, "", (unsigned long long)g->delay.count);
+		print_stats(f, &g->delay, o);
+		print_runtime(f, &g->runtime, o);
+		fprintf(f, " %5llu\n", (unsigned long long)g->long_runs);
+	}
+}
+
+static void print_softirq(const struct result *r, FILE *f, const struct table_opts *o)
 {
 	struct sirq_group *g = malloc(sizeof(*g));
-	char b[24];
 	int v;
 
 	if (!g)
 		return;
-	fprintf(f, "\nSOFTIRQ, all CPUs   delay = raise -> entry, runtime = entry -> exit\n");
-	fprintf(f, "%-8s %9s %7s %9s | %-44s | %-17s %5s\n", "vector", "runs", "ksirqd%",
-		"delays", "delay p50      p90      p99    p99.9      max", "runtime p50   p99", ">2ms");
+	fprintf(f, "\nSOFTIRQ, all CPUs, times in %s   delay = raise -> entry, runtime = entry -> "
+		"exit;\n      a vector that ran both inline and in ksoftirqd has a row for each\n",
+		table_unit(o));
+	fprintf(f, "%-12s %9s %7s %9s |", "vector", "runs", "ksirqd%", "delays");
+	print_stats_head(f, o);
+	print_runtime_head(f, o);
+	fprintf(f, " %5s\n", ">2ms");
 	for (v = 0; v < NR_SOFTIRQS; v++) {
-		struct hist_stats rt;
-
 		if (!sirq_all(r, v, g))
 			continue;
-		hist_get_stats(&g->runtime, &rt);
-		fprintf(f, "%-8s %9llu %6.1f%% %9llu |", softirq_names[v],
+		fprintf(f, "%-12s %9llu %6.1f%% %9llu |", softirq_names[v],
 			(unsigned long long)g->entries,
 			g->entries ? 100.0 * g->ksoftirqd / g->entries : 0.0,
 			(unsigned long long)g->delay.count);
-		print_stats(f, &g->delay);
-		fprintf(f, " | %8s", rt.count ? fmt_ns(rt.p50, b, sizeof(b)) : "-");
-		fprintf(f, " %8s %5llu\n", rt.count ? fmt_ns(rt.p99, b, sizeof(b)) : "-",
-			(unsigned long long)g->long_runs);
+		print_stats(f, &g->delay, o);
+		print_runtime(f, &g->runtime, o);
+		fprintf(f, " %5llu\n", (unsigned long long)g->long_runs);
+		softirq_where(r, v, f, o);
 	}
 	free(g);
 }
 
-static void print_workqueue(const struct result *r, FILE *f, unsigned int limit)
+/* The workqueue table's rows: the groups of at least min_count items, then one "other". */
+struct wq_table {
+	uint32_t *order;		/* the groups shown, by p99 delay */
+	uint32_t n, folded;		/* shown; folded into "other" */
+	int worst, longest;		/* the folded groups of the largest delay and the
+					 * longest run; -1: none */
+	struct hist *other;		/* [0] delay, [1] runtime of the folded groups */
+	char other_name[64];
+	int wq_w, fn_w;
+};
+
+static int wq_table_build(const struct result *r, const struct table_opts *o,
+			  unsigned int limit, struct wq_table *t)
 {
-	uint32_t *order = wq_order(r), i;
-	char fn[128], pool[32], b[24];
+	uint32_t *order = wq_order(r), i, tiny = 0;
+	char fn[128];
+	size_t len;
 
-	if (!order)
-		return;
-	fprintf(f, "\nWORKQUEUE, by p99 delay   delay = queue_work -> execute_start, "
-		"runtime = execute_start -> execute_end\n");
-	fprintf(f, "%-18s %-28s %-9s %8s | %-44s | %s\n", "workqueue", "function", "pool", "count",
-		"delay p50      p90      p99    p99.9      max", "runtime p50   p99");
-	for (i = 0; i < r->m.ngroups && i < limit; i++) {
+	memset(t, 0, sizeof(*t));
+	t->worst = t->longest = -1;
+	t->order = order;
+	t->other = malloc(2 * sizeof(*t->other));
+	if (!order || !t->other)
+		return -ENOMEM;
+	hist_init(&t->other[0]);
+	hist_init(&t->other[1]);
+	t->wq_w = strlen("workqueue");
+	t->fn_w = strlen("function");
+	for (i = 0; i < r->m.ngroups; i++)
+		tiny += r->m.groups[i]->delay.count < o->min_count;
+	for (i = 0; i < r->m.ngroups; i++) {
 		const struct wq_group *g = r->m.groups[order[i]];
-		struct hist_stats rt;
 
-		hist_get_stats(&g->runtime, &rt);
-		fprintf(f, "%-18.18s %-28.28s %-9s %8llu |", r->m.wq_names[g->wq],
-			wq_func_name(r, g, fn, sizeof(fn)), pool_name(g->pool, pool, sizeof(pool)),
-			(unsigned long long)g->delay.count);
-		print_stats(f, &g->delay);
-		fprintf(f, " | %8s", rt.count ? fmt_ns(rt.p50, b, sizeof(b)) : "-");
-		fprintf(f, " %8s\n", rt.count ? fmt_ns(rt.p99, b, sizeof(b)) : "-");
+		/* one small group alone stays itself: "other" is for two or more */
+		if (g->delay.count < o->min_count && tiny > 1) {
+			hist_merge(&t->other[0], &g->delay);
+			hist_merge(&t->other[1], &g->runtime);
+			if (t->worst < 0 || g->delay.max > r->m.groups[t->worst]->delay.max)
+				t->worst = (int)order[i];
+			if (t->longest < 0 || g->runtime.max > r->m.groups[t->longest]->runtime.max)
+				t->longest = (int)order[i];
+			t->folded++;
+			continue;
+		}
+		order[t->n++] = order[i];
+		if (t->n > limit)
+			continue;
+		len = strlen(r->m.wq_names[g->wq]);
+		t->wq_w = len > (size_t)t->wq_w ? (int)len : t->wq_w;
+		len = strlen(wq_func_name(r, g, fn, sizeof(fn)));
+		t->fn_w = len > (size_t)t->fn_w ? (int)len : t->fn_w;
 	}
-	if (r->m.ngroups > limit)
-		fprintf(f, "... %u more groups in workqueue.csv\n", r->m.ngroups - limit);
-	free(order);
+	snprintf(t->other_name, sizeof(t->other_name), "(%u groups, < %u items each)", t->folded,
+		 o->min_count);
+	if (t->folded && strlen(t->other_name) > (size_t)t->fn_w)
+		t->fn_w = (int)strlen(t->other_name);
+	t->wq_w = t->wq_w > 24 ? 24 : t->wq_w;
+	t->fn_w = t->fn_w > 40 ? 40 : t->fn_w;
+	return 0;
 }
 
-static void print_wakeup(const struct result *r, FILE *f)
+static void wq_table_free(struct wq_table *t)
+{
+	free(t->order);
+	free(t->other);
+}
+
+/* other_line - which folded group the "other" row's largest figure came from */
+static void other_line(const struct result *r, const char *what, const struct wq_group *g,
+		       uint64_t ns, const struct table_opts *o, FILE *f)
+{
+	char b[24], fn[128], pool[32];
+
+	fprintf(f, "  other's %s, %s %s: %s %s (%s)\n", what, table_lat(ns, o, b, sizeof(b)),
+		table_unit(o), r->m.wq_names[g->wq], wq_func_name(r, g, fn, sizeof(fn)),
+		pool_name(g->pool, pool, sizeof(pool)));
+}
+
+static void print_workqueue(const struct result *r, FILE *f, unsigned int limit,
+			    const struct table_opts *o)
+{
+	char fn[128], pool[32], c[2][64];
+	struct wq_table t;
+	uint32_t i;
+
+	if (wq_table_build(r, o, limit, &t)) {
+		wq_table_free(&t);
+		return;
+	}
+	fprintf(f, "\nWORKQUEUE, by p99 delay, times in %s   delay = queue_work -> execute_start, "
+		"runtime = execute_start -> execute_end\n", table_unit(o));
+	fprintf(f, "%-*s %-*s %-9s %8s |", t.wq_w, "workqueue", t.fn_w, "function", "pool",
+		"count");
+	print_stats_head(f, o);
+	print_runtime_head(f, o);
+	fputc('\n', f);
+	for (i = 0; i < t.n && i < limit; i++) {
+		const struct wq_group *g = r->m.groups[t.order[i]];
+
+		fprintf(f, "%-*s %-*s %-9s %8llu |", t.wq_w,
+			fmt_cut(r->m.wq_names[g->wq], t.wq_w, c[0], sizeof(c[0])), t.fn_w,
+			fmt_cut(wq_func_name(r, g, fn, sizeof(fn)), t.fn_w, c[1], sizeof(c[1])),
+			pool_name(g->pool, pool, sizeof(pool)), (unsigned long long)g->delay.count);
+		print_stats(f, &g->delay, o);
+		print_runtime(f, &g->runtime, o);
+		fputc('\n', f);
+	}
+	if (t.folded) {
+		fprintf(f, "%-*s %-*s %-9s %8llu |", t.wq_w, "other", t.fn_w,
+			fmt_cut(t.other_name, t.fn_w, c[1], sizeof(c[1])), "",
+			(unsigned long long)t.other[0].count);
+		print_stats(f, &t.other[0], o);
+		print_runtime(f, &t.other[1], o);
+		fputc('\n', f);
+	}
+	if (t.worst >= 0 && t.other[0].count)
+		other_line(r, "largest delay", r->m.groups[t.worst],
+			   r->m.groups[t.worst]->delay.max, o, f);
+	if (t.longest >= 0 && t.other[1].count)
+		other_line(r, "longest run", r->m.groups[t.longest],
+			   r->m.groups[t.longest]->runtime.max, o, f);
+	if (t.n > limit)
+		fprintf(f, "... %u more groups of at least %u items in workqueue.csv\n",
+			t.n - limit, o->min_count);
+	wq_table_free(&t);
+}
+
+static void print_wakeup(const struct result *r, FILE *f, const struct table_opts *o)
 {
 	char name[32];
 	uint32_t i;
@@ -234,17 +405,18 @@ static void print_wakeup(const struct result *r, FILE *f)
 		any |= r->m.ksoftirqd_wake[c] != NULL;
 	if (!any)
 		return;
-	fprintf(f, "\nTHREAD WAKEUP   sched_wakeup -> sched_switch in, of the threads that run "
-		"deferred work\n");
-	fprintf(f, "%-18s %9s | %-44s\n", "thread", "wakeups",
-		"p50      p90      p99    p99.9      max");
+	fprintf(f, "\nTHREAD WAKEUP, times in %s   sched_wakeup -> sched_switch in, of the threads "
+		"that run deferred work\n", table_unit(o));
+	fprintf(f, "%-18s %9s |", "thread", "wakeups");
+	print_stats_head(f, o);
+	fputc('\n', f);
 	for (c = 0; c < r->ncpus; c++) {
 		if (!r->m.ksoftirqd_wake[c])
 			continue;
 		snprintf(name, sizeof(name), "ksoftirqd/%d", c);
 		fprintf(f, "%-18s %9llu |", name,
 			(unsigned long long)r->m.ksoftirqd_wake[c]->count);
-		print_stats(f, r->m.ksoftirqd_wake[c]);
+		print_stats(f, r->m.ksoftirqd_wake[c], o);
 		fputc('\n', f);
 	}
 	for (i = 0; i < r->m.nwake; i++) {
@@ -253,25 +425,26 @@ static void print_wakeup(const struct result *r, FILE *f)
 		snprintf(name, sizeof(name), "kworker %s", pool_name(r->m.wake[i]->pool, pool,
 								     sizeof(pool)));
 		fprintf(f, "%-18s %9llu |", name, (unsigned long long)r->m.wake[i]->wake.count);
-		print_stats(f, &r->m.wake[i]->wake);
+		print_stats(f, &r->m.wake[i]->wake, o);
 		fputc('\n', f);
 	}
 }
 
-void result_print(const struct result *r, FILE *f)
+void result_print(const struct result *r, FILE *f, const struct table_opts *o)
 {
 	int k;
 
+	o = table_opts_or_default(o);
 	print_capture(r, f);
 	for (k = 0; k < EV_NR; k++)
 		if (r->meta.missing[k])
 			fprintf(f, "note: this kernel has no %s event; its figures are absent\n",
 				ev_names[k].id);
-	print_softirq(r, f);
-	print_workqueue(r, f, 25);
-	print_wakeup(r, f);
-	print_contexts(r, f);
-	print_wait(r, f);
-	print_stacks(r, f);
-	print_slowest(r, f);
+	print_softirq(r, f, o);
+	print_workqueue(r, f, 25, o);
+	print_wakeup(r, f, o);
+	print_contexts(r, f, o);
+	print_wait(r, f, o);
+	print_stacks(r, f, o);
+	print_slowest(r, f, o);
 }

@@ -46,10 +46,21 @@ void ctx_row_of(const struct result *r, const struct ctx_group *g, struct ctx_ro
 /* wait_tasks_order - a vector's BH-disabling tasks, most delay caused first; caller frees */
 uint32_t *wait_tasks_order(const struct sirq_wait *w);
 /* print_contexts, print_wait - the record table's contexts and softirq wait sections */
-void print_contexts(const struct result *r, FILE *f);
-void print_wait(const struct result *r, FILE *f);
-/* print_stats - " p50 p90 p99 p99.9 max" of a histogram, or dashes */
-void print_stats(FILE *f, const struct hist *h);
+void print_contexts(const struct result *r, FILE *f, const struct table_opts *o);
+void print_wait(const struct result *r, FILE *f, const struct table_opts *o);
+
+/* The table's times: one unit per column (o->ns: whole ns; else us, one decimal). */
+const struct table_opts *table_opts_or_default(const struct table_opts *o);
+/* table_w - the width of a time column; table_unit - "us" or "ns", for the titles */
+int table_w(const struct table_opts *o);
+const char *table_unit(const struct table_opts *o);
+const char *table_lat(uint64_t ns, const struct table_opts *o, char *buf, size_t len);
+/* print_stats - " p50 p90 p99 p99.9 max" of a histogram, or dashes; _head their titles */
+void print_stats(FILE *f, const struct hist *h, const struct table_opts *o);
+void print_stats_head(FILE *f, const struct table_opts *o);
+/* print_runtime - " | run p50 run p99" of a histogram, or dashes; _head their titles */
+void print_runtime(FILE *f, const struct hist *h, const struct table_opts *o);
+void print_runtime_head(FILE *f, const struct table_opts *o);
 
 /* wq_order - group indices sorted by p99 delay, largest first; caller frees */
 uint32_t *wq_order(const struct result *r);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "output.h"
 #include "common.h"
 
@@ -148,19 +149,78 @@ uint32_t *wait_tasks_order(const struct sirq_wait *w)
 	return idx;
 }
 
+/*
+ * The contexts table as printed: softirqs left to their own table, and the rows of
+ * fewer than min_count runs of each context folded into one "other" row. A first pass
+ * (measure) finds the name column's width.
+ */
+struct ctx_table {
+	FILE *f;
+	const struct table_opts *o;
+	bool measure;
+	int name_w;
+	uint32_t nfold[CTX_NR];		/* rows folded, per context */
+	int kind;			/* the context of the rows folded so far; -1: none */
+	uint64_t count, long_runs;
+	struct hist *h;			/* [0] delay, [1] runtime of the rows folded */
+};
+
+static void ctx_print(struct ctx_table *t, const char *kind, const char *name, const char *where,
+		      uint64_t count, const struct hist *delay, const struct hist *runtime,
+		      uint64_t long_runs)
+{
+	char c[64];
+
+	fprintf(t->f, "%-11s %-*s %-9s %9llu |", kind, t->name_w,
+		fmt_cut(name, t->name_w, c, sizeof(c)), where, (unsigned long long)count);
+	print_stats(t->f, delay, t->o);
+	print_runtime(t->f, runtime, t->o);
+	fprintf(t->f, " %5llu\n", (unsigned long long)long_runs);
+}
+
+static void ctx_flush(struct ctx_table *t)
+{
+	char name[32];
+
+	if (t->kind < 0)
+		return;
+	snprintf(name, sizeof(name), "(%u others)", t->nfold[t->kind]);
+	ctx_print(t, ctx_kind_names[t->kind], name, "", t->count, &t->h[0], &t->h[1],
+		  t->long_runs);
+	t->kind = -1;
+	t->count = t->long_runs = 0;
+	hist_init(&t->h[0]);
+	hist_init(&t->h[1]);
+}
+
 static void ctx_line(void *ctx, const struct result *r __unused, const struct ctx_row *row)
 {
-	FILE *f = ctx;
-	struct hist_stats rt;
-	char b[24];
+	struct ctx_table *t = ctx;
+	bool tiny = row->count < t->o->min_count;
+	int len = (int)strlen(row->name);
 
-	hist_get_stats(row->runtime, &rt);
-	fprintf(f, "%-11s %-22.22s %-9s %9llu |", ctx_kind_names[row->kind], row->name,
-		row->where, (unsigned long long)row->count);
-	print_stats(f, row->delay);
-	fprintf(f, " | %8s", rt.count ? fmt_ns(rt.p50, b, sizeof(b)) : "-");
-	fprintf(f, " %8s %5llu\n", rt.count ? fmt_ns(rt.p99, b, sizeof(b)) : "-",
-		(unsigned long long)row->long_runs);
+	if (row->kind == CTX_SOFTIRQ)
+		return;
+	if (t->measure) {
+		t->nfold[row->kind] += tiny;
+		if (len > t->name_w)
+			t->name_w = len;
+		return;
+	}
+	/* one small row alone stays itself: "other" is for two or more */
+	tiny &= t->nfold[row->kind] > 1;
+	if (t->kind >= 0 && t->kind != (int)row->kind)
+		ctx_flush(t);
+	if (!tiny) {
+		ctx_print(t, ctx_kind_names[row->kind], row->name, row->where, row->count,
+			  row->delay, row->runtime, row->long_runs);
+		return;
+	}
+	t->kind = row->kind;
+	t->count += row->count;
+	t->long_runs += row->long_runs;
+	hist_merge(&t->h[0], row->delay);
+	hist_merge(&t->h[1], row->runtime);
 }
 
 static void napi_line(void *ctx, const struct result *r __unused, const struct ctx_row *row)
@@ -175,18 +235,40 @@ static void napi_line(void *ctx, const struct result *r __unused, const struct c
 		(unsigned long long)row->budget_full);
 }
 
-void print_contexts(const struct result *r, FILE *f)
+void print_contexts(const struct result *r, FILE *f, const struct table_opts *o)
 {
+	struct ctx_table t = { .f = f, .o = o, .measure = true, .name_w = 4, .kind = -1 };
+	char name[32];
 	uint32_t i;
 	bool napi = false;
+	int k;
 
-	fprintf(f, "\nCONTEXTS   where deferred work ran. delay: softirq raise -> entry, tasklet "
-		"raise -> tasklet_entry,\n           thread sched_wakeup -> switch in, workqueue "
-		"queue_work -> execute_start (none for napi_poll, hardirq)\n");
-	fprintf(f, "%-11s %-22s %-9s %9s | %-44s | %-17s %5s\n", "context", "name", "where",
-		"runs", "delay p50      p90      p99    p99.9      max", "runtime p50   p99",
-		">2ms");
-	ctx_each(r, ctx_line, f);
+	t.h = malloc(2 * sizeof(*t.h));
+	if (!t.h)
+		return;
+	hist_init(&t.h[0]);
+	hist_init(&t.h[1]);
+	ctx_each(r, ctx_line, &t);
+	for (k = 0; k < CTX_NR; k++) {
+		int len = snprintf(name, sizeof(name), "(%u others)", t.nfold[k]);
+
+		if (t.nfold[k] > 1 && len > t.name_w)
+			t.name_w = len;
+	}
+	t.name_w = t.name_w > 32 ? 32 : t.name_w;
+	t.measure = false;
+	fprintf(f, "\nCONTEXTS, times in %s   where deferred work ran besides softirqs (the SOFTIRQ "
+		"table);\n      delay: tasklet raise -> tasklet_entry, thread sched_wakeup -> switch "
+		"in, workqueue\n      queue_work -> execute_start (none for napi_poll, hardirq); "
+		"rows of fewer than %u runs\n      folded into one per context\n", table_unit(o),
+		o->min_count);
+	fprintf(f, "%-11s %-*s %-9s %9s |", "context", t.name_w, "name", "where", "runs");
+	print_stats_head(f, o);
+	print_runtime_head(f, o);
+	fprintf(f, " %5s\n", ">2ms");
+	ctx_each(r, ctx_line, &t);
+	ctx_flush(&t);
+	free(t.h);
 	for (i = 0; i < r->m.nctx; i++)
 		napi |= r->m.ctx[i]->kind == CTX_NAPI_POLL;
 	if (!napi)
@@ -197,7 +279,7 @@ void print_contexts(const struct result *r, FILE *f)
 	ctx_each(r, napi_line, f);
 }
 
-static void wait_vector(const struct sirq_wait *w, int vec, FILE *f)
+static void wait_vector(const struct sirq_wait *w, int vec, FILE *f, const struct table_opts *o)
 {
 	uint32_t *order = wait_tasks_order(w), i;
 	char b[4][24];
@@ -208,17 +290,19 @@ static void wait_vector(const struct sirq_wait *w, int vec, FILE *f)
 	for (k = 0; k < ORIG_NR; k++)
 		fprintf(f, "%s %s %.0f%%", k ? "," : "", sirq_origin_names[k],
 			w->delays ? 100.0 * (double)w->origin[k] / (double)w->delays : 0.0);
-	fprintf(f, "\n  %-15s %7s %9s | %8s %8s %8s\n", "cause", "share", "delays", "p50", "p99",
-		"max");
+	fprintf(f, "\n  %-15s %7s %9s | %*s %*s %*s\n", "cause", "share", "delays", table_w(o),
+		"p50", table_w(o), "p99", table_w(o), "max");
 	for (k = 0; k < WAIT_NR; k++) {
 		const struct hist *h = &w->cause[k];
 
 		if (!w->cause_ns[k])
 			continue;
-		fprintf(f, "  %-15s %6.1f%% %9llu | %8s %8s %8s\n", sirq_cause_names[k],
+		fprintf(f, "  %-15s %6.1f%% %9llu | %*s %*s %*s\n", sirq_cause_names[k],
 			w->delay_ns ? 100.0 * (double)w->cause_ns[k] / (double)w->delay_ns : 0.0,
-			(unsigned long long)h->count, fmt_ns(hist_percentile(h, 0.5), b[1], 24),
-			fmt_ns(hist_percentile(h, 0.99), b[2], 24), fmt_ns(h->max, b[3], 24));
+			(unsigned long long)h->count,
+			table_w(o), table_lat(hist_percentile(h, 0.5), o, b[1], 24),
+			table_w(o), table_lat(hist_percentile(h, 0.99), o, b[2], 24),
+			table_w(o), table_lat(h->max, o, b[3], 24));
 	}
 	if (!order || !w->ntasks) {
 		free(order);
@@ -238,7 +322,7 @@ static void wait_vector(const struct sirq_wait *w, int vec, FILE *f)
 	free(order);
 }
 
-void print_wait(const struct result *r, FILE *f)
+void print_wait(const struct result *r, FILE *f, const struct table_opts *o)
 {
 	bool any = false;
 	int v;
@@ -247,12 +331,12 @@ void print_wait(const struct result *r, FILE *f)
 		any |= r->m.wait[v] && r->m.wait[v]->delays;
 	if (!any)
 		return;
-	fprintf(f, "\nWHY SOFTIRQS WAITED   each delay (raise -> entry, one CPU) split into "
-		"causes that add up to it;\n      share of the vector's total delay, and the "
-		"part per delay where the cause was present\n");
+	fprintf(f, "\nWHY SOFTIRQS WAITED, times in %s   each delay (raise -> entry, one CPU) split "
+		"into causes that\n      add up to it; share of the vector's total delay, and the "
+		"part per delay where the cause\n      was present\n", table_unit(o));
 	for (v = 0; v < NR_SOFTIRQS; v++)
 		if (r->m.wait[v] && r->m.wait[v]->delays)
-			wait_vector(r->m.wait[v], v, f);
+			wait_vector(r->m.wait[v], v, f, o);
 	if (r->m.n.wait_inconsistent)
 		fprintf(f, "%llu delays not split: their time accounts did not add up (lost or "
 			"reordered events)\n", (unsigned long long)r->m.n.wait_inconsistent);

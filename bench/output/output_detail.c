@@ -21,13 +21,15 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static void site_line(FILE *f, const struct site_row *s, uint64_t total)
+static void site_line(FILE *f, const struct site_row *s, uint64_t total,
+		      const struct table_opts *o)
 {
-	char b[24];
+	char b[24], c[40];
 
-	fprintf(f, "  %-9s %-34.34s %9llu %9s %6.1f%% %6.1f%% %5llu  %s\n",
-		stack_how_names[s->how], s->site, (unsigned long long)s->count,
-		fmt_ns(s->wait_ns, b, sizeof(b)), pct(s->wait_ns, total),
+	fprintf(f, "  %-9s %-34s %9llu %10s %6.1f%% %6.1f%% %5llu  %s\n",
+		stack_how_names[s->how], fmt_cut(s->site, 34, c, sizeof(c)),
+		(unsigned long long)s->count, table_lat(s->wait_ns, o, b, sizeof(b)),
+		pct(s->wait_ns, total),
 		pct(s->part_ns[WAIT_BH_DISABLED], total), (unsigned long long)s->long_runs,
 		s->how == HOW_KSOFTIRQD ? "" : s->path);
 }
@@ -41,7 +43,7 @@ static int long_cmp(const void *a, const void *b)
 }
 
 static void stacks_vector(const struct result *r, const struct stack_report *sr, int vec,
-			  FILE *f)
+			  FILE *f, const struct table_opts *o)
 {
 	const struct sirq_wait *w = r->m.wait[vec];
 	uint64_t total = w ? w->delay_ns : 0, bh = w ? w->cause_ns[WAIT_BH_DISABLED] : 0;
@@ -71,11 +73,11 @@ static void stacks_vector(const struct result *r, const struct stack_report *sr,
 		fmt_ns(wait, b[0], sizeof(b[0])), pct(wait, total), pct(sbh, total), pct(bh, total));
 	if (!n)
 		return;
-	fprintf(f, "  %-9s %-34s %9s %9s %7s %7s %5s  %s\n", "how", "call site", "entries",
+	fprintf(f, "  %-9s %-34s %9s %10s %7s %7s %5s  %s\n", "how", "call site", "entries",
 		"delay", "share", "bh_dis", ">2ms", "path");
 	for (i = 0; i < sr->nsite && shown < SITES_SHOWN; i++)
 		if (sr->site[i].vec == (unsigned int)vec) {
-			site_line(f, &sr->site[i], total);
+			site_line(f, &sr->site[i], total, o);
 			shown++;
 		}
 	if (n > shown)
@@ -106,7 +108,7 @@ static void stacks_vector(const struct result *r, const struct stack_report *sr,
 	free(lng);
 }
 
-void print_stacks(const struct result *r, FILE *f)
+void print_stacks(const struct result *r, FILE *f, const struct table_opts *o)
 {
 	const struct detail *d = r->m.detail;
 	struct stack_report sr;
@@ -119,10 +121,10 @@ void print_stacks(const struct result *r, FILE *f)
 		fprintf(f, "\nWHERE SOFTIRQS RAN FROM: out of memory\n");
 		return;
 	}
-	fprintf(f, "\nWHERE SOFTIRQS RAN FROM   the kernel stack at each entry of %s: how it came "
+	fprintf(f, "\nWHERE SOFTIRQS RAN FROM, times in %s   the kernel stack at each entry of %s: how it came "
 		"to run\n      (bh_enable: at the end of a BH-disabled section, by the code named; "
 		"irq_exit; ksoftirqd) and\n      the delay it ended, as a share of the vector's "
-		"delay (bh_dis: the part BH was held off)\n", vecs_format(d->stack_vecs, vecs,
+		"delay (bh_dis: the part BH was held off)\n", table_unit(o), vecs_format(d->stack_vecs, vecs,
 									  sizeof(vecs)));
 	fprintf(f, "stacks: %llu recorded, %llu joined to their entry, %llu not, %llu distinct%s\n",
 		(unsigned long long)d->stack_records, (unsigned long long)d->stack_joined,
@@ -130,7 +132,7 @@ void print_stacks(const struct result *r, FILE *f)
 		d->stack_overflow ? " (more than could be kept: not summed)" : "");
 	for (v = 0; v < NR_SOFTIRQS; v++)
 		if (d->stack_vecs & (1u << v))
-			stacks_vector(r, &sr, v, f);
+			stacks_vector(r, &sr, v, f, o);
 	stack_report_free(&sr);
 }
 
@@ -189,9 +191,9 @@ static int worst_cmp(const void *a, const void *b)
 }
 
 static void worst_line(const struct result *r, const struct worst_list *l,
-		       const struct worst_row *w, FILE *f)
+		       const struct worst_row *w, FILE *f, const struct table_opts *o)
 {
-	char b[24], what[512], causes[160], label[400], site[SITE_LEN + 32];
+	char b[24], what[512], causes[160], label[400], site[SITE_LEN + 32], c[48];
 	size_t off = 0;
 
 	what[0] = '\0';
@@ -218,12 +220,13 @@ static void worst_line(const struct result *r, const struct worst_list *l,
 			 w->where[0] ? " " : "", w->where);
 	else
 		snprintf(label, sizeof(label), "%s", w->name);
-	fprintf(f, "%-9s %-40.40s %-7s %9s %12.6f %3d  %s\n", slow_kind_names[w->g.kind], label,
-		slow_metric_names[w->g.metric], fmt_ns(w->ev.ns, b, sizeof(b)), slow_t_s(r, &w->ev),
+	fprintf(f, "%-9s %-40s %-7s %10s %12.6f %3d  %s\n", slow_kind_names[w->g.kind],
+		fmt_cut(label, 40, c, sizeof(c)), slow_metric_names[w->g.metric],
+		table_lat(w->ev.ns, o, b, sizeof(b)), slow_t_s(r, &w->ev),
 		w->ev.cpu, what);
 }
 
-void print_slowest(const struct result *r, FILE *f)
+void print_slowest(const struct result *r, FILE *f, const struct table_opts *o)
 {
 	const struct detail *d = r->m.detail;
 	struct worst_list l = { 0 };
@@ -239,10 +242,10 @@ void print_slowest(const struct result *r, FILE *f)
 		goto out;
 	}
 	qsort(l.row, l.n, sizeof(*l.row), worst_cmp);
-	fprintf(f, "\nSLOWEST EVENTS   the worst delay and run of each group (the %u worst of each "
+	fprintf(f, "\nSLOWEST EVENTS, times in %s   the worst delay and run of each group (the %u worst of each "
 		"in slowest.csv);\n      at: seconds since the intervals' origin (intervals.csv "
-		"t_s), trace clock mono\n", d->slowest);
-	fprintf(f, "%-9s %-40s %-7s %9s %12s %3s  %s\n", "group", "name", "metric", "worst", "at",
+		"t_s), trace clock mono\n", table_unit(o), d->slowest);
+	fprintf(f, "%-9s %-40s %-7s %10s %12s %3s  %s\n", "group", "name", "metric", "worst", "at",
 		"cpu", "causes, task, call site");
 	for (i = 0; i < l.n; i++) {
 		enum slow_kind k = l.row[i].g.kind;
@@ -251,7 +254,7 @@ void print_slowest(const struct result *r, FILE *f)
 		if (k != SLOW_SOFTIRQ && shown[k] >= SLOW_ROWS_SHOWN)
 			continue;
 		shown[k]++;
-		worst_line(r, &l, &l.row[i], f);
+		worst_line(r, &l, &l.row[i], f, o);
 	}
 	if (total[SLOW_WQ] > shown[SLOW_WQ] || total[SLOW_CTX] > shown[SLOW_CTX])
 		fprintf(f, "... and %zu more workqueue and %zu more context rows (slowest.csv)\n",

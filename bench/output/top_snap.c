@@ -21,6 +21,7 @@ const char *const top_group_names[TOP_GROUP_NR] = {
 struct builder {
 	const struct result *r;
 	enum top_group group;
+	unsigned int min_count;
 	struct top_snap *s;
 	struct hist *h;			/* [nwq]: each row's delays, merged */
 	size_t cap;
@@ -85,6 +86,53 @@ static void inflight(void *ctx, uint32_t wq, uint32_t func, bool running, uint32
 		row->in_flight++;
 }
 
+static bool wq_tiny(const struct builder *b, const struct top_wq *w)
+{
+	return w->items < b->min_count && !w->in_flight;
+}
+
+/* wq_fold - the rows of few items and none in flight into one "other" row, last */
+static void wq_fold(struct builder *b)
+{
+	struct top_snap *s = b->s;
+	struct top_wq other = { .wq = "other" };
+	size_t i, n = 0, tiny = 0;
+	struct hist *oh;
+
+	for (i = 0; i < s->nwq; i++)
+		tiny += wq_tiny(b, &s->wq[i]);
+	if (tiny < 2)
+		return;
+	oh = malloc(sizeof(*oh));
+	if (!oh) {
+		b->err = -ENOMEM;
+		return;
+	}
+	hist_init(oh);
+	for (i = 0; i < s->nwq; i++) {
+		struct top_wq *w = &s->wq[i];
+
+		if (!wq_tiny(b, w)) {
+			if (n != i) {
+				s->wq[n] = *w;
+				b->h[n] = b->h[i];
+			}
+			n++;
+			continue;
+		}
+		other.items += w->items;
+		other.cpu_ns += w->cpu_ns;
+		other.over_thresh += w->over_thresh;
+		other.rescued += w->rescued;
+		other.folded++;
+		hist_merge(oh, &b->h[i]);
+	}
+	b->h[n] = *oh;
+	s->wq[n] = other;
+	s->nwq = n + 1;
+	free(oh);
+}
+
 static void wq_rows(struct builder *b)
 {
 	const struct matcher *m = &b->r->m;
@@ -108,6 +156,8 @@ static void wq_rows(struct builder *b)
 	}
 	if (!b->err)
 		match_inflight(m, inflight, b);
+	if (!b->err)
+		wq_fold(b);
 	for (i = 0; i < b->s->nwq && !b->err; i++) {
 		const struct hist *h = &b->h[i];
 
@@ -166,10 +216,11 @@ static int ctx_rows(struct builder *b)
 }
 
 struct top_snap *top_snap_take(const struct result *r, uint64_t interval,
-			       enum top_group group, uint64_t *events_before)
+			       enum top_group group, unsigned int min_count,
+			       uint64_t *events_before)
 {
 	const struct matcher *m = &r->m;
-	struct builder b = { .r = r, .group = group };
+	struct builder b = { .r = r, .group = group, .min_count = min_count };
 	uint64_t events = 0;
 	int k;
 

@@ -32,6 +32,7 @@ struct top_wq {
 	char pool[NAME_LEN];		/* "" unless per pool */
 	uint64_t items, in_flight, cpu_ns, over_thresh, rescued;
 	uint64_t delay_p50, delay_p99, delay_max;
+	uint32_t folded;		/* the "other" row: how many rows it holds; else 0 */
 };
 
 struct top_ctx {
@@ -59,10 +60,13 @@ struct top_snap {
 /*
  * top_snap_take - the interval that ends now, from r->m (called from the matcher's
  * ival_end_cb); events_before is the event total at the previous interval's end, and is
- * updated. Returns NULL on ENOMEM.
+ * updated. Workqueue rows of fewer than min_count items and none in flight are folded
+ * into one "other" row (wq "other", folded > 0) when there are two or more; 0 or 1
+ * folds none. Returns NULL on ENOMEM.
  */
 struct top_snap *top_snap_take(const struct result *r, uint64_t interval,
-			       enum top_group group, uint64_t *events_before);
+			       enum top_group group, unsigned int min_count,
+			       uint64_t *events_before);
 void top_snap_free(struct top_snap *s);
 
 #endif

@@ -27,6 +27,7 @@
 #include "file.h"
 #include "fixture.h"
 
+#define MS (1000 * 1000ULL)
 #define US 1000ULL
 
 static char dir[64];
@@ -439,7 +440,7 @@ static void lossy_outputs(struct result *r, uint64_t lost)
 	assert_int_equal(r->lost_events, lost);
 	f = open_memstream(&text, &len);
 	assert_non_null(f);
-	result_print(r, f);
+	result_print(r, f, NULL);
 	fclose(f);
 	if (!strstr(text, "[LOSSY: figures below undercount]"))
 		fail_msg("the table does not say LOSSY:\n%s", text);
@@ -557,6 +558,80 @@ static void test_detail_results_are_ours(void **state)
 	assert_int_equal(stat(sub, &st), 0);
 }
 
+/* print - the table of r as o says, into a string the caller frees */
+static char *print(const struct result *r, const struct table_opts *o)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	result_print(r, f, o);
+	fclose(f);
+	return text;
+}
+
+/* wq_items - n items of wq/func, each delayed by delay_us (queue_work -> execute_start) */
+static void wq_items(struct matcher *m, const char *wq, uint64_t func, int n, uint64_t t0,
+		     uint64_t delay_us)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t t = t0 + i * 1000 * US, work = 0x9000 + func % 0x100;
+
+		match_tick(m, t);
+		match_wq_queue(m, 0, t, 1, work, func, wq, (int)strlen(wq));
+		match_tick(m, t + delay_us * US);
+		match_wq_start(m, 1, t + delay_us * US, 7, false, work, func);
+		match_tick(m, t + (delay_us + 1) * US);
+		match_wq_end(m, 1, t + (delay_us + 1) * US, 7, false, work);
+	}
+}
+
+/*
+ * test_table - the terminal table: one unit per column, us by default and whole ns with
+ * --ns; a cut name ends in '~'; groups of fewer than min_count items folded into one
+ * "other" row that names its largest delay, and none folded at --min-count 1
+ */
+static void test_table(void **state)
+{
+	struct table_opts us = { .min_count = TABLE_MIN_COUNT };
+	struct table_opts ns_all = { .ns = true, .min_count = 1 };
+	const char *longname = "a_workqueue_name_longer_than_24";
+	struct result r;
+	char *text;
+
+	(void)state;
+	build_events(&r, 0, NULL, NULL);	/* events_unbound: one item, 30 us */
+	wq_items(&r.m, longname, 0xffffffff81000020ULL, 12, 20 * MS, 5);
+	wq_items(&r.m, "tiny_a", 0xffffffff81000030ULL, 2, 40 * MS, 7);
+	wq_items(&r.m, "tiny_b", 0xffffffff81000040ULL, 3, 60 * MS, 900);
+	result_finish(&r);
+
+	text = print(&r, &us);
+	assert_non_null(strstr(text, "WORKQUEUE, by p99 delay, times in us"));
+	assert_non_null(strstr(text, "a_workqueue_name_longer~ "));
+	assert_null(strstr(text, longname));
+	assert_non_null(strstr(text, "(3 groups, < 10 items each)"));
+	assert_non_null(strstr(text, "other's largest delay, 900.0 us: tiny_b"));
+	/* NET_RX delays of 1..100 us: the max in us with one decimal, no unit in the cell */
+	assert_non_null(strstr(text, "   100.0 |"));
+	assert_null(strstr(text, "100.0us"));
+	free(text);
+
+	text = print(&r, &ns_all);
+	assert_non_null(strstr(text, "times in ns"));
+	assert_null(strstr(text, "items each)"));
+	assert_null(strstr(text, "other's largest"));
+	assert_non_null(strstr(text, "events_unbound"));
+	assert_non_null(strstr(text, "tiny_a"));
+	/* events_unbound's one delay, 30 us, in whole ns */
+	assert_non_null(strstr(text, "     30000"));
+	free(text);
+	result_free(&r);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -585,6 +660,7 @@ int main(void)
 		T(test_lossy),
 		T(test_results_are_ours),
 		T(test_detail_results_are_ours),
+		T(test_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

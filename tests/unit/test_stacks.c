@@ -517,7 +517,7 @@ static void test_keep_worst(void **state)
 	/* analyze reads it, and its longest NET_RX delay is the worst, with its stack */
 	snprintf(out, sizeof(out), "%s/analyzed", dir);
 	assert_int_equal(mkdir(out, 0755), 0);
-	assert_int_equal(offline_analyze(raw, out, false, err), 0);
+	assert_int_equal(offline_analyze(raw, out, false, NULL, err), 0);
 	assert_int_equal(record_load(out, &rec, err), 0);
 	sd = record_sirq(&rec, "NET_RX", -1);
 	assert_non_null(sd);

@@ -88,6 +88,7 @@ static void test_parse(void **state)
 struct seen {
 	struct result *r;
 	enum top_group group;
+	unsigned int min_count;
 	uint64_t events_before;
 	struct top_snap *snap[4];
 	int n;
@@ -99,7 +100,8 @@ static void on_end(void *ctx, const struct matcher *m, uint64_t interval)
 
 	(void)m;
 	if (s->n < 4)
-		s->snap[s->n++] = top_snap_take(s->r, interval, s->group, &s->events_before);
+		s->snap[s->n++] = top_snap_take(s->r, interval, s->group, s->min_count,
+						&s->events_before);
 }
 
 /* feed - one interval of work on two workqueues and NET_RX, then the next one starts */
@@ -153,11 +155,13 @@ static const struct top_wq *wq_of(const struct top_snap *s, const char *wq, cons
 	return NULL;
 }
 
-static void take(struct seen *s, struct result *r, enum top_group group)
+static void take(struct seen *s, struct result *r, enum top_group group,
+		 unsigned int min_count)
 {
 	memset(s, 0, sizeof(*s));
 	s->r = r;
 	s->group = group;
+	s->min_count = min_count;
 	assert_int_equal(result_init(r, 2, 0, NSEC_PER_SEC, NULL, NULL), 0);
 	r->m.on_interval_end = on_end;
 	r->m.ival_end_ctx = s;
@@ -175,7 +179,7 @@ static void test_snap_per_workqueue(void **state)
 	size_t i;
 
 	(void)state;
-	take(&s, &r, TOP_BY_WQ);
+	take(&s, &r, TOP_BY_WQ, 0);
 	t = s.snap[0];
 	assert_int_equal(t->interval, 0);
 	assert_int_equal(t->end_ns, NSEC_PER_SEC);
@@ -221,7 +225,7 @@ static void test_snap_per_pool_and_json(void **state)
 	json_object *o, *wq, *e;
 
 	(void)state;
-	take(&s, &r, TOP_BY_POOL);
+	take(&s, &r, TOP_BY_POOL, 0);
 	assert_int_equal(wq_of(s.snap[0], "events_unbound", "unbound4")->items, 2);
 	assert_int_equal(wq_of(s.snap[0], "events_unbound", "rescuer")->items, 1);
 	/* per pool only the running item is in flight: a queued one has no pool */
@@ -247,12 +251,59 @@ static void test_snap_per_pool_and_json(void **state)
 	result_free(&r);
 }
 
+/*
+ * test_snap_fold - per pool, the rows of fewer than min_count items and none in flight
+ * fold into one "other" row, which sorts last and says what it holds; a row with items
+ * in flight is never folded
+ */
+static void test_snap_fold(void **state)
+{
+	struct top_view v = { .group = TOP_BY_POOL, .sort = TS_ITEMS, .ncpus = 2,
+			      .thresh_us = 10000, .min_count = 3 };
+	const struct top_wq *w;
+	struct top_snap *t;
+	struct result r;
+	struct seen s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	take(&s, &r, TOP_BY_POOL, 3);
+	t = s.snap[0];
+	/* unbound4 (2 items) and rescuer (1) fold; events on cpu0 has one in flight */
+	assert_int_equal(t->nwq, 2);
+	assert_null(wq_of(t, "events_unbound", "unbound4"));
+	assert_non_null(wq_of(t, "events", "cpu0"));
+	w = wq_of(t, "other", "");
+	assert_non_null(w);
+	assert_int_equal(w->folded, 2);
+	assert_int_equal(w->items, 3);
+	assert_int_equal(w->rescued, 1);
+	assert_int_equal(w->delay_max, 40 * US);
+	/* more items than the row kept, and still last */
+	top_sort_rows(t, TS_ITEMS);
+	assert_string_equal(t->wq[1].wq, "other");
+	f = open_memstream(&buf, &len);
+	top_print_text(f, t, &v);
+	fclose(f);
+	assert_non_null(strstr(buf, "other (2 rows)"));
+	assert_non_null(strstr(buf, "other: 2 rows of fewer than 3 items and none in flight"));
+	assert_non_null(strstr(buf, "times in us"));
+	/* the largest delay, 40 us, in the view's unit without a unit in the cell */
+	assert_non_null(strstr(buf, " 40.0\n"));
+	free(buf);
+	top_snap_free(t);
+	result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_snap_per_workqueue),
 		cmocka_unit_test(test_snap_per_pool_and_json),
+		cmocka_unit_test(test_snap_fold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
