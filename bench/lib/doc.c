@@ -118,13 +118,15 @@ static void block(struct doc *d)
 	d->in_list = false;
 }
 
-static char *vfmt(const char *fmt, va_list ap)
+/* vfmt - the text of fmt, or NULL with d->err set */
+static char *vfmt(struct doc *d, const char *fmt, va_list ap)
 {
 	char *s;
 
-	if (vasprintf(&s, fmt, ap) < 0)
-		return NULL;
-	return s;
+	if (vasprintf(&s, fmt, ap) >= 0)
+		return s;
+	d->err = d->err ?: -ENOMEM;
+	return NULL;
 }
 
 /* heading - <hN id=...> (id may be NULL); Markdown gets an anchor before it */
@@ -151,36 +153,33 @@ static void heading(struct doc *d, int level, const char *id, const char *s)
 	}
 }
 
+/* vheading - a heading of the text of fmt */
+static void vheading(struct doc *d, int level, const char *id, const char *fmt, va_list ap)
+{
+	char *s = vfmt(d, fmt, ap);
+
+	if (!s)
+		return;
+	heading(d, level, id, s);
+	free(s);
+}
+
 void doc_h(struct doc *d, int level, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 
 	va_start(ap, fmt);
-	s = vfmt(fmt, ap);
+	vheading(d, level, NULL, fmt, ap);
 	va_end(ap);
-	if (!s) {
-		d->err = d->err ?: -ENOMEM;
-		return;
-	}
-	heading(d, level, NULL, s);
-	free(s);
 }
 
 void doc_h_id(struct doc *d, int level, const char *id, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 
 	va_start(ap, fmt);
-	s = vfmt(fmt, ap);
+	vheading(d, level, id, fmt, ap);
 	va_end(ap);
-	if (!s) {
-		d->err = d->err ?: -ENOMEM;
-		return;
-	}
-	heading(d, level, id, s);
-	free(s);
 }
 
 void doc_details(struct doc *d, int level, const char *id, bool open, const char *fmt, ...)
@@ -189,12 +188,10 @@ void doc_details(struct doc *d, int level, const char *id, bool open, const char
 	char *s;
 
 	va_start(ap, fmt);
-	s = vfmt(fmt, ap);
+	s = vfmt(d, fmt, ap);
 	va_end(ap);
-	if (!s) {
-		d->err = d->err ?: -ENOMEM;
+	if (!s)
 		return;
-	}
 	block(d);
 	doc_table_end(d);
 	if (d->html)
@@ -237,12 +234,10 @@ void doc_div_end(struct doc *d)
 
 static void text(struct doc *d, bool item, const char *fmt, va_list ap)
 {
-	char *s = vfmt(fmt, ap);
+	char *s = vfmt(d, fmt, ap);
 
-	if (!s) {
-		d->err = d->err ?: -ENOMEM;
+	if (!s)
 		return;
-	}
 	if (!item)
 		block(d);
 	if (item && !d->in_list && d->html)
@@ -285,12 +280,10 @@ void doc_li_link(struct doc *d, const char *href, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	s = vfmt(fmt, ap);
+	s = vfmt(d, fmt, ap);
 	va_end(ap);
-	if (!s) {
-		d->err = d->err ?: -ENOMEM;
+	if (!s)
 		return;
-	}
 	if (!d->in_list && d->html)
 		fputs("<ul>\n", d->html);
 	if (d->md) {

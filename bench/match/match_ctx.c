@@ -43,45 +43,54 @@ int ctx_kind_from_name(const char *name)
 	return -1;
 }
 
-/* str_is - interned string i is s (len bytes, no NUL among them); strs[i] may be shorter */
-static bool str_is(const struct matcher *m, uint32_t i, const char *s, unsigned int len)
+/* name_is - stored name i of t is exactly the len bytes at s (it may be shorter) */
+static bool name_is(const struct name_table *t, uint32_t i, const char *s, unsigned int len)
 {
-	return !strncmp(m->strs[i], s, len) && m->strs[i][len] == '\0';
+	const char *name = (*t->names)[i];
+
+	return strnlen(name, (size_t)len + 1) == len && !memcmp(name, s, len);
 }
 
-uint32_t str_intern(struct matcher *m, const char *s, unsigned int len)
+uint32_t names_intern(struct matcher *m, const struct name_table *t, const char *s,
+		      unsigned int len)
 {
-	uint32_t *cached, i;
-	char **ns;
-	uint64_t h;
+	uint64_t h = map_hash_str(s, len);
+	uint32_t *cached = map_get(t->ids, h), i;
+	char **nn;
 
-	/* a __data_loc string or a comm may carry its NUL and padding */
-	len = (unsigned int)strnlen(s, len);
-	h = map_hash_str(s, len);
-	cached = map_get(&m->str_ids, h);
-	if (cached && str_is(m, *cached, s, len))
+	if (cached && name_is(t, *cached, s, len))
 		return *cached;
-	/* not seen, or a hash collision: the list is short (devices, threads, irqs) */
-	for (i = 0; i < m->nstrs; i++)
-		if (str_is(m, i, s, len))
+	/* not seen, or a hash collision: the tables are short (workqueues, devices, threads) */
+	for (i = 0; i < *t->n; i++)
+		if (name_is(t, i, s, len))
 			return i;
-	if (m->nstrs == m->strs_cap) {
-		ns = matcher_grow(m, m->strs, &m->strs_cap, sizeof(*ns));
-		if (!ns)
+	if (*t->n == *t->cap) {
+		nn = matcher_grow(m, *t->names, t->cap, sizeof(*nn));
+		if (!nn)
 			return GROUP_NONE;
-		m->strs = ns;
+		*t->names = nn;
 	}
-	m->strs[m->nstrs] = strndup(s, len);
-	if (!m->strs[m->nstrs]) {
+	(*t->names)[*t->n] = strndup(s, len);
+	if (!(*t->names)[*t->n]) {
 		m->enomem++;
 		return GROUP_NONE;
 	}
 	if (!cached) {
-		cached = map_put(&m->str_ids, h, NULL);
+		cached = map_put(t->ids, h, NULL);
 		if (cached)
-			*cached = m->nstrs;
+			*cached = *t->n;
 	}
-	return m->nstrs++;
+	return (*t->n)++;
+}
+
+uint32_t str_intern(struct matcher *m, const char *s, unsigned int len)
+{
+	const struct name_table t = {
+		.names = &m->strs, .n = &m->nstrs, .cap = &m->strs_cap, .ids = &m->str_ids,
+	};
+
+	/* a __data_loc string or a comm may carry its NUL and padding */
+	return names_intern(m, &t, s, (unsigned int)strnlen(s, len));
 }
 
 uint32_t ctx_get(struct matcher *m, enum ctx_kind kind, enum ctx_where where, uint32_t name)

@@ -54,6 +54,21 @@ uint32_t func_intern(struct matcher *m, uint64_t addr);
 /* match_ctx.c */
 /* ctx_get - the context group (kind, where, name), created on first use; GROUP_NONE */
 uint32_t ctx_get(struct matcher *m, enum ctx_kind kind, enum ctx_where where, uint32_t name);
+/*
+ * A table of names, each stored once: the array, its length and capacity, and a map from
+ * a name's hash to its index (the first name of that hash).
+ */
+struct name_table {
+	char ***names;
+	uint32_t *n, *cap;
+	struct map *ids;
+};
+/*
+ * names_intern - index of the len bytes at s (no NUL among them) in t, added if new;
+ * GROUP_NONE (m->enomem counted) when out of memory
+ */
+uint32_t names_intern(struct matcher *m, const struct name_table *t, const char *s,
+		      unsigned int len);
 /* str_intern - index of a name (len bytes, NUL padding ignored) in m->strs; GROUP_NONE */
 uint32_t str_intern(struct matcher *m, const char *s, unsigned int len);
 /* ctx_add_delay, ctx_add_run - a sample of g that ended at ts on cpu (-1, 0: unknown) */

@@ -11,24 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* wq_name_is - stored name i is exactly the len bytes at name (it may be shorter) */
-static bool wq_name_is(const struct matcher *m, uint32_t i, const char *name, unsigned int len)
-{
-	const char *s = m->wq_names[i];
-
-	return strnlen(s, (size_t)len + 1) == len && !memcmp(s, name, len);
-}
-
 /* wq_intern - index of a workqueue name, through a hash of the name */
 static uint32_t wq_intern(struct matcher *m, const char *name, unsigned int len)
 {
-	uint32_t i;
-	char **nw;
-
-	uint32_t *cached;
+	const struct name_table t = {
+		.names = &m->wq_names, .n = &m->nwq, .cap = &m->wq_cap, .ids = &m->wq_ids,
+	};
 	char clean[WQ_NAME_MAX];
 	unsigned int n;
-	uint64_t h;
 
 	/*
 	 * the __data_loc string may include its NUL; a kernel name is at most 23 bytes of
@@ -37,33 +27,7 @@ static uint32_t wq_intern(struct matcher *m, const char *name, unsigned int len)
 	for (n = 0; n < len && n < sizeof(clean) - 1 && name[n]; n++)
 		clean[n] = (unsigned char)name[n] < 0x20 || name[n] == 0x7f ? '?' : name[n];
 	clean[n] = '\0';
-	name = clean;
-	len = n;
-	h = map_hash_str(name, len);
-	cached = map_get(&m->wq_ids, h);
-	if (cached && wq_name_is(m, *cached, name, len))
-		return *cached;
-	/* not seen, or a hash collision: the list is short */
-	for (i = 0; i < m->nwq; i++)
-		if (wq_name_is(m, i, name, len))
-			return i;
-	if (m->nwq == m->wq_cap) {
-		nw = matcher_grow(m, m->wq_names, &m->wq_cap, sizeof(*nw));
-		if (!nw)
-			return GROUP_NONE;
-		m->wq_names = nw;
-	}
-	m->wq_names[m->nwq] = strndup(name, len);
-	if (!m->wq_names[m->nwq]) {
-		m->enomem++;
-		return GROUP_NONE;
-	}
-	if (!cached) {
-		cached = map_put(&m->wq_ids, h, NULL);
-		if (cached)
-			*cached = m->nwq;
-	}
-	return m->nwq++;
+	return names_intern(m, &t, clean, n);
 }
 
 uint32_t func_intern(struct matcher *m, uint64_t addr)

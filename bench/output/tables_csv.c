@@ -14,14 +14,27 @@
 #include "result_files.h"
 #include "common.h"
 
-/* capture_cols - the capture's loss and unmatched counts, on every row */
-static void capture_cols_header(struct csvw *w)
+/*
+ * table_open - a table at path with its header: the columns head, the statistics of
+ * each histogram in stats (both NULL-terminated), then the capture's columns
+ */
+static int table_open(struct csvw *w, const char *path, const char *const *head,
+		      const char *const *stats)
 {
-	static const char *const head[] = { "lost_events", "unmatched", "lossy", NULL };
+	static const char *const capture[] = { "lost_events", "unmatched", "lossy", NULL };
+	int ret = csvw_open(w, path);
 
+	if (ret)
+		return ret;
 	csvw_header(w, head);
+	for (; *stats; stats++)
+		csvw_stats_header(w, *stats);
+	csvw_header(w, capture);
+	csvw_end(w);
+	return 0;
 }
 
+/* capture_cols - the capture's loss and unmatched counts, on every row */
 static void capture_cols(struct csvw *w, const struct result *r)
 {
 	csvw_u64(w, r->lost_events);
@@ -52,14 +65,9 @@ static int write_softirq(const struct result *r, const char *path)
 	struct csvw w;
 	int ret;
 
-	ret = csvw_open(&w, path);
+	ret = table_open(&w, path, head, (const char *const[]){ "delay", "runtime", NULL });
 	if (ret)
 		return ret;
-	csvw_header(&w, head);
-	csvw_stats_header(&w, "delay");
-	csvw_stats_header(&w, "runtime");
-	capture_cols_header(&w);
-	csvw_end(&w);
 	ret = sirq_each(r, sirq_row, &w);
 	return csvw_close(&w) ?: ret;
 }
@@ -74,18 +82,12 @@ static int write_workqueue(const struct result *r, const char *path)
 
 	if (!order)
 		return -ENOMEM;
-	ret = csvw_open(&w, path);
+	ret = table_open(&w, path, head, (const char *const[]){ "delay", "activate_wait",
+								 "worker_wait", "runtime", NULL });
 	if (ret) {
 		free(order);
 		return ret;
 	}
-	csvw_header(&w, head);
-	csvw_stats_header(&w, "delay");
-	csvw_stats_header(&w, "activate_wait");
-	csvw_stats_header(&w, "worker_wait");
-	csvw_stats_header(&w, "runtime");
-	capture_cols_header(&w);
-	csvw_end(&w);
 	for (i = 0; i < r->m.ngroups; i++) {
 		const struct wq_group *g = r->m.groups[order[i]];
 
@@ -129,14 +131,9 @@ static int write_contexts(const struct result *r, const char *path)
 	struct csvw w;
 	int ret;
 
-	ret = csvw_open(&w, path);
+	ret = table_open(&w, path, head, (const char *const[]){ "delay", "runtime", NULL });
 	if (ret)
 		return ret;
-	csvw_header(&w, head);
-	csvw_stats_header(&w, "delay");
-	csvw_stats_header(&w, "runtime");
-	capture_cols_header(&w);
-	csvw_end(&w);
 	ret = ctx_each(r, ctx_csv_row, &w);
 	return csvw_close(&w) ?: ret;
 }
@@ -149,13 +146,9 @@ static int write_wait(const struct result *r, const char *path)
 	struct csvw w;
 	int v, k, ret;
 
-	ret = csvw_open(&w, path);
+	ret = table_open(&w, path, head, (const char *const[]){ "part", NULL });
 	if (ret)
 		return ret;
-	csvw_header(&w, head);
-	csvw_stats_header(&w, "part");
-	capture_cols_header(&w);
-	csvw_end(&w);
 	for (v = 0; v < NR_SOFTIRQS; v++) {
 		const struct sirq_wait *sw = r->m.wait[v];
 
@@ -175,28 +168,27 @@ static int write_wait(const struct result *r, const char *path)
 
 int result_write_csv(const struct result *r, const char *dir)
 {
+	static const struct {
+		const char *name;
+		int (*write)(const struct result *r, const char *path);
+	} files[] = {
+		{ "softirq.csv", write_softirq },
+		{ "workqueue.csv", write_workqueue },
+		{ "contexts.csv", write_contexts },
+		{ "softirq_wait.csv", write_wait },
+		{ "histograms.csv", histograms_write },
+	};
 	char path[PATH_MAX];
+	size_t i;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/softirq.csv", dir);
-	ret = write_softirq(r, path);
-	if (ret)
-		return ret;
-	snprintf(path, sizeof(path), "%s/workqueue.csv", dir);
-	ret = write_workqueue(r, path);
-	if (ret)
-		return ret;
-	snprintf(path, sizeof(path), "%s/contexts.csv", dir);
-	ret = write_contexts(r, path);
-	if (ret)
-		return ret;
-	snprintf(path, sizeof(path), "%s/softirq_wait.csv", dir);
-	ret = write_wait(r, path);
-	if (ret)
-		return ret;
-	snprintf(path, sizeof(path), "%s/histograms.csv", dir);
-	ret = histograms_write(r, path);
-	return ret ?: detail_write_csv(r, dir);
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
+		ret = files[i].write(r, path);
+		if (ret)
+			return ret;
+	}
+	return detail_write_csv(r, dir);
 }
 
 int result_write_dir(const struct result *r, const char *dir)
