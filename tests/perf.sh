@@ -97,6 +97,6 @@ if [ -z "${PERF_CAPTURE:-}" ]; then
 		wait $pid || { echo "perf: load $wl failed after SIGINT" >&2; exit 1; }
 		t1=$(python3 -c 'import time; print(time.monotonic())')
 		awk -v w=$wl -v a="$t0" -v b="$t1" 'BEGIN {
-			printf "perf: load %-5s stops %.3f s after SIGINT%s\n", w, b - a, b - a > 5 ? "  [SLOW: over 5 s]" : "" }'
+			printf "perf: load %-5s stops %.3f s after SIGINT%s\n", w, b - a, (b - a > 5) ? "  [SLOW: over 5 s]" : "" }'
 	done
 fi

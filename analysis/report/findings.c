@@ -44,55 +44,105 @@ static const char *fmt_judgement(const char *id, const struct judgement *j, char
 	return buf;
 }
 
-/* advice_finding - the configuration to use for one workload, with its evidence */
-void advice_finding(struct report_ctx *r, const struct adv_workload *w)
+const char *advice_name(const struct adv_workload *w, char *buf, size_t len)
 {
-	char line[1024], one[256], name[2 * NAME_LEN + 16], bound[256];
-	size_t k, off = 0, i, undecided = 0;
+	snprintf(buf, len, "%s%s%s", w->workload, w->loads[0] ? " under load " : "", w->loads);
+	return buf;
+}
 
-	snprintf(name, sizeof(name), "%s%s%s", w->workload, w->loads[0] ? " under load " : "",
-		 w->loads);
+/* best_gain - the decided-better primary metric of c with the lowest ratio, or -1 */
+static int best_gain(const struct adv_workload *w, const struct adv_cfg *c)
+{
+	size_t k;
+	int best = -1;
 
+	for (k = 0; k < w->nprim; k++)
+		if (c->j[k].v == V_BETTER && (best < 0 || c->j[k].ratio < c->j[best].ratio))
+			best = (int)k;
+	return best;
+}
+
+void advice_verdict(const struct adv_workload *w, char *buf, size_t len)
+{
+	char one[256], bound[256];
+	size_t i, off = 0, undecided = 0;
+	int k;
+
+	buf[0] = '\0';
 	if (!w->nprim) {
-		doc_li(&r->doc, "%s: no primary metric with data in %s: nothing to advise on",
-		       name, w->ref ? w->ref->config : "the reference");
+		snprintf(buf, len, "nothing to advise: no primary metric with data in %s",
+			 w->ref ? w->ref->config : "the reference");
 		return;
 	}
 	if (!w->ncfg) {
-		doc_li(&r->doc, "%s: only one configuration (%s): nothing to compare it with",
-		       name, w->ref->config);
+		snprintf(buf, len, "nothing to compare: a single configuration");
 		return;
 	}
-	line[0] = '\0';
 	if (w->best) {
-		for (k = 0; k < w->nprim && off < sizeof(line); k++)
-			off += snprintf(line + off, sizeof(line) - off, "%s%s", k ? "; " : "",
-					fmt_judgement(w->prim_id[k], &w->best->j[k], one, sizeof(one)));
-		doc_li(&r->doc, "%s: use %s%s: against %s, %s", name, w->best->s->config,
-		       w->best_decided ? "" : " (some primary metrics still undecided)",
-		       w->ref->config, line);
+		k = best_gain(w, w->best);
+		snprintf(buf, len, "use %s: better than %s on %zu primary metric(s)%s, worse on "
+			 "none%s", w->best->s->config, w->ref->config, w->best->better,
+			 k < 0 ? "" : (snprintf(one, sizeof(one), " (the most: %s x%.2f [%.3g, %.3g])",
+						w->prim_id[k], w->best->j[k].ratio,
+						w->best->j[k].lo, w->best->j[k].hi), one),
+			 w->best_decided ? "" : "; some still undecided");
 		return;
 	}
 	for (i = 0; i < w->ncfg; i++)
 		undecided += !w->cfg[i].worse && (w->cfg[i].undecided || !w->cfg[i].same);
 	switch (w->answer) {
 	case ADV_EXPLORATORY:
-		doc_li(&r->doc, "%s: exploratory, nothing decidable: %s", name, w->cfg[0].j[0].why);
+		snprintf(buf, len, "exploratory, nothing decidable: %s", w->cfg[0].j[0].why);
 		return;
 	case ADV_KEEP:
-		for (i = 0; i < w->ncfg && off < sizeof(line); i++)
-			off += snprintf(line + off, sizeof(line) - off, "%s%s %s", i ? "; " : "",
-					w->cfg[i].s->config, w->cfg[i].worse ? "worse" :
-					"equivalent within the margin on every primary metric");
-		doc_li(&r->doc, "%s: keep %s: %s", name, w->ref->config, line);
+		off = (size_t)snprintf(buf, len, "keep %s:", w->ref->config);
+		for (i = 0; i < w->ncfg && off < len; i++)
+			off += (size_t)snprintf(buf + off, len - off, "%s %s %s", i ? ";" : "",
+						w->cfg[i].s->config, w->cfg[i].worse ? "worse" :
+						"equivalent within the margin");
 		return;
 	default:
 		advise_bound(w, bound, sizeof(bound));
-		doc_li(&r->doc, "%s: keep %s for now, undecided: no configuration was shown better "
-		       "on a primary metric, and %zu of %zu are still open; %s ('deferbench "
-		       "advise' lists what would decide them)", name, w->ref->config, undecided,
-		       w->ncfg, bound);
+		snprintf(buf, len, "keep %s for now, undecided (%zu of %zu configurations still "
+			 "open): %s", w->ref->config, undecided, w->ncfg, bound);
 	}
+}
+
+/* advice_finding - one workload's judgements, metric by metric, as a bullet */
+static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
+{
+	char line[2048], one[256], name[2 * NAME_LEN + 16], verdict[512];
+	size_t k, i, off = 0;
+
+	advice_verdict(w, verdict, sizeof(verdict));
+	for (i = 0; i < w->ncfg && off < sizeof(line); i++) {
+		off += (size_t)snprintf(line + off, sizeof(line) - off, "%s%s against %s:",
+					i ? "; " : "", w->cfg[i].s->config, w->ref->config);
+		for (k = 0; k < w->nprim && off < sizeof(line); k++)
+			off += (size_t)snprintf(line + off, sizeof(line) - off, "%s %s",
+						k ? "," : "", fmt_judgement(w->prim_id[k],
+						&w->cfg[i].j[k], one, sizeof(one)));
+	}
+	doc_li(&r->doc, "%s: %s. %s", advice_name(w, name, sizeof(name)), verdict,
+	       w->ncfg ? line : "");
+}
+
+/* advice_findings - every workload's judgements (the summary has the verdicts) */
+static void advice_findings(struct report_ctx *r)
+{
+	struct judge_opts jo;
+	struct advice a;
+	char err[ERRBUF_LEN];
+	size_t i;
+
+	judge_opts_default(&jo);
+	if (advise_run(r->run, &jo, &a, err)) {
+		doc_li(&r->doc, "no advice: %s", err);
+		return;
+	}
+	for (i = 0; i < a.n; i++)
+		advice_finding(r, &a.wl[i]);
+	advise_free(&a);
 }
 
 /* A configuration ranked by its worst worker pool's wakeup p99. */
@@ -359,8 +409,11 @@ void findings_write(struct report_ctx *r)
 	size_t w, n;
 
 	doc_h_id(&r->doc, 2, "findings", "Findings");
-	doc_p(&r->doc, "Computed from the data; the advice per workload is in the summary "
-	      "above.");
+	doc_p(&r->doc, "Computed from the data. First each workload's configurations judged "
+	      "against its reference on every primary metric: ratio of the medians, its "
+	      "interval, the verdict ('deferbench advise' says how many more repetitions "
+	      "would decide what is open).");
+	advice_findings(r);
 	n = report_workloads(r, wl, ARRAY_SIZE(wl));
 	for (w = 0; w < n; w++)
 		wakeup_finding(r, wl[w]);

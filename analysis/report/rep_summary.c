@@ -129,13 +129,53 @@ static void drives(const struct report_ctx *r, const struct advice *a, const cha
 		snprintf(buf, len, "-");
 }
 
+/* fmt_times - a ratio as "4.61", "62.1", "2920": three digits, no exponent */
+static const char *fmt_times(double x, char *buf, size_t len)
+{
+	if (isnan(x))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, x < 100 ? "%.3g" : "%.0f", x);
+	return buf;
+}
+
+/* The waits of one configuration as the summary shows them, by place. */
+struct place_figs {
+	char cell[NPLACES][96];		/* "p50 / p99 (n)" */
+	double p99[NPLACES];
+	double sirq;			/* the softirq p99: inline, else in ksoftirqd */
+	double ratio;			/* workqueue p99 / sirq; NaN without either */
+};
+
+/* place_figs - s's waits in each place; wq: the workload drives workqueue work */
+static void place_figs(const struct cellset *s, bool wq, struct place_figs *f)
+{
+	size_t k;
+
+	for (k = 0; k < NPLACES; k++)
+		f->p99[k] = place_cell(s, places[k], f->cell[k], sizeof(f->cell[k]));
+	/* results without contexts, and the arms of an alternating run (whose cells have
+	 * workqueue groups but no workqueue context): the groups */
+	if (!has_contexts(s) || (isnan(f->p99[0]) && isnan(f->p99[1])))
+		f->p99[0] = pooled_cell(s, MS_SOFTIRQ, f->cell[0], sizeof(f->cell[0]));
+	if (isnan(f->p99[3]))
+		f->p99[3] = pooled_cell(s, MS_WQ, f->cell[3], sizeof(f->cell[3]));
+	/* workqueue items the workload does not drive: the machine's own, marked */
+	if (!wq && !isnan(f->p99[3]))
+		strncat(f->cell[3], " (bg)", sizeof(f->cell[3]) - strlen(f->cell[3]) - 1);
+	/* softirq: where most of it ran; the workqueue's wait as a multiple of it */
+	f->sirq = !isnan(f->p99[0]) ? f->p99[0] : f->p99[1];
+	f->ratio = isnan(f->sirq) || isnan(f->p99[3]) || f->sirq <= 0 ? NAN :
+		   f->p99[3] / f->sirq;
+}
+
 /* summary_rows - one row per configuration of wl */
 static void summary_rows(struct report_ctx *r, const char *wl, const struct advice *a)
 {
-	char cell[NPLACES][96], ratio[32], drv[256];
+	char ratio[32], drv[256];
+	struct place_figs f;
 	bool wq;
-	double p99[NPLACES], sirq;
-	size_t i, k;
+	size_t i;
 
 	drives(r, a, wl, drv, sizeof(drv), &wq);
 	for (i = 0; i < r->cs.n; i++) {
@@ -143,26 +183,46 @@ static void summary_rows(struct report_ctx *r, const char *wl, const struct advi
 
 		if (strcmp(s->workload, wl))
 			continue;
-		for (k = 0; k < NPLACES; k++)
-			p99[k] = place_cell(s, places[k], cell[k], sizeof(cell[k]));
-		/* results without contexts, and the arms of an alternating run (whose
-		 * cells have workqueue groups but no workqueue context): the groups */
-		if (!has_contexts(s) || (isnan(p99[0]) && isnan(p99[1])))
-			p99[0] = pooled_cell(s, MS_SOFTIRQ, cell[0], sizeof(cell[0]));
-		if (isnan(p99[3]))
-			p99[3] = pooled_cell(s, MS_WQ, cell[3], sizeof(cell[3]));
-		/* workqueue items the workload does not drive: the machine's own, marked */
-		if (!wq && !isnan(p99[3]))
-			strncat(cell[3], " (bg)", sizeof(cell[3]) - strlen(cell[3]) - 1);
-		/* softirq: where most of it ran; the workqueue's wait as a multiple of it */
-		sirq = !isnan(p99[0]) ? p99[0] : p99[1];
-		if (isnan(sirq) || isnan(p99[3]) || sirq <= 0)
-			snprintf(ratio, sizeof(ratio), "-");
-		else
-			snprintf(ratio, sizeof(ratio), "%.3g", p99[3] / sirq);
-		doc_row(&r->doc, (const char *const[]){ wl, s->config, drv, cell[0], cell[1],
-			cell[2], cell[3], ratio }, 8);
+		place_figs(s, wq, &f);
+		fmt_times(f.ratio, ratio, sizeof(ratio));
+		doc_row(&r->doc, (const char *const[]){ wl, s->config, drv, f.cell[0], f.cell[1],
+			f.cell[2], f.cell[3], ratio }, 8);
 	}
+}
+
+/*
+ * answer - one workload's answer as the first screen says it: the waits of its
+ * reference configuration in each place, then the advice
+ */
+static void answer(struct report_ctx *r, const struct advice *a, const struct adv_workload *w)
+{
+	char name[2 * NAME_LEN + 16], drv[256], verdict[512], figs[512], b[3][32], d[280];
+	struct place_figs f;
+	size_t off;
+	bool wq;
+
+	drives(r, a, w->workload, drv, sizeof(drv), &wq);
+	place_figs(w->ref, wq, &f);
+	off = (size_t)snprintf(figs, sizeof(figs), "softirq %s us", isnan(f.sirq) ? "-" :
+			       fmt_us(f.sirq, b[0], sizeof(b[0])));
+	if (!isnan(f.p99[2]))
+		off += (size_t)snprintf(figs + off, sizeof(figs) - off, ", napi thread %s us",
+					fmt_us(f.p99[2], b[1], sizeof(b[1])));
+	if (!isnan(f.p99[3]) && off < sizeof(figs))
+		snprintf(figs + off, sizeof(figs) - off, ", workqueue %s us%s%s%s%s",
+			 fmt_us(f.p99[3], b[1], sizeof(b[1])), wq ? "" : " (background)",
+			 !wq || isnan(f.ratio) ? "" : " (x",
+			 !wq || isnan(f.ratio) ? "" : fmt_times(f.ratio, b[2], sizeof(b[2])),
+			 !wq || isnan(f.ratio) ? "" : ")");
+	advice_verdict(w, verdict, sizeof(verdict));
+	/*
+	 * a workload judged on its own figures only drives no deferred work of its own;
+	 * the machine's background workqueue items are no measure of the workload's
+	 */
+	snprintf(d, sizeof(d), " (drives %s)", drv);
+	doc_li(&r->doc, "%s%s: wait p99 in %s: %s. Advice: %s.",
+	       advice_name(w, name, sizeof(name)), strcmp(drv, "-") ? d : "", w->ref->config,
+	       figs, verdict);
 }
 
 /* add_box - a box of the summary plot from a pooled delay histogram (50 waits at least) */
@@ -257,35 +317,33 @@ void summary_write(struct report_ctx *r)
 	int ret;
 
 	doc_h_id(&r->doc, 2, "summary", "Summary: softirq versus workqueue, per workload");
-	doc_p(&r->doc, "Where each workload's deferred work ran and how long it waited there "
-	      "(raise or queue -> start, us): p50 / p99 of all repetitions pooled, with the "
-	      "number of waits; the last column is the workqueue p99 as a multiple of the "
-	      "softirq p99 (inline, or in ksoftirqd where nothing ran inline). Drives: the "
-	      "deferred work among the workload's primary metrics; (bg): workqueue items of a "
-	      "workload that drives none, the machine's own background work. Then the advice: "
-	      "each configuration judged against the reference on the workload's primary "
-	      "metrics (ratio, interval, verdict; docs/report.md).");
-	/* the table and the advice, with the plot beside them (HTML) or after them */
-	doc_div(&r->doc, "answer");
-	doc_div(&r->doc, "text");
-	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
 	n = report_workloads(r, wl, ARRAY_SIZE(wl));
 	judge_opts_default(&jo);
 	ret = advise_run(r->run, &jo, &a, err);
-	for (w = 0; w < n && !r->err; w++)
-		summary_rows(r, wl[w], ret ? NULL : &a);
-	doc_table_end(&r->doc);
-	if (ret) {
+	/* the answers, with the plot beside them (HTML) or after them; then the table */
+	doc_div(&r->doc, "answer");
+	doc_div(&r->doc, "text");
+	if (ret)
 		doc_li(&r->doc, "no advice: %s", err);
-	} else {
-		for (w = 0; w < n; w++)
-			for (i = 0; i < a.n; i++)
-				if (!strcmp(a.wl[i].workload, wl[w]))
-					advice_finding(r, &a.wl[i]);
-		advise_free(&a);
-	}
+	for (w = 0; !ret && w < n; w++)
+		for (i = 0; i < a.n; i++)
+			if (!strcmp(a.wl[i].workload, wl[w]))
+				answer(r, &a, &a.wl[i]);
 	doc_div_end(&r->doc);
 	if (r->o->plots && !r->err)
 		summary_plot(r, wl, n);
 	doc_div_end(&r->doc);
+	doc_p(&r->doc, "Per workload: the deferred work among its primary metrics (drives), "
+	      "the p99 of its waits (raise or queue -> start) in its reference configuration, "
+	      "the workqueue's as a multiple of the softirq's, and the advice: every "
+	      "configuration judged against the reference on the workload's primary metrics "
+	      "(each judgement under Findings; docs/report.md). The table has every "
+	      "configuration: p50 / p99 in us of all repetitions pooled, with the number of "
+	      "waits; (bg): workqueue items of a workload that drives none, the machine's own.");
+	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
+	for (w = 0; w < n && !r->err; w++)
+		summary_rows(r, wl[w], ret ? NULL : &a);
+	doc_table_end(&r->doc);
+	if (!ret)
+		advise_free(&a);
 }

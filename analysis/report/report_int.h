@@ -68,9 +68,13 @@ void rep_counts(const struct figure *f, char *lost, char *un, size_t len);
 /* rep_wakeup.c */
 void table_wakeup(struct report_ctx *r, const char *wl);
 
-/* findings.c: advice_finding - the configuration to use for one workload, as a bullet */
+/*
+ * findings.c: advice_verdict - the answer for one workload in a sentence ("use X: ...",
+ * "keep X for now, undecided ..."); advice_name - "block under load hog"
+ */
 struct adv_workload;
-void advice_finding(struct report_ctx *r, const struct adv_workload *w);
+void advice_verdict(const struct adv_workload *w, char *buf, size_t len);
+const char *advice_name(const struct adv_workload *w, char *buf, size_t len);
 /* rep_summary.c: summary_write - the first screen: per workload, the answer */
 void summary_write(struct report_ctx *r);
 

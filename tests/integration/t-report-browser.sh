@@ -4,8 +4,8 @@
 # place and copied out alone (it is one file to send: its images are inside it), and
 # the test fails on an image that does not load, a link to an anchor the page lacks, a
 # link to a file that is not beside it, or a script error. It keeps a screenshot of the
-# first screen (1400x900) and checks that screen names the summary. Needs gnuplot, not
-# root.
+# first screen (1400x900) and checks that screen holds every workload's answer (its
+# waits and the advice) above the table. Needs gnuplot, not root.
 . tests/integration/lib.sh
 
 GEN=${GEN:-$(pwd)/build/tests/tools/gen-run}
@@ -16,11 +16,13 @@ CHROMIUM=$(command -v chromium || command -v chromium-browser) ||
 
 mktemp_dir T
 RUN=$T/run
-"$GEN" --workloads net,tty --configs threaded-napi,default "$RUN" >/dev/null || fail "gen-run"
+"$GEN" --workloads net,tty,timer,fsync --configs threaded-napi,default,wq-nice-10 "$RUN" \
+	>/dev/null || fail "gen-run"
 "$DB" report "$RUN" >"$T/out" 2>&1 || { cat "$T/out"; fail "report exited $?"; }
 
-# check DIR - open DIR/report.html with a probe appended: at the load event it counts the
-# images that did not decode, the #links without their anchor, and any script error
+# check DIR - open DIR/report.html at 1400x900 with a probe appended: at the load event
+# it counts the images that did not decode, the #links without their anchor, any script
+# error, and the summary's answers that end below the first screen
 check() {
 	# the error listener goes first, before any script of the page can run
 	sed 's|<head>|<head><script>var bad = []; window.addEventListener("error", function (e) { bad.push("script error: " + e.message); });</script>|
@@ -36,22 +38,28 @@ window.addEventListener("load", function () {
     h = a[i].getAttribute("href");
     if (h.charAt(0) === "#" && !document.getElementById(h.slice(1))) bad.push("no anchor " + h);
   }
+  var li = document.querySelectorAll(".answer li"), below = 0;
+  for (i = 0; i < li.length; i++)
+    if (li[i].getBoundingClientRect().bottom > window.innerHeight) below++;
   p = document.createElement("pre");
   p.id = "probe";
   p.textContent = "PROBE images=" + imgs.length + " links=" + a.length + " bad=" + bad.length +
-    "\n" + bad.join("\n");
+    " answers=" + li.length + " below=" + below + "\n" + bad.join("\n");
   document.body.appendChild(p);
 });
 </script>
 </body></html>
 PROBE
 	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --virtual-time-budget=10000 \
-		--dump-dom "file://$1/probe.html" > "$T/dom" 2>"$T/chromium.err" ||
+		--window-size=1400,900 --dump-dom "file://$1/probe.html" > "$T/dom" 2>"$T/chromium.err" ||
 		{ tail -5 "$T/chromium.err"; fail "chromium could not open $1/report.html"; }
 	rm -f "$1/probe.html"
 	grep -q 'PROBE images=[1-9][0-9]* links=[1-9][0-9]* bad=0' "$T/dom" ||
 		{ sed -n '/PROBE/,/<\/pre>/p' "$T/dom" | head -20; fail "$1/report.html: broken in a browser"; }
-	echo "   $1: $(grep -o 'PROBE images=[0-9]* links=[0-9]*' "$T/dom")"
+	# the answers first: four workloads, each answer on the first screen
+	grep -q 'PROBE .* answers=4 below=0' "$T/dom" ||
+		{ grep -o 'PROBE .*' "$T/dom"; fail "$1/report.html: an answer is not on the first screen"; }
+	echo "   $1: $(grep -o 'PROBE images=[0-9]* links=[0-9]* bad=0 answers=[0-9]*' "$T/dom")"
 }
 check "$RUN"
 

@@ -113,8 +113,11 @@ grep -q '^| tty | default | wq flush\\_to\\_ldisc | .* ([0-9]*) | [0-9.]* |$' "$
 	fail "summary: tty does not drive flush_to_ldisc, or its workqueue items are marked background"
 grep -q '^| net | default | softirq NET\\_RX | .* ([0-9]*) (bg) | [0-9.]* |$' "$RUN/report.md" ||
 	fail "summary: net's workqueue items are not marked background"
-awk '/^## Summary/ { s = 1 } /^## Contents/ { exit } s && /^- (net|tty|timer): / { n++ } END { exit n != 3 }' \
-	"$RUN/report.md" || fail "summary: not one advice line per workload before the contents"
+# the answers come first: per workload its waits in the reference and the advice
+awk '/^## Summary/ { s = 1 } /^\| workload/ { exit } s && /^- (net|tty|timer)[ :]/ &&
+	/: wait p99 in default: softirq [0-9.]+ us, workqueue [0-9.]+ us/ && /\. Advice: / { n++ }
+	END { exit n != 3 }' "$RUN/report.md" ||
+	fail "summary: not one answer (waits and advice) per workload before the table"
 grep -q '^- \[Workload net\](#wl-net)$' "$RUN/report.md" || fail "contents: no link to workload net"
 # beside the summary, one plot of softirq against workqueue waits for every workload
 for wl in net tty timer; do
@@ -139,13 +142,18 @@ grep -q 'LOSSY 1/3' "$RUN/report.md" || fail "lossy figures not flagged in the t
 "$GEN" --samples 40000 --noise 0.01 --workloads net,tty --configs slow,fast,default "$T/f1" ||
 	fail "gen-run f1"
 "$DB" report --no-plots "$T/f1" >"$T/f1.out" 2>&1 || { cat "$T/f1.out"; fail "report f1"; }
-grep -q '^- net: use fast: against default, workload:rtt:p99 0\.[56][0-9]* \[[0-9.]*, [0-9.]*\]: better; softirq:NET\\_RX:delay:p99 0\.[0-9]* \[[0-9.]*, [0-9.]*\]: better$' \
+# the summary's answer; then, under Findings, each configuration metric by metric
+grep -q '^- net (drives softirq NET\\_RX): wait p99 in default: softirq [0-9.]* us, workqueue [0-9.]* us (background)\. Advice: use fast: better than default on 2 primary metric(s) (the most: [a-z:\\_A-Z]*p99 x0\.[56][0-9] \[[0-9.]*, [0-9.]*\]), worse on none\.$' \
+	"$T/f1/report.md" || { grep '^- net' "$T/f1/report.md"; fail "summary answer of net"; }
+grep -q '^- net: use fast: .* fast against default: workload:rtt:p99 0\.[56][0-9]* \[[0-9.]*, [0-9.]*\]: better, softirq:NET\\_RX:delay:p99 0\.[0-9]* \[[0-9.]*, [0-9.]*\]: better$' \
 	"$T/f1/report.md" || { grep '^- net' "$T/f1/report.md"; fail "findings of net"; }
-grep -q '^- tty: use fast: against default, workload:delivery:p99 0\.[56][0-9]* \[[0-9.]*, [0-9.]*\]: better; ' \
+grep -q '^- tty: use fast: .* fast against default: workload:delivery:p99 0\.[56][0-9]* \[[0-9.]*, [0-9.]*\]: better, ' \
 	"$T/f1/report.md" || { grep '^- tty' "$T/f1/report.md"; fail "findings of tty"; }
 "$GEN" --samples 40000 --noise 0.01 --workloads net --configs other,default "$T/f2" || fail "gen-run f2"
 "$DB" report --no-plots "$T/f2" >"$T/f2.out" 2>&1 || { cat "$T/f2.out"; fail "report f2"; }
-grep -q "^- net: keep default: other worse" \
+grep -q "^- net (drives softirq NET\\\\_RX): .* Advice: keep default: other worse\.$" \
+	"$T/f2/report.md" || { grep '^- net' "$T/f2/report.md"; fail "summary: the reference is best"; }
+grep -q "^- net: keep default: other worse\. other against default: " \
 	"$T/f2/report.md" || { grep '^- net' "$T/f2/report.md"; fail "findings: the reference is best"; }
 
 # a re-run needs --force; it replaces plots/ whole (no stale plot survives), and only
