@@ -198,24 +198,20 @@ static int advise_workload(struct adv_workload *w, const struct cellsets *cs,
 	return ret;
 }
 
-int advise_run(const struct run *run, const struct judge_opts *o, struct advice *a,
-	       char *errbuf)
+/* advise - judge the groups of a->cs; on an error a is freed */
+static int advise(const struct run *run, struct advice *a, char *errbuf)
 {
+	const struct judge_opts *o = &a->o;
 	size_t i, j;
-	int ret;
+	int ret = 0;
 
-	memset(a, 0, sizeof(*a));
-	a->o = *o;
-	ret = cellsets_build(run, &a->cs);
-	if (ret)
-		return set_errno(errbuf, ret, "%s: cannot group cells", run->dir);
 	if (!a->cs.n) {
-		cellsets_free(&a->cs);
+		advise_free(a);
 		return set_err(errbuf, "%s has no finished cells to advise from", run->dir);
 	}
 	a->wl = calloc(a->cs.n, sizeof(*a->wl));
 	if (!a->wl) {
-		cellsets_free(&a->cs);
+		advise_free(a);
 		return set_errno(errbuf, -ENOMEM, "out of memory");
 	}
 	for (i = 0; !ret && i < a->cs.n; i++) {
@@ -248,6 +244,29 @@ int advise_run(const struct run *run, const struct judge_opts *o, struct advice 
 	return 0;
 }
 
+int advise_run(const struct run *run, const struct judge_opts *o, struct advice *a,
+	       char *errbuf)
+{
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	a->o = *o;
+	ret = cellsets_build(run, &a->cs);
+	if (ret)
+		return set_errno(errbuf, ret, "%s: cannot group cells", run->dir);
+	a->cs_owned = true;
+	return advise(run, a, errbuf);
+}
+
+int advise_sets(const struct run *run, const struct cellsets *cs, const struct judge_opts *o,
+		struct advice *a, char *errbuf)
+{
+	memset(a, 0, sizeof(*a));
+	a->o = *o;
+	a->cs = *cs;
+	return advise(run, a, errbuf);
+}
+
 const struct adv_cfg *adv_find(const struct advice *a, const char *workload, const char *cfg)
 {
 	size_t i, k;
@@ -265,7 +284,8 @@ const struct adv_cfg *adv_find(const struct advice *a, const char *workload, con
 void advise_free(struct advice *a)
 {
 	free(a->wl);
-	cellsets_free(&a->cs);
+	if (a->cs_owned)
+		cellsets_free(&a->cs);
 	memset(a, 0, sizeof(*a));
 }
 

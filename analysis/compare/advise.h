@@ -69,7 +69,8 @@ struct adv_workload {
 };
 
 struct advice {
-	struct cellsets cs;
+	struct cellsets cs;			/* its own (advise_run), or the caller's */
+	bool cs_owned;
 	struct adv_workload *wl;
 	size_t n;
 	struct judge_opts o;
@@ -82,6 +83,12 @@ struct advice {
  */
 int advise_run(const struct run *run, const struct judge_opts *o, struct advice *a,
 	       char *errbuf);
+/*
+ * advise_sets - the same from cell groups the caller built from run (cellsets_build) and
+ * keeps until advise_free(), which leaves them alone
+ */
+int advise_sets(const struct run *run, const struct cellsets *cs, const struct judge_opts *o,
+		struct advice *a, char *errbuf);
 void advise_free(struct advice *a);
 
 /* adv_find - the judged configuration cfg of workload (NULL: absent or the reference) */

@@ -130,19 +130,14 @@ static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 /* advice_findings - every workload's judgements (the summary has the verdicts) */
 static void advice_findings(struct report_ctx *r)
 {
-	struct judge_opts jo;
-	struct advice a;
-	char err[ERRBUF_LEN];
 	size_t i;
 
-	judge_opts_default(&jo);
-	if (advise_run(r->run, &jo, &a, err)) {
-		doc_li(&r->doc, "no advice: %s", err);
+	if (r->adv_ret) {
+		doc_li(&r->doc, "no advice: %s", r->adv_err);
 		return;
 	}
-	for (i = 0; i < a.n; i++)
-		advice_finding(r, &a.wl[i]);
-	advise_free(&a);
+	for (i = 0; i < r->adv.n; i++)
+		advice_finding(r, &r->adv.wl[i]);
 }
 
 /* A configuration ranked by its worst worker pool's wakeup p99. */

@@ -309,26 +309,21 @@ void summary_write(struct report_ctx *r)
 	static const char *const hdr[] = { "workload", "config", "drives",
 		"softirq, inline: wait p50 / p99 (n)", "softirq, in ksoftirqd",
 		"napi thread", "workqueue, all pools", "workqueue / softirq p99" };
+	const struct advice *a = r->adv_ret ? NULL : &r->adv;
 	const char *wl[64];
-	struct judge_opts jo;
-	struct advice a;
-	char err[ERRBUF_LEN];
 	size_t w, n, i;
-	int ret;
 
 	doc_h_id(&r->doc, 2, "summary", "Summary: softirq versus workqueue, per workload");
 	n = report_workloads(r, wl, ARRAY_SIZE(wl));
-	judge_opts_default(&jo);
-	ret = advise_run(r->run, &jo, &a, err);
 	/* the answers, with the plot beside them (HTML) or after them; then the table */
 	doc_div(&r->doc, "answer");
 	doc_div(&r->doc, "text");
-	if (ret)
-		doc_li(&r->doc, "no advice: %s", err);
-	for (w = 0; !ret && w < n; w++)
-		for (i = 0; i < a.n; i++)
-			if (!strcmp(a.wl[i].workload, wl[w]))
-				answer(r, &a, &a.wl[i]);
+	if (!a)
+		doc_li(&r->doc, "no advice: %s", r->adv_err);
+	for (w = 0; a && w < n; w++)
+		for (i = 0; i < a->n; i++)
+			if (!strcmp(a->wl[i].workload, wl[w]))
+				answer(r, a, &a->wl[i]);
 	doc_div_end(&r->doc);
 	if (r->o->plots && !r->err)
 		summary_plot(r, wl, n);
@@ -342,8 +337,6 @@ void summary_write(struct report_ctx *r)
 	      "waits; (bg): workqueue items of a workload that drives none, the machine's own.");
 	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
 	for (w = 0; w < n && !r->err; w++)
-		summary_rows(r, wl[w], ret ? NULL : &a);
+		summary_rows(r, wl[w], a);
 	doc_table_end(&r->doc);
-	if (!ret)
-		advise_free(&a);
 }

@@ -234,11 +234,14 @@ static void body(struct report_ctx *r)
 int report_write(const struct run *run, const struct report_opts *o, char *errbuf)
 {
 	struct report_ctx r = { .run = run, .o = o, .errbuf = errbuf };
+	struct judge_opts jo;
 	int ret, e;
 
 	ret = cellsets_build(run, &r.cs);
 	if (ret)
 		return set_errno(errbuf, ret, "%s: cannot group cells", run->dir);
+	judge_opts_default(&jo);
+	r.adv_ret = advise_sets(run, &r.cs, &jo, &r.adv, r.adv_err);
 	ret = observer_load(&r);
 	if (ret) {
 		set_errno(errbuf, ret, "%s: out of memory", run->dir);
@@ -261,6 +264,8 @@ int report_write(const struct run *run, const struct report_opts *o, char *errbu
 		ret = set_errno(errbuf, e, "%s: cannot write the report: %s", o->outdir,
 			       strerror(-e));
 out_free_sets:
+	if (!r.adv_ret)
+		advise_free(&r.adv);
 	cmp_result_free(&r.obs);
 	palette_free(&r.pal);
 	cellsets_free(&r.cs);

@@ -9,6 +9,7 @@
 #include <limits.h>
 
 #include "palette.h"
+#include "advise.h"
 #include "aggr.h"
 #include "compare.h"
 #include "csvw.h"
@@ -26,6 +27,9 @@ struct report_ctx {
 	const struct run *run;
 	const struct report_opts *o;
 	struct cellsets cs;
+	struct advice adv;		/* judged once from cs: the summary and the findings */
+	int adv_ret;			/* 0, or why there is no advice: */
+	char adv_err[ERRBUF_LEN];
 	char plotdir[PATH_MAX];
 	char tabledir[PATH_MAX];
 	struct doc doc;
