@@ -36,6 +36,9 @@ void cli_usage(FILE *f, const struct cli_command *c)
 	opts_usage(f, c->usage, c->desc, c->opts, defaults);
 	if (c->more)
 		c->more(f);
+	/* every command has its page; the options several share have theirs */
+	fprintf(f, "\nManual: docs/%s.md in the source tree (shared options: "
+		"docs/common-options.md).\n", c->name);
 	free(defaults);
 }
 

@@ -198,8 +198,8 @@ const struct cli_command cli_export = {
 	.desc =
 	"Each primary metric of a run (each workload's p99 and the p99 delay of the\n"
 	"deferred work it drives) for CI; with --against, compare's verdict on it\n"
-	"(worse = fail, better or no change = pass, cannot tell = unknown). Formats:\n"
-	"docs/export.md.",
+	"(worse = fail, better or no change = pass, cannot tell = unknown); the formats\n"
+	"are in its manual.",
 	.opts = export_opts,
 	.args_size = sizeof(struct export_args),
 	.defaults = export_defaults,

@@ -233,7 +233,7 @@ const struct cli_command cli_history = {
 	.desc =
 	"The results store: runs of many kernels and hosts, each primary metric across\n"
 	"kernels (release order, start time as tie-breaker), its change points (E-divisive\n"
-	"means with a permutation test) and the fleet view: docs/history.md.\n"
+	"means with a permutation test) and the fleet view.\n"
 	"Exit status: 0 done, 1 a regression (--regressions), 2 error.",
 	.opts = history_opts,
 	.args_size = sizeof(struct history_args),

@@ -146,7 +146,7 @@ const struct cli_command cli_tune = {
 	"waits most, then alternate the machine as it is with each candidate in phases while\n"
 	"COMMAND runs, and judge them on that work's wait and (--metric, --probe) your\n"
 	"workload's latency, block by block. Every setting is restored at the end.\n"
-	"See docs/tune.md. Needs root.",
+	"Needs root.",
 	.opts = tune_opts,
 	.args_size = sizeof(struct tune_args),
 	.defaults = tune_defaults,

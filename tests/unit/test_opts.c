@@ -288,12 +288,18 @@ static void test_help_from_the_table(void **state __unused)
 static void test_help_names_docs(void **state __unused)
 {
 	const struct cli_command *const *c;
-	char *h;
+	char *h, page[64];
 
 	for (c = cli_commands; *c; c++) {
 		h = help(*c);
 		if (strstr(h, "README"))
 			fail_msg("%s --help names the README", (*c)->name);
+		/* its own page, which exists (the tests run from the top of the tree) */
+		snprintf(page, sizeof(page), "docs/%s.md", (*c)->name);
+		if (!strstr(h, page))
+			fail_msg("%s --help does not name %s", (*c)->name, page);
+		if (access(page, R_OK))
+			fail_msg("%s --help names %s, which is missing", (*c)->name, page);
 		free(h);
 	}
 }
