@@ -126,17 +126,29 @@ void observer_section(struct report_ctx *r)
 	const struct cmp_result *o = &r->obs;
 	char p[PATH_MAX];
 	struct csvw w;
+	bool paired = false;
 	size_t i;
 	int fam, ret;
 
 	if (!r->has_obs)
 		return;
+	for (i = 0; i < o->nrows; i++)
+		paired |= o->rows[i].j.paired;
 	doc_h_id(&r->doc, 2, "capture-effect", "Capture effect");
-	doc_p(&r->doc, "Every repetition also ran untraced (a control cell: same workload, "
-	      "configuration, seed and windows, no capture), in alternating order. Each "
-	      "workload metric, traced against untraced, judged as 'deferbench compare' "
-	      "does (ratio = traced / untraced; P = primary). A primary metric worse here "
-	      "means the capture's own cost shows in the traced figures.");
+	if (paired)
+		doc_p(&r->doc, "Each segment also ran a capture-off arm: its reference "
+		      "configuration with the capture's events paused, in every block beside "
+		      "the traced arms. Each workload metric, traced against untraced, judged "
+		      "block by block as 'deferbench compare' does (ratio = traced / untraced; "
+		      "P = primary). A primary metric worse here means the capture's own cost "
+		      "shows in the traced figures.");
+	else
+		doc_p(&r->doc, "Every repetition also ran untraced (a control cell: same "
+		      "workload, configuration, seed and windows, no capture), in alternating "
+		      "order. Each workload metric, traced against untraced, judged as "
+		      "'deferbench compare' does (ratio = traced / untraced; P = primary). A "
+		      "primary metric worse here means the capture's own cost shows in the "
+		      "traced figures.");
 	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
 	for (fam = 0; fam < 2; fam++)
 		for (i = 0; i < o->nrows; i++)
