@@ -302,7 +302,7 @@ int cmd_top(int argc, char **argv)
 	pthread_mutex_init(&t.lock, NULL);
 	atomic_store(&t.group, a.group);
 	t.v = (struct top_view){ .group = a.group, .sort = a.sort, .rows = a.rows,
-				 .ns = a.table.ns, .min_count = a.table.min_count, .ncpus = (int)sysconf(_SC_NPROCESSORS_CONF), .thresh_us = thresh_us() };
+				 .table = a.table, .ncpus = (int)sysconf(_SC_NPROCESSORS_CONF), .thresh_us = thresh_us() };
 	if (pipe2(t.pipe, O_CLOEXEC | O_NONBLOCK)) {
 		err_msg("top: cannot create a pipe: %s", strerror(errno));
 		return 1;

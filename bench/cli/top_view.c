@@ -11,6 +11,7 @@
 
 #include "fmt.h"
 #include "jsonw.h"
+#include "output.h"
 #include "common.h"
 
 const char *const top_sort_names[TS_NR] = {
@@ -59,7 +60,7 @@ static double per_s(uint64_t n, const struct top_snap *s)
 static const char *lat_or_dash(const struct top_view *v, uint64_t ns, uint64_t count,
 			       char *buf, size_t len)
 {
-	return count ? fmt_lat(ns, v->ns, buf, len) : "-";
+	return count ? table_lat(ns, &v->table, buf, len) : "-";
 }
 
 static void text_header(FILE *f, const struct top_snap *s, const struct top_view *v)
@@ -81,13 +82,13 @@ static void text_wq(FILE *f, const struct top_snap *s, const struct top_view *v)
 	char b[3][24], thr[32], c[3][32], name[32];
 	size_t i, n = v->rows && v->rows < s->nwq ? v->rows : s->nwq;
 	double ival = (double)(s->end_ns - s->start_ns);
-	int w = v->ns ? 10 : 8;
+	int w = table_w(&v->table);
 
 	thr[0] = '>';
 	fmt_ns(v->thresh_us * NSEC_PER_USEC, thr + 1, sizeof(thr) - 1);
 	fprintf(f, "\nWORKQUEUES, times in %s   delay = queue_work -> execute_start; CPU = runtimes "
 		"that ended;\n      %s = ran longer than cpu_intensive_thresh_us\n",
-		v->ns ? "ns" : "us", thr);
+		table_unit(&v->table), thr);
 	/* the function and pool columns only when rows are kept apart by them */
 	fprintf(f, "%-20s ", "workqueue");
 	if (v->group != TOP_BY_WQ)
@@ -117,7 +118,7 @@ static void text_wq(FILE *f, const struct top_snap *s, const struct top_view *v)
 		fprintf(f, "... %zu more rows\n", s->nwq - n);
 	if (s->nwq && s->wq[s->nwq - 1].folded)
 		fprintf(f, "other: %u rows of fewer than %u items and none in flight (--min-count 1 "
-			"shows them)\n", s->wq[s->nwq - 1].folded, v->min_count);
+			"shows them)\n", s->wq[s->nwq - 1].folded, v->table.min_count);
 	if (s->unattributed)
 		fprintf(f, "%llu items since the start ran without a queue_work seen (queued "
 			"before it, or a flush barrier): not in the rows\n",
@@ -127,8 +128,8 @@ static void text_wq(FILE *f, const struct top_snap *s, const struct top_view *v)
 static void text_ctx(FILE *f, const struct top_snap *s, const struct top_view *v, bool sirq)
 {
 	char b[4][24], cut[32];
-	const char *unit = v->ns ? "ns" : "us";
-	int w = v->ns ? 10 : 8;
+	const char *unit = table_unit(&v->table);
+	int w = table_w(&v->table);
 	size_t i;
 
 	if (sirq)

@@ -22,8 +22,7 @@ struct top_view {
 	unsigned int rows;		/* workqueue rows shown (0: all) */
 	bool clear;			/* ANSI: clear the screen first (a terminal) */
 	bool keys;			/* the key help line (keys are read) */
-	bool ns;			/* times in whole ns (default: us, one decimal) */
-	unsigned int min_count;		/* rows of fewer items were folded (top_snap_take) */
+	struct table_opts table;	/* units; min_count: the rows top_snap_take folded */
 	/* the capture, for the header */
 	int ncpus;
 	uint64_t thresh_us;		/* cpu_intensive_thresh_us */

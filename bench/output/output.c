@@ -100,7 +100,7 @@ const char *wq_func_name(const struct result *r, const struct wq_group *g, char 
 
 static const struct table_opts table_default = { .min_count = TABLE_MIN_COUNT };
 
-const struct table_opts *table_opts_or_default(const struct table_opts *o)
+static const struct table_opts *table_opts_or_default(const struct table_opts *o)
 {
 	return o ? o : &table_default;
 }

@@ -50,7 +50,6 @@ void print_contexts(const struct result *r, FILE *f, const struct table_opts *o)
 void print_wait(const struct result *r, FILE *f, const struct table_opts *o);
 
 /* The table's times: one unit per column (o->ns: whole ns; else us, one decimal). */
-const struct table_opts *table_opts_or_default(const struct table_opts *o);
 /* table_w - the width of a time column; table_unit - "us" or "ns", for the titles */
 int table_w(const struct table_opts *o);
 const char *table_unit(const struct table_opts *o);

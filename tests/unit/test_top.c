@@ -259,7 +259,7 @@ static void test_snap_per_pool_and_json(void **state)
 static void test_snap_fold(void **state)
 {
 	struct top_view v = { .group = TOP_BY_POOL, .sort = TS_ITEMS, .ncpus = 2,
-			      .thresh_us = 10000, .min_count = 3 };
+			      .thresh_us = 10000, .table = { .min_count = 3 } };
 	const struct top_wq *w;
 	struct top_snap *t;
 	struct result r;
