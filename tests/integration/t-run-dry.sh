@@ -40,7 +40,7 @@ expect_message $T/opt "$T/opt.ini:3: [workload t] rate" $DB run --dry-run $T/opt
 
 if $DB load --list 2>/dev/null | grep -q '^net '; then
 	$DB run --dry-run bench/scenarios/default.ini > $T/d 2>&1 || fail "default.ini: $(cat $T/d)"
-	grep -q ': design alternate, 8 segments of 16 blocks, about' $T/d ||
+	grep -q ': design alternate, 8 segments of 20 blocks, about' $T/d ||
 		fail "default.ini should plan 8 alternating segments: $(head -1 $T/d)"
 	grep -q 'net--baseline--a1 .*4 phases' $T/d ||
 		fail "net's napi configurations should alternate in one segment: $(grep net-- $T/d)"
