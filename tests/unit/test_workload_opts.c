@@ -229,6 +229,47 @@ static void test_registry_tables(void **state __unused)
 	}
 }
 
+/*
+ * every primary metric fits the results' table, and each work:NAME one names a work
+ * group of its own workload (a renamed group would leave compare with nothing to judge)
+ */
+static void test_primary_names_work(void **state __unused)
+{
+	const struct workload_ops *const *r;
+	const char *const *p;
+	size_t n, i, k;
+
+	for (r = workload_registry; *r; r++) {
+		for (n = 0; (*r)->work && (*r)->work[n]; n++) {
+			assert_true((*r)->work[n]->nmember >= 1);
+			assert_true((*r)->work[n]->nmember <= WORK_MEMBERS);
+		}
+		assert_true(n <= WORK_MAX);
+		for (i = 0, p = (*r)->primary; p && *p; p++, i++) {
+			const char *name = *p + 5, *end = strchr(name, ':');
+
+			if (strncmp(*p, "work:", 5))
+				continue;
+			assert_non_null(end);
+			for (k = 0; k < n; k++)
+				if (strlen((*r)->work[k]->name) == (size_t)(end - name) &&
+				    !strncmp((*r)->work[k]->name, name, end - name))
+					break;
+			if (k == n)
+				fail_msg("%s: primary %s names no work group", (*r)->name, *p);
+		}
+		assert_true(i <= PRIMARY_MAX);
+	}
+	/* block judges its two workqueues apart: kblockd's rate hid writeback's pool */
+	r = workload_registry;
+	while (*r && strcmp((*r)->name, "block"))
+		r++;
+	assert_non_null(*r);
+	assert_string_equal((*r)->work[0]->name, "kblockd");
+	assert_string_equal((*r)->work[1]->name, "writeback");
+	assert_null((*r)->work[2]);
+}
+
 static void test_lifecycle(void **state __unused)
 {
 	struct wl_run *w = wl_new(&fake_workload);
@@ -310,6 +351,7 @@ int main(void)
 		cmocka_unit_test_setup(test_unknown_lists_options, reset_counts),
 		cmocka_unit_test_setup(test_value_round_trip, reset_counts),
 		cmocka_unit_test_setup(test_registry_tables, reset_counts),
+		cmocka_unit_test_setup(test_primary_names_work, reset_counts),
 		cmocka_unit_test_setup(test_lifecycle, reset_counts),
 		cmocka_unit_test_setup(test_failed_setup_tears_down, reset_counts),
 		cmocka_unit_test_setup(test_failed_start_stops, reset_counts),
