@@ -8,8 +8,9 @@
  *   warm-up -> capture on, windows open on the interval grid at t_w ->
  *   for each block, for each arm in the block's seeded order:
  *       phase [t, t + phase): switch (knobs of other arms back, this arm's knobs,
- *       its live workload options, capture on or off), settle until t + settle,
- *       measure until t + phase (the backend polled as in a cell)
+ *       its live workload options, capture on or off), settle until t + settle
+ *       (the [global] one, or the longer [config] settle of either side of the
+ *       switch), measure until t + phase (the backend polled as in a cell)
  *   -> stop -> every knob restored -> files -> teardown
  *
  * Phases follow an absolute schedule on CLOCK_MONOTONIC, phase and settle being
@@ -126,7 +127,7 @@ static int run_phases(struct run_state *r, struct run_cell *c, struct alt_phase 
 	const struct scenario *s = r->s;
 	const struct scn_cell *seg = c->cell;
 	uint64_t t = c->window_ns;
-	int order[SCN_MAX_ARMS], i, ret = 0;
+	int order[SCN_MAX_ARMS], i, ret = 0, prev = seg->arm[0].cfg;	/* the bring-up's */
 	bool seen[SCN_MAX_ARMS] = { false };
 	unsigned int b;
 
@@ -135,10 +136,12 @@ static int run_phases(struct run_state *r, struct run_cell *c, struct alt_phase 
 		scenario_block_order(s, seg, b, order);
 		for (i = 0; i < seg->narms; i++, t += s->phase_ns) {
 			struct alt_phase *p = &ph[(*n)++];
+			int cfg = seg->arm[order[i]].cfg;
 
 			*p = (struct alt_phase){ .block = b, .pos = i, .arm = order[i], .start = t,
-						 .settled = t + s->settle_ns,
+						 .settled = t + scenario_switch_settle(s, prev, cfg),
 						 .end = t + s->phase_ns, .status = "ok" };
+			prev = cfg;
 			if (sleep_until_or_stop(t))
 				return -EINTR;
 			run_progress_phase(r, c, b, i);

@@ -52,6 +52,17 @@ static void print_knob(FILE *f, const struct knob *k)
 	free(t);
 }
 
+/* any_settle - a configuration has a settle time of its own */
+static bool any_settle(const struct scenario *s)
+{
+	int i;
+
+	for (i = 0; i < s->ncfg; i++)
+		if (s->cfg[i].settle_ns > s->settle_ns)
+			return true;
+	return false;
+}
+
 static void print_config(FILE *f, const struct scenario *s, const struct scn_config *cf)
 {
 	int i;
@@ -65,6 +76,12 @@ static void print_config(FILE *f, const struct scenario *s, const struct scn_con
 	for (i = 0; i < cf->nloads; i++)
 		fprintf(f, "    %-34s %s (%s)\n", "load", s->wl[cf->loads[i]].name,
 			s->wl[cf->loads[i]].type);
+	if (cf->settle_ns && s->design == SCN_DESIGN_ALTERNATE) {
+		char t[32];
+
+		fprintf(f, "    %-34s %s after a switch into or out of it\n", "settle",
+			fmt_ns(scenario_switch_settle(s, -1, (int)(cf - s->cfg)), t, sizeof(t)));
+	}
 	for (i = 0; i < cf->nover; i++) {
 		char name[SCN_NAME_MAX + SCN_KEY_MAX + 8];
 
@@ -115,7 +132,8 @@ int run_print_plan(const struct run_state *r, FILE *f)
 	if (nseg) {
 		fprintf(f, "each segment: warm-up %s, ", fmt_ns(s->warmup_ns, t, sizeof(t)));
 		fprintf(f, "then phases of %s (", fmt_ns(s->phase_ns, t, sizeof(t)));
-		fprintf(f, "the first %s of each left out), ", fmt_ns(s->settle_ns, t, sizeof(t)));
+		fprintf(f, "the first %s of each left out%s), ", fmt_ns(s->settle_ns, t, sizeof(t)),
+			any_settle(s) ? ", more where a configuration says" : "");
 		fprintf(f, "intervals of %s\n", fmt_ns(s->interval_ns, t, sizeof(t)));
 	}
 	if (r->o->outdir)

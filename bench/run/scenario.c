@@ -19,6 +19,7 @@
 #include "scenario_int.h"
 #include "msg.h"
 #include "file.h"
+#include "parse.h"
 
 enum sec_kind { SEC_NONE, SEC_GLOBAL, SEC_WORKLOAD, SEC_CONFIG };
 
@@ -378,6 +379,17 @@ static int config_key(struct parse_ctx *c, const char *name, const char *value)
 			return fail(c, "[config %s]: 'load' is set twice", cf->name);
 		snprintf(cf->loads_text, sizeof(cf->loads_text), "%s", value);
 		cf->loads_line = c->line;
+		return 1;
+	}
+	if (!strcmp(name, "settle")) {
+		char e[ERRBUF_LEN];
+		uint64_t ns = 0;
+
+		if (cf->settle_ns)
+			return fail(c, "[config %s]: 'settle' is set twice", cf->name);
+		if (parse_duration_ns(value, &ns, e))	/* 0 too: leave the key out */
+			return fail(c, "[config %s] settle: %s", cf->name, e);
+		cf->settle_ns = ns;
 		return 1;
 	}
 	if (!strncmp(name, "opt.", 4))

@@ -14,7 +14,8 @@
  *                       keys are the workload's options, checked later by the workload
  *   [load NAME]         a workload run as background load, never measured on its own
  *   [config NAME]       knob assignments (knobs.h), load = NAME[, NAME],
- *                       opt.WORKLOAD.OPTION = value, description = text
+ *                       opt.WORKLOAD.OPTION = value, description = text, settle = DUR
+ *                       (alternate: left out around a switch into or out of it)
  *
  * design = cells: the matrix is every [workload] x its configs x repetitions; one entry
  * is a cell, each its own setup of the workload. design = alternate: the configurations
@@ -113,6 +114,11 @@ struct scn_config {
 	struct scn_override over[SCN_MAX_OPTS];
 	char over_wl[SCN_MAX_OPTS][SCN_NAME_MAX];	/* names until resolved */
 	int nover;
+	/*
+	 * alternate: left out after a switch into or out of this configuration when longer
+	 * than [global] settle (its knobs take longer to settle); 0 = the global one
+	 */
+	uint64_t settle_ns;
 	int line;
 };
 
@@ -243,6 +249,13 @@ int scenario_group_reference(const struct scenario *s, int w, const int *group, 
  */
 int scenario_group_arms(const struct scenario *s, int w, const int *group, int g,
 			struct scn_arm *arm);
+/*
+ * scenario_switch_settle - what a switch from configuration from to configuration to
+ * leaves out (alternate): [global] settle, or either one's own settle when longer; from
+ * or to < 0: none
+ */
+uint64_t scenario_switch_settle(const struct scenario *s, int from, int to);
+
 /*
  * scenario_block_order - the arms of block b (1-based) of segment c in run order, a
  * permutation of 0..c->narms-1 drawn from the seed: the same on every machine

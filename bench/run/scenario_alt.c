@@ -56,7 +56,9 @@ static void mark_live(struct scenario *s, const struct scn_parse_opts *o)
 
 int scn_alternate_finish(struct scenario *s, const struct scn_parse_opts *o, char *err)
 {
+	bool cfg_settle = false;
 	uint64_t g;
+	int c;
 
 	if (o->design && scn_design_parse(o->design, &s->design, err))
 		return -EINVAL;
@@ -69,6 +71,18 @@ int scn_alternate_finish(struct scenario *s, const struct scn_parse_opts *o, cha
 			       (unsigned long long)(s->settle_ns / NSEC_PER_MSEC),
 			       (unsigned long long)(s->phase_ns / NSEC_PER_MSEC));
 	g = s->settle_ns ? gcd64(s->phase_ns, s->settle_ns) : s->phase_ns;
+	for (c = 0; c < s->ncfg; c++) {
+		if (!s->cfg[c].settle_ns)
+			continue;
+		if (s->cfg[c].settle_ns >= s->phase_ns)
+			return set_err(err, "[config %s] settle (%llu ms) must be shorter than phase "
+				       "(%llu ms): the settle time is left out of each phase",
+				       s->cfg[c].name,
+				       (unsigned long long)(s->cfg[c].settle_ns / NSEC_PER_MSEC),
+				       (unsigned long long)(s->phase_ns / NSEC_PER_MSEC));
+		g = gcd64(g, s->cfg[c].settle_ns);
+		cfg_settle = true;
+	}
 	if (!s->interval_set) {
 		/* the largest interval that tiles both: every interval is in one part */
 		s->interval_ns = g;
@@ -81,13 +95,25 @@ int scn_alternate_finish(struct scenario *s, const struct scn_parse_opts *o, cha
 			       "settle, or leave it out");
 	if (s->interval_ns < CAPTURE_MIN_INTERVAL_NS || g % s->interval_ns)
 		return set_err(err, "[global] interval (%llu ms) must divide phase (%llu ms) and "
-			       "settle (%llu ms), so that every interval lies in one phase: leave "
-			       "interval out, or choose one such as %llu ms",
+			       "settle (%llu ms)%s, so that every interval lies in one phase: "
+			       "leave interval out, or choose one such as %llu ms",
 			       (unsigned long long)(s->interval_ns / NSEC_PER_MSEC),
 			       (unsigned long long)(s->phase_ns / NSEC_PER_MSEC),
 			       (unsigned long long)(s->settle_ns / NSEC_PER_MSEC),
+			       cfg_settle ? " and every [config] settle" : "",
 			       (unsigned long long)(g / NSEC_PER_MSEC));
 	return 0;
+}
+
+uint64_t scenario_switch_settle(const struct scenario *s, int from, int to)
+{
+	uint64_t t = s->settle_ns;
+
+	if (from >= 0 && s->cfg[from].settle_ns > t)
+		t = s->cfg[from].settle_ns;
+	if (to >= 0 && s->cfg[to].settle_ns > t)
+		t = s->cfg[to].settle_ns;
+	return t;
 }
 
 /* same_option - cfg a and b give workload (or load) wl the same value of key */

@@ -548,6 +548,39 @@ static void test_alternate_errors(void **state __unused)
 	/* cells keep their interval: settle and phase do not matter there */
 	assert_int_equal(parse("[global]\ninterval = 300ms\n[workload w]\ntype = tty\n"), 0);
 	assert_int_equal(s->interval_ns, 300 * NSEC_PER_MSEC);
+	/* a configuration's own settle: shorter than the phase, tiled by the interval */
+	expect_error("[global]\ndesign = alternate\nphase = 1s\n[workload w]\ntype = tty\n"
+		     "[config a]\nsettle = 1s\n", "[config a] settle (1000 ms)",
+		     "shorter than phase");
+	expect_error("[global]\ndesign = alternate\nphase = 2s\ninterval = 500ms\n"
+		     "[workload w]\ntype = tty\n[config a]\nsettle = 750ms\n",
+		     "every [config] settle", "250 ms");
+	expect_error("[global]\n[workload w]\ntype = tty\n[config a]\nsettle = 0\n",
+		     "[config a] settle", "positive");
+	expect_error("[global]\n[workload w]\ntype = tty\n[config a]\nsettle = 1s\n"
+		     "settle = 1s\n", "'settle' is set twice", NULL);
+}
+
+/*
+ * test_switch_settle - a switch leaves out [global] settle, or the longer settle of the
+ * configuration it leaves or enters; the default interval tiles every one
+ */
+static void test_switch_settle(void **state __unused)
+{
+	int a, b, c;
+
+	assert_int_equal(parse("[global]\ndesign = alternate\nphase = 2s\nsettle = 500ms\n"
+			       "[workload w]\ntype = tty\n[config a]\n[config b]\nwq.cpumask = 1\n"
+			       "settle = 1250ms\n[config c]\nsettle = 250ms\n"), 0);
+	a = scenario_cfg_index(s, "a");
+	b = scenario_cfg_index(s, "b");
+	c = scenario_cfg_index(s, "c");
+	assert_int_equal(scenario_switch_settle(s, a, a), 500 * NSEC_PER_MSEC);
+	assert_int_equal(scenario_switch_settle(s, a, b), 1250 * NSEC_PER_MSEC);
+	assert_int_equal(scenario_switch_settle(s, b, a), 1250 * NSEC_PER_MSEC);
+	assert_int_equal(scenario_switch_settle(s, a, c), 500 * NSEC_PER_MSEC);	/* shorter */
+	assert_int_equal(scenario_switch_settle(s, -1, b), 1250 * NSEC_PER_MSEC);
+	assert_int_equal(s->interval_ns, 250 * NSEC_PER_MSEC);
 }
 
 /*
@@ -602,6 +635,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_shipped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plan_alternate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alternate_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_switch_settle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_block_order, setup, teardown),
 	};
 
