@@ -174,7 +174,7 @@ static json_object *arms_json(const struct run_state *r, const struct scn_cell *
 		json_object_object_add(e, "knobs", r->arm_res ? knobs_json(cf, r->arm_res[a]) :
 				       json_object_new_object());
 		json_object_object_add(e, "options", options_json(cf, c->wl));
-		if (cf->settle_ns)	/* its own, longer than [global] settle */
+		if (cf->settle_ns)	/* its own: a switch takes it when longer than [global] */
 			json_object_object_add(e, "settle_s",
 					       json_object_new_double(cf->settle_ns / 1e9));
 		json_object_array_add(arms, e);
