@@ -6,6 +6,7 @@
 . tests/integration/lib.sh
 . tests/integration/load-lib.sh
 need_root_jq
+need_root_tracefs
 mktemp_dir D
 
 # ops_ok DIR RATE SIZE - at most what was due in the window, at least a quarter of it
@@ -32,6 +33,18 @@ run_load "$D/s" block rate=200 sync=sync_file_range size=64k -d 1s
 wait_load 0
 no_leftovers "$LOAD_PID"
 ops_ok "$D/s" 200 65536
+
+# syncfs hands the writing to the flusher: every call queues wb_workfn on the writeback
+# workqueue and waits for it (two items a call on ext4 here: writeback_inodes_sb, then
+# sync_inodes_sb), so the items are at least as many as the operations
+$DB record -o "$D/rec" -- "$DB" load block rate=100 sync=syncfs -d 2s -o "$D/f" \
+	> "$D/rec.txt" 2>&1 || { cat "$D/rec.txt"; fail "record of load block sync=syncfs failed"; }
+no_leftover_instances
+ops_ok "$D/f" 100 4096
+_wb=$(jq '[.workqueue[] | select(.workqueue == "writeback" and .function == "wb_workfn")
+	| .count] | add // 0' "$D/rec/summary.json")
+_ops=$(counter "$D/f/workload.json" ops)
+within "wb_workfn items for $_ops syncfs calls" "$_wb" "$_ops" $((4 * _ops + 100))
 
 if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
 	expect_message "$D/err" "block option 'dir': /dev/shm is on tmpfs/ramfs, where fsync does no block I/O" \
