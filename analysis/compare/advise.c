@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "msg.h"
+#include "steady.h"
 
 /* primary_keys - the reference's primary metrics (the workload's own choice) */
 static int primary_keys(struct adv_workload *w)
@@ -61,6 +62,38 @@ static int judge_cfg(const struct adv_workload *w, struct adv_cfg *c,
 			return ret;
 	}
 	return 0;
+}
+
+/*
+ * judge_steady - every arm's phases, their end against their start, one family for the
+ * workload (steady.h); w->moving counts the arms' metrics decided to move
+ */
+static int judge_steady(struct adv_workload *w, const struct judge_opts *o)
+{
+	size_t narms = w->ncfg + 1, n = narms * w->nprim, i, k;
+	struct judgement **jp = calloc(n + 1, sizeof(*jp));
+	double **d = calloc(n + 1, sizeof(*d));
+	int ret = jp && d ? 0 : -ENOMEM;
+
+	w->ref_steady.s = w->ref;
+	for (i = 0; !ret && i < narms; i++) {
+		struct adv_cfg *c = i < w->ncfg ? &w->cfg[i] : &w->ref_steady;
+
+		/* inside one phase: the threshold, never a floor between runs */
+		for (k = 0; !ret && k < w->nprim; k++) {
+			jp[i * w->nprim + k] = &c->steady[k];
+			ret = steady_judge(c->s, &w->prim[k], o->threshold, o, &c->steady[k],
+					   &d[i * w->nprim + k]);
+		}
+	}
+	ret = ret ?: judge_family(jp, d, n, o);
+	for (i = 0; !ret && i < n; i++)
+		w->moving += jp[i]->v == V_WORSE || jp[i]->v == V_BETTER;
+	for (i = 0; d && i < n; i++)
+		free(d[i]);
+	free(d);
+	free(jp);
+	return ret;
 }
 
 /* tally - a configuration's outcome and its gain over the reference */
@@ -191,6 +224,8 @@ static int advise_workload(struct adv_workload *w, const struct cellsets *cs,
 		tally(w, &w->cfg[i]);
 	if (!ret)
 		choose(w);
+	if (!ret && w->ncfg)
+		ret = judge_steady(w, o);
 	for (i = 0; d && i < n; i++)
 		free(d[i]);
 	free(d);

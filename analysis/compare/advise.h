@@ -18,6 +18,10 @@
  *   - with no candidate, the reference stays: nothing was shown to beat it.
  * Everything undecided is listed with the repetitions (blocks) that would decide it.
  *
+ * On an alternating run every arm (the reference too) is also judged against itself:
+ * the end of its phases against their start (steady.h), one more family per workload.
+ * An arm still moving inside its phases is named, with the metric, beside the answer.
+ *
  * The answer, per workload (enum adv_answer): use a configuration; keep the reference,
  * the others being worse or equivalent within the margin on every primary metric that
  * was decided, none better; keep it with the question still open (something undecided,
@@ -42,6 +46,8 @@
 struct adv_cfg {
 	const struct cellset *s;
 	struct judgement j[ADV_MAX_PRIMARY];	/* against the reference, per primary metric */
+	/* its phases' end against their start, per primary metric (steady.h) */
+	struct judgement steady[ADV_MAX_PRIMARY];
 	size_t worse, better, same, undecided;
 	double gain;		/* geometric mean of the primary ratios (< 1: faster) */
 };
@@ -63,6 +69,8 @@ struct adv_workload {
 	size_t nprim;
 	struct adv_cfg cfg[ADV_MAX_CFG];	/* every configuration but the reference */
 	size_t ncfg;
+	struct adv_cfg ref_steady;		/* the reference's steady[] (s = ref) */
+	size_t moving;				/* steady verdicts "worse" or "better" */
 	const struct adv_cfg *best;		/* NULL: keep the reference */
 	bool best_decided;			/* every primary metric of best is decided */
 	enum adv_answer answer;

@@ -112,7 +112,7 @@ void advice_verdict(const struct adv_workload *w, char *buf, size_t len)
 static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 {
 	char line[2048], one[256], name[2 * NAME_LEN + 16], verdict[512];
-	size_t k, i, off = 0;
+	size_t k, i, n, off = 0;
 
 	advice_verdict(w, verdict, sizeof(verdict));
 	for (i = 0; i < w->ncfg && off < sizeof(line); i++) {
@@ -122,6 +122,20 @@ static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 			off += (size_t)snprintf(line + off, sizeof(line) - off, "%s %s",
 						k ? "," : "", fmt_judgement(w->prim_id[k],
 						&w->cfg[i].j[k], one, sizeof(one)));
+	}
+	for (i = 0, n = 0; w->moving && i <= w->ncfg && off < sizeof(line); i++) {
+		const struct adv_cfg *c = i < w->ncfg ? &w->cfg[i] : &w->ref_steady;
+
+		for (k = 0; k < w->nprim && off < sizeof(line); k++) {
+			const struct judgement *j = &c->steady[k];
+
+			if (j->v != V_WORSE && j->v != V_BETTER)
+				continue;
+			off += (size_t)snprintf(line + off, sizeof(line) - off, "%s %s %s",
+						n++ ? "," : ". Still moving inside its phases "
+						"(last third / first third):", c->s->config,
+						fmt_judgement(w->prim_id[k], j, one, sizeof(one)));
+		}
 	}
 	doc_li(&r->doc, "%s: %s. %s", advice_name(w, name, sizeof(name)), verdict,
 	       w->ncfg ? line : "");

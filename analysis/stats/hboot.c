@@ -400,6 +400,20 @@ static double shift_stat(const double *x, uint32_t n, uint32_t *at)
 	return best;
 }
 
+void hb_side_ends(const struct hb_side *s, struct hb_side *early, struct hb_side *late)
+{
+	uint32_t i;
+
+	early->n = late->n = s->n;
+	for (i = 0; i < s->n; i++) {
+		const struct hb_rep *r = &s->rep[i];
+		uint32_t m = r->n < 2 ? 0 : r->n < 6 ? 1 : r->n / 3;
+
+		early->rep[i] = (struct hb_rep){ r->iv, m };
+		late->rep[i] = (struct hb_rep){ r->iv + (r->n - m), m };
+	}
+}
+
 double hb_level_shift(const struct hb_domain *dom, const struct hb_rep *r, double q,
 		      unsigned int iters, uint64_t seed, uint32_t *at, double *shift)
 {

@@ -105,6 +105,16 @@ void hb_ratio_free(struct hb_ratio *r);
 int hb_ratio_paired(const struct hb_domain *dom, const struct hb_side *base,
 		    const struct hb_side *new, const struct hb_opts *o, struct hb_ratio *r);
 
+/*
+ * hb_side_ends - the start and the end of each repetition of s, as two sides paired
+ * repetition by repetition: early->rep[i] is the first third of repetition i's
+ * intervals (at least one), late->rep[i] the last as many; a repetition of fewer than
+ * two intervals is empty on both. early->rep and late->rep are the caller's, s->n
+ * entries each; the intervals stay s's. hb_ratio_paired(dom, early, late) then says
+ * whether the statistic moved inside the repetitions (an arm inside its phases).
+ */
+void hb_side_ends(const struct hb_side *s, struct hb_side *early, struct hb_side *late);
+
 /* hb_variance - a side's variance components (within from a bootstrap of each repetition) */
 int hb_variance(const struct hb_domain *dom, const struct hb_side *s, const struct hb_opts *o,
 		struct hb_var *v);

@@ -206,6 +206,44 @@ static void print_answer(FILE *f, const struct adv_workload *w)
 	}
 }
 
+/* steady_arm - arm i of w for the steady judgements: its configurations, then the reference */
+static const struct adv_cfg *steady_arm(const struct adv_workload *w, size_t i)
+{
+	return i < w->ncfg ? &w->cfg[i] : &w->ref_steady;
+}
+
+/* print_steady - whether the arms held still inside their phases (steady.h) */
+static void print_steady(FILE *f, const struct adv_workload *w)
+{
+	size_t i, k, judged = 0;
+
+	for (i = 0; i <= w->ncfg; i++)
+		for (k = 0; k < w->nprim; k++)
+			judged += !isnan(steady_arm(w, i)->steady[k].p);
+	if (!judged)
+		return;
+	if (!w->moving) {
+		fprintf(f, "  inside the phases: no arm shown to move between a phase's first and "
+			"last third (%zu primary metrics x arms judged, margin %.3g%%)\n", judged,
+			steady_arm(w, 0)->steady[0].margin * 100);
+		return;
+	}
+	fprintf(f, "  still moving inside its phases (each phase's last third against its "
+		"first, block by block): these figures are of the first seconds after a switch; "
+		"a longer phase, or the configuration's own settle, measures it nearer its "
+		"steady state\n");
+	for (i = 0; i <= w->ncfg; i++)
+		for (k = 0; k < w->nprim; k++) {
+			const struct judgement *j = &steady_arm(w, i)->steady[k];
+			char id[METRIC_ID_LEN + NAME_LEN + 8];
+
+			if (j->v != V_WORSE && j->v != V_BETTER)
+				continue;
+			snprintf(id, sizeof(id), "%s %s", steady_arm(w, i)->s->config, w->prim_id[k]);
+			print_judgement(f, id, j);
+		}
+}
+
 static void print_workload(FILE *f, const struct advice *a, const struct adv_workload *w)
 {
 	size_t k, i;
@@ -232,6 +270,7 @@ static void print_workload(FILE *f, const struct advice *a, const struct adv_wor
 		if (c == w->best)
 			print_apply(f, c->s, w->ref);
 	}
+	print_steady(f, w);
 	(void)a;
 }
 
@@ -305,6 +344,17 @@ static json_object *json_judgement(const char *id, const struct judgement *j)
 	return o;
 }
 
+/* json_steady - an arm's steady judgements, late against early (steady.h) */
+static json_object *json_steady(const struct adv_workload *w, const struct adv_cfg *c)
+{
+	json_object *v = json_object_new_array();
+	size_t k;
+
+	for (k = 0; k < w->nprim; k++)
+		json_object_array_add(v, json_judgement(w->prim_id[k], &c->steady[k]));
+	return v;
+}
+
 static json_object *json_settings(const struct cellset *s)
 {
 	const struct cell *c = first_ok(s);
@@ -361,9 +411,13 @@ static json_object *json_advice(const struct run *run, const struct advice *a)
 			for (k = 0; k < w->nprim; k++)
 				json_object_array_add(v, json_judgement(w->prim_id[k], &w->cfg[c].j[k]));
 			json_object_object_add(x, "verdicts", v);
+			json_object_object_add(x, "steady", json_steady(w, &w->cfg[c]));
 			json_object_array_add(cfgs, x);
 		}
 		json_object_object_add(o, "configs", cfgs);
+		if (w->ncfg)
+			json_object_object_add(o, "reference_steady", json_steady(w, &w->ref_steady));
+		json_object_object_add(o, "moving", json_object_new_int64((int64_t)w->moving));
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(root, "workloads", arr);

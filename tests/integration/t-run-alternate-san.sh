@@ -2,7 +2,8 @@
 # t-run-alternate-san.sh - a short alternating run (tty, the unbound cpumask switched,
 # a capture-off arm), then report and advise read it back: small enough for the
 # sanitizer build (tests/run-sanitized.sh), which checks every step for memory errors;
-# t-run-alternate.sh checks the figures.
+# six blocks, the fewest a verdict (and advise's check of each arm inside its phases)
+# is reached with. t-run-alternate.sh checks the figures.
 . tests/integration/lib.sh
 need_root_tracefs
 mktemp_dir T
@@ -10,7 +11,7 @@ mask0=$(cat /sys/devices/virtual/workqueue/cpumask)
 cat > "$T/alt.ini" <<INI
 [global]
 design = alternate
-blocks = 2
+blocks = 6
 phase = 1s
 settle = 250ms
 warmup = 500ms

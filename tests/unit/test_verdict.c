@@ -62,9 +62,12 @@ struct side_buf {
 	uint64_t cnt[16 * 16][HIST_BUCKETS];
 };
 
-/* make_rep - repetition r of b: s->ivals intervals around log level lr */
+/*
+ * make_rep - repetition r of b: s->ivals intervals around log level lr, which grows by
+ * slope (log) from the first interval to the last
+ */
 static void make_rep(struct side_buf *b, const struct sim *s, unsigned int r, double lr,
-		     uint64_t *rng)
+		     double slope, uint64_t *rng)
 {
 	uint64_t dense[HIST_BUCKETS];
 	unsigned int i, k, j;
@@ -73,7 +76,8 @@ static void make_rep(struct side_buf *b, const struct sim *s, unsigned int r, do
 	b->rep[r].n = s->ivals;
 	for (i = 0; i < s->ivals; i++) {
 		struct hb_ival *x = &b->iv[r * s->ivals + i];
-		double li = lr + s->within * gauss(rng);
+		double li = lr + s->within * gauss(rng) +
+			    (s->ivals > 1 ? slope * i / (s->ivals - 1) : 0);
 
 		memset(dense, 0, sizeof(dense));
 		for (k = 0; k < s->samples; k++)
@@ -98,7 +102,7 @@ static void make_side(struct side_buf *b, const struct sim *s, double factor, ui
 	b->side.rep = b->rep;
 	b->side.n = s->reps;
 	for (r = 0; r < s->reps; r++)
-		make_rep(b, s, r, s->mu + log(factor) + s->between * gauss(rng), rng);
+		make_rep(b, s, r, s->mu + log(factor) + s->between * gauss(rng), 0, rng);
 }
 
 static struct side_buf *bufs;
@@ -153,8 +157,8 @@ static void make_paired(const struct sim *s, double factor, uint64_t *rng)
 	for (r = 0; r < s->reps; r++) {
 		double level = s->mu + s->between * gauss(rng);
 
-		make_rep(&bufs[0], s, r, level, rng);
-		make_rep(&bufs[1], s, r, level + log(factor), rng);
+		make_rep(&bufs[0], s, r, level, 0, rng);
+		make_rep(&bufs[1], s, r, level + log(factor), 0, rng);
 	}
 }
 
@@ -222,6 +226,68 @@ static void test_paired_power(void **state)
 	assert_true(paired >= 45);
 	assert_true(unpaired <= 10);
 	assert_int_equal(better, 0);
+}
+
+/* ends_claim - one side of blocks whose phases grow by growth: late against early */
+static enum claim ends_claim(const struct sim *s, double growth, uint64_t *rng)
+{
+	struct hb_rep er[16], lr[16];
+	struct hb_side early = { er, 0 }, late = { lr, 0 };
+	struct hb_opts o = { 0.9, 400, splitmix64(rng) };
+	struct hb_ratio r;
+	struct claims c;
+	unsigned int b;
+
+	bufs[0].side.rep = bufs[0].rep;
+	bufs[0].side.n = s->reps;
+	for (b = 0; b < s->reps; b++)
+		make_rep(&bufs[0], s, b, s->mu + s->between * gauss(rng), log(growth), rng);
+	hb_side_ends(&bufs[0].side, &early, &late);
+	assert_int_equal(hb_ratio_paired(&dom, &early, &late, &o, &r), 0);
+	claims_eval(r.d, r.iters, log1p(0.10), &c);
+	hb_ratio_free(&r);
+	return c.p[c.best] <= 0.05 ? c.best : CLAIM_NR;
+}
+
+/*
+ * test_side_ends - a phase's end against its start (steady.h): the first and last third
+ * of each block's intervals (one each under six, none under two); phases that grow by
+ * half from their first interval to their last are decided "worse", steady ones "no
+ * change", although the blocks' levels drift by 40%
+ */
+static void test_side_ends(void **state)
+{
+	const struct sim s = { log(50e3), 0.6, 0.40, 0.03, 16, 6, 300 };
+	struct hb_ival iv[7];
+	struct hb_rep reps[3] = { { iv, 7 }, { iv, 3 }, { iv, 1 } }, er[3], lr[3];
+	struct hb_side side = { reps, 3 }, early = { er, 0 }, late = { lr, 0 };
+	uint64_t rng = 23;
+	int i, moved = 0, still = 0, wrong = 0;
+
+	(void)state;
+	hb_side_ends(&side, &early, &late);
+	assert_int_equal(early.n, 3);
+	assert_int_equal(late.n, 3);
+	assert_ptr_equal(er[0].iv, iv);
+	assert_int_equal(er[0].n, 2);
+	assert_ptr_equal(lr[0].iv, iv + 5);
+	assert_int_equal(lr[0].n, 2);
+	assert_ptr_equal(lr[1].iv, iv + 2);
+	assert_int_equal(lr[1].n, 1);
+	assert_int_equal(er[2].n, 0);
+	assert_int_equal(lr[2].n, 0);
+	for (i = 0; i < 30; i++) {
+		enum claim g = ends_claim(&s, 1.5, &rng), f = ends_claim(&s, 1.0, &rng);
+
+		moved += g == CLAIM_WORSE;
+		still += f == CLAIM_SAME;
+		wrong += f == CLAIM_WORSE || f == CLAIM_BETTER || g == CLAIM_BETTER;
+	}
+	print_message("phase ends: grown by half %d of 30 'worse', steady %d 'no change', "
+		      "%d wrong\n", moved, still, wrong);
+	assert_true(moved >= 27);
+	assert_true(still >= 27);
+	assert_true(wrong <= 1);
 }
 
 /* the percentile of merged intervals: nearest rank over the domain */
@@ -461,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_level_shift),
 		cmocka_unit_test(test_paired_aa),
 		cmocka_unit_test(test_paired_power),
+		cmocka_unit_test(test_side_ends),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

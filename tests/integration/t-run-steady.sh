@@ -1,0 +1,87 @@
+#!/bin/sh
+# t-run-steady.sh - advise checks that each arm of an alternating run holds still inside
+# its phases (analysis/compare/steady.c): on a real segment whose delivery latencies are
+# then doubled in the last third of every phase of one arm and in the first third of the
+# other's, advise must name the first "worse" and the second "better", late against
+# early, and leave the reference alone where nothing was changed.
+. tests/integration/lib.sh
+need_root_tracefs
+command -v python3 >/dev/null || skip "needs python3 to tilt the phases"
+command -v jq >/dev/null || skip "needs jq"
+mktemp_dir T
+cat > "$T/alt.ini" <<INI
+[global]
+design = alternate
+blocks = 7
+phase = 1s
+settle = 250ms
+warmup = 500ms
+control = no
+
+[workload tty]
+type = tty
+rate = 1000
+
+[config asis]
+[config late]
+[config early]
+INI
+$DB run -o "$T/run" "$T/alt.ini" > "$T/out.txt" 2>&1 || { cat "$T/out.txt"; fail "run failed"; }
+$DB advise --json "$T/run" > "$T/adv.json" 2>"$T/adv.err" || { cat "$T/adv.err"; fail "advise failed"; }
+# every arm judged against itself on every primary metric, the reference too
+jq -e '.workloads[0] as $w | ($w.primary | length) as $n | $n > 0 and
+	($w.reference_steady | length) == $n and ([$w.configs[].steady | length] == [$n, $n]) and
+	([$w.reference_steady[], $w.configs[].steady[] | select(.p == null)] | length) == 0' \
+	"$T/adv.json" > /dev/null || { cat "$T/adv.json"; fail "advise --json lacks the steady verdicts"; }
+
+cp -r "$T/run" "$T/tilt"
+python3 - "$T/tilt/cells/tty--asis--a1" <<'PY' || fail "cannot tilt the phases"
+import csv, json, os, sys
+seg = sys.argv[1]
+wl = json.load(open(os.path.join(seg, "workload.json")))
+origin, iv = wl["interval_origin_ns"], round(wl["interval_s"] * 1e9)
+phases = [p for p in csv.DictReader(open(os.path.join(seg, "phases.csv"))) if p["status"] == "ok"]
+path = os.path.join(seg, "workload-intervals.csv")
+rows = list(csv.reader(open(path)))
+head, tilted = rows[0], 0
+col = {c: i for i, c in enumerate(head)}
+for r in rows[1:]:
+    if r[col["kind"]] != "workload" or r[col["name"]] != "delivery":
+        continue
+    t = origin + round(float(r[col["t_s"]]) * 1e9)
+    for p in phases:
+        settled, end = int(p["settled_ns"]), int(p["end_ns"])
+        if not settled <= t < end:
+            continue
+        n, pos = (end - settled) // iv, (t - settled) // iv
+        m = 1 if n < 6 else n // 3		# the ends hb_side_ends takes
+        if (p["config"] == "late" and pos >= n - m) or (p["config"] == "early" and pos < m):
+            r[col["buckets"]] = " ".join("%d:%s" % (2 * int(v), c) for v, c in
+                                         (b.split(":") for b in r[col["buckets"]].split()))
+            tilted += 1
+w = csv.writer(open(path, "w", newline=""), lineterminator="\n")
+w.writerows(rows)
+print("   tilted %d intervals of delivery" % tilted)
+assert tilted >= 12, tilted
+PY
+$DB advise "$T/tilt" > "$T/tilt.txt" 2>&1 || { cat "$T/tilt.txt"; fail "advise of the tilted run failed"; }
+$DB advise --json "$T/tilt" > "$T/tilt.json" 2>&1 || fail "advise --json of the tilted run failed"
+grep -q 'still moving inside its phases' "$T/tilt.txt" ||
+	{ cat "$T/tilt.txt"; fail "advise does not say an arm moved inside its phases"; }
+verdict() {	# verdict ARM METRIC - the steady verdict of one arm
+	jq -r --arg a "$1" --arg m "$2" '.workloads[0] |
+		([.configs[] | select(.config == $a) | .steady[]] +
+		 (if .reference == $a then .reference_steady else [] end)) |
+		.[] | select(.metric == $m) | .verdict' "$T/tilt.json"
+}
+for m in workload:delivery:p50 workload:delivery:p90; do
+	[ "$(verdict late $m)" = worse ] || { cat "$T/tilt.txt"; fail "late $m: $(verdict late $m), not worse"; }
+	[ "$(verdict early $m)" = better ] || { cat "$T/tilt.txt"; fail "early $m: $(verdict early $m), not better"; }
+	# the reference's files were not touched: the same ratio as before the tilt
+	ratio() { jq -r --arg m $m '.workloads[0].reference_steady[] | select(.metric == $m) |
+		.ratio' "$1"; }
+	[ "$(ratio "$T/tilt.json")" = "$(ratio "$T/adv.json")" ] ||
+		fail "asis $m moved from x$(ratio "$T/adv.json") to x$(ratio "$T/tilt.json") untouched"
+	echo "   $m: late worse, early better, asis x$(ratio "$T/adv.json") as before"
+done
+exit 0
