@@ -431,7 +431,8 @@ static int shipped(const char *file, bool quick, int *pairs)
  * with --design cells 19 workload x configuration pairs x 3 repetitions, each
  * workload's reference with an untraced twin (control = reference); --quick with no
  * capture-off arm, so that the lone configurations of audio and timer run as cells;
- * quick.ini 3 segments and 2 cells
+ * quick.ini 3 segments and 2 cells; aa.ini every workload of the suite in a segment of
+ * two arms; wb-nice.ini one segment of three
  */
 static void test_shipped(void **state __unused)
 {
@@ -445,6 +446,10 @@ static void test_shipped(void **state __unused)
 	assert_int_equal(shipped("bench/scenarios/default.ini", true, &pairs), 8);
 	assert_int_equal(shipped("bench/scenarios/quick.ini", false, &pairs), 5);
 	assert_int_equal(pairs, 8);
+	assert_int_equal(shipped("bench/scenarios/aa.ini", false, &pairs), 5);
+	assert_int_equal(pairs, 10);
+	assert_int_equal(shipped("bench/scenarios/wb-nice.ini", false, &pairs), 1);
+	assert_int_equal(pairs, 3);
 	cells.design = "cells";
 	p = scenario_load("bench/scenarios/default.ini", &cells, err);
 	assert_non_null(p);
