@@ -23,6 +23,7 @@ enum {
 	WL_STOPPED = 1 << 2,		/* ops->stop ran */
 	WL_TORN_DOWN = 1 << 3,		/* ops->teardown ran */
 	WL_SETUP_OK = 1 << 4,		/* ops->setup succeeded */
+	WL_MEASURING = 1 << 5,		/* wl_measure_begin ran: the window is open */
 };
 
 struct wl_run *wl_new(const struct workload_ops *ops)
@@ -147,14 +148,17 @@ void wl_stop(struct wl_run *w)
 }
 
 /*
- * wl_measure_from - the store comes first: an operation is decided on when it is due,
+ * wl_measure_at, wl_measure_begin, wl_measure_from - the store comes first: an operation is decided on when it is due,
  * and t_ns is now or later, so operations due from t_ns on are decided after the store
  * and see it. (Were this thread preempted between its clock read and the store, those
  * due in between would be left out: never counted twice, and tty and net, where two
  * threads count one operation, let one thread decide for both.) The hook runs at t_ns,
  * in this thread: cyclictest must be forked by the thread that started the run.
+ * Several windows that must start at one instant (a segment's workload and its loads,
+ * on the interval grid) are all set before any begins: a hook that takes milliseconds
+ * (netbg reads its drop counters) would otherwise open the next window late.
  */
-int wl_measure_from(struct wl_run *w, uint64_t t_ns)
+int wl_measure_at(struct wl_run *w, uint64_t t_ns)
 {
 	uint64_t now;
 
@@ -171,11 +175,31 @@ int wl_measure_from(struct wl_run *w, uint64_t t_ns)
 	if (t_ns < now)
 		t_ns = now;
 	__atomic_store_n(&w->window_ns, t_ns, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int wl_measure_begin(struct wl_run *w)
+{
+	uint64_t t_ns = wl_window(w);
+
+	if (!(w->state & WL_STARTED) || (w->state & (WL_STOPPED | WL_MEASURING)) ||
+	    t_ns == WL_MEASURE_LATER || !t_ns)
+		return -EINVAL;			/* no window set, begun already, or stopped */
+	w->state |= WL_MEASURING;
 	while (now_ns() < t_ns)
 		sleep_until_abs(t_ns);		/* -EINTR: a signal; sleep on */
 	if (w->ops->measure)
 		w->ops->measure(w);
 	return wl_error(w) ? __atomic_load_n(&w->err, __ATOMIC_ACQUIRE) : 0;
+}
+
+int wl_measure_from(struct wl_run *w, uint64_t t_ns)
+{
+	int ret = wl_measure_at(w, t_ns);
+
+	if (ret || t_ns == WL_MEASURE_LATER)
+		return ret;
+	return wl_measure_begin(w);
 }
 
 void wl_window_bounds(const struct wl_run *w, uint64_t *from, uint64_t *until)

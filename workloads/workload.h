@@ -259,6 +259,14 @@ void wl_rate(struct wl_run *w, int counter, double asked);
  * says why) if opening failed.
  */
 int wl_measure_from(struct wl_run *w, uint64_t t_ns);
+/*
+ * wl_measure_from in two steps, for windows that must open at one instant together:
+ * wl_measure_at sets the window (as wl_measure_from; returns at once), wl_measure_begin
+ * waits for its start and runs the workload's measure hook (once; -EINVAL without a
+ * window set). Set every window first, then begin each.
+ */
+int wl_measure_at(struct wl_run *w, uint64_t t_ns);
+int wl_measure_begin(struct wl_run *w);
 /* wl_window - the window's start as recording sites see it (one relaxed load) */
 static inline uint64_t wl_window(const struct wl_run *w)
 {

@@ -220,20 +220,24 @@ static int engine_start_load(struct run_cell *c, char *err)
 }
 
 /*
- * open_window - w records from at (0: now) on; a probe that failed to start fails the
- * cell
+ * window - step 'begin' (or set, at) of the window of the cell's i-th load, or of its
+ * workload (i = nloads); a probe that failed to start fails the cell
  */
-static int open_window(struct wl_run *w, const char *what, const char *name, uint64_t at,
-		       char *err)
+static int window(struct run_cell *c, int i, bool begin, uint64_t at, char *err)
 {
-	int ret = wl_measure_from(w, at ? at : now_ns());
+	struct engine_cell *e = c->priv;
+	bool load = i < e->nloads;
+	struct wl_run *w = load ? e->load[i] : e->wl;
+	const char *name = load ? w->ops->name : c->s->wl[c->cell->wl].name;
+	int ret = begin ? wl_measure_begin(w) : wl_measure_at(w, at);
 
-	if (ret && wl_error(w))
-		return set_err(err, "[%s %s] failed: %s", what, name, wl_error(w)), ret;
-	if (ret)
-		return set_err(err, "[%s %s] measurement window: %s", what, name,
-			       strerror(-ret)), ret;
-	return 0;
+	if (!ret)
+		return 0;
+	if (wl_error(w))
+		return set_err(err, "[%s %s] failed: %s", load ? "load" : "workload", name,
+			       wl_error(w)), ret;
+	return set_err(err, "[%s %s] measurement window: %s", load ? "load" : "workload", name,
+		       strerror(-ret)), ret;
 }
 
 /*
@@ -243,27 +247,27 @@ static int open_window(struct wl_run *w, const char *what, const char *name, uin
 static int engine_start_capture(struct run_cell *c, char *err)
 {
 	struct engine_cell *e = c->priv;
-	uint64_t at = 0, iv = c->s->interval_ns;
+	uint64_t at, iv = c->s->interval_ns;
 	int i, ret = e->cap ? capture_start(e->cap) : 0;
 
 	if (ret)
 		return set_err(err, "capture: %s", strerror(-ret)), ret;
 	e->capturing = e->cap != NULL;
 	/*
-	 * a segment: the windows open on the next multiple of the interval, where one of
-	 * the capture's aligned intervals begins, so that the workloads' intervals and the
+	 * a segment: the windows open on a multiple of the interval, where one of the
+	 * capture's aligned intervals begins, so that the workloads' intervals and the
 	 * capture's are the same and every phase (a multiple of the interval) holds whole
-	 * intervals of both
+	 * intervals of both; at least a millisecond ahead, so that every window is set
+	 * before it starts. All are set before any begins: a load's hook opening its window
+	 * (netbg reads its drop counters: milliseconds) put the workload's window 46 us to
+	 * 6 ms off the grid, and with it each phase's last interval out of its arm.
 	 */
-	if (c->cell->alt && iv)
-		at = (now_ns() / iv + 1) * iv;
-	for (i = 0; i < e->nloads; i++) {
-		ret = open_window(e->load[i], "load", e->load[i]->ops->name, at, err);
-		if (ret)
-			return ret;
-	}
-	ret = open_window(e->wl, "workload", c->s->wl[c->cell->wl].name, at, err);
-	c->window_ns = at ? at : now_ns();
+	at = c->cell->alt && iv ? ((now_ns() + NSEC_PER_MSEC) / iv + 1) * iv : now_ns();
+	for (i = 0; !ret && i <= e->nloads; i++)
+		ret = window(c, i, false, at, err);
+	for (i = 0; !ret && i <= e->nloads; i++)
+		ret = window(c, i, true, at, err);
+	c->window_ns = at;
 	return ret;
 }
 

@@ -3,7 +3,10 @@
 # its phases (analysis/compare/steady.c): on a real segment whose delivery latencies are
 # then doubled in the last third of every phase of one arm and in the first third of the
 # other's, advise must name the first "worse" and the second "better", late against
-# early, and leave the reference alone where nothing was changed.
+# early, and leave the reference alone where nothing was changed. The segment runs a
+# background load, as default.ini's hog and netbg segments do: the workload's intervals
+# must still lie on the phases' grid (a load's window used to open first and push the
+# workload's 46 us to 6 ms late, and each phase's last interval out of its arm).
 . tests/integration/lib.sh
 need_root_tracefs
 command -v python3 >/dev/null || skip "needs python3 to tilt the phases"
@@ -18,13 +21,21 @@ settle = 250ms
 warmup = 500ms
 control = no
 
+[load idle]
+type = hog
+threads = 1
+duty = 1
+
 [workload tty]
 type = tty
 rate = 1000
 
 [config asis]
+load = idle
 [config late]
+load = idle
 [config early]
+load = idle
 INI
 $DB run -o "$T/run" "$T/alt.ini" > "$T/out.txt" 2>&1 || { cat "$T/out.txt"; fail "run failed"; }
 $DB advise --json "$T/run" > "$T/adv.json" 2>"$T/adv.err" || { cat "$T/adv.err"; fail "advise failed"; }
@@ -34,6 +45,21 @@ jq -e '.workloads[0] as $w | ($w.primary | length) as $n | $n > 0 and
 	([$w.reference_steady[], $w.configs[].steady[] | select(.p == null)] | length) == 0' \
 	"$T/adv.json" > /dev/null || { cat "$T/adv.json"; fail "advise --json lacks the steady verdicts"; }
 
+# the workload's and the capture's intervals on the grid the phases start on
+seg=$T/run/cells/tty--asis--a1
+[ -f "$seg/phases.csv" ] || fail "no segment $seg"
+python3 - "$seg" <<'PY' || fail "the workload's intervals are off the phases' grid"
+import csv, json, os, sys
+seg = sys.argv[1]
+wl = json.load(open(os.path.join(seg, "workload.json")))
+cap = json.load(open(os.path.join(seg, "summary.json")))["meta"]
+iv = round(wl["interval_s"] * 1e9)
+start = int(next(csv.DictReader(open(os.path.join(seg, "phases.csv"))))["start_ns"])
+for what, origin in (("workload", wl["interval_origin_ns"]), ("capture", cap["interval_origin_ns"])):
+    off = (origin - start) % iv
+    print("   %s intervals: %d ns off the grid" % (what, off))
+    assert off == 0, "%s intervals %d ns off the phases' grid" % (what, off)
+PY
 cp -r "$T/run" "$T/tilt"
 python3 - "$T/tilt/cells/tty--asis--a1" <<'PY' || fail "cannot tilt the phases"
 import csv, json, os, sys

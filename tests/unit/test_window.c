@@ -304,6 +304,40 @@ static void test_future_start(void **state __unused)
 	wl_free(w);
 }
 
+/*
+ * two windows for one instant (a segment's workload and its load): set both, then begin
+ * each; both start at that instant whatever the first one's wait, each hook runs once
+ * at its begin, and a begin without a window set, or a second one, is refused
+ */
+static void test_measure_at_begin(void **state __unused)
+{
+	struct wl_run *a = fake_new(true), *b = fake_new(true), *whole = fake_new(false);
+	struct fake_priv *pa = a->priv, *pb = b->priv;
+	uint64_t at = now_ns() + 20 * NSEC_PER_MSEC;
+
+	assert_int_equal(wl_measure_begin(a), -EINVAL);		/* announced, not set */
+	assert_int_equal(wl_measure_begin(whole), -EINVAL);	/* the whole run: no window */
+	assert_int_equal(wl_measure_at(a, at), 0);
+	assert_int_equal(wl_measure_at(b, at), 0);
+	assert_true(now_ns() < at);				/* setting does not wait */
+	assert_int_equal(pa->measured + pb->measured, 0);
+	assert_int_equal(wl_measure_begin(a), 0);
+	assert_true(now_ns() >= at && pa->measured_at >= at);
+	assert_int_equal(wl_measure_begin(b), 0);
+	assert_int_equal(a->window_ns, at);
+	assert_int_equal(b->window_ns, at);			/* not moved by a's wait */
+	assert_int_equal(pa->measured, 1);
+	assert_int_equal(pb->measured, 1);
+	assert_int_equal(wl_measure_begin(a), -EINVAL);		/* once */
+	assert_int_equal(wl_measure_at(a, now_ns()), -EINVAL);
+	assert_int_equal(pa->measured, 1);
+	wl_stop(b);
+	assert_int_equal(wl_measure_begin(b), -EINVAL);
+	wl_free(a);
+	wl_free(b);
+	wl_free(whole);
+}
+
 /* a hook that fails is a run-time failure: returned, and in wl_error() */
 static void test_hook_failure(void **state __unused)
 {
@@ -332,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_default_whole_run),
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_future_start),
+		cmocka_unit_test(test_measure_at_begin),
 		cmocka_unit_test(test_hook_failure),
 	};
 
