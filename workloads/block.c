@@ -6,8 +6,9 @@
  * fsync drives the block-layer (kblockd) and filesystem (ext4, jbd2) deferred work, and
  * writeback's bandwidth updates (a delayed item at most every 200 ms) that nobody waits
  * for. syncfs hands the writing to the flusher: two wb_workfn items on the writeback
- * workqueue per call, which the caller waits for, so writeback's pool is on the path. Files live in <dir>/deferbench-block-<pid>-XXXXXX, removed at teardown; a
- * crashed run leaves a directory with that recognisable prefix.
+ * workqueue per call, which the caller waits for, so writeback's pool is on the path.
+ * Files live in <dir>/deferbench-block-<pid>-XXXXXX, removed at teardown; a crashed run
+ * leaves a directory with that recognisable prefix.
  */
 #include <errno.h>
 #include <fcntl.h>

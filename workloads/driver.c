@@ -148,15 +148,16 @@ void wl_stop(struct wl_run *w)
 }
 
 /*
- * wl_measure_at, wl_measure_begin, wl_measure_from - the store comes first: an
- * operation is decided on when it is due, and t_ns is now or later, so operations due
- * from t_ns on are decided after the store and see it. (Were this thread preempted between its clock read and the store, those
- * due in between would be left out: never counted twice, and tty and net, where two
- * threads count one operation, let one thread decide for both.) The hook runs at t_ns,
- * in this thread: cyclictest must be forked by the thread that started the run.
- * Several windows that must start at one instant (a segment's workload and its loads,
- * on the interval grid) are all set before any begins: a hook that takes milliseconds
- * (netbg reads its drop counters) would otherwise open the next window late.
+ * wl_measure_at, wl_measure_begin, wl_measure_from - the store comes first: an operation
+ * is decided on when it is due, and t_ns is now or later, so operations due from t_ns on
+ * are decided after the store and see it. (Were this thread preempted between its clock
+ * read and the store, those due in between would be left out: never counted twice, and
+ * tty and net, where two threads count one operation, let one thread decide for both.)
+ * The hook runs at t_ns, in this thread: cyclictest must be forked by the thread that
+ * started the run. Several windows that must start at one instant (a segment's workload
+ * and its loads, on the interval grid) are all set before any begins: a hook that takes
+ * milliseconds (netbg reads its drop counters) would otherwise open the next window
+ * late.
  */
 int wl_measure_at(struct wl_run *w, uint64_t t_ns)
 {
