@@ -99,6 +99,15 @@ int advise_sets(const struct run *run, const struct cellsets *cs, const struct j
 		struct advice *a, char *errbuf);
 void advise_free(struct advice *a);
 
+/*
+ * adv_arm - arm i of w for the steady judgements (i <= ncfg): its configurations, then
+ * the reference (ref_steady)
+ */
+static inline const struct adv_cfg *adv_arm(const struct adv_workload *w, size_t i)
+{
+	return i < w->ncfg ? &w->cfg[i] : &w->ref_steady;
+}
+
 /* adv_find - the judged configuration cfg of workload (NULL: absent or the reference) */
 const struct adv_cfg *adv_find(const struct advice *a, const char *workload, const char *cfg);
 

@@ -124,7 +124,7 @@ static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 						&w->cfg[i].j[k], one, sizeof(one)));
 	}
 	for (i = 0, n = 0; w->moving && i <= w->ncfg && off < sizeof(line); i++) {
-		const struct adv_cfg *c = i < w->ncfg ? &w->cfg[i] : &w->ref_steady;
+		const struct adv_cfg *c = adv_arm(w, i);
 
 		for (k = 0; k < w->nprim && off < sizeof(line); k++) {
 			const struct judgement *j = &c->steady[k];

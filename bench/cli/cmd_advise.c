@@ -206,12 +206,6 @@ static void print_answer(FILE *f, const struct adv_workload *w)
 	}
 }
 
-/* steady_arm - arm i of w for the steady judgements: its configurations, then the reference */
-static const struct adv_cfg *steady_arm(const struct adv_workload *w, size_t i)
-{
-	return i < w->ncfg ? &w->cfg[i] : &w->ref_steady;
-}
-
 /* print_steady - whether the arms held still inside their phases (steady.h) */
 static void print_steady(FILE *f, const struct adv_workload *w)
 {
@@ -219,13 +213,13 @@ static void print_steady(FILE *f, const struct adv_workload *w)
 
 	for (i = 0; i <= w->ncfg; i++)
 		for (k = 0; k < w->nprim; k++)
-			judged += !isnan(steady_arm(w, i)->steady[k].p);
+			judged += !isnan(adv_arm(w, i)->steady[k].p);
 	if (!judged)
 		return;
 	if (!w->moving) {
 		fprintf(f, "  inside the phases: no arm shown to move between a phase's first and "
 			"last third (%zu primary metrics x arms judged, margin %.3g%%)\n", judged,
-			steady_arm(w, 0)->steady[0].margin * 100);
+			adv_arm(w, 0)->steady[0].margin * 100);
 		return;
 	}
 	fprintf(f, "  still moving inside its phases (each phase's last third against its "
@@ -234,12 +228,12 @@ static void print_steady(FILE *f, const struct adv_workload *w)
 		"steady state\n");
 	for (i = 0; i <= w->ncfg; i++)
 		for (k = 0; k < w->nprim; k++) {
-			const struct judgement *j = &steady_arm(w, i)->steady[k];
+			const struct judgement *j = &adv_arm(w, i)->steady[k];
 			char id[METRIC_ID_LEN + NAME_LEN + 8];
 
 			if (j->v != V_WORSE && j->v != V_BETTER)
 				continue;
-			snprintf(id, sizeof(id), "%s %s", steady_arm(w, i)->s->config, w->prim_id[k]);
+			snprintf(id, sizeof(id), "%s %s", adv_arm(w, i)->s->config, w->prim_id[k]);
 			print_judgement(f, id, j);
 		}
 }
