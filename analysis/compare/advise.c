@@ -65,30 +65,50 @@ static int judge_cfg(const struct adv_workload *w, struct adv_cfg *c,
 }
 
 /*
- * judge_steady - every arm's phases, their end against their start, one family for the
- * workload (steady.h); w->moving counts the arms' metrics decided to move
+ * judge_steady - every arm's phases of every workload, their end against their start,
+ * one family for the run (steady.h); each workload's moving counts its arms' metrics
+ * decided to move
  */
-static int judge_steady(struct adv_workload *w, const struct judge_opts *o)
+static int judge_steady(struct advice *a)
 {
-	size_t narms = w->ncfg + 1, n = narms * w->nprim, i, k;
-	struct judgement **jp = calloc(n + 1, sizeof(*jp));
-	double **d = calloc(n + 1, sizeof(*d));
-	int ret = jp && d ? 0 : -ENOMEM;
+	struct judgement **jp;
+	size_t n = 0, m = 0, i, k, x;
+	double **d;
+	int ret;
 
-	w->ref_steady.s = w->ref;
-	for (i = 0; !ret && i < narms; i++) {
-		struct adv_cfg *c = i < w->ncfg ? &w->cfg[i] : &w->ref_steady;
+	for (x = 0; x < a->n; x++)
+		n += a->wl[x].ncfg ? (a->wl[x].ncfg + 1) * a->wl[x].nprim : 0;	/* + ref */
+	jp = calloc(n + 1, sizeof(*jp));
+	d = calloc(n + 1, sizeof(*d));
+	ret = jp && d ? 0 : -ENOMEM;
+	for (x = 0; !ret && x < a->n; x++) {
+		struct adv_workload *w = &a->wl[x];
 
-		/* inside one phase: the threshold, never a floor between runs */
-		for (k = 0; !ret && k < w->nprim; k++) {
-			jp[i * w->nprim + k] = &c->steady[k];
-			ret = steady_judge(c->s, &w->prim[k], o->threshold, o, &c->steady[k],
-					   &d[i * w->nprim + k]);
+		if (!w->ncfg)
+			continue;	/* nothing judged against the reference */
+		w->ref_steady.s = w->ref;
+		for (i = 0; !ret && i <= w->ncfg; i++) {
+			struct adv_cfg *c = i < w->ncfg ? &w->cfg[i] : &w->ref_steady;
+
+			/* inside one phase: the threshold, never a floor between runs */
+			for (k = 0; !ret && k < w->nprim; k++, m++) {
+				jp[m] = &c->steady[k];
+				ret = steady_judge(c->s, &w->prim[k], a->o.threshold, &a->o,
+						   &c->steady[k], &d[m]);
+			}
 		}
 	}
-	ret = ret ?: judge_family(jp, d, n, o);
-	for (i = 0; !ret && i < n; i++)
-		w->moving += jp[i]->v == V_WORSE || jp[i]->v == V_BETTER;
+	ret = ret ?: judge_family(jp, d, m, &a->o);
+	for (x = 0; !ret && x < a->n; x++) {
+		struct adv_workload *w = &a->wl[x];
+
+		for (i = 0; w->ncfg && i <= w->ncfg; i++)
+			for (k = 0; k < w->nprim; k++) {
+				enum verdict v = adv_arm(w, i)->steady[k].v;
+
+				w->moving += v == V_WORSE || v == V_BETTER;
+			}
+	}
 	for (i = 0; d && i < n; i++)
 		free(d[i]);
 	free(d);
@@ -195,12 +215,10 @@ static const struct cellset *group_ref(const struct cellsets *cs, const char *wo
 	return NULL;
 }
 
-static int advise_workload(struct adv_workload *w, const struct cellsets *cs,
-			   const struct judge_opts *o)
+/* gather - a workload's primary metrics and the configurations judged against its ref */
+static int gather(struct adv_workload *w, const struct cellsets *cs)
 {
-	struct judgement **jp = NULL;
-	double **d = NULL;
-	size_t i, k, n;
+	size_t i;
 	int ret;
 
 	ret = primary_keys(w);
@@ -208,35 +226,51 @@ static int advise_workload(struct adv_workload *w, const struct cellsets *cs,
 		if (!strcmp(cs->s[i].workload, w->workload) && &cs->s[i] != w->ref &&
 		    same_loads(&cs->s[i], w->loads))
 			w->cfg[w->ncfg++].s = &cs->s[i];
-	n = w->ncfg * w->nprim;
+	return ret;
+}
+
+/*
+ * judge_run - every configuration of every workload against its reference, one family
+ * for the run: the answers of one advise are read together, and a wrong "worse" or
+ * "better" anywhere in them changes one; Holm keeps the chance of any at alpha
+ */
+static int judge_run(struct advice *a)
+{
+	struct judgement **jp;
+	size_t n = 0, m = 0, i, k, x;
+	double **d;
+	int ret;
+
+	for (x = 0; x < a->n; x++)
+		n += a->wl[x].ncfg * a->wl[x].nprim;
 	jp = calloc(n + 1, sizeof(*jp));
 	d = calloc(n + 1, sizeof(*d));
-	if (!jp || !d)
-		ret = -ENOMEM;
-	for (i = 0; !ret && i < w->ncfg; i++) {
-		ret = judge_cfg(w, &w->cfg[i], o, d + i * w->nprim);
-		for (k = 0; k < w->nprim; k++)
-			jp[i * w->nprim + k] = &w->cfg[i].j[k];
+	ret = jp && d ? 0 : -ENOMEM;
+	for (x = 0; !ret && x < a->n; x++) {
+		struct adv_workload *w = &a->wl[x];
+
+		for (i = 0; !ret && i < w->ncfg; i++, m += w->nprim) {
+			ret = judge_cfg(w, &w->cfg[i], &a->o, d + m);
+			for (k = 0; k < w->nprim; k++)
+				jp[m + k] = &w->cfg[i].j[k];
+		}
 	}
-	/* one family per workload: every configuration's comparison with the reference */
-	ret = ret ?: judge_family(jp, d, n, o);
-	for (i = 0; !ret && i < w->ncfg; i++)
-		tally(w, &w->cfg[i]);
-	if (!ret)
-		choose(w);
-	if (!ret && w->ncfg)
-		ret = judge_steady(w, o);
+	ret = ret ?: judge_family(jp, d, n, &a->o);
+	for (x = 0; !ret && x < a->n; x++) {
+		for (i = 0; i < a->wl[x].ncfg; i++)
+			tally(&a->wl[x], &a->wl[x].cfg[i]);
+		choose(&a->wl[x]);
+	}
 	for (i = 0; d && i < n; i++)
 		free(d[i]);
 	free(d);
 	free(jp);
-	return ret;
+	return ret ?: judge_steady(a);
 }
 
 /* advise - judge the groups of a->cs; on an error a is freed */
 static int advise(const struct run *run, struct advice *a, char *errbuf)
 {
-	const struct judge_opts *o = &a->o;
 	size_t i, j;
 	int ret = 0;
 
@@ -270,8 +304,9 @@ static int advise(const struct run *run, struct advice *a, char *errbuf)
 		snprintf(w->loads, NAME_LEN, "%s", loads);
 		w->ref = group_ref(&a->cs, name, loads);
 		a->n++;
-		ret = advise_workload(w, &a->cs, o);
+		ret = gather(w, &a->cs);
 	}
+	ret = ret ?: judge_run(a);
 	if (ret) {
 		advise_free(a);
 		return set_errno(errbuf, ret, "advise: %s", strerror(-ret));

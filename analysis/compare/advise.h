@@ -3,7 +3,9 @@
  * advise.h - which configuration a machine should use, from one run: for each workload,
  * every configuration judged against the reference configuration ("default" or
  * "baseline", else the first) on the workload's primary metrics, with the engine of
- * compare (two-level bootstrap, margins, Holm over the workload's comparisons).
+ * compare (two-level bootstrap, margins, Holm over every comparison of the run: the
+ * answers of one advise are read together, and any wrong "worse" or "better" in them
+ * changes one).
  *
  * A configuration that starts a background load ([config] load = ...) sets a condition,
  * not a setting to choose: configurations are advised among those that run the same
@@ -19,7 +21,7 @@
  * Everything undecided is listed with the repetitions (blocks) that would decide it.
  *
  * On an alternating run every arm (the reference too) is also judged against itself:
- * the end of its phases against their start (steady.h), one more family per workload.
+ * the end of its phases against their start (steady.h), one more family for the run.
  * An arm still moving inside its phases is named, with the metric, beside the answer.
  *
  * The answer, per workload (enum adv_answer): use a configuration; keep the reference,

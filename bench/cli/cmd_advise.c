@@ -373,6 +373,8 @@ static json_object *json_advice(const struct run *run, const struct advice *a)
 	json_object_object_add(root, "run", json_object_new_string(run->dir));
 	json_object_object_add(root, "kernel", json_object_new_string(run->meta[RM_KERNEL]));
 	json_object_object_add(root, "alpha", json_object_new_double(1 - a->o.confidence));
+	/* what alpha holds: any wrong "worse" or "better" in the whole advice */
+	json_object_object_add(root, "family", json_object_new_string("run"));
 	json_object_object_add(root, "threshold", json_object_new_double(a->o.threshold));
 	for (i = 0; i < a->n; i++) {
 		const struct adv_workload *w = &a->wl[i];
@@ -457,7 +459,7 @@ int cmd_advise(int argc, char **argv)
 							      JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	} else {
-		printf("advice for %s (kernel %s): family-wise error %.3g per workload (Holm), "
+		printf("advice for %s (kernel %s): family-wise error %.3g per run (Holm), "
 		       "margin %.3g%%%s\n", run.dir, run.meta[RM_KERNEL], 1 - jo.confidence,
 		       jo.threshold * 100, a.noise ? " or the host's noise floor" : "");
 		for (size_t i = 0; i < adv.n; i++)

@@ -50,12 +50,15 @@ grep -q "more repetitions* of new\|no change\|worse\|better" "$T/bl.out" ||
 
 # advise: a configuration is named or the reference kept, in text and JSON alike
 "$DB" advise "$T/runA" >"$T/adv.out" 2>&1 || { cat "$T/adv.out"; fail "advise failed"; }
+grep -q '^advice for .*: family-wise error 0.05 per run (Holm)' "$T/adv.out" ||
+	{ head -1 "$T/adv.out"; fail "advise does not say what its family-wise error holds"; }
 grep -q '^tty (reference baseline; primary: workload:delivery:p99' "$T/adv.out" ||
 	{ cat "$T/adv.out"; fail "advise does not name tty's reference and primary metrics"; }
 "$DB" advise --json "$T/runA" >"$T/adv.json" 2>&1 || fail "advise --json failed"
 python3 - "$T/adv.json" <<'EOF' || fail "advise --json is not what it should be"
 import json, sys
 d = json.load(open(sys.argv[1]))
+assert d["family"] == "run" and abs(d["alpha"] - 0.05) < 1e-12, (d["family"], d["alpha"])
 w = {x["workload"]: x for x in d["workloads"]}
 assert set(w) == {"tty", "timer"}, w.keys()
 for x in w.values():

@@ -612,6 +612,52 @@ static void test_advise_load_groups(void **state)
 }
 
 /*
+ * test_advise_one_family - the answers of one advise are read together: every
+ * configuration of every workload is judged in one Holm family for the run, its k
+ * "worse"/"better" claims held to alpha/k, alpha/(k-1), ..., alpha (a family per
+ * workload gave each workload its own alpha, and an A/A of five workloads a claim in
+ * about one run in five)
+ */
+static void test_advise_one_family(void **state)
+{
+	static const char *const wls[] = { "net", "tty", NULL };
+	struct synth_opts o;
+	struct runs r = { 0 };
+	struct judge_opts jo;
+	struct advice a;
+	char err[ERRBUF_LEN];
+	size_t i, c, k, n = 0, per[2] = { 0 };
+	double lv[128];
+
+	(void)state;
+	small(&o);
+	o.workloads = wls;
+	load_pair(&r, &o, &o);
+	judge_opts_default(&jo);
+	jo.threshold = 0.001;	/* too narrow for "no change": each metric claims a side */
+	assert_int_equal(advise_run(&r.base, &jo, &a, err), 0);
+	assert_int_equal(a.n, 2);
+	for (i = 0; i < a.n; i++)
+		for (c = 0; c < a.wl[i].ncfg; c++)
+			for (k = 0; k < a.wl[i].nprim; k++) {
+				const struct judgement *j = &a.wl[i].cfg[c].j[k];
+
+				if (isnan(j->p))
+					continue;
+				assert_int_not_equal(j->claim, CLAIM_SAME);
+				assert_true(n < 128);
+				lv[n++] = j->level;
+				per[i]++;
+			}
+	assert_true(per[0] >= 2 && per[1] >= 2);
+	qsort(lv, n, sizeof(*lv), cmp_double);
+	for (i = 0; i < n; i++)
+		assert_true(fabs(lv[i] - 0.05 / (double)(n - i)) < 1e-12);
+	advise_free(&a);
+	free_pair(&r);
+}
+
+/*
  * test_advise_many_primaries - patterns that match more ids than PRIMARY_MAX (tune's
  * workload:*:p[59]0) are all judged: advise once kept the first 8 and dropped the rest
  */
@@ -661,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_noise_roundtrip),
 		cmocka_unit_test(test_advise_load_groups),
 		cmocka_unit_test(test_advise_many_primaries),
+		cmocka_unit_test(test_advise_one_family),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
