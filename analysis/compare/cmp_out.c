@@ -38,6 +38,15 @@ const char *cmp_margin(const struct judgement *j, char *buf, size_t len)
 	return buf;
 }
 
+const char *cmp_detects(const struct judgement *j, char *buf, size_t len)
+{
+	if (isnan(j->mdc))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3g%%", j->mdc * 100);
+	return buf;
+}
+
 static void counts_line(FILE *f, const char *what, const size_t *c, size_t judged)
 {
 	fprintf(f, "%s: %zu worse, %zu better, %zu no change, %zu cannot tell (%zu judged)",
@@ -111,18 +120,19 @@ static void print_narrow(const struct cmp_row *x, struct print_ctx *p)
 
 static void print_row(const struct cmp_row *x, void *ctx)
 {
-	char b[32], n[32], ra[32], ci[48], m[32];
+	char b[32], n[32], ra[32], ci[48], m[32], dt[32];
 	struct print_ctx *p = ctx;
 
 	if (!p->wide) {
 		print_narrow(x, p);
 		return;
 	}
-	fprintf(p->f, "%-10s %-16s %c %-*s %10s %10s %6s %-16s %7s %5u/%-3u %s%s%s\n",
+	fprintf(p->f, "%-10s %-16s %c %-*s %10s %10s %6s %-16s %7s %7s %5u/%-3u %s%s%s\n",
 		x->workload, x->config, x->primary ? '*' : ' ', p->w, x->id,
 		fmt_us(x->j.base, b, sizeof(b)), fmt_us(x->j.new, n, sizeof(n)),
 		fmt_ratio(x->j.ratio, ra, sizeof(ra)), cmp_interval(&x->j, ci, sizeof(ci)),
-		cmp_margin(&x->j, m, sizeof(m)), x->j.nb, x->j.nn, verdict_names[x->j.v],
+		cmp_margin(&x->j, m, sizeof(m)), cmp_detects(&x->j, dt, sizeof(dt)), x->j.nb,
+		x->j.nn, verdict_names[x->j.v],
 		x->j.v == V_INFO ? "" : ": ", x->j.v == V_INFO ? "" : x->j.why);
 }
 
@@ -189,9 +199,9 @@ void cmp_print(FILE *f, const struct cmp_ctx *c)
 		fprintf(f, "differs: %s: '%s' -> '%s'\n", r->env[i].field, r->env[i].base,
 			r->env[i].new);
 	if (p.wide) {
-		fprintf(f, "\n%-10s %-16s %c %-*s %10s %10s %6s %-16s %7s %9s  %s\n", "workload",
-			"config", 'P', p.w, "metric", "base(us)", "new(us)", "ratio", "interval",
-			"margin", "reps", "verdict");
+		fprintf(f, "\n%-10s %-16s %c %-*s %10s %10s %6s %-16s %7s %7s %9s  %s\n",
+			"workload", "config", 'P', p.w, "metric", "base(us)", "new(us)", "ratio",
+			"interval", "margin", "detects", "reps", "verdict");
 	} else {
 		if (p.w > NARROW_ID)
 			p.w = NARROW_ID;
@@ -237,6 +247,10 @@ static void md_rules(struct doc *d, const struct cmp_ctx *c)
 	       "better when below 1 / (1 + delta), no change when it lies inside both (an "
 	       "equivalence test), otherwise cannot tell, with the repetitions that would "
 	       "decide it (from the variance components).");
+	doc_li(d, "detects: the smallest change the comparison would have decided at its "
+	       "length, (1 + delta) x exp(w) - 1, w half the width of the log ratio's "
+	       "interval at the level of a no change; a change that large is decided about "
+	       "half the time, so a no change says how small a change it would have caught.");
 	doc_li(d, "delta is the threshold (%.3g%%) or, when larger, the host's noise floor "
 	       "for the metric (margin marked f): %s.", j->threshold * 100,
 	       j->noise ? j->noise->path : j->between_runs && j->threshold_given ?
@@ -299,16 +313,17 @@ static void fmt_var(const struct hb_var *v, char *buf, size_t len)
 		snprintf(buf, len, "%.2g / %.2g", v->between, v->within);
 }
 
+/* the columns of compare.md's table of metrics, one md_row each */
+static const char *const md_hdr[] = { "workload", "config", "P", "metric", "base (us)",
+	"new (us)", "ratio", "interval", "margin", "detects", "p", "level", "reps",
+	"base reps (us)", "new reps (us)", "var base", "var new", "verdict", "why" };
+
 static void md_row(const struct cmp_row *x, void *ctx)
 {
-	static const char *const hdr[] = { "workload", "config", "P", "metric", "base (us)",
-		"new (us)", "ratio", "interval", "margin", "p", "level", "reps", "base reps (us)",
-		"new reps (us)", "var base", "var new", "verdict", "why" };
-	char b[32], n[32], ra[32], ci[48], m[32], p[32], l[32], reps[32], bv[256], nv[256];
-	char vb[48], vn[48];
+	char b[32], n[32], ra[32], ci[48], m[32], dt[32], p[32], l[32], reps[32], bv[256];
+	char nv[256], vb[48], vn[48];
 	struct doc *d = ctx;
 
-	(void)hdr;
 	snprintf(p, sizeof(p), isnan(x->j.p) ? "-" : "%.3g", x->j.p);
 	snprintf(l, sizeof(l), isnan(x->j.level) ? "-" : "%.3g", x->j.level);
 	snprintf(reps, sizeof(reps), "%u / %u", x->j.nb, x->j.nn);
@@ -319,17 +334,14 @@ static void md_row(const struct cmp_row *x, void *ctx)
 	doc_row(d, (const char *const[]){ x->workload, x->config, x->primary ? "*" : "", x->id,
 		fmt_us(x->j.base, b, sizeof(b)), fmt_us(x->j.new, n, sizeof(n)),
 		fmt_ratio(x->j.ratio, ra, sizeof(ra)), cmp_interval(&x->j, ci, sizeof(ci)),
-		cmp_margin(&x->j, m, sizeof(m)), p, l, reps, bv, nv, vb, vn,
-		verdict_names[x->j.v], x->j.v == V_INFO ? "" : x->j.why }, 18);
+		cmp_margin(&x->j, m, sizeof(m)), cmp_detects(&x->j, dt, sizeof(dt)), p, l, reps,
+		bv, nv, vb, vn, verdict_names[x->j.v], x->j.v == V_INFO ? "" : x->j.why },
+		ARRAY_SIZE(md_hdr));
 }
 
 static void md_rows(struct doc *d, const struct cmp_result *r)
 {
-	static const char *const hdr[] = { "workload", "config", "P", "metric", "base (us)",
-		"new (us)", "ratio", "interval", "margin", "p", "level", "reps", "base reps (us)",
-		"new reps (us)", "var base", "var new", "verdict", "why" };
-
-	doc_table(d, hdr, ARRAY_SIZE(hdr));
+	doc_table(d, md_hdr, ARRAY_SIZE(md_hdr));
 	rows_in_order(r, md_row, d);
 	doc_table_end(d);
 }

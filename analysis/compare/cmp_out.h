@@ -23,5 +23,10 @@ int cmp_write_junit(const char *path, const struct cmp_ctx *c);
 const char *cmp_interval(const struct judgement *j, char *buf, size_t len);
 /* cmp_margin - "10%" for the threshold, "23%f" for a host noise floor, "-" */
 const char *cmp_margin(const struct judgement *j, char *buf, size_t len);
+/*
+ * cmp_detects - "14%": the smallest change the comparison would have decided at its
+ * length (judgement.mdc), so that a "no change" says what it would have caught; "-"
+ */
+const char *cmp_detects(const struct judgement *j, char *buf, size_t len);
 
 #endif

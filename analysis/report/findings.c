@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "advise.h"
+#include "cmp_out.h"
 #include "compare.h"
 #include "report_int.h"
 #include "msg.h"
@@ -32,15 +33,19 @@ static int by_med(const void *a, const void *b)
 	return (x->med > y->med) - (x->med < y->med);
 }
 
-/* fmt_judgement - "delivery p99 0.71 [0.60, 0.83]: better" */
+/*
+ * fmt_judgement - "delivery p99 0.71 [0.60, 0.83]: better (detects 24%)": the change
+ * it would have decided at this length of run, after every judged verdict
+ */
 static const char *fmt_judgement(const char *id, const struct judgement *j, char *buf,
 				 size_t len)
 {
-	char ra[32], ci[48];
+	char ra[32], ci[48], dt[48] = "";
 
-	snprintf(buf, len, "%s %s %s: %s", id, fmt_ratio(j->ratio, ra, sizeof(ra)),
-		 isnan(j->lo) ? "-" : (snprintf(ci, sizeof(ci), "[%.3g, %.3g]", j->lo, j->hi), ci),
-		 verdict_names[j->v]);
+	if (!isnan(j->mdc))
+		snprintf(dt, sizeof(dt), " (detects %.3g%%)", j->mdc * 100);
+	snprintf(buf, len, "%s %s %s: %s%s", id, fmt_ratio(j->ratio, ra, sizeof(ra)),
+		 cmp_interval(j, ci, sizeof(ci)), verdict_names[j->v], dt);
 	return buf;
 }
 

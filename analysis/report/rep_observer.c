@@ -18,7 +18,8 @@
 
 static const char *const obs_cols[] = {
 	"workload", "config", "metric", "primary", "untraced_ns", "traced_ns", "ratio",
-	"lo", "hi", "margin", "verdict", "reps_untraced", "reps_traced", "why", NULL,
+	"lo", "hi", "margin", "verdict", "reps_untraced", "reps_traced", "why", "detects",
+	NULL,
 };
 
 int observer_load(struct report_ctx *r)
@@ -93,13 +94,14 @@ static void obs_csv(struct csvw *w, const struct cmp_row *x)
 	csvw_u64(w, x->j.nb);
 	csvw_u64(w, x->j.nn);
 	csvw_str(w, x->j.why);
+	csvw_dbl(w, x->j.mdc);
 	csvw_end(w);
 }
 
 static void obs_row(struct report_ctx *r, const struct cmp_row *x)
 {
-	char b[32], n[32], ra[32], ci[48], m[32], reps[32];
-	const char *cells[11];
+	char b[32], n[32], ra[32], ci[48], m[32], dt[32], reps[32];
+	const char *cells[12];
 
 	snprintf(reps, sizeof(reps), "%u/%u", x->j.nb, x->j.nn);
 	cells[0] = x->workload;
@@ -111,8 +113,9 @@ static void obs_row(struct report_ctx *r, const struct cmp_row *x)
 	cells[6] = fmt_ratio(x->j.ratio, ra, sizeof(ra));
 	cells[7] = cmp_interval(&x->j, ci, sizeof(ci));
 	cells[8] = cmp_margin(&x->j, m, sizeof(m));
-	cells[9] = reps;
-	cells[10] = verdict_names[x->j.v];
+	cells[9] = cmp_detects(&x->j, dt, sizeof(dt));
+	cells[10] = reps;
+	cells[11] = verdict_names[x->j.v];
 	doc_row(&r->doc, cells, ARRAY_SIZE(cells));
 }
 
@@ -121,7 +124,7 @@ void observer_section(struct report_ctx *r)
 {
 	static const char *const hdr[] = {
 		"workload", "config", "P", "metric", "untraced (us)", "traced (us)",
-		"ratio", "interval", "margin", "reps", "verdict",
+		"ratio", "interval", "margin", "detects", "reps", "verdict",
 	};
 	const struct cmp_result *o = &r->obs;
 	char p[PATH_MAX];

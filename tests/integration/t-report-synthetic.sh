@@ -142,12 +142,13 @@ grep -q 'LOSSY 1/3' "$RUN/report.md" || fail "lossy figures not flagged in the t
 "$GEN" --samples 40000 --noise 0.01 --workloads net,tty --configs slow,fast,default "$T/f1" ||
 	fail "gen-run f1"
 "$DB" report --no-plots "$T/f1" >"$T/f1.out" 2>&1 || { cat "$T/f1.out"; fail "report f1"; }
-# the summary's answer; then, under Findings, each configuration metric by metric
+# the summary's answer; then, under Findings, each configuration metric by metric, each
+# verdict with the change it would have caught (detects)
 grep -q '^- net (drives softirq NET\\_RX): wait p99 in default: softirq [0-9.]* us, workqueue [0-9.]* us (background)\. Advice: use fast: better than default on 2 primary metric(s) (the most: [a-z:\\_A-Z]*p99 x0\.[56][0-9] \[[0-9.]*, [0-9.]*\]), worse on none\.$' \
 	"$T/f1/report.md" || { grep '^- net' "$T/f1/report.md"; fail "summary answer of net"; }
-grep -q '^- net: use fast: .* fast against default: workload:rtt:p99 0\.[56][0-9]* \[[0-9.]*, [0-9.]*\]: better, softirq:NET\\_RX:delay:p99 0\.[0-9]* \[[0-9.]*, [0-9.]*\]: better$' \
+grep -q '^- net: use fast: .* fast against default: workload:rtt:p99 0\.[56][0-9]* \[[0-9.]*, [0-9.]*\]: better (detects [0-9.]*%), softirq:NET\\_RX:delay:p99 0\.[0-9]* \[[0-9.]*, [0-9.]*\]: better (detects [0-9.]*%)$' \
 	"$T/f1/report.md" || { grep '^- net' "$T/f1/report.md"; fail "findings of net"; }
-grep -q '^- tty: use fast: .* fast against default: workload:delivery:p99 0\.[56][0-9]* \[[0-9.]*, [0-9.]*\]: better, ' \
+grep -q '^- tty: use fast: .* fast against default: workload:delivery:p99 0\.[56][0-9]* \[[0-9.]*, [0-9.]*\]: better (detects [0-9.]*%), ' \
 	"$T/f1/report.md" || { grep '^- tty' "$T/f1/report.md"; fail "findings of tty"; }
 "$GEN" --samples 40000 --noise 0.01 --workloads net --configs other,default "$T/f2" || fail "gen-run f2"
 "$DB" report --no-plots "$T/f2" >"$T/f2.out" 2>&1 || { cat "$T/f2.out"; fail "report f2"; }

@@ -52,6 +52,8 @@ r = {x["metric"]: x for x in rows}["workload:delivery:p50"]
 assert r["workload"] == "tty" and r["primary"] == "1", r
 assert r["reps_untraced"] == "2" and r["reps_traced"] == "2", r
 assert float(r["untraced_ns"]) > 0 and float(r["traced_ns"]) > 0, r
+# what the comparison would have caught, beside its verdict
+assert 0 < float(r["detects"]) < 100, r
 assert not any(x["metric"].startswith(("softirq:", "wq:", "wakeup:")) for x in rows)
 EOF
 grep -q 'tty--baseline--r1--control | ok (control: not traced)' $T/r/report.md ||
