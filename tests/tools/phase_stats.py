@@ -11,6 +11,13 @@ it checks rather than repeats the reader):
                           phase (position 0 starts at start_ns, inside the settle time),
                           the settle part against the kept part, and the first kept
                           interval against the kept mean
+  pairs SEG METRIC Q      how far apart a pair of measurements scatters, by how far apart
+                          in time it is taken: the capture-off arm against the reference
+                          (traced) arm of the same block, phase against phase and one
+                          interval against one interval at the same place; and, inside
+                          the reference's phases, adjacent intervals and the first half
+                          against the second (what a capture toggled inside each phase
+                          would pair). The sd of the log ratio, and 1.96 sd / sqrt(n)
   intervals FILE METRIC Q the Q-quantile of METRIC in each interval of one
                           workload-intervals.csv (deferbench load -i ... -o DIR)
 
@@ -19,7 +26,7 @@ workload metric (delivery, op, rtt, wakeup, ...: workload-intervals.csv) or a so
 vector or work function (flush_to_ldisc, NET_RX: intervals.csv, its delay). Quantiles are
 nearest-rank over the interval histograms' bucket values, as deferbench reads them.
 
-usage: phase_stats.py phases|positions SEG METRIC Q | intervals FILE METRIC Q
+usage: phase_stats.py phases|positions|pairs SEG METRIC Q | intervals FILE METRIC Q
 """
 import collections
 import csv
@@ -124,6 +131,53 @@ def cmd_positions(seg, metric, q):
             "%.2f" % (sum(left) / len(left) / mean) if left else "-", kept[0] / mean))
 
 
+def log_q(hists, q):
+    c = collections.Counter()
+    for h in hists:
+        c.update(h)
+    v = quantile(c, q)
+    return math.log(v) if v > 0 else None
+
+
+def cmd_pairs(seg, metric, q):
+    iv, phases, hist = segment(seg, metric)
+    off = {p["config"] for p in phases if p["traced"] == "0"}
+    if len(off) != 1:
+        sys.exit("phase_stats: %s has no capture-off arm (a scenario with control = "
+                 "reference)" % seg)
+    ref = off.pop()
+    kept = collections.defaultdict(dict)
+    for p in phases:
+        if p["config"] == ref:
+            kept[p["block"]][p["traced"]] = [
+                hist[t] for t in sorted(hist)
+                if int(p["settled_ns"]) <= t and t + iv <= int(p["end_ns"])]
+    d = collections.defaultdict(list)
+
+    def add(key, a, b):
+        x, y = log_q(a, q), log_q(b, q)
+        if x is not None and y is not None:
+            d[key].append(x - y)
+
+    for arms in kept.values():
+        on, no = arms.get("1"), arms.get("0")
+        if not on or not no:
+            continue
+        add("traced / off, phase against phase", on, no)
+        for a, b in zip(on, no):
+            add("traced / off, interval against interval", [a], [b])
+        for a, b in zip(on, on[1:]):
+            add("traced, adjacent intervals", [a], [b])
+        add("traced, first half / second half", on[:len(on) // 2], on[len(on) // 2:])
+    print("%s p%g, %s against %s (capture off): log ratio per pair, n, mean, sd, "
+          "1.96 sd / sqrt(n)" % (metric, q * 100, ref, ref))
+    for k, v in d.items():
+        if len(v) > 1:
+            sd = statistics.stdev(v)
+            print("  %-42s %4d %+7.3f %6.3f %6.3f" % (
+                k, len(v), statistics.mean(v), sd, 1.96 * sd / math.sqrt(len(v))))
+
+
 def cmd_intervals(path, metric, q):
     v = sorted(quantile(c, q) / 1e3 for _, c in rows_of(path, metric) if c)
     if not v:
@@ -134,7 +188,8 @@ def cmd_intervals(path, metric, q):
 
 
 def main(argv):
-    cmds = {"phases": cmd_phases, "positions": cmd_positions, "intervals": cmd_intervals}
+    cmds = {"phases": cmd_phases, "positions": cmd_positions, "pairs": cmd_pairs,
+            "intervals": cmd_intervals}
     if len(argv) != 5 or argv[1] not in cmds:
         sys.exit(__doc__.strip().splitlines()[-1])
     try:
