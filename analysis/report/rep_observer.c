@@ -45,7 +45,8 @@ int observer_load(struct report_ctx *r)
 void observer_finding(struct report_ctx *r)
 {
 	const struct cmp_result *o = &r->obs;
-	char ra[32], ci[48], m[32];
+	char ra[32], ci[48], m[32], dt[64] = "";
+	double lo = INFINITY, hi = -INFINITY;
 	size_t i, moved = 0;
 
 	if (r->run->is_record)
@@ -62,6 +63,10 @@ void observer_finding(struct report_ctx *r)
 	for (i = 0; i < o->nrows; i++) {
 		const struct cmp_row *x = &o->rows[i];
 
+		if (x->primary && !isnan(x->j.mdc)) {
+			lo = fmin(lo, x->j.mdc);
+			hi = fmax(hi, x->j.mdc);
+		}
 		if (!x->primary || (x->j.v != V_WORSE && x->j.v != V_BETTER))
 			continue;
 		moved++;
@@ -71,11 +76,14 @@ void observer_finding(struct report_ctx *r)
 		       fmt_ratio(x->j.ratio, ra, sizeof(ra)), cmp_interval(&x->j, ci, sizeof(ci)),
 		       cmp_margin(&x->j, m, sizeof(m)));
 	}
+	/* what "moved beyond its margin" could have caught at this length */
+	if (lo <= hi)
+		snprintf(dt, sizeof(dt), "; they detect %.3g-%.3g%%", lo * 100, hi * 100);
 	if (!moved)
 		doc_li(&r->doc, "capture effect: no primary workload metric moved beyond its "
-		       "margin with tracing on (%zu no change, %zu cannot tell, of %zu judged; "
+		       "margin with tracing on (%zu no change, %zu cannot tell, of %zu judged%s; "
 		       "section \"Capture effect\")", o->count[V_NO_CHANGE],
-		       o->count[V_CANNOT_TELL], o->nprimary);
+		       o->count[V_CANNOT_TELL], o->nprimary, dt);
 }
 
 static void obs_csv(struct csvw *w, const struct cmp_row *x)

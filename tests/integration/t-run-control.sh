@@ -40,6 +40,9 @@ C=$T/r/cells/tty--baseline--r1--control
 $DB report --no-plots $T/r > $T/rep.log 2>&1 || fail "report: $(cat $T/rep.log)"
 grep -q '^## Capture effect' $T/r/report.md || fail "no Capture effect section"
 grep -q '^- capture effect: ' $T/r/report.md || fail "no capture effect finding"
+# "no metric moved" says how large a move the comparisons could have seen
+grep -q '^- capture effect: \(WARNING\|no primary .*; they detect [0-9.]*-[0-9.]*%;\)' $T/r/report.md ||
+	{ grep '^- capture effect' $T/r/report.md; fail "the capture effect finding does not say what it detects"; }
 grep -q '| tty | baseline | \\\* | workload:delivery:p90 |' $T/r/report.md ||
 	fail "the capture effect table lacks tty delivery p90"
 python3 - $T/r/tables/observer.csv <<'EOF' || fail "tables/observer.csv is not what the report promises"
