@@ -64,6 +64,31 @@ static int judge_cfg(const struct adv_workload *w, struct adv_cfg *c,
 	return 0;
 }
 
+/* a family of judgements, with their bootstrap replicates, that Holm holds together */
+struct family {
+	struct judgement **j;
+	double **d;
+	size_t n;
+};
+
+static int family_alloc(struct family *f, size_t n)
+{
+	f->n = n;
+	f->j = calloc(n + 1, sizeof(*f->j));
+	f->d = calloc(n + 1, sizeof(*f->d));
+	return f->j && f->d ? 0 : -ENOMEM;
+}
+
+static void family_free(struct family *f)
+{
+	size_t i;
+
+	for (i = 0; f->d && i < f->n; i++)
+		free(f->d[i]);
+	free(f->d);
+	free(f->j);
+}
+
 /*
  * judge_steady - every arm's phases of every workload, their end against their start,
  * one family for the run (steady.h); each workload's moving counts its arms' metrics
@@ -71,16 +96,13 @@ static int judge_cfg(const struct adv_workload *w, struct adv_cfg *c,
  */
 static int judge_steady(struct advice *a)
 {
-	struct judgement **jp;
+	struct family f;
 	size_t n = 0, m = 0, i, k, x;
-	double **d;
 	int ret;
 
 	for (x = 0; x < a->n; x++)
 		n += a->wl[x].ncfg ? (a->wl[x].ncfg + 1) * a->wl[x].nprim : 0;	/* + ref */
-	jp = calloc(n + 1, sizeof(*jp));
-	d = calloc(n + 1, sizeof(*d));
-	ret = jp && d ? 0 : -ENOMEM;
+	ret = family_alloc(&f, n);
 	for (x = 0; !ret && x < a->n; x++) {
 		struct adv_workload *w = &a->wl[x];
 
@@ -92,13 +114,13 @@ static int judge_steady(struct advice *a)
 
 			/* inside one phase: the threshold, never a floor between runs */
 			for (k = 0; !ret && k < w->nprim; k++, m++) {
-				jp[m] = &c->steady[k];
+				f.j[m] = &c->steady[k];
 				ret = steady_judge(c->s, &w->prim[k], a->o.threshold, &a->o,
-						   &c->steady[k], &d[m]);
+						   &c->steady[k], &f.d[m]);
 			}
 		}
 	}
-	ret = ret ?: judge_family(jp, d, m, &a->o);
+	ret = ret ?: judge_family(f.j, f.d, m, &a->o);
 	for (x = 0; !ret && x < a->n; x++) {
 		struct adv_workload *w = &a->wl[x];
 
@@ -109,10 +131,7 @@ static int judge_steady(struct advice *a)
 				w->moving += v == V_WORSE || v == V_BETTER;
 			}
 	}
-	for (i = 0; d && i < n; i++)
-		free(d[i]);
-	free(d);
-	free(jp);
+	family_free(&f);
 	return ret;
 }
 
@@ -236,35 +255,29 @@ static int gather(struct adv_workload *w, const struct cellsets *cs)
  */
 static int judge_run(struct advice *a)
 {
-	struct judgement **jp;
+	struct family f;
 	size_t n = 0, m = 0, i, k, x;
-	double **d;
 	int ret;
 
 	for (x = 0; x < a->n; x++)
 		n += a->wl[x].ncfg * a->wl[x].nprim;
-	jp = calloc(n + 1, sizeof(*jp));
-	d = calloc(n + 1, sizeof(*d));
-	ret = jp && d ? 0 : -ENOMEM;
+	ret = family_alloc(&f, n);
 	for (x = 0; !ret && x < a->n; x++) {
 		struct adv_workload *w = &a->wl[x];
 
 		for (i = 0; !ret && i < w->ncfg; i++, m += w->nprim) {
-			ret = judge_cfg(w, &w->cfg[i], &a->o, d + m);
+			ret = judge_cfg(w, &w->cfg[i], &a->o, f.d + m);
 			for (k = 0; k < w->nprim; k++)
-				jp[m + k] = &w->cfg[i].j[k];
+				f.j[m + k] = &w->cfg[i].j[k];
 		}
 	}
-	ret = ret ?: judge_family(jp, d, n, &a->o);
+	ret = ret ?: judge_family(f.j, f.d, n, &a->o);
 	for (x = 0; !ret && x < a->n; x++) {
 		for (i = 0; i < a->wl[x].ncfg; i++)
 			tally(&a->wl[x], &a->wl[x].cfg[i]);
 		choose(&a->wl[x]);
 	}
-	for (i = 0; d && i < n; i++)
-		free(d[i]);
-	free(d);
-	free(jp);
+	family_free(&f);
 	return ret ?: judge_steady(a);
 }
 
