@@ -116,37 +116,45 @@ void advice_verdict(const struct adv_workload *w, char *buf, size_t len)
 /* advice_finding - one workload's judgements, metric by metric, as a bullet */
 static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 {
-	char line[2048], one[256], name[2 * NAME_LEN + 16], verdict[512];
-	size_t k, i, n, off = 0;
+	char one[256], name[2 * NAME_LEN + 16], verdict[512], *line = NULL;
+	size_t k, i, n, len = 0;
+	FILE *f;
 
 	advice_verdict(w, verdict, sizeof(verdict));
-	for (i = 0; i < w->ncfg && off < sizeof(line); i++) {
-		off += (size_t)snprintf(line + off, sizeof(line) - off, "%s%s against %s:",
-					i ? "; " : "", w->cfg[i].s->config, w->ref->config);
-		for (k = 0; k < w->nprim && off < sizeof(line); k++)
-			off += (size_t)snprintf(line + off, sizeof(line) - off, "%s %s",
-						k ? "," : "", fmt_judgement(w->prim_id[k],
-						&w->cfg[i].j[k], one, sizeof(one)));
+	advice_name(w, name, sizeof(name));
+	/* every verdict, however many configurations: never a cut list */
+	f = open_memstream(&line, &len);
+	if (!f) {
+		doc_li(&r->doc, "%s: %s. (out of memory for the verdicts)", name, verdict);
+		return;
 	}
-	for (i = 0, n = 0; w->moving && i <= w->ncfg && off < sizeof(line); i++) {
+	for (i = 0; i < w->ncfg; i++) {
+		fprintf(f, "%s%s against %s:", i ? "; " : "", w->cfg[i].s->config,
+			w->ref->config);
+		for (k = 0; k < w->nprim; k++)
+			fprintf(f, "%s %s", k ? "," : "", fmt_judgement(w->prim_id[k],
+				&w->cfg[i].j[k], one, sizeof(one)));
+	}
+	for (i = 0, n = 0; w->moving && i <= w->ncfg; i++) {
 		const struct adv_cfg *c = adv_arm(w, i);
 
-		for (k = 0; k < w->nprim && off < sizeof(line); k++) {
+		for (k = 0; k < w->nprim; k++) {
 			const struct judgement *j = &c->steady[k];
 
 			if (j->v != V_WORSE && j->v != V_BETTER)
 				continue;
-			off += (size_t)snprintf(line + off, sizeof(line) - off, "%s %s %s",
-						n++ ? "," : ". Still moving inside its phases "
-						"(last third / first third):", c->s->config,
-						fmt_judgement(w->prim_id[k], j, one, sizeof(one)));
+			fprintf(f, "%s %s %s", n++ ? "," : ". Still moving inside its phases "
+				"(last third / first third):", c->s->config,
+				fmt_judgement(w->prim_id[k], j, one, sizeof(one)));
 		}
 	}
-	doc_li(&r->doc, "%s: %s. %s", advice_name(w, name, sizeof(name)), verdict,
-	       w->ncfg ? line : "");
+	if (fclose(f))
+		doc_li(&r->doc, "%s: %s. (out of memory for the verdicts)", name, verdict);
+	else
+		doc_li(&r->doc, "%s: %s. %s", name, verdict, w->ncfg ? line : "");
+	free(line);
 }
 
-/* advice_findings - every workload's judgements (the summary has the verdicts) */
 static void advice_findings(struct report_ctx *r)
 {
 	size_t i;

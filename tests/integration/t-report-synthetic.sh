@@ -157,6 +157,14 @@ grep -q "^- net (drives softirq NET\\\\_RX): .* Advice: keep default: other wors
 grep -q "^- net: keep default: other worse\. other against default: " \
 	"$T/f2/report.md" || { grep '^- net' "$T/f2/report.md"; fail "findings: the reference is best"; }
 
+# thirteen configurations: every verdict of every one is listed, none cut (the line
+# was once a 2 KiB buffer, and tty's sixth configuration ended mid-word)
+"$GEN" --samples 4000 --workloads tty --configs default,c1,c2,c3,c4,c5,c6,c7,c8,c9,c10,c11,c12 \
+	"$T/f3" || fail "gen-run f3"
+"$DB" report --no-plots "$T/f3" >"$T/f3.out" 2>&1 || { cat "$T/f3.out"; fail "report f3"; }
+grep -q '^- tty: .*; c12 against default: workload:delivery:p99 [0-9.]* \[[0-9.]*, [0-9.]*\]: [a-z ]* (detects [0-9.]*%), .*(detects [0-9.]*%)$' \
+	"$T/f3/report.md" || { grep '^- tty' "$T/f3/report.md" | tail -c 300; fail "findings of 12 configurations cut"; }
+
 # a re-run needs --force; it replaces plots/ whole (no stale plot survives), and only
 # while every file in it is the earlier report's: what is not (a file of the user's,
 # one of the report's names put there by hand) refuses it and stays
