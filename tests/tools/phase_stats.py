@@ -11,8 +11,8 @@ it checks rather than repeats the reader):
                           phase (position 0 starts at start_ns, inside the settle time),
                           the settle part against the kept part, and the first kept
                           interval against the kept mean
-  pairs SEG METRIC Q      how far apart a pair of measurements scatters, by how far apart
-                          in time it is taken: the capture-off arm against the reference
+  pairs SEG METRIC Q      how much the two sides of a pair differ, by how far apart in
+                          time they are taken: the capture-off arm against the reference
                           (traced) arm of the same block, phase against phase and one
                           interval against one interval at the same place; and, inside
                           the reference's phases, adjacent intervals and the first half
