@@ -113,21 +113,12 @@ void advice_verdict(const struct adv_workload *w, char *buf, size_t len)
 	}
 }
 
-/* advice_finding - one workload's judgements, metric by metric, as a bullet */
-static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
+/* verdict_list - every verdict of w's configurations, then the arms still moving */
+static void verdict_list(FILE *f, const struct adv_workload *w)
 {
-	char one[256], name[2 * NAME_LEN + 16], verdict[512], *line = NULL;
-	size_t k, i, n, len = 0;
-	FILE *f;
+	char one[256];
+	size_t k, i, n;
 
-	advice_verdict(w, verdict, sizeof(verdict));
-	advice_name(w, name, sizeof(name));
-	/* every verdict, however many configurations: never a cut list */
-	f = open_memstream(&line, &len);
-	if (!f) {
-		doc_li(&r->doc, "%s: %s. (out of memory for the verdicts)", name, verdict);
-		return;
-	}
 	for (i = 0; i < w->ncfg; i++) {
 		fprintf(f, "%s%s against %s:", i ? "; " : "", w->cfg[i].s->config,
 			w->ref->config);
@@ -148,10 +139,26 @@ static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 				fmt_judgement(w->prim_id[k], j, one, sizeof(one)));
 		}
 	}
-	if (fclose(f))
-		doc_li(&r->doc, "%s: %s. (out of memory for the verdicts)", name, verdict);
-	else
-		doc_li(&r->doc, "%s: %s. %s", name, verdict, w->ncfg ? line : "");
+}
+
+/* advice_finding - one workload's answer and its verdicts, as a bullet */
+static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
+{
+	char name[2 * NAME_LEN + 16], verdict[512], *line = NULL;
+	size_t len = 0;
+	FILE *f = w->ncfg ? open_memstream(&line, &len) : NULL;
+
+	advice_verdict(w, verdict, sizeof(verdict));
+	/* in a memory stream, whole: a fixed buffer once cut long lists mid-word */
+	if (f) {
+		verdict_list(f, w);
+		if (fclose(f)) {
+			free(line);
+			line = NULL;
+		}
+	}
+	doc_li(&r->doc, "%s: %s. %s", advice_name(w, name, sizeof(name)), verdict,
+	       !w->ncfg ? "" : line ? line : "(out of memory for the verdicts)");
 	free(line);
 }
 
