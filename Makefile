@@ -3,7 +3,8 @@
 #   make          build ./deferbench (changes nothing on the system; says what is missing)
 #   make test     install what is missing, then unit tests and the golden outputs
 #                 everywhere, integration tests when root with tracefs
-#   make bench    install what is missing, then the default scenario (QUICK=1: one minute)
+#   make bench    install what is missing, then the default scenario (QUICK=1: one minute;
+#                 BLOCKS=N: N blocks of each segment)
 #   make perf     offline analysis speed on a large raw capture (a benchmark, not a test)
 #   make sanitize the unit tests, damaged captures through analyze and a short record +
 #                 analyze, built with AddressSanitizer + UndefinedBehaviorSanitizer in

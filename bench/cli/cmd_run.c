@@ -47,6 +47,9 @@ static const struct opt_desc run_opts[] = {
 		     "alternate: a workload's configurations switched in phases while it runs "
 		     "(one run decides between them); cells: each its own runs; default: the "
 		     "scenario's"),
+	OPT_UINT(0, "blocks", run_args, o.blocks, "N", 1, SCN_MAX_BLOCKS,
+		 "alternate: blocks of each segment, over the scenario's blocks; "
+		 "more blocks decide smaller changes (advise says how many)"),
 	OPT_CALLBACK_OPTARG(0, "until-decided", run_args, until_decided, "BUDGET", set_until,
 			    "after the planned repetitions, add some where a primary verdict is "
 			    "undecided, until all are decided or BUDGET (default 10m; the run's "
@@ -71,7 +74,7 @@ const struct cli_command cli_run = {
 	.name = "run",
 	.fn = cmd_run,
 	.summary = "run a scenario: workloads x kernel configurations x repetitions",
-	.usage = "deferbench run [-o DIR] [--quick] [--dry-run] [--design D] [--until-decided[=BUDGET] "
+	.usage = "deferbench run [-o DIR] [--quick] [--dry-run] [--design D] [--blocks N] [--until-decided[=BUDGET] "
 		 "[--against RUN]] [--store FILE] SCENARIO",
 	.desc =
 	"Run every workload of SCENARIO under each of its configurations, repetitions "
@@ -96,6 +99,9 @@ int run_parse_args(int argc, char **argv, struct run_args *a, char *errbuf)
 	a->o.scenario = argv[first];
 	if (a->against && !a->until_decided)
 		return set_err(errbuf, "--against goes with --until-decided");
+	if (a->o.blocks && a->o.quick)
+		return set_err(errbuf, "--blocks with --quick: --quick runs the scenario's "
+			       "quick_blocks; drop one of them");
 	return 0;
 }
 

@@ -68,7 +68,7 @@ static int check_knobs(struct run_state *r, char *err)
 static int run_prepare(struct run_state *r)
 {
 	struct scn_parse_opts po = { .workloads = r->be->types, .live_option = r->be->live_option,
-				     .design = r->o->design };
+				     .design = r->o->design, .blocks = r->o->blocks };
 	char err[ERRBUF_LEN] = "";
 	int ret;
 

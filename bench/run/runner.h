@@ -106,6 +106,7 @@ struct run_opts {
 	const char *store;		/* --store: add the run to this results store */
 	struct run_outcome *outcome;	/* filled when not NULL (run_scenario) */
 	const char *design;		/* --design: "alternate" or "cells" over [global] */
+	unsigned int blocks;		/* --blocks: over [global] blocks (0: the file's) */
 };
 
 /* run_adaptive - the run adds repetitions until its verdicts are decided */

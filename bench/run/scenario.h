@@ -160,6 +160,7 @@ struct scn_parse_opts {
 	/* can a workload of this type switch option key while it runs? NULL: none can */
 	bool (*live_option)(const char *type, const char *key);
 	const char *design;		/* "cells" or "alternate": overrides [global] design */
+	unsigned int blocks;		/* over [global] blocks; 0: the file's */
 };
 
 /* scenario_parse - text (the file's contents) into s; file names it in messages */

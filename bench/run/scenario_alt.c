@@ -62,6 +62,12 @@ int scn_alternate_finish(struct scenario *s, const struct scn_parse_opts *o, cha
 
 	if (o->design && scn_design_parse(o->design, &s->design, err))
 		return -EINVAL;
+	if (o->blocks && s->design != SCN_DESIGN_ALTERNATE)
+		return set_err(err, "--blocks %u is for the alternating design: this scenario "
+			       "runs as cells, %u repetitions of each (add --design alternate, "
+			       "or set repetitions in [global])", o->blocks, s->repetitions);
+	if (o->blocks)
+		s->blocks = o->blocks;
 	mark_live(s, o);
 	if (s->design != SCN_DESIGN_ALTERNATE)
 		return 0;

@@ -48,6 +48,17 @@ if $DB load --list 2>/dev/null | grep -q '^net '; then
 		fail "default.ini as cells: $(cat $T/d)"
 	grep -q ': design cells, 72 cells (3 repetitions' $T/d ||
 		fail "default.ini as cells should plan 72 cells: $(head -1 $T/d)"
+	# --blocks over the scenario's: the plan's length follows (20 blocks: about 18m)
+	$DB run --dry-run --blocks 45 bench/scenarios/default.ini > $T/d 2>&1 ||
+		fail "default.ini --blocks 45: $(cat $T/d)"
+	grep -q ': design alternate, 8 segments of 45 blocks, about 40m' $T/d ||
+		fail "--blocks 45 should plan 8 segments of 45 blocks: $(head -1 $T/d)"
+	expect_message $T/bc "--blocks 5 is for the alternating design: this scenario runs as cells" \
+		$DB run --dry-run --blocks 5 --design cells bench/scenarios/default.ini
+	expect_message $T/bq "--blocks with --quick" \
+		$DB run --dry-run --blocks 5 --quick bench/scenarios/default.ini
+	expect_message $T/b0 "--blocks: 0 is out of range [1, 200]" \
+		$DB run --dry-run --blocks 0 bench/scenarios/default.ini
 	$DB run --dry-run bench/scenarios/quick.ini > $T/d 2>&1 || fail "quick.ini: $(cat $T/d)"
 	grep -q ': design alternate, 3 segments of 3 blocks, 2 cells (1 repetition' $T/d ||
 		fail "quick.ini should plan 3 segments and 2 cells: $(head -1 $T/d)"

@@ -530,8 +530,20 @@ static void test_plan_alternate(void **state __unused)
 	assert_int_equal(parse(alt), 0);
 	ng = scenario_groups(s, w, group);
 	assert_int_equal(ng, 5);	/* base and cpu0; thr; tso; hogged; hogged-thr */
-	/* --design cells over the file */
+	/* --blocks over the file's, and the plan's blocks and length with it */
+	o.blocks = 9;
+	assert_int_equal(scenario_parse(alt, "t.ini", &o, s, err), 0);
+	assert_int_equal(s->blocks, 9);
+	assert_int_equal(scenario_plan(s, &c, &n), 0);
+	assert_int_equal(c[0].blocks, 9);
+	assert_int_equal(scenario_cell_ns(s, &c[0]), s->warmup_ns + 9 * 4 * 2 * NSEC_PER_SEC);
+	free(c);
+	/* --design cells over the file; --blocks means nothing there and is refused */
 	o.design = "cells";
+	err[0] = '\0';
+	assert_int_not_equal(scenario_parse(alt, "t.ini", &o, s, err), 0);
+	assert_non_null(strstr(err, "--blocks 9 is for the alternating design"));
+	o.blocks = 0;
 	assert_int_equal(scenario_parse(alt, "t.ini", &o, s, err), 0);
 	assert_int_equal(s->design, SCN_DESIGN_CELLS);
 }
