@@ -163,13 +163,13 @@ int adapt_more(void *ctx, const struct run_state *r, int (**add)[2], int *n)
 {
 	uint64_t budget = r->o->until_decided_ns ? r->o->until_decided_ns :
 			  r->s->until_decided_ns;
-	uint64_t cell = scenario_cell_ns(r->s, NULL) + NSEC_PER_SEC, used = now_ns() - r->t0;
+	uint64_t used = now_ns() - r->t0;
 	struct adapt *a = ctx;
 	struct adapt_add out = { 0 };
 	char err[ERRBUF_LEN], t[32], b[32];
 	size_t undecided = 0;
 	struct run run;
-	int ret, fit;
+	int ret;
 
 	*add = NULL;
 	*n = 0;
@@ -192,19 +192,12 @@ int adapt_more(void *ctx, const struct run_state *r, int (**add)[2], int *n)
 		free(out.pairs);
 		return ret;
 	}
-	fit = used < budget ? (int)((budget - used) / cell) : 0;
 	if (!out.n) {
 		if (!a->regressed)	/* a regression stops the run: said above */
 			printf("until-decided: every primary metric is decided\n");
-	} else if (!fit) {
-		printf("until-decided: %zu primary metric(s) undecided, and the budget has no "
-		       "room for another cell (%s each)\n", undecided, fmt_eta(cell, t, sizeof(t)));
-		out.n = 0;
 	} else {
-		if (out.n > fit)
-			out.n = fit;
-		printf("until-decided: %zu primary metric(s) undecided: adding %d cell(s), about "
-		       "%s\n", undecided, out.n, fmt_eta(out.n * cell, t, sizeof(t)));
+		/* the runner says what it adds within the budget: cells, or blocks */
+		printf("until-decided: %zu primary metric(s) undecided\n", undecided);
 	}
 	fflush(stdout);
 	if (!out.n) {

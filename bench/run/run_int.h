@@ -30,5 +30,7 @@ int run_cell_end(struct run_state *r, int k, const struct run_cell *c, const cha
 int run_segment(struct run_state *r, int k);
 /* run_plan_ns - the time the cells from k on will take, roughly */
 uint64_t run_plan_ns(const struct run_state *r, int k);
+/* run_cells_ns - the same for cells [from, to) */
+uint64_t run_cells_ns(const struct run_state *r, int from, int to);
 
 #endif

@@ -21,13 +21,18 @@
 static bool progress_shown;
 static uint64_t progress_logged;	/* when the last log line was printed */
 
-uint64_t run_plan_ns(const struct run_state *r, int k)
+uint64_t run_cells_ns(const struct run_state *r, int from, int to)
 {
 	uint64_t ns = 0;
 
-	for (; k < r->ncells; k++)
-		ns += scenario_cell_ns(r->s, &r->cells[k]) + CELL_OVERHEAD_NS;
+	for (; from < to; from++)
+		ns += scenario_cell_ns(r->s, &r->cells[from]) + CELL_OVERHEAD_NS;
 	return ns;
+}
+
+uint64_t run_plan_ns(const struct run_state *r, int k)
+{
+	return run_cells_ns(r, k, r->ncells);
 }
 
 /* print_knob - each target with its current value and the one the config sets */
@@ -189,6 +194,35 @@ void run_progress_phase(const struct run_state *r, const struct run_cell *c, uns
 	snprintf(what, sizeof(what), "%s block %u/%u", seg->id, b - seg->first_block + 1,
 		 seg->blocks);
 	progress(r, k, what, left + run_plan_ns(r, k + 1));
+}
+
+void run_print_added(const struct run_state *r, int from, bool cell_asked, bool block_asked,
+		     FILE *f)
+{
+	unsigned int blocks = 0;
+	int k, segs = 0, cells = 0;
+	char t[32];
+
+	for (k = from; k < r->ncells; k++) {
+		if (r->cells[k].alt) {
+			segs++;
+			blocks += r->cells[k].blocks;
+		} else {
+			cells++;
+		}
+	}
+	if (!segs && !cells) {
+		fprintf(f, "until-decided: the budget has no room for another %s\n",
+			cell_asked && block_asked ? "cell or block" : cell_asked ? "cell" : "block");
+		return;
+	}
+	fprintf(f, "until-decided: adding ");
+	if (segs)
+		fprintf(f, "%u block(s) in %d segment(s)%s", blocks, segs, cells ? " and " : "");
+	if (cells)
+		fprintf(f, "%d cell(s)", cells);
+	fprintf(f, ", about %s\n", fmt_eta(run_cells_ns(r, from, r->ncells), t, sizeof(t)));
+	fflush(f);
 }
 
 void run_progress_clear(void)

@@ -23,6 +23,13 @@ void run_progress(const struct run_state *r, int k);
  */
 void run_progress_phase(const struct run_state *r, const struct run_cell *c, unsigned int b,
 			int pos);
+/*
+ * run_print_added - what the adaptive loop's look added to the plan, cells [from, ncells):
+ * blocks in continuation segments, cells, and their time; or that the budget had no
+ * room for the cells or blocks asked for
+ */
+void run_print_added(const struct run_state *r, int from, bool cell_asked, bool block_asked,
+		     FILE *f);
 /* run_progress_clear - end the progress line before other output */
 void run_progress_clear(void);
 void run_summary(const struct run_state *r, FILE *f);

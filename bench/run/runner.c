@@ -362,12 +362,14 @@ static int segment_of(const struct run_state *r, int w, int cfg)
 /*
  * more_blocks - a continuation of segment k's group: the same arms, blocks numbered on
  * after its last, as many as asked for (pairs naming the group) within the budget left
+ * once what this look already added (ahead ns) has run
  */
-static void more_blocks(struct run_state *r, int k, int asked, struct scn_cell *out)
+static void more_blocks(struct run_state *r, int k, int asked, uint64_t ahead,
+			struct scn_cell *out)
 {
 	const struct scn_cell *seg = &r->cells[k];
 	uint64_t budget = r->o->until_decided_ns ?: r->s->until_decided_ns;
-	uint64_t used = now_ns() - r->t0, block = (uint64_t)seg->narms * r->s->phase_ns;
+	uint64_t used = now_ns() - r->t0 + ahead, block = (uint64_t)seg->narms * r->s->phase_ns;
 	unsigned int blocks = (unsigned int)asked, fit, next = 0, rep = 0;
 	int i;
 
@@ -394,12 +396,15 @@ static void more_blocks(struct run_state *r, int k, int asked, struct scn_cell *
 /*
  * more_cells - ask the adaptive loop for more cells and append them to the plan: each
  * the next repetition of its workload x configuration, or, for a configuration of a
- * segment, more blocks of its group in a new segment. Returns how many were added, or
- * -errno.
+ * segment, more blocks of its group in a new segment; what the budget has no room for
+ * is left out. Returns how many were added, or -errno.
  */
 static int more_cells(struct run_state *r)
 {
 	int (*add)[2] = NULL, n = 0, i, k, m = 0, *done, seg, *asked = NULL;
+	uint64_t budget = r->o->until_decided_ns ?: r->s->until_decided_ns;
+	uint64_t used = now_ns() - r->t0;
+	bool cell_asked = false, block_asked = false;
 	struct scn_cell *cells;
 	unsigned int rep;
 	int ret;
@@ -428,24 +433,30 @@ static int more_cells(struct run_state *r)
 		seg = segment_of(r, add[i][0], add[i][1]);
 		if (seg >= 0) {
 			asked[seg]++;
+			block_asked = true;
 			continue;
 		}
+		cell_asked = true;
 		for (rep = 0, k = 0; k < r->ncells + m; k++)
 			if (r->cells[k].wl == add[i][0] && r->cells[k].cfg == add[i][1] &&
 			    r->cells[k].rep > rep)
 				rep = r->cells[k].rep;
 		scenario_cell(r->s, &r->cells[r->ncells + m], add[i][0], add[i][1], rep + 1);
+		if (used + run_cells_ns(r, r->ncells, r->ncells + m + 1) > budget)
+			continue;	/* no room for it */
 		r->cells[r->ncells + m++].look = r->looks;
 	}
 	for (k = 0; k < r->ncells && m < n; k++) {
 		if (!asked[k])
 			continue;
-		more_blocks(r, k, asked[k], &r->cells[r->ncells + m]);
+		more_blocks(r, k, asked[k], run_cells_ns(r, r->ncells, r->ncells + m),
+			    &r->cells[r->ncells + m]);
 		if (!r->cells[r->ncells + m].blocks)
 			continue;	/* no room left in the budget */
 		r->cells[r->ncells + m++].look = r->looks;
 	}
 	r->ncells += m;
+	run_print_added(r, r->ncells - m, cell_asked, block_asked, stdout);
 	free(add);
 	free(asked);
 	return m;
