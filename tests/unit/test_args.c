@@ -252,6 +252,12 @@ static void test_messages(void **state)
 		   "--until-decided: 'soon' is not a duration");
 	EXPECT_MSG(PARSE(run_parse_args, &r, err, "run", "-o", "", "s.ini"), err,
 		   "--output: the value is empty");
+	EXPECT_MSG(PARSE(run_parse_args, &r, err, "run", "--blocks", "0", "s.ini"), err,
+		   "--blocks: 0 is out of range [1, 200]");
+	EXPECT_MSG(PARSE(run_parse_args, &r, err, "run", "--blocks", "201", "s.ini"), err,
+		   "--blocks: 201 is out of range [1, 200]");
+	EXPECT_MSG(PARSE(run_parse_args, &r, err, "run", "--blocks", "5", "--quick", "s.ini"),
+		   err, "--blocks with --quick");
 	EXPECT_MSG(PARSE(knobs_parse_args, &k, err, "knobs", "set", "-d", "0", "a=1"), err,
 		   "--duration: ");
 	EXPECT_MSG(PARSE(knobs_parse_args, &k, err, "knobs", "show", "-d", "1s"), err,
@@ -296,6 +302,8 @@ static void test_new_spellings(void **state)
 	assert_int_equal(PARSE(run_parse_args, &r, err, "run", "--until-decided=2m", "s.ini"),
 			 0);
 	assert_int_equal(r.o.until_decided_ns, 2 * 60 * NSEC_PER_SEC);
+	assert_int_equal(PARSE(run_parse_args, &r, err, "run", "--blocks", "45", "s.ini"), 0);
+	assert_int_equal(r.o.blocks, 45);
 	assert_int_equal(PARSE(knobs_parse_args, &k, err, "knobs", "set", "-d", "3s", "a=1"), 0);
 	assert_int_equal(k.verb, KNOBS_SET);
 	assert_int_equal(k.hold_ns, 3 * NSEC_PER_SEC);
