@@ -2,12 +2,14 @@
 # t-run-until-alt.sh - run --until-decided on the alternating design: after the planned
 # blocks the loop adds blocks, not cells (a continuation segment of the same group, its
 # blocks numbered on after the first's, within the budget), says so in those words, and
-# compare reads the two segments as one side of so many blocks. Every knob is back.
+# compare reads the two segments as one side of so many blocks. Every knob is back
+# (lib-knobs.sh's snapshot).
 . tests/integration/lib.sh
+. tests/integration/lib-knobs.sh
 need_root_tracefs
 command -v python3 >/dev/null || skip "needs python3 to read run.json"
 mktemp_dir T
-mask0=$(cat /sys/devices/virtual/workqueue/cpumask)
+snapshot "$T/before"
 # tty at 100 keystrokes a second: 6 blocks of 750 ms kept per arm hold about 450
 # deliveries, too few for a p99 (10 samples beyond it on each side), so the first look
 # always finds an undecided primary metric and adds blocks
@@ -29,8 +31,7 @@ wq.cpumask = 1
 INI
 $DB run --until-decided=40s -o "$T/run" "$T/u.ini" > "$T/out.txt" 2>&1 ||
 	{ cat "$T/out.txt"; fail "the adaptive run failed"; }
-[ "$(cat /sys/devices/virtual/workqueue/cpumask)" = "$mask0" ] ||
-	fail "the unbound cpumask is $(cat /sys/devices/virtual/workqueue/cpumask), not $mask0"
+same_as "$T/before"
 grep -q '^until-decided: look 1 of 4' "$T/out.txt" || { cat "$T/out.txt"; fail "no first look"; }
 grep -qE '^until-decided: adding [0-9]+ block\(s\) in 1 segment\(s\), about ' "$T/out.txt" ||
 	{ cat "$T/out.txt"; fail "the first look added no blocks, or did not say so"; }
@@ -62,4 +63,4 @@ $DB compare --wide --no-files --allow-empty "$T/run" "$T/run" > "$T/cmp.txt" 2>&
 grep -q "workload:delivery:p50 .* $blocks/$blocks " "$T/cmp.txt" ||
 	{ cat "$T/cmp.txt"; fail "compare does not read $blocks blocks per side"; }
 no_leftover_instances
-echo "   $blocks blocks in $(python3 -c "import json; print(len(json.load(open('$T/run/run.json'))['cells']))" ) segments, the cpumask back"
+echo "   $blocks blocks in $(python3 -c "import json; print(len(json.load(open('$T/run/run.json'))['cells']))" ) segments, every knob back"
