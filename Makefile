@@ -70,6 +70,9 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 # Helper programs the integration tests run (test scaffolding, never installed).
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(TOOL_SRCS))
+# The simulation harness: synthetic data through the verdict code (tests/sim/README).
+SIM_SRCS := $(wildcard tests/sim/*.c)
+SIM_BIN := $(BUILD)/tests/simulate
 # Test-only code (temporary files, synthetic result files) linked into tests and tools.
 TESTLIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/lib/*.c))
 # Library functions a unit test replaces by its own __wrap_NAME (ld --wrap=NAME):
@@ -125,6 +128,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJS) $(LIB) | check-deps check-test-
 	$(CC) $(TEST_INC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(LDFLAGS) -MMD -MP -o $@ $< \
 		$(TESTLIB_OBJS) $(LIB) $(call wraps,$*) $(shell pkg-config --libs cmocka) \
 		$(PKG_LIBS) $(LDLIBS)
+
+$(SIM_BIN): $(SIM_SRCS) tests/sim/sim.h $(LIB) | check-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_INC) -Itests/sim $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ \
+		$(SIM_SRCS) $(LIB) $(PKG_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/lib/%.o: tests/lib/%.c | check-deps
 	@mkdir -p $(dir $@)

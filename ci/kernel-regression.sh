@@ -4,9 +4,11 @@
 # Builds deferbench, runs SCENARIO (default ci/regression.ini) on the running kernel with
 # 'run --until-decided --against BASELINE' (repetitions are added only where a primary
 # verdict is still open, within BUDGET), writes the run's report, compares the run with
-# this host's stored baseline (using the baseline's noise floors) and exits with
-# compare's status:
-#   0  no primary metric worse     1  regression     2  error (build, run, input, no baseline)
+# this host's stored baseline (the runs as the unit, against the spread between runs the
+# host's calibration measured) and exits with compare's status:
+#   0  every primary metric decided, none worse     1  regression
+#   2  error (build, run, input, no baseline)     3  undecided: a primary metric could not be
+#      decided (or was not judged at all): no clean bill of health, see compare.md
 #
 # Set up a host once, on the reference kernel: SAVE_BASELINE=1 runs the scenario, stores
 # it as the baseline and calibrates the host's noise floors (CALIBRATE_RUNS runs of the
@@ -101,8 +103,9 @@ if [ -z "$base" ]; then
 	exit 0
 fi
 [ -f "$base/noise.json" ] ||
-	echo "kernel-regression: the baseline has no noise floors: margins are the threshold" \
-		"alone; calibrate with 'deferbench baseline calibrate --name $NAME $SCENARIO'" >&2
+	echo "kernel-regression: the baseline has no calibration: between two runs only a" \
+		"change beyond the uncalibrated floor (x2, x6 on p99s) is decided, nothing is" \
+		"'no change'; calibrate with 'deferbench baseline calibrate --name $NAME $SCENARIO'" >&2
 
 # shellcheck disable=SC2086
 $DB compare ${COMPARE_ARGS:-} -o "$RUN_DIR" "$base" "$RUN_DIR"
@@ -112,6 +115,7 @@ publish "$RUN_DIR"
 case $rc in
 0) echo "kernel-regression: no regression" ;;
 1) echo "kernel-regression: REGRESSION (see compare.md)" ;;
+3) echo "kernel-regression: UNDECIDED: a primary metric could not be decided (see compare.md)" ;;
 *) echo "kernel-regression: compare failed (exit $rc)" ;;
 esac
 exit $rc

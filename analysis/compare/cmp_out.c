@@ -16,7 +16,8 @@
 
 /* Verdicts in the order the outputs list them: what needs attention first. */
 static const enum verdict verdict_order[] = {
-	V_WORSE, V_BETTER, V_NO_CHANGE, V_LOSSY, V_INCOMPLETE, V_CANNOT_TELL, V_INFO,
+	V_WORSE, V_BETTER, V_HIGHER, V_LOWER, V_NO_CHANGE, V_LOSSY, V_INCOMPLETE,
+	V_CANNOT_TELL, V_INFO,
 };
 
 const char *cmp_interval(const struct judgement *j, char *buf, size_t len)
@@ -34,7 +35,7 @@ const char *cmp_margin(const struct judgement *j, char *buf, size_t len)
 		snprintf(buf, len, "-");
 	else
 		snprintf(buf, len, "%.3g%%%s", j->margin * 100,
-			 j->margin_default ? "d" : j->margin_floor ? "f" : "");
+			 j->margin_default ? "d" : j->runs_unit ? "r" : j->margin_floor ? "f" : "");
 	return buf;
 }
 
@@ -47,17 +48,22 @@ const char *cmp_detects(const struct judgement *j, char *buf, size_t len)
 	return buf;
 }
 
-static void counts_line(FILE *f, const char *what, const size_t *c, size_t judged)
+static void counts_line(FILE *f, const char *what, const size_t *c, size_t judged,
+			size_t unjudged)
 {
-	fprintf(f, "%s: %zu worse, %zu better, %zu no change, %zu cannot tell (%zu judged)",
-		what, c[V_WORSE], c[V_BETTER], c[V_NO_CHANGE], c[V_CANNOT_TELL], judged);
+	fprintf(f, "%s: %zu worse, %zu better, %zu higher, %zu lower, %zu no change, %zu cannot "
+		"tell (%zu judged", what, c[V_WORSE], c[V_BETTER], c[V_HIGHER], c[V_LOWER],
+		c[V_NO_CHANGE], c[V_CANNOT_TELL], judged);
+	if (unjudged)
+		fprintf(f, ", %zu not judged", unjudged);
+	fputc(')', f);
 }
 
 static void summary_line(FILE *f, const struct cmp_result *r)
 {
-	counts_line(f, "primary", r->count, r->nprimary);
+	counts_line(f, "primary", r->count, r->nprimary, r->unjudged);
 	fprintf(f, "; ");
-	counts_line(f, "advisory", r->advisory, r->nadvisory);
+	counts_line(f, "advisory", r->advisory, r->nadvisory, 0);
 	if (r->count[V_LOSSY] || r->count[V_INCOMPLETE])
 		fprintf(f, "; %zu lossy, %zu incomplete", r->count[V_LOSSY],
 			r->count[V_INCOMPLETE]);
@@ -136,21 +142,34 @@ static void print_row(const struct cmp_row *x, void *ctx)
 		x->j.v == V_INFO ? "" : ": ", x->j.v == V_INFO ? "" : x->j.why);
 }
 
+/* margin_text - where the margin of two separate runs comes from, in a sentence */
+static const char *margin_text(const struct judge_opts *j, bool between_runs)
+{
+	if (!between_runs)
+		return "both sides from one run: their blocks or repetitions are the unit";
+	if (j->noise)
+		return "two separate runs: the runs are the unit (r), each metric's change "
+		       "tested against the spread between runs calibrated in the noise file "
+		       "(Student's t); metrics it lacks count as uncalibrated (d)";
+	return "two separate runs and no calibration: their spread is unknown, so no "
+	       "\"no change\" is claimed, and worse or better only beyond the uncalibrated "
+	       "floor (d) of x2 on p50/p90 and x6 above (see 'deferbench baseline calibrate', "
+	       "or compare sets of runs)";
+}
+
 /* method_line - the rules in one sentence, for the terminal */
 static void method_line(FILE *f, const struct cmp_ctx *c)
 {
 	const struct judge_opts *j = &c->opts->j;
 
-	fprintf(f, "worse/better: family-wise error %.3g per family (Holm%s), no change: "
-		"%.3g each; bootstrap, %u replicates (blocks of an alternating run in pairs); "
-		"margin: threshold %.3g%% or the host's noise floor (f) when larger: %s\n",
+	fprintf(f, "worse/better/higher/lower: family-wise error %.3g per family (Holm over "
+		"every metric judged%s), no change: %.3g each; bootstrap, %u replicates read "
+		"with Student's t for few repetitions (blocks of an alternating run in pairs, "
+		"p99s also label-swap tested); margin %.3g%%: %s%s%s\n",
 		1 - j->confidence, j->looks > 1 ? ", split over the looks of an adaptive run" : "",
 		(1 - j->confidence) / (j->looks > 1 ? j->looks : 1), j->iters, j->threshold * 100,
-		j->noise ? j->noise->path : j->between_runs && j->threshold_given ?
-		"no calibration: two separate runs held to the threshold given (-t)" :
-		j->between_runs ? "no calibration: two separate runs "
-		"are held to the default floor (d) of x2 on p50/p90 and x6 above (see 'deferbench "
-		"baseline calibrate')" : "no calibration (see 'deferbench baseline calibrate')");
+		margin_text(j, c->res->between_runs), j->noise ? " - " : "",
+		j->noise ? j->noise->path : "");
 }
 
 /* put_wrapped - text in lines of at most NARROW_COLS, cut at spaces (wide: as it is) */
@@ -245,26 +264,25 @@ static void md_rules(struct doc *d, const struct cmp_ctx *c)
 	       j->iters, (unsigned long long)j->seed);
 	doc_li(d, "Against a margin delta: worse when the whole interval is above 1 + delta, "
 	       "better when below 1 / (1 + delta), no change when it lies inside both (an "
-	       "equivalence test), otherwise cannot tell, with the repetitions that would "
-	       "decide it (from the variance components).");
+	       "equivalence test); higher or lower when it excludes 1 but not the margin (a "
+	       "decided direction, by an amount that may lie within the margin); otherwise "
+	       "cannot tell, with the repetitions or blocks that would decide it.");
+	doc_li(d, "Few repetitions or blocks: the replicates are read expanded (Hesterberg "
+	       "2015), with Student's t on n - 1 degrees of freedom; a p99 or beyond of "
+	       "paired blocks also needs a label-swap randomization test, and names how many "
+	       "blocks its tail came from.");
 	doc_li(d, "detects: the smallest change the comparison would have decided at its "
-	       "length, (1 + delta) x exp(w) - 1, w half the width of the log ratio's "
-	       "interval at the level of a no change; a change that large is decided about "
-	       "half the time, so a no change says how small a change it would have caught.");
-	doc_li(d, "delta is the threshold (%.3g%%) or, when larger, the host's noise floor "
-	       "for the metric (margin marked f): %s.", j->threshold * 100,
-	       j->noise ? j->noise->path : j->between_runs && j->threshold_given ?
-	       "no calibration was given; between these two separate runs delta is the "
-	       "threshold given with -t, in place of the default floor" :
-	       j->between_runs ? "no calibration was given, so "
-	       "between these two separate runs delta is at least the default floor (margin "
-	       "marked d): x2 on p50 and p90, x6 on p99 and above, the largest differences "
-	       "between runs of the same thing measured on the development VM, rounded up" :
-	       "no calibration was given");
-	doc_li(d, "Each metric puts forward its strongest claim. Holm's step-down keeps the "
-	       "chance of any wrong worse or better at %.3g per family: primary metrics (they "
-	       "decide the exit status) and advisory ones. A no change stands on its own at "
-	       "%.3g: it risks only missing a change beyond the margin%s.", 1 - j->confidence,
+	       "length, alone in its family at the level of its first member, (1 + delta) x "
+	       "exp(w) - 1, w half the width of the log ratio's interval there; a change that "
+	       "large is decided about half the time.");
+	doc_li(d, "delta: the threshold, %.3g%%. %s%s%s.", j->threshold * 100,
+	       margin_text(j, c->res->between_runs),
+	       j->noise ? ": " : "", j->noise ? j->noise->path : "");
+	doc_li(d, "Every metric judged is one hypothesis of its family, whatever its data: "
+	       "Holm's step-down keeps the chance of any wrong worse, better, higher or lower "
+	       "at %.3g per family (primary metrics, which decide the exit status, and "
+	       "advisory ones). A no change stands on its own at %.3g: it risks only missing "
+	       "a change beyond the margin%s.", 1 - j->confidence,
 	       (1 - j->confidence) / (j->looks > 1 ? j->looks : 1),
 	       j->looks > 1 ? "; an adaptive run's looks each get an equal share" : "");
 	doc_li(d, "A side needs %u repetitions with data and %u samples beyond the "
@@ -377,7 +395,7 @@ int cmp_write_md(const char *path, const struct cmp_ctx *c)
 	return doc_close(&d);
 }
 
-static void junit_case(FILE *f, const struct cmp_row *x)
+static void junit_case(FILE *f, const struct cmp_row *x, bool fail_higher)
 {
 	char b[32], n[32], ra[32], ci[48], m[32];
 
@@ -389,8 +407,9 @@ static void junit_case(FILE *f, const struct cmp_row *x)
 	xml_escape(f, x->id);
 	fputs("\">\n", f);
 	if (x->j.v == V_WORSE || x->j.v == V_CANNOT_TELL || x->j.v == V_LOSSY ||
-	    x->j.v == V_INCOMPLETE) {
-		fprintf(f, "      <%s message=\"", x->j.v == V_WORSE ? "failure" : "skipped");
+	    x->j.v == V_INCOMPLETE || (x->j.v == V_HIGHER && fail_higher)) {
+		fprintf(f, "      <%s message=\"", x->j.v == V_WORSE || x->j.v == V_HIGHER ?
+			"failure" : "skipped");
 		xml_escape(f, x->j.v == V_CANNOT_TELL ? "undecided" : verdict_names[x->j.v]);
 		fputs(": ", f);
 		xml_escape(f, x->j.why);
@@ -414,6 +433,9 @@ int cmp_write_junit(const char *path, const struct cmp_ctx *c)
 {
 	const struct cmp_result *r = c->res;
 	size_t i, tests = 0, skipped, failures = r->count[V_WORSE];
+
+	if (c->fail_higher)
+		failures += r->count[V_HIGHER];
 	FILE *f;
 	int ret = 0;
 
@@ -430,7 +452,7 @@ int cmp_write_junit(const char *path, const struct cmp_ctx *c)
 		failures, skipped);
 	for (i = 0; i < r->nrows; i++)
 		if (in_junit(&r->rows[i]))
-			junit_case(f, &r->rows[i]);
+			junit_case(f, &r->rows[i], c->fail_higher);
 	fputs("  </testsuite>\n</testsuites>\n", f);
 	if (ferror(f))
 		ret = -EIO;

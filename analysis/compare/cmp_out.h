@@ -14,6 +14,7 @@ struct cmp_ctx {
 	const struct cmp_opts *opts;
 	const struct cmp_result *res;
 	bool wide;		/* cmp_print: every column; false: rows fit 100 columns */
+	bool fail_higher;	/* a primary "higher" fails too (compare --fail-higher) */
 };
 
 void cmp_print(FILE *f, const struct cmp_ctx *c);
@@ -21,7 +22,10 @@ int cmp_write_md(const char *path, const struct cmp_ctx *c);
 int cmp_write_junit(const char *path, const struct cmp_ctx *c);
 /* cmp_interval - "[0.95, 1.07]" or "-" */
 const char *cmp_interval(const struct judgement *j, char *buf, size_t len);
-/* cmp_margin - "10%" for the threshold, "23%f" for a host noise floor, "-" */
+/*
+ * cmp_margin - "10%" for the threshold, "10%r" between runs judged with the runs as the
+ * unit (calibrated), "100%d" for the uncalibrated floor between runs, "-"
+ */
 const char *cmp_margin(const struct judgement *j, char *buf, size_t len);
 /*
  * cmp_detects - "14%": the smallest change the comparison would have decided at its

@@ -91,7 +91,7 @@ static struct cmp_row *row_new(struct cmp_result *res, const char *wl, const cha
 	snprintf(r->config, sizeof(r->config), "%s", cfg);
 	r->judged = true;
 	r->j.base = r->j.new = r->j.ratio = r->j.lo = r->j.hi = r->j.p = NAN;
-	r->j.margin = r->j.level = NAN;
+	r->j.margin = r->j.level = r->j.mdc = NAN;
 	r->j.more = -1;
 	return r;
 }
@@ -166,6 +166,40 @@ bool cmp_is_primary(const struct cmp_opts *o, const struct cellset *s, const cha
 	return cmp_type_primary(c->rec.wl.workload, id);
 }
 
+size_t cmp_primary_patterns(const struct cmp_opts *o, const struct cellset *s,
+			    const char **out, size_t max)
+{
+	const struct cell *c = NULL;
+	size_t i, n = 0;
+
+	if (o && o->primary) {
+		for (i = 0; i < o->nprimary && n < max; i++)
+			out[n++] = o->primary[i];
+		return n;
+	}
+	for (i = 0; s && i < s->n && !c; i++)
+		if (s->cell[i]->ok)
+			c = s->cell[i];
+	if (!c)
+		return 0;
+	if (c->primary.n || c->rec.wl.primary.n) {
+		const struct primary_list *l = c->primary.n ? &c->primary : &c->rec.wl.primary;
+
+		for (i = 0; i < l->n && n < max; i++)
+			out[n++] = l->id[i];
+		return n;
+	}
+	for (i = 0; i < ARRAY_SIZE(fallback_primary); i++)
+		if (!strcmp(c->rec.wl.workload, fallback_primary[i].type)) {
+			size_t k;
+
+			for (k = 0; k < ARRAY_SIZE(fallback_primary[i].pat) && n < max; k++)
+				if (fallback_primary[i].pat[k])
+					out[n++] = fallback_primary[i].pat[k];
+		}
+	return n;
+}
+
 bool cmp_type_primary(const char *type, const char *id)
 {
 	size_t i;
@@ -205,10 +239,89 @@ static int keep_reps(struct row_reps *rr, size_t row, double *d)
 	return 0;
 }
 
+/* id_of - k's metric id (a static buffer: one use at a time) */
+static const char *id_of(const struct metric_key *k)
+{
+	static char id[METRIC_ID_LEN];
+
+	metric_id(k, id, sizeof(id));
+	return id;
+}
+
+/*
+ * unjudged_row - a primary metric that could not be judged at all (too few samples
+ * beyond its percentile on both sides): listed, counted, never left out quietly, so
+ * that a CI job does not pass on a metric nobody judged
+ */
+static int unjudged_row(struct cmp_result *res, const struct cellset *bs,
+			const struct metric_key *k, const struct side *b, const struct side *n,
+			const struct cmp_opts *o)
+{
+	struct cmp_row *r = row_new(res, bs->workload, bs->config);
+
+	if (!r)
+		return -ENOMEM;
+	r->key = *k;
+	metric_id(k, r->id, sizeof(r->id));
+	fill_values(r, b, n);
+	r->primary = true;
+	r->j.v = V_CANNOT_TELL;
+	r->j.nb = (uint32_t)b->n;
+	r->j.nn = (uint32_t)n->n;
+	snprintf(r->j.why, sizeof(r->j.why), "not judged: %zu of %zu base and %zu of %zu new "
+		 "repetitions have the %u samples beyond the percentile a figure needs (%u "
+		 "such repetitions needed on a side)", b->n, b->finished, n->n, n->finished,
+		 o->j.min_tail, o->j.min_reps);
+	res->unjudged++;
+	return 0;
+}
+
+/*
+ * unmeasured_rows - primary metric patterns of a workload x configuration that no
+ * metric of either run matched: listed as not judged, with the pattern for an id
+ */
+static int unmeasured_rows(struct cmp_result *res, const struct cellset *bs,
+			   const struct keylist *kl, const struct cmp_opts *o)
+{
+	const char *const *pat;
+	const char *list[PRIMARY_MAX];
+	char id[METRIC_ID_LEN];
+	size_t npat, i, k;
+
+	/* --metric patterns span every workload: a typo is check_selection's to name */
+	if (o->primary)
+		return 0;
+	npat = cmp_primary_patterns(o, bs, list, PRIMARY_MAX);
+	pat = list;
+	for (i = 0; i < npat; i++) {
+		struct cmp_row *r;
+		bool hit = false;
+
+		for (k = 0; k < kl->n && !hit; k++) {
+			metric_id(&kl->k[k], id, sizeof(id));
+			hit = !fnmatch(pat[i], id, 0);
+		}
+		if (hit)
+			continue;
+		r = row_new(res, bs->workload, bs->config);
+		if (!r)
+			return -ENOMEM;
+		snprintf(r->id, sizeof(r->id), "%s", pat[i]);
+		snprintf(r->key.name, sizeof(r->key.name), "%s", "(unmeasured)");
+		r->primary = true;
+		r->j.v = V_CANNOT_TELL;
+		snprintf(r->j.why, sizeof(r->j.why), "not judged: no metric of either run "
+			 "matches this primary metric");
+		res->unjudged++;
+	}
+	return 0;
+}
+
 static int judge_key(struct cmp_result *res, struct row_reps *rr, const struct cellset *bs,
 		     const struct cellset *ns, const struct metric_key *k, bool judged,
 		     const struct cmp_opts *o)
 {
+	const struct noise_floor *nf;
 	struct evidence e;
 	struct side *b, *n;
 	struct cmp_row *r;
@@ -223,7 +336,11 @@ static int judge_key(struct cmp_result *res, struct row_reps *rr, const struct c
 	side_collect(bs, k, o->j.min_tail, b);
 	side_collect(ns, k, o->j.min_tail, n);
 	if (sparse(b, o) && sparse(n, o)) {
-		res->nsparse++;
+		if (judged && k->src != MS_WAKEUP && k->stat != MST_MAX &&
+		    cmp_is_primary(o, bs, id_of(k)))
+			ret = unjudged_row(res, bs, k, b, n, o);
+		else
+			res->nsparse++;
 		goto out;
 	}
 	r = row_new(res, bs->workload, bs->config);
@@ -251,7 +368,12 @@ static int judge_key(struct cmp_result *res, struct row_reps *rr, const struct c
 	if (ret)
 		goto out;
 	margin = judge_margin(&o->j, bs->workload, bs->config, r->id, &floor, &dflt);
-	ret = judge_eval(&e, k->stat, margin, floor, &o->j, &r->j, &d);
+	nf = o->j.between_runs && o->j.noise ?
+	     noise_find(o->j.noise, bs->workload, bs->config, r->id) : NULL;
+	if (nf && nf->runs >= 3)
+		ret = judge_eval_runs(&e, k->stat, margin, nf, &o->j, &r->j);
+	else
+		ret = judge_eval(&e, k->stat, margin, floor, &o->j, &r->j, &d);
 	r->j.margin_default = dflt;
 	evidence_free(&e);
 	if (!judged) {
@@ -289,6 +411,16 @@ static bool is_info(const struct keylist *kl, const struct metric_key *k,
 			return true;
 	}
 	return false;
+}
+
+bool cmp_judged(const struct cmp_opts *o, const struct cellset *s, const char *id)
+{
+	const char *const *pat = cmp_default_patterns;
+	size_t npat;
+
+	for (npat = 0; pat[npat]; npat++)
+		;
+	return matches(id, pat, npat) || cmp_is_primary(o, s, id);
 }
 
 /* count_hits - which --metric patterns metric id matches (a typo matches none) */
@@ -348,10 +480,12 @@ static int compare_keys(struct cmp_result *res, struct row_reps *rr,
 		count_hits(res, id, o);
 		if (lossy && metric_trace_derived(k))
 			continue;
-		judged = matches(id, pat, npat) || cmp_is_primary(o, bs, id);
+		judged = cmp_judged(o, bs, id);
 		if (judged || is_info(&kl, k, pat, npat))
 			ret = judge_key(res, rr, bs, ns, k, judged, o);
 	}
+	if (!ret && !o->workload_only)
+		ret = unmeasured_rows(res, bs, &kl, o);
 	keylist_free(&kl);
 	return ret;
 }
@@ -591,7 +725,9 @@ int compare_runs(const struct run *base, const struct run *new, const struct cmp
 	}
 	/* two runs: their difference includes whatever lies between them (judge_margin) */
 	co.j.between_runs = strcmp(base->dir, new->dir) != 0;
-	return compare_groups(&bcs, &ncs, base, new, &co, res, errbuf);
+	ret = compare_groups(&bcs, &ncs, base, new, &co, res, errbuf);
+	res->between_runs = co.j.between_runs;
+	return ret;
 }
 
 int compare_observer(const struct run *run, const struct cmp_opts *o,

@@ -39,6 +39,12 @@ enum verdict {
 	V_LOSSY,	/* a repetition lost trace events: not compared */
 	V_INCOMPLETE,	/* a repetition did not finish, or the cell is on one side only */
 	V_INFO,		/* reported, not judged (max, thread wakeup) */
+	/*
+	 * a decided direction: the interval excludes 1 but not the margin - higher
+	 * (worse) or lower (better), by an amount that may lie within the margin
+	 */
+	V_HIGHER,
+	V_LOWER,
 	V_NR
 };
 extern const char *const verdict_names[V_NR];
@@ -61,7 +67,6 @@ struct judge_opts {
 	 * host's noise floors every margin is at least the default floor (judge_margin)
 	 */
 	bool between_runs;
-	bool threshold_given;	/* -t given: it is the between-runs margin, not the floor */
 };
 
 /*
@@ -85,6 +90,22 @@ struct judgement {
 	enum claim claim;	/* the claim this metric puts forward */
 	double p;		/* its p-value; NaN when not evaluated */
 	double level;		/* the level Holm held it to */
+	double pc[CLAIM_NR];	/* every claim's p-value (verdict.h), expanded */
+	struct expansion x;	/* how its replicates are read (verdict.h); runs_unit: x.n
+				 * is the calibration's runs */
+	/*
+	 * a percentile of p99 and beyond on paired blocks: its claims need the label-swap
+	 * test too (hswap.h), and the blocks its tail came from are named, per side
+	 */
+	bool swap_test;
+	uint32_t tail_blocks[2];
+	/*
+	 * runs_unit: two separate runs judged with the runs as the unit (Student's t on
+	 * the log ratio of their pooled figures, se and df below), not by resampling
+	 * inside them
+	 */
+	bool runs_unit;
+	double se, df;
 	long more;		/* cannot tell: about this many more repetitions per side (or
 				 * of new alone, base_fixed) would decide; -1: not known */
 	struct hb_var vb, vn;	/* variance components (log scale) */
@@ -108,6 +129,19 @@ struct judgement {
  */
 int judge_eval(const struct evidence *e, enum mstat stat, double margin, bool floor,
 	       const struct judge_opts *o, struct judgement *j, double **d);
+
+/*
+ * judge_eval_runs - judge_eval for two separate runs, the runs as the unit: d = the log
+ * ratio of their pooled figures, against the spread of one run's figure between runs
+ * that the calibration measured (nf: sd and runs), se = sd sqrt(2), runs - 1 degrees
+ * of freedom. Its judge_family entry has no replicates (NULL). 0.
+ */
+int judge_eval_runs(const struct evidence *e, enum mstat stat, double margin,
+		    const struct noise_floor *nf, const struct judge_opts *o,
+		    struct judgement *j);
+
+/* judge_t_claims - j's claims from Student's t: log ratio d0, its se, df freedom */
+void judge_t_claims(double d0, double se, double df, double margin, struct judgement *j);
 
 /*
  * judge_family - the second step, over a family of metrics evaluated by judge_eval:
@@ -164,8 +198,12 @@ struct cmp_result {
 	struct env_diff *env;		/* run metadata and knob values that differ */
 	size_t nenv, capenv;
 	size_t matched;			/* workload x configuration pairs found on both sides */
+	bool between_runs;		/* base and new are separate runs (judge_opts) */
 	size_t nprimary, nadvisory;	/* metrics in each family that could be evaluated */
 	size_t nsparse;			/* metrics left out: too few samples on both sides */
+	size_t unjudged;		/* primary metrics listed but not judged at all (too
+					 * few samples, or measured by neither run): among
+					 * count[V_CANNOT_TELL], never left out */
 	size_t count[V_NR];		/* primary rows per verdict */
 	size_t advisory[V_NR];		/* advisory rows per verdict */
 	size_t *pattern_hits;		/* per --metric pattern: metric ids of either run it
@@ -185,6 +223,12 @@ int cmp_pattern_ok(const char *pat, char *errbuf);
  * the workload's (workload.json), or, for older results, cmp's fallback by type.
  */
 bool cmp_is_primary(const struct cmp_opts *o, const struct cellset *s, const char *id);
+/*
+ * cmp_primary_patterns - the patterns of the primary metrics of s (cmp_is_primary's
+ * source) into out[max]; returns how many
+ */
+size_t cmp_primary_patterns(const struct cmp_opts *o, const struct cellset *s,
+			    const char **out, size_t max);
 /* cmp_type_primary - the primary metrics of a workload type, for results that name none */
 bool cmp_type_primary(const char *type, const char *id);
 
@@ -210,15 +254,35 @@ int compare_observer(const struct run *run, const struct cmp_opts *o,
 void cmp_result_free(struct cmp_result *res);
 
 /*
- * noise_calibrate - a host's noise floors from n >= 2 runs of one scenario in which
- * nothing changed (calibrate.c states how). 0, or -errno with a message in errbuf.
+ * noise_calibrate - a host's spread between runs from 3 <= n <= NOISE_RUNS_MAX runs of
+ * one scenario in which nothing changed (calibrate.c states how). 0, or -errno with a
+ * message in errbuf.
  */
 int noise_calibrate(const struct run *runs, size_t n, const struct judge_opts *o,
 		    struct noise *out, char *errbuf);
+/*
+ * noise_spread - one metric's figures in k >= 3 runs (ns): the sd of their logs, and
+ * the floor, the change between two runs a test at alpha would just call beyond
+ * chance. -EINVAL when k < 3 or a figure is not positive.
+ */
+int noise_spread(const double *v, size_t k, double alpha, double *sd, double *floor);
+
+/* cmp_judged - is metric id judged (a verdict), primary or advisory, for the cells of s */
+bool cmp_judged(const struct cmp_opts *o, const struct cellset *s, const char *id);
+
 /* cmp_regressed - a primary metric is worse */
 static inline bool cmp_regressed(const struct cmp_result *res)
 {
 	return res->count[V_WORSE] > 0;
+}
+
+/*
+ * cmp_undecided - a primary metric is neither decided nor flagged: cannot tell, or not
+ * judged at all; a comparison that leaves one open has not shown that nothing regressed
+ */
+static inline bool cmp_undecided(const struct cmp_result *res)
+{
+	return res->count[V_CANNOT_TELL] > 0;
 }
 
 #endif

@@ -467,6 +467,7 @@ int evidence_build(const struct cellset *base, const struct cellset *new,
 			rep = &e->reps[nreps++];
 			rep->iv = e->ivals + nivals;
 			rep->n = n;
+			rep->stratum = e->paired ? c->seg_first : 0;
 			nivals += n;
 			e->side[s].n++;
 			e->pooled_only[s] += n && !uses_series(&c->rec, k);

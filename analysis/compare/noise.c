@@ -36,13 +36,21 @@ double noise_floor(const struct noise *n, const char *workload, const char *conf
 	return f ? f->floor : NAN;
 }
 
+const struct noise_floor *noise_find(const struct noise *n, const char *workload,
+				     const char *config, const char *id)
+{
+	return find(n, workload, config, id);
+}
+
 int noise_add(struct noise *n, const char *workload, const char *config, const char *id,
-	      double floor)
+	      double sd, unsigned int runs, double floor)
 {
 	struct noise_floor *f = find(n, workload, config, id);
 
 	if (f) {
 		f->floor = fmax(f->floor, floor);
+		f->sd = fmax(f->sd, sd);
+		f->runs = runs < f->runs ? runs : f->runs;
 		f->pairs++;
 		return 0;
 	}
@@ -61,6 +69,8 @@ int noise_add(struct noise *n, const char *workload, const char *config, const c
 	snprintf(f->config, sizeof(f->config), "%s", config);
 	snprintf(f->id, sizeof(f->id), "%s", id);
 	f->floor = floor;
+	f->sd = sd;
+	f->runs = runs;
 	f->pairs = 1;
 	return 0;
 }
@@ -85,8 +95,9 @@ int noise_save(const char *path, const struct noise *n)
 		json_object_object_add(f, "workload", json_object_new_string(n->f[i].workload));
 		json_object_object_add(f, "config", json_object_new_string(n->f[i].config));
 		json_object_object_add(f, "metric", json_object_new_string(n->f[i].id));
+		json_object_object_add(f, "sd", json_object_new_double(n->f[i].sd));
+		json_object_object_add(f, "runs", json_object_new_int((int)n->f[i].runs));
 		json_object_object_add(f, "floor", json_object_new_double(n->f[i].floor));
-		json_object_object_add(f, "pairs", json_object_new_int(n->f[i].pairs));
 		json_object_array_add(a, f);
 	}
 	json_object_object_add(o, "floors", a);
@@ -95,22 +106,31 @@ int noise_save(const char *path, const struct noise *n)
 	return ret;
 }
 
-static int read_floor(const struct jr *j, json_object *o, size_t i, struct noise *n)
+static int read_floor(const struct jr *j, json_object *o, size_t i, bool v1,
+		      unsigned int file_runs, struct noise *n)
 {
 	char where[32], wl[NAME_LEN], cfg[NAME_LEN], id[METRIC_ID_LEN];
-	double floor;
-	int ret;
+	double floor, sd = 0;
+	int runs = 0, ret;
 
 	snprintf(where, sizeof(where), "floors[%zu]", i);
 	ret = jr_str(j, o, where, "workload", wl, sizeof(wl));
 	ret = ret ?: jr_str(j, o, where, "config", cfg, sizeof(cfg));
 	ret = ret ?: jr_str(j, o, where, "metric", id, sizeof(id));
 	ret = ret ?: jr_double(j, o, where, "floor", &floor);
+	if (!ret && !v1) {
+		ret = jr_double(j, o, where, "sd", &sd);
+		ret = ret ?: jr_int(j, o, where, "runs", 3, (long)file_runs, &runs);
+	}
 	if (ret)
 		return ret;
-	if (!(floor >= 0 && isfinite(floor)))
-		return jr_fail(j, where, "floor", "%g is not a relative margin (0.25 = 25%%, >= 0)", floor);
-	if (noise_add(n, wl, cfg, id, floor))
+	if (!(floor >= 0 && floor <= NOISE_FLOOR_MAX))
+		return jr_fail(j, where, "floor", "%g is not a relative margin between 0 and %g "
+			       "(0.25 = 25%%)", floor, NOISE_FLOOR_MAX);
+	if (!(sd >= 0 && sd <= NOISE_SD_MAX))
+		return jr_fail(j, where, "sd", "%g is not an sd of log figures between 0 and %g",
+			       sd, NOISE_SD_MAX);
+	if (noise_add(n, wl, cfg, id, sd, (unsigned int)runs, floor))
 		return set_errno(j->errbuf, -ENOMEM, "out of memory");
 	return 0;
 }
@@ -120,6 +140,8 @@ int noise_load(const char *path, struct noise *n, char *errbuf)
 	struct jr j = { path, errbuf };
 	json_object *o, *a;
 	int runs, looks = 1, ret;
+	char schema[64];
+	bool v1;
 	size_t i;
 
 	memset(n, 0, sizeof(*n));
@@ -127,19 +149,25 @@ int noise_load(const char *path, struct noise *n, char *errbuf)
 	ret = jr_load(&j, &o);
 	if (ret)
 		return ret;
-	ret = jr_schema(&j, o, NOISE_SCHEMA);
+	/* schema 1: floors from pairs of runs, no spread; read, counted as uncalibrated */
+	v1 = !jr_str(&j, o, "", "schema", schema, sizeof(schema)) &&
+	     !strcmp(schema, NOISE_SCHEMA_1);
+	ret = v1 ? 0 : jr_schema(&j, o, NOISE_SCHEMA);
 	ret = ret ?: jr_str_opt(&j, o, "", "host", n->host, sizeof(n->host));
 	ret = ret ?: jr_str_opt(&j, o, "", "kernel", n->kernel, sizeof(n->kernel));
 	ret = ret ?: jr_str_opt(&j, o, "", "scenario", n->scenario, sizeof(n->scenario));
 	ret = ret ?: jr_str_opt(&j, o, "", "created", n->created, sizeof(n->created));
-	ret = ret ?: jr_int(&j, o, "", "runs", 0, 100000, &runs);
+	ret = ret ?: jr_int(&j, o, "", "runs", v1 ? 2 : 3, 1000, &runs);
 	ret = ret ?: jr_double(&j, o, "", "alpha", &n->alpha);
+	if (!ret && !(n->alpha > 0 && n->alpha < 0.5))
+		ret = jr_fail(&j, "", "alpha", "%g is not a level between 0 and 0.5", n->alpha);
 	if (!ret && jr_has(o, "looks"))
 		ret = jr_int(&j, o, "", "looks", 1, 100, &looks);
 	n->looks = looks;
 	ret = ret ?: jr_get(&j, o, "", "floors", json_type_array, &a);
 	for (i = 0; !ret && i < json_object_array_length(a); i++)
-		ret = read_floor(&j, json_object_array_get_idx(a, i), i, n);
+		ret = read_floor(&j, json_object_array_get_idx(a, i), i, v1, (unsigned int)runs,
+				 n);
 	n->runs = (unsigned int)runs;
 	json_object_put(o);
 	if (ret)

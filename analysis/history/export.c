@@ -20,6 +20,8 @@ enum ci_result ci_result_of(enum verdict v)
 		return CI_FAIL;
 	case V_BETTER:
 	case V_NO_CHANGE:
+	case V_HIGHER:		/* by an amount that may lie within the margin */
+	case V_LOWER:
 		return CI_PASS;
 	case V_CANNOT_TELL:
 		return CI_UNKNOWN;

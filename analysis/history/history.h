@@ -116,6 +116,7 @@ struct hs_series {
 	struct hs_change cp[HS_MAX_CP];
 	size_t ncp;
 	double sig;			/* the level it was tested at (after the split) */
+	size_t need;			/* not tested: too few runs for sig, this many needed */
 };
 
 struct hs_set {
@@ -135,13 +136,16 @@ struct hs_detect_opts {
 void hs_detect_opts_default(struct hs_detect_opts *o);
 
 /*
- * hs_detect - change points of one series. The values are the repetitions (the unit of
- * evidence, as in compare), on a log scale so that a step is a ratio; change points fall
- * between runs, and a segment holds at least cpd.min_size runs, so one outlier run is
- * not a change. family is the number of series judged together (a host's series in
- * one history query): each is tested at cpd.sig / family (Bonferroni), so that the
- * chance of any false change point among them stays cpd.sig. Steps between segment
- * medians (of the runs' medians) smaller than threshold are dropped. 0 or -errno.
+ * hs_detect - change points of one series. The values are the runs' medians (a run is
+ * the unit of evidence: its repetitions share its level, and permuting them finds
+ * changes that are only the runs' own spread), on a log scale so that a step is a
+ * ratio; a segment holds at least cpd.min_size runs, so one outlier run is not a
+ * change. family is the number of series judged together (a host's series in one
+ * history query): each is tested at cpd.sig / family (Bonferroni), so that the chance
+ * of any false change point among them stays cpd.sig. A series with fewer runs than a
+ * permutation test needs to reach that level is not tested (need says how many it
+ * would take). Steps between segment medians smaller than threshold are dropped.
+ * 0 or -errno.
  */
 int hs_detect(struct hs_series *s, const struct hs_detect_opts *o, size_t family);
 

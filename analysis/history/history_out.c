@@ -58,9 +58,11 @@ void hs_print_table(FILE *f, const struct hs_set *set)
 				fmt_us(p->med, med, sizeof(med)), fmt_us(p->lo, lo, sizeof(lo)),
 				fmt_us(p->hi, hi, sizeof(hi)));
 		}
-		if (!s->ncp)
-			fprintf(f, "  no change point%s\n", s->npt < 4 ?
-				" (fewer than 4 runs: none can be found)" : "");
+		if (s->need)
+			fprintf(f, "  not tested: too few runs (%zu; need %zu for the level %.2g)\n",
+				s->npt, s->need, s->sig);
+		else if (!s->ncp)
+			fprintf(f, "  no change point\n");
 		fputc('\n', f);
 	}
 }

@@ -193,36 +193,36 @@ int hs_detect(struct hs_series *s, const struct hs_detect_opts *o, size_t family
 {
 	struct cpd_opts co = o->cpd;
 	struct cpd_point cp[HS_MAX_CP];
-	size_t i, k, n, nv = 0, *g;
+	size_t i, n;
 	double *lg, *med;
 	int ret;
 
 	s->ncp = 0;
+	s->need = 0;
 	s->sig = co.sig = o->cpd.sig / (double)(family ? family : 1);
+	/* a permutation test of this few runs cannot reach the level: say so, test nothing */
+	if (s->npt < cpd_min_values(co.sig)) {
+		s->need = cpd_min_values(co.sig);
+		return 0;
+	}
 	/* enough permutations that p can reach the split level */
 	if ((double)co.perms < 10 / co.sig)
 		co.perms = (unsigned int)fmin(ceil(10 / co.sig), 99999);
 	if (co.max_cp > HS_MAX_CP)
 		co.max_cp = HS_MAX_CP;
-	for (i = 0; i < s->npt; i++)
-		nv += s->pt[i].n;
-	lg = malloc((nv + s->npt + 1) * sizeof(*lg));
-	g = malloc((s->npt + 1) * sizeof(*g));
-	if (!lg || !g) {
-		free(lg);
-		free(g);
+	lg = malloc((2 * s->npt + 1) * sizeof(*lg));
+	if (!lg)
 		return -ENOMEM;
-	}
-	med = lg + nv;
-	g[0] = 0;
+	med = lg + s->npt;
+	/*
+	 * one value per run, its repetitions' median: runs are what is exchangeable when
+	 * nothing changed (cpd.h); log, so that a step is a ratio, alike at 10 us and 10 ms
+	 */
 	for (i = 0; i < s->npt; i++) {
 		med[i] = s->pt[i].med;
-		/* log: a step is a ratio, alike at 10 us and at 10 ms */
-		for (k = 0; k < s->pt[i].n; k++)
-			lg[g[i] + k] = log(fmax(s->pt[i].v[k], 1));
-		g[i + 1] = g[i] + s->pt[i].n;
+		lg[i] = log(fmax(med[i], 1));
 	}
-	ret = cpd_edivisive(lg, nv, g, s->npt, &co, cp, &n);
+	ret = cpd_edivisive(lg, s->npt, &co, cp, &n);
 	if (!ret)
 		n = cpd_prune_small(med, s->npt, cp, n, o->threshold);
 	for (i = 0; !ret && i < n; i++) {
@@ -238,7 +238,6 @@ int hs_detect(struct hs_series *s, const struct hs_detect_opts *o, size_t family
 	}
 	s->ncp = ret ? 0 : n;
 	free(lg);
-	free(g);
 	return ret;
 }
 
@@ -263,8 +262,11 @@ enum verdict hs_verdict_at(const struct hs_series *s, const char *kernel,
 			*change = &s->cp[i];
 			return s->cp[i].v;
 		}
-	/* the first kernel has nothing before it; the newest run alone cannot be a segment */
-	if (first == 0 || first + 1 == s->npt)
+	/*
+	 * the first kernel has nothing before it; the newest run alone cannot be a segment;
+	 * a series too short for the level tested nothing
+	 */
+	if (first == 0 || first + 1 == s->npt || s->need)
 		return V_CANNOT_TELL;
 	return V_NO_CHANGE;
 }

@@ -27,16 +27,12 @@ void cpd_opts_default(struct cpd_opts *o)
 	o->max_cp = 16;
 }
 
-/*
- * Work space for one series: the values in their current order, the prefix sums, and
- * the groups (a group is the repetitions of one run: change points fall between groups).
- */
+/* Work space for one series: the values in their current order and the prefix sums. */
 struct ws {
 	size_t n;
 	double alpha;
 	double *v;		/* [n] */
 	double *P;		/* [(n + 1)^2]: P[a][b] = sum_{i < a, j < b} d(v_i, v_j) */
-	const size_t *g;	/* [ngroups + 1]: group i is v[g[i], g[i + 1]) */
 };
 
 static double *pref(const struct ws *w, size_t a, size_t b)
@@ -93,8 +89,8 @@ struct best {
 };
 
 /*
- * best_split - the largest Q over every segment of groups [b[i], b[i+1]) and every split
- * of it at a group boundary; q = -INFINITY when no segment is long enough
+ * best_split - the largest Q over every segment [b[i], b[i+1]) and every split of it;
+ * q = -INFINITY when no segment is long enough
  */
 static struct best best_split(const struct ws *w, const size_t *b, size_t nb, size_t ms)
 {
@@ -108,7 +104,7 @@ static struct best best_split(const struct ws *w, const size_t *b, size_t nb, si
 			continue;
 		for (t = s + ms; t + ms <= e; t++)
 			for (k = t + ms; k <= e; k++) {
-				double q = stat(w, w->g[s], w->g[t], w->g[k]);
+				double q = stat(w, s, t, k);
 
 				if (q > r.q) {
 					r.q = q;
@@ -120,18 +116,14 @@ static struct best best_split(const struct ws *w, const size_t *b, size_t nb, si
 	return r;
 }
 
-/*
- * shuffle_segments - Fisher-Yates over the values of each segment (across its groups):
- * the null "no change inside"
- */
-static void shuffle_segments(double *v, const size_t *g, const size_t *b, size_t nb,
-			     uint64_t *rng)
+/* shuffle_segments - Fisher-Yates over the values of each segment: "no change inside" */
+static void shuffle_segments(double *v, const size_t *b, size_t nb, uint64_t *rng)
 {
 	size_t i, j;
 
 	for (i = 0; i + 1 < nb; i++)
-		for (j = g[b[i + 1]] - 1; j > g[b[i]]; j--) {
-			size_t r = g[b[i]] + (size_t)(splitmix64(rng) % (j - g[b[i]] + 1));
+		for (j = b[i + 1] - 1; j > b[i]; j--) {
+			size_t r = b[i] + (size_t)(splitmix64(rng) % (j - b[i] + 1));
 			double tmp = v[j];
 
 			v[j] = v[r];
@@ -151,7 +143,7 @@ static double perm_pvalue(struct ws *w, const double *x, const size_t *b, size_t
 
 	for (r = 0; r < o->perms; r++) {
 		memcpy(w->v, x, w->n * sizeof(*x));
-		shuffle_segments(w->v, w->g, b, nb, rng);
+		shuffle_segments(w->v, b, nb, rng);
 		ws_fill(w);
 		if (best_split(w, b, nb, o->min_size).q >= q * (1 - 1e-12))
 			ge++;
@@ -187,42 +179,31 @@ static int cmp_point(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
-int cpd_edivisive(const double *x, size_t n, const size_t *groups, size_t ngroups,
-		  const struct cpd_opts *o, struct cpd_point *cp, size_t *ncp)
+int cpd_edivisive(const double *x, size_t n, const struct cpd_opts *o, struct cpd_point *cp,
+		  size_t *ncp)
 {
 	struct ws w = { .n = n, .alpha = o->alpha };
 	uint64_t rng = o->seed;
-	size_t *b, *g = NULL, nb = 2, i;
+	size_t *b, nb = 2, i;
 	int ret = 0;
 
 	*ncp = 0;
-	if (!opts_ok(o) || (groups && (groups[0] != 0 || groups[ngroups] != n)))
+	if (!opts_ok(o))
 		return -EINVAL;
-	for (i = 0; groups && i < ngroups; i++)
-		if (groups[i + 1] <= groups[i])
-			return -EINVAL;		/* an empty group */
 	for (i = 0; i < n; i++)
 		if (!isfinite(x[i]))
 			return -EINVAL;
-	if (!groups)
-		ngroups = n;
-	if (ngroups < 2 * o->min_size)
+	if (n < 2 * o->min_size)
 		return 0;
 	w.v = malloc(n * sizeof(*w.v));
 	w.P = malloc((n + 1) * (n + 1) * sizeof(*w.P));
 	b = malloc((o->max_cp + 2) * sizeof(*b));
-	if (!groups) {
-		g = malloc((n + 1) * sizeof(*g));
-		for (i = 0; g && i <= n; i++)
-			g[i] = i;
-	}
-	w.g = groups ? groups : g;
-	if (!w.v || !w.P || !b || !w.g) {
+	if (!w.v || !w.P || !b) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
 	b[0] = 0;
-	b[1] = ngroups;
+	b[1] = n;
 	while (*ncp < o->max_cp) {
 		struct best best;
 		double p;
@@ -244,8 +225,23 @@ out_free:
 	free(w.v);
 	free(w.P);
 	free(b);
-	free(g);
 	return ret;
+}
+
+size_t cpd_min_values(double sig)
+{
+	size_t n;
+
+	for (n = 4; n < 64; n++) {
+		double c = 1;
+		size_t k;
+
+		for (k = 1; k <= n / 2; k++)	/* C(n, n/2) */
+			c = c * (double)(n - n / 2 + k) / (double)k;
+		if (2 / c <= sig)
+			return n;
+	}
+	return n;
 }
 
 double cpd_segment_median(const double *x, size_t a, size_t b)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cumhist.h"
 #include "stats.h"
 
 /* Replicates per repetition for the within-repetition variance. */
@@ -305,24 +306,38 @@ out:
 	return ret;
 }
 
-/* rep_add - every interval of r into acc; returns the samples added */
-static uint64_t rep_add(const struct hb_rep *r, struct acc *acc)
+/*
+ * strata_of - the blocks of s grouped by stratum: order[] lists them stratum by stratum,
+ * first[k] is where stratum k starts in it (first[nk] = n); returns nk, the strata
+ */
+static uint32_t strata_of(const struct hb_side *s, uint32_t *order, uint32_t *first)
 {
-	uint64_t total = 0;
-	uint32_t i;
+	uint32_t i, k, nk = 0, top = 0;
 
-	for (i = 0; i < r->n; i++) {
-		acc_add(acc, &r->iv[i]);
-		total += r->iv[i].total;
+	for (i = 0; i < s->n; i++)
+		top = s->rep[i].stratum > top ? s->rep[i].stratum : top;
+	for (k = 0; k <= top; k++) {
+		uint32_t at = nk ? first[nk] : 0, m = 0;
+
+		for (i = 0; i < s->n; i++)
+			if (s->rep[i].stratum == k)
+				order[at + m++] = i;
+		if (!m)
+			continue;
+		first[nk++] = at;
+		first[nk] = at + m;
 	}
-	return total;
+	if (!nk)
+		first[0] = 0;
+	return nk;
 }
 
 int hb_ratio_paired(const struct hb_domain *dom, const struct hb_side *base,
 		    const struct hb_side *new, const struct hb_opts *o, struct hb_ratio *r)
 {
 	double floor_v = dom->val[0] > 0 ? dom->val[0] : 1;
-	struct acc ab = { 0 }, an = { 0 };
+	struct cumhist cb = { 0 }, cn = { 0 };
+	uint32_t *w = NULL, *on, *order, *first, lo = UINT32_MAX, hi = 0, n = base->n, nk;
 	uint64_t rng = o->seed;
 	unsigned int k;
 	int ret = -ENOMEM;
@@ -334,35 +349,48 @@ int hb_ratio_paired(const struct hb_domain *dom, const struct hb_side *base,
 	r->new = hb_stat(dom, new, o->q);
 	if (!(r->base > 0) || !(r->new > 0))
 		return -EINVAL;
-	acc_init(&ab, dom->n);
-	acc_init(&an, dom->n);
+	cumhist_range(base->rep, n, &lo, &hi);
+	cumhist_range(new->rep, n, &lo, &hi);
+	w = calloc(4 * (size_t)n + 1, sizeof(*w));
 	r->d = calloc(o->iters, sizeof(*r->d));
-	if (!ab.c || !an.c || !r->d)
+	if (!w || !r->d || cumhist_build(&cb, base->rep, n, lo, hi) ||
+	    cumhist_build(&cn, new->rep, n, lo, hi))
 		goto out;
+	on = w + n;
+	order = on + n;
+	first = order + n;
+	nk = strata_of(base, order, first);
 	for (k = 0; k < o->iters; k++) {
-		uint64_t tb = 0, tn = 0;
-		uint32_t i, b;
+		uint32_t non = 0, s, j, ib, in;
 		double qb, qn;
 
-		acc_clear(&ab);
-		acc_clear(&an);
-		for (i = 0; i < base->n; i++) {
-			b = rnd(&rng, base->n);
-			tb += rep_add(&base->rep[b], &ab);
-			tn += rep_add(&new->rep[b], &an);
+		for (j = 0; j < n; j++)
+			w[j] = 0;
+		/* each stratum's blocks drawn from that stratum alone (hboot.h) */
+		for (s = 0; s < nk; s++) {
+			uint32_t m = first[s + 1] - first[s];
+
+			for (j = 0; j < m; j++) {
+				uint32_t b = order[first[s] + rnd(&rng, m)];
+
+				if (!w[b]++)
+					on[non++] = b;
+			}
 		}
-		qb = acc_quantile(dom->val, &ab, tb, o->q);
-		qn = acc_quantile(dom->val, &an, tn, o->q);
+		ib = cumhist_quantile(&cb, w, on, non, o->q);
+		in = cumhist_quantile(&cn, w, on, non, o->q);
+		qb = ib == UINT32_MAX ? floor_v : dom->val[ib];
+		qn = in == UINT32_MAX ? floor_v : dom->val[in];
 		/* a side that drew only empty blocks counts as its smallest value */
-		r->d[k] = log(fmax(isnan(qn) ? floor_v : qn, floor_v)) -
-			  log(fmax(isnan(qb) ? floor_v : qb, floor_v));
+		r->d[k] = log(fmax(qn, floor_v)) - log(fmax(qb, floor_v));
 	}
 	qsort(r->d, o->iters, sizeof(*r->d), cmp_double);
 	r->iters = o->iters;
 	ret = 0;
 out:
-	free(ab.c);
-	free(an.c);
+	cumhist_free(&cb);
+	cumhist_free(&cn);
+	free(w);
 	if (ret) {
 		free(r->d);
 		r->d = NULL;

@@ -38,6 +38,13 @@ struct hb_ival {
 struct hb_rep {
 	struct hb_ival *iv;	/* in time order */
 	uint32_t n;
+	/*
+	 * paired blocks: the segment the block ran in (0 for the first). A continuation
+	 * segment (run --until-decided) restarts the workload, so its blocks are not drawn
+	 * from the same distribution as the first's: the paired bootstrap resamples blocks
+	 * within their segment (strata), never across
+	 */
+	uint32_t stratum;
 };
 
 struct hb_side {

@@ -12,6 +12,7 @@
 
 const char *const claim_names[CLAIM_NR] = {
 	[CLAIM_WORSE] = "worse", [CLAIM_BETTER] = "better", [CLAIM_SAME] = "no change",
+	[CLAIM_HIGHER] = "higher", [CLAIM_LOWER] = "lower",
 };
 
 /* count_le - replicates <= x in sorted d */
@@ -65,10 +66,30 @@ static double tail_p(unsigned int k, unsigned int n, double x, bool below, doubl
 	if (k)
 		return (k + 1.0) / (n + 1.0);
 	p = below ? 1 - normal_tail(x, mean, sd) : normal_tail(x, mean, sd);
-	return fmin(fmax(p, 1e-15), 1.0 / (n + 1.0));
+	return fmin(fmax(p, 1e-300), 1.0 / (n + 1.0));
 }
 
-void claims_eval(const double *d, unsigned int n, double m, struct claims *c)
+static bool expands(const struct expansion *x)
+{
+	return x && x->n >= 2 && x->df > 0;
+}
+
+double expand_p(double p, const struct expansion *x)
+{
+	if (!expands(x) || !(p > 0) || p >= 1)
+		return p;
+	return 1 - t_cdf(z_upper(p) * sqrt((x->n - 1) / x->n), x->df);
+}
+
+double expand_level(double a, const struct expansion *x)
+{
+	if (!expands(x) || !(a > 0) || a >= 0.5)
+		return a;
+	return 0.5 * erfc(sqrt(x->n / (x->n - 1)) * t_quantile(1 - a, x->df) / M_SQRT2);
+}
+
+void claims_eval(const double *d, unsigned int n, double m, const struct expansion *x,
+		 struct claims *c)
 {
 	double mean = 0, sd = 0;
 	unsigned int i;
@@ -84,16 +105,23 @@ void claims_eval(const double *d, unsigned int n, double m, struct claims *c)
 	c->p[CLAIM_BETTER] = tail_p(count_ge(d, n, -m), n, -m, false, mean, sd);
 	c->p[CLAIM_SAME] = fmax(tail_p(count_ge(d, n, m), n, m, false, mean, sd),
 				tail_p(count_le(d, n, -m), n, -m, true, mean, sd));
+	c->p[CLAIM_HIGHER] = tail_p(count_le(d, n, 0), n, 0, true, mean, sd);
+	c->p[CLAIM_LOWER] = tail_p(count_ge(d, n, 0), n, 0, false, mean, sd);
+	for (k = 0; k < CLAIM_NR; k++)
+		c->p[k] = expand_p(c->p[k], x);
 	c->best = CLAIM_WORSE;
-	for (k = 1; k < CLAIM_NR; k++)
+	for (k = 1; k <= CLAIM_SAME; k++)
 		if (c->p[k] < c->p[c->best])
 			c->best = (enum claim)k;
 }
 
-void ratio_interval(const double *d, unsigned int n, double a, double *lo, double *hi)
+void ratio_interval(const double *d, unsigned int n, double a, const struct expansion *x,
+		    double *lo, double *hi)
 {
-	*lo = exp(quantile_sorted(d, n, a));
-	*hi = exp(quantile_sorted(d, n, 1 - a));
+	double e = expand_level(a, x);
+
+	*lo = exp(quantile_sorted(d, n, e));
+	*hi = exp(quantile_sorted(d, n, 1 - e));
 }
 
 int holm(const double *p, size_t n, double alpha, bool *reject, double *level)
@@ -130,6 +158,49 @@ int holm(const double *p, size_t n, double alpha, bool *reject, double *level)
 	}
 	free(order);
 	return rejected;
+}
+
+int holm_with(const double *p, size_t n, double alpha, size_t i, double pi, double *level)
+{
+	size_t *order, r, j, k;
+	int ret = 0;
+
+	order = malloc((n ? n : 1) * sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	/* i first among equals: a tie is no reason to hold it to a smaller level */
+	order[0] = i;
+	for (j = 0, k = 1; j < n; j++)
+		if (j != i)
+			order[k++] = j;
+	for (j = 2; j < n; j++) {
+		size_t x = order[j];
+
+		for (k = j; k > 1 && p[order[k - 1]] > p[x]; k--)
+			order[k] = order[k - 1];
+		order[k] = x;
+	}
+	/* i's place: after every other p below pi */
+	for (r = 0; r + 1 < n && p[order[r + 1]] < pi; r++)
+		order[r] = order[r + 1];
+	order[r] = i;
+	for (j = 0; j < n; j++) {
+		double l = alpha / (double)(n - j), x = order[j] == i ? pi : p[order[j]];
+
+		if (order[j] == i) {
+			if (level)
+				*level = l;
+			ret = x <= l;
+			break;
+		}
+		if (x > l) {
+			if (level)
+				*level = alpha / (double)(n - r);
+			break;
+		}
+	}
+	free(order);
+	return ret;
 }
 
 /* Acklam's rational approximation of the normal quantile (relative error < 1.2e-9) */

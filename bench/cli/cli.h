@@ -203,6 +203,8 @@ struct compare_args {
 	bool wide;			/* every column, however wide */
 	bool force;			/* replace an earlier compare's files */
 	bool allow_empty;		/* no primary metric judged is not an error */
+	bool allow_undecided;		/* an undecided primary metric is not exit 3 */
+	bool fail_higher;		/* a primary "higher" is exit 1 */
 	const char *noise;		/* --noise FILE */
 	struct cmp_opts cmp;
 	const char *patterns[CMP_MAX_PATTERNS + 1];

@@ -37,10 +37,10 @@ static const struct opt_desc baseline_opts[] = {
 		      "calibrate: replace the noise.json an earlier calibrate wrote (unchanged)"),
 	OPT_BOOL(0, "replace", baseline_args, replace,
 		 "save: replace a baseline of that name (refused otherwise)"),
-	OPT_INT(0, "runs", baseline_args, runs, "N", 2, CALIBRATE_MAX_RUNS,
-		"calibrate: run the scenario N times"),
+	OPT_INT(0, "runs", baseline_args, runs, "N", 3, CALIBRATE_MAX_RUNS,
+		"calibrate: run the scenario N times (3 or more)"),
 	OPT_BOOL(0, "from", baseline_args, use_from,
-		 "calibrate: from the runs given (2 or more), running nothing"),
+		 "calibrate: from the runs given (3 or more), running nothing"),
 	CLI_OPT_OUTPUT(baseline_args, output, "FILE",
 		       "calibrate: write noise.json here instead of beside the baseline"),
 	OPT_ALIAS('d', NULL, "dir", "-d means --duration"),
@@ -133,8 +133,9 @@ int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
 			return set_err(errbuf, "save: need the run directory");
 		a->run = argv[0];
 	} else if (a->verb == BL_CALIBRATE && a->use_from) {
-		if (argc < 2)
-			return set_err(errbuf, "calibrate --from: need 2 or more run directories");
+		if (argc < 3)
+			return set_err(errbuf, "calibrate --from: need 3 or more run directories (the "
+				       "spread between runs is estimated from them; 2 leave it unknown)");
 		if (argc > CALIBRATE_MAX_RUNS)
 			return set_err(errbuf, "calibrate --from: at most %d runs",
 				       CALIBRATE_MAX_RUNS);

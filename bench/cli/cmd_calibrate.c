@@ -133,11 +133,12 @@ static void print_floors(const struct noise *n, const char *path)
 {
 	size_t i;
 
-	printf("noise floors of %s (%u runs of %s, %u pairs): the margin compare uses at "
-	       "least\n", n->host, n->runs, n->scenario, n->runs * (n->runs - 1) / 2);
+	printf("spread between runs on %s (%u runs of %s): sd of a run's log figure, and the "
+	       "change between two runs a test at %.3g would just call beyond chance\n",
+	       n->host, n->runs, n->scenario, n->alpha / (n->looks ? n->looks : 1));
 	for (i = 0; i < n->n; i++)
-		printf("  %-10s %-16s %-58s %6.1f%%\n", n->f[i].workload, n->f[i].config,
-		       n->f[i].id, n->f[i].floor * 100);
+		printf("  %-10s %-16s %-58s sd %6.3f  %7.1f%%\n", n->f[i].workload,
+		       n->f[i].config, n->f[i].id, n->f[i].sd, n->f[i].floor * 100);
 	printf("written to %s\n", path);
 }
 
@@ -179,7 +180,7 @@ int baseline_calibrate(const struct baseline_args *a)
 	if (!ret && a->from)
 		ret = open_output(a, runs, nruns, &w, path, sizeof(path));
 	judge_opts_default(&jo);
-	/* floors for the level kernel-regression's adaptive runs are held to */
+	/* floors (for reading) at the level kernel-regression's adaptive runs are held to */
 	jo.looks = ADAPT_LOOKS;
 	if (!ret) {
 		ret = noise_calibrate(runs, nruns, &jo, &n, err);

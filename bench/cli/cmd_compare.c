@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_compare.c - deferbench compare BASE NEW: per-metric verdicts between two runs.
- * Exit codes: 0 no regression, 1 regression, 2 error.
+ * Exit codes: 0 every primary metric decided and none worse, 1 a primary metric worse,
+ * 2 error, 3 undecided (a primary metric cannot tell, or was not judged at all).
  */
 #include <errno.h>
 #include <limits.h>
@@ -18,10 +19,7 @@
 #include "file.h"
 #include "parse.h"
 
-/*
- * set_threshold - -t PCT. Given, it is the margin of two separate runs too, in place
- * of the default floor (judge_margin): the user says what this host's runs keep.
- */
+/* set_threshold - -t PCT: the smallest change that counts, between runs as inside one */
 static int set_threshold(const struct opt_desc *o __unused, const char *arg, void *args,
 			 char *errbuf)
 {
@@ -30,15 +28,14 @@ static int set_threshold(const struct opt_desc *o __unused, const char *arg, voi
 	if (parse_double(arg, 0.1, 1000, &a->cmp.j.threshold, errbuf))
 		return -EINVAL;
 	a->cmp.j.threshold /= 100;
-	a->cmp.j.threshold_given = true;
 	return 0;
 }
 
 static const struct opt_desc compare_opts[] = {
 	OPT_CALLBACK('t', "threshold", compare_args, cmp.j.threshold, "PCT", set_threshold,
-		     "smallest change that counts, in percent (0.1-1000, default 10); given, "
-		     "also the margin of two separate runs without a calibration, in place of "
-		     "the default floor (x2 p50/p90, x6 above)"),
+		     "smallest change that counts, in percent (0.1-1000, default 10); two "
+		     "separate runs without a calibration claim worse or better only beyond the "
+		     "uncalibrated floor (x2 p50/p90, x6 above) and never no change"),
 	CLI_OPT_CONFIDENCE(compare_args, cmp.j.confidence,
 			   "1 - the family-wise error of the verdicts of each family"),
 	CLI_OPT_METRIC(compare_args, patterns, npatterns,
@@ -62,6 +59,12 @@ static const struct opt_desc compare_opts[] = {
 	OPT_BOOL(0, "allow-empty", compare_args, allow_empty,
 		 "exit 0 even when no primary metric is judged (a --metric that matches nothing "
 		 "is an error otherwise: exit 2)"),
+	OPT_BOOL(0, "allow-undecided", compare_args, allow_undecided,
+		 "exit 0 when nothing is worse although a primary metric is undecided (cannot "
+		 "tell, or not judged); otherwise that is exit 3"),
+	OPT_BOOL(0, "fail-higher", compare_args, fail_higher,
+		 "a primary metric decided higher (worse, by an amount that may lie within the "
+		 "margin) fails as worse does: exit 1"),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -81,9 +84,16 @@ const struct cli_command cli_compare = {
 	.usage = "deferbench compare [OPTIONS] BASE NEW",
 	.desc =
 	"Compare two runs (or record directories) metric by metric: worse, better, no change\n"
-	"(an equivalence test against a margin), or cannot tell with the repetitions that\n"
-	"would decide it. Exit status: 0 no primary metric worse, 1 a primary metric worse,\n"
-	"2 error. Rules: docs/verdicts.md.",
+	"(an equivalence test against a margin), higher or lower (a decided direction whose\n"
+	"size may lie within the margin), or cannot tell with what would decide it. Two\n"
+	"separate runs are judged with the runs as the unit against the host's calibrated\n"
+	"spread between runs (baseline calibrate); without one, nothing is \"no change\".\n"
+	"Exit status: 0 every primary metric decided and none worse, 1 a primary metric\n"
+	"worse, 2 error, 3 undecided (a primary metric cannot tell or was not judged).\n"
+	"Rules: docs/verdicts.md.\n"
+	"\n"
+	"Example:\n"
+	"  deferbench compare \"$(deferbench baseline path)\" results/NEW_RUN",
 	.opts = compare_opts,
 	.args_size = sizeof(struct compare_args),
 	.defaults = compare_defaults,
@@ -225,7 +235,7 @@ static int judge_setup(struct compare_args *a, const struct run *base, const str
  */
 static int check_selection(const struct compare_args *a, const struct cmp_result *res)
 {
-	size_t i, bad = 0, primary = 0;
+	size_t i, bad = 0;
 
 	for (i = 0; res->pattern_hits && i < a->cmp.nprimary; i++) {
 		if (res->pattern_hits[i])
@@ -236,15 +246,27 @@ static int check_selection(const struct compare_args *a, const struct cmp_result
 			a->allow_empty ? "" : ", or pass --allow-empty");
 		bad++;
 	}
-	for (i = 0; i < res->nrows; i++)
-		primary += res->rows[i].key.name[0] && res->rows[i].primary;
-	if (!primary) {
+	if (!res->nprimary && !res->unjudged) {
 		(a->allow_empty ? warn_msg : err_msg)("compare: no primary metric was judged%s",
 			a->allow_empty ? "" : "; a comparison that judges nothing passes nothing "
 			"(pass --allow-empty if that is what you want)");
 		bad++;
 	}
 	return bad && !a->allow_empty ? -EINVAL : 0;
+}
+
+/* exit_status - 1 worse (or higher, asked), 3 undecided (unless allowed), else 0 */
+static int exit_status(const struct compare_args *a, const struct cmp_result *res)
+{
+	if (cmp_regressed(res) || (a->fail_higher && res->count[V_HIGHER]))
+		return 1;
+	if (cmp_undecided(res) && !a->allow_undecided) {
+		info_msg("compare: %zu primary metric(s) undecided (%zu not judged at all): exit "
+			 "status 3; --allow-undecided passes them", res->count[V_CANNOT_TELL],
+			 res->unjudged);
+		return 3;
+	}
+	return 0;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -274,13 +296,13 @@ int cmd_compare(int argc, char **argv)
 		goto out_free_runs;
 	}
 	ctx = (struct cmp_ctx){ .base = &base, .new = &new, .opts = &a.cmp, .res = &res,
-				.wide = a.wide };
+				.wide = a.wide, .fail_higher = a.fail_higher };
 	cmp_print(stdout, &ctx);
 	ret = check_selection(&a, &res);
 	if (!ret && !a.no_files)
 		ret = write_files(&w, &ctx);
-	if (!ret && cmp_regressed(&res))
-		ret = 1;
+	if (!ret)
+		ret = exit_status(&a, &res);
 	cmp_result_free(&res);
 out_free_runs:
 	outw_abort(&w);

@@ -315,6 +315,12 @@ struct cell {
 	 */
 	bool alt;
 	char segment[2 * NAME_LEN + 16];
+	/*
+	 * alt: the first block of the segment the cell ran in. A continuation segment (run
+	 * --until-decided) restarts the workload, so its blocks are a stratum of their own
+	 * for the paired bootstrap (hboot.h)
+	 */
+	unsigned int seg_first;
 	double measured_s;		/* alt: the phase's measured part, seconds */
 	struct record rec;
 };

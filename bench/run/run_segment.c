@@ -536,6 +536,7 @@ static int phase_cell(const struct seg *s, const struct seg_phase *p, const char
 	c->rep = p->block;
 	c->control = !a->traced;
 	c->alt = true;
+	c->seg_first = s->first_block;
 	snprintf(c->segment, sizeof(c->segment), "%s", s->group);
 	snprintf(c->id, sizeof(c->id), "%s--%s--b%u%s", s->workload, a->config, p->block,
 		 a->traced ? "" : "--control");

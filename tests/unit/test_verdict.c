@@ -133,7 +133,7 @@ static enum claim decide(const struct sim *s, double factor, double margin, doub
 	make_side(&bufs[0], s, 1, rng);
 	make_side(&bufs[1], s, factor, rng);
 	assert_int_equal(hb_ratio(&dom, &bufs[0].side, &bufs[1].side, &o, &r), 0);
-	claims_eval(r.d, r.iters, log1p(margin), &c);
+	claims_eval(r.d, r.iters, log1p(margin), &(struct expansion){ s->reps, s->reps - 1 }, &c);
 	hb_ratio_free(&r);
 	return c.p[c.best] <= a ? c.best : CLAIM_NR;
 }
@@ -175,7 +175,7 @@ static enum claim decide_paired(const struct sim *s, double factor, double margi
 		assert_int_equal(hb_ratio_paired(&dom, &bufs[0].side, &bufs[1].side, &o, &r), 0);
 	else
 		assert_int_equal(hb_ratio(&dom, &bufs[0].side, &bufs[1].side, &o, &r), 0);
-	claims_eval(r.d, r.iters, log1p(margin), &c);
+	claims_eval(r.d, r.iters, log1p(margin), &(struct expansion){ s->reps, s->reps - 1 }, &c);
 	hb_ratio_free(&r);
 	return c.p[c.best] <= a ? c.best : CLAIM_NR;
 }
@@ -244,7 +244,7 @@ static enum claim ends_claim(const struct sim *s, double growth, uint64_t *rng)
 		make_rep(&bufs[0], s, b, s->mu + s->between * gauss(rng), log(growth), rng);
 	hb_side_ends(&bufs[0].side, &early, &late);
 	assert_int_equal(hb_ratio_paired(&dom, &early, &late, &o, &r), 0);
-	claims_eval(r.d, r.iters, log1p(0.10), &c);
+	claims_eval(r.d, r.iters, log1p(0.10), &(struct expansion){ s->reps, s->reps - 1 }, &c);
 	hb_ratio_free(&r);
 	return c.p[c.best] <= 0.05 ? c.best : CLAIM_NR;
 }
@@ -317,25 +317,25 @@ static void test_claims(void **state)
 	(void)state;
 	for (i = 0; i < 999; i++)
 		d[i] = log(2) + (i - 499.0) * 1e-4;	/* about x2, tight */
-	claims_eval(d, 999, log1p(0.10), &c);
+	claims_eval(d, 999, log1p(0.10), NULL, &c);
 	assert_int_equal(c.best, CLAIM_WORSE);
 	/* no replicate near the margin: the p-value comes from the normal tail, tiny */
 	assert_true(c.p[CLAIM_WORSE] < 1e-9);
 	assert_true(c.p[CLAIM_SAME] > 0.99 && c.p[CLAIM_BETTER] > 0.99);
 	for (i = 0; i < 999; i++)
 		d[i] = (i - 499.0) * 1e-4;		/* about x1: inside a 10% margin */
-	claims_eval(d, 999, log1p(0.10), &c);
+	claims_eval(d, 999, log1p(0.10), NULL, &c);
 	assert_int_equal(c.best, CLAIM_SAME);
 	/* the normal tail beyond 3.3 sd: below the empirical bound 1 / 1000 */
 	assert_true(c.p[CLAIM_SAME] < 1.0 / 1000 && c.p[CLAIM_SAME] > 1e-5);
 	/* one replicate beyond: the empirical (1 + 1) / (999 + 1) */
 	d[998] = log1p(0.10) + 1e-6;
-	claims_eval(d, 999, log1p(0.10), &c);
+	claims_eval(d, 999, log1p(0.10), NULL, &c);
 	assert_true(fabs(c.p[CLAIM_SAME] - 2.0 / 1000) < 1e-12);
 	/* exactly half the replicates beyond the margin: nothing can be claimed */
 	for (i = 0; i < 999; i++)
 		d[i] = log1p(0.10) + (i - 499.0) * 1e-4;
-	claims_eval(d, 999, log1p(0.10), &c);
+	claims_eval(d, 999, log1p(0.10), NULL, &c);
 	assert_true(c.p[c.best] > 0.4);
 }
 
@@ -378,14 +378,20 @@ static void test_aa_false_alarms(void **state)
 	}
 	print_message("A/A: %d of 200 wrong claims, %d 'no change'\n", wrong, same);
 	assert_true(wrong <= 10);
-	/* and with a margin well above the noise, "no change" is what it says */
+	/*
+	 * and with a margin well above the noise, "no change" is what it says (most of the
+	 * time: five repetitions are read with Student's t on 4 degrees of freedom)
+	 */
 	for (i = same = 0; i < 100; i++)
 		same += decide(&noisy, 1.0, 0.50, 0.05, &rng, 400) == CLAIM_SAME;
 	print_message("A/A, margin 50%%: %d of 100 'no change'\n", same);
-	assert_true(same >= 80);
+	assert_true(same >= 70);
 }
 
-/* power: a 1.6x slower p99 with this noise is "worse" nearly always, never "better" */
+/*
+ * power: a 1.6x slower p99 with this noise is "worse" most of the time from five
+ * repetitions a side (read with t on 4 degrees of freedom), never "better"
+ */
 static void test_power(void **state)
 {
 	uint64_t rng = 7;
@@ -399,7 +405,7 @@ static void test_power(void **state)
 		better += c == CLAIM_BETTER;
 	}
 	print_message("x1.6: %d of 100 'worse'\n", worse);
-	assert_true(worse >= 90);
+	assert_true(worse >= 80);
 	assert_int_equal(better, 0);
 }
 
