@@ -18,7 +18,7 @@
 #   DEFERBENCH_BASELINE_DIR  baseline store (default /var/lib/deferbench/baselines)
 #   BASELINE_NAME            which baseline of this host (default: default)
 #   SAVE_BASELINE=1          no baseline yet: store this run, calibrate, exit 0
-#   CALIBRATE_RUNS           runs for the noise floors (default 3; 0: do not calibrate)
+#   CALIBRATE_RUNS           runs for the spread between runs (default 5; 0: do not calibrate)
 #   SCENARIO                 the scenario (default ci/regression.ini)
 #   BUDGET                   time for the whole run, planned and added repetitions
 #                            (default 10m; 0: the planned repetitions only)
@@ -95,8 +95,8 @@ if [ -z "$base" ]; then
 		die "no baseline '$NAME' for $(uname -n); run once with SAVE_BASELINE=1"
 	$DB baseline save --name "$NAME" "$RUN_DIR" || die "cannot save the baseline"
 	echo "kernel-regression: no baseline '$NAME' yet; saved this run as it"
-	if [ "${CALIBRATE_RUNS:-3}" != 0 ]; then
-		$DB baseline calibrate --name "$NAME" --runs "${CALIBRATE_RUNS:-3}" "$SCENARIO" ||
+	if [ "${CALIBRATE_RUNS:-5}" != 0 ]; then
+		$DB baseline calibrate --name "$NAME" --runs "${CALIBRATE_RUNS:-5}" "$SCENARIO" ||
 			die "calibrating the noise floors failed"
 	fi
 	publish "$RUN_DIR"

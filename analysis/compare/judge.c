@@ -566,7 +566,8 @@ int judge_family(struct judgement **j, double *const *d, size_t n,
 		double dl = level[i];
 		int dir = 0;
 
-		if (!rej[i] && !same) {
+		/* nor a direction: the spread inside the runs is not their spread */
+		if (!rej[i] && !same && !x->margin_default) {
 			dir = holm_with(p, m, alpha, i, dir_p(x), &dl);
 			if (dir < 0) {
 				ret = dir;

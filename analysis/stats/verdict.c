@@ -78,7 +78,8 @@ double expand_p(double p, const struct expansion *x)
 {
 	if (!expands(x) || !(p > 0) || p >= 1)
 		return p;
-	return 1 - t_cdf(z_upper(p) * sqrt((x->n - 1) / x->n), x->df);
+	/* the lower tail at minus the score: no cancellation for tiny p */
+	return t_cdf(-z_upper(p) * sqrt((x->n - 1) / x->n), x->df);
 }
 
 double expand_level(double a, const struct expansion *x)
