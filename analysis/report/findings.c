@@ -80,7 +80,8 @@ void advice_verdict(const struct adv_workload *w, char *buf, size_t len)
 		return;
 	}
 	if (!w->ncfg) {
-		snprintf(buf, len, "nothing to compare: a single configuration");
+		snprintf(buf, len, "nothing to compare: %s", w->why_none ? w->why_none :
+			 "a single configuration");
 		return;
 	}
 	if (w->best) {
@@ -98,6 +99,9 @@ void advice_verdict(const struct adv_workload *w, char *buf, size_t len)
 	switch (w->answer) {
 	case ADV_EXPLORATORY:
 		snprintf(buf, len, "exploratory, nothing decidable: %s", w->cfg[0].j[0].why);
+		return;
+	case ADV_WAIT_ONLY:
+		advise_wait_only(w, buf, len);
 		return;
 	case ADV_KEEP:
 		off = (size_t)snprintf(buf, len, "keep %s:", w->ref->config);
