@@ -443,9 +443,10 @@ void findings_write(struct report_ctx *r)
 
 	doc_h_id(&r->doc, 2, "findings", "Findings");
 	doc_p(&r->doc, "Computed from the data. First each workload's configurations judged "
-	      "against its reference on every primary metric: ratio of the medians, its "
-	      "interval, the verdict ('deferbench advise' says how many more repetitions "
-	      "would decide what is open).");
+	      "against its reference on every primary metric: the ratio of the pooled "
+	      "figures (the tables' numbers), its interval, the verdict ('deferbench "
+	      "advise' says how many more blocks or repetitions would decide what is "
+	      "open).");
 	advice_findings(r);
 	n = report_workloads(r, wl, ARRAY_SIZE(wl));
 	for (w = 0; w < n; w++)
