@@ -28,6 +28,13 @@
 #   ARTIFACTS                copy report, plots, tables, compare.md, junit.xml here
 #   RUN_DIR                  skip building and running; use this finished run
 #   STORE                    also add the run to this results store (deferbench history)
+#   SET_DIR                  also copy the run into this directory: the set of runs of
+#                            the running kernel, for a kernel A/B across boots (no
+#                            baseline needed then)
+#   COMPARE_SETS="DIR_A DIR_B"
+#                            run nothing: compare the runs of two set directories (the
+#                            runs the unit, paired when their boots alternated) and exit
+#                            with compare's status; ci/README.md has the boot recipe
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
@@ -55,6 +62,34 @@ publish() {
 	done
 	echo "kernel-regression: artifacts in $ARTIFACTS"
 }
+
+# runs_in DIR - the run directories DIR holds, one a line
+runs_in() {
+	find "$1" -mindepth 2 -maxdepth 2 -name run.json -printf '%h\n' 2>/dev/null | sort
+}
+
+if [ -n "${COMPARE_SETS:-}" ]; then
+	# shellcheck disable=SC2086
+	set -- $COMPARE_SETS
+	[ $# -eq 2 ] || die "COMPARE_SETS takes two set directories, 'DIR_A DIR_B' (got: $COMPARE_SETS)"
+	a=$(runs_in "$1")
+	b=$(runs_in "$2")
+	[ "$(echo "$a" | grep -c .)" -ge 2 ] && [ "$(echo "$b" | grep -c .)" -ge 2 ] ||
+		die "COMPARE_SETS: $1 and $2 must hold 2 or more runs each (SET_DIR of earlier boots)"
+	out=${ARTIFACTS:-$2}
+	mkdir -p "$out" || die "cannot create $out"
+	# shellcheck disable=SC2086
+	$DB compare ${COMPARE_ARGS:-} -o "$out" $a vs $b
+	rc=$?
+	echo "kernel-regression: compared the sets $1 and $2: $out/compare.md, $out/junit.xml"
+	case $rc in
+	0) echo "kernel-regression: no regression" ;;
+	1) echo "kernel-regression: REGRESSION (see compare.md)" ;;
+	3) echo "kernel-regression: UNDECIDED: a primary metric could not be decided (see compare.md)" ;;
+	*) echo "kernel-regression: compare failed (exit $rc)" ;;
+	esac
+	exit $rc
+fi
 
 base=$($DB baseline path --name "$NAME" 2>/dev/null) || base=""
 if [ -z "${RUN_DIR:-}" ]; then
@@ -89,6 +124,15 @@ fi
 
 $DB report "$RUN_DIR" || die "report failed"
 echo "kernel-regression: report $RUN_DIR/report.html"
+if [ -n "${SET_DIR:-}" ]; then
+	mkdir -p "$SET_DIR" && cp -r "$RUN_DIR" "$SET_DIR/" ||
+		die "cannot copy $RUN_DIR into the set $SET_DIR"
+	echo "kernel-regression: $RUN_DIR added to the set $SET_DIR ($(runs_in "$SET_DIR" | grep -c .) runs)"
+	if [ -z "$base" ] && [ "${SAVE_BASELINE:-0}" != 1 ]; then
+		publish "$RUN_DIR"
+		exit 0
+	fi
+fi
 
 if [ -z "$base" ]; then
 	[ "${SAVE_BASELINE:-0}" = 1 ] ||
