@@ -445,17 +445,22 @@ static void interval_at(struct judgement *j, const double *d, unsigned int n, do
 static long runs_needed(const struct judgement *j, double tail)
 {
 	double room = fabs(fabs(log(j->ratio)) - log1p(j->margin)), sd = j->se / M_SQRT2;
-	long k;
+	long lo = 2, hi = MORE_MAX;
 
-	if (room < 1e-3)
+	if (room < 1e-3 || !(sd > 0))
 		return -1;
-	for (k = 2; k <= MORE_MAX; k++) {
-		double df = fmax(j->df, 2.0 * (double)k - 2);
+	/* the half-width falls with k: the first k that fits, by halving */
+	if (t_quantile(1 - tail, fmax(j->df, 2.0 * hi - 2)) * sd * sqrt(2.0 / hi) > room)
+		return -1;
+	while (lo < hi) {
+		long k = lo + (hi - lo) / 2;
 
-		if (t_quantile(1 - tail, df) * sd * sqrt(2.0 / (double)k) <= room)
-			return k;
+		if (t_quantile(1 - tail, fmax(j->df, 2.0 * k - 2)) * sd * sqrt(2.0 / k) <= room)
+			hi = k;
+		else
+			lo = k + 1;
 	}
-	return -1;
+	return lo;
 }
 
 /*

@@ -4,8 +4,8 @@
  * (verdict.c) and the t-tests of runs (judge.c) read it.
  *
  * The t CDF goes through the regularised incomplete beta function, evaluated with
- * Lentz's continued fraction; quantiles are found by bisection (the CDF is monotonic,
- * and 200 halvings are more than double precision needs).
+ * Lentz's continued fraction; quantiles are found by bisection (the CDF is monotonic)
+ * in a bracket grown from [-1, 1] until it holds the answer.
  */
 #include <errno.h>
 #include <math.h>
@@ -70,12 +70,17 @@ double t_cdf(double t, double df)
 
 double t_quantile(double p, double df)
 {
-	double lo = -1e6, hi = 1e6, mid;
+	double lo, hi, mid;
 	int i;
 
 	if (!(p > 0 && p < 1) || !(df > 0))
 		return NAN;
-	for (i = 0; i < 200; i++) {
+	/* a bracket that holds the answer, then halvings to double precision */
+	for (hi = 1; t_cdf(hi, df) < p; hi *= 4)
+		;
+	for (lo = -1; t_cdf(lo, df) > p; lo *= 4)
+		;
+	for (i = 0; i < 100 && hi - lo > 1e-12 * fmax(1, fabs(hi)); i++) {
 		mid = (lo + hi) / 2;
 		if (t_cdf(mid, df) < p)
 			lo = mid;

@@ -14,7 +14,7 @@ GEN=${GEN:-$(pwd)/build/tests/tools/gen-run}
 
 mktemp_dir T
 # samples enough for steady p99s; five runs of the same thing calibrate the host (three
-# are the least, but leave t two degrees of freedom: intervals about 3x as wide)
+# are the least, but leave t two degrees of freedom: intervals about twice as wide)
 for s in 11 12 13 14 15; do
 	"$GEN" --seed $s --samples 20000 "$T/cal$s" >/dev/null || fail "gen-run cal$s"
 done

@@ -49,8 +49,9 @@ static void model(struct sim_model *m, unsigned int n, double s, bool stalls, do
 
 int sim_small(void)
 {
+	/* the edges the full grid covers more finely, at a cost make test can pay */
 	static const struct { unsigned int n; double s; bool stalls; } edge[] = {
-		{ 6, 0.25, true }, { 10, 0.07, false }, { 20, 0.25, true }, { 45, 0.15, true },
+		{ 6, 0.25, true }, { 10, 0.07, false }, { 20, 0.25, true },
 	};
 	struct sim_model m;
 	struct sim_tally t;
@@ -71,15 +72,15 @@ int sim_small(void)
 		check(what, rate(t.v[V_WORSE], t.runs), 0.06, true);
 	}
 	/* A/A, 20 metrics judged together, stalls: any false claim in the family */
-	model(&m, 20, 0.25, true, 1.0);
-	ret = sim_family(&m, MST_P90, 0.10, 20, 150, 200, &t);
+	model(&m, 12, 0.25, true, 1.0);
+	ret = sim_family(&m, MST_P90, 0.10, 20, 80, 200, &t);
 	if (ret)
 		return ret;
-	check("A/A, 20 p90s in one family, 20 blocks, stalls: any false claim",
+	check("A/A, 20 p90s in one family, 12 blocks, stalls: any false claim",
 	      rate(t.any_false, t.runs), 0.05, true);
 	/* tails that stalls set: p99 side claims, A/A */
 	model(&m, 20, 0.15, true, 1.0);
-	ret = sim_single(&m, MST_P99, 0.10, 400, 300, &t);
+	ret = sim_single(&m, MST_P99, 0.10, 300, 300, &t);
 	if (ret)
 		return ret;
 	check("A/A p99, 20 blocks, stalls: false worse or better",
