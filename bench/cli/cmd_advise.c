@@ -203,6 +203,12 @@ static void print_answer(FILE *f, const struct adv_workload *w)
 		fprintf(f, "  keep %s for now: no configuration was shown better on a primary "
 			"metric, and the question is open: %s (the blocks or repetitions that "
 			"would decide it are below)\n", w->ref->config, b);
+		for (i = 0; i < w->ncfg; i++)
+			if (w->cfg[i].lower || w->cfg[i].higher)
+				fprintf(f, "  decided directions: %s lower on %zu, higher on %zu "
+					"primary metric(s), by amounts that may lie within the "
+					"margin\n", w->cfg[i].s->config, w->cfg[i].lower,
+					w->cfg[i].higher);
 		break;
 	case ADV_WAIT_ONLY:
 		advise_wait_only(w, b, sizeof(b));
