@@ -34,7 +34,7 @@ const char *cmp_margin(const struct judgement *j, char *buf, size_t len)
 	if (isnan(j->margin))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.3g%%%s", j->margin * 100,
+		snprintf(buf, len, j->margin >= 1 ? "%.0f%%%s" : "%.3g%%%s", j->margin * 100,
 			 j->margin_default ? "d" : j->runs_unit ? "r" : j->margin_floor ? "f" : "");
 	return buf;
 }
@@ -44,7 +44,7 @@ const char *cmp_detects(const struct judgement *j, char *buf, size_t len)
 	if (isnan(j->mdc))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.3g%%", j->mdc * 100);
+		snprintf(buf, len, j->mdc >= 1 ? "%.0f%%" : "%.3g%%", j->mdc * 100);
 	return buf;
 }
 
