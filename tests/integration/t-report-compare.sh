@@ -16,13 +16,13 @@ mktemp_dir T
 # samples enough for steady p99s; five runs of the same thing calibrate the host (three
 # are the least, but leave t two degrees of freedom: intervals about twice as wide)
 for s in 11 12 13 14 15; do
-	"$GEN" --seed $s --samples 20000 "$T/cal$s" >/dev/null || fail "gen-run cal$s"
+	"$GEN" --seed $s --samples 8000 "$T/cal$s" >/dev/null || fail "gen-run cal$s"
 done
 "$DB" baseline calibrate --from "$T/cal11" "$T/cal12" "$T/cal13" "$T/cal14" "$T/cal15" \
 	-o "$T/noise.json" >"$T/cal.out" 2>&1 || { cat "$T/cal.out"; fail "calibrate --from"; }
 N="--noise $T/noise.json"
-"$GEN" --samples 20000 "$T/base" >/dev/null || fail "gen-run base"
-"$GEN" --seed 7 --samples 20000 --slowdown 2 --kernel 6.19.0-slow "$T/slow" >/dev/null ||
+"$GEN" --samples 8000 "$T/base" >/dev/null || fail "gen-run base"
+"$GEN" --seed 7 --samples 8000 --slowdown 2 --kernel 6.19.0-slow "$T/slow" >/dev/null ||
 	fail "gen-run slow"
 
 # summary FILE - the counts line of compare's output
@@ -100,7 +100,7 @@ tail -n 1 "$T/both.out" | grep -q '^deferbench: wrote ' ||
 	fail "stderr came before stdout's lines: $(head -n 3 "$T/both.out")"
 
 # 2x faster: better is no regression (exit 0 once nothing is left undecided)
-"$GEN" --seed 7 --samples 20000 --slowdown 0.5 "$T/fast" >/dev/null || fail "gen-run fast"
+"$GEN" --seed 7 --samples 8000 --slowdown 0.5 "$T/fast" >/dev/null || fail "gen-run fast"
 expect_exit 0 "$T/fast.out" "$DB" compare --wide $N --allow-undecided --no-files "$T/base" "$T/fast"
 [ "$(count "$T/fast.out" primary worse)" = 0 ] && [ "$(count "$T/fast.out" primary better)" -ge 1 ] ||
 	fail "2x faster: $(summary "$T/fast.out")"
@@ -152,7 +152,7 @@ grep -q '^worse/better/higher/lower: family-wise error 0.05 per family (Holm ove
 	"$T/slow.out" || fail "the correction is not stated"
 
 # cells on one side only: a row each, incomplete, no regression
-"$GEN" --configs default,threaded-napi,extra --samples 20000 "$T/other" || fail "gen-run other"
+"$GEN" --configs default,threaded-napi,extra --samples 8000 "$T/other" || fail "gen-run other"
 expect_exit 3 "$T/other.out" "$DB" compare --wide -o "$T/other-out" "$T/base" "$T/other"
 for w in net tty timer; do
 	grep -q "^$w  *wq-nice-10  *\* .* incomplete: only in the base run$" "$T/other.out" ||
@@ -169,7 +169,7 @@ grep -q '^- 6 workload x configuration pairs matched' "$T/other-out/compare.md" 
 	fail "junit.xml does not skip the one-sided cells"
 
 # a configuration of the same name that set other knob values: listed as a difference
-"$GEN" --knob wq.writeback.nice=5 --knob sched.ksoftirqd=fifo:2 --samples 20000 "$T/knobs" ||
+"$GEN" --knob wq.writeback.nice=5 --knob sched.ksoftirqd=fifo:2 --samples 8000 "$T/knobs" ||
 	fail "gen-run knobs"
 expect_exit 3 "$T/knobs.out" "$DB" compare -o "$T/knobs-out" "$T/base" "$T/knobs"
 grep -q "^differs: wq-nice-10 knob wq.writeback.nice: '-10' -> '5'$" "$T/knobs.out" ||

@@ -39,7 +39,7 @@ grep -q 'exit status 3' "$T/aa.out" || fail "exit status 3 not explained"
 
 # the spread between runs of a host, from five runs of the same (synthetic) scenario
 for s in 21 22 23 24 25; do
-	"$GEN" --seed $s --samples 20000 "$T/c$s" >/dev/null || fail "gen-run c$s"
+	"$GEN" --seed $s --samples 8000 "$T/c$s" >/dev/null || fail "gen-run c$s"
 done
 "$DB" baseline calibrate --from "$T/c21" "$T/c22" "$T/c23" "$T/c24" "$T/c25" \
 	-o "$T/noise.json" >"$T/cal.out" 2>&1 || { cat "$T/cal.out"; fail "calibrate --from failed"; }
@@ -53,8 +53,8 @@ assert x["runs"] == 5 and 0 < x["sd"] < 0.5 and x["floor"] > 0, x
 assert all(v["floor"] >= 0 and v["sd"] >= 0 for v in f.values())
 EOF
 # A/A with the spread: nothing worse or better (the runs are the unit, margin marked r)
-"$GEN" --seed 26 --samples 20000 "$T/aa1" >/dev/null || fail "gen-run aa1"
-"$GEN" --seed 27 --samples 20000 "$T/aa2" >/dev/null || fail "gen-run aa2"
+"$GEN" --seed 26 --samples 8000 "$T/aa1" >/dev/null || fail "gen-run aa1"
+"$GEN" --seed 27 --samples 8000 "$T/aa2" >/dev/null || fail "gen-run aa2"
 "$DB" compare --wide --noise "$T/noise.json" --no-files "$T/aa1" "$T/aa2" >"$T/aac.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 3 ] || { cat "$T/aac.out"; fail "calibrated A/A exited $rc"; }
