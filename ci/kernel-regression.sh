@@ -63,6 +63,16 @@ publish() {
 	echo "kernel-regression: artifacts in $ARTIFACTS"
 }
 
+# say_status RC - compare's exit status in words
+say_status() {
+	case $1 in
+	0) echo "kernel-regression: no regression" ;;
+	1) echo "kernel-regression: REGRESSION (see compare.md)" ;;
+	3) echo "kernel-regression: UNDECIDED: a primary metric could not be decided (see compare.md)" ;;
+	*) echo "kernel-regression: compare failed (exit $1)" ;;
+	esac
+}
+
 # runs_in DIR - the run directories DIR holds, one a line
 runs_in() {
 	find "$1" -mindepth 2 -maxdepth 2 -name run.json -printf '%h\n' 2>/dev/null | sort
@@ -82,12 +92,7 @@ if [ -n "${COMPARE_SETS:-}" ]; then
 	$DB compare ${COMPARE_ARGS:-} -o "$out" $a vs $b
 	rc=$?
 	echo "kernel-regression: compared the sets $1 and $2: $out/compare.md, $out/junit.xml"
-	case $rc in
-	0) echo "kernel-regression: no regression" ;;
-	1) echo "kernel-regression: REGRESSION (see compare.md)" ;;
-	3) echo "kernel-regression: UNDECIDED: a primary metric could not be decided (see compare.md)" ;;
-	*) echo "kernel-regression: compare failed (exit $rc)" ;;
-	esac
+	say_status $rc
 	exit $rc
 fi
 
@@ -156,10 +161,5 @@ $DB compare ${COMPARE_ARGS:-} -o "$RUN_DIR" "$base" "$RUN_DIR"
 rc=$?
 echo "kernel-regression: compared with $base: $RUN_DIR/compare.md, $RUN_DIR/junit.xml"
 publish "$RUN_DIR"
-case $rc in
-0) echo "kernel-regression: no regression" ;;
-1) echo "kernel-regression: REGRESSION (see compare.md)" ;;
-3) echo "kernel-regression: UNDECIDED: a primary metric could not be decided (see compare.md)" ;;
-*) echo "kernel-regression: compare failed (exit $rc)" ;;
-esac
+say_status $rc
 exit $rc

@@ -87,8 +87,7 @@ uint64_t hist_percentile_mid(const struct hist *h, double q)
 
 uint64_t hist_percentile(const struct hist *h, double q)
 {
-	uint64_t rank, seen = 0, v;
-	unsigned int i;
+	uint64_t v;
 
 	if (!h->count)
 		return 0;
@@ -96,17 +95,7 @@ uint64_t hist_percentile(const struct hist *h, double q)
 		return h->min;
 	if (q >= 1)
 		return h->max;
-	rank = (uint64_t)ceil(q * (double)h->count);
-	if (rank < 1)
-		rank = 1;
-	for (i = 0; i < HIST_BUCKETS; i++) {
-		seen += h->bucket[i];
-		if (seen >= rank)
-			break;
-	}
-	if (i == HIST_BUCKETS)
-		return h->max;
-	v = hist_bucket_lo(i) + hist_bucket_width(i) / 2;
+	v = hist_percentile_mid(h, q);
 	if (v < h->min)
 		v = h->min;
 	if (v > h->max)
