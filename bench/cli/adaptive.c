@@ -161,8 +161,7 @@ static int within_run(struct adapt *a, const struct run *run, const struct scena
 
 int adapt_more(void *ctx, const struct run_state *r, int (**add)[2], int *n)
 {
-	uint64_t budget = r->o->until_decided_ns ? r->o->until_decided_ns :
-			  r->s->until_decided_ns;
+	uint64_t budget = r->s->until_decided_ns;
 	uint64_t used = now_ns() - r->t0;
 	struct adapt *a = ctx;
 	struct adapt_add out = { 0 };

@@ -122,7 +122,7 @@ static struct wl_run *new_wl(const struct scenario *s, int wl, int cfg, uint64_t
 	}
 	w->seed = seed;
 	/* the workload's own per-interval histograms follow the capture's intervals */
-	wl_intervals(w, s->interval_ns);
+	wl_intervals(w, s->cap.interval_ns);
 	if (set_options(w, s, wl, cfg, err)) {
 		wl_free(w);
 		return NULL;
@@ -164,14 +164,8 @@ static int engine_setup(struct run_cell *c, char *err)
 	const struct scenario *s = c->s;
 	const struct scn_config *cf = &s->cfg[c->cell->cfg];
 	struct capture_opts co = {
-		.buffer_kb = s->buffer_kb,
-		.interval_ns = s->interval_ns,
-		.no_sched = !s->sched_events,
-		.sched_all = s->sched_all,
-		.cpus = s->capture_cpus[0] ? s->capture_cpus : NULL,
 		.command = c->command,
-		.stack_vecs = s->stack_vecs,
-		.slowest = s->stack_vecs ? SLOWEST_DEFAULT : 0,
+		.slowest = s->cap.stack_vecs ? SLOWEST_DEFAULT : 0,
 		/* a segment's phases lie on the interval grid: see engine_start_capture */
 		.align_intervals = c->cell->alt,
 	};
@@ -179,7 +173,8 @@ static int engine_setup(struct run_cell *c, char *err)
 	struct engine_cell *e;
 	int i, ret;
 
-	if (s->interval_ns) {
+	capture_settings_apply(&s->cap, &co);
+	if (s->cap.interval_ns) {
 		snprintf(intervals, sizeof(intervals), "%s/intervals.csv", c->dir);
 		co.intervals_csv = intervals;
 	}
@@ -247,7 +242,7 @@ static int window(struct run_cell *c, int i, bool begin, uint64_t at, char *err)
 static int engine_start_capture(struct run_cell *c, char *err)
 {
 	struct engine_cell *e = c->priv;
-	uint64_t at, iv = c->s->interval_ns;
+	uint64_t at, iv = c->s->cap.interval_ns;
 	int i, ret = e->cap ? capture_start(e->cap) : 0;
 
 	if (ret)

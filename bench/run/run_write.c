@@ -56,9 +56,9 @@ static json_object *settings_json(const struct run_state *r)
 	json_object_object_add(o, "repetitions", json_object_new_int(s->repetitions));
 	json_object_object_add(o, "order", json_object_new_string(scenario_order_name(s->order)));
 	json_object_object_add(o, "seed", json_object_new_uint64(s->seed));
-	json_object_object_add(o, "buffer_kb", json_object_new_int(s->buffer_kb));
-	json_object_object_add(o, "interval_s", json_object_new_double(s->interval_ns / 1e9));
-	json_object_object_add(o, "quick", json_object_new_boolean(r->o->quick));
+	json_object_object_add(o, "buffer_kb", json_object_new_int(s->cap.buffer_kb));
+	json_object_object_add(o, "interval_s", json_object_new_double(s->cap.interval_ns / 1e9));
+	json_object_object_add(o, "quick", json_object_new_boolean(s->quick));
 	json_object_object_add(o, "design", json_object_new_string(scenario_design_name(s->design)));
 	if (s->design == SCN_DESIGN_ALTERNATE) {
 		json_object_object_add(o, "blocks", json_object_new_int(s->blocks));
@@ -212,7 +212,7 @@ int cell_json_write(const struct run_state *r, const struct scn_cell *c, const c
 		json_object_object_add(o, "first_block", json_object_new_int(c->first_block));
 		json_object_object_add(o, "phase_s", json_object_new_double(s->phase_ns / 1e9));
 		json_object_object_add(o, "settle_s", json_object_new_double(s->settle_ns / 1e9));
-		json_object_object_add(o, "interval_s", json_object_new_double(s->interval_ns / 1e9));
+		json_object_object_add(o, "interval_s", json_object_new_double(s->cap.interval_ns / 1e9));
 	}
 	for (i = 0; i < cf->nloads; i++)
 		json_object_array_add(loads, json_object_new_string(r->s->wl[cf->loads[i]].name));

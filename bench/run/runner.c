@@ -68,7 +68,7 @@ static int check_knobs(struct run_state *r, char *err)
 static int run_prepare(struct run_state *r)
 {
 	struct scn_parse_opts po = { .workloads = r->be->types, .live_option = r->be->live_option,
-				     .design = r->o->design, .blocks = r->o->blocks };
+				     .set = &r->o->set };
 	char err[ERRBUF_LEN] = "";
 	int ret;
 
@@ -77,8 +77,6 @@ static int run_prepare(struct run_state *r)
 		err_msg("%s", err);
 		return -EINVAL;
 	}
-	if (r->o->quick)
-		scenario_quick(r->s);
 	ret = scenario_plan(r->s, &r->cells, &r->ncells);
 	if (!ret)
 		r->done = calloc(r->ncells, sizeof(*r->done));
@@ -334,10 +332,10 @@ static int run_cell(struct run_state *r, int k)
 	return r->cells[k].alt ? run_segment(r, k) : run_plain_cell(r, k);
 }
 
-/* adaptive - an adaptive run: --until-decided, or the scenario's until_decided */
+/* adaptive - an adaptive run: the scenario's until_decided (run --until-decided over it) */
 bool run_adaptive(const struct run_state *r)
 {
-	return r->o->adaptive && (r->o->until_decided_ns || r->s->until_decided_ns);
+	return r->o->adaptive && r->s->until_decided_ns;
 }
 
 /* Blocks a look adds to a segment's group, at most and at least. */
@@ -368,7 +366,7 @@ static void more_blocks(struct run_state *r, int k, int asked, uint64_t ahead,
 			struct scn_cell *out)
 {
 	const struct scn_cell *seg = &r->cells[k];
-	uint64_t budget = r->o->until_decided_ns ?: r->s->until_decided_ns;
+	uint64_t budget = r->s->until_decided_ns;
 	uint64_t used = now_ns() - r->t0 + ahead, block = (uint64_t)seg->narms * r->s->phase_ns;
 	unsigned int blocks = (unsigned int)asked, fit, next = 0, rep = 0;
 	int i;
@@ -402,7 +400,7 @@ static void more_blocks(struct run_state *r, int k, int asked, uint64_t ahead,
 static int more_cells(struct run_state *r)
 {
 	int (*add)[2] = NULL, n = 0, i, k, m = 0, *done, seg, *asked = NULL;
-	uint64_t budget = r->o->until_decided_ns ?: r->s->until_decided_ns;
+	uint64_t budget = r->s->until_decided_ns;
 	uint64_t used = now_ns() - r->t0;
 	bool cell_asked = false, block_asked = false;
 	struct scn_cell *cells;
@@ -483,14 +481,6 @@ static int run_close(struct run_state *r)
 	return left || strcmp(r->status, "complete") ? 1 : 0;
 }
 
-/* store_of - where to add the run: --store, else the scenario's store key, else none */
-static const char *store_of(const struct run_state *r)
-{
-	if (r->o->store)
-		return r->o->store;
-	return r->s->store[0] ? r->s->store : NULL;
-}
-
 int run_scenario(const struct run_opts *o, const struct run_backend *be)
 {
 	struct run_state r = { .o = o, .be = be, .status = "running" };
@@ -539,8 +529,7 @@ int run_scenario(const struct run_opts *o, const struct run_backend *be)
 	if (o->outcome) {
 		snprintf(o->outcome->dir, sizeof(o->outcome->dir), "%s", r.dir);
 		o->outcome->complete = !strcmp(r.status, "complete");
-		snprintf(o->outcome->store, sizeof(o->outcome->store), "%s",
-			 store_of(&r) ? store_of(&r) : "");
+		snprintf(o->outcome->store, sizeof(o->outcome->store), "%s", r.s->store);
 	}
 out_free:
 	outw_abort(&r.out);

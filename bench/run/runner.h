@@ -92,21 +92,21 @@ struct run_more {
 struct run_outcome {
 	char dir[PATH_MAX];
 	bool complete;
-	char store[PATH_MAX];		/* --store, else the scenario's store key, or "" */
+	char store[PATH_MAX];		/* the scenario's store (run --store over it), or "" */
 };
 
 struct run_opts {
 	const char *scenario;		/* file */
 	const char *outdir;		/* NULL: results/<host>/<kernel>/<time>-<scenario> */
-	bool quick;
 	bool dry_run;
 	const char *command;
-	uint64_t until_decided_ns;	/* run --until-decided=BUDGET (0: the scenario's) */
+	/*
+	 * settings over the file's [global] (run --blocks 20, --quick): applied when the
+	 * scenario is parsed, so that the run reads one value of each, the scenario's
+	 */
+	struct opts_layer set;
 	const struct run_more *adaptive;	/* NULL: the planned cells only */
-	const char *store;		/* --store: add the run to this results store */
 	struct run_outcome *outcome;	/* filled when not NULL (run_scenario) */
-	const char *design;		/* --design: "alternate" or "cells" over [global] */
-	unsigned int blocks;		/* --blocks: over [global] blocks (0: the file's) */
 };
 
 /* run_adaptive - the run adds repetitions until its verdicts are decided */

@@ -32,7 +32,6 @@ struct parse_ctx {
 	enum sec_kind kind;
 	int idx;			/* current workload or config */
 	int global_line;
-	unsigned int global_seen;	/* bit per global key */
 	char prev_key[SCN_KEY_MAX];
 	char err[ERRBUF_LEN];
 	int err_line;
@@ -224,14 +223,10 @@ static char *reader(char *str, int num, void *stream)
 static int global_key(struct parse_ctx *c, const char *name, const char *value)
 {
 	char e[ERRBUF_LEN];
-	int idx, ret;
+	int ret = scn_global_set(c->s, name, value, c->line, e);
 
-	ret = scn_global_set(c->s, name, value, c->o, &idx, e);
-	if (ret == -ENOENT)
+	if (ret == -ENOENT || ret == -EEXIST)
 		return fail(c, "[global]: %s", e);
-	if (c->global_seen & (1U << idx))
-		return fail(c, "[global]: '%s' is set twice", name);
-	c->global_seen |= 1U << idx;
 	if (ret)
 		return fail(c, "[global] %s: %s", name, e);
 	return 1;
@@ -444,7 +439,7 @@ int scenario_parse(const char *text, const char *file, const struct scn_parse_op
 	char e[ERRBUF_LEN] = "";
 	int ret, line = 0;
 
-	scn_defaults(s);
+	scn_defaults(s, o->online);
 	snprintf(s->file, sizeof(s->file), "%s", file);
 	scenario_name(s, file);
 	ret = ini_parse_stream(reader, &c, handler, &c);
@@ -455,11 +450,16 @@ int scenario_parse(const char *text, const char *file, const struct scn_parse_op
 			       file, ret);
 	if (ret < 0)
 		return set_err(errbuf, "%s: cannot parse (%d)", file, ret);
+	/* the command line over the file, as git's -c over its config files */
+	if (scn_global_layer(s, o->set, errbuf))
+		return -EINVAL;
 	if (scenario_finish(s, o->workloads, e, &line))
 		return line ? set_err(errbuf, "%s:%d: %s", file, line, e)
 			    : set_err(errbuf, "%s: %s", file, e);
 	if (scn_alternate_finish(s, o, e))
 		return set_err(errbuf, "%s: %s", file, e);
+	if (s->quick)
+		scenario_quick(s);
 	return 0;
 }
 

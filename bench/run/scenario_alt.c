@@ -24,11 +24,6 @@
 #include "scenario_int.h"
 #include "msg.h"
 
-const char *scenario_design_name(enum scn_design d)
-{
-	return d == SCN_DESIGN_ALTERNATE ? "alternate" : "cells";
-}
-
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {
 	while (b) {
@@ -60,14 +55,10 @@ int scn_alternate_finish(struct scenario *s, const struct scn_parse_opts *o, cha
 	uint64_t g;
 	int c;
 
-	if (o->design && scn_design_parse(o->design, &s->design, err))
-		return -EINVAL;
-	if (o->blocks && s->design != SCN_DESIGN_ALTERNATE)
+	if (scenario_given(s, "blocks") < 0 && s->design != SCN_DESIGN_ALTERNATE)
 		return set_err(err, "--blocks %u is for the alternating design: this scenario "
 			       "runs as cells, %u repetitions of each (add --design alternate, "
-			       "or set repetitions in [global])", o->blocks, s->repetitions);
-	if (o->blocks)
-		s->blocks = o->blocks;
+			       "or set repetitions in [global])", s->blocks, s->repetitions);
 	mark_live(s, o);
 	if (s->design != SCN_DESIGN_ALTERNATE)
 		return 0;
@@ -89,21 +80,21 @@ int scn_alternate_finish(struct scenario *s, const struct scn_parse_opts *o, cha
 		g = gcd64(g, s->cfg[c].settle_ns);
 		cfg_settle = true;
 	}
-	if (!s->interval_set) {
+	if (!scenario_given(s, "interval")) {
 		/* the largest interval that tiles both: every interval is in one part */
-		s->interval_ns = g;
-		while (s->interval_ns > NSEC_PER_SEC && !(s->interval_ns % 2))
-			s->interval_ns /= 2;
+		s->cap.interval_ns = g;
+		while (s->cap.interval_ns > NSEC_PER_SEC && !(s->cap.interval_ns % 2))
+			s->cap.interval_ns /= 2;
 	}
-	if (!s->interval_ns)
+	if (!s->cap.interval_ns)
 		return set_err(err, "[global] interval is off, but design = alternate assigns "
 			       "each interval to a phase: set interval to a divisor of phase and "
 			       "settle, or leave it out");
-	if (s->interval_ns < CAPTURE_MIN_INTERVAL_NS || g % s->interval_ns)
+	if (s->cap.interval_ns < CAPTURE_MIN_INTERVAL_NS || g % s->cap.interval_ns)
 		return set_err(err, "[global] interval (%llu ms) must divide phase (%llu ms) and "
 			       "settle (%llu ms)%s, so that every interval lies in one phase: "
 			       "leave interval out, or choose one such as %llu ms",
-			       (unsigned long long)(s->interval_ns / NSEC_PER_MSEC),
+			       (unsigned long long)(s->cap.interval_ns / NSEC_PER_MSEC),
 			       (unsigned long long)(s->phase_ns / NSEC_PER_MSEC),
 			       (unsigned long long)(s->settle_ns / NSEC_PER_MSEC),
 			       cfg_settle ? " and every [config] settle" : "",

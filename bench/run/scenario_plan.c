@@ -12,18 +12,6 @@
 
 #include "msg.h"
 
-const char *scenario_order_name(enum scn_order o)
-{
-	switch (o) {
-	case SCN_SHUFFLED:
-		return "shuffled";
-	case SCN_GROUPED:
-		return "grouped";
-	default:
-		return "interleaved";
-	}
-}
-
 /* next_token - the next name of a "A, B C" list into tok; false at the end */
 static bool next_token(const char **p, char *tok, size_t len)
 {
