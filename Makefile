@@ -90,7 +90,7 @@ MISSING = $(strip $(foreach p,$(PKGS),$(shell pkg-config --exists $(p) || echo $
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 
-.PHONY: all check-deps check-test-deps install-deps test unit unit-bins golden golden-update \
+.PHONY: all check-deps check-test-deps install-deps test unit unit-bins golden golden-update doc-tables \
 	integration sanitize bench perf observer fuzz fuzz-smoke install clean
 
 all: $(BIN) $(HDR_OKS)
@@ -157,6 +157,11 @@ golden: deferbench
 
 golden-update: deferbench
 	@tests/golden.sh --update
+
+# the tables of settings in docs/, written anew from the option tables (test_doc_tables
+# checks them)
+doc-tables: $(BUILD)/tests/tools/doc-tables
+	@$(BUILD)/tests/tools/doc-tables
 
 # The README's two commands install what is missing first, then build in a new make
 # (so that pkg-config sees what was just installed).

@@ -37,8 +37,8 @@ const struct cli_command cli_run = {
 	.name = "run",
 	.fn = cmd_run,
 	.summary = "run a scenario: workloads x kernel configurations x repetitions",
-	.usage = "deferbench run [-o DIR] [--quick] [--dry-run] [--design D] [--blocks N] [--until-decided[=BUDGET] "
-		 "[--against RUN]] [--store FILE] SCENARIO",
+	.usage = "deferbench run [-o DIR] [--dry-run] [--quick] [--design D] [--blocks N] "
+		 "[--until-decided[=BUDGET] [--against RUN]] [-S FILE] [SETTING OPTIONS] SCENARIO",
 	.desc =
 	"Run every workload of SCENARIO under each of its configurations, repetitions "
 	"interleaved; see docs/scenarios.md. An option that is also a [global] key of the "
