@@ -3,7 +3,7 @@
  * driver.c - the one owner of a workload's lifecycle: options -> setup -> start ->
  * stop -> teardown. Every step checks the state so stop and teardown run exactly once
  * whatever failed before them, and wl_free() undoes whatever was done.
- * Option parsing lives in wl_options.c, formatting of results in wl_results.c.
+ * Options are the settings engine's (wl_options.c), formatting of results wl_results.c's.
  */
 #include "workload.h"
 
@@ -28,7 +28,6 @@ enum {
 
 struct wl_run *wl_new(const struct workload_ops *ops)
 {
-	const struct wl_option *o;
 	char errbuf[ERRBUF_LEN];
 	struct wl_run *w;
 
@@ -43,15 +42,11 @@ struct wl_run *wl_new(const struct workload_ops *ops)
 	w->priv = calloc(1, ops->priv_size ? ops->priv_size : 1);
 	if (!w->cfg || !w->priv)
 		goto out_free;
-	for (o = ops->options; o && o->name; o++) {
-		if (!o->def)
-			continue;
-		/* a default that does not parse is a bug in the workload's table */
-		if (wl_set_option(w, o->name, o->def, errbuf)) {
-			err_msg("%s: bad default: %s", ops->name, errbuf);
-			errno = EINVAL;
-			goto out_free;
-		}
+	/* a default that does not parse is a bug in the workload's table */
+	if (ops->options && opts_defaults(ops->options, w->cfg, errbuf)) {
+		err_msg("%s: bad default: %s", ops->name, errbuf);
+		errno = EINVAL;
+		goto out_free;
 	}
 	return w;
 out_free:

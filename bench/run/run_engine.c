@@ -49,12 +49,7 @@ static const char *const *engine_types(void)
 
 static bool has_option(const struct wl_run *w, const char *name)
 {
-	const struct wl_option *o;
-
-	for (o = w->ops->options; o && o->name; o++)
-		if (!strcmp(o->name, name))
-			return true;
-	return false;
+	return wl_option_find(w->ops, name) != NULL;
 }
 
 static bool sets_option(const struct scn_workload *sw, const char *name)
@@ -274,7 +269,7 @@ static const char *live_value(const struct scenario *s, int x, int cfg, const ch
 			      const struct workload_ops *ops)
 {
 	const struct scn_config *cf = &s->cfg[cfg];
-	const struct wl_option *o;
+	const struct opt_desc *o;
 	int i;
 
 	for (i = 0; i < cf->nover; i++)
@@ -296,7 +291,7 @@ static int switch_wl(const struct run_cell *c, struct wl_run *w, int x, int cfg,
 
 	for (key = w->ops->live; key && *key; key++) {
 		const char *want = live_value(c->s, x, cfg, *key, w->ops);
-		const struct wl_option *o = wl_option_find(w->ops, *key);
+		const struct opt_desc *o = wl_option_find(w->ops, *key);
 
 		if (!want || !o || (!wl_option_value(w, o, cur, sizeof(cur)) && !strcmp(cur, want)))
 			continue;
