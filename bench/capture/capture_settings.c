@@ -40,4 +40,6 @@ void capture_settings_apply(const struct capture_settings *cs, struct capture_op
 	co->sched_all = cs->sched == CAPTURE_SCHED_ALL;
 	co->cpus = cs->cpus[0] ? cs->cpus : NULL;
 	co->stack_vecs = cs->stack_vecs;
+	/* a stack is read beside the slowest events */
+	co->slowest = cs->slowest ? cs->slowest : cs->stack_vecs ? SLOWEST_DEFAULT : 0;
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "capture.h"
+#include "detail.h"
 #include "opts.h"
 
 /* sched_events: none, those of deferred work's threads (the kernel filters), or all */
@@ -28,6 +29,7 @@ struct capture_settings {
 	char cpus[CAPTURE_CPUS_LEN];	/* the capture's threads' CPUs, canonical; "": any */
 	const char *online;		/* the CPUs cpus must be among; NULL: this machine's */
 	unsigned int stack_vecs;	/* a kernel stack at each entry of these vectors; 0: none */
+	unsigned int slowest;		/* keep the N slowest events of each group; 0: none */
 };
 
 /* capture_set_stacks - the stacks entry's parser: yes, no, or a list of vectors */
@@ -64,6 +66,11 @@ void capture_settings_apply(const struct capture_settings *cs, struct capture_op
 			    "NET_RX,BLOCK,TIMER; 'all'), weighted by the delay it ended: the "	\
 			    "code that held them back; implies --slowest", .key = "stacks",	\
 			    .def = "no", .implied = "yes")
+#define CAPTURE_OPT_SLOWEST(st, m)							\
+	OPT_UINT(0, "slowest", st, m.slowest, "N", 1, SLOWEST_MAX,			\
+		 "list the N slowest delays and runs of each softirq vector, workqueue "	\
+		 "function and context (10 when the option has none) with their time, CPU, "	\
+		 "causes and task", .key = "slowest", .optional = true, .implied = "10")
 /* CAPTURE_OPTS - what every capture takes: the buffer, the sched events, the CPUs */
 #define CAPTURE_OPTS(st, m) CAPTURE_OPT_BUFFER_KB(st, m), CAPTURE_OPT_SCHED(st, m),	\
 	CAPTURE_OPT_CPUS(st, m)

@@ -63,12 +63,11 @@ struct record_args {
 	uint64_t duration_ns;		/* 0: until the command exits, or Ctrl-C */
 	const char *out_dir;
 	struct capture_settings cap;	/* -b, -i, --no-sched, --sched-all, --capture-cpus,
-					 * --stacks */
+					 * --stacks, --slowest */
 	bool raw;
 	bool force;
 	bool align;			/* intervals at multiples of cap.interval_ns */
 	const char *store;		/* --store: add the results to this results store */
-	uint32_t slowest;		/* --slowest: N per group; 0: none */
 	uint64_t keep_worst_ns;		/* --keep-worst: the window; 0: none */
 	struct table_opts table;	/* --ns, --min-count */
 	char **cmd;			/* NULL-terminated, or NULL */

@@ -25,22 +25,6 @@
 #include "parse.h"
 #include "sys.h"
 
-/* set_slowest - --slowest[=N] */
-static int set_slowest(const struct opt_desc *o __unused, const char *arg, void *args,
-		       char *errbuf)
-{
-	struct record_args *a = args;
-	uint64_t v;
-
-	a->slowest = SLOWEST_DEFAULT;
-	if (!arg)
-		return 0;
-	if (parse_u64(arg, 1, SLOWEST_MAX, &v, errbuf))
-		return -EINVAL;
-	a->slowest = (uint32_t)v;
-	return 0;
-}
-
 /* set_keep_worst - --keep-worst[=WINDOW] */
 static int set_keep_worst(const struct opt_desc *o __unused, const char *arg, void *args,
 			  char *errbuf)
@@ -70,10 +54,7 @@ static const struct opt_desc record_opts[] = {
 	CLI_OPT_FORCE(record_args, force, "replace earlier results in DIR"),
 	CLI_OPT_STORE(record_args, store,
 		      "with -o: add the results to this results store (deferbench history)"),
-	OPT_CALLBACK_OPTARG(0, "slowest", record_args, slowest, "N", set_slowest,
-			    "list the N slowest delays and runs of each softirq vector, workqueue "
-			    "function and context (default 10, at most 1000) with their time, "
-			    "CPU, causes and task"),
+	CAPTURE_OPT_SLOWEST(record_args, cap),
 	CAPTURE_OPT_STACKS(record_args, cap),
 	OPT_CALLBACK_OPTARG(0, "keep-worst", record_args, keep_worst_ns, "WINDOW",
 			    set_keep_worst,
@@ -134,8 +115,8 @@ int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf
 	if (a->keep_worst_ns && !a->out_dir)
 		return set_err(errbuf, "--keep-worst needs -o DIR to keep the trace in");
 	/* a stack or a kept trace is read beside the slowest events */
-	if ((a->cap.stack_vecs || a->keep_worst_ns) && !a->slowest)
-		a->slowest = SLOWEST_DEFAULT;
+	if ((a->cap.stack_vecs || a->keep_worst_ns) && !a->cap.slowest)
+		a->cap.slowest = SLOWEST_DEFAULT;
 	return 0;
 }
 
@@ -246,7 +227,6 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 	struct capture_opts co = {
 		.command = command,
 		.align_intervals = a->align,
-		.slowest = a->slowest,
 		.keep_worst_ns = a->keep_worst_ns,
 		.worst_vecs = a->cap.stack_vecs ? a->cap.stack_vecs : STACK_VECS_DEFAULT,
 	};

@@ -160,7 +160,6 @@ static int engine_setup(struct run_cell *c, char *err)
 	const struct scn_config *cf = &s->cfg[c->cell->cfg];
 	struct capture_opts co = {
 		.command = c->command,
-		.slowest = s->cap.stack_vecs ? SLOWEST_DEFAULT : 0,
 		/* a segment's phases lie on the interval grid: see engine_start_capture */
 		.align_intervals = c->cell->alt,
 	};

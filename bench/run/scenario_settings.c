@@ -79,6 +79,7 @@ const struct opt_desc scenario_settings[] = {
 		       .key = "store"),
 	CAPTURE_OPT_CPUS(scenario, cap),
 	CAPTURE_OPT_STACKS(scenario, cap),
+	CAPTURE_OPT_SLOWEST(scenario, cap),
 	OPT_CPULIST(0, NULL, scenario, cpus, cap.online,
 		    "the cpus option of the workloads that have one, unless their section sets it",
 		    .key = "cpus"),

@@ -311,6 +311,8 @@ static void test_new_spellings(void **state)
 	assert_string_equal(opts_layer_get(&r.o.set, "sched_events"), "no");
 	assert_string_equal(opts_layer_get(&r.o.set, "design"), "alternate");
 	assert_null(opts_layer_get(&r.o.set, "quick"));
+	assert_int_equal(PARSE(run_parse_args, &r, err, "run", "--slowest", "s.ini"), 0);
+	assert_string_equal(opts_layer_get(&r.o.set, "slowest"), "10");
 	EXPECT_MSG(PARSE(run_parse_args, &r, err, "run", "--no-sched", "--sched-all", "s.ini"),
 		   err, "--no-sched and --sched-all contradict each other");
 	EXPECT_MSG(PARSE(run_parse_args, &r, err, "run", "--design", "both", "s.ini"), err,

@@ -179,19 +179,19 @@ static void test_record_args(void **state)
 		char *no_out[] = { "record", "--keep-worst", NULL };
 
 		assert_int_equal(record_parse_args(argc_of(plain), plain, &a, err), 0);
-		assert_int_equal(a.slowest, 0);
+		assert_int_equal(a.cap.slowest, 0);
 		assert_int_equal(a.cap.stack_vecs, 0);
 		assert_int_equal(a.keep_worst_ns, 0);
 		assert_int_equal(record_parse_args(argc_of(stacks), stacks, &a, err), 0);
 		assert_int_equal(a.cap.stack_vecs, STACK_VECS_DEFAULT);
-		assert_int_equal(a.slowest, SLOWEST_DEFAULT);
+		assert_int_equal(a.cap.slowest, SLOWEST_DEFAULT);
 		assert_int_equal(a.keep_worst_ns, KEEP_WORST_DEFAULT_NS);
 		assert_int_equal(record_parse_args(argc_of(some), some, &a, err), 0);
 		assert_int_equal(a.cap.stack_vecs, (1u << SIRQ_NET_RX) | (1u << SIRQ_TIMER));
-		assert_int_equal(a.slowest, 3);
+		assert_int_equal(a.cap.slowest, 3);
 		assert_int_equal(record_parse_args(argc_of(window), window, &a, err), 0);
 		assert_int_equal(a.keep_worst_ns, 2 * NSEC_PER_MSEC);
-		assert_int_equal(a.slowest, SLOWEST_DEFAULT);
+		assert_int_equal(a.cap.slowest, SLOWEST_DEFAULT);
 		assert_int_equal(record_parse_args(argc_of(bad_vec), bad_vec, &a, err), -EINVAL);
 		assert_non_null(strstr(err, "--stacks"));
 		assert_int_equal(record_parse_args(argc_of(bad_n), bad_n, &a, err), -EINVAL);

@@ -167,6 +167,12 @@ static void test_defaults(void **state __unused)
 	assert_int_equal(parse("[global]\nstacks = NET_RX,hrtimer\n[workload t]\ntype = timer\n"),
 			 0);
 	assert_int_equal(s->cap.stack_vecs, (1u << SIRQ_NET_RX) | (1u << SIRQ_HRTIMER));
+	/* slowest: the N slowest events of every cell's capture, without stacks too */
+	assert_int_equal(s->cap.slowest, 0);
+	assert_int_equal(parse("[global]\nslowest = 5\n[workload t]\ntype = timer\n"), 0);
+	assert_int_equal(s->cap.slowest, 5);
+	expect_error("[global]\nslowest = 0\n[workload t]\ntype = timer\n", "t.ini:2:",
+		     "out of range [1, 1000]");
 	/* sched_events: yes, all or no, and the boolean words for yes and no */
 	assert_int_equal(parse("[global]\nsched_events = all\n[workload t]\ntype = timer\n"), 0);
 	assert_int_equal(s->cap.sched, CAPTURE_SCHED_ALL);
