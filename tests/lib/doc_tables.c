@@ -18,7 +18,7 @@
 static const struct {
 	const char *file, *name, *source;
 } tables[] = {
-	{ "docs/scenarios.md", "global", "scenario_settings[] of bench/run/scenario_settings.c" },
+	{ "docs/scenarios.md", "global", "scenario_settings[] of bench/scenario/scenario_settings.c" },
 	{ "docs/common-options.md", "capture", "bench/capture/capture_settings.h" },
 };
 

@@ -105,6 +105,16 @@ const char *scenario_order_name(enum scn_order o)
 	return o >= 0 && o < (int)ARRAY_SIZE(order_names) ? order_names[o] : "interleaved";
 }
 
+void scenario_quick(struct scenario *s)
+{
+	s->repetitions = 1;
+	s->blocks = s->quick_blocks;
+	s->control = SCN_CONTROL_NO;	/* one repetition cannot measure the capture's effect */
+	s->duration_ns = s->quick_duration_ns;
+	if (s->warmup_ns > s->quick_warmup_ns)
+		s->warmup_ns = s->quick_warmup_ns;
+}
+
 void scn_defaults(struct scenario *s, const char *online)
 {
 	memset(s, 0, sizeof(*s));

@@ -230,16 +230,6 @@ void scenario_segment(const struct scenario *s, struct scn_cell *c, const struct
 	snprintf(c->id, sizeof(c->id), "%s--%s--a%u", s->wl[c->wl].name, s->cfg[c->cfg].name, rep);
 }
 
-/* splitmix64 - a small, portable generator: the same seed gives the same order anywhere */
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 void scenario_block_order(const struct scenario *s, const struct scn_cell *c, unsigned int b,
 			  int *order)
 {
@@ -249,7 +239,7 @@ void scenario_block_order(const struct scenario *s, const struct scn_cell *c, un
 	for (i = 0; i < c->narms; i++)
 		order[i] = i;
 	for (i = c->narms - 1; i > 0; i--) {
-		int j = (int)(splitmix64(&x) % (uint64_t)(i + 1)), t = order[i];
+		int j = (int)(scn_splitmix64(&x) % (uint64_t)(i + 1)), t = order[i];
 
 		order[i] = order[j];
 		order[j] = t;

@@ -7,6 +7,14 @@
 
 #include "scenario.h"
 
+/*
+ * scn_ini_read - the sections and keys of a scenario file's text into s, [global] at its
+ * defaults where the file says nothing; "FILE:LINE: message" in errbuf
+ */
+int scn_ini_read(const char *text, const char *file, const struct scn_parse_opts *o,
+		 struct scenario *s, char *errbuf);
+/* scn_splitmix64 - the next number of a small, portable generator seeded with *x */
+uint64_t scn_splitmix64(uint64_t *x);
 /* scn_defaults - a scenario with every [global] default and nothing else */
 void scn_defaults(struct scenario *s, const char *online);
 /*
