@@ -35,7 +35,7 @@ LDLIBS += -lcsv -lm -pthread
 # paths of its own layer and of the layers below it, and with nothing else: a file that
 # includes a header of a higher layer does not compile.
 LAYERS := bench/lib bench/match bench/decode bench/output bench/capture bench/knobs \
-	  bench/scenario workloads/net workloads bench/run \
+	  bench/scenario workloads/net workloads bench/rundir bench/run \
 	  analysis/stats analysis/compare analysis/report analysis/history bench/cli
 INC_bench/lib := bench/lib
 INC_bench/match := bench/match bench/lib
@@ -47,7 +47,8 @@ INC_bench/scenario := bench/scenario bench/capture bench/output bench/decode ben
 		      bench/knobs bench/lib
 INC_workloads/net := workloads/net bench/lib
 INC_workloads := workloads workloads/net bench/lib
-INC_bench/run := bench/run bench/scenario bench/capture bench/output bench/decode \
+INC_bench/rundir := bench/rundir workloads workloads/net bench/output bench/match bench/lib
+INC_bench/run := bench/run bench/rundir bench/scenario bench/capture bench/output bench/decode \
 		 bench/match bench/knobs workloads bench/lib
 INC_analysis/stats := analysis/stats bench/lib
 INC_analysis/compare := analysis/compare analysis/stats bench/lib

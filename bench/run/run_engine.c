@@ -6,7 +6,7 @@
  * records nothing until the capture runs (wl_measure_from), so that its metrics and
  * the capture cover the same time, warm-up left out of both.
  */
-#include "runner.h"
+#include "run_engine.h"
 #include "result_files.h"
 
 #include <errno.h>

@@ -6,7 +6,7 @@
  * PREEMPT_DYNAMIC kernel from debugfs when it is mounted (deferbench mounts nothing
  * for metadata), else from preempt= on the command line, else the config's default.
  */
-#include "runner.h"
+#include "run_meta.h"
 
 #include <ctype.h>
 #include <errno.h>

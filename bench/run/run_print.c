@@ -3,7 +3,6 @@
  * run_print.c - the --dry-run plan, the progress line and the summary of a run.
  */
 #include "run_print.h"
-#include "run_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * run_write.c - run.json (RUN_SCHEMA) and cell.json (CELL_SCHEMA), written as the run
- * goes; run_read.c reads them back.
+ * goes; bench/rundir reads them back.
  *
  * run.json is rewritten atomically after every cell, so that an interrupted or killed
  * run leaves a valid file that lists the cells that did finish; "complete" becomes
  * true only once every planned cell is in it.
  */
-#include "rundir.h"
+#include "run_write.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "jsonw.h"
-#include "runner.h"
 #include "common.h"
 
 static json_object *str_or_null(const char *s)
@@ -122,7 +121,7 @@ int run_json_write(const struct run_state *r)
 	json_object_object_add(o, "status", json_object_new_string(r->status));
 	json_object_object_add(o, "error", str_or_null(r->error));
 	json_object_object_add(o, "cells_planned", json_object_new_int(r->ncells));
-	if (run_adaptive(r))
+	if (r->adaptive)
 		json_object_object_add(o, "looks", json_object_new_int(r->o->adaptive->looks));
 	for (i = 0; i < r->ndone; i++)
 		json_object_array_add(cells, cell_ref(r, &r->cells[r->done[i]]));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run_segment.c - a segment of an alternating run read back as its arms' blocks.
+ * segment_load.c - a segment of an alternating run read back as its arms' blocks.
  *
  * A segment directory holds one capture and one workload run across every phase
  * (summary.json and the rest cover all arms together) and phases.csv. Each usable phase
