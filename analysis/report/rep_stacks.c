@@ -12,6 +12,7 @@
 
 #include "flame.h"
 #include "plot.h"
+#define DEFERBENCH_ALLOW_REPORT_INT_H
 #include "report_int.h"
 #include "file.h"
 

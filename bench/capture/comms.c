@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DEFERBENCH_ALLOW_CAPTURE_INT_H
 #include "capture_int.h"
 #include "parse.h"
 #include "file.h"

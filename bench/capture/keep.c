@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#define DEFERBENCH_ALLOW_CAPTURE_INT_H
 #include "capture_int.h"
 #include "detail.h"
 #include "subbuf.h"

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define DEFERBENCH_ALLOW_OUTW_INT_H
 #include "outw_int.h"
 #include "msg.h"
 

@@ -5,6 +5,7 @@
  * the matcher's hooks test m->detail first.
  */
 #include "detail.h"
+#define DEFERBENCH_ALLOW_MATCH_INT_H
 #include "match_int.h"
 
 #include <errno.h>

@@ -4,6 +4,7 @@
  * latencies, the intervals, and what was still open at the end.
  */
 #include "match.h"
+#define DEFERBENCH_ALLOW_MATCH_INT_H
 #include "match_int.h"
 #include "detail.h"
 

@@ -15,6 +15,7 @@
 #include "detail_out.h"
 #include "jsonw.h"
 #include "output.h"
+#define DEFERBENCH_ALLOW_SUMMARY_INT_H
 #include "summary_int.h"
 #include "msg.h"
 

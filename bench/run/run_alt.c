@@ -20,6 +20,7 @@
  * the settle time, or a phase the schedule overran, is not). Readers assign intervals
  * to phases from it (bench/rundir/segment_load.c); nothing else of a segment depends on the arm.
  */
+#define DEFERBENCH_ALLOW_RUN_INT_H
 #include "run_int.h"
 
 #include <errno.h>

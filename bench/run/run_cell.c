@@ -5,6 +5,7 @@
  * workload, warm-up, capture), the wait that polls the backend; and a cell's measurement
  * itself (run_cell_kind). The lifecycle around them is runner.c's.
  */
+#define DEFERBENCH_ALLOW_RUN_INT_H
 #include "run_int.h"
 
 #include <errno.h>

@@ -7,6 +7,11 @@
 #ifndef DEFERBENCH_RUN_INT_H
 #define DEFERBENCH_RUN_INT_H
 
+/* private to bench/run/: its files define DEFERBENCH_ALLOW_RUN_INT_H before including it */
+#ifndef DEFERBENCH_ALLOW_RUN_INT_H
+#error "run_int.h is private to bench/run/; include its public header"
+#endif
+
 #include "run_state.h"
 #include "run_write.h"
 

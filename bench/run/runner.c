@@ -4,6 +4,7 @@
  * each cell and restore after it, whatever happens (Ctrl-C, SIGTERM, errors).
  */
 #include "runner.h"
+#define DEFERBENCH_ALLOW_RUN_INT_H
 #include "run_int.h"
 
 #include <errno.h>

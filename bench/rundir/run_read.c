@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "jsonread.h"
+#define DEFERBENCH_ALLOW_RUN_READ_INT_H
 #include "run_read_int.h"
 #include "rundir.h"
 #include "msg.h"

@@ -6,6 +6,11 @@
 #ifndef DEFERBENCH_RUN_READ_INT_H
 #define DEFERBENCH_RUN_READ_INT_H
 
+/* private to bench/rundir/: its files define DEFERBENCH_ALLOW_RUN_READ_INT_H before including it */
+#ifndef DEFERBENCH_ALLOW_RUN_READ_INT_H
+#error "run_read_int.h is private to bench/rundir/; include its public header"
+#endif
+
 #include <stddef.h>
 
 #include "rundata.h"

@@ -32,6 +32,7 @@
 #include "csvread.h"
 #include "jsonread.h"
 #include "map.h"
+#define DEFERBENCH_ALLOW_RUN_READ_INT_H
 #include "run_read_int.h"
 #include "rundir.h"
 #include "msg.h"

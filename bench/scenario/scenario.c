@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#define DEFERBENCH_ALLOW_SCENARIO_INT_H
 #include "scenario_int.h"
 
 int scenario_cfg_index(const struct scenario *s, const char *name)

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#define DEFERBENCH_ALLOW_SCENARIO_INT_H
 #include "scenario_int.h"
 #include "msg.h"
 

@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#define DEFERBENCH_ALLOW_SCENARIO_INT_H
 #include "scenario_int.h"
 #include "msg.h"
 #include "parse.h"

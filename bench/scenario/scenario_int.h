@@ -5,6 +5,11 @@
 #ifndef DEFERBENCH_SCENARIO_INT_H
 #define DEFERBENCH_SCENARIO_INT_H
 
+/* private to bench/scenario/: its files define DEFERBENCH_ALLOW_SCENARIO_INT_H before including it */
+#ifndef DEFERBENCH_ALLOW_SCENARIO_INT_H
+#error "scenario_int.h is private to bench/scenario/; include its public header"
+#endif
+
 #include "scenario.h"
 
 /*

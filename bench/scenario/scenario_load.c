@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DEFERBENCH_ALLOW_SCENARIO_INT_H
 #include "scenario_int.h"
 #include "msg.h"
 #include "file.h"
