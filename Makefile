@@ -94,6 +94,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 
 .PHONY: all check-deps check-test-deps install-deps test unit unit-bins golden golden-update doc-tables \
+	check-names \
 	integration sanitize bench perf observer fuzz fuzz-smoke install clean
 
 all: $(BIN) $(HDR_OKS)
@@ -163,6 +164,11 @@ golden: deferbench
 golden-update: deferbench
 	@tests/golden.sh --update
 
+# every file exports only the names its file name announces (tests/check-names.known:
+# the files still to rename)
+check-names: $(OBJS)
+	@tests/check-names.sh $(BUILD)
+
 # the tables of settings in docs/, written anew from the option tables (test_doc_tables
 # checks them)
 doc-tables: $(BUILD)/tests/tools/doc-tables
@@ -171,7 +177,7 @@ doc-tables: $(BUILD)/tests/tools/doc-tables
 # The README's two commands install what is missing first, then build in a new make
 # (so that pkg-config sees what was just installed).
 test: install-deps
-	@$(MAKE) --no-print-directory unit golden integration sanitize fuzz-smoke
+	@$(MAKE) --no-print-directory unit check-names golden integration sanitize fuzz-smoke
 
 # The sanitizer build lives in its own directory: its objects never mix with build/.
 sanitize:

@@ -238,7 +238,7 @@ static void period(struct wl_run *w, struct audio_priv *p, struct pace *pc,
 	}
 	if (pc) {
 		k0 = pc->k;
-		pace_skip(pc, done);
+		wl_pace_skip(pc, done);
 		/*
 		 * the slots that passed, of the window only: a thread stalled across the
 		 * stop (RT throttling, a preempting task) resumes past it, and the slots
@@ -271,7 +271,7 @@ static void *audio_timer_thread(void *arg)
 	pace_init(&pc, now_ns() + (uint64_t)p->period_ns, p->period_ns);
 	while (!wl_stopping(w)) {
 		deadline = pace_deadline(&pc, pc.k);
-		if (sleep_until_abs(deadline) == -EINTR)
+		if (wl_sleep_until(deadline) == -EINTR)
 			continue;
 		/*
 		 * stopped while asleep: a deadline past the window's end is no period of
@@ -329,7 +329,7 @@ static void *audio_sender(void *arg)
 	pace_init(&pc, now_ns() + (uint64_t)p->period_ns, p->period_ns);
 	while (!wl_stopping(w)) {
 		h.deadline_ns = pace_deadline(&pc, pc.k);
-		if (sleep_until_abs(h.deadline_ns) == -EINTR)
+		if (wl_sleep_until(h.deadline_ns) == -EINTR)
 			continue;
 		h.seq = pc.k++;
 		memcpy(buf, &h, sizeof(h));

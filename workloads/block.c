@@ -209,7 +209,7 @@ static void *block_thread(void *arg)
 	pace_init(&pc, now_ns(), period);
 	while (!wl_stopping(w)) {
 		deadline = pace_deadline(&pc, pc.k);
-		if (sleep_until_abs(deadline) == -EINTR)
+		if (wl_sleep_until(deadline) == -EINTR)
 			continue;
 		/* stopped while asleep: this deadline lies past the window's end */
 		if (wl_stopping(w))

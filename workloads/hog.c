@@ -206,11 +206,11 @@ static void *hog_thread(void *arg)
 		while (!wl_stopping(t->w)) {
 			uint64_t start = pace_deadline(&pc, pc.k);
 
-			if (sleep_until_abs(start) == -EINTR)
+			if (wl_sleep_until(start) == -EINTR)
 				continue;
 			pc.k++;
 			spin_until(t, start + on, c->gap_ns, started);
-			pace_skip(&pc, now_ns());	/* a preempted hog does not catch up */
+			wl_pace_skip(&pc, now_ns());	/* a preempted hog does not catch up */
 		}
 	}
 	if (t->measuring) {

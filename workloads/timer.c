@@ -235,7 +235,7 @@ static void *hrtimer_thread(void *arg)
 	pace_init(&pc, l->first_ns, l->period_ns);
 	while (!wl_stopping(l->w)) {
 		deadline = pace_deadline(&pc, pc.k);
-		if (sleep_until_abs(deadline) == -EINTR)
+		if (wl_sleep_until(deadline) == -EINTR)
 			continue;
 		/* stopped while asleep: this deadline lies past the window's end */
 		if (wl_stopping(l->w))
@@ -243,7 +243,7 @@ static void *hrtimer_thread(void *arg)
 		if (wl_in_window(l->w, deadline))
 			load_record(l, deadline);
 		pc.k++;
-		pace_skip(&pc, now_ns());	/* load, not a measurement: no catching up */
+		wl_pace_skip(&pc, now_ns());	/* load, not a measurement: no catching up */
 	}
 	return NULL;
 }
@@ -286,7 +286,7 @@ static void *wheel_thread(void *arg)
 		if (wl_in_window(l->w, deadline))
 			load_record(l, deadline);
 		pc.k++;
-		pace_skip(&pc, now_ns());
+		wl_pace_skip(&pc, now_ns());
 	}
 	return NULL;
 }

@@ -134,7 +134,7 @@ static void *tty_writer(void *arg)
 	pace_init(&pc, now_ns(), period);
 	while (!wl_stopping(w)) {
 		m.deadline_ns = pace_deadline(&pc, pc.k);
-		if (sleep_until_abs(m.deadline_ns) == -EINTR)
+		if (wl_sleep_until(m.deadline_ns) == -EINTR)
 			continue;
 		/* stopped while asleep: this deadline lies past the window's end */
 		if (wl_stopping(w))

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * workload.h - load generators: one file per workload, one const ops table each,
- * registered in workloads/registry.c. A single driver (workloads/driver.c) owns the
+ * registered in workloads/workload_registry.c. A single driver (workloads/wl_driver.c) owns the
  * lifecycle: options -> setup -> start -> (run for the duration) -> stop -> teardown.
  *
  * Workloads only record: into the histograms and counters of their struct wl_metrics.
@@ -166,11 +166,11 @@ int command_spawn(char *const *argv, pid_t *pid, int *log_fd, char *errbuf);
 void command_workload_adopt(pid_t pid, int log_fd);
 void command_workload_end(void);
 
-/* Registry (workloads/registry.c). */
+/* Registry (workloads/workload_registry.c). */
 extern const struct workload_ops *const workload_registry[];
 const struct workload_ops *workload_find(const char *name);
 
-/* Driver (workloads/driver.c). */
+/* Driver (workloads/wl_driver.c). */
 struct wl_run *wl_new(const struct workload_ops *ops);	/* options at their defaults */
 int wl_set_option(struct wl_run *w, const char *key, const char *val, char *errbuf);
 int wl_setup(struct wl_run *w, char *errbuf);

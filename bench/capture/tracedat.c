@@ -65,7 +65,7 @@ struct td {
 	char *errbuf;
 };
 
-bool is_tracedat(const char *path)
+bool tracedat_is_file(const char *path)
 {
 	static const char magic[] = "\x17\x08\x44tracing";
 	char buf[sizeof(magic) - 1];

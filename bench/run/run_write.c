@@ -181,7 +181,7 @@ static json_object *arms_json(const struct run_state *r, const struct scn_cell *
 	return arms;
 }
 
-int cell_json_write(const struct run_state *r, const struct scn_cell *c, const char *dir,
+int run_cell_json_write(const struct run_state *r, const struct scn_cell *c, const char *dir,
 		    const char *status, const char *error)
 {
 	const struct scn_config *cf = &r->s->cfg[c->cfg];

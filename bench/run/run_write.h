@@ -15,8 +15,8 @@
  * "complete" becomes true only once every planned cell is in it.
  */
 int run_json_write(const struct run_state *r);
-/* cell_json_write - dir/cell.json of cell (or segment) cell, with its status and error */
-int cell_json_write(const struct run_state *r, const struct scn_cell *cell, const char *dir,
+/* run_cell_json_write - dir/cell.json of cell (or segment) cell, with its status and error */
+int run_cell_json_write(const struct run_state *r, const struct scn_cell *cell, const char *dir,
 		    const char *status, const char *error);
 
 #endif

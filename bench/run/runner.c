@@ -270,7 +270,7 @@ static int run_cell(struct run_state *r, int k)
 	if (!ret && kind->write)
 		ret = kind->write(r, &c, priv, partial, err);
 	if (access(partial, F_OK) == 0)
-		cell_json_write(r, c.cell, partial, ret == -EINTR ? "interrupted" : ret ? "failed" : "ok",
+		run_cell_json_write(r, c.cell, partial, ret == -EINTR ? "interrupted" : ret ? "failed" : "ok",
 				ret && ret != -EINTR ? err : NULL);
 	r->be->teardown(&c);
 	if (kind->end)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * driver.c - the one owner of a workload's lifecycle: options -> setup -> start ->
+ * wl_driver.c - the one owner of a workload's lifecycle: options -> setup -> start ->
  * stop -> teardown. Every step checks the state so stop and teardown run exactly once
  * whatever failed before them, and wl_free() undoes whatever was done.
  * Options are the settings engine's (wl_options.c), formatting of results wl_results.c's.
@@ -183,7 +183,7 @@ int wl_measure_begin(struct wl_run *w)
 		return -EINVAL;			/* no window set, begun already, or stopped */
 	w->state |= WL_MEASURING;
 	while (now_ns() < t_ns)
-		sleep_until_abs(t_ns);		/* -EINTR: a signal; sleep on */
+		wl_sleep_until(t_ns);		/* -EINTR: a signal; sleep on */
 	if (w->ops->measure)
 		w->ops->measure(w);
 	return wl_error(w) ? __atomic_load_n(&w->err, __ATOMIC_ACQUIRE) : 0;
