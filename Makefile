@@ -165,9 +165,13 @@ golden-update: deferbench
 	@tests/golden.sh --update
 
 # every file exports only the names its file name announces (tests/check-names.known:
-# the files still to rename)
+# the files still to rename), and arrays grow through grow.h only
 check-names: $(OBJS)
 	@tests/check-names.sh $(BUILD)
+	@if grep -rn 'realloc(' --include='*.[ch]' bench workloads analysis | \
+		grep -v '^bench/lib/grow.h:'; then \
+		echo "check-names: arrays grow through bench/lib/grow.h (GROW, grow_array), never realloc() of their own" >&2; \
+		exit 1; fi
 
 # the tables of settings in docs/, written anew from the option tables (test_doc_tables
 # checks them)

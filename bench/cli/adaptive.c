@@ -25,6 +25,7 @@
 #include "advise.h"
 #include "fmt.h"
 #include "rundir.h"
+#include "grow.h"
 #include "msg.h"
 #include "sys.h"
 
@@ -38,15 +39,8 @@ struct adapt_add {
 
 static int add_pair(struct adapt_add *a, int wl, int cfg)
 {
-	if (a->n == a->cap) {
-		int cap = a->cap ? 2 * a->cap : 16;
-		int (*p)[2] = realloc(a->pairs, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		a->pairs = p;
-		a->cap = cap;
-	}
+	if (GROW(a->pairs, a->cap, a->n + 1))
+		return -ENOMEM;
 	a->pairs[a->n][0] = wl;
 	a->pairs[a->n][1] = cfg;
 	a->n++;

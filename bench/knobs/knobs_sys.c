@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "msg.h"
 #include "file.h"
 #include "parse.h"
@@ -203,7 +204,7 @@ static int lo_targets(const struct knob *k, struct knob_target **out, int *n, ch
 	while ((de = readdir(d))) {
 		if (strncmp(de->d_name, "rx-", 3) || !knob_safe_name(de->d_name))
 			continue;
-		nt = realloc(t, (cnt + 1) * sizeof(*t));
+		nt = grow_array(t, (size_t)cnt, sizeof(*t));
 		if (!nt) {
 			ret = -ENOMEM;
 			break;

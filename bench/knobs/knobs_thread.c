@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "names.h"
+#include "grow.h"
 #include "msg.h"
 #include "file.h"
 
@@ -200,12 +201,11 @@ static int add_thread(const struct thread_info *ti, void *arg)
 	struct target_list *l = arg;
 	struct knob_target *t, *nt;
 
-	nt = realloc(l->t, (l->n + 1) * sizeof(*nt));
+	nt = grow_array(l->t, (size_t)l->n, sizeof(*nt));
 	if (!nt)
 		return -ENOMEM;
 	l->t = nt;
 	t = &nt[l->n];
-	memset(t, 0, sizeof(*t));
 	t->kind = TGT_THREAD;
 	t->type = l->k->type;
 	snprintf(t->knob, sizeof(t->knob), "%s", l->k->name);

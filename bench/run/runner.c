@@ -16,6 +16,7 @@
 
 #include "run_print.h"
 #include "fmt.h"
+#include "grow.h"
 #include "msg.h"
 #include "file.h"
 #include "outw.h"
@@ -355,10 +356,10 @@ static int more_cells(struct run_state *r)
 		free(add);
 		return ret;
 	}
-	cells = realloc(r->cells, (r->ncells + n) * sizeof(*cells));
+	cells = grow_to(r->cells, r->ncells, r->ncells + n, sizeof(*cells));
 	if (cells)
 		r->cells = cells;
-	done = cells ? realloc(r->done, (r->ncells + n) * sizeof(*done)) : NULL;
+	done = cells ? grow_to(r->done, r->ncells, r->ncells + n, sizeof(*done)) : NULL;
 	asked = calloc(r->ncells + 1, sizeof(*asked));
 	if (!cells || !done || !asked) {
 		free(add);

@@ -15,6 +15,7 @@
 #define DEFERBENCH_ALLOW_RUN_READ_INT_H
 #include "run_read_int.h"
 #include "rundir.h"
+#include "grow.h"
 #include "msg.h"
 #include "file.h"
 
@@ -188,19 +189,11 @@ static int segment_entry(const struct jr *j, struct json_object *e, const char *
 	ret = segment_load(dir, run->dir, id, &add, &n, j->errbuf);
 	if (ret)
 		return ret;
-	if (run->ncells + n > *cap) {
-		size_t nc = (run->ncells + n) * 2;
-		struct cell *c = realloc(run->cells, nc * sizeof(*c));
-
-		if (!c) {
-			for (i = 0; i < n; i++)
-				cell_free(&add[i]);
-			free(add);
-			return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
-		}
-		memset(c + run->ncells, 0, (nc - run->ncells) * sizeof(*c));
-		run->cells = c;
-		*cap = nc;
+	if (GROW(run->cells, *cap, run->ncells + n)) {
+		for (i = 0; i < n; i++)
+			cell_free(&add[i]);
+		free(add);
+		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
 	}
 	memcpy(run->cells + run->ncells, add, n * sizeof(*add));
 	run->ncells += n;
@@ -220,9 +213,8 @@ static int read_cells(const struct jr *j, struct json_object *root, struct run *
 	if (ret)
 		return ret;
 	n = json_object_array_length(arr);
-	cap = n ? n : 1;
-	run->cells = calloc(cap, sizeof(*run->cells));
-	if (!run->cells)
+	cap = 0;
+	if (GROW(run->cells, cap, n ? n : 1))
 		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
 	for (i = 0; i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(arr, i);
@@ -236,16 +228,8 @@ static int read_cells(const struct jr *j, struct json_object *root, struct run *
 		if (seg) {
 			ret = segment_entry(j, e, where, run, &cap);
 		} else {
-			if (run->ncells == cap) {
-				struct cell *c = realloc(run->cells, 2 * cap * sizeof(*c));
-
-				if (!c)
-					return set_errno(j->errbuf, -ENOMEM, "%s: out of memory",
-							 j->path);
-				memset(c + cap, 0, cap * sizeof(*c));
-				run->cells = c;
-				cap *= 2;
-			}
+			if (GROW(run->cells, cap, run->ncells + 1))
+				return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
 			ret = cell_entry(j, e, where, run->dir, &run->cells[run->ncells++]);
 		}
 		if (ret)
