@@ -239,7 +239,12 @@ struct baseline_args {
 };
 /* baseline_calibrate - the calibrate verb (cmd_calibrate.c); returns the exit status */
 int baseline_calibrate(const struct baseline_args *a);
-/* baseline_dir - <root>/<host>/<name> of a; 0, -ENOENT when it does not exist */
+/*
+ * baseline_dir.c: baseline_root - the root of a's baselines (-D, else
+ * $DEFERBENCH_BASELINE_DIR, else the default); baseline_dir - <root>/<host>/<name> of a:
+ * 0, -ENOENT when it does not exist
+ */
+const char *baseline_root(const struct baseline_args *a);
 int baseline_dir(const struct baseline_args *a, char *buf, size_t len);
 int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf);
 int cmd_baseline(int argc, char **argv);
