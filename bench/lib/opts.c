@@ -521,25 +521,16 @@ int opts_layer_apply(const struct opt_desc *t, const struct opts_layer *l, void 
 }
 
 /*
- * record - row r (of layer r->layer) given val: checked as the layer's table would take
- * it, into a scratch struct of its kind, then kept as key = value
+ * record - key = val, given by row r of layer r->layer: checked as the layer's table would
+ * take it, into a scratch struct of its kind, then kept
  */
-static int record(const struct row *r, const char *val, void *args, char *why)
+static int record(const struct row *r, const char *key, const char *val, void *args,
+		  char *why)
 {
 	struct opts_layer *l = field(args, r->layer->off);
-	const struct opt_desc *o = r->o;
-	const char *key = o->type == OPTION_SET_VALUE ? o->sets : o->key;
 	void *scratch;
-	int ret, i;
+	int ret;
 
-	if (o->type == OPTION_SET_VALUE || o->type == OPTION_BOOL)
-		val = o->type == OPTION_BOOL ? "yes" : o->implied;
-	if (!key)
-		return set_err(why, "internal error: no key");
-	for (i = 0; o->type == OPTION_SET_VALUE && i < l->n; i++)
-		if (!strcmp(l->set[i].key, key) && strcmp(l->set[i].value, val))
-			return set_errno(why, -EEXIST, "--%s and --%s contradict each other: "
-					 "choose one", l->set[i].o->name, o->name);
 	if (l->n == OPTS_LAYER_MAX)
 		return set_err(why, "more than %d settings", OPTS_LAYER_MAX);
 	scratch = calloc(1, r->layer->size);
@@ -547,41 +538,29 @@ static int record(const struct row *r, const char *val, void *args, char *why)
 		return set_err(why, "out of memory");
 	ret = opts_set(r->layer->sub, key, val, scratch, why);
 	free(scratch);
-	if (ret)
-		return ret == -ENOENT ? set_err(why, "internal error: no setting %s", key) : ret;
-	l->set[l->n].key = key;
-	l->set[l->n].value = val;
-	l->set[l->n].o = o;
-	l->n++;
-	return 0;
+	if (ret == -ENOENT)
+		return set_err(why, "internal error: no setting %s", key);
+	if (!ret)
+		l->set[l->n++] = (struct opts_setting){ key, val, r->o };
+	return ret;
 }
 
-/*
- * set_flag - a SET_VALUE flag of a command's own table: its setting's value, unless a
- * flag before it gave that setting another (seen, n: the flags given so far)
- */
-static int set_flag(const struct view *v, const struct opt_desc *o, void *args,
-		    const struct opt_desc **seen, int *n, char *why)
+/* set_key - key = val by the command's own table (a SET_VALUE flag's setting) */
+static int set_key(const struct view *v, const char *key, const char *val, void *args,
+		   char *why)
 {
 	const struct opt_desc *k;
-	int i, j;
+	int i;
 
-	for (i = 0; i < *n; i++)
-		if (seen[i] != o && !strcmp(seen[i]->sets, o->sets))
-			return set_errno(why, -EEXIST, "--%s and --%s contradict each other: "
-					 "choose one", seen[i]->name, o->name);
-	if (*n < OPTS_MAX)
-		seen[(*n)++] = o;
-	for (j = 0; j < v->n; j++) {
-		k = v->r[j].o;
-		if (!v->r[j].layer && k->key && k->type != OPTION_SET_VALUE &&
-		    !strcmp(k->key, o->sets))
-			return value(k, o->implied, args, why);
+	for (i = 0; i < v->n; i++) {
+		k = v->r[i].o;
+		if (!v->r[i].layer && k->key && k->type != OPTION_SET_VALUE && !strcmp(k->key, key))
+			return value(k, val, args, why);
 	}
-	return set_err(why, "internal error: no setting %s", o->sets);
+	return set_err(why, "internal error: no setting %s", key);
 }
 
-/* the flags of one opts_parse() call, so that two that contradict are refused */
+/* the SET_VALUE flags of one opts_parse() call, so that two that contradict are refused */
 struct flags_seen {
 	const struct opt_desc *o[OPTS_MAX];
 	int n;
@@ -594,7 +573,7 @@ static int apply(const struct view *v, const struct row *r, const char *arg, con
 	char why[ERRBUF_LEN], name[64];
 	const struct opt_desc *o;
 	const char *eq;
-	int ret;
+	int i, ret;
 
 	if (r->o->type == OPTION_ALIAS || r->o->deprecated) {
 		eq = arg[1] == '-' ? strchr(arg, '=') : arg + 2;
@@ -606,20 +585,27 @@ static int apply(const struct view *v, const struct row *r, const char *arg, con
 	o = to->o;
 	if (o->type == OPTION_HELP)
 		return OPTS_HELP;
-	if (!val && o->optional)
+	if (o->type == OPTION_SET_VALUE) {
+		for (i = 0; i < seen->n; i++)
+			if (seen->o[i] != o && !strcmp(seen->o[i]->sets, o->sets))
+				return set_err(errbuf, "--%s and --%s contradict each other: "
+					       "choose one", seen->o[i]->name, o->name);
+		if (seen->n < OPTS_MAX)
+			seen->o[seen->n++] = o;
 		val = o->implied;
+	} else if (o->type == OPTION_BOOL) {
+		val = "yes";
+	} else if (!val && o->optional) {
+		val = o->implied;
+	}
 	if (to->layer)
-		ret = record(to, val, args, why);
-	else if (o->type == OPTION_BOOL)
-		ret = (*(bool *)field(args, o->off) = true, 0);
+		ret = record(to, o->type == OPTION_SET_VALUE ? o->sets : o->key, val, args, why);
 	else if (o->type == OPTION_SET_INT)
 		ret = set_exclusive(v, o, field(args, o->off), why);
 	else if (o->type == OPTION_SET_VALUE)
-		ret = set_flag(v, o, args, seen->o, &seen->n, why);
+		ret = set_key(v, o->sets, val, args, why);
 	else
 		ret = value(o, val, args, why);
-	if (ret == -EEXIST)	/* two flags that contradict: the message names both */
-		return set_err(errbuf, "%s", why);
 	if (ret)
 		return set_err(errbuf, "%s: %s", long_name(v, to, name, sizeof(name)), why);
 	return 0;
@@ -848,23 +834,14 @@ static void default_of(const struct opt_desc *o, const void *defaults, char *buf
 	const void *p;
 	uint64_t u = 0;
 	double d;
-	int i;
 
 	buf[0] = '\0';
-	if (o->def) {
-		snprintf(buf, len, "%s", o->def);
+	if (o->def || !defaults) {
+		snprintf(buf, len, "%s", o->def ? o->def : "");
 		return;
 	}
-	if (!defaults)
-		return;
 	p = cfield(defaults, o->off);
 	switch (o->type) {
-	case OPTION_STRING:
-		if (o->size)
-			snprintf(buf, len, "%s", (const char *)p);
-		else if (*(const char *const *)p)
-			snprintf(buf, len, "%s", *(const char *const *)p);
-		return;
 	case OPTION_INT:
 		if (*(const int *)p < 0)
 			return;
@@ -875,29 +852,24 @@ static void default_of(const struct opt_desc *o, const void *defaults, char *buf
 		break;
 	case OPTION_U64:
 	case OPTION_DURATION:
-		u = *(const uint64_t *)p;
+		memcpy(&u, p, sizeof(u));
 		break;
 	case OPTION_DOUBLE:
 	case OPTION_PERCENT:
-		d = *(const double *)p;
+		memcpy(&d, p, sizeof(d));
 		d = o->complement ? 1 - d : o->type == OPTION_PERCENT ? d * 100 : d;
 		if (d >= o->fmin && d <= o->fmax)
 			snprintf(buf, len, "%g", d);
 		return;
+	case OPTION_STRING:
 	case OPTION_ENUM:
-		i = *(const int *)p;
-		if (i >= 0 && i < o->nchoices)
-			snprintf(buf, len, "%s", o->choices[i]);
+		opts_value(o, defaults, buf, len);
 		return;
 	default:
 		return;
 	}
-	if (u < o->min || (o->max && u > o->max) || (o->type == OPTION_DURATION && !u))
-		return;
-	if (o->type == OPTION_DURATION)
-		fmt_duration(u, buf, len);
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)u);
+	if (u >= o->min && (!o->max || u <= o->max) && (o->type != OPTION_DURATION || u))
+		opts_value(o, defaults, buf, len);
 }
 
 /* choices - "a, b or c" */
