@@ -6,6 +6,10 @@
 #   make bench    install what is missing, then the default scenario (QUICK=1: one minute;
 #                 BLOCKS=N: N blocks of each segment)
 #   make perf     offline analysis speed on a large raw capture (a benchmark, not a test)
+#   make simulate the verdicts' error rates and power on synthetic data, through the
+#                 project's own code (tests/sim): the full grid, written into
+#                 docs/verdicts.md (SIMS=N runs a cell, default 1000; about 20 minutes);
+#                 make test runs the small grid and asserts its rates
 #   make sanitize the unit tests, damaged captures through analyze and a short record +
 #                 analyze, built with AddressSanitizer + UndefinedBehaviorSanitizer in
 #                 build-san/; any report fails (part of make test)
@@ -94,8 +98,8 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 
 .PHONY: all check-deps check-test-deps install-deps test unit unit-bins golden golden-update doc-tables \
-	check-names \
-	integration sanitize bench perf observer fuzz fuzz-smoke install clean
+	check-names integration sanitize bench perf observer fuzz fuzz-smoke install clean simulate \
+	simulate-small
 
 all: $(BIN) $(HDR_OKS)
 
@@ -181,7 +185,17 @@ doc-tables: $(BUILD)/tests/tools/doc-tables
 # The README's two commands install what is missing first, then build in a new make
 # (so that pkg-config sees what was just installed).
 test: install-deps
-	@$(MAKE) --no-print-directory unit check-names golden integration sanitize fuzz-smoke
+	@$(MAKE) --no-print-directory unit check-names golden simulate-small integration sanitize \
+		fuzz-smoke
+
+# the simulation harness: the small grid asserts its rates (make test), the full grid
+# writes its tables into docs/verdicts.md
+simulate-small: $(SIM_BIN)
+	@$(SIM_BIN) small
+
+simulate: $(SIM_BIN)
+	@$(SIM_BIN) full --sims $(or $(SIMS),1000) --doc docs/verdicts.md
+	@echo "simulate: docs/verdicts.md's tables rewritten; review 'git diff docs/verdicts.md'"
 
 # The sanitizer build lives in its own directory: its objects never mix with build/.
 sanitize:

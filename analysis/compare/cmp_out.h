@@ -15,6 +15,7 @@ struct cmp_ctx {
 	const struct cmp_result *res;
 	bool wide;		/* cmp_print: every column; false: rows fit 100 columns */
 	bool fail_higher;	/* a primary "higher" fails too (compare --fail-higher) */
+	const char *sets_note;	/* sets of runs: how they were judged; NULL: two runs */
 };
 
 void cmp_print(FILE *f, const struct cmp_ctx *c);

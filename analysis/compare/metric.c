@@ -334,13 +334,17 @@ size_t cellset_ok(const struct cellset *s)
 	return n;
 }
 
-int cellset_pooled(const struct cellset *s, const struct metric_key *k, struct hist *h)
+/* pooled - every usable repetition's histogram of k; verdict: the cells a verdict reads */
+static int pooled(const struct cellset *s, const struct metric_key *k, struct hist *h,
+		  bool verdict)
 {
 	size_t i;
 	int ret, used = 0;
 
 	for (i = 0; i < s->n; i++) {
 		if (!s->cell[i]->ok)
+			continue;
+		if (verdict && metric_trace_derived(k) && s->cell[i]->rec.cap.lossy)
 			continue;
 		ret = metric_hist(&s->cell[i]->rec, k, h);
 		if (ret == -ENOENT)
@@ -350,6 +354,17 @@ int cellset_pooled(const struct cellset *s, const struct metric_key *k, struct h
 		used++;
 	}
 	return used ? 0 : -ENOENT;
+}
+
+int cellset_pooled(const struct cellset *s, const struct metric_key *k, struct hist *h)
+{
+	return pooled(s, k, h, false);
+}
+
+int cellset_pooled_verdict(const struct cellset *s, const struct metric_key *k,
+			   struct hist *h)
+{
+	return pooled(s, k, h, true);
 }
 
 int keylist_add(struct keylist *kl, const struct metric_key *k)

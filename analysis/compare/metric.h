@@ -114,6 +114,13 @@ const struct cellset *cellsets_reference(const struct cellsets *cs, const char *
 size_t cellset_ok(const struct cellset *s);
 /* cellset_pooled - every usable repetition's histogram of k merged into h */
 int cellset_pooled(const struct cellset *s, const struct metric_key *k, struct hist *h);
+/*
+ * cellset_pooled_verdict - the repetitions a verdict reads (evidence.h): finished, and
+ * for softirq, workqueue and wakeup metrics without lost events; read with
+ * hist_percentile_mid(), h gives the very figure the verdict used
+ */
+int cellset_pooled_verdict(const struct cellset *s, const struct metric_key *k,
+			   struct hist *h);
 
 /* A growable list of distinct keys. */
 struct keylist {

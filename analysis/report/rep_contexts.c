@@ -241,13 +241,13 @@ static void ctx_row(struct report_ctx *r, const struct cellset *s, struct metric
 	strcpy(c[2], "-");
 	strcpy(c[3], "-");
 	if (have[SM_DELAY]) {
-		fmt_spread(&f[SM_DELAY].p50, c[1], 48);
-		fmt_spread(&f[SM_DELAY].p99, c[2], 48);
+		fmt_pooled(&f[SM_DELAY], MST_P50, c[1], 48);
+		fmt_pooled(&f[SM_DELAY], MST_P99, c[2], 48);
 		fmt_us(f[SM_DELAY].pooled_ok ? (double)f[SM_DELAY].pooled.p999 : NAN, c[3], 48);
 	}
 	strcpy(c[4], "-");
 	if (have[SM_RUNTIME])
-		fmt_spread(&f[SM_RUNTIME].p99, c[4], 48);
+		fmt_pooled(&f[SM_RUNTIME], MST_P99, c[4], 48);
 	if (!strcmp(k->name, "napi_poll") && runs)
 		snprintf(note, sizeof(note), "%.1f packets per poll, %.0f%% used the whole budget",
 			 (double)work / (double)runs, 100.0 * (double)full / (double)runs);

@@ -200,6 +200,9 @@ struct compare_args {
 	struct cmp_opts cmp;
 	const char *patterns[CMP_MAX_PATTERNS + 1];
 	size_t npatterns;
+	/* sets of runs: BASE... vs NEW... (nbases 0: one run a side, base and new) */
+	char **bases, **news;
+	size_t nbases, nnews;
 };
 int compare_parse(int argc, char **argv, struct compare_args *a, char *errbuf);
 int cmd_compare(int argc, char **argv);

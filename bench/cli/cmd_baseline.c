@@ -38,7 +38,7 @@ static const struct opt_desc baseline_opts[] = {
 	OPT_BOOL(0, "replace", baseline_args, replace,
 		 "save: replace a baseline of that name (refused otherwise)"),
 	OPT_INT(0, "runs", baseline_args, runs, "N", 3, CALIBRATE_MAX_RUNS,
-		"calibrate: run the scenario N times (3 or more)"),
+		"calibrate: run the scenario N times (3-20, default 5)"),
 	OPT_BOOL(0, "from", baseline_args, use_from,
 		 "calibrate: from the runs given (3 or more), running nothing"),
 	CLI_OPT_OUTPUT(baseline_args, output, "FILE",
@@ -55,7 +55,7 @@ static void baseline_defaults(void *args)
 
 	memset(a, 0, sizeof(*a));
 	a->name = "default";
-	a->runs = 3;
+	a->runs = 5;
 }
 
 const struct cli_command cli_baseline = {

@@ -319,7 +319,7 @@ static void print_row(const char *id, const struct judgement *j)
 static const struct adv_cfg *answer(const struct advice *adv)
 {
 	const struct adv_workload *w = adv->n ? &adv->wl[0] : NULL;
-	char b[256];
+	char b[512];
 	size_t i, k;
 
 	if (!w || !w->ncfg) {
@@ -340,6 +340,10 @@ static const struct adv_cfg *answer(const struct advice *adv)
 		advise_bound(w, b, sizeof(b));
 		printf("tune: keep what you have for now: no candidate was shown better; %s; a "
 		       "longer -d would decide more (see below)\n", b);
+		break;
+	case ADV_WAIT_ONLY:
+		advise_wait_only(w, b, sizeof(b));
+		printf("tune: %s\n", b);
 		break;
 	case ADV_EXPLORATORY:
 		printf("tune: exploratory, nothing decidable: %s\n", w->cfg[0].j[0].why);
