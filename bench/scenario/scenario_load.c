@@ -32,6 +32,9 @@ int scenario_parse(const char *text, const char *file, const struct scn_parse_op
 			    : set_err(errbuf, "%s: %s", file, e);
 	if (scn_alternate_finish(s, o, e))
 		return set_err(errbuf, "%s: %s", file, e);
+	if (s->quick && scenario_given(s, "blocks") < 0)
+		return set_err(errbuf, "%s: --blocks with quick = yes: a quick run has the "
+			       "scenario's quick_blocks; drop one of them", file);
 	if (s->quick)
 		scenario_quick(s);
 	return 0;

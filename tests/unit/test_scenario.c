@@ -429,6 +429,17 @@ static void test_quick(void **state __unused)
 			 0);
 	assert_int_equal(s->repetitions, 1);
 	assert_int_equal(s->duration_ns, 3 * NSEC_PER_SEC);
+	/* --blocks means nothing to a quick run: refused, as run --blocks --quick is */
+	{
+		struct scn_parse_opts q = opts;
+		struct opts_layer l = { .n = 0 };
+
+		over(&l, "blocks", "9");
+		q.set = &l;
+		assert_int_not_equal(scenario_parse("[global]\ndesign = alternate\nquick = yes\n[workload w]\n"
+						    "type = tty\n", "t.ini", &q, s, err), 0);
+		assert_non_null(strstr(err, "--blocks with quick = yes"));
+	}
 }
 
 /* live_net_napi - what the net workload switches while it runs (workloads/net.c) */
