@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * opts_int.h - what the files of the settings engine share: opts.c (the command line
+ * opts_int.h - what the files of the settings engine share: opts_parse.c (the command line
  * and its layers), opts_set.c (values by key, as files write them), opts_help.c (--help
  * and the docs' tables).
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * opts.c - the settings engine's command line (opts.h): one table per command, the
+ * opts_parse.c - the settings engine's command line (opts.h): one table per command, the
  * spelled entries of its layers (another table's settings, recorded as key = value) in
  * it, parsed with getopt; values by key: opts_set.c; --help and docs: opts_help.c.
  */
