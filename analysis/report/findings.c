@@ -11,6 +11,7 @@
 #include "advise.h"
 #include "cmp_out.h"
 #include "compare.h"
+#define DEFERBENCH_ALLOW_REPORT_INT_H
 #include "report_int.h"
 #include "msg.h"
 

@@ -42,6 +42,7 @@
 #include "outw.h"
 #include "parse.h"
 #include "sys.h"
+#define DEFERBENCH_ALLOW_TUNE_INT_H
 #include "tune_int.h"
 
 static const char *const tune_probes[] = { "net", "timer", "tty", "audio", "block" };
