@@ -104,6 +104,9 @@ void advice_verdict(const struct adv_workload *w, char *buf, size_t len)
 	case ADV_WAIT_ONLY:
 		advise_wait_only(w, buf, len);
 		return;
+	case ADV_LOAD_EFFECT:
+		advise_load_effect(w, buf, len);
+		return;
 	case ADV_KEEP:
 		off = (size_t)snprintf(buf, len, "keep %s:", w->ref->config);
 		for (i = 0; i < w->ncfg && off < len; i++)

@@ -348,6 +348,10 @@ static const struct adv_cfg *answer(const struct advice *adv)
 	case ADV_EXPLORATORY:
 		printf("tune: exploratory, nothing decidable: %s\n", w->cfg[0].j[0].why);
 		break;
+	case ADV_LOAD_EFFECT:	/* tune's candidates start no load */
+		advise_load_effect(w, b, sizeof(b));
+		printf("tune: %s\n", b);
+		break;
 	}
 	for (i = 0; i < w->ncfg; i++) {
 		const struct adv_cfg *c = &w->cfg[i];

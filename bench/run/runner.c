@@ -69,6 +69,7 @@ static int check_knobs(struct run_state *r, char *err)
 static int run_prepare(struct run_state *r)
 {
 	struct scn_parse_opts po = { .workloads = r->be->types, .live_option = r->be->live_option,
+				     .pausable = r->be->pausable,
 				     .set = &r->o->set };
 	char err[ERRBUF_LEN] = "";
 	int ret;
