@@ -152,7 +152,7 @@ extern const struct cli_command cli_run;
 
 /* restore */
 struct restore_args {
-	bool force;			/* even while the journal's owner runs */
+	bool while_running;		/* even while the journal's owner runs */
 };
 int restore_parse_args(int argc, char **argv, struct restore_args *a, char *errbuf);
 int cmd_restore(int argc, char **argv);
@@ -230,7 +230,8 @@ struct baseline_args {
 	const char *host;		/* --host, else the run's or this machine's */
 	const char *name;		/* --name, default "default" */
 	const char *run;		/* save: the run directory */
-	bool force;			/* save: accept an incomplete or lossy run */
+	bool force;			/* calibrate: replace noise.json; save: refused */
+	bool accept_incomplete;		/* save: accept an incomplete or lossy run */
 	bool replace;			/* save: replace an existing baseline */
 	/* calibrate */
 	int runs;			/* --runs N: runs of the scenario (default 3) */

@@ -33,8 +33,10 @@ static const struct opt_desc baseline_opts[] = {
 		     "host the baseline belongs to (default: the run's host for save, this host "
 		     "otherwise)"),
 	OPT_STRING(0, "name", baseline_args, name, "NAME", "baseline name"),
-	CLI_OPT_FORCE(baseline_args, force, "save: accept an incomplete or lossy run; "
-		      "calibrate: replace the noise.json an earlier calibrate wrote (unchanged)"),
+	CLI_OPT_FORCE(baseline_args, force, "replace the noise.json an earlier calibrate "
+		      "wrote (unchanged); save replaces with --replace"),
+	OPT_BOOL(0, "accept-incomplete", baseline_args, accept_incomplete,
+		 "save: accept an incomplete run, or one that lost events"),
 	OPT_BOOL(0, "replace", baseline_args, replace,
 		 "save: replace a baseline of that name (refused otherwise)"),
 	OPT_INT(0, "runs", baseline_args, runs, "N", 3, CALIBRATE_MAX_RUNS,
@@ -126,8 +128,16 @@ int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
 			       "must not start with '.'");
 	if ((a->use_from || a->output) && a->verb != BL_CALIBRATE)
 		return set_err(errbuf, "--from and --output go with calibrate");
-	if (a->replace && a->verb != BL_SAVE)
-		return set_err(errbuf, "--replace goes with save");
+	if ((a->replace || a->accept_incomplete) && a->verb != BL_SAVE)
+		return set_err(errbuf, "--%s goes with save", a->replace ? "replace" :
+			       "accept-incomplete");
+	/* -f once accepted a damaged run here: say where that went, never guess */
+	if (a->force && a->verb == BL_SAVE)
+		return set_err(errbuf, "save: -f, --force replaces output everywhere: use "
+			       "--replace to replace a saved baseline, --accept-incomplete to save "
+			       "an incomplete or lossy run");
+	if (a->force && a->verb != BL_CALIBRATE)
+		return set_err(errbuf, "-f, --force goes with calibrate");
 	if (a->verb == BL_SAVE) {
 		if (argc != 1)
 			return set_err(errbuf, "save: need the run directory");
@@ -288,8 +298,8 @@ static int usable_as_baseline(const struct run *run, bool force)
 	(force ? warn_msg : err_msg)("%s: the run is %s: %zu of %zu cells finished, %zu of "
 				     "them lost events%s", run->dir, run->complete ? "complete" :
 				     "incomplete (interrupted or failed)", ok, run->ncells, lossy,
-				     force ? "; saved anyway (--force)" :
-				     "; use --force to save it anyway");
+				     force ? "; saved anyway (--accept-incomplete)" :
+				     "; use --accept-incomplete to save it anyway");
 	return force ? 0 : -EINVAL;
 }
 
@@ -306,7 +316,7 @@ static int baseline_save(const struct baseline_args *a)
 		return 1;
 	}
 	host = a->host ? a->host : run.meta[RM_HOSTNAME];
-	ret = usable_as_baseline(&run, a->force);
+	ret = usable_as_baseline(&run, a->accept_incomplete);
 	if (!ret && !name_ok(host)) {
 		err_msg("the run's host name '%s' cannot name a directory; use --host", host);
 		ret = -EINVAL;
