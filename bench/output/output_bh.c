@@ -4,6 +4,7 @@
  * (struct bh_tie, match.h), and where workqueue items were queued (req_cpu and cpu of
  * workqueue_queue_work): their section of the terminal table and of summary.json.
  */
+#define DEFERBENCH_ALLOW_SUMMARY_INT_H
 #include <json.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * summary_int.h - what the two parts of summary.json's owner share (summary_json.c,
- * summary_ctx.c). Not for use outside them.
+ * summary_int.h - what the parts of summary.json's owner share (summary_json.c,
+ * summary_ctx.c, output_bh.c). Not for use outside them.
  */
 #ifndef DEFERBENCH_SUMMARY_INT_H
 #define DEFERBENCH_SUMMARY_INT_H
