@@ -633,7 +633,8 @@ static int meta_diffs(struct cmp_result *res, const struct run *base, const stru
 	int ret = 0;
 
 	for (f = 0; !ret && f < RM_NR; f++)
-		if (f != RM_STARTED)
+		if (f != RM_STARTED &&
+		    !(rm_optional((int)f) && (!base->meta[f][0] || !new->meta[f][0])))
 			ret = env_add(res, run_meta_names[f], base->meta[f], new->meta[f]);
 	return ret ?: env_add(res, "scenario", base->scenario, new->scenario);
 }

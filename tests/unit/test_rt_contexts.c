@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "match.h"
+#include "run_meta.h"
 
 #define F_HI (TRACE_FL_HARDIRQ | 0x01)		/* in a hard irq, irqs off */
 #define F_SIRQ (TRACE_FL_SOFTIRQ | 0x01)	/* serving a softirq */
@@ -336,6 +337,49 @@ static void test_queued_remote(void **state)
 	assert_int_equal(g->queued_req, 1);
 }
 
+/*
+ * run.json's view of how deferred work runs, from what the kernel exposes (no debugfs):
+ * force_irqthreads() on PREEMPT_RT or with threadirqs, PREEMPT_RT_NEEDS_BH_LOCK (6.18;
+ * absent before, when the BH lock was always there), sched_ext's sysfs state
+ */
+static void test_run_meta(void **state)
+{
+	static const char rt618[] = "CONFIG_PREEMPT_RT=y\n# CONFIG_PREEMPT_RT_NEEDS_BH_LOCK "
+				    "is not set\nCONFIG_IRQ_FORCED_THREADING=y\n";
+	static const char dyn[] = "CONFIG_PREEMPT_NONE=y\nCONFIG_PREEMPT_DYNAMIC=y\n"
+				  "CONFIG_IRQ_FORCED_THREADING=y\n";
+	struct run_meta m;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	run_meta_kernel(&m, rt618, "#1 SMP PREEMPT_RT", NULL, "quiet");
+	assert_string_equal(m.preempt, "rt");
+	assert_string_equal(m.threadirqs, "yes");
+	assert_string_equal(m.rt_bh_lock, "no");
+	run_meta_kernel(&m, "CONFIG_PREEMPT_RT=y\nCONFIG_PREEMPT_RT_NEEDS_BH_LOCK=y\n", "",
+			NULL, "");
+	assert_string_equal(m.rt_bh_lock, "yes");
+	run_meta_kernel(&m, "CONFIG_PREEMPT_RT=y\n", "", NULL, "");
+	assert_string_equal(m.rt_bh_lock, "yes (before 6.18)");
+	/* the development VM: dynamic, none, no threadirqs */
+	run_meta_kernel(&m, dyn, "#1 SMP PREEMPT_DYNAMIC", NULL, "console=ttyS0 quiet");
+	assert_string_equal(m.preempt, "none");
+	assert_string_equal(m.threadirqs, "no");
+	assert_string_equal(m.rt_bh_lock, "");
+	run_meta_kernel(&m, dyn, "", NULL, "quiet threadirqs preempt=full");
+	assert_string_equal(m.preempt, "full");
+	assert_string_equal(m.threadirqs, "yes");
+	/* a word, not a part of one */
+	run_meta_kernel(&m, dyn, "", NULL, "nothreadirqs");
+	assert_string_equal(m.threadirqs, "no");
+	run_meta_sched_ext(&m, NULL, NULL);
+	assert_string_equal(m.sched_ext, "none");
+	run_meta_sched_ext(&m, "enabled\n", "rusty\n");
+	assert_string_equal(m.sched_ext, "enabled (rusty)");
+	run_meta_sched_ext(&m, "disabled\n", NULL);
+	assert_string_equal(m.sched_ext, "disabled");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,6 +391,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bh_preempted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bh_pools, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_queued_remote, setup, teardown),
+		cmocka_unit_test(test_run_meta),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
