@@ -90,7 +90,7 @@ static int point_place(sqlite3_stmt *st, long long run_id, const char *ctx, cons
 	return 0;
 }
 
-int hs_places(struct hstore *hs, struct hs_set *set, char *errbuf)
+int history_moved_places(struct hstore *hs, struct hs_set *set, char *errbuf)
 {
 	char what[NAME_LEN], name[FUNC_LEN];
 	const char *ctx, *sub;

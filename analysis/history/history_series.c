@@ -171,7 +171,7 @@ int hstore_series(struct hstore *hs, const struct hs_filter *f, struct hs_set *o
 	sqlite3_finalize(st);
 	if (!ret && out->n)
 		finish(&out->s[out->n - 1]);
-	ret = ret ?: hs_places(hs, out, errbuf);
+	ret = ret ?: history_moved_places(hs, out, errbuf);
 	if (ret)
 		hs_set_free(out);
 	return ret;

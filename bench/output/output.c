@@ -396,7 +396,7 @@ static void print_workqueue(const struct result *r, FILE *f, unsigned int limit,
 	if (t.n > limit)
 		fprintf(f, "... %u more groups of at least %u items in workqueue.csv\n",
 			t.n - limit, o->min_count);
-	print_queued_remote(r, f);
+	output_queued_print(r, f);
 	wq_table_free(&t);
 }
 
@@ -452,7 +452,7 @@ void result_print(const struct result *r, FILE *f, const struct table_opts *o)
 	print_wakeup(r, f, o);
 	print_contexts(r, f, o);
 	print_wait(r, f, o);
-	print_bh(r, f, o);
+	output_bh_print(r, f, o);
 	print_stacks(r, f, o);
 	print_slowest(r, f, o);
 }

@@ -38,7 +38,7 @@ static const char *bh_causes(const struct bh_tie *t, char *buf, size_t len)
 	return buf[0] ? buf : "-";
 }
 
-void print_bh(const struct result *r, FILE *f, const struct table_opts *o)
+void output_bh_print(const struct result *r, FILE *f, const struct table_opts *o)
 {
 	char fn[128], pool[32], causes[96], b[2][24];
 	bool head = false;
@@ -72,7 +72,7 @@ void print_bh(const struct result *r, FILE *f, const struct table_opts *o)
 	}
 }
 
-void print_queued_remote(const struct result *r, FILE *f)
+void output_queued_print(const struct result *r, FILE *f)
 {
 	char fn[128];
 	bool head = false;
@@ -94,14 +94,14 @@ void print_queued_remote(const struct result *r, FILE *f)
 		fputc('\n', f);
 }
 
-void json_wq_queued(const struct wq_group *g, json_object *o)
+void output_queued_json(const struct wq_group *g, json_object *o)
 {
 	jsonw_u64(o, "queued_known", g->queued_known);
 	jsonw_u64(o, "queued_remote", g->queued_remote);
 	jsonw_u64(o, "queued_on_cpu", g->queued_req);
 }
 
-int json_bh(const struct result *r, json_object *root)
+int output_bh_json(const struct result *r, json_object *root)
 {
 	json_object *a = json_object_new_array(), *o, *c;
 	char fn[128], pool[32];

@@ -36,7 +36,7 @@ int json_detail(const struct result *r, json_object *root);
 void json_detail_meta(const struct result *r, json_object *meta);
 int read_detail(const struct jr *j, struct json_object *root, struct record *rec);
 /* output_bh.c: bh_work, and the queued_* counts of one workqueue group */
-int json_bh(const struct result *r, json_object *root);
-void json_wq_queued(const struct wq_group *g, json_object *o);
+int output_bh_json(const struct result *r, json_object *root);
+void output_queued_json(const struct wq_group *g, json_object *o);
 
 #endif
