@@ -161,12 +161,13 @@ unit: $(HDR_OKS) $(UNIT_BINS)
 integration: deferbench $(TOOL_BINS)
 	@tests/run-integration.sh
 
-# analyze, report and compare of the recorded fixtures against tests/golden/
-golden: deferbench
-	@tests/golden.sh
+# analyze, report and compare of the recorded fixtures and of the synthesized captures
+# (tests/synth/*.ev, written by synth-capture) against tests/golden/
+golden: deferbench $(BUILD)/tests/tools/synth-capture
+	@SYNTH=$(BUILD)/tests/tools/synth-capture tests/golden.sh
 
-golden-update: deferbench
-	@tests/golden.sh --update
+golden-update: deferbench $(BUILD)/tests/tools/synth-capture
+	@SYNTH=$(BUILD)/tests/tools/synth-capture tests/golden.sh --update
 
 # every file exports only the names its file name announces (tests/check-names.known:
 # the files still to rename), and arrays grow through grow.h only

@@ -35,6 +35,9 @@ static json_object *meta_json(const struct run_meta *m)
 	json_object_object_add(o, "preempt", json_object_new_string(m->preempt));
 	json_object_object_add(o, "preempt_source", json_object_new_string(m->preempt_source));
 	json_object_object_add(o, "preempt_dynamic", json_object_new_boolean(m->preempt_dynamic));
+	json_object_object_add(o, "threadirqs", str_or_null(m->threadirqs));
+	json_object_object_add(o, "rt_bh_lock", str_or_null(m->rt_bh_lock));
+	json_object_object_add(o, "sched_ext", str_or_null(m->sched_ext));
 	json_object_object_add(o, "hz", m->hz ? json_object_new_int(m->hz) : NULL);
 	json_object_object_add(o, "nohz", str_or_null(m->nohz));
 	json_object_object_add(o, "cmdline", json_object_new_string(m->cmdline));
