@@ -68,8 +68,9 @@ static const struct opt_desc block_options[] = {
 		"SCHED_FIFO priority of the writer; 0 = SCHED_OTHER",
 		.key = "priority", .def = "0"),
 	OPT_STRING_BUF(0, NULL, block_cfg, dir, "TEXT",
-		       "where the temporary directory goes (a disk filesystem, not tmpfs)",
-		       .key = "dir", .def = "/tmp"),
+		       "where the temporary directory goes, on a disk filesystem (not tmpfs); "
+		       "auto: /var/tmp, else /tmp, whichever is on one",
+		       .key = "dir", .def = "auto"),
 	OPT_CPUSET(0, NULL, block_cfg, cpus,
 		   "CPUs the writer may run on", .key = "cpus", .def = "all"),
 	OPT_END(),
@@ -90,20 +91,73 @@ static void fill_random(char *buf, size_t len, uint64_t seed)
 	memset(buf + i, 0x5a, len - i);
 }
 
-/* make_dir - the run's own directory; refuses tmpfs, where fsync does no I/O */
-static int make_dir(struct block_cfg *c, struct block_priv *p, char *errbuf)
+/* the directories dir = auto tries, in order */
+static const char *const auto_dirs[] = { "/var/tmp", "/tmp", NULL };
+
+/* on_disk - dir is a directory this process may write, on a disk filesystem: 0, -errno */
+static int on_disk(const char *dir)
 {
 	struct statfs sf;
+
+	if (statfs(dir, &sf))
+		return -errno;
+	if (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC)
+		return -EXDEV;		/* fsync does no block I/O there */
+	return access(dir, W_OK | X_OK) ? -errno : 0;
+}
+
+/* auto_dir - the first of auto_dirs on a disk filesystem, or NULL */
+static const char *auto_dir(void)
+{
+	const char *const *d;
+
+	for (d = auto_dirs; *d; d++)
+		if (!on_disk(*d))
+			return *d;
+	return NULL;
+}
+
+/* check_dir - dir (or auto's choice) can hold the files; the message names one that can */
+static int check_dir(const char *dir, char *errbuf)
+{
+	const char *ok = auto_dir();
 	int e;
 
-	if (statfs(c->dir, &sf)) {
-		e = errno;
-		set_err(errbuf, "block option 'dir': %s: %s", c->dir, strerror(e));
-		return -e;
-	}
-	if (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC)
+	if (!strcmp(dir, "auto") && ok)
+		return 0;
+	if (!strcmp(dir, "auto"))
+		return set_err(errbuf, "block option 'dir' = auto: neither /var/tmp nor /tmp is "
+			       "a writable directory on a disk filesystem (fsync does no block "
+			       "I/O on tmpfs); set dir to one"), -EXDEV;
+	e = on_disk(dir);
+	if (e == -EXDEV)
 		return set_err(errbuf, "block option 'dir': %s is on tmpfs/ramfs, where fsync "
-			       "does no block I/O; use a disk filesystem (dir=/var/tmp)", c->dir);
+			       "does no block I/O; use a directory on a disk filesystem (%s%s)",
+			       dir, ok ? "dir=" : "none of /var/tmp, /tmp is one", ok ? ok : ""), e;
+	if (e)
+		return set_err(errbuf, "block option 'dir': %s: %s", dir, strerror(-e)), e;
+	return 0;
+}
+
+static int block_check(const struct wl_run *w, char *errbuf)
+{
+	const struct block_cfg *c = w->cfg;
+
+	return check_dir(c->dir, errbuf);
+}
+
+/*
+ * make_dir - the run's own directory on a disk filesystem; dir = auto becomes the
+ * directory chosen, so that workload.json records where the files were
+ */
+static int make_dir(struct block_cfg *c, struct block_priv *p, char *errbuf)
+{
+	int e = check_dir(c->dir, errbuf);
+
+	if (e)
+		return e;
+	if (!strcmp(c->dir, "auto"))
+		snprintf(c->dir, sizeof(c->dir), "%s", auto_dir());
 	if (snprintf(p->path, sizeof(p->path), "%s/" NAME_BLOCK_DIR "%d-XXXXXX", c->dir,
 		     (int)getpid()) >= (int)sizeof(p->path))
 		return set_err(errbuf, "block option 'dir': path too long");
@@ -311,6 +365,7 @@ const struct workload_ops block_workload = {
 	.work = block_work,
 	.cfg_size = sizeof(struct block_cfg),
 	.priv_size = sizeof(struct block_priv),
+	.check = block_check,
 	.setup = block_setup,
 	.start = block_start,
 	.stop = block_stop,

@@ -106,6 +106,12 @@ struct workload_ops {
 	const struct wl_work *const *work;
 	/* why the workload needs root, for the message when it is run without; NULL: not */
 	const char *needs_root;
+	/*
+	 * check - optional: this machine can run the workload as its options say, checked
+	 * before anything runs (run's preparation and --dry-run: a block 'dir' on tmpfs is
+	 * found before the first cell); touches nothing. 0 or -errno with errbuf.
+	 */
+	int (*check)(const struct wl_run *w, char *errbuf);
 	size_t cfg_size;			/* option values land here */
 	size_t priv_size;			/* workload state, zeroed */
 	int (*setup)(struct wl_run *w, char *errbuf);
@@ -184,6 +190,8 @@ const struct workload_ops *workload_find(const char *name);
 /* Driver (workloads/wl_driver.c). */
 struct wl_run *wl_new(const struct workload_ops *ops);	/* options at their defaults */
 int wl_set_option(struct wl_run *w, const char *key, const char *val, char *errbuf);
+/* wl_check - ops->check with the options set (0 when the workload has none) */
+int wl_check(const struct wl_run *w, char *errbuf);
 int wl_setup(struct wl_run *w, char *errbuf);
 int wl_start(struct wl_run *w, char *errbuf);
 void wl_stop(struct wl_run *w);

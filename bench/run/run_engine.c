@@ -130,11 +130,18 @@ static struct wl_run *new_wl(const struct scenario *s, int wl, int cfg, uint64_t
 static int engine_check(const struct scenario *s, int wl, int cfg, char *err)
 {
 	struct wl_run *w = new_wl(s, wl, cfg, s->seed, err);
+	char e[ERRBUF_LEN] = "";
+	int ret;
 
 	if (!w)
 		return -EINVAL;
+	/* what the machine must offer, found before the first cell (a tmpfs dir) */
+	ret = wl_check(w, e);
+	if (ret)
+		set_err(err, "[%s %s] under [config %s]: %s", s->wl[wl].load ? "load" : "workload",
+			s->wl[wl].name, s->cfg[cfg].name, e);
 	wl_free(w);
-	return 0;
+	return ret;
 }
 
 /*

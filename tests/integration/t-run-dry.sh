@@ -65,5 +65,13 @@ if $DB load --list 2>/dev/null | grep -q '^net '; then
 else
 	echo "   (no net workload in this build: shipped scenarios not planned)"
 fi
+# a block dir on tmpfs is found by the dry run, and by the run before its first cell
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+	printf '[workload t]\ntype = tty\n[workload b]\ntype = block\ndir = /dev/shm\n' > $T/shm.ini
+	expect_message $T/shm "[workload b] under [config default]: block option 'dir': /dev/shm is on tmpfs/ramfs" \
+		$DB run --dry-run $T/shm.ini
+	expect_message $T/shm2 "/dev/shm is on tmpfs/ramfs" $DB run -o $T/shmrun $T/shm.ini
+	[ ! -e $T/shmrun ] || fail "the run with a tmpfs block dir made $T/shmrun: it ran something"
+fi
 same_as $T/before
 echo "   dry runs plan and change nothing"
