@@ -232,6 +232,8 @@ bool workload_live_option(const char *name, const char *key);
 int wl_pause(struct wl_run *w, bool paused, char *errbuf);
 /* workload_pausable - can a workload of type name be paused while it runs (wl_pause)? */
 bool workload_pausable(const char *name);
+/* wl_option_renamed - the option's new name when key is an old one of ops, else NULL */
+const char *wl_option_renamed(const struct workload_ops *ops, const char *key);
 /* wl_option_find - the option called name, or NULL */
 const struct opt_desc *wl_option_find(const struct workload_ops *ops, const char *name);
 /* wl_list - every workload with its options (type, default, bounds, help) */

@@ -527,7 +527,7 @@ static const char lone[] =
 	"[load hog]\ntype = hog\n[load bg]\ntype = net\n"
 	"[workload t]\ntype = timer\nconfigs = base, cpu0, hogged, bgd, slow\n"
 	"[config base]\n[config cpu0]\nwq.cpumask = 1\n[config hogged]\nload = hog\n"
-	"[config bgd]\nload = bg\n[config slow]\nload = hog\nopt.t.interval = 2ms\n";
+	"[config bgd]\nload = bg\n[config slow]\nload = hog\nopt.t.period = 2ms\n";
 
 /*
  * test_plan_pause - a configuration alone under a load that can pause joins the
