@@ -176,7 +176,8 @@ static int open_output(const struct export_args *a, const struct run *run,
 		nb++;
 	if (ri && (!base || bi) && (in = calloc(nr + nb + 1, sizeof(*in)))) {
 		memcpy(in, ri, nr * sizeof(*in));
-		memcpy(in + nr, bi, nb * sizeof(*in));
+		if (nb)		/* without --against, bi is NULL: memcpy's NULL is undefined */
+			memcpy(in + nr, bi, nb * sizeof(*in));
 		ret = outw_open(w, a->output, &(struct outw_opts){ .kind = OUTW_FILE,
 				.by = "export", .force = a->force, .inputs = in }, err);
 	} else {
