@@ -119,7 +119,7 @@ static int write_out(const struct export_args *a, struct outw *w, const struct r
 		ci_write_result_txt(f, rows);
 	if (ret)
 		err_msg("%s", err);
-	e = fflush(f) ? errno : ferror(f) ? EIO : 0;
+	e = !a->output ? -stdout_check() : fflush(f) ? errno : ferror(f) ? EIO : 0;
 	if (a->output && fclose(f) && !e)
 		e = errno;
 	if (e && !ret) {
