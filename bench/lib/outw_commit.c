@@ -196,7 +196,7 @@ static int commit_into(struct outw *w, char *errbuf)
 {
 	char (*names)[NAME_MAX + 1] = NULL;
 	struct manifest staged = { 0 }, m;
-	size_t n = 0, i, k, len;
+	size_t n = 0, i;
 	int ret, e = 0;
 
 	ret = staged_names(w, &names, &n);
@@ -223,11 +223,7 @@ static int commit_into(struct outw *w, char *errbuf)
 			break;
 		/* listed as they were staged: what was hashed is what went in */
 		manifest_drop(&m, names[i]);
-		len = strlen(names[i]);
-		for (k = 0; !e && k < staged.n; k++)
-			if (!strncmp(staged.f[k].path, names[i], len) &&
-			    (!staged.f[k].path[len] || staged.f[k].path[len] == '/'))
-				e = manifest_put(&m, &staged.f[k]);
+		e = e ?: manifest_merge(&m, &staged, names[i]);
 	}
 	if (e)
 		ret = ret ?: set_errno(errbuf, e, "%s: out of memory", w->o.by);
