@@ -58,6 +58,47 @@ static int refuse_system(const struct outw *w, int fd, bool exact, const char *s
 }
 
 /*
+ * open_out_dir - the directory path of an output, reached through no symbolic link in
+ * any component (open_dir_nofollow, file.h): `ln -s elsewhere pl; report -o pl/sub`
+ * would write elsewhere. An fd, or -errno with errno set too; a link is refused with
+ * -ELOOP and errbuf says why: with the resolved path, which the user may give to mean
+ * that place, or that it leads into a system directory.
+ */
+static int open_out_dir(const struct outw *w, const char *path, char *errbuf)
+{
+	char link[PATH_MAX], real[PATH_MAX];
+	int fd = open_dir_nofollow(path);
+
+	if (fd >= 0 || fd != -ELOOP) {
+		errno = fd < 0 ? -fd : 0;
+		return fd;
+	}
+	if (!path_first_link(path, link, sizeof(link)))
+		snprintf(link, sizeof(link), "%s", path);
+	/* a link into a system directory (/proc/self) is refused for that, the plainer why */
+	fd = open(link, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		int ret = refuse_system(w, fd, false, path, errbuf);
+
+		close(fd);
+		if (ret) {
+			errno = ELOOP;
+			return -ELOOP;	/* refused, errbuf says why: as for any link */
+		}
+	}
+	if (!realpath(link, real) || strlen(real) + strlen(path + strlen(link)) >= sizeof(real))
+		snprintf(real, sizeof(real), "the path without it");
+	else
+		strcat(real, path + strlen(link));
+	errno = ELOOP;
+	return set_errno(errbuf, -ELOOP, "%s: %s is a symbolic link%s%s: deferbench writes "
+			 "through no link, in no part of an output's path; if the output belongs "
+			 "where it leads, give the resolved path (%s)", w->o.by, link,
+			 strcmp(link, path) ? ", on the way to " : "",
+			 strcmp(link, path) ? path : "", real);
+}
+
+/*
  * check_ancestor - before dir is made: what mkdir -p starts from (its nearest ancestor
  * that exists) is no system directory and lies in no input
  */
@@ -67,9 +108,11 @@ static int check_ancestor(const struct outw *w, const char *dir, char *errbuf)
 	int fd, ret;
 
 	snprintf(probe, sizeof(probe), "%s", dir);
-	while ((fd = open(probe, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 && errno == ENOENT &&
+	while ((fd = open_out_dir(w, probe, errbuf)) == -ENOENT &&
 	       !split(probe, up, sizeof(up), name))
 		snprintf(probe, sizeof(probe), "%s", up);
+	if (fd == -ELOOP)
+		return fd;
 	if (fd < 0)
 		return set_errno(errbuf, -errno, "%s: cannot create %s: %s is %s", w->o.by, dir,
 				 probe, errno == ENOTDIR ? "not a directory" : strerror(errno));
@@ -90,14 +133,16 @@ static int open_dir(const struct outw *w, const char *dir, char *errbuf)
 	int fd, next, ret;
 
 	if (w->o.base) {
-		fd = open(w->o.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0 && errno == ENOENT) {
+		fd = open_out_dir(w, w->o.base, errbuf);
+		if (fd == -ENOENT) {
 			ret = check_ancestor(w, w->o.base, errbuf);
 			if (ret)
 				return ret;
 			if (!mkdir_p(w->o.base, 0755))
-				fd = open(w->o.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+				fd = open_out_dir(w, w->o.base, errbuf);
 		}
+		if (fd == -ELOOP)
+			return fd;
 		if (fd < 0)
 			return set_errno(errbuf, -errno, "%s: cannot use %s: %s", w->o.by,
 					 w->o.base, strerror(errno));
@@ -129,9 +174,9 @@ static int open_dir(const struct outw *w, const char *dir, char *errbuf)
 			close(fd);
 		return ret ? ret : fd;
 	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0 || errno != ENOENT) {
-		if (fd < 0)
+	fd = open_out_dir(w, dir, errbuf);
+	if (fd >= 0 || fd != -ENOENT) {
+		if (fd < 0 && fd != -ELOOP)
 			return set_errno(errbuf, -errno, "%s: cannot use %s: %s", w->o.by, dir,
 					 errno == ENOTDIR ? "a part of it is not a directory" :
 					 strerror(errno));
@@ -141,7 +186,9 @@ static int open_dir(const struct outw *w, const char *dir, char *errbuf)
 	if (ret)
 		return ret;
 	ret = mkdir_p(dir, 0755);
-	fd = ret ? ret : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = ret ? ret : open_out_dir(w, dir, errbuf);
+	if (fd == -ELOOP)
+		return fd;
 	if (fd < 0)
 		return set_errno(errbuf, ret ? ret : -errno, "%s: cannot create %s: %s", w->o.by,
 				 dir, strerror(ret ? -ret : errno));
@@ -446,8 +493,10 @@ int outw_open(struct outw *w, const char *target, const struct outw_opts *o, cha
 		return ret;
 	if (o->kind == OUTW_INTO) {
 		snprintf(pdir, sizeof(pdir), "%s", w->target);
-		w->pfd = open(w->target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (w->pfd < 0 && errno == ENOTDIR)
+		w->pfd = open_out_dir(w, w->target, errbuf);
+		if (w->pfd == -ELOOP)
+			ret = -ELOOP;
+		else if (w->pfd < 0 && errno == ENOTDIR)
 			ret = set_errno(errbuf, -ENOTDIR, "%s: %s exists and is not a directory",
 					w->o.by, w->target);
 		else if (w->pfd < 0 && errno != ENOENT)
@@ -456,6 +505,7 @@ int outw_open(struct outw *w, const char *target, const struct outw_opts *o, cha
 		else if (w->pfd >= 0)
 			ret = check_into(w, errbuf);
 		w->whole = w->pfd < 0;
+		w->pfd = w->pfd < 0 ? -1 : w->pfd;
 	} else {
 		w->whole = o->kind != OUTW_FILE;
 	}
@@ -513,8 +563,10 @@ int outw_check_inplace(const char *path, const struct outw_opts *o, char *errbuf
 			ret = set_errno(errbuf, -EISDIR, "%s: %s/%s is a directory: name a file in "
 					"it (%s/%s/results.db, say)", w.o.by, pdir, name, pdir, name);
 		else if (!S_ISREG(st.st_mode))
-			ret = set_errno(errbuf, -EINVAL, "%s: %s/%s is not a regular file", w.o.by,
-					pdir, name);
+			ret = set_errno(errbuf, -EINVAL, "%s: %s/%s is %s, not a regular file: "
+					"give the path of a file", w.o.by, pdir, name,
+					S_ISFIFO(st.st_mode) ? "a pipe" : S_ISSOCK(st.st_mode) ?
+					"a socket" : "a device");
 		else
 			ret = outw_check_entry(&w, w.target, &st, errbuf);
 	}

@@ -7,7 +7,8 @@
  *  - Everything is written into a staging directory the writer makes (mode 0700,
  *    journaled in owned.h before it exists), with every file created O_CREAT | O_EXCL |
  *    O_NOFOLLOW (out_create, out_fopen) and every directory by out_mkdir: no file is
- *    ever opened through a symbolic link or written over. A log in it names each thing
+ *    ever opened through a symbolic link or written over, and the directory it goes
+ *    into is reached through none either. A log in it names each thing
  *    before it is made, so that an abort, a signal, or `deferbench restore` after a
  *    SIGKILL removes exactly that.
  *  - The commit renames the staged entries into place (renameat2: RENAME_NOREPLACE, or
@@ -53,10 +54,11 @@ struct outw_opts {
 	 */
 	const char *const *names;
 	/*
-	 * The target is relative to this directory (taken as named), and none of the
-	 * target's own components may be a symbolic link: for paths deferbench composes
-	 * from what it read (a baseline's <host>/<name>). NULL: the target as named, where
-	 * only its last component may not be a link.
+	 * The target is relative to this directory: for paths deferbench composes from
+	 * what it read (a baseline's <host>/<name>). NULL: the target as named. Either
+	 * way no component of the path, the base's included, may be a symbolic link
+	 * (openat2 RESOLVE_NO_SYMLINKS): a link in a parent directory would send the
+	 * output elsewhere; the refusal names the resolved path, which is taken.
 	 */
 	const char *base;
 	/*

@@ -371,6 +371,44 @@ static pid_t staged(const char *d, int sig, char *stage, size_t len)
 }
 
 /* a signal that ends the process takes the staging directory with it */
+/*
+ * test_parent_link - a link in a parent component would send the output elsewhere
+ * (`ln -s elsewhere pl; report -o pl/sub`, issue 34): refused for every kind of output
+ * and for a base, the resolved path named; that resolved path is taken
+ */
+static void test_parent_link(void **state)
+{
+	char *d = fixture_dir(), path[PATH_MAX + 64], real[PATH_MAX], err[ERRBUF_LEN];
+	static const enum outw_kind kinds[] = { OUTW_DIR, OUTW_INTO, OUTW_FILE, OUTW_LIVE };
+	struct outw w;
+	size_t i;
+
+	(void)state;
+	fixture_write(d, "elsewhere/keep.txt", "the user's");
+	assert_int_equal(symlink("elsewhere", fixture_path(d, "pl")), 0);
+	assert_non_null(realpath(fixture_path(d, "elsewhere"), real));
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		snprintf(path, sizeof(path), "%s/pl/sub/x", d);
+		assert_int_equal(outw_open(&w, path, &(struct outw_opts){ .kind = kinds[i],
+					   .by = "test" }, err), -ELOOP);
+		assert_non_null(strstr(err, "is a symbolic link"));
+		assert_non_null(strstr(err, real));
+		assert_false(exists(d, "elsewhere/sub"));
+	}
+	/* the link as the directory written into, and as the base of a composed path */
+	snprintf(path, sizeof(path), "%s/pl", d);
+	assert_int_equal(outw_open(&w, path, &(struct outw_opts){ .kind = OUTW_INTO,
+				   .by = "test" }, err), -ELOOP);
+	assert_int_equal(outw_open(&w, "h/n", &(struct outw_opts){ .kind = OUTW_DIR,
+				   .by = "test", .base = path }, err), -ELOOP);
+	assert_false(exists(d, "elsewhere/h"));
+	/* the resolved path is the user's word that the output goes there */
+	snprintf(path, sizeof(path), "%s/sub", real);
+	assert_int_equal(write_dir(path, false, NULL, err), 0);
+	assert_true(exists(d, "elsewhere/sub/summary.json"));
+	fixture_free(d);
+}
+
 static void test_signals(void **state)
 {
 	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGPIPE };
@@ -424,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_inputs),
 		cmocka_unit_test(test_into),
 		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_parent_link),
 		cmocka_unit_test(test_signals),
 		cmocka_unit_test(test_killed),
 	};
