@@ -300,6 +300,26 @@ static int usable_as_baseline(const struct run *run, bool force)
 	return force ? 0 : -EINVAL;
 }
 
+/*
+ * save_inputs - what save reads, for the output writer: run_inputs(), and the run's
+ * directory itself, which (unlike report's and compare's) no baseline may lie in
+ */
+static char **save_inputs(const struct run *run)
+{
+	char **in = run_inputs(run), **more;
+	size_t n = 0;
+
+	while (in && in[n])
+		n++;
+	more = in ? realloc(in, (n + 2) * sizeof(*in)) : NULL;
+	if (!more || !(more[n] = strdup(run->dir))) {
+		run_inputs_free(more ? more : in);
+		return NULL;
+	}
+	more[n + 1] = NULL;
+	return more;
+}
+
 static int baseline_save(const struct baseline_args *a)
 {
 	char rel[PATH_MAX], dest[PATH_MAX], err[ERRBUF_LEN] = "", **inputs = NULL;
@@ -328,7 +348,7 @@ static int baseline_save(const struct baseline_args *a)
 		goto out_ret;
 	}
 	/* <host>/<name> is composed from what the run says: no link on the way is followed */
-	inputs = ret ? NULL : run_inputs(&run);
+	inputs = ret ? NULL : save_inputs(&run);
 	ret = ret ?: !inputs ? -ENOMEM : outw_open(&w, rel, &(struct outw_opts){
 			.kind = OUTW_DIR, .by = "baseline save", .force = a->replace,
 			.force_opt = "--replace", .base = root_of(a),
