@@ -238,6 +238,21 @@ static int copy_files(const char *src, const char *dst)
 	return ret;
 }
 
+/*
+ * copied_before - cell i shares its directory with an earlier cell: every arm and block
+ * of an alternating run's segment is a cell read from the one segment directory
+ */
+static bool copied_before(const struct run *run, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < i; k++)
+		if (!strcmp(run->cells[k].dir, run->cells[i].dir))
+			return true;
+	return false;
+}
+
+/* copy_run - what report and compare read of run into dst; each directory once */
 static int copy_run(const struct run *run, const char *dst)
 {
 	char d[PATH_MAX];
@@ -248,7 +263,7 @@ static int copy_run(const struct run *run, const char *dst)
 	for (i = 0; !ret && !run->is_record && i < run->ncells; i++) {
 		const struct cell *c = &run->cells[i];
 
-		if (access(c->dir, F_OK))
+		if (access(c->dir, F_OK) || copied_before(run, i))
 			continue;
 		/* the same relative place: <dst>/<cell dir relative to the run> */
 		ret = path_join(d, sizeof(d), dst, c->dir + strlen(run->dir) + 1);

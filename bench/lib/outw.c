@@ -102,7 +102,7 @@ static int open_out_dir(const struct outw *w, const char *path, char *errbuf)
  * check_ancestor - before dir is made: what mkdir -p starts from (its nearest ancestor
  * that exists) is no system directory and lies in no input
  */
-static int check_ancestor(const struct outw *w, const char *dir, char *errbuf)
+static int check_ancestor(struct outw *w, const char *dir, char *errbuf)
 {
 	char probe[PATH_MAX], name[NAME_MAX + 1], up[PATH_MAX];
 	int fd, ret;
@@ -119,6 +119,10 @@ static int check_ancestor(const struct outw *w, const char *dir, char *errbuf)
 	ret = refuse_system(w, fd, false, dir, errbuf);
 	ret = ret ?: outw_check_inside(w, fd, w->target, false, errbuf);
 	close(fd);
+	/* what mkdir -p makes below probe goes again if the output never comes */
+	if (!ret && !w->made[0] && snprintf(w->made, sizeof(w->made), "%s", dir) <
+	    (int)sizeof(w->made))
+		w->made_keep = strcmp(probe, ".") ? strlen(probe) : 0;
 	return ret;
 }
 
@@ -126,11 +130,12 @@ static int check_ancestor(const struct outw *w, const char *dir, char *errbuf)
  * open_dir - the directory dir as an fd, made (with what is missing above it) when it
  * is not there; with a base, its components below base are never links
  */
-static int open_dir(const struct outw *w, const char *dir, char *errbuf)
+static int open_dir(struct outw *w, const char *dir, char *errbuf)
 {
 	char name[NAME_MAX + 1];
 	const char *rel, *p;
 	int fd, next, ret;
+	size_t made = 0;	/* 1 + the length of what existed above the first made */
 
 	if (w->o.base) {
 		fd = open_out_dir(w, w->o.base, errbuf);
@@ -156,8 +161,11 @@ static int open_dir(const struct outw *w, const char *dir, char *errbuf)
 			p += strlen(name);
 			if (!*name)
 				break;
-			if (mkdirat(fd, name, 0755) && errno != EEXIST)
-				ret = -errno;
+			if (mkdirat(fd, name, 0755))
+				ret = errno == EEXIST ? 0 : -errno;
+			else if (!made)		/* the first made: what is above it stays */
+				made = w->made[0] ? w->made_keep + 1 :
+				       (size_t)(p - strlen(name) - dir);
 			next = ret ? -1 : openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 						 O_CLOEXEC);
 			if (!ret && next < 0)
@@ -172,6 +180,9 @@ static int open_dir(const struct outw *w, const char *dir, char *errbuf)
 		}
 		if (ret && fd >= 0)
 			close(fd);
+		/* the chain made, from made's parent down to dir: removed if nothing comes */
+		if (made && snprintf(w->made, sizeof(w->made), "%s", dir) < (int)sizeof(w->made))
+			w->made_keep = made - 1;
 		return ret ? ret : fd;
 	}
 	fd = open_out_dir(w, dir, errbuf);
@@ -570,6 +581,8 @@ int outw_check_inplace(const char *path, const struct outw_opts *o, char *errbuf
 		else
 			ret = outw_check_entry(&w, w.target, &st, errbuf);
 	}
+	if (!ret)
+		w.made[0] = '\0';	/* the store's directory, made for the library to write in */
 	outw_abort(&w);
 	return ret;
 }

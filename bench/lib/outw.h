@@ -98,6 +98,14 @@ struct outw {
 	struct outw_input *in;
 	size_t nin;
 	struct manifest live;		/* OUTW_LIVE: what it wrote so far */
+	/*
+	 * The directories outw_open made on the way to the target (the deepest; "" for
+	 * none), of which the first made_keep bytes existed before: removed, when empty,
+	 * if the output never comes (an error, a signal), so that no empty host directory
+	 * of a baseline is left.
+	 */
+	char made[PATH_MAX];
+	size_t made_keep;
 };
 
 /* outw_open - check the target and make the staging directory (see above) */

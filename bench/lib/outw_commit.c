@@ -264,6 +264,8 @@ int outw_commit(struct outw *w, char *errbuf)
 	}
 	outw_block_signals(&old);
 	ret = w->whole ? commit_whole(w, errbuf) : commit_into(w, errbuf);
+	if (!ret)
+		w->made[0] = '\0';	/* the directories made hold the output now */
 	outw_abort(w);		/* what is left staged, if anything */
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
@@ -296,6 +298,8 @@ void outw_abort(struct outw *w)
 	if (w->pfd >= 0)
 		close(w->pfd);
 	w->pfd = -1;
+	if (w->o.kind != OUTW_LIVE)
+		outw_remove_made(w);	/* after a commit: nothing, the output is in them */
 	manifest_free(&w->live);
 	outw_inputs_free(w);
 	w->pid = 0;

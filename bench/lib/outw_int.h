@@ -32,6 +32,11 @@ void outw_log(struct outw *w, const char *rel);
  * signal handler calls it (no allocation, no stdio).
  */
 int outw_remove_staged(int pfd, const char *sname);
+/*
+ * outw_remove_made - the directories outw_open made for w that are still empty, deepest
+ * first (w->made); async-signal-safe
+ */
+void outw_remove_made(struct outw *w);
 /* outw_block_signals - hold the signals the writer cleans up on (commit, abort) */
 void outw_block_signals(sigset_t *old);
 

@@ -72,6 +72,24 @@ int outw_remove_staged(int pfd, const char *sname)
 	return 0;
 }
 
+void outw_remove_made(struct outw *w)
+{
+	char path[PATH_MAX];
+	size_t n = strlen(w->made);
+
+	if (!n || n >= sizeof(path))
+		return;
+	memcpy(path, w->made, n + 1);
+	while (n > w->made_keep && !rmdir(path)) {
+		while (n > 0 && path[n - 1] != '/')
+			n--;
+		while (n > 1 && path[n - 1] == '/')
+			n--;
+		path[n] = '\0';
+	}
+	w->made[0] = '\0';
+}
+
 /* on_signal - a signal that would end the process: no staging directory survives it */
 static void on_signal(int sig)
 {
@@ -81,8 +99,10 @@ static void on_signal(int sig)
 	for (i = 0; i < OUTW_MAX; i++) {
 		struct outw *w = active[i];
 
-		if (w && w->pid == getpid() && w->logfd >= 0)
+		if (w && w->pid == getpid() && w->logfd >= 0) {
 			outw_remove_staged(w->pfd, w->sname);
+			outw_remove_made(w);
+		}
 	}
 	sigaction(sig, &dfl, NULL);
 	raise(sig);	/* delivered when the handler returns, blocked until then */
