@@ -128,13 +128,15 @@ static int run_gnuplot(const char *dir, const char *stem, const char *script, co
 	int status, fd, ret;
 	pid_t pid;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, log);
-	out_note(path);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	snprintf(path, sizeof(path), "%s/%s.png", dir, stem);
-	out_note(path);
+	ret = out_note(path);
 	snprintf(path, sizeof(path), "%s/%s.svg", dir, stem);
-	out_note(path);
+	ret = ret ?: out_note(path);
+	snprintf(path, sizeof(path), "%s/%s", dir, log);
+	ret = ret ?: out_note(path);
+	if (ret)
+		return ret;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	pid = gp_spawn(dir, argv, -1, fd);
 	if (fd >= 0)
 		close(fd);
@@ -290,7 +292,8 @@ int plot_end(struct plot *p, char *errbuf)
 	fprintf(p->gp, "unset output\n"
 		"set terminal svg noenhanced size %d,%d dynamic font 'sans,10'\n"
 		"set output '%s.svg'\nreplot\nunset output\n", PLOT_W, PLOT_H, p->stem);
-	ret = ferror(p->gp) ? -EIO : p->err;
+	fflush(p->gp);
+	ret = p->err ?: out_ferror(p->gp);
 	if (fclose(p->gp) && !ret)
 		ret = -errno;
 	p->gp = NULL;
@@ -308,6 +311,9 @@ int plot_end(struct plot *p, char *errbuf)
 				 "it hangs, and was killed; fix gnuplot, or use --no-plots "
 				 "(DEFERBENCH_PLOT_TIMEOUT=SECONDS waits longer)", p->stem,
 				 (unsigned long long)(plot_timeout_ns() / NSEC_PER_SEC));
+	if (ret && ret != -EIO)
+		return set_errno(errbuf, ret, "%s/%s: cannot draw the plot: %s", p->dir, p->stem,
+				 strerror(-ret));
 	if (ret) {
 		show_log(logpath);
 		return set_errno(errbuf, ret, "gnuplot failed on %s/%s (log kept in %s)", p->dir,

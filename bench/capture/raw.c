@@ -30,8 +30,10 @@ static int save_text(const char *path, const char *text, size_t len)
 	if (!f)
 		return -errno;
 	if (fwrite(text, 1, len, f) != len) {
+		int e = errno ? errno : EIO;	/* a full disk, a size limit */
+
 		fclose(f);
-		return -EIO;
+		return -e;
 	}
 	return fclose(f) ? -errno : 0;
 }

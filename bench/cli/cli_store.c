@@ -5,7 +5,11 @@
  * library of the commands, so that none calls another's file.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "msg.h"
@@ -64,14 +68,38 @@ int hstore_add_dir(struct hstore *s, const char *db, const char *dir, bool repla
 	return ret;
 }
 
+bool hstore_fresh(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) && errno == ENOENT;
+}
+
+void hstore_drop_fresh(const char *path)
+{
+	static const char *const side[] = { "", "-journal", "-wal", "-shm" };
+	char p[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(side); i++)
+		if ((size_t)snprintf(p, sizeof(p), "%s%s", path, side[i]) < sizeof(p))
+			unlink(p);
+}
+
 int history_add_dir(const char *db, const char *dir, bool replace)
 {
+	bool fresh = hstore_fresh(db);
 	struct hstore *s;
 	int ret;
 
-	if (hstore_open_checked(db, 0, (const char *const[]){ dir, NULL }, &s))
+	if (hstore_open_checked(db, 0, (const char *const[]){ dir, NULL }, &s)) {
+		if (fresh)
+			hstore_drop_fresh(db);
 		return -EINVAL;
+	}
 	ret = hstore_add_dir(s, db, dir, replace);
 	hstore_close(s);
+	if (ret && fresh)
+		hstore_drop_fresh(db);
 	return ret;
 }

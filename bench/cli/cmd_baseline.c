@@ -187,11 +187,17 @@ static int copy_file(const char *src, const char *dst)
 		close(in);
 		return out;
 	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			ret = n < 0 ? -errno : -EIO;
-			break;
+	while (!ret && (n = read(in, buf, sizeof(buf))) > 0) {
+		ssize_t off = 0, w;
+
+		/* after a short write, the next one says why: ENOSPC, EFBIG (ulimit -f) */
+		while (!ret && off < n) {
+			w = write(out, buf + off, (size_t)(n - off));
+			if (w < 0 && errno != EINTR)
+				ret = -errno;
+			off += w > 0 ? w : 0;
 		}
+	}
 	if (n < 0)
 		ret = -errno;
 	close(in);

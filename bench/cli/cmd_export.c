@@ -117,14 +117,15 @@ static int write_out(const struct export_args *a, struct outw *w, const struct r
 		ci_write_lava(f, rows);
 	else
 		ci_write_result_txt(f, rows);
-	if (ret)
-		err_msg("%s", err);
-	e = !a->output ? -stdout_check() : fflush(f) ? errno : ferror(f) ? EIO : 0;
+	e = !a->output ? -stdout_check() : fflush(f) ? errno : -out_ferror(f);
 	if (a->output && fclose(f) && !e)
 		e = errno;
-	if (e && !ret) {
+	/* a write that failed says why (a full disk, a size limit), whatever else did */
+	if (e) {
 		err_msg("export: cannot write %s: %s; nothing was exported", name, strerror(e));
 		ret = -e;
+	} else if (ret) {
+		err_msg("%s", err);
 	}
 	if (!ret && a->output && outw_commit(w, err)) {
 		err_msg("%s", err);

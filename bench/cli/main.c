@@ -98,6 +98,7 @@ int main(int argc, char **argv)
 
 	/* what a command prints must reach stdout, or its status says it did not */
 	stdout_begin();
+	signals_file_limit();
 	status = run(argc, argv, &err_status);
 	return stdout_end(status, err_status);
 }

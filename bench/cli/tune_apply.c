@@ -92,7 +92,7 @@ int tune_write_script(const char *path, const struct tune_cand *c)
 	struct knob k;
 	size_t i;
 	int n, j;
-	FILE *f = out_fopen(path);
+	FILE *f = out_fopen_mode(path, 0755);
 
 	if (!f)
 		return -errno;
@@ -131,8 +131,10 @@ int tune_write_script(const char *path, const struct tune_cand *c)
 		free(t);
 	}
 	fprintf(f, "echo 'apply.sh: %s set'\n", c->name);
-	fchmod(fileno(f), 0755);
-	return fclose(f) ? -errno : 0;
+	n = out_ferror(f);
+	if (fclose(f) && !n)
+		n = -errno;
+	return n;
 }
 
 /* tune_apply_now - the settings on the machine, journaled: 'deferbench restore' undoes them */

@@ -329,7 +329,7 @@ int write_atomic(const char *path, const void *data, size_t len, mode_t mode, in
 	if (close(fd) && !ret)
 		ret = -errno;
 	if (!ret)
-		out_note(path);
+		ret = out_note(path);
 	if (!ret && (flags & WA_EXCL))
 		ret = link(tmp, path) ? -errno : 0;
 	else if (!ret)

@@ -147,12 +147,22 @@ int outw_check_inplace(const char *path, const struct outw_opts *o, char *errbuf
  */
 int out_create(const char *path, mode_t mode);
 FILE *out_fopen(const char *path);
+/* out_fopen_mode - out_fopen of a file created with mode (a script: 0755) */
+FILE *out_fopen_mode(const char *path, mode_t mode);
+/*
+ * out_ferror - 0 when no write to f (an out_fopen stream) failed, else -errno of the
+ * failure (ENOSPC, EFBIG for a file-size limit), which stdio's ferror() does not keep
+ */
+int out_ferror(FILE *f);
 /* out_mkdir - a directory (0755); one that is there is fine, a link or file is not */
 int out_mkdir(const char *path);
 /* out_mkdir_p - out_mkdir of each missing component below the writer's directory */
 int out_mkdir_p(const char *path);
-/* out_note - path will appear by other means (a rename, a child process): log it */
-void out_note(const char *path);
+/*
+ * out_note - path will appear by other means (a rename, a child process): log it;
+ * -errno when it cannot be logged (then it must not appear)
+ */
+int out_note(const char *path);
 
 /*
  * outw_staging_remove - remove a staging directory a dead process left (restore):

@@ -95,8 +95,10 @@ static int commit_whole(struct outw *w, char *errbuf)
 	int ret;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", MANIFEST_NAME, (int)getpid());
-	outw_log(w, MANIFEST_NAME);
-	outw_log(w, tmp);
+	ret = outw_log(w, MANIFEST_NAME) ?: outw_log(w, tmp);
+	if (ret)
+		return set_errno(errbuf, ret, "%s: %s: cannot log the manifest: %s", w->o.by,
+				 w->stage, strerror(-ret));
 	ret = manifest_add(&m, w->sfd, "", w->o.by, errbuf);
 	ret = ret ?: manifest_save(w->sfd, &m, errbuf);
 	manifest_free(&m);

@@ -24,8 +24,11 @@
 /* outw_enlist - make w known to the primitives and the signal handler; outw_delist */
 int outw_enlist(struct outw *w);
 void outw_delist(struct outw *w);
-/* outw_log - the staging log names rel before it exists (one write: O_APPEND) */
-void outw_log(struct outw *w, const char *rel);
+/*
+ * outw_log - the staging log names rel before it exists (one write: O_APPEND); -errno
+ * when it cannot (a full disk): then rel must not be made
+ */
+int outw_log(struct outw *w, const char *rel);
 /*
  * outw_remove_staged - what the log of the staging directory sname in pfd names, the
  * log, the directory: 0, -ENOTEMPTY, -ENOENT (no log), -errno. Async-signal-safe: the

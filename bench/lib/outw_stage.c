@@ -184,25 +184,32 @@ static struct outw *owner(const char *path, const char **rel)
 	return NULL;
 }
 
-void outw_log(struct outw *w, const char *rel)
+int outw_log(struct outw *w, const char *rel)
 {
 	char line[PATH_MAX + 1];
+	ssize_t r;
 	int n;
 
 	if (w->logfd < 0)
-		return;
+		return 0;
 	n = snprintf(line, sizeof(line), "%s\n", rel);
-	if (n > 0 && (size_t)n < sizeof(line) && write(w->logfd, line, (size_t)n) != n)
-		warn_msg("%s: cannot log %s: %s", w->stage, rel, strerror(errno));
+	if (n <= 0 || (size_t)n >= sizeof(line))
+		return -ENAMETOOLONG;
+	r = write(w->logfd, line, (size_t)n);
+	if (r == n)
+		return 0;
+	/* a part of the line names nothing; the next line starts on its own */
+	if (r > 0 && write(w->logfd, "\n", 1) < 0)
+		r = -1;
+	return r < 0 ? -errno : -ENOSPC;
 }
 
-void out_note(const char *path)
+int out_note(const char *path)
 {
 	const char *rel;
 	struct outw *w = owner(path, &rel);
 
-	if (w)
-		outw_log(w, rel);
+	return w ? outw_log(w, rel) : 0;
 }
 
 int out_create(const char *path, mode_t mode)
@@ -212,29 +219,92 @@ int out_create(const char *path, mode_t mode)
 	int fd;
 
 	if (w) {
-		outw_log(w, rel);
-		return open_beneath(w->sfd, rel, O_WRONLY | O_CREAT | O_EXCL, mode);
+		/* a file the log does not name would outlive an abort: none is made */
+		fd = outw_log(w, rel);
+		return fd ?: open_beneath(w->sfd, rel, O_WRONLY | O_CREAT | O_EXCL, mode);
 	}
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	return fd < 0 ? -errno : fd;
 }
 
-FILE *out_fopen(const char *path)
+/*
+ * An output FILE writes through a cookie that keeps the errno of its first failed write:
+ * stdio keeps only a flag, and a later fflush of the emptied buffer succeeds, so that a
+ * full disk or a file-size limit read as "Input/output error" (out_ferror).
+ */
+struct out_cookie {
+	int fd;
+};
+
+/* the first write error of any output stream of this thread, for out_ferror */
+static __thread int out_write_errno;
+
+static ssize_t out_cookie_write(void *c, const char *buf, size_t len)
 {
-	int fd = out_create(path, 0644);
-	FILE *f;
+	struct out_cookie *ck = c;
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = write(ck->fd, buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!out_write_errno)
+				out_write_errno = n < 0 ? errno : ENOSPC;
+			return done ? (ssize_t)done : -1;
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+static int out_cookie_close(void *c)
+{
+	struct out_cookie *ck = c;
+	int ret = close(ck->fd);
+
+	free(ck);
+	return ret;
+}
+
+FILE *out_fopen_mode(const char *path, mode_t mode)
+{
+	int fd = out_create(path, mode), e;
+	struct out_cookie *ck;
+	FILE *f = NULL;
 
 	if (fd < 0) {
 		errno = -fd;
 		return NULL;
 	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		fd = errno;
-		close(fd);
-		errno = fd;
+	ck = malloc(sizeof(*ck));
+	if (ck) {
+		ck->fd = fd;
+		f = fopencookie(ck, "w", (cookie_io_functions_t){ .write = out_cookie_write,
+								  .close = out_cookie_close });
 	}
+	if (!f) {
+		e = errno ? errno : ENOMEM;
+		free(ck);
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	out_write_errno = 0;
 	return f;
+}
+
+FILE *out_fopen(const char *path)
+{
+	return out_fopen_mode(path, 0644);
+}
+
+int out_ferror(FILE *f)
+{
+	if (!ferror(f))
+		return 0;
+	return out_write_errno ? -out_write_errno : -EIO;
 }
 
 int out_mkdir(const char *path)
@@ -251,7 +321,9 @@ int out_mkdir(const char *path)
 			return -errno;
 		return !lstat(path, &st) && S_ISDIR(st.st_mode) ? 0 : -EEXIST;
 	}
-	outw_log(w, rel);
+	ret = outw_log(w, rel);
+	if (ret)
+		return ret;
 	pfd = parent_beneath(w->sfd, rel, &base);
 	if (pfd < 0)
 		return pfd;

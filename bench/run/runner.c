@@ -109,7 +109,7 @@ static int copy_scenario(const struct run_state *r)
 	if (!f)
 		ret = -errno;
 	else if (fwrite(text, 1, len, f) != len)
-		ret = -EIO;
+		ret = errno ? -errno : -EIO;
 	if (f && fclose(f) && !ret)
 		ret = -errno;
 	free(text);
