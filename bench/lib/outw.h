@@ -166,8 +166,10 @@ int out_note(const char *path);
 
 /*
  * outw_staging_remove - remove a staging directory a dead process left (restore):
- * what its log names, the log, the directory. 0, -ENOTEMPTY when something else is in
- * it (left as it is), -ENOENT when it has no log (not made by this writer), -errno.
+ * what its log names, the log, the directory; or, with no log, earlier results a
+ * replace had moved there (what their manifest lists, unchanged). 0, -ENOTEMPTY when
+ * something else is in it (left as it is), -ENOENT when it is neither (not made by
+ * this writer), -errno.
  */
 int outw_staging_remove(const char *stage);
 /* outw_system_dir - fd's directory is or lies in a system directory: its name, or NULL */

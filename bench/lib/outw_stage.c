@@ -17,6 +17,7 @@
 #include "file.h"
 #include "msg.h"
 #include "outw_int.h"
+#include "owned.h"
 
 /* The writers of this process that have something staged; read by the signal handler. */
 #define OUTW_MAX 8
@@ -104,6 +105,7 @@ static void on_signal(int sig)
 			outw_remove_made(w);
 		}
 	}
+	owned_on_signal();
 	sigaction(sig, &dfl, NULL);
 	raise(sig);	/* delivered when the handler returns, blocked until then */
 }
@@ -356,6 +358,35 @@ int out_mkdir_p(const char *path)
 	return out_mkdir(tmp);
 }
 
+/*
+ * remove_earlier - a staging name holding earlier results a replace moved aside (the
+ * writer was killed between its exchange and the removal): no log, but a manifest
+ * that lists every file in it. -ENOENT when it is not that.
+ */
+static int remove_earlier(int pfd, const char *sname)
+{
+	struct manifest m;
+	char why[PATH_MAX];
+	int dfd, ret;
+
+	dfd = openat(pfd, sname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	ret = manifest_load(dfd, &m);
+	if (!ret && (!m.present || m.untrusted))
+		ret = -ENOENT;
+	if (!ret)
+		ret = manifest_owns(&m, dfd, "", why, sizeof(why)) == 1 ?
+		      manifest_remove(&m, dfd, "") : -ENOTEMPTY;
+	if (!ret && unlinkat(dfd, MANIFEST_NAME, 0))
+		ret = -errno;
+	manifest_free(&m);
+	close(dfd);
+	if (!ret && unlinkat(pfd, sname, AT_REMOVEDIR))
+		ret = errno == EEXIST || errno == ENOTEMPTY ? -ENOTEMPTY : -errno;
+	return ret;
+}
+
 int outw_staging_remove(const char *stage)
 {
 	char dir[PATH_MAX], *slash;
@@ -370,6 +401,8 @@ int outw_staging_remove(const char *stage)
 	if (pfd < 0)
 		return -errno;
 	ret = outw_remove_staged(pfd, slash ? slash + 1 : stage);
+	if (ret == -ENOENT)
+		ret = remove_earlier(pfd, slash ? slash + 1 : stage);
 	close(pfd);
 	return ret;
 }
