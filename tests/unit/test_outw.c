@@ -443,6 +443,35 @@ static void test_made(void **state)
 	fixture_free(d);
 }
 
+/*
+ * test_earlier_aside - a replace killed between its exchange and its removal leaves the
+ * earlier results at the staging name, with their manifest and no log: restore removes
+ * them (they made every restore fail, issue 34), but not a file of the user's among them
+ */
+static void test_earlier_aside(void **state)
+{
+	char *d = fixture_dir(), stage[PATH_MAX + 32], err[ERRBUF_LEN];
+	struct manifest m = { 0 };
+	int fd;
+
+	(void)state;
+	snprintf(stage, sizeof(stage), "%s/bl.partial-99999", d);
+	fixture_write(stage, "run.json", "{}");
+	fixture_write(stage, "cells/c/summary.json", "{}");
+	fd = open(stage, O_RDONLY | O_DIRECTORY);
+	assert_int_equal(manifest_add(&m, fd, "", "baseline save", err), 0);
+	assert_int_equal(manifest_save(fd, &m, err), 0);
+	manifest_free(&m);
+	close(fd);
+	fixture_write(stage, "cells/c/mine.txt", "the user's");
+	assert_int_equal(outw_staging_remove(stage), -ENOTEMPTY);
+	assert_true(exists(d, "bl.partial-99999/cells/c/mine.txt"));
+	assert_int_equal(unlink(fixture_path(stage, "cells/c/mine.txt")), 0);
+	assert_int_equal(outw_staging_remove(stage), 0);
+	assert_false(exists(d, "bl.partial-99999"));
+	fixture_free(d);
+}
+
 static void test_signals(void **state)
 {
 	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGPIPE };
@@ -498,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_parent_link),
 		cmocka_unit_test(test_made),
+		cmocka_unit_test(test_earlier_aside),
 		cmocka_unit_test(test_signals),
 		cmocka_unit_test(test_killed),
 	};
