@@ -16,11 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #include <linux/magic.h>
 
 #include "names.h"
+#include "outw.h"
 #include "owned.h"
 #include "wl_thread.h"
 #include "workload.h"
@@ -87,20 +89,56 @@ static void fill_random(char *buf, size_t len, uint64_t seed)
 	memset(buf + i, 0x5a, len - i);
 }
 
-/* make_dir - the run's own directory; refuses tmpfs, where fsync does no I/O */
-static int make_dir(struct block_cfg *c, struct block_priv *p, char *errbuf)
+/*
+ * check_dir - option dir can hold the run's files: a directory of a disk filesystem (on
+ * tmpfs fsync does no I/O), outside the system's directories (/etc, /usr, ...), that
+ * deferbench may write. Reads only: --dry-run calls it too.
+ */
+static int check_dir(const struct block_cfg *c, char *errbuf)
 {
+	const char *sys;
 	struct statfs sf;
-	int e;
+	struct stat st;
+	int fd, e;
 
-	if (statfs(c->dir, &sf)) {
+	fd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
 		e = errno;
-		set_err(errbuf, "block option 'dir': %s: %s", c->dir, strerror(e));
-		return -e;
+		return set_errno(errbuf, -e, "block option 'dir': %s: %s", c->dir, strerror(e));
 	}
+	sys = outw_system_dir(fd, false);
+	e = fstatfs(fd, &sf) ? errno : 0;
+	if (!e && fstat(fd, &st))
+		e = errno;
+	close(fd);
+	if (sys)
+		return set_err(errbuf, "block option 'dir': %s is or lies in %s, a system "
+			       "directory: deferbench writes no files there; use a directory of "
+			       "your own on a disk filesystem (dir=/var/tmp)", c->dir, sys);
+	if (e)
+		return set_errno(errbuf, -e, "block option 'dir': %s: %s", c->dir, strerror(e));
 	if (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC)
 		return set_err(errbuf, "block option 'dir': %s is on tmpfs/ramfs, where fsync "
 			       "does no block I/O; use a disk filesystem (dir=/var/tmp)", c->dir);
+	if ((sf.f_flags & ST_RDONLY) || access(c->dir, W_OK))
+		return set_err(errbuf, "block option 'dir': %s cannot be written (%s); use "
+			       "another directory (dir=/var/tmp)", c->dir, (sf.f_flags & ST_RDONLY) ?
+			       "a read-only filesystem" : strerror(errno));
+	return 0;
+}
+
+static int block_check(struct wl_run *w, char *errbuf)
+{
+	return check_dir(w->cfg, errbuf);
+}
+
+/* make_dir - the run's own directory, in a dir check_dir took */
+static int make_dir(struct block_cfg *c, struct block_priv *p, char *errbuf)
+{
+	int e = check_dir(c, errbuf);
+
+	if (e)
+		return e;
 	if (snprintf(p->path, sizeof(p->path), "%s/" NAME_BLOCK_DIR "%d-XXXXXX", c->dir,
 		     (int)getpid()) >= (int)sizeof(p->path))
 		return set_err(errbuf, "block option 'dir': path too long");
@@ -308,6 +346,7 @@ const struct workload_ops block_workload = {
 	.work = block_work,
 	.cfg_size = sizeof(struct block_cfg),
 	.priv_size = sizeof(struct block_priv),
+	.check = block_check,
 	.setup = block_setup,
 	.start = block_start,
 	.stop = block_stop,

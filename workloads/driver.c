@@ -61,6 +61,11 @@ out_free:
 	return NULL;
 }
 
+int wl_check(struct wl_run *w, char *errbuf)
+{
+	return w->ops->check ? w->ops->check(w, errbuf) : 0;
+}
+
 int wl_setup(struct wl_run *w, char *errbuf)
 {
 	int ret;

@@ -125,6 +125,11 @@ struct workload_ops {
 	const char *needs_root;
 	size_t cfg_size;			/* option values land here */
 	size_t priv_size;			/* workload state, zeroed */
+	/*
+	 * check - optional: the options as set can be used here (a directory to write in),
+	 * reading only: run --dry-run and the run before its first cell call it (wl_check)
+	 */
+	int (*check)(struct wl_run *w, char *errbuf);
 	int (*setup)(struct wl_run *w, char *errbuf);
 	int (*start)(struct wl_run *w, char *errbuf);	/* returns once the load runs */
 	void (*stop)(struct wl_run *w);		/* stop the load, join threads */
@@ -196,6 +201,8 @@ const struct workload_ops *workload_find(const char *name);
 /* Driver (workloads/driver.c). */
 struct wl_run *wl_new(const struct workload_ops *ops);	/* options at their defaults */
 int wl_set_option(struct wl_run *w, const char *key, const char *val, char *errbuf);
+/* wl_check - the workload's check of its options as set (ops->check), if it has one */
+int wl_check(struct wl_run *w, char *errbuf);
 int wl_setup(struct wl_run *w, char *errbuf);
 int wl_start(struct wl_run *w, char *errbuf);
 void wl_stop(struct wl_run *w);

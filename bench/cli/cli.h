@@ -297,6 +297,12 @@ int history_add_dir(const char *db, const char *dir, bool replace);
  * disk, a run that could not be added): no empty or 0-byte store is left behind
  */
 bool hstore_fresh(const char *path);
+/*
+ * store_check - a store can take a run, making nothing (run --dry-run, and before a
+ * run's first cell): the checks of every output, an existing file a store deferbench
+ * can read, a new one's directory writable. 0, or -errno with the reason in errbuf.
+ */
+int store_check(const char *path, char *errbuf);
 void hstore_drop_fresh(const char *path);
 
 /* export: a run's primary metrics for CI (cmd_export.c) */

@@ -8,7 +8,9 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -66,6 +68,41 @@ int hstore_add_dir(struct hstore *s, const char *db, const char *dir, bool repla
 			 run.meta[RM_HOSTNAME], run.meta[RM_KERNEL], r.ncells, r.nvalues);
 	run_free(&run);
 	return ret;
+}
+
+int store_check(const char *path, char *errbuf)
+{
+	char dir[PATH_MAX], *slash;
+	struct statvfs sv;
+	struct hstore *s;
+	int ret;
+
+	ret = outw_check_inplace(path, &(struct outw_opts){ .by = "store", .check_only = true },
+				 errbuf);
+	if (ret)
+		return ret;
+	/* one there must be a store; a new one's directory, or where it would be made from */
+	if (!access(path, F_OK)) {
+		ret = hstore_open(path, HS_RDONLY, &s, errbuf);
+		if (!ret)
+			hstore_close(s);
+		return ret;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	do {
+		slash = strrchr(dir, '/');
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else
+			*(slash == dir ? slash + 1 : slash) = '\0';
+	} while (access(dir, F_OK) && slash && strcmp(dir, "/"));
+	if (!statvfs(dir, &sv) && (sv.f_flag & ST_RDONLY))
+		return set_errno(errbuf, -EROFS, "store: %s cannot be made: %s is on a read-only "
+				 "filesystem; give a store elsewhere (--store)", path, dir);
+	if (access(dir, W_OK))
+		return set_errno(errbuf, -errno, "store: %s cannot be made in %s: %s; give a "
+				 "store elsewhere (--store)", path, dir, strerror(errno));
+	return 0;
 }
 
 bool hstore_fresh(const char *path)

@@ -558,7 +558,18 @@ int outw_check_inplace(const char *path, const struct outw_opts *o, char *errbuf
 	w.o.kind = OUTW_FILE;
 	if (!ret && split(w.target, pdir, sizeof(pdir), w.name))
 		ret = set_errno(errbuf, -EINVAL, "%s: '%s' names no file", w.o.by, path);
-	if (!ret)
+	/* a directory to be made: where it would be made from is checked, nothing made */
+	if (!ret && o->check_only && (w.pfd = open_out_dir(&w, pdir, errbuf)) == -ENOENT) {
+		ret = check_ancestor(&w, pdir, errbuf);
+		w.made[0] = '\0';
+		w.pfd = -1;
+		outw_abort(&w);
+		return ret;
+	}
+	if (!ret && o->check_only && w.pfd < 0)
+		ret = w.pfd == -ELOOP ? -ELOOP : set_errno(errbuf, w.pfd, "%s: cannot use %s: %s",
+							   w.o.by, pdir, strerror(-w.pfd));
+	if (!ret && !o->check_only)
 		ret = (w.pfd = open_dir(&w, pdir, errbuf)) < 0 ? w.pfd : 0;
 	ret = ret ?: refuse_system(&w, w.pfd, true, pdir, errbuf);
 	ret = ret ?: outw_check_inside(&w, w.pfd, w.target, false, errbuf);

@@ -67,6 +67,8 @@ struct outw_opts {
 	 * manifest (what deferbench wrote before); NULL: no such directory.
 	 */
 	const char *home;
+	/* outw_check_inplace: check only, make nothing (run --dry-run, before a run) */
+	bool check_only;
 };
 
 struct outw_id {

@@ -133,11 +133,18 @@ static struct wl_run *new_wl(const struct scenario *s, int wl, int cfg, uint64_t
 static int engine_check(const struct scenario *s, int wl, int cfg, char *err)
 {
 	struct wl_run *w = new_wl(s, wl, cfg, s->seed, err);
+	char e[ERRBUF_LEN] = "";
+	int ret;
 
 	if (!w)
 		return -EINVAL;
+	/* what the options name on this machine (block's dir): known before any cell */
+	ret = wl_check(w, e);
+	if (ret)
+		set_err(err, "%s: [%s %s] %s", s->file, s->wl[wl].load ? "load" : "workload",
+			s->wl[wl].name, e);
 	wl_free(w);
-	return 0;
+	return ret;
 }
 
 /* setup_wl - make and set up one workload, its measurement window announced */

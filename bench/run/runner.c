@@ -505,6 +505,10 @@ int run_scenario(const struct run_opts *o, const struct run_backend *be)
 		signals_install();
 	if (run_prepare(&r))
 		goto out_free;
+	if (o->check_store && store_of(&r) && o->check_store(store_of(&r), err)) {
+		err_msg("%s", err);
+		goto out_free;
+	}
 	run_meta_collect(&r.meta);
 	if (o->dry_run) {
 		ret = run_print_plan(&r, stdout) ? 1 : 0;

@@ -104,6 +104,12 @@ struct run_opts {
 	uint64_t until_decided_ns;	/* run --until-decided=BUDGET (0: the scenario's) */
 	const struct run_more *adaptive;	/* NULL: the planned cells only */
 	const char *store;		/* --store: add the run to this results store */
+	/*
+	 * check_store - the store the run will be added to (--store, or the scenario's
+	 * store key) can take it, making nothing: called with --dry-run and before the
+	 * first cell, so that a store refused at the end costs no run. NULL: no check.
+	 */
+	int (*check_store)(const char *path, char *errbuf);
 	struct run_outcome *outcome;	/* filled when not NULL (run_scenario) */
 	const char *design;		/* --design: "alternate" or "cells" over [global] */
 	unsigned int blocks;		/* --blocks: over [global] blocks (0: the file's) */
