@@ -404,6 +404,7 @@ static int check_whole(struct outw *w, bool *exists, char *errbuf)
 /* make_staging - the staging directory sname in pfd, journaled, with its log */
 static int make_staging(struct outw *w, const char *pdir, char *errbuf)
 {
+	sigset_t old;
 	int ret;
 
 	if (w->whole)
@@ -422,11 +423,18 @@ static int make_staging(struct outw *w, const char *pdir, char *errbuf)
 		return set_errno(errbuf, ret, "%s: %s is in the way (%s); remove it or choose "
 				 "another directory", w->o.by, w->stage, ret == -ENOTEMPTY ?
 				 "it holds files deferbench did not write" : strerror(-ret));
+	/*
+	 * A signal that would end the process waits until the writer's handler can remove
+	 * what this makes (outw_enlist): one between the journal and the handler would
+	 * leave the directory and the journal behind
+	 */
+	outw_block_signals(&old);
 	/* journaled first: after a SIGKILL, 'deferbench restore' removes it */
 	owned_add(OWN_STAGING, w->stage);
 	if (mkdirat(w->pfd, w->sname, 0700)) {
 		ret = -errno;
 		owned_forget(OWN_STAGING, w->stage);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		return set_errno(errbuf, ret, "%s: cannot create %s: %s", w->o.by, w->stage,
 				 strerror(-ret));
 	}
@@ -440,10 +448,12 @@ static int make_staging(struct outw *w, const char *pdir, char *errbuf)
 		w->sfd = -1;
 		unlinkat(w->pfd, w->sname, AT_REMOVEDIR);
 		owned_forget(OWN_STAGING, w->stage);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		return set_errno(errbuf, ret, "%s: cannot create %s: %s", w->o.by, w->stage,
 				 strerror(-ret));
 	}
 	ret = outw_enlist(w);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (ret)
 		outw_abort(w);
 	return ret ? set_errno(errbuf, ret, "%s: too many outputs at once", w->o.by) : 0;
