@@ -81,7 +81,8 @@ void outw_remove_made(struct outw *w)
 	if (!n || n >= sizeof(path))
 		return;
 	memcpy(path, w->made, n + 1);
-	while (n > w->made_keep && !rmdir(path)) {
+	/* deepest first; one that was never made (an error on the way) is passed over */
+	while (n > w->made_keep && (!rmdir(path) || errno == ENOENT)) {
 		while (n > 0 && path[n - 1] != '/')
 			n--;
 		while (n > 1 && path[n - 1] == '/')
