@@ -18,7 +18,7 @@
 #   DEFERBENCH_BASELINE_DIR  baseline store (default /var/lib/deferbench/baselines)
 #   BASELINE_NAME            which baseline of this host (default: default)
 #   SAVE_BASELINE=1          no baseline yet: store this run, calibrate, exit 0
-#   CALIBRATE_RUNS           runs for the noise floors (default 3; 0: do not calibrate)
+#   CALIBRATE_RUNS           runs for the spread between runs (default 5; 0: do not calibrate)
 #   SCENARIO                 the scenario (default ci/regression.ini)
 #   BUDGET                   time for the whole run, planned and added repetitions
 #                            (default 10m; 0: the planned repetitions only)
@@ -28,6 +28,13 @@
 #   ARTIFACTS                copy report, plots, tables, compare.md, junit.xml here
 #   RUN_DIR                  skip building and running; use this finished run
 #   STORE                    also add the run to this results store (deferbench history)
+#   SET_DIR                  also copy the run into this directory: the set of runs of
+#                            the running kernel, for a kernel A/B across boots (no
+#                            baseline needed then)
+#   COMPARE_SETS="DIR_A DIR_B"
+#                            run nothing: compare the runs of two set directories (the
+#                            runs the unit, paired when their boots alternated) and exit
+#                            with compare's status; ci/README.md has the boot recipe
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
@@ -55,6 +62,39 @@ publish() {
 	done
 	echo "kernel-regression: artifacts in $ARTIFACTS"
 }
+
+# say_status RC - compare's exit status in words
+say_status() {
+	case $1 in
+	0) echo "kernel-regression: no regression" ;;
+	1) echo "kernel-regression: REGRESSION (see compare.md)" ;;
+	3) echo "kernel-regression: UNDECIDED: a primary metric could not be decided (see compare.md)" ;;
+	*) echo "kernel-regression: compare failed (exit $1)" ;;
+	esac
+}
+
+# runs_in DIR - the run directories DIR holds, one a line
+runs_in() {
+	find "$1" -mindepth 2 -maxdepth 2 -name run.json -printf '%h\n' 2>/dev/null | sort
+}
+
+if [ -n "${COMPARE_SETS:-}" ]; then
+	# shellcheck disable=SC2086
+	set -- $COMPARE_SETS
+	[ $# -eq 2 ] || die "COMPARE_SETS takes two set directories, 'DIR_A DIR_B' (got: $COMPARE_SETS)"
+	a=$(runs_in "$1")
+	b=$(runs_in "$2")
+	[ "$(echo "$a" | grep -c .)" -ge 2 ] && [ "$(echo "$b" | grep -c .)" -ge 2 ] ||
+		die "COMPARE_SETS: $1 and $2 must hold 2 or more runs each (SET_DIR of earlier boots)"
+	out=${ARTIFACTS:-$2}
+	mkdir -p "$out" || die "cannot create $out"
+	# shellcheck disable=SC2086
+	$DB compare ${COMPARE_ARGS:-} -o "$out" $a vs $b
+	rc=$?
+	echo "kernel-regression: compared the sets $1 and $2: $out/compare.md, $out/junit.xml"
+	say_status $rc
+	exit $rc
+fi
 
 base=$($DB baseline path --name "$NAME" 2>/dev/null) || base=""
 if [ -z "${RUN_DIR:-}" ]; then
@@ -89,14 +129,23 @@ fi
 
 $DB report "$RUN_DIR" || die "report failed"
 echo "kernel-regression: report $RUN_DIR/report.html"
+if [ -n "${SET_DIR:-}" ]; then
+	mkdir -p "$SET_DIR" && cp -r "$RUN_DIR" "$SET_DIR/" ||
+		die "cannot copy $RUN_DIR into the set $SET_DIR"
+	echo "kernel-regression: $RUN_DIR added to the set $SET_DIR ($(runs_in "$SET_DIR" | grep -c .) runs)"
+	if [ -z "$base" ] && [ "${SAVE_BASELINE:-0}" != 1 ]; then
+		publish "$RUN_DIR"
+		exit 0
+	fi
+fi
 
 if [ -z "$base" ]; then
 	[ "${SAVE_BASELINE:-0}" = 1 ] ||
 		die "no baseline '$NAME' for $(uname -n); run once with SAVE_BASELINE=1"
 	$DB baseline save --name "$NAME" "$RUN_DIR" || die "cannot save the baseline"
 	echo "kernel-regression: no baseline '$NAME' yet; saved this run as it"
-	if [ "${CALIBRATE_RUNS:-3}" != 0 ]; then
-		$DB baseline calibrate --name "$NAME" --runs "${CALIBRATE_RUNS:-3}" "$SCENARIO" ||
+	if [ "${CALIBRATE_RUNS:-5}" != 0 ]; then
+		$DB baseline calibrate --name "$NAME" --runs "${CALIBRATE_RUNS:-5}" "$SCENARIO" ||
 			die "calibrating the noise floors failed"
 	fi
 	publish "$RUN_DIR"
@@ -112,10 +161,5 @@ $DB compare ${COMPARE_ARGS:-} -o "$RUN_DIR" "$base" "$RUN_DIR"
 rc=$?
 echo "kernel-regression: compared with $base: $RUN_DIR/compare.md, $RUN_DIR/junit.xml"
 publish "$RUN_DIR"
-case $rc in
-0) echo "kernel-regression: no regression" ;;
-1) echo "kernel-regression: REGRESSION (see compare.md)" ;;
-3) echo "kernel-regression: UNDECIDED: a primary metric could not be decided (see compare.md)" ;;
-*) echo "kernel-regression: compare failed (exit $rc)" ;;
-esac
+say_status $rc
 exit $rc

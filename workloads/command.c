@@ -49,7 +49,7 @@ int command_spawn(char *const *argv, pid_t *pid, int *log_fd, char *errbuf)
 
 	*pid = 0;
 	/* what the command double-forks or detaches comes to deferbench, not to init */
-	if (ptree_subreaper())
+	if (proctree_subreaper())
 		return set_err(errbuf, "cannot follow the command's processes "
 			       "(PR_SET_CHILD_SUBREAPER): %s", strerror(errno));
 	*log_fd = memfd_create("deferbench-command", MFD_CLOEXEC);
@@ -77,15 +77,15 @@ void command_workload_adopt(pid_t pid, int log_fd)
 static void stop_tree(pid_t pid, int *status, bool *reaped)
 {
 	if (!*reaped) {
-		ptree_signal(pid, SIGTERM);
+		proctree_signal(pid, SIGTERM);
 		*reaped = proc_reap(pid, status, CMD_STOP_TIMEOUT_NS);
 		if (!*reaped) {
-			ptree_signal(pid, SIGKILL);
+			proctree_signal(pid, SIGKILL);
 			*reaped = proc_reap(pid, status, CMD_STOP_TIMEOUT_NS);
 		}
 	}
 	/* what it left behind: its session, and what detached or was orphaned */
-	ptree_stop(pid, CMD_STOP_TIMEOUT_NS);
+	proctree_stop(pid, CMD_STOP_TIMEOUT_NS);
 }
 
 void command_workload_end(void)
@@ -119,11 +119,13 @@ struct command_priv {
 /* how often the watcher looks at the command's tree */
 #define CMD_WATCH_NS (100 * NSEC_PER_MSEC)
 
-static const struct wl_option command_options[] = {
-	{ "metric", WL_OPT_STRING, "", 0, 0, NULL, offsetof(struct command_cfg, metric),
-	  "the command's latency: a workload-intervals.csv it writes (deferbench load -i "
-	  "INTERVAL -o DIR writes DIR/workload-intervals.csv), read when it stops" },
-	{ 0 },
+static const struct opt_desc command_options[] = {
+	OPT_STRING_BUF(0, NULL, command_cfg, metric, "TEXT",
+		       "the command's latency: a workload-intervals.csv it writes "
+		       "(deferbench load -i INTERVAL -o DIR writes "
+		       "DIR/workload-intervals.csv), read when it stops",
+		       .key = "metric", .def = "", .zero = true),
+	OPT_END(),
 };
 
 static int command_setup(struct wl_run *w, char *errbuf __unused)
@@ -192,7 +194,7 @@ static void *watch(void *arg)
 	struct wl_run *w = arg;
 	struct command_priv *p = w->priv;
 	uint64_t from = now_ns();
-	struct ptree_proc m[64];
+	struct proctree_proc m[64];
 	char tail[CMD_LOG_TAIL];
 	size_t n, i;
 	int status;
@@ -206,7 +208,7 @@ static void *watch(void *arg)
 				tail[0] ? tail : "nothing");
 			break;
 		}
-		if (!ptree_scan(p->pid, m, ARRAY_SIZE(m), &n)) {
+		if (!proctree_scan(p->pid, m, ARRAY_SIZE(m), &n)) {
 			for (i = 0; i < n && i < ARRAY_SIZE(m) && !m[i].detached; i++)
 				;
 			if (i < n && i < ARRAY_SIZE(m)) {
@@ -259,7 +261,7 @@ static void unwatch(struct command_priv *p)
 
 int command_check(char *errbuf)
 {
-	struct ptree_proc m[64];
+	struct proctree_proc m[64];
 	char tail[CMD_LOG_TAIL];
 	struct command_priv p = { .pid = adopted_pid, .log_fd = adopted_log };
 	int status;
@@ -273,7 +275,7 @@ int command_check(char *errbuf)
 				 "began: it must run for the survey and all of -d; it printed: %s",
 				 exit_code(status), tail[0] ? tail : "nothing");
 	}
-	if (ptree_scan(adopted_pid, m, ARRAY_SIZE(m), &n))
+	if (proctree_scan(adopted_pid, m, ARRAY_SIZE(m), &n))
 		return 0;
 	for (i = 0; i < n && i < ARRAY_SIZE(m); i++)
 		if (m[i].detached)

@@ -14,6 +14,11 @@
  * the thread's CPU time over the window: each thread reads its CPU clock the first
  * time it sees the window open (it cannot have run in between: it was either spinning
  * and saw it at once, or sleeping or preempted, using no CPU).
+ *
+ * A hog can be paused (the alternating design pauses it in the phases of arms that run
+ * without it): its threads leave the spin loop and wait on a futex, using no CPU and
+ * taking no timer. The time paused is left out of the share's wall time, a pause is
+ * not a gap, and a duty-cycled hog restarts its cycle on resume.
  */
 #include <errno.h>
 #include <string.h>
@@ -51,6 +56,7 @@ struct hog_thread {
 	bool measuring;		/* the window is open: cpu0, wall0 are valid */
 	uint64_t cpu0, wall0;	/* thread CPU time, and the instant, at the window's start */
 	uint64_t cpu_ns, wall_ns;
+	uint64_t paused_ns;	/* of wall time since wall0, spent paused */
 	char name[16];
 };
 
@@ -61,26 +67,29 @@ struct hog_priv {
 	int c_gaps, c_stolen;
 };
 
-static const struct wl_option hog_options[] = {
-	{ "threads", WL_OPT_U64, "0", 0, HOG_MAX_THREADS, NULL,
-	  offsetof(struct hog_cfg, threads), "spinning threads; 0 = one per CPU in 'cpus'" },
-	{ "cpus", WL_OPT_CPULIST, "all", 0, 0, NULL, offsetof(struct hog_cfg, cpus),
-	  "CPUs the threads run on" },
-	{ "pin", WL_OPT_BOOL, "yes", 0, 0, NULL, offsetof(struct hog_cfg, pin),
-	  "pin thread i to the i-th CPU of 'cpus' (round robin); no = all float on 'cpus'" },
-	{ "policy", WL_OPT_ENUM, "other", 0, 0, policy_names, offsetof(struct hog_cfg, policy),
-	  "scheduling policy; fifo/rr need duty < 100 (RT throttling is not relied on)" },
-	{ "nice", WL_OPT_INT, "0", -20, 19, NULL, offsetof(struct hog_cfg, nice),
-	  "nice value for policy other/batch" },
-	{ "priority", WL_OPT_INT, "1", 1, 99, NULL, offsetof(struct hog_cfg, prio),
-	  "real-time priority for policy fifo/rr" },
-	{ "duty", WL_OPT_DOUBLE, "100", 1, 100, NULL, offsetof(struct hog_cfg, duty),
-	  "percent of each period spent spinning; the rest sleeping" },
-	{ "period", WL_OPT_DURATION, "10ms", 100 * NSEC_PER_USEC, NSEC_PER_SEC, NULL,
-	  offsetof(struct hog_cfg, period_ns), "on/off cycle when duty < 100" },
-	{ "gap", WL_OPT_DURATION, "10us", NSEC_PER_USEC, NSEC_PER_SEC, NULL,
-	  offsetof(struct hog_cfg, gap_ns), "a spin-loop gap longer than this is recorded" },
-	{ 0 },
+static const struct opt_desc hog_options[] = {
+	OPT_U64(0, NULL, hog_cfg, threads, "N", 0, HOG_MAX_THREADS,
+		"spinning threads; 0 = one per CPU in 'cpus'", .key = "threads", .def = "0"),
+	OPT_CPUSET(0, NULL, hog_cfg, cpus,
+		   "CPUs the threads run on", .key = "cpus", .def = "all"),
+	OPT_BOOL(0, NULL, hog_cfg, pin,
+		 "pin thread i to the i-th CPU of 'cpus' (round robin); no = all float on "
+		 "'cpus'", .key = "pin", .def = "yes"),
+	OPT_ENUM(0, NULL, hog_cfg, policy, "WORD", policy_names, ARRAY_SIZE(policy_names) - 1,
+		 "scheduling policy; fifo/rr need duty < 100 (RT throttling is not relied "
+		 "on)", .key = "policy", .def = "other"),
+	OPT_INT(0, NULL, hog_cfg, nice, "N", -20, 19,
+		"nice value for policy other/batch", .key = "nice", .def = "0"),
+	OPT_INT(0, NULL, hog_cfg, prio, "N", 1, 99,
+		"real-time priority for policy fifo/rr", .key = "priority", .def = "1"),
+	OPT_DOUBLE(0, NULL, hog_cfg, duty, "X", 1, 100,
+		   "percent of each period spent spinning; the rest sleeping",
+		   .key = "duty", .def = "100"),
+	OPT_DURATION(0, NULL, hog_cfg, period_ns, "DUR", 100 * NSEC_PER_USEC, NSEC_PER_SEC,
+		     "on/off cycle when duty < 100", .key = "period", .def = "10ms"),
+	OPT_DURATION(0, NULL, hog_cfg, gap_ns, "DUR", NSEC_PER_USEC, NSEC_PER_SEC,
+		     "a spin-loop gap longer than this is recorded", .key = "gap", .def = "10us"),
+	OPT_END(),
 };
 
 /* nth_cpu - the n-th (mod count) CPU of set */
@@ -174,7 +183,7 @@ static void spin_until(struct hog_thread *t, uint64_t end, uint64_t gap_ns,
 {
 	uint64_t prev = now_ns(), now;
 
-	while (!wl_stopping(t->w)) {
+	while (!wl_stopping(t->w) && !wl_paused(t->w)) {
 		now = now_ns();
 		window_check(t, now, started);
 		if (now - prev > gap_ns && t->measuring && prev >= t->wall0) {
@@ -187,34 +196,61 @@ static void spin_until(struct hog_thread *t, uint64_t end, uint64_t gap_ns,
 	}
 }
 
+/*
+ * pause_wait - while paused: wait; the part of the wait inside the window is left out
+ * of the share's wall time (the window may have opened during it)
+ */
+static bool pause_wait(struct hog_thread *t, uint64_t started)
+{
+	uint64_t waited = wl_pause_wait(t->w), now;
+
+	if (!waited)
+		return false;
+	now = now_ns();
+	window_check(t, now, started);
+	if (t->measuring)
+		t->paused_ns += waited < now - t->wall0 ? waited : now - t->wall0;
+	return true;
+}
+
 static void *hog_thread(void *arg)
 {
 	struct hog_thread *t = arg;
 	struct hog_cfg *c = t->w->cfg;
-	uint64_t started = now_ns(), on;
+	uint64_t started = now_ns(), on = (uint64_t)((double)c->period_ns * c->duty / 100);
 	struct pace pc;
 
 	window_check(t, started, started);
-	if (c->duty >= 100) {
-		spin_until(t, UINT64_MAX, c->gap_ns, started);
-	} else {
-		on = (uint64_t)((double)c->period_ns * c->duty / 100);
-		pace_init(&pc, started, (double)c->period_ns);
-		while (!wl_stopping(t->w)) {
-			uint64_t start = pace_deadline(&pc, pc.k);
+	pace_init(&pc, started, (double)c->period_ns);
+	while (!wl_stopping(t->w)) {
+		uint64_t start;
 
-			if (sleep_until_abs(start) == -EINTR)
-				continue;
-			pc.k++;
-			spin_until(t, start + on, c->gap_ns, started);
-			pace_skip(&pc, now_ns());	/* a preempted hog does not catch up */
+		if (pause_wait(t, started)) {
+			pace_init(&pc, now_ns(), (double)c->period_ns);	/* a new cycle */
+			continue;
 		}
+		if (c->duty >= 100) {
+			spin_until(t, UINT64_MAX, c->gap_ns, started);
+			continue;
+		}
+		start = pace_deadline(&pc, pc.k);
+		if (wl_sleep_until(start) == -EINTR || wl_paused(t->w))
+			continue;
+		pc.k++;
+		spin_until(t, start + on, c->gap_ns, started);
+		wl_pace_skip(&pc, now_ns());	/* a preempted hog does not catch up */
 	}
 	if (t->measuring) {
 		t->cpu_ns = thread_cpu_ns() - t->cpu0;
-		t->wall_ns = now_ns() - t->wall0;
+		t->wall_ns = now_ns() - t->wall0 - t->paused_ns;
 	}
 	return NULL;
+}
+
+/* hog_pause - the threads see w->paused (the driver's) in their loops: nothing to do */
+static int hog_pause(struct wl_run *w __unused, bool paused __unused, char *errbuf __unused)
+{
+	return 0;
 }
 
 static int hog_start(struct wl_run *w, char *errbuf)
@@ -289,4 +325,5 @@ const struct workload_ops hog_workload = {
 	.start = hog_start,
 	.stop = hog_stop,
 	.teardown = hog_teardown,
+	.pause = hog_pause,
 };

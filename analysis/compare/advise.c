@@ -138,8 +138,8 @@ static int judge_steady(struct advice *a)
 /* tally - a configuration's outcome and its gain over the reference */
 static void tally(const struct adv_workload *w, struct adv_cfg *c)
 {
+	size_t k, n = 0, own = 0, own_ok = 0;
 	double logsum = 0;
-	size_t k, n = 0;
 
 	for (k = 0; k < w->nprim; k++) {
 		const struct judgement *j = &c->j[k];
@@ -147,13 +147,21 @@ static void tally(const struct adv_workload *w, struct adv_cfg *c)
 		c->worse += j->v == V_WORSE;
 		c->better += j->v == V_BETTER;
 		c->same += j->v == V_NO_CHANGE;
+		c->higher += j->v == V_HIGHER;
+		c->lower += j->v == V_LOWER;
 		c->undecided += j->v == V_CANNOT_TELL;
+		if (w->prim[k].src == MS_WORKLOAD) {
+			own++;
+			own_ok += j->v == V_BETTER || j->v == V_NO_CHANGE || j->v == V_LOWER;
+		}
 		if (j->ratio > 0) {
 			logsum += log(j->ratio);
 			n++;
 		}
 	}
 	c->gain = n ? exp(logsum / n) : NAN;
+	/* the workload's own latency decides: a shorter wait alone is not a reason to use */
+	c->wait_only = c->better && own && own_ok < own;
 }
 
 /* answer_of - what advise says when no configuration is chosen (advise.h) */
@@ -189,15 +197,30 @@ static void choose(struct adv_workload *w)
 		const struct adv_cfg *c = &w->cfg[i];
 		bool decided = !c->undecided;
 
-		if (c->worse || !c->better)
+		if (c->worse || c->higher || !c->better)
 			continue;
+		if (c->wait_only) {
+			if (!w->wait_best || c->gain < w->wait_best->gain)
+				w->wait_best = c;
+			continue;
+		}
 		if (!w->best || (decided && !w->best_decided) ||
 		    (decided == w->best_decided && c->gain < w->best->gain)) {
 			w->best = c;
 			w->best_decided = decided;
 		}
 	}
-	w->answer = w->best ? ADV_USE : answer_of(w);
+	w->answer = w->best ? ADV_USE : w->wait_best ? ADV_WAIT_ONLY : answer_of(w);
+}
+
+/* load_answer - a load alone against the reference without it: its effect, no choice */
+static void load_answer(struct adv_workload *w)
+{
+	size_t k, judged = 0;
+
+	for (k = 0; k < w->nprim; k++)
+		judged += !isnan(w->cfg[0].j[k].p);
+	w->answer = judged ? ADV_LOAD_EFFECT : ADV_EXPLORATORY;
 }
 
 /* set_loads - the background loads of a configuration's cells, "a, b" ("": none) */
@@ -275,7 +298,10 @@ static int judge_run(struct advice *a)
 	for (x = 0; !ret && x < a->n; x++) {
 		for (i = 0; i < a->wl[x].ncfg; i++)
 			tally(&a->wl[x], &a->wl[x].cfg[i]);
-		choose(&a->wl[x]);
+		if (a->wl[x].load_effect)
+			load_answer(&a->wl[x]);
+		else
+			choose(&a->wl[x]);
 	}
 	family_free(&f);
 	return ret ?: judge_steady(a);
@@ -311,12 +337,24 @@ static int advise(const struct run *run, struct advice *a, char *errbuf)
 		for (j = 0; j < a->cs.n; j++)
 			peers += !strcmp(a->cs.s[j].workload, name) &&
 				 same_loads(&a->cs.s[j], loads);
-		if (loads[0] && peers < 2)
-			continue;	/* a load alone: a condition, nothing to choose */
 		snprintf(w->workload, NAME_LEN, "%s", name);
 		snprintf(w->loads, NAME_LEN, "%s", loads);
 		w->ref = group_ref(&a->cs, name, loads);
 		a->n++;
+		/*
+		 * a load alone: against the reference without loads, as the load's effect
+		 * (advise.h); with none, listed with its reason, never left out
+		 */
+		if (loads[0] && peers < 2) {
+			const struct cellset *bare = group_ref(&a->cs, name, "");
+
+			w->load_effect = bare != NULL;
+			if (bare)
+				w->ref = bare;
+			else
+				w->why_none = "the only configuration under this background load, "
+					      "and none without a load to judge it against";
+		}
 		ret = gather(w, &a->cs);
 	}
 	ret = ret ?: judge_run(a);
@@ -394,4 +432,61 @@ void advise_bound(const struct adv_workload *w, char *buf, size_t len)
 	else
 		snprintf(buf, len, "none is better by more than %.0f%% on any primary metric "
 			 "(the most: %s on %s, interval from x%.3g)", (1 - lo) * 100, cfg, id, lo);
+}
+
+void advise_wait_only(const struct adv_workload *w, char *buf, size_t len)
+{
+	const struct adv_cfg *c = w->wait_best;
+	size_t k, off = 0;
+	const char *sep = "";
+
+	if (!c) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	off = (size_t)snprintf(buf, len, "a wait is shorter with %s (", c->s->config);
+	for (k = 0; k < w->nprim && off < len; k++)
+		if (c->j[k].v == V_BETTER) {
+			off += (size_t)snprintf(buf + off, len - off, "%s%s x%.2f", sep,
+						w->prim_id[k], c->j[k].ratio);
+			sep = ", ";
+		}
+	off += (size_t)snprintf(buf + off < buf + len ? buf + off : buf + len - 1,
+				off < len ? len - off : 1, "), but the workload's own latency is "
+				"not shown unchanged (");
+	sep = "";
+	for (k = 0; k < w->nprim && off < len; k++)
+		if (w->prim[k].src == MS_WORKLOAD && c->j[k].v != V_BETTER &&
+		    c->j[k].v != V_NO_CHANGE && c->j[k].v != V_LOWER) {
+			off += (size_t)snprintf(buf + off, len - off, "%s%s x%.2f %s", sep,
+						w->prim_id[k], c->j[k].ratio,
+						verdict_names[c->j[k].v]);
+			sep = ", ";
+		}
+	if (off < len)
+		snprintf(buf + off, len - off, "): keep %s until it is", w->ref->config);
+}
+
+void advise_load_effect(const struct adv_workload *w, char *buf, size_t len)
+{
+	const struct adv_cfg *c = &w->cfg[0];
+	size_t k, off, shown = 0;
+
+	off = (size_t)snprintf(buf, len, "the effect of load %s (a condition, not a setting "
+			       "to choose), %s against %s:", w->loads, c->s->config,
+			       w->ref->config);
+	for (k = 0; k < w->nprim && off < len; k++) {
+		const struct judgement *j = &c->j[k];
+
+		if (j->v == V_CANNOT_TELL || isnan(j->p))
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s %s x%.2f %s", shown++ ? ";" : "",
+					w->prim_id[k], j->ratio, verdict_names[j->v]);
+	}
+	if (off < len && !shown)
+		snprintf(buf + off, len - off, " nothing decided yet, %zu primary metric(s) "
+			 "undecided (the blocks or repetitions that would decide them are below)",
+			 c->undecided);
+	else if (off < len && c->undecided)
+		snprintf(buf + off, len - off, "; %zu undecided", c->undecided);
 }

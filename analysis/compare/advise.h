@@ -9,11 +9,18 @@
  *
  * A configuration that starts a background load ([config] load = ...) sets a condition,
  * not a setting to choose: configurations are advised among those that run the same
- * loads, against the first of them (the reference above for those without a load).
+ * loads, against the first of them (the reference above for those without a load). A
+ * configuration alone under its loads is judged against the reference without them:
+ * the answer is then the load's effect on the workload (ADV_LOAD_EFFECT), never a
+ * configuration to use or keep. With no reference free of loads it is listed, with
+ * that reason (why_none).
  *
  * The rule for the configuration to use:
- *   - candidates are configurations with no primary metric decided "worse" and at
- *     least one decided "better";
+ *   - candidates are configurations with no primary metric decided "worse" or
+ *     "higher", at least one decided "better", and - when the workload's primary
+ *     metrics include its own latency (workload:*) - every one of those at least "no
+ *     change" (better, no change or lower): a shorter kernel-side wait alone, with the
+ *     operation's latency undecided, is reported as such (ADV_WAIT_ONLY), never "use";
  *   - among them, the one whose every primary metric is decided (better or no change)
  *     wins over one with metrics still undecided; then the larger improvement (the
  *     geometric mean of its primary ratios) wins;
@@ -50,16 +57,24 @@ struct adv_cfg {
 	struct judgement j[ADV_MAX_PRIMARY];	/* against the reference, per primary metric */
 	/* its phases' end against their start, per primary metric (steady.h) */
 	struct judgement steady[ADV_MAX_PRIMARY];
-	size_t worse, better, same, undecided;
+	size_t worse, better, same, undecided, higher, lower;
+	/* better on some primary metric, but the workload's own latency not shown at least
+	 * unchanged: a kernel-side gain only */
+	bool wait_only;
 	double gain;		/* geometric mean of the primary ratios (< 1: faster) */
 };
 
 enum adv_answer {
-	ADV_USE,		/* best: better on a primary metric, worse on none */
+	ADV_USE,		/* best: better on a primary metric, worse on none, the
+				 * workload's own latency at least unchanged */
+	ADV_WAIT_ONLY,		/* a kernel-side wait shorter, the workload's own latency
+				 * undecided: reported, not chosen (wait_best) */
 	ADV_KEEP,		/* every other configuration worse on a primary metric, or no
 				 * change on each one judged */
 	ADV_UNDECIDED,		/* nothing decided better, and the question still open */
 	ADV_EXPLORATORY,	/* no primary metric could be judged at all */
+	ADV_LOAD_EFFECT,	/* a load alone against the reference without it: what
+				 * the load does to the workload, not a choice */
 };
 
 struct adv_workload {
@@ -75,6 +90,9 @@ struct adv_workload {
 	size_t moving;				/* steady verdicts "worse" or "better" */
 	const struct adv_cfg *best;		/* NULL: keep the reference */
 	bool best_decided;			/* every primary metric of best is decided */
+	const struct adv_cfg *wait_best;	/* ADV_WAIT_ONLY: the configuration */
+	const char *why_none;			/* nothing judged: why (e.g. a load alone) */
+	bool load_effect;			/* cfg[0] is a load alone, ref is without it */
 	enum adv_answer answer;
 };
 
@@ -119,5 +137,17 @@ const struct adv_cfg *adv_find(const struct advice *a, const char *workload, con
  * intervals (at the level of the verdicts)
  */
 void advise_bound(const struct adv_workload *w, char *buf, size_t len);
+
+/*
+ * advise_wait_only - ADV_WAIT_ONLY in words: which waits are shorter with wait_best,
+ * and which of the workload's own latency metrics are not shown unchanged
+ */
+void advise_wait_only(const struct adv_workload *w, char *buf, size_t len);
+
+/*
+ * advise_load_effect - ADV_LOAD_EFFECT in words: what the load does to the workload
+ * against the reference without it, metric by metric where decided
+ */
+void advise_load_effect(const struct adv_workload *w, char *buf, size_t len);
 
 #endif

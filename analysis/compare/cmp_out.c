@@ -34,7 +34,7 @@ const char *cmp_margin(const struct judgement *j, char *buf, size_t len)
 	if (isnan(j->margin))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.3g%%%s", j->margin * 100,
+		snprintf(buf, len, j->margin >= 1 ? "%.0f%%%s" : "%.3g%%%s", j->margin * 100,
 			 j->margin_default ? "d" : j->runs_unit ? "r" : j->margin_floor ? "f" : "");
 	return buf;
 }
@@ -44,7 +44,7 @@ const char *cmp_detects(const struct judgement *j, char *buf, size_t len)
 	if (isnan(j->mdc))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.3g%%", j->mdc * 100);
+		snprintf(buf, len, j->mdc >= 1 ? "%.0f%%" : "%.3g%%", j->mdc * 100);
 	return buf;
 }
 
@@ -145,6 +145,9 @@ static void print_row(const struct cmp_row *x, void *ctx)
 /* margin_text - where the margin of two separate runs comes from, in a sentence */
 static const char *margin_text(const struct judge_opts *j, bool between_runs)
 {
+	if (j == NULL)
+		return "two sets of runs: the runs are the unit (r), each metric's change tested "
+		       "against the sets' own spread between runs (Student's t)";
 	if (!between_runs)
 		return "both sides from one run: their blocks or repetitions are the unit";
 	if (j->noise)
@@ -168,8 +171,9 @@ static void method_line(FILE *f, const struct cmp_ctx *c)
 		"p99s also label-swap tested); margin %.3g%%: %s%s%s\n",
 		1 - j->confidence, j->looks > 1 ? ", split over the looks of an adaptive run" : "",
 		(1 - j->confidence) / (j->looks > 1 ? j->looks : 1), j->iters, j->threshold * 100,
-		margin_text(j, c->res->between_runs), j->noise ? " - " : "",
-		j->noise ? j->noise->path : "");
+		margin_text(c->sets_note ? NULL : j, c->res->between_runs),
+		j->noise && !c->sets_note ? " - " : "", j->noise && !c->sets_note ?
+		j->noise->path : "");
 }
 
 /* put_wrapped - text in lines of at most NARROW_COLS, cut at spaces (wide: as it is) */
@@ -214,6 +218,8 @@ void cmp_print(FILE *f, const struct cmp_ctx *c)
 
 	fprintf(f, "base: %s (%s)\nnew:  %s (%s)\n", c->base->dir, c->base->meta[RM_KERNEL],
 		c->new->dir, c->new->meta[RM_KERNEL]);
+	if (c->sets_note)
+		fprintf(f, "sets: %s; base and new above are the first of each\n", c->sets_note);
 	for (i = 0; i < r->nenv; i++)
 		fprintf(f, "differs: %s: '%s' -> '%s'\n", r->env[i].field, r->env[i].base,
 			r->env[i].new);
@@ -231,6 +237,7 @@ void cmp_print(FILE *f, const struct cmp_ctx *c)
 	if (!p.wide)
 		fprintf(f, "(the interval, repetitions and why of each verdict: --wide, or "
 			"compare.md)\n");
+	cmp_moved_print(f, r);
 	fprintf(f, "\n");
 	{
 		char *text = NULL;
@@ -275,8 +282,10 @@ static void md_rules(struct doc *d, const struct cmp_ctx *c)
 	       "length, alone in its family at the level of its first member, (1 + delta) x "
 	       "exp(w) - 1, w half the width of the log ratio's interval there; a change that "
 	       "large is decided about half the time.");
+	if (c->sets_note)
+		doc_li(d, "sets: %s.", c->sets_note);
 	doc_li(d, "delta: the threshold, %.3g%%. %s%s%s.", j->threshold * 100,
-	       margin_text(j, c->res->between_runs),
+	       margin_text(c->sets_note ? NULL : j, c->res->between_runs),
 	       j->noise ? ": " : "", j->noise ? j->noise->path : "");
 	doc_li(d, "Every metric judged is one hypothesis of its family, whatever its data: "
 	       "Holm's step-down keeps the chance of any wrong worse, better, higher or lower "
@@ -391,6 +400,7 @@ int cmp_write_md(const char *path, const struct cmp_ctx *c)
 	md_env(&d, r);
 	doc_h(&d, 2, "Metrics");
 	md_rows(&d, r);
+	cmp_moved_md(&d, r);
 	md_rules(&d, c);
 	return doc_close(&d);
 }

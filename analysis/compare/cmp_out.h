@@ -15,6 +15,7 @@ struct cmp_ctx {
 	const struct cmp_result *res;
 	bool wide;		/* cmp_print: every column; false: rows fit 100 columns */
 	bool fail_higher;	/* a primary "higher" fails too (compare --fail-higher) */
+	const char *sets_note;	/* sets of runs: how they were judged; NULL: two runs */
 };
 
 void cmp_print(FILE *f, const struct cmp_ctx *c);
@@ -32,5 +33,9 @@ const char *cmp_margin(const struct judgement *j, char *buf, size_t len);
  * length (judgement.mdc), so that a "no change" says what it would have caught; "-"
  */
 const char *cmp_detects(const struct judgement *j, char *buf, size_t len);
+/* cmp_moved.c: the section on work that moved (moved.h), in the table and compare.md */
+struct doc;
+void cmp_moved_print(FILE *f, const struct cmp_result *r);
+void cmp_moved_md(struct doc *d, const struct cmp_result *r);
 
 #endif

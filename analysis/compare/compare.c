@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "grow.h"
 #include "msg.h"
 
 const char *const cmp_default_patterns[] = {
@@ -76,15 +77,8 @@ static struct cmp_row *row_new(struct cmp_result *res, const char *wl, const cha
 {
 	struct cmp_row *r;
 
-	if (res->nrows == res->caprows) {
-		size_t cap = res->caprows ? 2 * res->caprows : 64;
-
-		r = realloc(res->rows, cap * sizeof(*r));
-		if (!r)
-			return NULL;
-		res->rows = r;
-		res->caprows = cap;
-	}
+	if (GROW(res->rows, res->caprows, res->nrows + 1))
+		return NULL;
 	r = &res->rows[res->nrows++];
 	memset(r, 0, sizeof(*r));
 	snprintf(r->workload, sizeof(r->workload), "%s", wl);
@@ -222,21 +216,54 @@ static bool sparse(const struct side *s, const struct cmp_opts *o)
 
 static int keep_reps(struct row_reps *rr, size_t row, double *d)
 {
-	if (row >= rr->cap) {
-		size_t cap = rr->cap ? 2 * rr->cap : 64;
-		double **p;
-
-		while (cap <= row)
-			cap *= 2;
-		p = realloc(rr->d, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		memset(p + rr->cap, 0, (cap - rr->cap) * sizeof(*p));
-		rr->d = p;
-		rr->cap = cap;
-	}
+	if (GROW(rr->d, rr->cap, row + 1))
+		return -ENOMEM;
 	rr->d[row] = d;
 	return 0;
+}
+
+/*
+ * set_figure - k's pooled figure in the cells of workload x configuration like of one
+ * run (its groups cs), as a verdict reads it; 0 when the run has too few samples
+ */
+static double set_figure(const struct cellsets *cs, const struct cellset *like,
+			 const struct metric_key *k, unsigned int min_tail)
+{
+	const struct cellset *s = cellsets_find(cs, like->workload, like->config);
+	struct hist *h;
+	double v = 0;
+
+	if (!s || k->src == MS_WAKEUP || !(h = malloc(sizeof(*h))))
+		return 0;
+	hist_init(h);
+	if (!cellset_pooled_verdict(s, k, h) && metric_usable(k->stat, h->count, min_tail))
+		v = (double)hist_percentile_mid(h, mstat_q[k->stat]);
+	free(h);
+	return v;
+}
+
+/* sets_eval - one metric of two sets of runs: each run's figure, the runs the unit */
+static int sets_eval(const struct cmp_sets *sets, const struct cellset *bs,
+		     const struct metric_key *k, const struct cmp_opts *o, struct cmp_row *r)
+{
+	double vb[STATS_MAX_N], vn[STATS_MAX_N];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sets->nb; i++)
+		vb[i] = set_figure(&sets->bcs[i], bs, k, o->j.min_tail);
+	for (i = 0; i < sets->nn; i++)
+		vn[i] = set_figure(&sets->ncs[i], bs, k, o->j.min_tail);
+	ret = judge_eval_sets(vb, sets->nb, vn, sets->nn, sets->paired, o->j.threshold, &o->j,
+			      &r->j);
+	/* the values shown are the runs' figures */
+	for (i = r->nb = 0; i < sets->nb; i++)
+		if (vb[i] > 0)
+			r->bv[r->nb++] = vb[i];
+	for (i = r->nn = 0; i < sets->nn; i++)
+		if (vn[i] > 0)
+			r->nv[r->nn++] = vn[i];
+	return ret;
 }
 
 /* id_of - k's metric id (a static buffer: one use at a time) */
@@ -370,7 +397,11 @@ static int judge_key(struct cmp_result *res, struct row_reps *rr, const struct c
 	margin = judge_margin(&o->j, bs->workload, bs->config, r->id, &floor, &dflt);
 	nf = o->j.between_runs && o->j.noise ?
 	     noise_find(o->j.noise, bs->workload, bs->config, r->id) : NULL;
-	if (nf && nf->runs >= 3)
+	if (o->sets) {
+		/* the sets' own spread between runs: the threshold is the margin */
+		dflt = false;
+		ret = sets_eval(o->sets, bs, k, o, r);
+	} else if (nf && nf->runs >= 3)
 		ret = judge_eval_runs(&e, k->stat, margin, nf, &o->j, &r->j);
 	else
 		ret = judge_eval(&e, k->stat, margin, floor, &o->j, &r->j, &d);
@@ -458,6 +489,29 @@ int cmp_pattern_ok(const char *pat, char *errbuf)
 	return 0;
 }
 
+/*
+ * compare_moved - work that ran in different places on the two sides (a tasklet that
+ * became a BH work item, a per-CPU work item gone unbound, a softirq gone to a thread):
+ * its own wait wherever it ran, judged as any advisory metric (moved.h)
+ */
+static int compare_moved(struct cmp_result *res, struct row_reps *rr,
+			 const struct cellset *bs, const struct cellset *ns,
+			 const struct cmp_opts *o)
+{
+	static const enum mstat stats[] = { MST_P50, MST_P99 };
+	size_t first = res->moved.n, i, s;
+	int ret = moved_find(bs, ns, &res->moved);
+
+	for (i = first; !ret && i < res->moved.n; i++)
+		for (s = 0; !ret && s < ARRAY_SIZE(stats); s++) {
+			struct metric_key k = res->moved.m[i].key;
+
+			k.stat = stats[s];
+			ret = judge_key(res, rr, bs, ns, &k, true, o);
+		}
+	return ret;
+}
+
 static int compare_keys(struct cmp_result *res, struct row_reps *rr,
 			const struct cellset *bs, const struct cellset *ns,
 			const struct cmp_opts *o, bool lossy)
@@ -486,6 +540,8 @@ static int compare_keys(struct cmp_result *res, struct row_reps *rr,
 	}
 	if (!ret && !o->workload_only)
 		ret = unmeasured_rows(res, bs, &kl, o);
+	if (!ret && !o->workload_only && !lossy)
+		ret = compare_moved(res, rr, bs, ns, o);
 	keylist_free(&kl);
 	return ret;
 }
@@ -522,15 +578,8 @@ static int env_add(struct cmp_result *res, const char *field, const char *b, con
 
 	if (!strcmp(b, n))
 		return 0;
-	if (res->nenv == res->capenv) {
-		size_t cap = res->capenv ? 2 * res->capenv : 16;
-
-		e = realloc(res->env, cap * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		res->env = e;
-		res->capenv = cap;
-	}
+	if (GROW(res->env, res->capenv, res->nenv + 1))
+		return -ENOMEM;
 	e = &res->env[res->nenv++];
 	snprintf(e->field, sizeof(e->field), "%s", field);
 	snprintf(e->base, sizeof(e->base), "%s", b);
@@ -584,7 +633,8 @@ static int meta_diffs(struct cmp_result *res, const struct run *base, const stru
 	int ret = 0;
 
 	for (f = 0; !ret && f < RM_NR; f++)
-		if (f != RM_STARTED)
+		if (f != RM_STARTED &&
+		    !(rm_optional((int)f) && (!base->meta[f][0] || !new->meta[f][0])))
 			ret = env_add(res, run_meta_names[f], base->meta[f], new->meta[f]);
 	return ret ?: env_add(res, "scenario", base->scenario, new->scenario);
 }
@@ -763,5 +813,90 @@ void cmp_result_free(struct cmp_result *res)
 	free(res->rows);
 	free(res->env);
 	free(res->pattern_hits);
+	moved_list_free(&res->moved);
 	memset(res, 0, sizeof(*res));
+}
+
+/* start_cmp - order of two runs by their start time (ISO 8601: as text) */
+static int start_cmp(const struct run *a, const struct run *b)
+{
+	return strcmp(a->meta[RM_STARTED], b->meta[RM_STARTED]);
+}
+
+bool cmp_sets_paired(const struct run *base, size_t nb, const struct run *new, size_t nn)
+{
+	const struct run *late_before = NULL;
+	size_t i;
+
+	if (nb != nn || nb < 2)
+		return false;
+	for (i = 0; i < nb; i++) {
+		const struct run *early = start_cmp(&base[i], &new[i]) <= 0 ? &base[i] : &new[i];
+		const struct run *late = early == &base[i] ? &new[i] : &base[i];
+
+		if (!base[i].meta[RM_STARTED][0] || !new[i].meta[RM_STARTED][0])
+			return false;
+		/* pair i starts strictly after pair i - 1 ended: the sets alternated */
+		if (late_before && start_cmp(late_before, early) >= 0)
+			return false;
+		late_before = late;
+	}
+	return true;
+}
+
+int cmp_sets_compare(struct cmp_sets *sets, const struct cmp_opts *o,
+		     struct cmp_result *res, char *errbuf)
+{
+	struct cmp_opts co = *o;
+	struct cellsets bcs, ncs;
+	size_t i;
+	int ret = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (sets->nb < 2 || sets->nn < 2 || sets->nb > STATS_MAX_N || sets->nn > STATS_MAX_N)
+		return set_err(errbuf, "sets of runs need 2 to %d runs a side (%zu and %zu "
+			       "given): one run a side cannot show how runs differ", STATS_MAX_N,
+			       sets->nb, sets->nn);
+	for (i = 0; i < sets->nb + sets->nn; i++) {
+		const struct run *r = i < sets->nb ? &sets->base[i] : &sets->new[i - sets->nb];
+
+		if (strcmp(r->scenario, sets->base[0].scenario))
+			return set_err(errbuf, "%s runs scenario %s, %s runs %s: sets compare runs "
+				       "of one scenario", sets->base[0].dir, sets->base[0].scenario,
+				       r->dir, r->scenario);
+	}
+	sets->bcs = calloc(sets->nb, sizeof(*sets->bcs));
+	sets->ncs = calloc(sets->nn, sizeof(*sets->ncs));
+	if (!sets->bcs || !sets->ncs) {
+		ret = set_errno(errbuf, -ENOMEM, "compare: out of memory");
+		goto out;
+	}
+	for (i = 0; !ret && i < sets->nb; i++)
+		ret = cellsets_build(&sets->base[i], &sets->bcs[i]);
+	for (i = 0; !ret && i < sets->nn; i++)
+		ret = cellsets_build(&sets->new[i], &sets->ncs[i]);
+	if (ret) {
+		set_errno(errbuf, ret, "compare: cannot group cells");
+		goto out;
+	}
+	ret = cellsets_build(&sets->base[0], &bcs);
+	if (!ret && (ret = cellsets_build(&sets->new[0], &ncs)))
+		cellsets_free(&bcs);
+	if (ret) {
+		set_errno(errbuf, ret, "compare: cannot group cells");
+		goto out;
+	}
+	co.sets = sets;
+	co.j.between_runs = true;
+	ret = compare_groups(&bcs, &ncs, &sets->base[0], &sets->new[0], &co, res, errbuf);
+	res->between_runs = true;
+out:
+	for (i = 0; sets->bcs && i < sets->nb; i++)
+		cellsets_free(&sets->bcs[i]);
+	for (i = 0; sets->ncs && i < sets->nn; i++)
+		cellsets_free(&sets->ncs[i]);
+	free(sets->bcs);
+	free(sets->ncs);
+	sets->bcs = sets->ncs = NULL;
+	return ret;
 }

@@ -27,6 +27,7 @@
 
 #include "evidence.h"
 #include "metric.h"
+#include "moved.h"
 #include "noise.h"
 #include "rundata.h"
 #include "verdict.h"
@@ -140,6 +141,17 @@ int judge_eval_runs(const struct evidence *e, enum mstat stat, double margin,
 		    const struct noise_floor *nf, const struct judge_opts *o,
 		    struct judgement *j);
 
+/*
+ * judge_eval_sets - a metric of two sets of runs (a kernel A/B across boots), the runs
+ * as the unit: vb[nb] and vn[nn] the runs' pooled figures (ns; <= 0: no figure).
+ * paired: run i of each set ran in the same stretch of the lab (boots alternated A B B
+ * A ...): a t-test on the pairs' log differences; otherwise Welch's t on the runs' log
+ * figures. base and new are the sets' geometric means. -EINVAL for more than
+ * STATS_MAX_N runs a side, else 0.
+ */
+int judge_eval_sets(const double *vb, size_t nb, const double *vn, size_t nn, bool paired,
+		    double margin, const struct judge_opts *o, struct judgement *j);
+
 /* judge_t_claims - j's claims from Student's t: log ratio d0, its se, df freedom */
 void judge_t_claims(double d0, double se, double df, double margin, struct judgement *j);
 
@@ -183,6 +195,8 @@ struct env_diff {
 	char new[META_LEN];
 };
 
+struct cmp_sets;
+
 struct cmp_opts {
 	struct judge_opts j;
 	const char *const *primary;	/* fnmatch patterns of primary metric ids; NULL:
@@ -190,6 +204,7 @@ struct cmp_opts {
 	size_t nprimary;
 	bool keep_reps;			/* keep each row's bootstrap replicates (row.d) */
 	bool workload_only;		/* the workload's own metrics only (compare_observer) */
+	const struct cmp_sets *sets;	/* sets of runs (cmp_sets_compare), or NULL */
 };
 
 struct cmp_result {
@@ -209,6 +224,8 @@ struct cmp_result {
 	size_t *pattern_hits;		/* per --metric pattern: metric ids of either run it
 					 * matched (NULL without patterns) */
 	char example[2][METRIC_ID_LEN];	/* two metric ids of the runs, for messages */
+	struct moved_list moved;	/* work found in different places (moved.h): its
+					 * rows are the moved:* metrics */
 };
 
 /*
@@ -252,6 +269,34 @@ int compare_runs(const struct run *base, const struct run *new, const struct cmp
 int compare_observer(const struct run *run, const struct cmp_opts *o,
 		     struct cmp_result *res, char *errbuf);
 void cmp_result_free(struct cmp_result *res);
+
+/*
+ * Two sets of runs of one scenario, the runs as the unit (a kernel A/B across boots:
+ * A1 A2 A3 against B1 B2 B3). Each metric's figure in each run is its pooled figure;
+ * judge_eval_sets() judges the sets. paired: run i of each side ran next to each other
+ * in time (cmp_sets_paired), so their differences are the unit.
+ */
+struct cmp_sets {
+	const struct run *base, *new;	/* nb and nn runs, each side in start order */
+	size_t nb, nn;
+	bool paired;
+	struct cellsets *bcs, *ncs;	/* filled and freed by cmp_sets_compare */
+};
+
+/*
+ * cmp_sets_paired - do the sets interleave in time (by their start), so that pairing
+ * run i of each side pairs runs that ran next to each other: sorted by start, every two
+ * consecutive runs are one of each side, and the pairs come in the sets' own order
+ */
+bool cmp_sets_paired(const struct run *base, size_t nb, const struct run *new, size_t nn);
+
+/*
+ * cmp_sets_compare - compare_runs() for two sets: the rows, families, primary metrics
+ * and outputs of compare, every metric judged with the runs as the unit. 0, or -errno
+ * with a message in errbuf.
+ */
+int cmp_sets_compare(struct cmp_sets *sets, const struct cmp_opts *o,
+		     struct cmp_result *res, char *errbuf);
 
 /*
  * noise_calibrate - a host's spread between runs from 3 <= n <= NOISE_RUNS_MAX runs of

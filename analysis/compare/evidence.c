@@ -3,6 +3,7 @@
  * evidence.c - a metric's interval histograms in two sets of repetitions (evidence.h).
  */
 #include "evidence.h"
+#include "moved.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "grow.h"
 
 /* visit - called for each bucket list of a repetition: interval iv (0 when pooled) */
 typedef int (*visit_fn)(void *ctx, uint32_t iv, const struct bucketlist *bl);
@@ -66,6 +68,8 @@ static bool key_series(const struct record *rec, const struct ival_series *s,
 {
 	const struct wl_work *w = metric_work(rec, k);
 
+	if (k->src == MS_MOVED)
+		return moved_series(s, k);
 	return k->src == MS_WORK ? w && series_in_work(s, w, k->sub) : series_is(s, k);
 }
 
@@ -180,6 +184,19 @@ static long rep_visit(const struct record *rec, const struct metric_key *k, visi
 	}
 	case MS_WORK:
 		return work_visit(rec, k, fn, ctx);
+	case MS_MOVED: {
+		const struct bucketlist *bl[64];
+		size_t nl = moved_lists(rec, k, bl, NULL, ARRAY_SIZE(bl));
+
+		for (i = 0; i < nl && i < ARRAY_SIZE(bl); i++) {
+			if (!bl[i]->n)
+				continue;
+			if ((ret = fn(ctx, 0, bl[i])))
+				return ret;
+			n = 1;
+		}
+		return n;
+	}
 	default:
 		return 0;
 	}
@@ -199,15 +216,8 @@ static int census_visit(void *ctx, uint32_t iv __unused,
 	size_t i;
 
 	for (i = 0; i < bl->n; i++) {
-		if (c->nlo == c->caplo) {
-			size_t cap = c->caplo ? 2 * c->caplo : 256;
-			uint64_t *p = realloc(c->lo, cap * sizeof(*p));
-
-			if (!p)
-				return -ENOMEM;
-			c->lo = p;
-			c->caplo = cap;
-		}
+		if (GROW(c->lo, c->caplo, c->nlo + 1))
+			return -ENOMEM;
 		c->lo[c->nlo++] = bl->b[i].lo;
 	}
 	c->nbuckets += bl->n;

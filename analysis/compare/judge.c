@@ -321,6 +321,91 @@ int judge_eval_runs(const struct evidence *e, enum mstat stat, double margin,
 	return 0;
 }
 
+/* mean_sd - mean and sd of n values (sd NaN for n < 2) */
+static void mean_sd(const double *v, size_t n, double *mean, double *sd)
+{
+	double m = 0, ss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		m += v[i];
+	m /= (double)(n ? n : 1);
+	for (i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	*mean = m;
+	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
+}
+
+int judge_eval_sets(const double *vb, size_t nb, const double *vn, size_t nn, bool paired,
+		    double margin, const struct judge_opts *o, struct judgement *j)
+{
+	double lb[STATS_MAX_N] = { 0 }, ln[STATS_MAX_N] = { 0 }, d[STATS_MAX_N] = { 0 };
+	double mb, sb, mn, sn, md, sd;
+	size_t i, kb = 0, kn = 0, kd = 0;
+
+	memset(j, 0, sizeof(*j));
+	j->v = V_CANNOT_TELL;
+	j->ratio = j->lo = j->hi = j->p = j->level = j->mdc = j->base = j->new = NAN;
+	j->margin = margin;
+	j->more = -1;
+	j->runs_unit = true;
+	j->paired = paired;
+	(void)o;
+	if (nb > STATS_MAX_N || nn > STATS_MAX_N)
+		return -EINVAL;
+	for (i = 0; i < nb; i++)
+		if (vb[i] > 0)
+			lb[kb++] = log(vb[i]);
+	for (i = 0; i < nn; i++)
+		if (vn[i] > 0)
+			ln[kn++] = log(vn[i]);
+	for (i = 0; paired && i < nb && i < nn; i++)
+		if (vb[i] > 0 && vn[i] > 0)
+			d[kd++] = log(vn[i]) - log(vb[i]);
+	j->nb = (uint32_t)kb;
+	j->nn = (uint32_t)kn;
+	mean_sd(lb, kb, &mb, &sb);
+	mean_sd(ln, kn, &mn, &sn);
+	if (kb)
+		j->base = exp(mb);
+	if (kn)
+		j->new = exp(mn);
+	if (paired ? kd < 2 : kb < 2 || kn < 2) {
+		snprintf(j->why, sizeof(j->why), paired ? "%zu pairs of runs with data: need 2" :
+			 "%zu vs %zu runs with data: need 2 on each side to see how runs differ",
+			 paired ? kd : kb, kn);
+		if (kb && kn)
+			j->ratio = exp(mn - mb);
+		return 0;
+	}
+	if (paired) {
+		/* each pair ran in the same stretch of the lab: their differences are the unit */
+		mean_sd(d, kd, &md, &sd);
+		j->ratio = exp(md);
+		if (!(sd > 0)) {
+			snprintf(j->why, sizeof(j->why), "the %zu pairs differ by exactly the same: "
+				 "no spread to judge against", kd);
+			return 0;
+		}
+		judge_t_claims(md, sd / sqrt((double)kd), (double)kd - 1, margin, j);
+		return 0;
+	}
+	/* Welch's t on the runs' log figures */
+	{
+		double a = sb * sb / (double)kb, b = sn * sn / (double)kn, se = sqrt(a + b), df;
+
+		j->ratio = exp(mn - mb);
+		if (!(se > 0)) {
+			snprintf(j->why, sizeof(j->why), "every run of both sides has the same "
+				 "figure: no spread to judge against");
+			return 0;
+		}
+		df = (a + b) * (a + b) / (a * a / ((double)kb - 1) + b * b / ((double)kn - 1));
+		judge_t_claims(mn - mb, se, df, margin, j);
+	}
+	return 0;
+}
+
 static double var_of(const double *d, unsigned int n)
 {
 	double mean = 0, v = 0;
@@ -360,17 +445,22 @@ static void interval_at(struct judgement *j, const double *d, unsigned int n, do
 static long runs_needed(const struct judgement *j, double tail)
 {
 	double room = fabs(fabs(log(j->ratio)) - log1p(j->margin)), sd = j->se / M_SQRT2;
-	long k;
+	long lo = 2, hi = MORE_MAX;
 
-	if (room < 1e-3)
+	if (room < 1e-3 || !(sd > 0))
 		return -1;
-	for (k = 2; k <= MORE_MAX; k++) {
-		double df = fmax(j->df, 2.0 * (double)k - 2);
+	/* the half-width falls with k: the first k that fits, by halving */
+	if (t_quantile(1 - tail, fmax(j->df, 2.0 * hi - 2)) * sd * sqrt(2.0 / hi) > room)
+		return -1;
+	while (lo < hi) {
+		long k = lo + (hi - lo) / 2;
 
-		if (t_quantile(1 - tail, df) * sd * sqrt(2.0 / (double)k) <= room)
-			return k;
+		if (t_quantile(1 - tail, fmax(j->df, 2.0 * k - 2)) * sd * sqrt(2.0 / k) <= room)
+			hi = k;
+		else
+			lo = k + 1;
 	}
-	return -1;
+	return lo;
 }
 
 /*
@@ -566,7 +656,8 @@ int judge_family(struct judgement **j, double *const *d, size_t n,
 		double dl = level[i];
 		int dir = 0;
 
-		if (!rej[i] && !same) {
+		/* nor a direction: the spread inside the runs is not their spread */
+		if (!rej[i] && !same && !x->margin_default) {
 			dir = holm_with(p, m, alpha, i, dir_p(x), &dl);
 			if (dir < 0) {
 				ret = dir;

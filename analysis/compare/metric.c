@@ -3,6 +3,8 @@
  * metric.c - metric keys, per-record values and cellsets (see metric.h).
  */
 #include "metric.h"
+#include "grow.h"
+#include "moved.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -40,6 +42,10 @@ void metric_id(const struct metric_key *k, char *buf, size_t len)
 		break;
 	case MS_WORK:
 		snprintf(buf, len, "work:%s:%s:%s", k->name, sirq_metric_names[k->sub],
+			 mstat_names[k->stat]);
+		break;
+	case MS_MOVED:
+		snprintf(buf, len, "moved:%s:%s:%s:%s", k->name, k->func, sirq_metric_names[k->sub],
 			 mstat_names[k->stat]);
 		break;
 	}
@@ -167,6 +173,8 @@ int metric_hist(const struct record *rec, const struct metric_key *k, struct his
 		if (!rec->has_hist)
 			return -ENODATA;
 		return work_hist(rec, metric_work(rec, k), k->sub, h);
+	case MS_MOVED:
+		return moved_hist(rec, k, h);
 	}
 	return -EINVAL;
 }
@@ -189,6 +197,11 @@ static const struct hist_stats *single_stats(const struct record *rec,
 	size_t i;
 
 	*ngroups = 0;
+	if (k->src == MS_MOVED) {
+		/* one group: its own exact figures; several: merged from their buckets */
+		*ngroups = (int)moved_lists(rec, k, NULL, &st, 1);
+		return *ngroups == 1 ? st : NULL;
+	}
 	if (k->src == MS_WORK) {
 		/* always merged: the groups of the work that happen to be there */
 		*ngroups = metric_work(rec, k) ? 2 : 0;
@@ -333,13 +346,17 @@ size_t cellset_ok(const struct cellset *s)
 	return n;
 }
 
-int cellset_pooled(const struct cellset *s, const struct metric_key *k, struct hist *h)
+/* pooled - every usable repetition's histogram of k; verdict: the cells a verdict reads */
+static int pooled(const struct cellset *s, const struct metric_key *k, struct hist *h,
+		  bool verdict)
 {
 	size_t i;
 	int ret, used = 0;
 
 	for (i = 0; i < s->n; i++) {
 		if (!s->cell[i]->ok)
+			continue;
+		if (verdict && metric_trace_derived(k) && s->cell[i]->rec.cap.lossy)
 			continue;
 		ret = metric_hist(&s->cell[i]->rec, k, h);
 		if (ret == -ENOENT)
@@ -351,6 +368,17 @@ int cellset_pooled(const struct cellset *s, const struct metric_key *k, struct h
 	return used ? 0 : -ENOENT;
 }
 
+int cellset_pooled(const struct cellset *s, const struct metric_key *k, struct hist *h)
+{
+	return pooled(s, k, h, false);
+}
+
+int cellset_pooled_verdict(const struct cellset *s, const struct metric_key *k,
+			   struct hist *h)
+{
+	return pooled(s, k, h, true);
+}
+
 int keylist_add(struct keylist *kl, const struct metric_key *k)
 {
 	size_t i;
@@ -358,15 +386,8 @@ int keylist_add(struct keylist *kl, const struct metric_key *k)
 	for (i = 0; i < kl->n; i++)
 		if (kl->k[i].stat == k->stat && metric_same_group(&kl->k[i], k))
 			return 0;
-	if (kl->n == kl->cap) {
-		size_t cap = kl->cap ? 2 * kl->cap : 64;
-		struct metric_key *p = realloc(kl->k, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		kl->k = p;
-		kl->cap = cap;
-	}
+	if (GROW(kl->k, kl->cap, kl->n + 1))
+		return -ENOMEM;
 	kl->k[kl->n++] = *k;
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "history.h"
+#include "grow.h"
 #include "msg.h"
 
 enum ci_result ci_result_of(enum verdict v)
@@ -53,6 +54,27 @@ static const struct cmp_row *find_cmp(const struct cmp_result *cmp, const char *
 	return NULL;
 }
 
+/*
+ * pooled_value - k's figure as the verdicts read it: the repetitions they read pooled,
+ * nearest rank, the bucket's midpoint (the report's tables show the same number); NaN
+ * when the pool has fewer than min_tail samples beyond the percentile, as a verdict
+ * would not read it either
+ */
+static double pooled_value(const struct cellset *s, const struct metric_key *k,
+			   unsigned int min_tail)
+{
+	struct hist *h = malloc(sizeof(*h));
+	double v = NAN;
+
+	if (!h)
+		return NAN;
+	hist_init(h);
+	if (!cellset_pooled_verdict(s, k, h) && metric_usable(k->stat, h->count, min_tail))
+		v = (double)hist_percentile_mid(h, mstat_q[k->stat]);
+	free(h);
+	return v;
+}
+
 static void fill_values(struct ci_row *r, const struct cellset *s,
 			const struct metric_key *k, unsigned int min_tail)
 {
@@ -69,14 +91,11 @@ static void fill_values(struct ci_row *r, const struct cellset *s,
 		    metric_usable(k->stat, count, min_tail))
 			r->v[r->n++] = v;
 	}
-	r->value = r->lo = r->hi = NAN;
-	if (!r->n)
-		return;
-	r->value = median(r->v, r->n);
-	r->lo = r->hi = r->v[0];
-	for (i = 1; i < r->n; i++) {
-		r->lo = fmin(r->lo, r->v[i]);
-		r->hi = fmax(r->hi, r->v[i]);
+	r->value = pooled_value(s, k, min_tail);
+	r->lo = r->hi = NAN;
+	for (i = 0; i < r->n; i++) {
+		r->lo = i ? fmin(r->lo, r->v[i]) : r->v[i];
+		r->hi = i ? fmax(r->hi, r->v[i]) : r->v[i];
 	}
 }
 
@@ -96,7 +115,7 @@ static int add_set(struct ci_rows *out, const struct cellset *s,
 		metric_id(&kl.k[i], id, sizeof(id));
 		if (!cmp_is_primary(NULL, s, id))
 			continue;
-		p = realloc(out->r, (out->n + 1) * sizeof(*p));
+		p = grow_array(out->r, out->n, sizeof(*p));
 		if (!p) {
 			ret = -ENOMEM;
 			break;
@@ -180,7 +199,7 @@ void ci_write_lava(FILE *f, const struct ci_rows *rows)
 		safe_name(set, sizeof(set), raw, true);
 		case_name(r, name, sizeof(name), true);
 		fprintf(f, "%s\t%s\t%s\t", set, name, lava_words[r->result]);
-		if (r->n)
+		if (!isnan(r->value))
 			fprintf(f, "%.3f\tus\n", r->value / 1e3);
 		else
 			fprintf(f, "\t\n");
@@ -197,7 +216,7 @@ void ci_write_result_txt(FILE *f, const struct ci_rows *rows)
 
 		case_name(r, name, sizeof(name), true);
 		fprintf(f, "%s %s", name, result_txt_words[r->result]);
-		if (r->n)
+		if (!isnan(r->value))
 			fprintf(f, " %.3f us", r->value / 1e3);
 		fputc('\n', f);
 	}
@@ -215,7 +234,7 @@ bool kcidb_origin_ok(const char *s)
 
 static const char *kcidb_status(const struct ci_row *r)
 {
-	if (!r->n)
+	if (isnan(r->value))
 		return "SKIP";
 	return r->result == CI_PASS ? "PASS" : r->result == CI_FAIL ? "FAIL" : "DONE";
 }
@@ -292,7 +311,7 @@ static json_object *row_test(const struct run *run, const struct ci_row *r,
 		 run->meta[RM_KERNEL]);
 	json_object_object_add(env, "comment", json_object_new_string(path));
 	json_object_object_add(t, "environment", env);
-	if (r->n) {
+	if (!isnan(r->value)) {
 		num = json_object_new_object();
 		json_object_object_add(num, "value", jnum(r->value / 1e9));
 		json_object_object_add(num, "unit", json_object_new_string("s"));

@@ -35,7 +35,9 @@ struct ci_row {
 	char workload[NAME_LEN], config[NAME_LEN], metric[METRIC_ID_LEN];
 	double v[STATS_MAX_N];		/* usable repetition values, ns */
 	size_t n;
-	double value, lo, hi;		/* median, lowest, highest (ns); NaN when n is 0 */
+	double value, lo, hi;		/* pooled (the verdicts' figure; NaN: too few
+					 * samples), lowest and highest repetition (ns;
+					 * NaN when n is 0) */
 	bool judged;			/* compared with a baseline */
 	struct judgement j;
 	enum ci_result result;

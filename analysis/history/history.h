@@ -96,6 +96,7 @@ struct hs_point {
 	double v[STATS_MAX_N];
 	size_t n;
 	double med, lo, hi;		/* median, lowest and highest repetition (ns) */
+	char place[16];			/* moved:* series: where the work ran (moved.h) */
 };
 
 #define HS_MAX_CP 16
@@ -136,11 +137,11 @@ struct hs_detect_opts {
 void hs_detect_opts_default(struct hs_detect_opts *o);
 
 /*
- * hs_detect - change points of one series. The values are the runs' medians (a run is
- * the unit of evidence: its repetitions share its level, and permuting them finds
- * changes that are only the runs' own spread), on a log scale so that a step is a
- * ratio; a segment holds at least cpd.min_size runs, so one outlier run is not a
- * change. family is the number of series judged together (a host's series in one
+ * hs_detect - change points of one series. The statistic sees every repetition, on a
+ * log scale so that a step is a ratio, and the permutation test moves whole runs (a run
+ * is the unit of evidence: its repetitions share its level, and permuting them finds
+ * changes that are only the runs' own spread); a segment holds at least cpd.min_size
+ * runs, so one outlier run is not a change. family is the number of series judged together (a host's series in one
  * history query): each is tested at cpd.sig / family (Bonferroni), so that the chance
  * of any false change point among them stays cpd.sig. A series with fewer runs than a
  * permutation test needs to reach that level is not tested (need says how many it

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "grow.h"
+#define DEFERBENCH_ALLOW_HISTORY_INT_H
 #include "history_int.h"
 #include "kver.h"
 #include "msg.h"
@@ -112,6 +113,8 @@ static int add_row(struct hs_set *set, sqlite3_stmt *st)
 		s->pt = q;
 		p = &s->pt[s->npt++];
 		p->run_id = run_id;
+		p->n = 0;
+		p->place[0] = '\0';
 		snprintf(p->kernel, sizeof(p->kernel), "%s", col(st, 2));
 		snprintf(p->started, sizeof(p->started), "%s", col(st, 3));
 	}
@@ -168,6 +171,7 @@ int hstore_series(struct hstore *hs, const struct hs_filter *f, struct hs_set *o
 	sqlite3_finalize(st);
 	if (!ret && out->n)
 		finish(&out->s[out->n - 1]);
+	ret = ret ?: history_moved_places(hs, out, errbuf);
 	if (ret)
 		hs_set_free(out);
 	return ret;
@@ -193,7 +197,7 @@ int hs_detect(struct hs_series *s, const struct hs_detect_opts *o, size_t family
 {
 	struct cpd_opts co = o->cpd;
 	struct cpd_point cp[HS_MAX_CP];
-	size_t i, n;
+	size_t i, k, n, nv = 0, *g;
 	double *lg, *med;
 	int ret;
 
@@ -210,19 +214,26 @@ int hs_detect(struct hs_series *s, const struct hs_detect_opts *o, size_t family
 		co.perms = (unsigned int)fmin(ceil(10 / co.sig), 99999);
 	if (co.max_cp > HS_MAX_CP)
 		co.max_cp = HS_MAX_CP;
-	lg = malloc((2 * s->npt + 1) * sizeof(*lg));
-	if (!lg)
+	for (i = 0; i < s->npt; i++)
+		nv += s->pt[i].n;
+	lg = malloc((nv + s->npt + 1) * sizeof(*lg));
+	g = malloc((s->npt + 1) * sizeof(*g));
+	if (!lg || !g) {
+		free(lg);
+		free(g);
 		return -ENOMEM;
-	med = lg + s->npt;
-	/*
-	 * one value per run, its repetitions' median: runs are what is exchangeable when
-	 * nothing changed (cpd.h); log, so that a step is a ratio, alike at 10 us and 10 ms
-	 */
+	}
+	med = lg + nv;
+	g[0] = 0;
 	for (i = 0; i < s->npt; i++) {
 		med[i] = s->pt[i].med;
-		lg[i] = log(fmax(med[i], 1));
+		/* log: a step is a ratio, alike at 10 us and at 10 ms */
+		for (k = 0; k < s->pt[i].n; k++)
+			lg[g[i] + k] = log(fmax(s->pt[i].v[k], 1));
+		g[i + 1] = g[i] + s->pt[i].n;
 	}
-	ret = cpd_edivisive(lg, s->npt, &co, cp, &n);
+	/* every repetition in the statistic, whole runs permuted (cpd.h) */
+	ret = cpd_edivisive(lg, nv, g, s->npt, &co, cp, &n);
 	if (!ret)
 		n = cpd_prune_small(med, s->npt, cp, n, o->threshold);
 	for (i = 0; !ret && i < n; i++) {
@@ -238,6 +249,7 @@ int hs_detect(struct hs_series *s, const struct hs_detect_opts *o, size_t family
 	}
 	s->ncp = ret ? 0 : n;
 	free(lg);
+	free(g);
 	return ret;
 }
 

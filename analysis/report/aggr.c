@@ -75,11 +75,16 @@ int figure_get(const struct cellset *s, const struct metric_key *k, struct figur
 	if (!h)
 		return -ENOMEM;
 	hist_init(h);
-	if (!cellset_pooled(s, k, h) && h->count) {
+	/* the pooled figures are the ones the verdicts read: the same cells, unclamped */
+	if (!cellset_pooled_verdict(s, k, h) && h->count) {
 		f->pooled_ok = true;
 		hist_get_stats(h, &f->pooled);
-		f->p25 = (double)hist_percentile(h, 0.25);
-		f->p75 = (double)hist_percentile(h, 0.75);
+		f->pooled.p50 = hist_percentile_mid(h, 0.50);
+		f->pooled.p90 = hist_percentile_mid(h, 0.90);
+		f->pooled.p99 = hist_percentile_mid(h, 0.99);
+		f->pooled.p999 = hist_percentile_mid(h, 0.999);
+		f->p25 = (double)hist_percentile_mid(h, 0.25);
+		f->p75 = (double)hist_percentile_mid(h, 0.75);
 	}
 	free(h);
 	return 0;
@@ -96,6 +101,23 @@ const char *fmt_spread(const struct spread *s, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s [%s-%s]", fmt_us(s->med, a, sizeof(a)),
 			 fmt_us(s->min, b, sizeof(b)), fmt_us(s->max, c, sizeof(c)));
+	return buf;
+}
+
+const char *fmt_pooled(const struct figure *f, enum mstat st, char *buf, size_t len)
+{
+	const struct spread *sp = st == MST_P50 ? &f->p50 : &f->p99;
+	char a[32], b[32], c[32];
+	double v;
+
+	if (!f->pooled_ok)
+		return fmt_spread(sp, buf, len);
+	v = (double)(st == MST_P50 ? f->pooled.p50 : f->pooled.p99);
+	if (isnan(sp->min) || sp->min == sp->max)
+		snprintf(buf, len, "%s", fmt_us(v, a, sizeof(a)));
+	else
+		snprintf(buf, len, "%s [%s-%s]", fmt_us(v, a, sizeof(a)),
+			 fmt_us(sp->min, b, sizeof(b)), fmt_us(sp->max, c, sizeof(c)));
 	return buf;
 }
 

@@ -2,8 +2,9 @@
 /*
  * aggr.h - one figure of the report: a histogram of one workload x configuration over
  * its repetitions. Both views are kept: the pooled distribution (all repetitions'
- * buckets merged) and the spread of each repetition's own percentiles, because a pooled
- * p99 hides whether one repetition or all of them were slow.
+ * buckets merged: the figure every verdict judges, read the same way) and the range of
+ * each repetition's own percentiles, because a pooled p99 hides whether one repetition
+ * or all of them were slow.
  */
 #ifndef DEFERBENCH_AGGR_H
 #define DEFERBENCH_AGGR_H
@@ -31,6 +32,12 @@ struct figure {
 int figure_get(const struct cellset *s, const struct metric_key *k, struct figure *f);
 /* fmt_spread - "41.2 [39.8-43.0]" in microseconds, or just "41.2" for one repetition */
 const char *fmt_spread(const struct spread *s, char *buf, size_t len);
+/*
+ * fmt_pooled - a figure's pooled p50 or p99 (st), the number the verdicts judge, with
+ * the lowest and highest repetition's own in brackets: "41.2 [39.8-43.0]"; without
+ * buckets (older results), the repetitions' median as fmt_spread gives it
+ */
+const char *fmt_pooled(const struct figure *f, enum mstat st, char *buf, size_t len);
 /* fmt_flags - "LOSSY 1/3", "2 incomplete" or "" */
 const char *fmt_flags(const struct figure *f, char *buf, size_t len);
 

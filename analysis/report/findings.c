@@ -11,6 +11,7 @@
 #include "advise.h"
 #include "cmp_out.h"
 #include "compare.h"
+#define DEFERBENCH_ALLOW_REPORT_INT_H
 #include "report_int.h"
 #include "msg.h"
 
@@ -80,7 +81,8 @@ void advice_verdict(const struct adv_workload *w, char *buf, size_t len)
 		return;
 	}
 	if (!w->ncfg) {
-		snprintf(buf, len, "nothing to compare: a single configuration");
+		snprintf(buf, len, "nothing to compare: %s", w->why_none ? w->why_none :
+			 "a single configuration");
 		return;
 	}
 	if (w->best) {
@@ -98,6 +100,12 @@ void advice_verdict(const struct adv_workload *w, char *buf, size_t len)
 	switch (w->answer) {
 	case ADV_EXPLORATORY:
 		snprintf(buf, len, "exploratory, nothing decidable: %s", w->cfg[0].j[0].why);
+		return;
+	case ADV_WAIT_ONLY:
+		advise_wait_only(w, buf, len);
+		return;
+	case ADV_LOAD_EFFECT:
+		advise_load_effect(w, buf, len);
 		return;
 	case ADV_KEEP:
 		off = (size_t)snprintf(buf, len, "keep %s:", w->ref->config);
@@ -439,9 +447,10 @@ void findings_write(struct report_ctx *r)
 
 	doc_h_id(&r->doc, 2, "findings", "Findings");
 	doc_p(&r->doc, "Computed from the data. First each workload's configurations judged "
-	      "against its reference on every primary metric: ratio of the medians, its "
-	      "interval, the verdict ('deferbench advise' says how many more repetitions "
-	      "would decide what is open).");
+	      "against its reference on every primary metric: the ratio of the pooled "
+	      "figures (the tables' numbers), its interval, the verdict ('deferbench "
+	      "advise' says how many more blocks or repetitions would decide what is "
+	      "open).");
 	advice_findings(r);
 	n = report_workloads(r, wl, ARRAY_SIZE(wl));
 	for (w = 0; w < n; w++)

@@ -16,6 +16,7 @@
 
 #include "msg.h"
 #include "file.h"
+#include "grow.h"
 #include "outw.h"
 #include "parse.h"
 #include "sys.h"
@@ -183,14 +184,9 @@ int plot_check(char *errbuf)
 		n = read(pfd[0], buf, sizeof(buf));
 		if (n <= 0)
 			break;
-		if (len + n + 1 > cap) {
-			char *t = realloc(text, cap = (len + n + 1) * 2);
-
-			if (!t) {
-				ret = -ENOMEM;
-				break;
-			}
-			text = t;
+		if (GROW(text, cap, len + n + 1)) {
+			ret = -ENOMEM;
+			break;
 		}
 		memcpy(text + len, buf, n);
 		len += n;

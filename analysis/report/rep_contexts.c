@@ -18,6 +18,7 @@
 
 #include "plot.h"
 #include "plot_kinds.h"
+#define DEFERBENCH_ALLOW_REPORT_INT_H
 #include "report_int.h"
 #include "common.h"
 
@@ -40,6 +41,14 @@ const struct ctx_kind_row ctx_kind_rows[CKR_NR] = {
 	[CKR_IRQ_THREAD] = { "irq_thread", NULL, NULL, "irq thread" },
 	[CKR_WQ] = { "workqueue", NULL, NULL, "workqueue, all pools" },
 	[CKR_WQ_BH] = { "workqueue", "bh", NULL, "workqueue, BH" },
+	[CKR_SIRQ_KTIMERS] = { "softirq", NULL, "ktimers", "softirq, in ktimers" },
+	[CKR_SIRQ_IRQ_THREAD] = { "softirq", NULL, "irq_thread", "softirq, in an irq thread" },
+	[CKR_KTIMERS] = { "ktimers", NULL, NULL, "ktimers thread" },
+	[CKR_RCUC] = { "rcuc", NULL, NULL, "rcuc thread" },
+	[CKR_IRQ_WORK] = { "irq_work", NULL, NULL, "irq_work thread" },
+	[CKR_BACKLOG_NAPI] = { "backlog_napi", NULL, NULL, "backlog NAPI thread" },
+	[CKR_POLL_BACKLOG] = { "napi_poll", NULL, "backlog_napi", "napi poll in backlog thread" },
+	[CKR_WQ_BH_HI] = { "workqueue", "bh_hi", NULL, "workqueue, BH highpri" },
 };
 
 bool ctx_kind_pooled(const struct cellset *s, const struct ctx_kind_row *k, int cell,
@@ -240,13 +249,13 @@ static void ctx_row(struct report_ctx *r, const struct cellset *s, struct metric
 	strcpy(c[2], "-");
 	strcpy(c[3], "-");
 	if (have[SM_DELAY]) {
-		fmt_spread(&f[SM_DELAY].p50, c[1], 48);
-		fmt_spread(&f[SM_DELAY].p99, c[2], 48);
+		fmt_pooled(&f[SM_DELAY], MST_P50, c[1], 48);
+		fmt_pooled(&f[SM_DELAY], MST_P99, c[2], 48);
 		fmt_us(f[SM_DELAY].pooled_ok ? (double)f[SM_DELAY].pooled.p999 : NAN, c[3], 48);
 	}
 	strcpy(c[4], "-");
 	if (have[SM_RUNTIME])
-		fmt_spread(&f[SM_RUNTIME].p99, c[4], 48);
+		fmt_pooled(&f[SM_RUNTIME], MST_P99, c[4], 48);
 	if (!strcmp(k->name, "napi_poll") && runs)
 		snprintf(note, sizeof(note), "%.1f packets per poll, %.0f%% used the whole budget",
 			 (double)work / (double)runs, 100.0 * (double)full / (double)runs);
@@ -294,6 +303,7 @@ const struct wait_cause wait_causes[] = {
 	{ "softirq_higher", "a higher vector run first" },
 	{ "softirq_lower", "a lower vector run first" },
 	{ "bh_disabled", "rest of the BH-disabled section" },
+	{ "bh_preempted", "BH-disabled section, its holder preempted" },
 	{ "ksoftirqd_wait", "waiting for ksoftirqd to run" },
 	{ "ksoftirqd_run", "ksoftirqd running other handlers" },
 	{ "deferbench", "deferbench's own threads" },

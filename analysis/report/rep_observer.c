@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmp_out.h"
+#define DEFERBENCH_ALLOW_REPORT_INT_H
 #include "report_int.h"
 #include "msg.h"
 #include "file.h"
@@ -76,14 +77,17 @@ void observer_finding(struct report_ctx *r)
 		       fmt_ratio(x->j.ratio, ra, sizeof(ra)), cmp_interval(&x->j, ci, sizeof(ci)),
 		       cmp_margin(&x->j, m, sizeof(m)));
 	}
-	/* what "moved beyond its margin" could have caught at this length */
+	/* what "moved beyond its margin" could have caught at this length (no exponents) */
 	if (lo <= hi)
-		snprintf(dt, sizeof(dt), "; they detect %.3g-%.3g%%", lo * 100, hi * 100);
+		snprintf(dt, sizeof(dt), "; they detect %.*f-%.*f%%", lo < 0.1 ? 1 : 0, lo * 100,
+			 hi < 0.1 ? 1 : 0, hi * 100);
 	if (!moved)
 		doc_li(&r->doc, "capture effect: no primary workload metric moved beyond its "
-		       "margin with tracing on (%zu no change, %zu cannot tell, of %zu judged%s; "
-		       "section \"Capture effect\")", o->count[V_NO_CHANGE],
-		       o->count[V_CANNOT_TELL], o->nprimary, dt);
+		       "margin with tracing on (%zu no change, %zu higher and %zu lower by "
+		       "amounts that may lie within the margin, %zu cannot tell, of %zu "
+		       "judged%s; section \"Capture effect\")", o->count[V_NO_CHANGE],
+		       o->count[V_HIGHER], o->count[V_LOWER], o->count[V_CANNOT_TELL],
+		       o->nprimary, dt);
 }
 
 static void obs_csv(struct csvw *w, const struct cmp_row *x)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#define DEFERBENCH_ALLOW_REPORT_INT_H
 #include "report_int.h"
 #include "msg.h"
 #include "parse.h"
@@ -235,8 +236,8 @@ void table_workload(struct report_ctx *r, const char *wl, const char *metric)
 		rep_csv_figure(&r->tab[TAB_WORKLOAD], &f);
 		snprintf(c[0], 48, "%zu/%zu", f.with_data, f.reps);
 		snprintf(c[1], 48, ok ? "%llu" : "-", (unsigned long long)f.pooled.count);
-		fmt_spread(&f.p50, c[2], 48);
-		fmt_spread(&f.p99, c[3], 48);
+		fmt_pooled(&f, MST_P50, c[2], 48);
+		fmt_pooled(&f, MST_P99, c[3], 48);
 		fmt_us(ok ? (double)f.pooled.p999 : NAN, c[4], 48);
 		fmt_us(f.max.max, c[5], 48);
 		fmt_us(ok ? f.pooled.stddev : NAN, c[6], 48);
@@ -290,11 +291,11 @@ static void sirq_row(struct report_ctx *r, const struct cellset *s, struct metri
 	snprintf(c[0], 48, "%llu", (unsigned long long)runs);
 	snprintf(c[1], 48, "%.1f%%", runs ? 100.0 * (double)ksoft / (double)runs : 0.0);
 	snprintf(c[2], 48, "%llu", (unsigned long long)longr);
-	fmt_spread(&d.p50, c[3], 48);
-	fmt_spread(&d.p99, c[4], 48);
+	fmt_pooled(&d, MST_P50, c[3], 48);
+	fmt_pooled(&d, MST_P99, c[4], 48);
 	fmt_us(d.max.max, c[5], 48);
-	fmt_spread(&t.p50, c[6], 48);
-	fmt_spread(&t.p99, c[7], 48);
+	fmt_pooled(&t, MST_P50, c[6], 48);
+	fmt_pooled(&t, MST_P99, c[7], 48);
 	fmt_us(t.max.max, c[8], 48);
 	rep_counts(&d, lost, un, sizeof(lost));
 	doc_row(&r->doc, (const char *const[]){ s->config, k->name, c[0], c[1], c[2], c[3],
@@ -355,10 +356,10 @@ static void wq_row(struct report_ctx *r, const struct cellset *s, struct metric_
 	if (figure_get(s, k, &t))
 		return;
 	snprintf(c[0], 48, d.pooled_ok ? "%llu" : "-", (unsigned long long)d.pooled.count);
-	fmt_spread(&d.p50, c[1], 48);
-	fmt_spread(&d.p99, c[2], 48);
+	fmt_pooled(&d, MST_P50, c[1], 48);
+	fmt_pooled(&d, MST_P99, c[2], 48);
 	fmt_us(d.max.max, c[3], 48);
-	fmt_spread(&t.p99, c[4], 48);
+	fmt_pooled(&t, MST_P99, c[4], 48);
 	rep_counts(&d, lost, un, sizeof(lost));
 	doc_row(&r->doc, (const char *const[]){ s->config, k->name, k->func, k->pool, c[0],
 		c[1], c[2], c[3], c[4], lost, un, fmt_flags(&d, flags, sizeof(flags)) }, 12);

@@ -14,6 +14,7 @@
 
 #include "outw.h"
 #include "plot.h"
+#define DEFERBENCH_ALLOW_REPORT_INT_H
 #include "report_int.h"
 #include "msg.h"
 #include "file.h"
@@ -79,11 +80,14 @@ static void wl_id(char *id, size_t len, const char *wl)
 /* reading_note - how to read the figures, before the first table of them */
 static void reading_note(struct report_ctx *r)
 {
-	doc_p(&r->doc, "Latencies are in microseconds. \"p99 [a-b]\" is the median over "
-	      "repetitions of each repetition's p99, with the lowest and highest repetition "
-	      "in brackets; p99.9, stddev, p99-p50 and IQR come from the repetitions' "
-	      "histograms pooled. lost and unmatched are the capture's lost trace events and "
-	      "unpaired events, summed over the repetitions behind the figure; LOSSY marks "
+	doc_p(&r->doc, "Latencies are in microseconds. \"p99 [a-b]\" is the p99 of all "
+	      "repetitions' histograms pooled - the figure every verdict judges, the same "
+	      "number advise, compare and export show - with the lowest and highest "
+	      "repetition's own p99 in brackets; p99.9, stddev, p99-p50 and IQR are pooled "
+	      "too. Repetitions that lost trace events are left out of softirq and workqueue "
+	      "figures, as verdicts leave them out. lost and unmatched are the capture's lost "
+	      "trace events and unpaired events, summed over the repetitions behind the "
+	      "figure; LOSSY marks "
 	      "figures from captures that lost events. This machine may be noisy: compare "
 	      "configurations with each other, within one run.");
 }

@@ -6,6 +6,11 @@
 #ifndef DEFERBENCH_REPORT_INT_H
 #define DEFERBENCH_REPORT_INT_H
 
+/* private to analysis/report/: its files define DEFERBENCH_ALLOW_REPORT_INT_H before including it */
+#ifndef DEFERBENCH_ALLOW_REPORT_INT_H
+#error "report_int.h is private to analysis/report/; include its public header"
+#endif
+
 #include <limits.h>
 
 #include "palette.h"
@@ -91,7 +96,10 @@ struct ctx_kind_row {
 enum {
 	CKR_SIRQ_INLINE, CKR_SIRQ_KSOFTIRQD, CKR_NET_RX_INLINE, CKR_NET_RX_KSOFTIRQD,
 	CKR_NAPI_THREAD, CKR_POLL_SOFTIRQ, CKR_POLL_KSOFTIRQD, CKR_POLL_THREAD, CKR_POLL_BUSY,
-	CKR_TASKLET, CKR_IRQ_THREAD, CKR_WQ, CKR_WQ_BH, CKR_NR
+	CKR_TASKLET, CKR_IRQ_THREAD, CKR_WQ, CKR_WQ_BH,
+	/* the PREEMPT_RT threads and where softirqs run there (match.h) */
+	CKR_SIRQ_KTIMERS, CKR_SIRQ_IRQ_THREAD, CKR_KTIMERS, CKR_RCUC, CKR_IRQ_WORK,
+	CKR_BACKLOG_NAPI, CKR_POLL_BACKLOG, CKR_WQ_BH_HI, CKR_NR
 };
 extern const struct ctx_kind_row ctx_kind_rows[CKR_NR];
 /*

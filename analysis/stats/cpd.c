@@ -27,12 +27,18 @@ void cpd_opts_default(struct cpd_opts *o)
 	o->max_cp = 16;
 }
 
-/* Work space for one series: the values in their current order and the prefix sums. */
+/*
+ * Work space for one series: the values in their current order, the prefix sums, and
+ * the groups (a group is the repetitions of one run: change points fall between
+ * groups, and a permutation moves whole groups)
+ */
 struct ws {
 	size_t n;
 	double alpha;
 	double *v;		/* [n] */
 	double *P;		/* [(n + 1)^2]: P[a][b] = sum_{i < a, j < b} d(v_i, v_j) */
+	size_t *g;		/* [ng + 1]: group i is v[g[i], g[i + 1]) in the current order */
+	size_t ng;
 };
 
 static double *pref(const struct ws *w, size_t a, size_t b)
@@ -89,8 +95,8 @@ struct best {
 };
 
 /*
- * best_split - the largest Q over every segment [b[i], b[i+1]) and every split of it;
- * q = -INFINITY when no segment is long enough
+ * best_split - the largest Q over every segment of groups [b[i], b[i+1]) and every split
+ * of it at a group boundary; q = -INFINITY when no segment is long enough
  */
 static struct best best_split(const struct ws *w, const size_t *b, size_t nb, size_t ms)
 {
@@ -104,7 +110,7 @@ static struct best best_split(const struct ws *w, const size_t *b, size_t nb, si
 			continue;
 		for (t = s + ms; t + ms <= e; t++)
 			for (k = t + ms; k <= e; k++) {
-				double q = stat(w, s, t, k);
+				double q = stat(w, w->g[s], w->g[t], w->g[k]);
 
 				if (q > r.q) {
 					r.q = q;
@@ -116,34 +122,47 @@ static struct best best_split(const struct ws *w, const size_t *b, size_t nb, si
 	return r;
 }
 
-/* shuffle_segments - Fisher-Yates over the values of each segment: "no change inside" */
-static void shuffle_segments(double *v, const size_t *b, size_t nb, uint64_t *rng)
+/*
+ * shuffle_groups - the groups of each segment in a random order (Fisher-Yates over the
+ * group indices): the null "no change inside", with the run as the unit that moves.
+ * x and gx are the values and group offsets as given; w->v and w->g get the new order.
+ */
+static void shuffle_groups(struct ws *w, const double *x, const size_t *gx, const size_t *b,
+			   size_t nb, size_t *order, uint64_t *rng)
 {
-	size_t i, j;
+	size_t i, j, k, at = 0;
 
+	for (j = 0; j < w->ng; j++)
+		order[j] = j;
 	for (i = 0; i + 1 < nb; i++)
 		for (j = b[i + 1] - 1; j > b[i]; j--) {
 			size_t r = b[i] + (size_t)(splitmix64(rng) % (j - b[i] + 1));
-			double tmp = v[j];
+			size_t tmp = order[j];
 
-			v[j] = v[r];
-			v[r] = tmp;
+			order[j] = order[r];
+			order[r] = tmp;
 		}
+	for (j = 0; j < w->ng; j++) {
+		w->g[j] = at;
+		for (k = gx[order[j]]; k < gx[order[j] + 1]; k++)
+			w->v[at++] = x[k];
+	}
+	w->g[w->ng] = at;
 }
 
 /*
  * perm_pvalue - how often a within-segment permutation gives a statistic at least q;
  * stops counting once p can no longer reach sig (the answer is "not significant" then)
  */
-static double perm_pvalue(struct ws *w, const double *x, const size_t *b, size_t nb,
-			  const struct cpd_opts *o, double q, uint64_t *rng)
+static double perm_pvalue(struct ws *w, const double *x, const size_t *gx, const size_t *b,
+			  size_t nb, const struct cpd_opts *o, double q, size_t *order,
+			  uint64_t *rng)
 {
 	unsigned int r, ge = 0;
 	double limit = o->sig * (o->perms + 1);
 
 	for (r = 0; r < o->perms; r++) {
-		memcpy(w->v, x, w->n * sizeof(*x));
-		shuffle_segments(w->v, b, nb, rng);
+		shuffle_groups(w, x, gx, b, nb, order, rng);
 		ws_fill(w);
 		if (best_split(w, b, nb, o->min_size).q >= q * (1 - 1e-12))
 			ge++;
@@ -179,41 +198,53 @@ static int cmp_point(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
-int cpd_edivisive(const double *x, size_t n, const struct cpd_opts *o, struct cpd_point *cp,
-		  size_t *ncp)
+int cpd_edivisive(const double *x, size_t n, const size_t *groups, size_t ngroups,
+		  const struct cpd_opts *o, struct cpd_point *cp, size_t *ncp)
 {
 	struct ws w = { .n = n, .alpha = o->alpha };
+	size_t *b, *gx = NULL, *order, nb = 2, i;
 	uint64_t rng = o->seed;
-	size_t *b, nb = 2, i;
 	int ret = 0;
 
 	*ncp = 0;
-	if (!opts_ok(o))
+	if (!opts_ok(o) || (groups && (groups[0] != 0 || groups[ngroups] != n)))
 		return -EINVAL;
+	for (i = 0; groups && i < ngroups; i++)
+		if (groups[i + 1] <= groups[i])
+			return -EINVAL;		/* an empty group */
 	for (i = 0; i < n; i++)
 		if (!isfinite(x[i]))
 			return -EINVAL;
-	if (n < 2 * o->min_size)
+	if (!groups)
+		ngroups = n;
+	if (ngroups < 2 * o->min_size)
 		return 0;
+	w.ng = ngroups;
 	w.v = malloc(n * sizeof(*w.v));
 	w.P = malloc((n + 1) * (n + 1) * sizeof(*w.P));
+	w.g = malloc((ngroups + 1) * sizeof(*w.g));
+	gx = malloc(2 * (ngroups + 1) * sizeof(*gx));
 	b = malloc((o->max_cp + 2) * sizeof(*b));
-	if (!w.v || !w.P || !b) {
+	if (!w.v || !w.P || !w.g || !gx || !b) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
+	order = gx + ngroups + 1;
+	for (i = 0; i <= ngroups; i++)
+		gx[i] = groups ? groups[i] : i;
 	b[0] = 0;
-	b[1] = n;
+	b[1] = ngroups;
 	while (*ncp < o->max_cp) {
 		struct best best;
 		double p;
 
 		memcpy(w.v, x, n * sizeof(*x));
+		memcpy(w.g, gx, (ngroups + 1) * sizeof(*gx));
 		ws_fill(&w);
 		best = best_split(&w, b, nb, o->min_size);
 		if (!isfinite(best.q) || best.q <= 0)
 			break;
-		p = perm_pvalue(&w, x, b, nb, o, best.q, &rng);
+		p = perm_pvalue(&w, x, gx, b, nb, o, best.q, order, &rng);
 		if (p > o->sig)
 			break;
 		cp[*ncp] = (struct cpd_point){ .index = best.t, .q = best.q, .p = p };
@@ -224,6 +255,8 @@ int cpd_edivisive(const double *x, size_t n, const struct cpd_opts *o, struct cp
 out_free:
 	free(w.v);
 	free(w.P);
+	free(w.g);
+	free(gx);
 	free(b);
 	return ret;
 }

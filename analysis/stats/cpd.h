@@ -16,8 +16,8 @@
  *   Q = m n / (m + n) * E,      m = |X| >= min_size, n = |Y| >= min_size
  * The best (t, k) over all current segments is tested by permuting the values within
  * each segment (perms times; p = (1 + #{Q_perm >= Q}) / (perms + 1)); when p <= sig,
- * t becomes a change point and the search goes on, otherwise it stops. The values must
- * be exchangeable when nothing changed: one per run, never a run's repetitions, which
+ * t becomes a change point and the search goes on, otherwise it stops. What is permuted
+ * must be exchangeable when nothing changed: runs, never a run's repetitions, which
  * share the run's own level (simulated: 10 runs x 3 repetitions, run-to-run sd 0.2,
  * permuting repetitions found a change in 31% of stationary series at sig 0.05).
  *
@@ -55,18 +55,22 @@ struct cpd_point {
 
 /*
  * cpd_edivisive - the change points of x[n], sorted by index, into cp (room for
- * o->max_cp entries); *ncp is how many. Each value is one unit of evidence (a run's
- * median: runs differ more than their repetitions, so a run is what is permuted).
- * Fewer than 2 * min_size values have no change point.
+ * o->max_cp entries); *ncp is how many.
+ * groups: NULL, or ngroups + 1 offsets (groups[0] = 0, groups[ngroups] = n) that cut x
+ * into groups, the repetitions of one run each. Change points then fall only between
+ * groups, index and min_size count groups, and a permutation moves whole groups: a run
+ * is the unit that is exchangeable when nothing changed (its repetitions share the
+ * run's own level), while the statistic still sees every repetition. With NULL every
+ * value is its own group. Fewer than 2 * min_size groups have no change point.
  */
-int cpd_edivisive(const double *x, size_t n, const struct cpd_opts *o, struct cpd_point *cp,
-		  size_t *ncp);
+int cpd_edivisive(const double *x, size_t n, const size_t *groups, size_t ngroups,
+		  const struct cpd_opts *o, struct cpd_point *cp, size_t *ncp);
 
 /*
- * cpd_min_values - the fewest values whose permutation test can reach level sig at all:
- * the most extreme arrangement of n values, a step in the middle, is matched by about 2
- * of the C(n, n/2) splits, so p >= 2 / C(n, n/2); below this many, no series can show a
- * change point at that level, whatever its values
+ * cpd_min_values - the fewest groups (runs) whose permutation test can reach level sig
+ * at all: the most extreme arrangement of n groups, a step in the middle, is matched by
+ * about 2 of the C(n, n/2) orders, so p >= 2 / C(n, n/2); below this many, no series
+ * can show a change point at that level, whatever its values
  */
 size_t cpd_min_values(double sig);
 

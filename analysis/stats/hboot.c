@@ -93,36 +93,107 @@ static uint32_t block_len(uint32_t n)
 	return l < 1 ? 1 : l;
 }
 
-/* resample_rep - n intervals of r in circular blocks, added to acc; returns samples added */
-static uint64_t resample_rep(const struct hb_rep *r, struct acc *acc, uint64_t *rng)
+/*
+ * A side's intervals as units of a cumulative histogram (cumhist.h): a replicate of the
+ * two-level bootstrap sets weights on them - a repetition drawn, then its intervals in
+ * circular blocks - and reads the percentile of the weighted merge, instead of adding
+ * every bucket of every drawn interval (the draws, and so the replicates, are the same)
+ */
+struct ivunits {
+	struct hb_rep *u;	/* one unit per interval */
+	uint32_t *first;	/* repetition r's units start at first[r] */
+	uint32_t *w, *on, non;
+	struct cumhist ch;
+};
+
+static void units_free(struct ivunits *iu)
 {
-	uint32_t l = block_len(r->n), got = 0, start, j;
-	uint64_t total = 0;
+	cumhist_free(&iu->ch);
+	free(iu->u);
+	free(iu->first);
+	free(iu->w);
+	memset(iu, 0, sizeof(*iu));
+}
 
-	while (got < r->n) {
-		start = rnd(rng, r->n);
-		for (j = 0; j < l && got < r->n; j++, got++) {
-			const struct hb_ival *iv = &r->iv[(start + j) % r->n];
+/* units_build - the intervals of s over the domain range [lo, hi) (widened to theirs) */
+static int units_build(const struct hb_side *s, uint32_t lo, uint32_t hi,
+		       struct ivunits *iu)
+{
+	uint32_t r, i, n = 0;
 
-			acc_add(acc, iv);
-			total += iv->total;
-		}
+	memset(iu, 0, sizeof(*iu));
+	for (r = 0; r < s->n; r++)
+		n += s->rep[r].n;
+	iu->u = calloc(n ? n : 1, sizeof(*iu->u));
+	iu->first = calloc(s->n + 1, sizeof(*iu->first));
+	iu->w = calloc(2 * (size_t)(n ? n : 1), sizeof(*iu->w));
+	if (!iu->u || !iu->first || !iu->w)
+		goto nomem;
+	iu->on = iu->w + (n ? n : 1);
+	for (r = 0, n = 0; r < s->n; r++) {
+		iu->first[r] = n;
+		for (i = 0; i < s->rep[r].n; i++)
+			iu->u[n++] = (struct hb_rep){ &s->rep[r].iv[i], 1, 0 };
 	}
-	return total;
+	iu->first[s->n] = n;
+	if (cumhist_build(&iu->ch, iu->u, n, lo, hi))
+		goto nomem;
+	return 0;
+nomem:
+	units_free(iu);
+	return -ENOMEM;
+}
+
+static void units_clear(struct ivunits *iu)
+{
+	uint32_t i;
+
+	for (i = 0; i < iu->non; i++)
+		iu->w[iu->on[i]] = 0;
+	iu->non = 0;
+}
+
+static inline void units_add(struct ivunits *iu, uint32_t u)
+{
+	if (!iu->w[u]++)
+		iu->on[iu->non++] = u;
+}
+
+/* units_resample_rep - repetition r's n intervals in circular blocks (resample_rep) */
+static void units_resample_rep(struct ivunits *iu, const struct hb_rep *rep, uint32_t r,
+			       uint64_t *rng)
+{
+	uint32_t l = block_len(rep->n), got = 0, start, j;
+
+	while (got < rep->n) {
+		start = rnd(rng, rep->n);
+		for (j = 0; j < l && got < rep->n; j++, got++)
+			units_add(iu, iu->first[r] + (start + j) % rep->n);
+	}
+}
+
+/* units_quantile - the q-percentile of the weighted merge; NaN when it is empty */
+static double units_quantile(const struct hb_domain *dom, const struct ivunits *iu,
+			     double q)
+{
+	uint32_t k = cumhist_quantile(&iu->ch, iu->w, iu->on, iu->non, q);
+
+	return k == UINT32_MAX ? NAN : dom->val[k];
 }
 
 /* resample_side - one replicate of a side's statistic */
 static double resample_side(const struct hb_domain *dom, const struct hb_side *s,
-			    const uint32_t *with_data, uint32_t nwith, struct acc *acc, double q,
-			    uint64_t *rng)
+			    const uint32_t *with_data, uint32_t nwith, struct ivunits *iu,
+			    double q, uint64_t *rng)
 {
-	uint64_t total = 0;
-	uint32_t k;
+	uint32_t k, r;
 
-	acc_clear(acc);
-	for (k = 0; k < nwith; k++)
-		total += resample_rep(&s->rep[with_data[rnd(rng, nwith)]], acc, rng);
-	return acc_quantile(dom->val, acc, total, q);
+	units_clear(iu);
+	for (k = 0; k < nwith; k++) {
+		r = with_data[rnd(rng, nwith)];
+		units_resample_rep(iu, &s->rep[r], r, rng);
+	}
+	return units_quantile(dom, iu, q);
 }
 
 uint64_t hb_count(const struct hb_side *s)
@@ -206,32 +277,34 @@ int hb_variance(const struct hb_domain *dom, const struct hb_side *s, const stru
 {
 	uint64_t rng = o->seed ^ 0x77697468696eULL;
 	double *lv, *w, within = 0, ivals = 0;
-	struct acc acc = { 0 };
-	uint32_t r, k, nr = 0;
+	struct ivunits iu = { 0 };
+	uint32_t r, k, i, nr = 0;
 	int ret = 0;
 
 	memset(v, 0, sizeof(*v));
-	acc_init(&acc, dom->n);
 	lv = calloc(s->n ? s->n : 1, sizeof(*lv));
 	w = calloc(WITHIN_ITERS, sizeof(*w));
-	if (!acc.c || !lv || !w) {
+	if (!lv || !w || units_build(s, UINT32_MAX, 0, &iu)) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	for (r = 0; r < s->n; r++) {
 		const struct hb_rep *rep = &s->rep[r];
-		double x = rep_stat(dom, rep, &acc, o->q);
+		double x;
 
+		/* the repetition's own statistic: each of its intervals once */
+		units_clear(&iu);
+		for (i = 0; i < rep->n; i++)
+			units_add(&iu, iu.first[r] + i);
+		x = units_quantile(dom, &iu, o->q);
 		if (!(x > 0))
 			continue;
 		lv[nr++] = log(x);
 		ivals += rep->n;
 		for (k = 0; k < WITHIN_ITERS; k++) {
-			uint64_t t;
-
-			acc_clear(&acc);
-			t = resample_rep(rep, &acc, &rng);
-			x = acc_quantile(dom->val, &acc, t, o->q);
+			units_clear(&iu);
+			units_resample_rep(&iu, rep, r, &rng);
+			x = units_quantile(dom, &iu, o->q);
 			w[k] = x > 0 ? log(x) : 0;
 		}
 		within += var_of(w, WITHIN_ITERS);
@@ -244,7 +317,7 @@ int hb_variance(const struct hb_domain *dom, const struct hb_side *s, const stru
 		v->between = fmax(0, var_of(lv, nr) - v->within);
 	}
 out:
-	free(acc.c);
+	units_free(&iu);
 	free(lv);
 	free(w);
 	return ret;
@@ -260,9 +333,9 @@ static int cmp_double(const void *a, const void *b)
 int hb_ratio(const struct hb_domain *dom, const struct hb_side *base,
 	     const struct hb_side *new, const struct hb_opts *o, struct hb_ratio *r)
 {
-	uint32_t *wb, *wn, nb, nn;
+	struct ivunits ub = { 0 }, un = { 0 };
+	uint32_t *wb, *wn, nb, nn, lo = UINT32_MAX, hi = 0, i;
 	uint64_t rng = o->seed;
-	struct acc acc = { 0 };
 	unsigned int k;
 	int ret;
 
@@ -271,10 +344,13 @@ int hb_ratio(const struct hb_domain *dom, const struct hb_side *base,
 	r->new = hb_stat(dom, new, o->q);
 	if (!(r->base > 0) || !(r->new > 0) || !o->iters)
 		return -EINVAL;
+	for (i = 0; i < base->n; i++)
+		cumhist_range(&base->rep[i], 1, &lo, &hi);
+	for (i = 0; i < new->n; i++)
+		cumhist_range(&new->rep[i], 1, &lo, &hi);
 	wb = calloc(base->n + new->n + 2, sizeof(*wb));
-	acc_init(&acc, dom->n);
 	r->d = calloc(o->iters, sizeof(*r->d));
-	if (!wb || !acc.c || !r->d) {
+	if (!wb || !r->d || units_build(base, lo, hi, &ub) || units_build(new, lo, hi, &un)) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -285,8 +361,8 @@ int hb_ratio(const struct hb_domain *dom, const struct hb_side *base,
 	if (!nb || !nn)
 		goto out;
 	for (k = 0; k < o->iters; k++) {
-		double b = resample_side(dom, base, wb, nb, &acc, o->q, &rng);
-		double n = resample_side(dom, new, wn, nn, &acc, o->q, &rng);
+		double b = resample_side(dom, base, wb, nb, &ub, o->q, &rng);
+		double n = resample_side(dom, new, wn, nn, &un, o->q, &rng);
 
 		/* a replicate of 0 (only zero-latency samples drawn) counts as the smallest value */
 		r->d[k] = log(fmax(n, dom->val[0] > 0 ? dom->val[0] : 1)) -
@@ -297,8 +373,9 @@ int hb_ratio(const struct hb_domain *dom, const struct hb_side *base,
 	ret = hb_variance(dom, base, o, &r->vbase);
 	ret = ret ?: hb_variance(dom, new, o, &r->vnew);
 out:
+	units_free(&ub);
+	units_free(&un);
 	free(wb);
-	free(acc.c);
 	if (ret) {
 		free(r->d);
 		r->d = NULL;
@@ -437,8 +514,8 @@ void hb_side_ends(const struct hb_side *s, struct hb_side *early, struct hb_side
 		const struct hb_rep *r = &s->rep[i];
 		uint32_t m = r->n < 2 ? 0 : r->n < 6 ? 1 : r->n / 3;
 
-		early->rep[i] = (struct hb_rep){ r->iv, m };
-		late->rep[i] = (struct hb_rep){ r->iv + (r->n - m), m };
+		early->rep[i] = (struct hb_rep){ r->iv, m, r->stratum };
+		late->rep[i] = (struct hb_rep){ r->iv + (r->n - m), m, r->stratum };
 	}
 }
 

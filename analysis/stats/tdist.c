@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tdist.c - Student's t distribution and Welch's interval on log values.
+ * tdist.c - Student's t distribution: the small-sample expansion of the bootstrap
+ * (verdict.c) and the t-tests of runs (judge.c) read it.
  *
  * The t CDF goes through the regularised incomplete beta function, evaluated with
- * Lentz's continued fraction; quantiles are found by bisection (the CDF is monotonic,
- * and 200 halvings are more than double precision needs).
+ * Lentz's continued fraction; quantiles are found by bisection (the CDF is monotonic)
+ * in a bracket grown from [-1, 1] until it holds the answer.
  */
 #include <errno.h>
 #include <math.h>
@@ -69,12 +70,17 @@ double t_cdf(double t, double df)
 
 double t_quantile(double p, double df)
 {
-	double lo = -1e6, hi = 1e6, mid;
+	double lo, hi, mid;
 	int i;
 
 	if (!(p > 0 && p < 1) || !(df > 0))
 		return NAN;
-	for (i = 0; i < 200; i++) {
+	/* a bracket that holds the answer, then halvings to double precision */
+	for (hi = 1; t_cdf(hi, df) < p; hi *= 4)
+		;
+	for (lo = -1; t_cdf(lo, df) > p; lo *= 4)
+		;
+	for (i = 0; i < 100 && hi - lo > 1e-12 * fmax(1, fabs(hi)); i++) {
 		mid = (lo + hi) / 2;
 		if (t_cdf(mid, df) < p)
 			lo = mid;
@@ -82,46 +88,4 @@ double t_quantile(double p, double df)
 			hi = mid;
 	}
 	return (lo + hi) / 2;
-}
-
-static void log_moments(const double *v, size_t n, double min_sd, double *mean, double *var)
-{
-	double s = 0, ss = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		s += log(v[i]);
-	*mean = s / (double)n;
-	for (i = 0; i < n; i++)
-		ss += (log(v[i]) - *mean) * (log(v[i]) - *mean);
-	*var = ss / (double)(n - 1);
-	if (*var < min_sd * min_sd)
-		*var = min_sd * min_sd;
-}
-
-int welch_log_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
-		       double conf, double min_sd, struct ratio_ci *out)
-{
-	double ma, va, mb, vb, qa, qb, se, df, t;
-	size_t i;
-
-	if (na < 2 || nb < 2 || !(conf > 0 && conf < 1))
-		return -EINVAL;
-	for (i = 0; i < na; i++)
-		if (!(a[i] > 0))
-			return -EINVAL;
-	for (i = 0; i < nb; i++)
-		if (!(b[i] > 0))
-			return -EINVAL;
-	log_moments(a, na, min_sd, &ma, &va);
-	log_moments(b, nb, min_sd, &mb, &vb);
-	qa = va / (double)na;
-	qb = vb / (double)nb;
-	se = sqrt(qa + qb);
-	df = (qa + qb) * (qa + qb) / (qa * qa / (double)(na - 1) + qb * qb / (double)(nb - 1));
-	t = t_quantile(1 - (1 - conf) / 2, df);
-	out->ratio = exp(mb - ma);
-	out->lo = exp(mb - ma - t * se);
-	out->hi = exp(mb - ma + t * se);
-	return 0;
 }

@@ -78,7 +78,8 @@ double expand_p(double p, const struct expansion *x)
 {
 	if (!expands(x) || !(p > 0) || p >= 1)
 		return p;
-	return 1 - t_cdf(z_upper(p) * sqrt((x->n - 1) / x->n), x->df);
+	/* the lower tail at minus the score: no cancellation for tiny p */
+	return t_cdf(-z_upper(p) * sqrt((x->n - 1) / x->n), x->df);
 }
 
 double expand_level(double a, const struct expansion *x)
@@ -219,17 +220,18 @@ double z_upper(double a)
 				     2.445134137142996e+00, 3.754408661907416e+00 };
 	double p = 1 - a, q, r;
 
-	if (p <= 0)
+	if (!(a < 1))
 		return -INFINITY;
-	if (p >= 1)
+	if (!(a > 0))
 		return INFINITY;
 	if (p < 0.02425) {
 		q = sqrt(-2 * log(p));
 		return (((((c3[0] * q + c3[1]) * q + c3[2]) * q + c3[3]) * q + c3[4]) * q + c3[5]) /
 		       ((((c4[0] * q + c4[1]) * q + c4[2]) * q + c4[3]) * q + 1);
 	}
-	if (p > 1 - 0.02425) {
-		q = sqrt(-2 * log(1 - p));
+	/* the upper tail from a itself: 1 - (1 - a) loses a tiny a to rounding */
+	if (a < 0.02425) {
+		q = sqrt(-2 * log(a));
 		return -(((((c3[0] * q + c3[1]) * q + c3[2]) * q + c3[3]) * q + c3[4]) * q + c3[5]) /
 			((((c4[0] * q + c4[1]) * q + c4[2]) * q + c4[3]) * q + 1);
 	}

@@ -21,7 +21,8 @@ static const struct opt_desc advise_opts[] = {
 	CLI_OPT_JSON(advise_args, json, "print the advice as one JSON object"),
 	CLI_OPT_THRESHOLD(advise_args, threshold, "smallest change that counts, in percent"),
 	CLI_OPT_NOISE(advise_args, noise,
-		      "the host's noise floors (noise.json of 'deferbench baseline calibrate')"),
+		      "no longer used (a calibration's spread is between separate runs; the "
+		      "configurations of one run are judged against each other)"),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -38,7 +39,7 @@ const struct cli_command cli_advise = {
 	.name = "advise",
 	.fn = cmd_advise,
 	.summary = "the configuration each workload should use, and why",
-	.usage = "deferbench advise [--json] [-t PCT] [--noise FILE] RUN",
+	.usage = "deferbench advise [--json] [-t PCT] RUN",
 	.desc =
 	"For each workload of RUN, the configuration to use: every configuration judged\n"
 	"against the reference on the workload's primary metrics (the engine of compare),\n"
@@ -151,7 +152,10 @@ static void print_judgement(FILE *f, const char *id, const struct judgement *j)
 		j->margin_floor ? ", host noise floor" : "");
 	if (!isnan(j->mdc))
 		fprintf(f, "; detects %.3g%%", j->mdc * 100);
-	fprintf(f, ")%s%s\n", j->v == V_CANNOT_TELL ? ": " : "", j->v == V_CANNOT_TELL ? j->why : "");
+	/* undecided: what would decide it; a direction: by how much, maybe in the margin */
+	fprintf(f, ")%s%s\n", j->v == V_CANNOT_TELL || j->v == V_HIGHER || j->v == V_LOWER ?
+		": " : "", j->v == V_CANNOT_TELL || j->v == V_HIGHER || j->v == V_LOWER ?
+		j->why : "");
 }
 
 /* largest_mdc - the largest change a no-change verdict of w could have missed */
@@ -171,7 +175,7 @@ static double largest_mdc(const struct adv_workload *w)
 static void print_answer(FILE *f, const struct adv_workload *w)
 {
 	const struct judgement *j = &w->cfg[0].j[0];
-	char b[256];
+	char b[512];
 	size_t i;
 
 	switch (w->answer) {
@@ -199,9 +203,23 @@ static void print_answer(FILE *f, const struct adv_workload *w)
 		fprintf(f, "  keep %s for now: no configuration was shown better on a primary "
 			"metric, and the question is open: %s (the blocks or repetitions that "
 			"would decide it are below)\n", w->ref->config, b);
+		for (i = 0; i < w->ncfg; i++)
+			if (w->cfg[i].lower || w->cfg[i].higher)
+				fprintf(f, "  decided directions: %s lower on %zu, higher on %zu "
+					"primary metric(s), by amounts that may lie within the "
+					"margin\n", w->cfg[i].s->config, w->cfg[i].lower,
+					w->cfg[i].higher);
+		break;
+	case ADV_WAIT_ONLY:
+		advise_wait_only(w, b, sizeof(b));
+		fprintf(f, "  %s\n", b);
 		break;
 	case ADV_EXPLORATORY:
 		fprintf(f, "  exploratory: nothing decidable (%s)\n", j->why);
+		break;
+	case ADV_LOAD_EFFECT:
+		advise_load_effect(w, b, sizeof(b));
+		fprintf(f, "  %s\n", b);
 		break;
 	}
 }
@@ -248,17 +266,17 @@ static void print_workload(FILE *f, const struct advice *a, const struct adv_wor
 		fprintf(f, " %s", w->prim_id[k]);
 	fprintf(f, ")\n");
 	if (!w->nprim || !w->ncfg) {
-		fprintf(f, "  nothing to advise: %s\n", !w->nprim ? "no primary metric has data" :
-			"a single configuration");
+		fprintf(f, "  nothing to advise: %s\n", w->why_none ? w->why_none :
+			!w->nprim ? "no primary metric has data" : "a single configuration");
 		return;
 	}
 	print_answer(f, w);
 	for (i = 0; i < w->ncfg; i++) {
 		const struct adv_cfg *c = &w->cfg[i];
 
-		fprintf(f, "  %s %s: %zu better, %zu worse, %zu no change, %zu undecided\n",
-			c == w->best ? "*" : "-", c->s->config, c->better, c->worse, c->same,
-			c->undecided);
+		fprintf(f, "  %s %s: %zu better, %zu worse, %zu lower, %zu higher, %zu no change, "
+			"%zu undecided\n", c == w->best ? "*" : "-", c->s->config, c->better,
+			c->worse, c->lower, c->higher, c->same, c->undecided);
 		for (k = 0; k < w->nprim; k++)
 			print_judgement(f, w->prim_id[k], &c->j[k]);
 		if (c == w->best)
@@ -287,8 +305,8 @@ static void print_tradeoffs(FILE *f, const struct advice *a)
 		for (k = 0; k < a->wl[i].ncfg; k++) {
 			const struct adv_cfg *c = &a->wl[i].cfg[k];
 
-			if (!c->better)
-				continue;
+			if (!c->better || a->wl[i].load_effect)
+				continue;	/* a load is no configuration to trade */
 			for (j = 0; j < a->n; j++) {
 				const struct adv_cfg *o = adv_find(a, a->wl[j].workload, c->s->config);
 
@@ -388,13 +406,17 @@ static json_object *json_advice(const struct run *run, const struct advice *a)
 		for (k = 0; k < w->nprim; k++)
 			json_object_array_add(p, json_object_new_string(w->prim_id[k]));
 		json_object_object_add(o, "primary", p);
-		json_object_object_add(o, "use", json_object_new_string(w->best ?
-				       w->best->s->config : w->ref ? w->ref->config : ""));
+		/* a load's effect chooses nothing: no "use" */
+		json_object_object_add(o, "use", w->load_effect ? NULL :
+				       json_object_new_string(w->best ? w->best->s->config :
+							      w->ref ? w->ref->config : ""));
 		json_object_object_add(o, "changed", json_object_new_boolean(w->best != NULL));
 		json_object_object_add(o, "answer", json_object_new_string(
 			(const char *[]){ [ADV_USE] = "use", [ADV_KEEP] = "keep",
+					   [ADV_WAIT_ONLY] = "wait only",
 					   [ADV_UNDECIDED] = "undecided",
-					   [ADV_EXPLORATORY] = "exploratory" }[w->answer]));
+					   [ADV_EXPLORATORY] = "exploratory",
+					   [ADV_LOAD_EFFECT] = "load effect" }[w->answer]));
 		json_object_object_add(o, "decided", json_object_new_boolean(
 				       w->best ? w->best_decided : false));
 		if (w->best)
@@ -422,7 +444,6 @@ static json_object *json_advice(const struct run *run, const struct advice *a)
 
 int cmd_advise(int argc, char **argv)
 {
-	struct noise noise = { 0 };
 	struct advise_args a;
 	char err[ERRBUF_LEN];
 	struct judge_opts jo;
@@ -435,17 +456,13 @@ int cmd_advise(int argc, char **argv)
 		return ret;
 	judge_opts_default(&jo);
 	jo.threshold = a.threshold;
-	if (a.noise) {
-		if (noise_load(a.noise, &noise, err)) {
-			err_msg("%s", err);
-			return 1;
-		}
-		jo.noise = &noise;
-	}
+	if (a.noise)
+		warn_msg("advise: --noise is no longer used: the configurations of one run are "
+			 "judged against each other, its blocks or repetitions the unit; a "
+			 "calibration's spread is between separate runs (compare)");
 	ret = run_load(a.run, &run, err);
 	if (ret) {
 		err_msg("%s", err);
-		noise_free(&noise);
 		return 1;
 	}
 	jo.looks = run.looks ? run.looks : 1;
@@ -460,8 +477,8 @@ int cmd_advise(int argc, char **argv)
 		json_object_put(o);
 	} else {
 		printf("advice for %s (kernel %s): family-wise error %.3g per run (Holm), "
-		       "margin %.3g%%%s\n", run.dir, run.meta[RM_KERNEL], 1 - jo.confidence,
-		       jo.threshold * 100, a.noise ? " or the host's noise floor" : "");
+		       "margin %.3g%%\n", run.dir, run.meta[RM_KERNEL], 1 - jo.confidence,
+		       jo.threshold * 100);
 		for (size_t i = 0; i < adv.n; i++)
 			print_workload(stdout, &adv, &adv.wl[i]);
 		print_tradeoffs(stdout, &adv);
@@ -469,6 +486,5 @@ int cmd_advise(int argc, char **argv)
 	if (!ret)
 		advise_free(&adv);
 	run_free(&run);
-	noise_free(&noise);
 	return ret ? 1 : 0;
 }

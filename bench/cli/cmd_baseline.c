@@ -23,6 +23,7 @@
 #include "rundir.h"
 #include "msg.h"
 #include "file.h"
+#include "grow.h"
 #include "sys.h"
 
 static const struct opt_desc baseline_opts[] = {
@@ -33,12 +34,14 @@ static const struct opt_desc baseline_opts[] = {
 		     "host the baseline belongs to (default: the run's host for save, this host "
 		     "otherwise)"),
 	OPT_STRING(0, "name", baseline_args, name, "NAME", "baseline name"),
-	CLI_OPT_FORCE(baseline_args, force, "save: accept an incomplete or lossy run; "
-		      "calibrate: replace the noise.json an earlier calibrate wrote (unchanged)"),
+	CLI_OPT_FORCE(baseline_args, force, "replace the noise.json an earlier calibrate "
+		      "wrote (unchanged); save replaces with --replace"),
+	OPT_BOOL(0, "accept-incomplete", baseline_args, accept_incomplete,
+		 "save: accept an incomplete run, or one that lost events"),
 	OPT_BOOL(0, "replace", baseline_args, replace,
 		 "save: replace a baseline of that name (refused otherwise)"),
 	OPT_INT(0, "runs", baseline_args, runs, "N", 3, CALIBRATE_MAX_RUNS,
-		"calibrate: run the scenario N times (3 or more)"),
+		"calibrate: run the scenario N times (3-20, default 5)"),
 	OPT_BOOL(0, "from", baseline_args, use_from,
 		 "calibrate: from the runs given (3 or more), running nothing"),
 	CLI_OPT_OUTPUT(baseline_args, output, "FILE",
@@ -55,7 +58,7 @@ static void baseline_defaults(void *args)
 
 	memset(a, 0, sizeof(*a));
 	a->name = "default";
-	a->runs = 3;
+	a->runs = 5;
 }
 
 const struct cli_command cli_baseline = {
@@ -126,8 +129,16 @@ int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
 			       "must not start with '.'");
 	if ((a->use_from || a->output) && a->verb != BL_CALIBRATE)
 		return set_err(errbuf, "--from and --output go with calibrate");
-	if (a->replace && a->verb != BL_SAVE)
-		return set_err(errbuf, "--replace goes with save");
+	if ((a->replace || a->accept_incomplete) && a->verb != BL_SAVE)
+		return set_err(errbuf, "--%s goes with save", a->replace ? "replace" :
+			       "accept-incomplete");
+	/* -f once accepted a damaged run here: say where that went, never guess */
+	if (a->force && a->verb == BL_SAVE)
+		return set_err(errbuf, "save: -f, --force replaces output everywhere: use "
+			       "--replace to replace a saved baseline, --accept-incomplete to save "
+			       "an incomplete or lossy run");
+	if (a->force && a->verb != BL_CALIBRATE)
+		return set_err(errbuf, "-f, --force goes with calibrate");
 	if (a->verb == BL_SAVE) {
 		if (argc != 1)
 			return set_err(errbuf, "save: need the run directory");
@@ -163,13 +174,6 @@ static int __printf(3, 4) pathf(char *buf, size_t len, const char *fmt, ...)
 	n = vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-static const char *root_of(const struct baseline_args *a)
-{
-	const char *env = getenv("DEFERBENCH_BASELINE_DIR");
-
-	return a->root ? a->root : env && *env ? env : BASELINE_DEFAULT_ROOT;
 }
 
 /* copy_file - src (a regular file of bounded size) to dst, a new output file */
@@ -316,8 +320,8 @@ static int usable_as_baseline(const struct run *run, bool force)
 	(force ? warn_msg : err_msg)("%s: the run is %s: %zu of %zu cells finished, %zu of "
 				     "them lost events%s", run->dir, run->complete ? "complete" :
 				     "incomplete (interrupted or failed)", ok, run->ncells, lossy,
-				     force ? "; saved anyway (--force)" :
-				     "; use --force to save it anyway");
+				     force ? "; saved anyway (--accept-incomplete)" :
+				     "; use --accept-incomplete to save it anyway");
 	return force ? 0 : -EINVAL;
 }
 
@@ -332,7 +336,7 @@ static char **save_inputs(const struct run *run)
 
 	while (in && in[n])
 		n++;
-	more = in ? realloc(in, (n + 2) * sizeof(*in)) : NULL;
+	more = in ? grow_to(in, n + 1, n + 2, sizeof(*in)) : NULL;
 	if (!more || !(more[n] = strdup(run->dir))) {
 		run_inputs_free(more ? more : in);
 		return NULL;
@@ -354,7 +358,7 @@ static int baseline_save(const struct baseline_args *a)
 		return 1;
 	}
 	host = a->host ? a->host : run.meta[RM_HOSTNAME];
-	ret = usable_as_baseline(&run, a->force);
+	ret = usable_as_baseline(&run, a->accept_incomplete);
 	if (!ret && !name_ok(host)) {
 		err_msg("the run's host name '%s' cannot name a directory; use --host", host);
 		ret = -EINVAL;
@@ -362,7 +366,7 @@ static int baseline_save(const struct baseline_args *a)
 	if (ret)
 		goto out;
 	ret = pathf(rel, sizeof(rel), "%s/%s", host, a->name);
-	ret = ret ?: pathf(dest, sizeof(dest), "%s/%s", root_of(a), rel);
+	ret = ret ?: pathf(dest, sizeof(dest), "%s/%s", baseline_root(a), rel);
 	if (!ret && !a->replace && !access(dest, F_OK)) {
 		err_msg("baseline %s exists; pass --replace to replace it (or save under another "
 			"--name)", dest);
@@ -372,7 +376,7 @@ static int baseline_save(const struct baseline_args *a)
 	inputs = ret ? NULL : save_inputs(&run);
 	ret = ret ?: !inputs ? -ENOMEM : outw_open(&w, rel, &(struct outw_opts){
 			.kind = OUTW_DIR, .by = "baseline save", .force = a->replace,
-			.force_opt = "--replace", .base = root_of(a),
+			.force_opt = "--replace", .base = baseline_root(a),
 			.inputs = (const char *const *)inputs }, err);
 	if (ret) {
 		err_msg("%s", err[0] ? err : strerror(-ret));
@@ -395,19 +399,6 @@ out:
 out_ret:
 	run_free(&run);
 	return 1;
-}
-
-int baseline_dir(const struct baseline_args *a, char *buf, size_t len)
-{
-	char host[NAME_LEN];
-
-	if (a->host)
-		snprintf(host, sizeof(host), "%s", a->host);
-	else if (host_name(host, sizeof(host)))
-		return -EIO;
-	if (pathf(buf, len, "%s/%s/%s", root_of(a), host, a->name))
-		return -ENAMETOOLONG;
-	return access(buf, F_OK) ? -ENOENT : 0;
 }
 
 static int baseline_show(const struct baseline_args *a, bool path_only)
@@ -453,12 +444,12 @@ static int baseline_list(const struct baseline_args *a)
 		snprintf(host, sizeof(host), "%s", a->host);
 	else if (host_name(host, sizeof(host)))
 		return 1;
-	if (pathf(dir, sizeof(dir), "%s/%s", root_of(a), host))
+	if (pathf(dir, sizeof(dir), "%s/%s", baseline_root(a), host))
 		return 1;
 	d = opendir(dir);
 	if (!d) {
 		err_msg("no baselines for host %s in %s: save one with 'deferbench baseline save "
-			"RUN' (--dir and --host look elsewhere)", host, root_of(a));
+			"RUN' (--dir and --host look elsewhere)", host, baseline_root(a));
 		return 1;
 	}
 	while ((de = readdir(d)))

@@ -16,6 +16,7 @@
 #include "cmp_out.h"
 #include "outw.h"
 #include "rundir.h"
+#include "grow.h"
 #include "msg.h"
 #include "file.h"
 #include "parse.h"
@@ -82,19 +83,23 @@ const struct cli_command cli_compare = {
 	.name = "compare",
 	.fn = cmd_compare,
 	.summary = "compare two runs: better / worse / no change per metric",
-	.usage = "deferbench compare [OPTIONS] BASE NEW",
+	.usage = "deferbench compare [OPTIONS] BASE NEW\n"
+		 "       deferbench compare [OPTIONS] BASE1 BASE2... vs NEW1 NEW2...",
 	.desc =
 	"Compare two runs (or record directories) metric by metric: worse, better, no change\n"
 	"(an equivalence test against a margin), higher or lower (a decided direction whose\n"
 	"size may lie within the margin), or cannot tell with what would decide it. Two\n"
 	"separate runs are judged with the runs as the unit against the host's calibrated\n"
 	"spread between runs (baseline calibrate); without one, nothing is \"no change\".\n"
+	"Two sets of runs (a kernel A/B across boots) are judged on their own spread, paired\n"
+	"when their runs alternated in time (A B B A ...).\n"
 	"Exit status: 0 every primary metric decided and none worse, 1 a primary metric\n"
 	"worse, 2 error, 3 undecided (a primary metric cannot tell or was not judged).\n"
 	"Rules: docs/verdicts.md.\n"
 	"\n"
-	"Example:\n"
-	"  deferbench compare \"$(deferbench baseline path)\" results/NEW_RUN",
+	"Examples:\n"
+	"  deferbench compare \"$(deferbench baseline path)\" results/NEW_RUN\n"
+	"  deferbench compare resA1 resA2 resA3 vs resB1 resB2 resB3",
 	.opts = compare_opts,
 	.args_size = sizeof(struct compare_args),
 	.defaults = compare_defaults,
@@ -113,10 +118,29 @@ int compare_parse(int argc, char **argv, struct compare_args *a, char *errbuf)
 	for (i = 0; i < a->npatterns; i++)
 		if (cmp_pattern_ok(a->patterns[i], msg))
 			return set_err(errbuf, "--metric: %s", msg);
-	if (argc - first != 2)
-		return set_err(errbuf, "need BASE and NEW run directories");
-	a->base = argv[first];
-	a->new = argv[first + 1];
+	for (i = (size_t)first; i < (size_t)argc && strcmp(argv[i], "vs"); i++)
+		;
+	if (i < (size_t)argc) {
+		/* sets: BASE... vs NEW... */
+		a->bases = argv + first;
+		a->nbases = i - (size_t)first;
+		a->news = argv + i + 1;
+		a->nnews = (size_t)argc - i - 1;
+		if (a->nbases < 2 || a->nnews < 2)
+			return set_err(errbuf, "sets of runs need 2 or more on each side of 'vs' "
+				       "(%zu and %zu given): one run a side cannot show how runs "
+				       "differ", a->nbases, a->nnews);
+		if (a->nbases > STATS_MAX_N || a->nnews > STATS_MAX_N)
+			return set_err(errbuf, "sets of runs: at most %d a side", STATS_MAX_N);
+		a->base = a->bases[0];
+		a->new = a->news[0];
+	} else if (argc - first != 2) {
+		return set_err(errbuf, "need BASE and NEW run directories, or two sets of runs: "
+			       "BASE1 BASE2... vs NEW1 NEW2...");
+	} else {
+		a->base = argv[first];
+		a->new = argv[first + 1];
+	}
 	if (a->npatterns) {
 		a->cmp.primary = a->patterns;
 		a->cmp.nprimary = a->npatterns;
@@ -277,6 +301,131 @@ static int exit_status(const struct compare_args *a, const struct cmp_result *re
 	return 0;
 }
 
+/* by_start - runs in the order they started */
+static int by_start(const void *x, const void *y)
+{
+	const struct run *a = x, *b = y;
+
+	return strcmp(a->meta[RM_STARTED], b->meta[RM_STARTED]);
+}
+
+/* load_set - the runs of one side, in start order; -EINVAL (said) when one cannot be read */
+static int load_set(char **dirs, size_t n, const char *side, struct run **out)
+{
+	char err[ERRBUF_LEN];
+	struct run *r = calloc(n, sizeof(*r));
+	size_t i;
+
+	*out = r;
+	if (!r)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (run_load(dirs[i], &r[i], err)) {
+			err_msg("compare: the %s run %s: %s", side, dirs[i], err);
+			while (i--)
+				run_free(&r[i]);
+			free(r);
+			*out = NULL;
+			return -EINVAL;
+		}
+	qsort(r, n, sizeof(*r), by_start);
+	return 0;
+}
+
+static void free_set(struct run *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; r && i < n; i++)
+		run_free(&r[i]);
+	free(r);
+}
+
+/* open_output_sets - open_output for sets: every run of both sides is an input */
+static int open_output_sets(const struct compare_args *a, const struct run *b, size_t nb,
+			    const struct run *n, size_t nn, struct outw *w)
+{
+	static const char *const names[] = { "compare.md", "junit.xml", NULL };
+	const char **in = NULL;
+	char **ri, err[ERRBUF_LEN];
+	size_t i, k, m = 0, cap = 0;
+	int ret = -ENOMEM;
+
+	for (i = 0; i < nb + nn; i++) {
+		ri = run_inputs(i < nb ? &b[i] : &n[i - nb]);
+		if (!ri)
+			goto out;
+		for (k = 0; ri[k]; k++) {
+			if (GROW(in, cap, m + 2)) {
+				run_inputs_free(ri);
+				goto out;
+			}
+			in[m++] = strdup(ri[k]);
+		}
+		run_inputs_free(ri);
+	}
+	if (!in)
+		goto out;
+	in[m] = NULL;
+	ret = outw_open(w, a->outdir ? a->outdir : n[0].dir, &(struct outw_opts){
+			.kind = OUTW_INTO, .by = "compare", .force = a->force, .home = n[0].dir,
+			.inputs = in, .names = names }, err);
+	if (ret)
+		err_msg("%s", err);
+out:
+	if (ret == -ENOMEM)
+		err_msg("compare: out of memory");
+	for (i = 0; i < m; i++)
+		free((char *)in[i]);
+	free(in);
+	return ret;
+}
+
+/* cmd_compare_sets - compare BASE1 BASE2... vs NEW1 NEW2...: the runs as the unit */
+static int cmd_compare_sets(struct compare_args *a)
+{
+	struct outw w = { .pfd = -1, .sfd = -1, .logfd = -1 };
+	struct cmp_sets sets = { 0 };
+	struct run *b = NULL, *n = NULL;
+	char err[ERRBUF_LEN], note[256];
+	struct cmp_result res;
+	struct cmp_ctx ctx;
+	int ret;
+
+	ret = load_set(a->bases, a->nbases, "base", &b);
+	ret = ret ?: load_set(a->news, a->nnews, "new", &n);
+	if (ret)
+		goto out;
+	sets = (struct cmp_sets){ .base = b, .nb = a->nbases, .new = n, .nn = a->nnews };
+	sets.paired = cmp_sets_paired(b, a->nbases, n, a->nnews);
+	ret = a->no_files ? 0 : open_output_sets(a, b, a->nbases, n, a->nnews, &w);
+	if (ret)
+		goto out;
+	a->cmp.j.looks = 1;
+	ret = cmp_sets_compare(&sets, &a->cmp, &res, err);
+	if (ret) {
+		err_msg("%s", err);
+		goto out;
+	}
+	snprintf(note, sizeof(note), "%zu base runs and %zu new runs, the runs the unit: %s",
+		 a->nbases, a->nnews, sets.paired ? "paired by order (they alternated in time)" :
+		 "Welch's t on their figures (they did not alternate in time: not paired)");
+	ctx = (struct cmp_ctx){ .base = &b[0], .new = &n[0], .opts = &a->cmp, .res = &res,
+				.wide = a->wide, .fail_higher = a->fail_higher, .sets_note = note };
+	cmp_print(stdout, &ctx);
+	ret = check_selection(a, &res);
+	if (!ret && !a->no_files)
+		ret = write_files(&w, &ctx);
+	if (!ret)
+		ret = exit_status(a, &res);
+	cmp_result_free(&res);
+out:
+	outw_abort(&w);
+	free_set(b, a->nbases);
+	free_set(n, a->nnews);
+	return ret < 0 ? 2 : ret;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct noise noise = { 0 };
@@ -291,6 +440,8 @@ int cmd_compare(int argc, char **argv)
 	ret = cli_parsed(compare_parse(argc, argv, &a, err), &cli_compare, err, 2);
 	if (ret >= 0)
 		return ret;
+	if (a.nbases)
+		return cmd_compare_sets(&a);
 	if (load_both(&a, &base, &new))
 		return 2;
 	/* before the work: compare.md and junit.xml that cannot be written are known now */

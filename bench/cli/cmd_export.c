@@ -23,7 +23,7 @@ static const struct opt_desc export_opts[] = {
 		    "ci/lava/lava-report.sh"),
 	OPT_SET_INT(0, "result-txt", export_args, format, EX_RESULT_TXT,
 		    "Linaro test-definitions result.txt (undecided is written as skip)"),
-	CLI_OPT_AGAINST(export_args, against, "BASE",
+	CLI_OPT_AGAINST(export_args, against, "RUN",
 			"judge each metric against this baseline run with compare's rules "
 			"(default: measurements only)"),
 	OPT_STRING(0, "origin", export_args, origin, "NAME", "KCIDB origin, [a-z0-9_]+"),

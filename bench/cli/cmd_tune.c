@@ -42,6 +42,7 @@
 #include "outw.h"
 #include "parse.h"
 #include "sys.h"
+#define DEFERBENCH_ALLOW_TUNE_INT_H
 #include "tune_int.h"
 
 static const char *const tune_probes[] = { "net", "timer", "tty", "audio", "block" };
@@ -339,7 +340,7 @@ static void print_row(const char *id, const struct judgement *j)
 static const struct adv_cfg *answer(const struct advice *adv)
 {
 	const struct adv_workload *w = adv->n ? &adv->wl[0] : NULL;
-	char b[256];
+	char b[512];
 	size_t i, k;
 
 	if (!w || !w->ncfg) {
@@ -361,8 +362,16 @@ static const struct adv_cfg *answer(const struct advice *adv)
 		printf("tune: keep what you have for now: no candidate was shown better; %s; a "
 		       "longer -d would decide more (see below)\n", b);
 		break;
+	case ADV_WAIT_ONLY:
+		advise_wait_only(w, b, sizeof(b));
+		printf("tune: %s\n", b);
+		break;
 	case ADV_EXPLORATORY:
 		printf("tune: exploratory, nothing decidable: %s\n", w->cfg[0].j[0].why);
+		break;
+	case ADV_LOAD_EFFECT:	/* tune's candidates start no load */
+		advise_load_effect(w, b, sizeof(b));
+		printf("tune: %s\n", b);
 		break;
 	}
 	for (i = 0; i < w->ncfg; i++) {

@@ -103,8 +103,8 @@ static bool is_param_knob(const char *name)
 {
 	const struct knob_type *t;
 
-	for (t = knob_types; t->pattern; t++)
-		if (t->cls == KNOB_WQ_PARAM && !strcmp(t->attr, name))
+	for (t = knob_param_ops.types; t->pattern; t++)
+		if (!strcmp(t->attr, name))
 			return true;
 	return false;
 }
@@ -170,6 +170,7 @@ int knobs_show(FILE *f)
 	show_unbound(f);
 	show_params(f);
 	show_threads(f);
+	knob_rt_show(f);
 	knobs_show_pools(f);
 	return 0;
 }

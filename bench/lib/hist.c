@@ -65,17 +65,13 @@ uint64_t hist_bucket_width(unsigned int i)
 	return 1ULL << (e - HIST_SUB_BITS);
 }
 
-uint64_t hist_percentile(const struct hist *h, double q)
+uint64_t hist_percentile_mid(const struct hist *h, double q)
 {
-	uint64_t rank, seen = 0, v;
+	uint64_t rank, seen = 0;
 	unsigned int i;
 
 	if (!h->count)
 		return 0;
-	if (q <= 0)
-		return h->min;
-	if (q >= 1)
-		return h->max;
 	rank = (uint64_t)ceil(q * (double)h->count);
 	if (rank < 1)
 		rank = 1;
@@ -85,8 +81,21 @@ uint64_t hist_percentile(const struct hist *h, double q)
 			break;
 	}
 	if (i == HIST_BUCKETS)
+		i = HIST_BUCKETS - 1;
+	return hist_bucket_lo(i) + (hist_bucket_width(i) > 1 ? hist_bucket_width(i) / 2 : 0);
+}
+
+uint64_t hist_percentile(const struct hist *h, double q)
+{
+	uint64_t v;
+
+	if (!h->count)
+		return 0;
+	if (q <= 0)
+		return h->min;
+	if (q >= 1)
 		return h->max;
-	v = hist_bucket_lo(i) + hist_bucket_width(i) / 2;
+	v = hist_percentile_mid(h, q);
 	if (v < h->min)
 		v = h->min;
 	if (v > h->max)

@@ -80,6 +80,12 @@ uint64_t hist_bucket_width(unsigned int i);
  * [min, max]. Returns 0 for an empty histogram.
  */
 uint64_t hist_percentile(const struct hist *h, double q);
+/*
+ * hist_percentile_mid - the same, not clamped: the bucket's midpoint, as every verdict
+ * reads a pooled percentile (analysis/stats/hboot.h), so that a report or an export
+ * shows the very number a verdict used. 0 for an empty histogram.
+ */
+uint64_t hist_percentile_mid(const struct hist *h, double q);
 double hist_mean(const struct hist *h);
 double hist_stddev(const struct hist *h);
 void hist_get_stats(const struct hist *h, struct hist_stats *st);

@@ -17,21 +17,22 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "grow.h"
 #include "sys.h"
 
 /* one process of /proc, with the member mark of the scan */
 struct pt_entry {
-	struct ptree_proc p;
+	struct proctree_proc p;
 	bool member;
 };
 
-int ptree_subreaper(void)
+int proctree_subreaper(void)
 {
 	return prctl(PR_SET_CHILD_SUBREAPER, 1) ? -errno : 0;
 }
 
 /* read_stat - pid, ppid, session, state and comm of /proc/PID/stat; false when gone */
-static bool read_stat(pid_t pid, struct ptree_proc *p)
+static bool read_stat(pid_t pid, struct proctree_proc *p)
 {
 	char path[64], buf[1024], *open, *close_p;
 	int ppid, pgrp, sid;
@@ -58,7 +59,7 @@ static bool read_stat(pid_t pid, struct ptree_proc *p)
 /* load - every process of /proc into *all; -errno */
 static int load(struct pt_entry **all, size_t *n)
 {
-	struct pt_entry *v = NULL, *nv;
+	struct pt_entry *v = NULL;
 	size_t cap = 0;
 	struct dirent *de;
 	DIR *d = opendir("/proc");
@@ -69,14 +70,10 @@ static int load(struct pt_entry **all, size_t *n)
 	while ((de = readdir(d))) {
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
-		if (*n == cap) {
-			nv = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof(*v));
-			if (!nv) {
-				free(v);
-				closedir(d);
-				return -ENOMEM;
-			}
-			v = nv;
+		if (GROW(v, cap, *n + 1)) {
+			free(v);
+			closedir(d);
+			return -ENOMEM;
 		}
 		if (read_stat((pid_t)atoi(de->d_name), &v[*n].p))
 			v[(*n)++].member = false;
@@ -94,7 +91,7 @@ static void mark(struct pt_entry *all, size_t n, pid_t sid)
 	size_t i, k;
 
 	for (i = 0; i < n; i++) {
-		struct ptree_proc *p = &all[i].p;
+		struct proctree_proc *p = &all[i].p;
 
 		p->ours = p->ppid == self;
 		/* its session; or an orphan handed over from a session not deferbench's */
@@ -119,7 +116,7 @@ static void mark(struct pt_entry *all, size_t n, pid_t sid)
 		all[i].p.detached = all[i].member && all[i].p.sid != sid;
 }
 
-int ptree_scan(pid_t sid, struct ptree_proc *out, size_t max, size_t *n)
+int proctree_scan(pid_t sid, struct proctree_proc *out, size_t max, size_t *n)
 {
 	struct pt_entry *all = NULL;
 	size_t nall, i;
@@ -140,30 +137,30 @@ int ptree_scan(pid_t sid, struct ptree_proc *out, size_t max, size_t *n)
 	return 0;
 }
 
-void ptree_signal(pid_t sid, int sig)
+void proctree_signal(pid_t sid, int sig)
 {
-	struct ptree_proc m[256];
+	struct proctree_proc m[256];
 	size_t n = 0, i;
 
 	kill(-sid, sig);
-	if (ptree_scan(sid, m, sizeof(m) / sizeof(m[0]), &n))
+	if (proctree_scan(sid, m, sizeof(m) / sizeof(m[0]), &n))
 		return;
 	for (i = 0; i < n && i < sizeof(m) / sizeof(m[0]); i++)
 		if (!m[i].zombie)
 			kill(m[i].pid, sig);
 }
 
-int ptree_stop(pid_t sid, uint64_t timeout_ns)
+int proctree_stop(pid_t sid, uint64_t timeout_ns)
 {
 	uint64_t deadline = now_ns() + timeout_ns;
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
-	struct ptree_proc m[256];
+	struct proctree_proc m[256];
 	bool killed = false;
 	size_t n, i, left;
 
-	ptree_signal(sid, SIGTERM);
+	proctree_signal(sid, SIGTERM);
 	for (;;) {
-		if (ptree_scan(sid, m, sizeof(m) / sizeof(m[0]), &n))
+		if (proctree_scan(sid, m, sizeof(m) / sizeof(m[0]), &n))
 			return -1;
 		for (i = 0, left = 0; i < n && i < sizeof(m) / sizeof(m[0]); i++) {
 			if (m[i].pid == sid)
@@ -178,7 +175,7 @@ int ptree_stop(pid_t sid, uint64_t timeout_ns)
 		if (now_ns() >= deadline) {
 			if (killed)
 				return (int)left;
-			ptree_signal(sid, SIGKILL);
+			proctree_signal(sid, SIGKILL);
 			killed = true;
 			deadline = now_ns() + timeout_ns;
 		}

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-struct ptree_proc {
+struct proctree_proc {
 	pid_t pid, ppid, sid;
 	char comm[16];
 	bool zombie;
@@ -27,21 +27,21 @@ struct ptree_proc {
 	bool detached;			/* a member outside the command's session */
 };
 
-/* ptree_subreaper - make this process the subreaper of its descendants' orphans */
-int ptree_subreaper(void);
+/* proctree_subreaper - make this process the subreaper of its descendants' orphans */
+int proctree_subreaper(void);
 /*
- * ptree_scan - the members of the tree of the session sid (its leader's pid) now, at
+ * proctree_scan - the members of the tree of the session sid (its leader's pid) now, at
  * most max into out (*n how many there are); /proc is read once. The leader itself is
  * left out once reaped.
  */
-int ptree_scan(pid_t sid, struct ptree_proc *out, size_t max, size_t *n);
+int proctree_scan(pid_t sid, struct proctree_proc *out, size_t max, size_t *n);
 /*
- * ptree_stop - end every member but the leader (which the caller reaps with its status):
+ * proctree_stop - end every member but the leader (which the caller reaps with its status):
  * SIGTERM, then SIGKILL for what is left after timeout_ns, the orphans handed to
  * deferbench reaped. Returns how many members are left (0: the tree is gone).
  */
-int ptree_stop(pid_t sid, uint64_t timeout_ns);
-/* ptree_signal - sig to every member (the session's group and each detached member) */
-void ptree_signal(pid_t sid, int sig);
+int proctree_stop(pid_t sid, uint64_t timeout_ns);
+/* proctree_signal - sig to every member (the session's group and each detached member) */
+void proctree_signal(pid_t sid, int sig);
 
 #endif

@@ -14,6 +14,7 @@
 #include "jsonw.h"
 #include "output.h"
 #include "result_files.h"
+#define DEFERBENCH_ALLOW_SUMMARY_INT_H
 #include "summary_int.h"
 #include "msg.h"
 
@@ -180,6 +181,7 @@ static json_object *json_workqueue(const struct result *r)
 		json_object_object_add(o, "activate_wait_ns", jsonw_stats(&g->activate_wait));
 		json_object_object_add(o, "worker_wait_ns", jsonw_stats(&g->worker_wait));
 		json_object_object_add(o, "runtime_ns", jsonw_stats(&g->runtime));
+		output_queued_json(g, o);
 		json_object_array_add(a, o);
 	}
 	free(order);
@@ -236,6 +238,7 @@ int result_write_json(const struct result *r, const char *path)
 	json_object_object_add(root, "thread_wakeup", json_wakeup(r));
 	ret = ret ?: json_contexts(r, root);
 	ret = ret ?: json_wait(r, root);
+	ret = ret ?: output_bh_json(r, root);
 	ret = ret ?: json_detail(r, root);
 	/* never write a summary that silently lacks rows */
 	/* through the output writer's primitives, as every output (outw.h) */

@@ -6,7 +6,7 @@
  * records nothing until the capture runs (wl_measure_from), so that its metrics and
  * the capture cover the same time, warm-up left out of both.
  */
-#include "runner.h"
+#include "run_engine.h"
 #include "result_files.h"
 
 #include <errno.h>
@@ -25,7 +25,9 @@
 
 struct engine_cell {
 	struct wl_run *wl;			/* the measured workload */
-	struct wl_run *load[SCN_MAX_LOADS];	/* background loads of the configuration */
+	struct wl_run *load[SCN_MAX_LOADS];	/* background loads of the configuration,
+						 * or of any arm of the segment */
+	int load_sec[SCN_MAX_LOADS];		/* each one's [load] section */
 	int nloads;
 	struct capture *cap;
 	bool capturing;
@@ -49,12 +51,7 @@ static const char *const *engine_types(void)
 
 static bool has_option(const struct wl_run *w, const char *name)
 {
-	const struct wl_option *o;
-
-	for (o = w->ops->options; o && o->name; o++)
-		if (!strcmp(o->name, name))
-			return true;
-	return false;
+	return wl_option_find(w->ops, name) != NULL;
 }
 
 static bool sets_option(const struct scn_workload *sw, const char *name)
@@ -122,7 +119,7 @@ static struct wl_run *new_wl(const struct scenario *s, int wl, int cfg, uint64_t
 	}
 	w->seed = seed;
 	/* the workload's own per-interval histograms follow the capture's intervals */
-	wl_intervals(w, s->interval_ns);
+	wl_intervals(w, s->cap.interval_ns);
 	if (set_options(w, s, wl, cfg, err)) {
 		wl_free(w);
 		return NULL;
@@ -147,13 +144,16 @@ static int engine_check(const struct scenario *s, int wl, int cfg, char *err)
 	return ret;
 }
 
-/* setup_wl - make and set up one workload, its measurement window announced */
-static int setup_wl(const struct run_cell *c, int wl, struct wl_run **out, char *err)
+/*
+ * setup_wl - make and set up one workload (options of configuration cfg), its
+ * measurement window announced
+ */
+static int setup_wl(const struct run_cell *c, int wl, int cfg, struct wl_run **out, char *err)
 {
 	char e[ERRBUF_LEN] = "";
 	int ret;
 
-	*out = new_wl(c->s, wl, c->cell->cfg, c->cell->seed, err);
+	*out = new_wl(c->s, wl, cfg, c->cell->seed, err);
 	if (!*out)
 		return -EINVAL;
 	ret = wl_measure_from(*out, WL_MEASURE_LATER);
@@ -166,27 +166,32 @@ static int setup_wl(const struct run_cell *c, int wl, struct wl_run **out, char 
 	return ret;
 }
 
+/* load_cfg - the configuration whose options load l takes: the first arm running it */
+static int load_cfg(const struct run_cell *c, int l)
+{
+	int a;
+
+	for (a = 0; c->cell->alt && a < c->cell->narms; a++)
+		if (scenario_cfg_runs_load(c->s, c->cell->arm[a].cfg, l))
+			return c->cell->arm[a].cfg;
+	return c->cell->cfg;
+}
+
 static int engine_setup(struct run_cell *c, char *err)
 {
 	const struct scenario *s = c->s;
 	const struct scn_config *cf = &s->cfg[c->cell->cfg];
 	struct capture_opts co = {
-		.buffer_kb = s->buffer_kb,
-		.interval_ns = s->interval_ns,
-		.no_sched = !s->sched_events,
-		.sched_all = s->sched_all,
-		.cpus = s->capture_cpus[0] ? s->capture_cpus : NULL,
 		.command = c->command,
-		.stack_vecs = s->stack_vecs,
-		.slowest = s->stack_vecs ? SLOWEST_DEFAULT : 0,
 		/* a segment's phases lie on the interval grid: see engine_start_capture */
 		.align_intervals = c->cell->alt,
 	};
 	char intervals[PATH_MAX];
 	struct engine_cell *e;
-	int i, ret;
+	int secs[SCN_MAX_LOADS], i, n, ret;
 
-	if (s->interval_ns) {
+	capture_settings_apply(&s->cap, &co);
+	if (s->cap.interval_ns) {
 		snprintf(intervals, sizeof(intervals), "%s/intervals.csv", c->dir);
 		co.intervals_csv = intervals;
 	}
@@ -195,14 +200,22 @@ static int engine_setup(struct run_cell *c, char *err)
 	if (!e)
 		return -ENOMEM;
 	c->priv = e;
-	for (i = 0; i < cf->nloads; i++) {
-		ret = setup_wl(c, cf->loads[i], &e->load[e->nloads], err);
+	/* a segment: every load of its arms, paused in the phases of arms without it */
+	if (c->cell->alt) {
+		n = scenario_segment_loads(s, c->cell, secs);
+	} else {
+		n = cf->nloads;
+		memcpy(secs, cf->loads, (size_t)n * sizeof(*secs));
+	}
+	for (i = 0; i < n; i++) {
+		e->load_sec[e->nloads] = secs[i];
+		ret = setup_wl(c, secs[i], load_cfg(c, secs[i]), &e->load[e->nloads], err);
 		if (e->load[e->nloads])
 			e->nloads++;
 		if (ret)
 			return ret;
 	}
-	ret = setup_wl(c, c->cell->wl, &e->wl, err);
+	ret = setup_wl(c, c->cell->wl, c->cell->cfg, &e->wl, err);
 	if (ret || c->cell->control)
 		return ret;	/* a control cell: the same, with no capture */
 	e->cap = capture_new(&co, err);
@@ -254,7 +267,7 @@ static int window(struct run_cell *c, int i, bool begin, uint64_t at, char *err)
 static int engine_start_capture(struct run_cell *c, char *err)
 {
 	struct engine_cell *e = c->priv;
-	uint64_t at, iv = c->s->interval_ns;
+	uint64_t at, iv = c->s->cap.interval_ns;
 	int i, ret = e->cap ? capture_start(e->cap) : 0;
 
 	if (ret)
@@ -286,7 +299,7 @@ static const char *live_value(const struct scenario *s, int x, int cfg, const ch
 			      const struct workload_ops *ops)
 {
 	const struct scn_config *cf = &s->cfg[cfg];
-	const struct wl_option *o;
+	const struct opt_desc *o;
 	int i;
 
 	for (i = 0; i < cf->nover; i++)
@@ -308,7 +321,7 @@ static int switch_wl(const struct run_cell *c, struct wl_run *w, int x, int cfg,
 
 	for (key = w->ops->live; key && *key; key++) {
 		const char *want = live_value(c->s, x, cfg, *key, w->ops);
-		const struct wl_option *o = wl_option_find(w->ops, *key);
+		const struct opt_desc *o = wl_option_find(w->ops, *key);
 
 		if (!want || !o || (!wl_option_value(w, o, cur, sizeof(cur)) && !strcmp(cur, want)))
 			continue;
@@ -326,12 +339,20 @@ static int switch_wl(const struct run_cell *c, struct wl_run *w, int x, int cfg,
  */
 static int engine_switch_arm(struct run_cell *c, int cfg, bool traced, char *err)
 {
-	const struct scn_config *cf = &c->s->cfg[c->cell->cfg];
 	struct engine_cell *e = c->priv;
+	char m[ERRBUF_LEN] = "";
 	int i, ret;
 
 	for (i = 0; i < e->nloads; i++) {
-		ret = switch_wl(c, e->load[i], cf->loads[i], cfg, err);
+		bool runs = scenario_cfg_runs_load(c->s, cfg, e->load_sec[i]);
+
+		/* a load this arm does not run: paused (scenario_groups admitted only those) */
+		ret = wl_pause(e->load[i], !runs, m);
+		if (ret)
+			return set_err(err, "[load %s] %s: %s", c->s->wl[e->load_sec[i]].name,
+				       runs ? "resume" : "pause", m), ret;
+		if (runs)
+			ret = switch_wl(c, e->load[i], e->load_sec[i], cfg, err);
 		if (ret)
 			return ret;
 	}
@@ -386,7 +407,6 @@ static void engine_stop(struct run_cell *c)
 /* engine_write - the capture's files, the workload's, and each load's in load-NAME/ */
 static int engine_write(struct run_cell *c, const char *dir, char *err)
 {
-	const struct scn_config *cf = &c->s->cfg[c->cell->cfg];
 	struct engine_cell *e = c->priv;
 	char sub[PATH_MAX];
 	int i, ret;
@@ -401,7 +421,7 @@ static int engine_write(struct run_cell *c, const char *dir, char *err)
 		return set_err(err, "writing the capture to %s: %s", dir, strerror(-ret)), ret;
 	ret = wl_write_results(e->wl, dir);
 	for (i = 0; !ret && i < e->nloads; i++) {
-		snprintf(sub, sizeof(sub), "%s/load-%s", dir, c->s->wl[cf->loads[i]].name);
+		snprintf(sub, sizeof(sub), "%s/load-%s", dir, c->s->wl[e->load_sec[i]].name);
 		ret = out_mkdir_p(sub);
 		if (!ret)
 			ret = wl_write_results(e->load[i], sub);
@@ -436,6 +456,7 @@ static struct run_backend engine = {
 	.poll = engine_poll,
 	.switch_arm = engine_switch_arm,
 	.live_option = workload_live_option,
+	.pausable = workload_pausable,
 	.stop = engine_stop,
 	.write = engine_write,
 	.teardown = engine_teardown,

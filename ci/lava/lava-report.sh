@@ -2,7 +2,8 @@
 # lava-report.sh RC - report a kernel-regression.sh run to LAVA, inside a LAVA test shell
 # (lava-test-case and lava-test-set are LAVA's helpers on PATH there).
 #
-# RC is kernel-regression.sh's exit status (0 no regression, 1 regression, 2 error).
+# RC is kernel-regression.sh's exit status (0 no regression, 1 regression, 2 error,
+# 3 undecided: reported as deferbench-regression "unknown", never a pass).
 # Reads $ARTIFACTS/run-dir (written by kernel-regression.sh) and reports:
 #   - one test set per workload x configuration, one test case per primary metric, from
 #     'deferbench export --lava' (judged against the baseline when there is one);
@@ -44,6 +45,7 @@ fi
 case $rc in
 0) lava-test-case deferbench-regression --result pass ;;
 1) lava-test-case deferbench-regression --result fail ;;
+3) lava-test-case deferbench-regression --result unknown ;;
 *) lava-test-case deferbench-run --result fail ;;
 esac
 

@@ -4,7 +4,8 @@
     make-series.py RUN_A RUN_B OUTDIR STEP_AT FACTOR WORKLOAD CONFIG METRIC [one-rep]
 
 writes OUTDIR/run0 .. run9: copies of RUN_A's layout whose kernel strings are rewritten
-to ten releases (6.12 ... 6.18) and whose start dates are a day apart. Each cell of each
+to ten releases (6.12 ... 6.18; MAKE_SERIES_KERNELS=14 in the environment: fourteen,
+to 7.0) and whose start dates are a day apart. Each cell of each
 copy is one of the six real repetitions of that workload x configuration (three in
 RUN_A, three in RUN_B), drawn with a fixed seed, so that the copies vary the way real
 reruns do. From run STEP_AT on, the workload metric METRIC of WORKLOAD/CONFIG is
@@ -23,7 +24,7 @@ import shutil
 import sys
 
 KERNELS = ["6.12", "6.13", "6.14-rc1", "6.14", "6.15", "6.16-rc3", "6.16", "6.17",
-           "6.18-rc1", "6.18"]
+           "6.18-rc1", "6.18", "6.19-rc1", "6.19", "7.0-rc1", "7.0"]
 
 
 def bucket_of(v):
@@ -84,7 +85,7 @@ def main():
     host = os.environ.get("MAKE_SERIES_HOST")
     rng = random.Random(13 + sum(map(ord, host or "")))
     os.makedirs(outdir, exist_ok=True)
-    for i, kernel in enumerate(KERNELS):
+    for i, kernel in enumerate(KERNELS[:int(os.environ.get("MAKE_SERIES_KERNELS", "10"))]):
         dst = os.path.join(outdir, "run%d" % i)
         os.makedirs(os.path.join(dst, "cells"))
         shutil.copy(os.path.join(a, "scenario.ini"), dst)

@@ -99,7 +99,8 @@ for doc in (judged, plain):
     assert doc["tests"], "no tests"
 st = {t["path"]: t["status"] for t in judged["tests"]}
 assert st["deferbench.tty.baseline.workload_delivery_p99"] == "FAIL", st
-assert "PASS" in st.values(), st
+# two runs and no calibration: nothing can be shown equal, so nothing passes
+assert set(st.values()) <= {"FAIL", "DONE", "SKIP"}, st
 assert all(t["origin"] == "lab_x" and t["id"].startswith("lab_x:") for t in judged["tests"])
 assert {t["status"] for t in plain["tests"]} <= {"DONE", "SKIP"}, "verdicts without a baseline"
 assert all(t["build_id"] == "lab_x:build-42" for t in plain["tests"])

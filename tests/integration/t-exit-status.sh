@@ -2,7 +2,8 @@
 # t-exit-status.sh - issue 10, items 6 and 7: errors are never reported as success.
 # record: a command that cannot run is an error (exit 1, nothing written); a command
 # that fails is in the results and in record's exit status, as with time(1).
-# compare: a --metric that matches nothing, or nothing judged, is exit 2.
+# compare: a --metric that matches nothing, or nothing judged, is exit 2; a primary
+# metric left undecided is exit 3 (issue 33), unless --allow-undecided.
 . tests/integration/lib.sh
 mktemp_dir T
 
@@ -29,10 +30,19 @@ done
 "$DB" compare --no-files -m 'workload:rtt:p50' -m 'typo*' "$T/base" "$T/base" >/dev/null 2>"$T/err"
 [ $? -eq 2 ] || fail "one -m of two matching nothing passed"
 grep -q "'typo\*' matches no metric" "$T/err" || { cat "$T/err"; fail "the typo is not named"; }
-"$DB" compare --no-files -m 'workload:rtt:p50' "$T/base" "$T/base" >/dev/null 2>&1 ||
-	fail "compare -m with a matching pattern failed"
+"$DB" compare --no-files --allow-undecided -m 'workload:rtt:p50' "$T/base" "$T/base" \
+	>/dev/null 2>&1 || fail "compare -m with a matching pattern failed"
 "$DB" compare --no-files -m nosuch --allow-empty "$T/base" "$T/base" >/dev/null 2>&1 ||
 	fail "--allow-empty did not allow an empty comparison"
+# two separate runs and no calibration: nothing can be "no change", so the primary
+# metrics stay undecided - exit 3, never a clean 0 - and the message says why
+"$GEN" --seed 5 "$T/again" >/dev/null || fail "gen-run again"
+"$DB" compare --no-files "$T/base" "$T/again" >"$T/u.out" 2>"$T/u.err"
+rc=$?
+[ $rc -eq 3 ] || { cat "$T/u.out" "$T/u.err"; fail "undecided compare exited $rc, want 3"; }
+grep -q "undecided .*exit status 3" "$T/u.err" || { cat "$T/u.err"; fail "exit 3 not explained"; }
+"$DB" compare --no-files --allow-undecided "$T/base" "$T/again" >/dev/null 2>&1 ||
+	fail "--allow-undecided did not pass an undecided comparison"
 
 # 6. record
 [ "$(id -u)" -eq 0 ] || { echo "   (record part skipped: needs root)"; exit 0; }

@@ -1,23 +1,26 @@
 #!/bin/sh
-# t-history-series.sh - ten kernels made from the two real fixture runs (kernel strings
-# rewritten, repetitions redrawn), the tty delivery p99 doubled from the seventh
+# t-history-series.sh - fourteen kernels made from the two real fixture runs (kernel
+# strings rewritten, repetitions redrawn), the tty delivery p99 doubled from the seventh
 # (6.16) on: history must find that change point and no other, order the kernels by
-# release, draw the plots, and --regressions must exit 1. Needs no root: it only
-# reads and writes files.
+# release, draw the plots, and --regressions must exit 1; ten kernels are too few runs
+# for the level a host's eight series are each tested at, and history says so. Needs no
+# root: it only reads and writes files.
 . tests/integration/lib.sh
 
 command -v python3 >/dev/null || skip "needs python3"
 mktemp_dir T
 tar xzf tests/fixtures/run-a.tar.gz -C "$T" && tar xzf tests/fixtures/run-b.tar.gz -C "$T" ||
 	fail "cannot unpack the fixtures"
-python3 tests/integration/make-series.py "$T/runA" "$T/runB" "$T/step" 6 2 tty baseline \
-	delivery >"$T/kernels" || fail "make-series.py"
-python3 tests/integration/make-series.py "$T/runA" "$T/runB" "$T/flat" 99 1 tty baseline \
+MAKE_SERIES_KERNELS=14 python3 tests/integration/make-series.py "$T/runA" "$T/runB" \
+	"$T/step" 6 2 tty baseline delivery >"$T/kernels" || fail "make-series.py"
+MAKE_SERIES_KERNELS=14 python3 tests/integration/make-series.py "$T/runA" "$T/runB" \
+	"$T/flat" 99 1 tty baseline delivery >/dev/null || fail "make-series.py"
+python3 tests/integration/make-series.py "$T/runA" "$T/runB" "$T/ten" 6 2 tty baseline \
 	delivery >/dev/null || fail "make-series.py"
 S="$T/step.db"
 
 # imported out of order: history sorts by release, not by import
-for i in 3 9 0 5 1 7 2 8 4 6; do
+for i in 3 9 0 12 5 1 11 7 2 13 8 4 10 6; do
 	$DB history add --store "$S" "$T/step/run$i" 2>>"$T/add.log" || fail "history add run$i: $(cat "$T/add.log")"
 done
 # adding a run again changes nothing
@@ -64,7 +67,15 @@ $DB history --store "$S" --min-tail 5 --regressions >"$T/reg" 2>&1
 rc=$?
 [ $rc -eq 1 ] || { cat "$T/reg"; fail "--regressions exited $rc on a regressed history, want 1"; }
 grep -q '^WORSE  vm tty/baseline workload:delivery:p99' "$T/reg" || fail "--regressions did not list it"
-grep -q 'the newest kernel, 6.18, is past it' "$T/reg" || fail "--regressions: newest kernel not named"
+grep -q 'the newest kernel, 7.0, is past it' "$T/reg" || fail "--regressions: newest kernel not named"
+# ten kernels: a permutation test of ten runs cannot reach 0.05 / 8 (the host's eight
+# series); history tests nothing and says how many runs it would take
+T10="$T/ten.db"
+$DB history add --store "$T10" "$T"/ten/run* 2>/dev/null || fail "history add (ten)"
+$DB history --store "$T10" --min-tail 5 >"$T/ten.out" 2>&1 || fail "history of ten kernels"
+grep -q 'not tested: too few runs (10; need 1[1-9] for the level 0.0[0-9]*)' "$T/ten.out" ||
+	{ cat "$T/ten.out"; fail "ten kernels: not 'too few runs (10; need 11 or more)'"; }
+grep -q 'change point:' "$T/ten.out" && fail "ten kernels: a change point, where none can be tested"
 F="$T/flat.db"
 $DB history add --store "$F" "$T"/flat/run* 2>/dev/null || fail "history add (flat)"
 $DB history --store "$F" --min-tail 5 --regressions >"$T/reg2" 2>&1

@@ -156,8 +156,8 @@ done
 refused "no directory deferbench wrote" $DB compare -o "$T/foreign" "$A" "$B"
 refused "which this command reads" $DB compare -o "$A/cells/$CELL" "$A" "$B"
 refused "system directory" $DB compare -o /etc "$A" "$B"
-works $DB compare -o "$T/cmp" "$A" "$B"
-refused "pass --force" $DB compare -o "$T/cmp" "$A" "$B"
+works $DB compare --allow-undecided -o "$T/cmp" "$A" "$B"
+refused "pass --force" $DB compare --allow-undecided -o "$T/cmp" "$A" "$B"
 
 # --- export
 covers export
@@ -205,12 +205,15 @@ refused "which this command reads" $DB baseline save -d "$A/cells/$CELL/bl" "$A"
 # 10. a system directory
 refused "system directory" env DEFERBENCH_BASELINE_DIR=/etc $DB baseline save -H dbtest "$A"
 [ ! -e /etc/dbtest ] || fail "baseline save wrote into /etc"
-# calibrate: 2. its own input, 5. a foreign file, 7. /dev/full, a link
-refused "which this command reads" $DB baseline calibrate --from "$A" "$B" -o "$A/run.json"
-refused "not deferbench's" $DB baseline calibrate --from "$A" "$B" -o "$T/foreign/keep.txt"
-refused "system directory" $DB baseline calibrate --from "$A" "$B" -o /dev/full
-refused "symbolic link" $DB baseline calibrate --from "$A" "$B" -o "$T/link.tsv" --force
-refused "twice" $DB baseline calibrate --from "$A" "$A/" -o "$T/n.json"
+# calibrate: 2. its own input, 5. a foreign file, 7. /dev/full, a link (three runs: the
+# least a calibration takes; the output is refused before anything is computed)
+cp -r "$B" "$T/runC" || fail "cp"
+C3="$A $B $T/runC"
+refused "which this command reads" $DB baseline calibrate --from $C3 -o "$A/run.json"
+refused "not deferbench's" $DB baseline calibrate --from $C3 -o "$T/foreign/keep.txt"
+refused "system directory" $DB baseline calibrate --from $C3 -o /dev/full
+refused "symbolic link" $DB baseline calibrate --from $C3 -o "$T/link.tsv" --force
+refused "twice" $DB baseline calibrate --from "$A" "$A/" "$B" -o "$T/n.json"
 
 # --- history
 covers history

@@ -32,14 +32,13 @@ $DB export --kcidb -o "$T/ex.json" "$T/run" > "$T/ex.txt" 2>&1 || { cat "$T/ex.t
 assert_file "$T/ex.json"
 # baseline save of an alternating run (issue 34: the segment directory, shared by every
 # arm and block, was copied once per arm: "File exists", and an empty host directory
-# left): saved once, and every arm read back the same (--force: on a busy machine a
+# left): saved once, and every arm read back the same (--accept-incomplete: on a busy
 # phase may be late, and the run then short of a cell)
-$DB baseline save --force -D "$T/bl" --host h "$T/run" > "$T/bl.txt" 2>&1 || { cat "$T/bl.txt"; fail "baseline save failed"; }
+$DB baseline save --accept-incomplete -D "$T/bl" --host h "$T/run" > "$T/bl.txt" 2>&1 || { cat "$T/bl.txt"; fail "baseline save failed"; }
 $DB advise "$T/bl/h/default" 2>&1 | sed 1d > "$T/adv-bl.txt"
 $DB advise "$T/run" 2>&1 | sed 1d > "$T/adv-run.txt"
 cmp -s "$T/adv-bl.txt" "$T/adv-run.txt" || { diff "$T/adv-run.txt" "$T/adv-bl.txt"; fail "the baseline's arms differ from the run's"; }
 $DB compare --no-files "$T/run" "$T/run" > "$T/cmp.txt" 2>&1
 rc=$?
-# 3: a p99 of six short blocks may stay undecided; 2 is an error
-[ $rc -le 1 ] || [ $rc -eq 3 ] || { cat "$T/cmp.txt"; fail "compare failed ($rc)"; }
+[ $rc -le 1 ] || [ $rc -eq 3 ] || { cat "$T/cmp.txt"; fail "compare failed"; }
 exit 0

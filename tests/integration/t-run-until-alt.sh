@@ -58,7 +58,7 @@ print(nxt - 1)
 PY
 blocks=$(cat "$T/blocks")
 # compare pools the group's segments: each side has every block of them
-$DB compare --wide --no-files --allow-empty "$T/run" "$T/run" > "$T/cmp.txt" 2>&1 ||
+$DB compare --wide --no-files --allow-empty --allow-undecided "$T/run" "$T/run" > "$T/cmp.txt" 2>&1 ||
 	[ $? -eq 1 ] || { cat "$T/cmp.txt"; fail "compare of the adaptive run"; }
 grep -q "workload:delivery:p50 .* $blocks/$blocks " "$T/cmp.txt" ||
 	{ cat "$T/cmp.txt"; fail "compare does not read $blocks blocks per side"; }

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "compare.h"
 #include "history.h"
@@ -103,5 +104,10 @@ int sim_history(unsigned int nruns, unsigned int nreps, double run_sd, double re
  */
 int sim_between(unsigned int ncal, double run_sd, double ratio, unsigned int nsims,
 		uint64_t seed, struct sim_tally *t);
+
+/* sim_small - the grid make test runs: each rate against its claim; 0, or 1 when one fails */
+int sim_small(void);
+/* sim_full - the grid of docs/verdicts.md, as Markdown tables on f, sims runs a cell */
+int sim_full(FILE *f, unsigned int sims);
 
 #endif

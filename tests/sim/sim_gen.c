@@ -40,8 +40,8 @@ void sim_model_default(struct sim_model *m)
 	m->ratio = 1.0;
 	m->paired = true;
 	m->n = 20;
-	m->ivals = 2;
-	m->samples = 400;
+	m->ivals = 1;
+	m->samples = 600;
 }
 
 static double uniform(uint64_t *rng)
@@ -84,15 +84,22 @@ static void fill_ival(struct sim_data *d, struct hb_ival *x, double lv, bool sta
 {
 	unsigned int i, lo = HIST_BUCKETS, hi = 0, b;
 
-	for (i = 0; i < samples; i++) {
-		double v = exp(lv + SIM_SIGMA * sim_gauss(rng));
+	for (i = 0; i < samples; i += 2) {
+		/* both normals of a Box-Muller draw: half the logs and cosines */
+		double r = sqrt(-2 * log(uniform(rng))), t = 2 * M_PI * uniform(rng);
+		double z[2] = { r * cos(t), r * sin(t) };
+		unsigned int k;
 
-		if (stall && uniform(rng) < STALL_SAMPLES)
-			v *= STALL_FACTOR;
-		b = hist_index((uint64_t)v);
-		dense[b]++;
-		lo = b < lo ? b : lo;
-		hi = b > hi ? b : hi;
+		for (k = 0; k < 2 && i + k < samples; k++) {
+			double v = exp(lv + SIM_SIGMA * z[k]);
+
+			if (stall && uniform(rng) < STALL_SAMPLES)
+				v *= STALL_FACTOR;
+			b = hist_index((uint64_t)v);
+			dense[b]++;
+			lo = b < lo ? b : lo;
+			hi = b > hi ? b : hi;
+		}
 	}
 	x->idx = d->idx + d->used;
 	x->cnt = d->cnt + d->used;

@@ -4,7 +4,10 @@
  * running its own code on synthetic data (sim.h).
  *
  *   simulate small            the grid make test runs; exit 1 when a rate is off
- *   simulate full             the grid of docs/verdicts.md, as a Markdown table
+ *   simulate full [--sims N] [--doc FILE]
+ *                             the grid of docs/verdicts.md, as Markdown tables on stdout,
+ *                             or written into FILE between its "simulate:begin" and
+ *                             "simulate:end" comment lines
  *   simulate one KEY=VAL...   one cell: kind=single|family|history|between, n=, s=,
  *                             stalls=, ratio=, stat=, margin=, sims=, metrics=, paired=,
  *                             strata=, runs=, reps=, run_sd=, seed=
@@ -152,12 +155,90 @@ static int run_one(const struct sim_cell *c)
 	return -EINVAL;
 }
 
+/* write_doc - the tables of text into doc between the markers, the rest kept */
+static int write_doc(const char *doc, const char *text)
+{
+	static const char begin[] = "<!-- simulate:begin -->", end[] = "<!-- simulate:end -->";
+	char *old = NULL, *b, *e, tmp[4096];
+	size_t len = 0;
+	FILE *f;
+	int ret = -1;
+
+	f = fopen(doc, "r");
+	if (!f || getdelim(&old, &len, '\0', f) < 0) {
+		fprintf(stderr, "simulate: cannot read %s\n", doc);
+		goto out;
+	}
+	fclose(f);
+	f = NULL;
+	b = strstr(old, begin);
+	e = b ? strstr(b, end) : NULL;
+	if (!b || !e) {
+		fprintf(stderr, "simulate: %s has no '%s' ... '%s' lines to write between\n", doc,
+			begin, end);
+		goto out;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", doc);
+	f = fopen(tmp, "w");
+	if (!f)
+		goto out;
+	fprintf(f, "%.*s%s\n%s%s", (int)(b - old), old, begin, text, e);
+	if (fclose(f) || rename(tmp, doc))
+		goto out;
+	f = NULL;
+	ret = 0;
+out:
+	if (f)
+		fclose(f);
+	free(old);
+	return ret;
+}
+
+static int run_full(int argc, char **argv)
+{
+	unsigned int sims = 1000;
+	const char *doc = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int i, ret;
+
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--sims") && i + 1 < argc)
+			sims = (unsigned int)strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--doc") && i + 1 < argc)
+			doc = argv[++i];
+		else {
+			fprintf(stderr, "simulate: full: unknown '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	if (sims < 50) {
+		fprintf(stderr, "simulate: full: --sims %u is too few for a rate\n", sims);
+		return 2;
+	}
+	if (!doc)
+		return sim_full(stdout, sims) ? 1 : 0;
+	f = open_memstream(&text, &len);
+	if (!f)
+		return 1;
+	ret = sim_full(f, sims);
+	fclose(f);
+	ret = ret ?: write_doc(doc, text);
+	free(text);
+	return ret ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sim_cell c;
 	int i;
 
 	sim_domain_init();
+	if (argc == 2 && !strcmp(argv[1], "small"))
+		return sim_small() ? 1 : 0;
+	if (argc >= 2 && !strcmp(argv[1], "full"))
+		return run_full(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "one")) {
 		cell_default(&c);
 		for (i = 2; i < argc; i++)

@@ -742,6 +742,59 @@ static void test_advise_many_primaries(void **state)
 	free_pair(&r);
 }
 
+/*
+ * noise_spread - the spread between runs: the sd of the runs' logs, and the change a
+ * t-test of two runs at alpha would just call beyond chance
+ */
+static void test_noise_spread(void **state)
+{
+	const double v[] = { 100, 110, 121 };	/* logs 0.0953 apart */
+	double sd, floor;
+
+	(void)state;
+	assert_int_equal(noise_spread(v, 3, 0.05, &sd, &floor), 0);
+	assert_true(fabs(sd - log(1.1)) < 1e-9);
+	/* expm1(t_2(0.975) sd sqrt(2)) = expm1(4.3027 x 0.09531 x 1.41421) */
+	assert_true(fabs(floor - expm1(4.302653 * log(1.1) * M_SQRT2)) < 1e-4);
+	assert_int_equal(noise_spread(v, 2, 0.05, &sd, &floor), -EINVAL);
+	assert_int_equal(noise_spread((const double[]){ 1, 0, 2 }, 3, 0.05, &sd, &floor),
+			 -EINVAL);
+}
+
+/*
+ * judge_eval_sets - two sets of runs, the runs the unit: pairs that all doubled are
+ * decided beyond a 10% margin; one run a side cannot be judged; unpaired sets use
+ * Welch's t
+ */
+static void test_sets(void **state)
+{
+	const double b[] = { 100, 104, 97, 101 }, n[] = { 200, 212, 190, 205 };
+	struct judgement j, *jp = &j;
+	double *d = NULL;
+	struct judge_opts o;
+
+	(void)state;
+	judge_opts_default(&o);
+	assert_int_equal(judge_eval_sets(b, 4, n, 4, true, 0.10, &o, &j), 0);
+	assert_true(j.runs_unit && j.paired);
+	assert_true(j.ratio > 1.9 && j.ratio < 2.1);
+	assert_int_equal(judge_family(&jp, &d, 1, &o), 0);
+	assert_int_equal(j.v, V_WORSE);
+	assert_true(j.lo > 1.1);
+	/* Welch's: the same figures, not paired */
+	assert_int_equal(judge_eval_sets(b, 4, n, 4, false, 0.10, &o, &j), 0);
+	assert_int_equal(judge_family(&jp, &d, 1, &o), 0);
+	assert_int_equal(j.v, V_WORSE);
+	/* a side of one run: no spread, no verdict */
+	assert_int_equal(judge_eval_sets(b, 1, n, 4, false, 0.10, &o, &j), 0);
+	assert_true(isnan(j.p));
+	assert_non_null(strstr(j.why, "need 2 on each side"));
+	/* runs without a figure (0) do not count */
+	assert_int_equal(judge_eval_sets((const double[]){ 100, 0, 101 }, 3,
+					 (const double[]){ 100, 99, 0 }, 3, true, 0.10, &o, &j), 0);
+	assert_true(isnan(j.p));
+}
+
 static int calibrate_setup(void **state)
 {
 	struct run runs[3];
@@ -788,6 +841,8 @@ int main(void)
 		cmocka_unit_test(test_compare_knob_diffs),
 		cmocka_unit_test(test_compare_families),
 		cmocka_unit_test(test_noise_roundtrip),
+		cmocka_unit_test(test_noise_spread),
+		cmocka_unit_test(test_sets),
 		cmocka_unit_test(test_advise_load_groups),
 		cmocka_unit_test(test_advise_many_primaries),
 		cmocka_unit_test(test_advise_one_family),

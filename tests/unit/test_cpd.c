@@ -52,7 +52,7 @@ static void test_step_found(void **state)
 	(void)state;
 	noise(x, 30, 10, 1, &rng);
 	noise(x + 17, 13, 14, 1, &rng);		/* +4 sd from index 17 */
-	assert_int_equal(cpd_edivisive(x, 30, &o, cp, &n), 0);
+	assert_int_equal(cpd_edivisive(x, 30, NULL, 0, &o, cp, &n), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(cp[0].index, 17);
 	assert_true(cp[0].p <= 0.002);		/* nothing permuted beats it */
@@ -67,7 +67,7 @@ static void test_short_step(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(cpd_edivisive(x, 10, &o, cp, &n), 0);
+	assert_int_equal(cpd_edivisive(x, 10, NULL, 0, &o, cp, &n), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(cp[0].index, 6);
 	assert_true(cp[0].p < 0.05);
@@ -85,7 +85,7 @@ static void test_two_steps(void **state)
 	noise(x, 15, 10, 1, &rng);
 	noise(x + 15, 15, 16, 1, &rng);
 	noise(x + 30, 15, 11, 1, &rng);
-	assert_int_equal(cpd_edivisive(x, 45, &o, cp, &n), 0);
+	assert_int_equal(cpd_edivisive(x, 45, NULL, 0, &o, cp, &n), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(cp[0].index, 15);
 	assert_int_equal(cp[1].index, 30);
@@ -108,7 +108,7 @@ static void test_false_alarm_rate(void **state)
 	for (i = 0; i < 200; i++) {
 		noise(x, 20, 50, 5, &rng);
 		o.seed = i + 1;
-		assert_int_equal(cpd_edivisive(x, 20, &o, cp, &n), 0);
+		assert_int_equal(cpd_edivisive(x, 20, NULL, 0, &o, cp, &n), 0);
 		flagged += n > 0;
 	}
 	print_message("stationary noise: %zu of 200 series flagged at sig 0.05\n", flagged);
@@ -129,7 +129,7 @@ static void test_one_outlier(void **state)
 	for (i = 0; i < sizeof(where) / sizeof(*where); i++) {
 		noise(x, 20, 100, 3, &rng);
 		x[where[i]] = 1000;
-		assert_int_equal(cpd_edivisive(x, 20, &o, cp, &n), 0);
+		assert_int_equal(cpd_edivisive(x, 20, NULL, 0, &o, cp, &n), 0);
 		flagged += n;
 	}
 	assert_int_equal(flagged, 0);
@@ -155,14 +155,14 @@ static void test_bad_input(void **state)
 	size_t n = 99;
 
 	(void)state;
-	assert_int_equal(cpd_edivisive(nan_in, 5, &o, cp, &n), -EINVAL);
-	assert_int_equal(cpd_edivisive(x, 3, &o, cp, &n), 0);	/* too short: none */
+	assert_int_equal(cpd_edivisive(nan_in, 5, NULL, 0, &o, cp, &n), -EINVAL);
+	assert_int_equal(cpd_edivisive(x, 3, NULL, 0, &o, cp, &n), 0);	/* too short: none */
 	assert_int_equal(n, 0);
 	o.min_size = 1;
-	assert_int_equal(cpd_edivisive(x, 3, &o, cp, &n), -EINVAL);
+	assert_int_equal(cpd_edivisive(x, 3, NULL, 0, &o, cp, &n), -EINVAL);
 	o = opts();
 	o.alpha = 2;
-	assert_int_equal(cpd_edivisive(x, 3, &o, cp, &n), -EINVAL);
+	assert_int_equal(cpd_edivisive(x, 3, NULL, 0, &o, cp, &n), -EINVAL);
 }
 
 static void test_kver_order(void **state)

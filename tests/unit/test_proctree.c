@@ -2,7 +2,7 @@
 /*
  * test_proctree.c - a command's whole process tree (proctree.h), without root: a
  * command in a session of its own whose child calls setsid() and whose grandchild is
- * orphaned is followed whole, the detached member is marked, and ptree_stop ends every
+ * orphaned is followed whole, the detached member is marked, and proctree_stop ends every
  * member but the leader, which the caller reaps.
  */
 #include <errno.h>
@@ -25,10 +25,10 @@
 /* members - how many members sid's tree has now, and how many of them detached */
 static size_t members(pid_t sid, size_t *detached)
 {
-	struct ptree_proc m[64];
+	struct proctree_proc m[64];
 	size_t n = 0, i;
 
-	assert_int_equal(ptree_scan(sid, m, 64, &n), 0);
+	assert_int_equal(proctree_scan(sid, m, 64, &n), 0);
 	*detached = 0;
 	for (i = 0; i < n && i < 64; i++)
 		*detached += m[i].detached;
@@ -47,7 +47,7 @@ static void test_tree(void **state)
 	pid_t pid;
 
 	(void)state;
-	assert_int_equal(ptree_subreaper(), 0);
+	assert_int_equal(proctree_subreaper(), 0);
 	assert_int_equal(proc_spawn(argv, &o, &pid, err), 0);
 	/* the leader, sleep 99 (detached), sleep 98 (handed to us, its parent gone) */
 	for (tries = 0; tries < 300 && (n = members(pid, &det)) < 3; tries++)
@@ -58,7 +58,7 @@ static void test_tree(void **state)
 	/* everything but the leader goes; the leader is the caller's to reap */
 	kill(pid, SIGTERM);
 	assert_true(proc_reap(pid, &status, 5 * NSEC_PER_SEC));
-	assert_int_equal(ptree_stop(pid, 5 * NSEC_PER_SEC), 0);
+	assert_int_equal(proctree_stop(pid, 5 * NSEC_PER_SEC), 0);
 	assert_int_equal(members(pid, &det), 0);
 }
 

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <traceevent/event-parse.h>
 
+#define DEFERBENCH_ALLOW_CAPTURE_INT_H
 #include "capture_int.h"
 #include "decode.h"
 #include "detail.h"
@@ -567,7 +568,7 @@ static void test_files(void **state)
 	text = read_file_alloc(fixture_path(dir, "slowest.csv"), &len);
 	assert_non_null(text);
 	assert_non_null(strstr(text, "\"softirq\",\"NET_RX\",\"\",\"\",\"delay\",1,4000,5000,"
-				     "0.000005000,0,0,\"pid 42\",0,0,0,0,0,4000,0,0,0,0,\"bh_enable\","
+				     "0.000005000,0,0,\"pid 42\",0,0,0,0,0,4000,0,0,0,0,0,\"bh_enable\","
 				     "\"__dev_queue_xmit\""));
 	free(text);
 	assert_int_equal(record_load(dir, &rec, err), 0);

@@ -19,8 +19,10 @@
 
 #include <cmocka.h>
 
+#include "cumhist.h"
 #include "hboot.h"
 #include "hist.h"
+#include "hswap.h"
 #include "stats.h"
 #include "verdict.h"
 
@@ -519,6 +521,104 @@ static void test_level_shift(void **state)
 	assert_true(fabs(shift - log(2)) < 0.1);
 }
 
+/*
+ * the expansion for few units (Hesterberg 2015): 10 blocks read the interval at level
+ * 0.025 at Phi(-sqrt(10/9) t_9(0.975)) = Phi(-2.384) = 0.00856, and a share of 0.00856
+ * beyond a bound is the p-value 0.025; no expansion is the identity
+ */
+static void test_expansion(void **state)
+{
+	struct expansion x = expansion_blocks(10);
+
+	(void)state;
+	assert_true(fabs(expand_level(0.025, &x) - 0.00856) < 5e-5);
+	assert_true(fabs(expand_p(expand_level(0.025, &x), &x) - 0.025) < 1e-6);
+	assert_true(fabs(expand_level(0.025, NULL) - 0.025) < 1e-15);
+	assert_true(fabs(expand_p(0.01, NULL) - 0.01) < 1e-15);
+	/* larger p-values for fewer units, never smaller */
+	assert_true(expand_p(0.01, &(struct expansion){ 3, 2 }) > expand_p(0.01, &x));
+	assert_true(expand_p(0.01, &x) > 0.01);
+	/* tiny shares do not cancel to 0 */
+	assert_true(expand_p(1e-200, &x) > 0);
+}
+
+/*
+ * holm_with - the closed test of a direction: metric i's p replaced by its direction's,
+ * the rest of the family as it is
+ */
+static void test_holm_with(void **state)
+{
+	const double p[] = { 0.001, 0.5, 0.6 };
+	double level;
+
+	(void)state;
+	/* 0.001 <= 0.05/3, then 0.02 <= 0.05/2: stands, at 0.025 */
+	assert_int_equal(holm_with(p, 3, 0.05, 1, 0.02, &level), 1);
+	assert_true(fabs(level - 0.025) < 1e-12);
+	/* 0.03 > 0.05/2: the step-down stops there */
+	assert_int_equal(holm_with(p, 3, 0.05, 2, 0.03, &level), 0);
+	/* first in the order: held to 0.05/3 */
+	assert_int_equal(holm_with(p, 3, 0.05, 2, 0.0001, &level), 1);
+	assert_true(fabs(level - 0.05 / 3) < 1e-12);
+	/* a family that fails at its first step tries no one */
+	assert_int_equal(holm_with((const double[]){ 0.5, 0.6 }, 2, 0.05, 0, 0.04, &level), 0);
+}
+
+/* cumhist_quantile - the percentile of the merged units, as hb_stat reads it */
+static void test_cumhist(void **state)
+{
+	const struct sim s = { log(50e3), 0.6, 0.3, 0.1, 6, 3, 200 };
+	uint32_t w[6] = { 1, 1, 1, 1, 1, 1 }, on[6] = { 0, 1, 2, 3, 4, 5 };
+	const double qs[] = { 0.5, 0.9, 0.99 };
+	struct cumhist ch;
+	uint64_t rng = 3;
+	unsigned int i;
+
+	(void)state;
+	make_side(&bufs[0], &s, 1, &rng);
+	assert_int_equal(cumhist_build(&ch, bufs[0].rep, 6, UINT32_MAX, 0), 0);
+	for (i = 0; i < 3; i++)
+		assert_true(fabs(dom_val[cumhist_quantile(&ch, w, on, 6, qs[i])] -
+				 hb_stat(&dom, &bufs[0].side, qs[i])) < 1e-9);
+	/* a unit counted twice, another left out: the merge is what it says */
+	w[2] = 2;
+	w[5] = 0;
+	assert_int_not_equal(cumhist_quantile(&ch, w, on, 6, 0.5), UINT32_MAX);
+	assert_int_equal(cumhist_quantile(&ch, w, on, 0, 0.5), UINT32_MAX);
+	cumhist_free(&ch);
+}
+
+/*
+ * hswap_test - the label-swap test, exact for few blocks: identical arms are never told
+ * apart (every swap ties), and four blocks three times slower on one arm are told apart
+ * at exactly 1/16, the one labelling of sixteen that puts every slow phase on new
+ */
+static void test_label_swap(void **state)
+{
+	const struct sim s = { log(50e3), 0.6, 0.0, 0.0, 4, 2, 300 };
+	struct hswap sw;
+	uint64_t rng = 9, again;
+	unsigned int r;
+
+	(void)state;
+	again = rng;
+	make_side(&bufs[0], &s, 1, &rng);
+	make_side(&bufs[1], &s, 1, &again);	/* the same draws: identical arms */
+	assert_int_equal(hswap_test(&dom, &bufs[0].side, &bufs[1].side, 0.99, log1p(0.1), 500,
+				    1, &sw), 0);
+	assert_int_equal(sw.swaps, 16);
+	assert_true(sw.p[CLAIM_HIGHER] >= 1 - 1e-12 && sw.p[CLAIM_LOWER] >= 1 - 1e-12);
+	assert_true(sw.p[CLAIM_WORSE] >= 1 - 1e-12);
+	for (r = 0; r < 4; r++)
+		make_rep(&bufs[1], &s, r, s.mu + log(3.0), 0, &rng);
+	assert_int_equal(hswap_test(&dom, &bufs[0].side, &bufs[1].side, 0.99, log1p(0.1), 500,
+				    1, &sw), 0);
+	assert_true(fabs(sw.p[CLAIM_HIGHER] - 1.0 / 16) < 1e-12);
+	assert_true(fabs(sw.p[CLAIM_WORSE] - 1.0 / 16) < 1e-12);
+	assert_true(sw.p[CLAIM_LOWER] > 0.9);
+	assert_int_equal(sw.tail_blocks[1], 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -534,6 +634,10 @@ int main(void)
 		cmocka_unit_test(test_paired_aa),
 		cmocka_unit_test(test_paired_power),
 		cmocka_unit_test(test_side_ends),
+		cmocka_unit_test(test_expansion),
+		cmocka_unit_test(test_holm_with),
+		cmocka_unit_test(test_cumhist),
+		cmocka_unit_test(test_label_swap),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
