@@ -16,11 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #include <linux/magic.h>
 
 #include "names.h"
+#include "outw.h"
 #include "owned.h"
 #include "wl_thread.h"
 #include "workload.h"
@@ -94,49 +96,82 @@ static void fill_random(char *buf, size_t len, uint64_t seed)
 /* the directories dir = auto tries, in order */
 static const char *const auto_dirs[] = { "/var/tmp", "/tmp", NULL };
 
-/* on_disk - dir is a directory this process may write, on a disk filesystem: 0, -errno */
-static int on_disk(const char *dir)
+/*
+ * usable - dir can hold the run's files: a directory of a disk filesystem (on tmpfs
+ * fsync does no I/O), outside the system's directories (/etc, /usr, ...), writable.
+ * 0, or -EXDEV (tmpfs), -EPERM (a system directory: *sys names it), -EROFS, -errno.
+ */
+static int usable(const char *dir, const char **sys)
 {
 	struct statfs sf;
+	int fd, e;
 
-	if (statfs(dir, &sf))
+	*sys = NULL;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
+	*sys = outw_system_dir(fd, false);
+	e = fstatfs(fd, &sf) ? -errno : 0;
+	close(fd);
+	if (e)
+		return e;
 	if (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC)
-		return -EXDEV;		/* fsync does no block I/O there */
+		return -EXDEV;		/* first: /dev/shm is tmpfs before it is /dev */
+	if (*sys)
+		return -EPERM;
+	if (sf.f_flags & ST_RDONLY)
+		return -EROFS;
 	return access(dir, W_OK | X_OK) ? -errno : 0;
 }
 
-/* auto_dir - the first of auto_dirs on a disk filesystem, or NULL */
+/* auto_dir - the first of auto_dirs that is usable, or NULL */
 static const char *auto_dir(void)
 {
-	const char *const *d;
+	const char *const *d, *sys;
 
 	for (d = auto_dirs; *d; d++)
-		if (!on_disk(*d))
+		if (!usable(*d, &sys))
 			return *d;
 	return NULL;
 }
 
-/* check_dir - dir (or auto's choice) can hold the files; the message names one that can */
+/*
+ * check_dir - option dir (or auto's choice) can hold the files; the message names a
+ * directory that can. Reads only: --dry-run calls it too.
+ */
 static int check_dir(const char *dir, char *errbuf)
 {
-	const char *ok = auto_dir();
+	const char *ok = auto_dir(), *sys;
 	int e;
 
-	if (!strcmp(dir, "auto") && ok)
-		return 0;
 	if (!strcmp(dir, "auto"))
-		return set_err(errbuf, "block option 'dir' = auto: neither /var/tmp nor /tmp is "
-			       "a writable directory on a disk filesystem (fsync does no block "
-			       "I/O on tmpfs); set dir to one"), -EXDEV;
-	e = on_disk(dir);
-	if (e == -EXDEV)
-		return set_err(errbuf, "block option 'dir': %s is on tmpfs/ramfs, where fsync "
-			       "does no block I/O; use a directory on a disk filesystem (%s%s)",
-			       dir, ok ? "dir=" : "none of /var/tmp, /tmp is one", ok ? ok : ""), e;
-	if (e)
-		return set_err(errbuf, "block option 'dir': %s: %s", dir, strerror(-e)), e;
-	return 0;
+		return ok ? 0 : set_errno(errbuf, -EXDEV, "block option 'dir' = auto: neither "
+					  "/var/tmp nor /tmp is a writable directory on a disk "
+					  "filesystem (fsync does no block I/O on tmpfs); set dir "
+					  "to one");
+	e = usable(dir, &sys);
+	switch (e) {
+	case 0:
+		return 0;
+	case -EPERM:
+		if (sys)
+			return set_errno(errbuf, e, "block option 'dir': %s is or lies in %s, a "
+					 "system directory: deferbench writes no files there; use "
+					 "a directory of your own on a disk filesystem (%s%s)", dir,
+					 sys, ok ? "dir=" : "none of /var/tmp, /tmp is one",
+					 ok ? ok : "");
+		break;
+	case -EXDEV:
+		return set_errno(errbuf, e, "block option 'dir': %s is on tmpfs/ramfs, where "
+				 "fsync does no block I/O; use a directory on a disk filesystem "
+				 "(%s%s)", dir, ok ? "dir=" : "none of /var/tmp, /tmp is one",
+				 ok ? ok : "");
+	case -EROFS:
+		return set_errno(errbuf, e, "block option 'dir': %s is on a read-only "
+				 "filesystem; use another directory (%s%s)", dir,
+				 ok ? "dir=" : "none of /var/tmp, /tmp is one", ok ? ok : "");
+	}
+	return set_errno(errbuf, e, "block option 'dir': %s: %s", dir, strerror(-e));
 }
 
 static int block_check(const struct wl_run *w, char *errbuf)
@@ -147,7 +182,7 @@ static int block_check(const struct wl_run *w, char *errbuf)
 }
 
 /*
- * make_dir - the run's own directory on a disk filesystem; dir = auto becomes the
+ * make_dir - the run's own directory, in a dir check_dir took; dir = auto becomes the
  * directory chosen, so that workload.json records where the files were
  */
 static int make_dir(struct block_cfg *c, struct block_priv *p, char *errbuf)

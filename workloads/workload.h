@@ -174,13 +174,19 @@ struct wl_run {
 };
 
 /*
- * The "command" workload (deferbench tune): command_spawn - argv in a process group of
- * its own, its output kept in *log_fd (a memfd); command_workload_adopt - the next
- * command workload set up is that process; command_workload_end - stop it (SIGTERM to
- * its group, then SIGKILL) if the workload did not, and close its output
+ * The "command" workload (deferbench tune): command_spawn - argv in a session of its
+ * own, deferbench the subreaper of what it leaves (proctree.h), its output kept in
+ * *log_fd (a memfd); command_workload_adopt - the next command workload set up is that
+ * process; command_workload_end - stop it and every process of its tree (SIGTERM, then
+ * SIGKILL) if the workload did not, and close its output
  */
 int command_spawn(char *const *argv, pid_t *pid, int *log_fd, char *errbuf);
 void command_workload_adopt(pid_t pid, int log_fd);
+/*
+ * command_check - the adopted command still runs, every process of it in its session:
+ * 0, or -ECHILD with what happened (and what it printed) in errbuf
+ */
+int command_check(char *errbuf);
 void command_workload_end(void);
 
 /* Registry (workloads/workload_registry.c). */

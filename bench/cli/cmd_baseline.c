@@ -23,6 +23,7 @@
 #include "rundir.h"
 #include "msg.h"
 #include "file.h"
+#include "grow.h"
 #include "sys.h"
 
 static const struct opt_desc baseline_opts[] = {
@@ -190,11 +191,17 @@ static int copy_file(const char *src, const char *dst)
 		close(in);
 		return out;
 	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			ret = n < 0 ? -errno : -EIO;
-			break;
+	while (!ret && (n = read(in, buf, sizeof(buf))) > 0) {
+		ssize_t off = 0, w;
+
+		/* after a short write, the next one says why: ENOSPC, EFBIG (ulimit -f) */
+		while (!ret && off < n) {
+			w = write(out, buf + off, (size_t)(n - off));
+			if (w < 0 && errno != EINTR)
+				ret = -errno;
+			off += w > 0 ? w : 0;
 		}
+	}
 	if (n < 0)
 		ret = -errno;
 	close(in);
@@ -241,6 +248,21 @@ static int copy_files(const char *src, const char *dst)
 	return ret;
 }
 
+/*
+ * copied_before - cell i shares its directory with an earlier cell: every arm and block
+ * of an alternating run's segment is a cell read from the one segment directory
+ */
+static bool copied_before(const struct run *run, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < i; k++)
+		if (!strcmp(run->cells[k].dir, run->cells[i].dir))
+			return true;
+	return false;
+}
+
+/* copy_run - what report and compare read of run into dst; each directory once */
 static int copy_run(const struct run *run, const char *dst)
 {
 	char d[PATH_MAX];
@@ -251,7 +273,7 @@ static int copy_run(const struct run *run, const char *dst)
 	for (i = 0; !ret && !run->is_record && i < run->ncells; i++) {
 		const struct cell *c = &run->cells[i];
 
-		if (access(c->dir, F_OK))
+		if (access(c->dir, F_OK) || copied_before(run, i))
 			continue;
 		/* the same relative place: <dst>/<cell dir relative to the run> */
 		ret = path_join(d, sizeof(d), dst, c->dir + strlen(run->dir) + 1);
@@ -303,6 +325,26 @@ static int usable_as_baseline(const struct run *run, bool force)
 	return force ? 0 : -EINVAL;
 }
 
+/*
+ * save_inputs - what save reads, for the output writer: run_inputs(), and the run's
+ * directory itself, which (unlike report's and compare's) no baseline may lie in
+ */
+static char **save_inputs(const struct run *run)
+{
+	char **in = run_inputs(run), **more;
+	size_t n = 0;
+
+	while (in && in[n])
+		n++;
+	more = in ? grow_to(in, n + 1, n + 2, sizeof(*in)) : NULL;
+	if (!more || !(more[n] = strdup(run->dir))) {
+		run_inputs_free(more ? more : in);
+		return NULL;
+	}
+	more[n + 1] = NULL;
+	return more;
+}
+
 static int baseline_save(const struct baseline_args *a)
 {
 	char rel[PATH_MAX], dest[PATH_MAX], err[ERRBUF_LEN] = "", **inputs = NULL;
@@ -331,7 +373,7 @@ static int baseline_save(const struct baseline_args *a)
 		goto out_ret;
 	}
 	/* <host>/<name> is composed from what the run says: no link on the way is followed */
-	inputs = ret ? NULL : run_inputs(&run);
+	inputs = ret ? NULL : save_inputs(&run);
 	ret = ret ?: !inputs ? -ENOMEM : outw_open(&w, rel, &(struct outw_opts){
 			.kind = OUTW_DIR, .by = "baseline save", .force = a->replace,
 			.force_opt = "--replace", .base = baseline_root(a),

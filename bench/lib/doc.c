@@ -431,8 +431,9 @@ static int close_one(FILE *f, int err)
 {
 	if (!f)
 		return err;
-	if (ferror(f) && !err)
-		err = -EIO;
+	fflush(f);
+	if (!err)
+		err = out_ferror(f);	/* a full disk, a size limit: named */
 	if (fclose(f) && !err)
 		err = -errno;
 	return err;

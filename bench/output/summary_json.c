@@ -241,9 +241,8 @@ int result_write_json(const struct result *r, const char *path)
 	ret = ret ?: output_bh_json(r, root);
 	ret = ret ?: json_detail(r, root);
 	/* never write a summary that silently lacks rows */
-	if (!ret && json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
-						       JSON_C_TO_STRING_NOSLASHESCAPE))
-		ret = errno ? -errno : -EIO;
+	/* through the output writer's primitives, as every output (outw.h) */
+	ret = ret ?: jsonw_write(path, root, 0644, 0);
 	json_object_put(root);
 	return ret;
 }

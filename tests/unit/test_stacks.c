@@ -500,6 +500,7 @@ static void test_keep_worst(void **state)
 	add_page(&f, 1, &q);
 	f.c->res.start_ts = 900000;
 	f.c->res.end_ts = 10000000;
+	f.c->res.meta.buffer_kb = CAPTURE_DEFAULT_BUFFER_KB;	/* capture.json checks it */
 	assert_int_equal(run(&f, false, &wrapped, NULL), 0);
 	result_finish(&f.c->res);
 	assert_int_equal(f.src.puts, 5);
