@@ -250,6 +250,35 @@ void table_workload(struct report_ctx *r, const char *wl, const char *metric)
 	doc_table_end(&r->doc);
 }
 
+void table_driven(struct report_ctx *r, const char *wl, const struct driven *d)
+{
+	static const char *const hdr[] = { "config", "where it ran", "waits", "p50 (us)",
+		"p99 (us)", "p99.9 (us)", "max (us)", "lost", "unmatched", "flags" };
+	char c[6][48], where[96], lost[32], un[32], flags[64];
+	struct figure f;
+	size_t i;
+
+	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
+	for (i = 0; i < r->cs.n; i++) {
+		const struct cellset *s = &r->cs.s[i];
+		bool ok;
+
+		if (strcmp(s->workload, wl) || figure_get(s, &d->k, &f))
+			continue;
+		ok = f.pooled_ok;
+		driven_where(s, d, where, sizeof(where));
+		snprintf(c[0], 48, ok ? "%llu" : "-", (unsigned long long)f.pooled.count);
+		fmt_pooled(&f, MST_P50, c[1], 48);
+		fmt_pooled(&f, MST_P99, c[2], 48);
+		fmt_us(ok ? (double)f.pooled.p999 : NAN, c[3], 48);
+		fmt_us(f.max.max, c[4], 48);
+		rep_counts(&f, lost, un, sizeof(lost));
+		doc_row(&r->doc, (const char *const[]){ s->config, where, c[0], c[1], c[2], c[3],
+			c[4], lost, un, fmt_flags(&f, flags, sizeof(flags)) }, ARRAY_SIZE(hdr));
+	}
+	doc_table_end(&r->doc);
+}
+
 static void sirq_csv(struct report_ctx *r, const struct cellset *s, struct metric_key *k)
 {
 	struct csvw *w = &r->tab[TAB_SOFTIRQ];

@@ -31,11 +31,41 @@ size_t report_workloads(const struct report_ctx *r, const char **out, size_t max
 	return n;
 }
 
-/* metadata - the run's directory, scenario and machine: last, for whoever needs them */
+const char *rep_unit(const struct report_ctx *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->run->ncells; i++)
+		if (r->run->cells[i].alt)
+			return "block";
+	return "repetition";
+}
+
+/* segments - the segments of an alternating run's cells (0: not alternating) */
+static size_t segments(const struct run *run)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < run->ncells; i++) {
+		if (!run->cells[i].alt)
+			continue;
+		for (j = 0; j < i && strcmp(run->cells[j].segment, run->cells[i].segment); j++)
+			;
+		n += j == i;
+	}
+	return n;
+}
+
+/*
+ * metadata - the run's directory, scenario and machine: last, for whoever needs them.
+ * An alternating run plans segments (run.json cells_planned), each of which holds
+ * blocks of every arm: the report's cells are those blocks.
+ */
 static void metadata(struct report_ctx *r)
 {
 	const struct run *run = r->run;
-	size_t f, bad = 0, i;
+	size_t f, bad = 0, i, nseg = segments(run);
+	char planned[64] = "";
 
 	for (i = 0; i < run->ncells; i++)
 		bad += !run->cells[i].ok;
@@ -43,30 +73,19 @@ static void metadata(struct report_ctx *r)
 	doc_li(&r->doc, "%s: %s", run->is_record ? "record directory" : "run directory",
 	       run->dir);
 	if (run->planned)
-		doc_li(&r->doc, "scenario %s, %zu of %zu planned cells (%zu of them not "
-		       "finished), run %s", run->scenario, run->ncells, run->planned, bad,
-		       run->complete ? "complete" : "INCOMPLETE");
+		snprintf(planned, sizeof(planned), " of %zu planned", run->planned);
+	if (nseg)
+		doc_li(&r->doc, "scenario %s, alternating: %zu%s segments (one per workload "
+		       "and group of configurations, in cells/), %zu blocks of their "
+		       "configurations (%zu of them not finished), run %s", run->scenario, nseg,
+		       planned, run->ncells, bad, run->complete ? "complete" : "INCOMPLETE");
 	else
-		doc_li(&r->doc, "scenario %s, %zu cells (%zu not finished), run %s",
-		       run->scenario, run->ncells, bad, run->complete ? "complete" : "INCOMPLETE");
+		doc_li(&r->doc, "scenario %s, %zu%s cells (%zu of them not finished), run %s",
+		       run->scenario, run->ncells, planned, bad,
+		       run->complete ? "complete" : "INCOMPLETE");
 	for (f = 0; f < RM_NR; f++)
 		if (run->meta[f][0])
 			doc_li(&r->doc, "%s: %s", run_meta_names[f], run->meta[f]);
-	}
-
-/* workload_metrics - the workload's own metric names, from its reference set */
-static size_t workload_metrics(const struct report_ctx *r, const char *wl,
-			       struct keylist *kl, const char **names, size_t max)
-{
-	const struct cellset *ref = cellsets_reference(&r->cs, wl);
-	size_t i, n = 0;
-
-	if (!ref || keylist_collect(ref, false, kl))
-		return 0;
-	for (i = 0; i < kl->n && n < max; i++)
-		if (kl->k[i].src == MS_WORKLOAD && kl->k[i].stat == MST_P50)
-			names[n++] = kl->k[i].name;
-	return n;
 }
 
 /* wl_id - the anchor of a workload's section */
@@ -114,22 +133,38 @@ static void toc(struct report_ctx *r, const char *const *wl, size_t n)
 	doc_div_end(&r->doc);
 }
 
+/*
+ * workload_section - one workload, folded: the work it drives first (what the summary
+ * answered for), then its own latency, then everything else that ran
+ */
 static void workload_section(struct report_ctx *r, const char *wl)
 {
-	struct keylist kl = { 0 };
-	const char *m[16];
-	char id[80];
-	size_t i, nm;
+	char m[16][NAME_LEN], id[80];
+	struct driven d[4];
+	size_t i, nm, nd, nprim;
 
 	wl_id(id, sizeof(id), wl);
 	doc_details(&r->doc, 2, id, false, "Workload %s", wl);
-	nm = workload_metrics(r, wl, &kl, m, ARRAY_SIZE(m));
+	nd = driven_works(r, wl, d, ARRAY_SIZE(d));
+	for (i = 0; i < nd && !r->err; i++) {
+		doc_h(&r->doc, 3, "%s: the work it drives, %s (%s): wait per configuration",
+		      wl, d[i].name, d[i].kind);
+		table_driven(r, wl, &d[i]);
+		plots_driven(r, wl, &d[i]);
+	}
+	if (!nd)
+		doc_p(&r->doc, "%s drives no deferred work of its own that deferbench knows of "
+		      "(no work entry in workload.json, no softirq or workqueue among its "
+		      "primary metrics): what ran below is the machine's.", wl);
+	nm = own_metrics(r, wl, m, ARRAY_SIZE(m), &nprim);
 	if (!nm)
 		doc_p(&r->doc, "No workload metrics (no workload.json).");
 	for (i = 0; i < nm && !r->err; i++) {
 		doc_h(&r->doc, 3, "%s: own latency, %s", wl, m[i]);
 		table_workload(r, wl, m[i]);
-		plots_workload(r, wl, m[i]);
+		/* plots of the metrics it is judged by (of all when none is primary) */
+		if (i < nprim || !nprim)
+			plots_workload(r, wl, m[i], i == 0);
 	}
 	table_counters(r, wl);
 	doc_h(&r->doc, 3, "%s: softirqs (all CPUs), busiest vectors first", wl);
@@ -142,14 +177,14 @@ static void workload_section(struct report_ctx *r, const char *wl)
 	doc_h(&r->doc, 3, "%s: thread wakeup (sched_wakeup -> running)", wl);
 	doc_p(&r->doc, "From the wakeup of a ksoftirqd or kworker thread to the context switch "
 	      "that runs it: the part of softirq and workqueue delay the scheduler adds. "
-	      "Statistics only (no histograms), so p50 and p99 are per-repetition spreads; "
-	      "wakeups are summed over repetitions.");
+	      "Statistics only (no histograms), so p50 and p99 are per-%s spreads; "
+	      "wakeups are summed over %ss.", rep_unit(r), rep_unit(r));
 	table_wakeup(r, wl);
 	doc_h(&r->doc, 3, "%s: execution contexts", wl);
 	doc_p(&r->doc, "Where this workload's deferred work ran, per configuration: softirq "
 	      "vectors inline or in ksoftirqd, tasklets, napi polls and threads, irq threads, "
 	      "hard interrupt handlers (runtime only), worker pool kinds. Delays and runtimes "
-	      "as in the overview; p50 and p99 are the spread over repetitions.");
+	      "as in the overview; p50 and p99 are the spread over %ss.", rep_unit(r));
 	table_contexts(r, wl);
 	if (!r->err)
 		plots_contexts(r, wl);
@@ -161,7 +196,6 @@ static void workload_section(struct report_ctx *r, const char *wl)
 		plots_time(r, wl);
 	}
 	doc_details_end(&r->doc);
-	keylist_free(&kl);
 }
 
 /*

@@ -55,6 +55,9 @@ int tables_open(struct report_ctx *r);
 int tables_close(struct report_ctx *r);
 void table_cells(struct report_ctx *r);
 void table_workload(struct report_ctx *r, const char *wl, const char *metric);
+struct driven;
+/* table_driven - the wait of work d per configuration: where, waits, pooled figures */
+void table_driven(struct report_ctx *r, const char *wl, const struct driven *d);
 void table_counters(struct report_ctx *r, const char *wl);
 void table_softirq(struct report_ctx *r, const char *wl);
 void table_workqueue(struct report_ctx *r, const char *wl);
@@ -79,14 +82,50 @@ void table_wakeup(struct report_ctx *r, const char *wl);
 struct adv_workload;
 void advice_verdict(const struct adv_workload *w, char *buf, size_t len);
 const char *advice_name(const struct adv_workload *w, char *buf, size_t len);
+/*
+ * rep_driven.c: the deferred work a workload drives - its delay metric (stat ignored;
+ * MS_WORK for a workload.json work entry), its name and what kind of work it is
+ */
+struct driven {
+	struct metric_key k;
+	char name[FUNC_LEN];		/* "flush_to_ldisc", "net_rx", "TIMER" */
+	char kind[2 * NAME_LEN];	/* "workqueue", "NET_RX softirq or napi thread" */
+};
+/* driven_works - what wl drives: its work entries, then uncovered primary groups */
+size_t driven_works(const struct report_ctx *r, const char *wl, struct driven *out,
+		    size_t max);
+/* own_metrics - wl's own latency metrics, the *nprim primary ones first (nprim may be NULL) */
+size_t own_metrics(const struct report_ctx *r, const char *wl, char (*names)[NAME_LEN],
+		   size_t max, size_t *nprim);
+/* The places deferred work waits in, as the report names them (palette.h colours them). */
+enum { PLACE_SOFTIRQ, PLACE_KSOFTIRQD, PLACE_NAPI, PLACE_WQ, PLACE_IRQ, PLACE_TASKLET,
+       PLACE_NR };
+extern const char *const place_names[PLACE_NR];
+/*
+ * driven_where - where d's waits in s happened: "napi thread" or "napi thread 93%,
+ * softirq 7%" (places with 5% or more); returns the place of most of them, -1: none
+ */
+int driven_where(const struct cellset *s, const struct driven *d, char *buf, size_t len);
+/*
+ * top_waiters - the softirq vectors and work functions of s with the most total wait
+ * (mean x waits, repetitions pooled), most first, as driven entries; returns how many
+ */
+size_t top_waiters(const struct cellset *s, struct driven *out, size_t max);
+/* rep_unit - what one cell of the run is: "block" (alternating design) or "repetition" */
+const char *rep_unit(const struct report_ctx *r);
+
 /* rep_summary.c: summary_write - the first screen: per workload, the answer */
 void summary_write(struct report_ctx *r);
 
 /* rep_contexts.c */
-/* A kind of execution context, names merged (name NULL) or one name; where NULL: all */
+/*
+ * A kind of execution context, names merged (name NULL) or one name; where NULL: all.
+ * place: where the work ran, as the palette colours it (palette.h)
+ */
 struct ctx_kind_row {
 	const char *context, *name, *where;
 	const char *label;
+	const char *place;
 };
 enum {
 	CKR_SIRQ_INLINE, CKR_SIRQ_KSOFTIRQD, CKR_NET_RX_INLINE, CKR_NET_RX_KSOFTIRQD,
@@ -117,8 +156,19 @@ extern const struct wait_cause wait_causes[];
 extern const size_t nwait_causes;
 
 /* rep_plots.c: each draws (when plots are on) and references the plot in the doc */
-void plots_workload(struct report_ctx *r, const char *wl, const char *metric);
+struct box;
+/*
+ * plot_box - k's box in s: pooled percentiles as verdicts read them, each repetition's
+ * p99, the sample count, in the configuration's colour; 0, -ENODATA, -ENOMEM
+ */
+int plot_box(struct report_ctx *r, const struct cellset *s, const struct metric_key *k,
+	     struct box *b);
+/* plots_workload - wl's own metric per configuration: percentiles, and the histogram */
+void plots_workload(struct report_ctx *r, const char *wl, const char *metric, bool hist);
 void plots_deferred(struct report_ctx *r, const char *wl);
+/* plots_driven - d's wait across wl's configurations */
+void plots_driven(struct report_ctx *r, const char *wl, const struct driven *d);
+/* plots_time - the reference configuration's first repetition (block) over time */
 void plots_time(struct report_ctx *r, const char *wl);
 void plots_contexts(struct report_ctx *r, const char *wl);
 
