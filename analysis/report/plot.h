@@ -27,9 +27,11 @@ struct plot {
 	int w, h;			/* pixels (PNG) and user units (SVG) */
 };
 
-/* The default size: a plot shown alone, at its own size, on a 1366-pixel screen. */
-#define PLOT_W 1000
-#define PLOT_H 520
+/* The default size: two plots side by side, each at its own size, on a 1366-pixel screen. */
+#define PLOT_W 640
+#define PLOT_H 400
+/* The widest: a whole row of the report on a 1366-pixel screen. */
+#define PLOT_WIDE 1280
 
 /* plot_check - is gnuplot there, with pngcairo and svg? 0 or -ENOENT (message in errbuf) */
 int plot_check(char *errbuf);

@@ -247,6 +247,21 @@ static bool ladder_slant(const struct box *b, size_t n, int w, int *extra)
 }
 
 /*
+ * ladder_width - the default width, or up to a whole row of the report (PLOT_WIDE)
+ * when the boxes' labels need it
+ */
+static int ladder_width(const struct box *b, size_t n)
+{
+	size_t i, longest = 0;
+	double need;
+
+	for (i = 0; i < n; i++)
+		longest = line_len(b[i].label) > longest ? line_len(b[i].label) : longest;
+	need = 140 + (double)n * (double)(longest * CHAR_PX + 16);
+	return need <= PLOT_W ? PLOT_W : need >= PLOT_WIDE ? PLOT_WIDE : (int)need;
+}
+
+/*
  * gp_label - a label as a gnuplot string: its lines joined by spaces (flat), or kept and
  * padded with blank ones to lines
  */
@@ -378,7 +393,7 @@ int plot_ladder(const struct plot_text *t, const struct ladder_axes *ax, const s
 		size_t n, char *errbuf)
 {
 	char boxes[PLOT_STEM_LEN + 16], all[PLOT_STEM_LEN + 16], reps[PLOT_STEM_LEN + 16];
-	int w = t->w ? t->w : PLOT_W, extra, ret;
+	int w = t->w ? t->w : ladder_width(b, n), extra, ret;
 	bool slant = ladder_slant(b, n, w, &extra), any_rep = false;
 	size_t *first, ng, g;
 	struct plot p;
@@ -411,9 +426,9 @@ int plot_ladder(const struct plot_text *t, const struct ladder_axes *ax, const s
 	}
 	if (!ret) {
 		fprintf(p.gp, ", \\\n     '%s' using 1:2:2:2:2 with candlesticks lw 3 lc rgb '"
-			PAL_MARK_MEDIAN "' title 'median (box p25-p75, whiskers p1-p99; pooled)', "
+			PAL_MARK_MEDIAN "' title 'median', "
 			"\\\n     '%s' using 1:3 with points pt 2 ps 1.5 lc rgb '" PAL_MARK_TAIL
-			"' title 'pooled p99.9'", all, all);
+			"' title 'p99.9'", all, all);
 		if (any_rep) {
 			fprintf(p.gp, ", \\\n     '%s' using 1:2 with points pt 7 ps 1 lc rgb '"
 				PAL_MARK_REP "' title ", reps);

@@ -185,8 +185,8 @@ void plots_workload(struct report_ctx *r, const char *wl, const char *metric, bo
 	}
 	ns = dist_series(r, cfg, n, &k, thin, s, h, max);
 	stem_of(stem, "pctl", wl, metric);
-	snprintf(title, sizeof(title), "%s: %s latency by configuration%s%s%s", wl, metric,
-		 thin ? " (thin: single " : "", thin ? rep_unit(r) : "", thin ? "s)" : "");
+	snprintf(title, sizeof(title), "%s: %s by configuration%s%s%s", wl, metric,
+		 thin ? " (thin: each " : "", thin ? rep_unit(r) : "", thin ? ")" : "");
 	show(r, plot_percentiles(&(struct plot_text){ r->plotdir, stem, title }, s, ns,
 				 r->errbuf), stem, title);
 	if (!hist)
@@ -281,8 +281,8 @@ static void deferred_overlay(struct report_ctx *r, const struct cellset *c)
 	}
 	ns = deferred_series(r, c, s, h);
 	stem_of(stem, "deferred", c->workload, c->config);
-	snprintf(title, sizeof(title), "%s / %s: the busiest deferred work's wait (%zu of %zu "
-		 "%ss pooled)", c->workload, c->config, cellset_ok(c), c->n, rep_unit(r));
+	snprintf(title, sizeof(title), "%s / %s: the busiest deferred work's wait",
+		 c->workload, c->config);
 	show(r, plot_percentiles(&(struct plot_text){ r->plotdir, stem, title }, s, ns,
 				 r->errbuf), stem, title);
 	free(h);
@@ -311,15 +311,15 @@ static int kind_box(struct report_ctx *r, const struct cellset *s, const struct 
 	b->p75 = (double)hist_percentile_mid(&h[sub], 0.75);
 	b->p99 = (double)hist_percentile_mid(&h[sub], 0.99);
 	b->p999 = (double)hist_percentile_mid(&h[sub], 0.999);
+	b->n = h[sub].count;
 	for (i = 0; i < s->n; i++) {
 		hist_init(&h[0]);
 		hist_init(&h[1]);
 		if (ctx_kind_pooled(s, k, (int)i, h, &runs) && h[sub].count)
 			b->rep_p99[b->nrep++] = (double)hist_percentile_mid(&h[sub], 0.99);
 	}
-	b->n = h[sub].count;
 	snprintf(b->label, sizeof(b->label), "%.40s\nn=%llu", s->config,
-		 (unsigned long long)h[sub].count);
+		 (unsigned long long)b->n);
 	/* coloured by where it ran; the boxes of one kind stand together */
 	palette_pick(&r->pal, PAL_PLACE, k->place, &b->color, b->key, sizeof(b->key));
 	snprintf(b->legend, sizeof(b->legend), "%s", k->place);
@@ -363,7 +363,9 @@ static void ctx_ladder(struct report_ctx *r, const char *wl, int sub, const int 
 	if (nb)
 		ret = plot_ladder(&(struct plot_text){ r->plotdir, stem, title }, &ax, b, nb,
 				  r->errbuf);
-	show(r, ret, stem, title);
+	/* napi polls run only where a workload receives packets: no note elsewhere */
+	if (ret != -ENODATA || sub == SM_DELAY)
+		show(r, ret, stem, title);
 	free(b);
 }
 
@@ -381,11 +383,9 @@ void plots_contexts(struct report_ctx *r, const char *wl)
 
 	if (!r->o->plots)
 		return;
-	snprintf(title, sizeof(title), "%s: delay of all deferred work by where it ran, per "
-		 "configuration", wl);
+	snprintf(title, sizeof(title), "%s: deferred work's delay by where it ran", wl);
 	ctx_ladder(r, wl, SM_DELAY, delay, ARRAY_SIZE(delay), "contexts-delay", title);
-	snprintf(title, sizeof(title), "%s: napi poll runtime by where it ran, per "
-		 "configuration", wl);
+	snprintf(title, sizeof(title), "%s: napi poll runtime by where it ran", wl);
 	ctx_ladder(r, wl, SM_RUNTIME, runtime, ARRAY_SIZE(runtime), "contexts-runtime", title);
 }
 
@@ -396,18 +396,19 @@ void plots_driven(struct report_ctx *r, const char *wl, const struct driven *d)
 	if (!r->o->plots)
 		return;
 	snprintf(what, sizeof(what), "work-%s", d->name);
-	snprintf(title, sizeof(title), "%s: wait of %s (%s), the work it drives, per "
-		 "configuration", wl, d->name, d->kind);
+	snprintf(title, sizeof(title), "%s: wait of %s, the work it drives", wl, d->name);
 	ladder(r, wl, &d->k, what, title);
 }
 
 /*
- * plots_deferred - the busiest execution contexts of the reference configuration,
- * side by side: what else waited under the same load (the configurations differ in
- * the contexts ladder)
+ * plots_deferred - the busiest execution contexts of a workload's only configuration,
+ * side by side: what else waited under the same load
  */
 void plots_deferred(struct report_ctx *r, const char *wl)
 {
-	if (r->o->plots && cellsets_reference(&r->cs, wl))
-		deferred_overlay(r, cellsets_reference(&r->cs, wl));
+	const struct cellset *cfg[MAX_CFG];
+
+	/* with several configurations the contexts ladder compares them already */
+	if (r->o->plots && configs_of(r, wl, cfg) == 1)
+		deferred_overlay(r, cfg[0]);
 }

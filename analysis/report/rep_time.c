@@ -152,7 +152,7 @@ static void time_plot(struct report_ctx *r, const struct cellset *set)
 	ng = group_rows(rows, n, &g);
 	snprintf(stem, sizeof(stem), "time-%.40s-%.60s", set->workload, set->config);
 	plot_sanitize(stem);
-	snprintf(title, sizeof(title), "%s / %s, %s %u: delay p99 per interval",
+	snprintf(title, sizeof(title), "%s / %s, %s %u: p99 delay per interval",
 		 set->workload, set->config, rep_unit(r), c->rep);
 	ret = plot_time(&(struct plot_text){ r->plotdir, stem, title },
 			"p99 delay of the items in the interval (us, log scale)", s,
@@ -184,7 +184,10 @@ void plots_time(struct report_ctx *r, const char *wl)
 {
 	const struct cellset *ref = cellsets_reference(&r->cs, wl);
 
-	/* one is enough to see a drift or a burst; the others would double the report */
-	if (r->o->plots && ref)
+	/*
+	 * one is enough to see a drift or a burst; the others would double the report. A
+	 * block of an alternating run is a phase of a few intervals: nothing to see there
+	 */
+	if (r->o->plots && ref && strcmp(rep_unit(r), "block"))
 		time_plot(r, ref);
 }

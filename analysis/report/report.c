@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -133,9 +134,32 @@ static void toc(struct report_ctx *r, const char *const *wl, size_t n)
 	doc_div_end(&r->doc);
 }
 
+/* workload_plots - the workload's plots, side by side: the driven work's first */
+static void workload_plots(struct report_ctx *r, const char *wl, const struct driven *d,
+			   size_t nd, char (*m)[NAME_LEN], size_t nm)
+{
+	size_t i;
+
+	if (!r->o->plots || r->err)
+		return;
+	doc_h(&r->doc, 3, "%s: plots", wl);
+	for (i = 0; i < nd && !r->err; i++)
+		plots_driven(r, wl, &d[i]);
+	for (i = 0; i < nm && !r->err; i++)
+		plots_workload(r, wl, m[i], false);
+	if (!r->err)
+		plots_contexts(r, wl);
+	plots_wait(r, wl);
+	if (!r->err)
+		plots_deferred(r, wl);
+	if (!r->err)
+		plots_time(r, wl);
+}
+
 /*
  * workload_section - one workload, folded: the work it drives first (what the summary
- * answered for), then its own latency, then everything else that ran
+ * answered for), then its own latency, then everything else that ran; the plots last,
+ * side by side
  */
 static void workload_section(struct report_ctx *r, const char *wl)
 {
@@ -146,39 +170,30 @@ static void workload_section(struct report_ctx *r, const char *wl)
 	wl_id(id, sizeof(id), wl);
 	doc_details(&r->doc, 2, id, false, "Workload %s", wl);
 	nd = driven_works(r, wl, d, ARRAY_SIZE(d));
-	for (i = 0; i < nd && !r->err; i++) {
-		doc_h(&r->doc, 3, "%s: the work it drives, %s (%s): wait per configuration",
-		      wl, d[i].name, d[i].kind);
-		table_driven(r, wl, &d[i]);
-		plots_driven(r, wl, &d[i]);
-	}
-	if (!nd)
+	if (nd) {
+		doc_h(&r->doc, 3, "%s: the work it drives, wait per configuration", wl);
+		for (i = 0; i < nd; i++)
+			doc_li(&r->doc, "%s: %s", d[i].name, d[i].kind);
+		table_driven(r, wl, d, nd);
+	} else {
 		doc_p(&r->doc, "%s drives no deferred work of its own that deferbench knows of "
 		      "(no work entry in workload.json, no softirq or workqueue among its "
 		      "primary metrics): what ran below is the machine's.", wl);
-	nm = own_metrics(r, wl, m, ARRAY_SIZE(m), &nprim);
-	if (!nm)
-		doc_p(&r->doc, "No workload metrics (no workload.json).");
-	for (i = 0; i < nm && !r->err; i++) {
-		doc_h(&r->doc, 3, "%s: own latency, %s", wl, m[i]);
-		table_workload(r, wl, m[i]);
-		/* plots of the metrics it is judged by (of all when none is primary) */
-		if (i < nprim || !nprim)
-			plots_workload(r, wl, m[i], i == 0);
 	}
+	nm = own_metrics(r, wl, m, ARRAY_SIZE(m), &nprim);
+	doc_h(&r->doc, 3, "%s: own latency", wl);
+	if (nm)
+		table_workload(r, wl, m, nm);
+	else
+		doc_p(&r->doc, "No workload metrics (no workload.json).");
 	table_counters(r, wl);
-	doc_h(&r->doc, 3, "%s: softirqs (all CPUs), busiest vectors first", wl);
+	doc_h(&r->doc, 3, "%s: softirqs (all CPUs), the 6 busiest vectors per configuration "
+	      "(all in tables/softirq.csv)", wl);
 	table_softirq(r, wl);
 	doc_h(&r->doc, 3, "%s: workqueues, the %u busiest groups per configuration "
 	      "(all groups in tables/workqueue.csv)", wl, r->o->top_wq);
 	table_workqueue(r, wl);
-	if (!r->err)
-		plots_deferred(r, wl);
 	doc_h(&r->doc, 3, "%s: thread wakeup (sched_wakeup -> running)", wl);
-	doc_p(&r->doc, "From the wakeup of a ksoftirqd or kworker thread to the context switch "
-	      "that runs it: the part of softirq and workqueue delay the scheduler adds. "
-	      "Statistics only (no histograms), so p50 and p99 are per-%s spreads; "
-	      "wakeups are summed over %ss.", rep_unit(r), rep_unit(r));
 	table_wakeup(r, wl);
 	doc_h(&r->doc, 3, "%s: execution contexts", wl);
 	doc_p(&r->doc, "Where this workload's deferred work ran, per configuration: softirq "
@@ -186,15 +201,11 @@ static void workload_section(struct report_ctx *r, const char *wl)
 	      "hard interrupt handlers (runtime only), worker pool kinds. Delays and runtimes "
 	      "as in the overview; p50 and p99 are the spread over %ss.", rep_unit(r));
 	table_contexts(r, wl);
-	if (!r->err)
-		plots_contexts(r, wl);
 	table_wait(r, wl);
 	table_stacks(r, wl);
 	table_slowest(r, wl);
-	if (r->o->plots && !r->err) {
-		doc_h(&r->doc, 3, "%s: latency over time", wl);
-		plots_time(r, wl);
-	}
+	/* the plots of the metrics it is judged by (of all when none is primary) */
+	workload_plots(r, wl, d, nd, m, nprim ? nprim : nm);
 	doc_details_end(&r->doc);
 }
 
@@ -304,6 +315,7 @@ out_free_sets:
 	if (!r.adv_ret)
 		advise_free(&r.adv);
 	cmp_result_free(&r.obs);
+	free(r.wait_bars);
 	palette_free(&r.pal);
 	cellsets_free(&r.cs);
 	return ret;

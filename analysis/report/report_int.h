@@ -23,6 +23,8 @@ enum { TAB_WORKLOAD, TAB_SOFTIRQ, TAB_WQ, TAB_CELLS, TAB_COUNTERS, TAB_WAKEUP, T
 
 #define NR_VECTORS_MAX 16	/* softirq vectors a table lists (the kernel has 10) */
 
+struct wait_bars;
+
 struct report_ctx {
 	const struct run *run;
 	const struct report_opts *o;
@@ -42,6 +44,7 @@ struct report_ctx {
 	char obs_why[ERRBUF_LEN];	/* why */
 	int err;			/* first fatal error (plots, files) */
 	char *errbuf;
+	struct wait_bars *wait_bars;	/* table_wait's, for plots_wait */
 	/* tables/callsites.csv and tables/slowest.csv, made only when a cell has them */
 	struct csvw detail_tab[2];
 	bool detail_open[2];
@@ -54,10 +57,11 @@ size_t report_workloads(const struct report_ctx *r, const char **out, size_t max
 int tables_open(struct report_ctx *r);
 int tables_close(struct report_ctx *r);
 void table_cells(struct report_ctx *r);
-void table_workload(struct report_ctx *r, const char *wl, const char *metric);
+/* table_workload - wl's own latency, each metric of nm per configuration */
+void table_workload(struct report_ctx *r, const char *wl, char (*metric)[NAME_LEN], size_t nm);
 struct driven;
-/* table_driven - the wait of work d per configuration: where, waits, pooled figures */
-void table_driven(struct report_ctx *r, const char *wl, const struct driven *d);
+/* table_driven - the wait of each work of d per configuration: where, waits, figures */
+void table_driven(struct report_ctx *r, const char *wl, const struct driven *d, size_t nd);
 void table_counters(struct report_ctx *r, const char *wl);
 void table_softirq(struct report_ctx *r, const char *wl);
 void table_workqueue(struct report_ctx *r, const char *wl);
@@ -141,7 +145,9 @@ bool ctx_kind_pooled(const struct cellset *s, const struct ctx_kind_row *k, int 
 		     struct hist *h, uint64_t *runs);
 void table_contexts_overview(struct report_ctx *r);
 void table_contexts(struct report_ctx *r, const char *wl);
+/* table_wait - why softirqs waited: the table, and the bars plots_wait draws */
 void table_wait(struct report_ctx *r, const char *wl);
+void plots_wait(struct report_ctx *r, const char *wl);
 /*
  * The causes of softirq delay by summary.json's name, with what the report calls them
  * (docs/figures.md): the first WAIT_CAUSES_NOW are what record writes now, the rest the

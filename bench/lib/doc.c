@@ -25,12 +25,15 @@ static const char html_head[] =
 	" color: #222; }\n"
 	"h1 { font-size: 1.4em; margin: 0.3em 0; }\n"
 	"h2 { font-size: 1.2em; }\n"
-	"table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }\n"
-	"th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: right; }\n"
+	"table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.85em; }\n"
+	"th, td { border: 1px solid #bbb; padding: 0.15em 0.4em; text-align: right; }\n"
+	"td { white-space: nowrap; }\n"
 	"th { background: #eee; }\n"
 	"td:first-child, th:first-child { text-align: left; }\n"
 	"img { max-width: 100%; height: auto; border: 1px solid #ddd; }\n"
 	"figure { margin: 0.5em 0; }\n"
+	".plots { display: flex; flex-wrap: wrap; gap: 0.5em; align-items: flex-start; }\n"
+	".plots > figure { margin: 0.3em 0; }\n"
 	"figcaption { font-size: 0.8em; color: #555; }\n"
 	"pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; }\n"
 	"details > summary { cursor: pointer; }\n"
@@ -100,9 +103,12 @@ int doc_open(struct doc *d, const char *md_path, const char *html_path, const ch
 	return 0;
 }
 
-/* block - close an open list before any other element */
+/* block - close an open list or row of images before any other element */
 static void block(struct doc *d)
 {
+	if (d->in_plots && d->html)
+		fputs("</div>\n", d->html);
+	d->in_plots = false;
 	if (!d->in_list)
 		return;
 	if (d->md)
@@ -464,7 +470,12 @@ static bool embed(struct doc *d, const char *png, const char *svg)
 
 void doc_img(struct doc *d, const char *png, const char *svg, const char *alt)
 {
-	block(d);
+	if (!d->in_plots) {
+		block(d);
+		if (d->html)
+			fputs("<div class=\"plots\">\n", d->html);
+		d->in_plots = true;
+	}
 	if (d->md) {
 		fputs("![", d->md);
 		md_escape(d->md, alt);

@@ -26,6 +26,7 @@ struct doc {
 	char *base;		/* the directory image paths are relative to */
 	bool in_list;
 	bool in_table;
+	bool in_plots;		/* consecutive images share a row when the page is wide */
 	int depth;		/* open doc_details() */
 	int err;
 };
@@ -57,7 +58,8 @@ void doc_table(struct doc *d, const char *const *hdr, size_t n);
 void doc_row(struct doc *d, const char *const *cells, size_t n);
 void doc_table_end(struct doc *d);
 /*
- * doc_img - an image, a PNG and its SVG twin (svg may be NULL; png may be an SVG too)
+ * doc_img - an image, a PNG and its SVG twin (consecutive images stand side by side in
+ * the HTML where the page is wide enough, each at its own size) (svg may be NULL; png may be an SVG too)
  * relative to base: inside the HTML as a data: URI of the smaller of the two (the file's
  * name when neither can be read); Markdown shows the PNG and links the SVG
  */
