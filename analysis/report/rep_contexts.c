@@ -88,11 +88,11 @@ static void overview_row(struct report_ctx *r, const struct cellset *s, const ch
 	snprintf(n, sizeof(n), "%llu", (unsigned long long)runs);
 	snprintf(lost, sizeof(lost), "%llu", (unsigned long long)l);
 	snprintf(un, sizeof(un), "%llu", (unsigned long long)u);
-	fmt_us(d ? (double)hist_percentile(&h[SM_DELAY], 0.5) : NAN, c[0], 32);
-	fmt_us(d ? (double)hist_percentile(&h[SM_DELAY], 0.99) : NAN, c[1], 32);
-	fmt_us(d ? (double)hist_percentile(&h[SM_DELAY], 0.999) : NAN, c[2], 32);
-	fmt_us(h[SM_RUNTIME].count ? (double)hist_percentile(&h[SM_RUNTIME], 0.5) : NAN, c[3], 32);
-	fmt_us(h[SM_RUNTIME].count ? (double)hist_percentile(&h[SM_RUNTIME], 0.99) : NAN, c[4],
+	fmt_us(d ? (double)hist_percentile_mid(&h[SM_DELAY], 0.5) : NAN, c[0], 32);
+	fmt_us(d ? (double)hist_percentile_mid(&h[SM_DELAY], 0.99) : NAN, c[1], 32);
+	fmt_us(d ? (double)hist_percentile_mid(&h[SM_DELAY], 0.999) : NAN, c[2], 32);
+	fmt_us(h[SM_RUNTIME].count ? (double)hist_percentile_mid(&h[SM_RUNTIME], 0.5) : NAN, c[3], 32);
+	fmt_us(h[SM_RUNTIME].count ? (double)hist_percentile_mid(&h[SM_RUNTIME], 0.99) : NAN, c[4],
 	       32);
 	doc_row(&r->doc, (const char *const[]){ s->workload, s->config, label, n, c[0], c[1], c[2],
 		c[3], c[4], lost, un }, 11);
@@ -139,12 +139,14 @@ void table_contexts_overview(struct report_ctx *r)
 		r->err = r->err ?: -ENOMEM;
 		return;
 	}
+	doc_details(&r->doc, 3, "contexts", false, "Deferred work by execution context, every "
+		    "workload and configuration");
 	doc_p(&r->doc, "Deferred work by execution context under the same load: every place the "
-	      "kernel ran it (names merged, repetitions pooled). Delay: softirq raise -> "
+	      "kernel ran it (names merged, %ss pooled). Delay: softirq raise -> "
 	      "entry, tasklet raise -> tasklet_entry, napi/irq thread sched_wakeup -> running, "
 	      "workqueue queue_work -> execute_start; napi polls have a runtime only. A "
 	      "configuration that moves work (napi=threaded) shows it leaving one row and "
-	      "arriving in another; the per-workload tables name each context.");
+	      "arriving in another; the per-workload tables name each context.", rep_unit(r));
 	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
 	for (i = 0; i < r->cs.n; i++) {
 		const struct cellset *s = &r->cs.s[i];
@@ -161,6 +163,7 @@ void table_contexts_overview(struct report_ctx *r)
 		}
 	}
 	doc_table_end(&r->doc);
+	doc_details_end(&r->doc);
 	free(h);
 }
 

@@ -8,6 +8,7 @@
  * for it the report names the top waiters instead, as such.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,35 +136,47 @@ out:
 	return n;
 }
 
+/* add_name - name into names[*n] unless there; false when full */
+static bool add_name(char (*names)[NAME_LEN], size_t *n, size_t max, const char *name)
+{
+	size_t j;
+
+	for (j = 0; j < *n && strcmp(names[j], name); j++)
+		;
+	if (j == *n && *n < max)
+		snprintf(names[(*n)++], NAME_LEN, "%s", name);
+	return *n < max;
+}
+
 size_t own_metrics(const struct report_ctx *r, const char *wl, char (*names)[NAME_LEN],
 		   size_t max, size_t *nprim)
 {
 	const struct cellset *ref = cellsets_reference(&r->cs, wl);
+	const char *pat[PRIMARY_MAX * 2];
 	struct keylist kl = { 0 };
-	size_t i, j, n = 0;
-	int pass;
+	size_t i, p, np, n = 0;
 
 	if (nprim)
 		*nprim = 0;
 	if (!ref || keylist_collect(ref, false, &kl))
 		goto out;
-	/* the primary ones first, in the order of the keys */
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < kl.n && n < max; i++) {
+	/* the primary ones first, in the order the workload (or scenario) names them */
+	np = cmp_primary_patterns(NULL, ref, pat, ARRAY_SIZE(pat));
+	for (p = 0; p < np; p++)
+		for (i = 0; i < kl.n; i++) {
 			char id[METRIC_ID_LEN];
 
 			if (kl.k[i].src != MS_WORKLOAD || kl.k[i].stat == MST_MAX)
 				continue;
 			metric_id(&kl.k[i], id, sizeof(id));
-			if (cmp_is_primary(NULL, ref, id) != !pass)
-				continue;
-			for (j = 0; j < n && strcmp(names[j], kl.k[i].name); j++)
-				;
-			if (j == n)
-				snprintf(names[n++], NAME_LEN, "%s", kl.k[i].name);
-			if (!pass && nprim)
-				*nprim = n;
+			if (!fnmatch(pat[p], id, 0))
+				add_name(names, &n, max, kl.k[i].name);
 		}
+	if (nprim)
+		*nprim = n;
+	for (i = 0; i < kl.n; i++)
+		if (kl.k[i].src == MS_WORKLOAD)
+			add_name(names, &n, max, kl.k[i].name);
 out:
 	keylist_free(&kl);
 	return n;

@@ -222,8 +222,14 @@ static uint64_t figure_pair(const struct cellset *s, const struct metric_key *k,
 	struct figure fg;
 
 	snprintf(buf, len, "-");
-	if (figure_get(s, k, &fg) || !fg.pooled_ok || !fg.pooled.count)
+	if (figure_get(s, k, &fg))
 		return 0;
+	/* verdicts leave out the blocks that lost events: so does the figure */
+	if (!fg.pooled_ok || !fg.pooled.count) {
+		if (fg.lossy_reps)
+			snprintf(buf, len, "- (LOSSY %u/%zu)", fg.lossy_reps, fg.reps);
+		return 0;
+	}
 	snprintf(buf, len, "%s / %s", fmt_us((double)fg.pooled.p50, a, sizeof(a)),
 		 p99_text((double)fg.pooled.p99, fg.pooled.count, b, sizeof(b)));
 	return fg.pooled.count;
@@ -270,8 +276,8 @@ static void work_figures(FILE *f, const struct driven *d, const struct answer_se
 		where[0] = '\0';
 		if (strstr(d->kind, " or ") && n)
 			driven_where(as->s[i], d, where, sizeof(where));
-		fprintf(f, "%s%s%s %s us", i ? "," : "", as->n > 1 || !waits ? " " : "",
-			as->n > 1 || !waits ? as->s[i]->config : "", fig);
+		fprintf(f, "%s%s%s %s%s", i ? "," : "", as->n > 1 || !waits ? " " : "",
+			as->n > 1 || !waits ? as->s[i]->config : "", fig, n ? " us" : "");
 		if (where[0])
 			fprintf(f, " (%s)", where);
 		if (waits)
@@ -285,6 +291,7 @@ static void own_figures(FILE *f, const struct report_ctx *r, const char *wl,
 {
 	struct metric_key k = { .src = MS_WORKLOAD };
 	char names[1][NAME_LEN], fig[96];
+	uint64_t n;
 	size_t i;
 
 	if (!own_metrics(r, wl, names, 1, NULL))
@@ -292,8 +299,8 @@ static void own_figures(FILE *f, const struct report_ctx *r, const char *wl,
 	snprintf(k.name, sizeof(k.name), "%s", names[0]);
 	fprintf(f, " Own latency, %s p50 / p99:", names[0]);
 	for (i = 0; i < as->n; i++) {
-		figure_pair(as->s[i], &k, fig, sizeof(fig));
-		fprintf(f, "%s %s %s us", i ? "," : "", as->s[i]->config, fig);
+		n = figure_pair(as->s[i], &k, fig, sizeof(fig));
+		fprintf(f, "%s %s %s%s", i ? "," : "", as->s[i]->config, fig, n ? " us" : "");
 	}
 	fputc('.', f);
 }

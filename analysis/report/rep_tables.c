@@ -181,11 +181,11 @@ static void cell_csv(struct csvw *w, const struct cell *c, const char *knobs)
  */
 static void segment_rows(struct report_ctx *r)
 {
-	static const char *const hdr[] = { "segment directory", "configurations (blocks)",
-		"status", "events", "lost events", "unmatched", "knobs" };
-	char arms[512], knobs[1024], one[256], ev[32], lost[48], un[32];
+	static const char *const hdr[] = { "segment directory", "status", "events",
+		"lost events", "unmatched", "configurations: blocks, knobs" };
+	char arms[2048], one[512], ev[32], lost[48], un[32];
 	const char *dir;
-	size_t i, j, k, n, off, koff;
+	size_t i, j, k, n, off;
 
 	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
 	for (i = 0; i < r->run->ncells; i++) {
@@ -197,8 +197,8 @@ static void segment_rows(struct report_ctx *r)
 			seen = !strcmp(r->run->cells[j].dir, c->dir);
 		if (seen)
 			continue;
-		arms[0] = knobs[0] = '\0';
-		off = koff = 0;
+		arms[0] = '\0';
+		off = 0;
 		/* each configuration once, with its blocks and its knobs */
 		for (j = i; j < r->run->ncells; j++) {
 			const struct cell *a = &r->run->cells[j];
@@ -216,22 +216,20 @@ static void segment_rows(struct report_ctx *r)
 				n += !strcmp(r->run->cells[k].dir, c->dir) &&
 				     !strcmp(r->run->cells[k].config, a->config) &&
 				     r->run->cells[k].control == a->control;
-			off += (size_t)snprintf(arms + off, sizeof(arms) - off, "%s%s%s (%zu)",
-						off ? ", " : "", a->config,
-						a->control ? " untraced" : "", n);
 			knobs_text(a, one, sizeof(one));
-			if (one[0] && koff < sizeof(knobs) && !a->control)
-				koff += (size_t)snprintf(knobs + koff, sizeof(knobs) - koff,
-							 "%s%s: %s", koff ? "; " : "", a->config,
-							 one);
+			off += (size_t)snprintf(arms + off, sizeof(arms) - off, "%s%s%s %zu%s%s",
+						off ? "; " : "", a->config,
+						a->control ? " untraced" : "", n,
+						one[0] && !a->control ? ", " : "",
+						a->control ? "" : one);
 		}
 		dir = strrchr(c->dir, '/');
 		snprintf(ev, sizeof(ev), "%llu", (unsigned long long)cap->events);
 		snprintf(lost, sizeof(lost), "%llu%s", (unsigned long long)cap->lost_events,
 			 cap->lossy ? " (LOSSY)" : "");
 		snprintf(un, sizeof(un), "%llu", (unsigned long long)cap->unmatched);
-		doc_row(&r->doc, (const char *const[]){ dir ? dir + 1 : c->dir, arms,
-			bad ? (c->error[0] ? c->error : c->status) : "ok", ev, lost, un, knobs },
+		doc_row(&r->doc, (const char *const[]){ dir ? dir + 1 : c->dir,
+			bad ? (c->error[0] ? c->error : c->status) : "ok", ev, lost, un, arms },
 			ARRAY_SIZE(hdr));
 	}
 	doc_table_end(&r->doc);
