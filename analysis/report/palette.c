@@ -123,8 +123,9 @@ const char *palette_color(struct palette *p, enum pal_space sp, const char *name
 		size_t cap = p->cap[sp] ? 2 * p->cap[sp] : 16;
 
 		e = realloc(p->e[sp], cap * sizeof(*e));
+		/* unkept: the next ask may differ */
 		if (!e)
-			return palette_slot_color(sp, slot);	/* unkept: the next ask may differ */
+			return palette_slot_color(sp, slot);
 		p->e[sp] = e;
 		p->cap[sp] = cap;
 	}

@@ -49,7 +49,7 @@ struct box {
 	size_t nrep;
 	uint64_t n;				/* samples pooled */
 	const char *color;			/* "#RRGGBB"; NULL: grey */
-	char key[176];				/* what the colour stands for ("config:baseline") */
+	char key[176];				/* what the colour is ("config:baseline") */
 	char legend[96];			/* its legend entry ("baseline") */
 	char group[96];				/* "" or the group's name, over its boxes */
 };

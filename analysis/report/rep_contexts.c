@@ -79,7 +79,7 @@ static void overview_row(struct report_ctx *r, const struct cellset *s, const ch
 	char c[5][32], n[32], lost[32], un[32];
 	uint64_t l = 0, u = 0;
 	size_t i;
-	bool d = h[SM_DELAY].count > 0;
+	bool d = h[SM_DELAY].count > 0, rt;
 
 	for (i = 0; i < s->n; i++) {
 		l += s->cell[i]->rec.cap.lost_events;
@@ -88,12 +88,12 @@ static void overview_row(struct report_ctx *r, const struct cellset *s, const ch
 	snprintf(n, sizeof(n), "%llu", (unsigned long long)runs);
 	snprintf(lost, sizeof(lost), "%llu", (unsigned long long)l);
 	snprintf(un, sizeof(un), "%llu", (unsigned long long)u);
+	rt = h[SM_RUNTIME].count > 0;
 	fmt_us(d ? (double)hist_percentile_mid(&h[SM_DELAY], 0.5) : NAN, c[0], 32);
 	fmt_us(d ? (double)hist_percentile_mid(&h[SM_DELAY], 0.99) : NAN, c[1], 32);
 	fmt_us(d ? (double)hist_percentile_mid(&h[SM_DELAY], 0.999) : NAN, c[2], 32);
-	fmt_us(h[SM_RUNTIME].count ? (double)hist_percentile_mid(&h[SM_RUNTIME], 0.5) : NAN, c[3], 32);
-	fmt_us(h[SM_RUNTIME].count ? (double)hist_percentile_mid(&h[SM_RUNTIME], 0.99) : NAN, c[4],
-	       32);
+	fmt_us(rt ? (double)hist_percentile_mid(&h[SM_RUNTIME], 0.5) : NAN, c[3], 32);
+	fmt_us(rt ? (double)hist_percentile_mid(&h[SM_RUNTIME], 0.99) : NAN, c[4], 32);
 	doc_row(&r->doc, (const char *const[]){ s->workload, s->config, label, n, c[0], c[1], c[2],
 		c[3], c[4], lost, un }, 11);
 }

@@ -433,8 +433,8 @@ static void summary_plot(struct report_ctx *r, const char *const *wl, size_t n)
 		ax.xlabel = "the top waiters (most total wait), coloured by where they ran";
 	snprintf(title, sizeof(title), by_place ? "the deferred work that waited most" :
 		 "the wait of the work each workload drives, per configuration");
-	ret = plot_ladder(&(struct plot_text){ r->plotdir, stem, title, PLOT_WIDE, 460 }, &ax, b, nb,
-			  r->errbuf);
+	ret = plot_ladder(&(struct plot_text){ r->plotdir, stem, title, PLOT_WIDE, 460 }, &ax, b,
+			  nb, r->errbuf);
 	if (ret) {
 		r->err = r->err ?: ret;
 		goto out;
