@@ -29,7 +29,7 @@ struct plot {
 
 /* The default size: two plots side by side, each at its own size, on a 1366-pixel screen. */
 #define PLOT_W 640
-#define PLOT_H 400
+#define PLOT_H 380
 /* The widest: a whole row of the report on a 1366-pixel screen. */
 #define PLOT_WIDE 1280
 

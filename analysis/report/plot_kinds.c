@@ -196,9 +196,14 @@ int plot_histogram(const struct plot_text *t, const struct series *s, size_t n,
 	return finish(&p, ret, t, errbuf);
 }
 
-/* Text metrics of the ladder's tic labels, in pixels at the plots' font size. */
+/*
+ * Text metrics of the ladder's tic labels at the plots' font size, in pixels: the mean
+ * width of a character of a configuration's name, a line's height, and what the y axis
+ * and its label take on the left
+ */
 #define CHAR_PX 8
 #define LINE_PX 17
+#define YAXIS_PX 140
 
 /* lines_of - how many lines a label has */
 static size_t lines_of(const char *s)
@@ -238,7 +243,7 @@ static bool ladder_slant(const struct box *b, size_t n, int w, int *extra)
 		lines = k > lines ? k : lines;
 	}
 	*extra = 0;
-	if ((double)n * (double)(longest * CHAR_PX + 12) <= (double)w - 140)
+	if ((double)n * (double)(longest * CHAR_PX + 12) <= (double)w - YAXIS_PX)
 		return false;
 	/* at 30 degrees a label of k characters is k/2 characters high */
 	*extra = (int)(flat * CHAR_PX / 2) - (int)(lines * LINE_PX);
@@ -257,7 +262,7 @@ static int ladder_width(const struct box *b, size_t n)
 
 	for (i = 0; i < n; i++)
 		longest = line_len(b[i].label) > longest ? line_len(b[i].label) : longest;
-	need = 140 + (double)n * (double)(longest * CHAR_PX + 16);
+	need = YAXIS_PX + (double)n * (double)(longest * CHAR_PX + 12);
 	return need <= PLOT_W ? PLOT_W : need >= PLOT_WIDE ? PLOT_WIDE : (int)need;
 }
 

@@ -373,7 +373,7 @@ static void ctx_ladder(struct report_ctx *r, const char *wl, int sub, const int 
  * plots_contexts - the places this workload's deferred work ran in, delay and (napi
  * polls) runtime: one kind of context per place, so a colour is one place
  */
-void plots_contexts(struct report_ctx *r, const char *wl)
+void plots_contexts(struct report_ctx *r, const char *wl, bool polls)
 {
 	static const int delay[] = { CKR_SIRQ_INLINE, CKR_SIRQ_KSOFTIRQD, CKR_NAPI_THREAD,
 		CKR_IRQ_THREAD, CKR_TASKLET, CKR_WQ };
@@ -386,7 +386,11 @@ void plots_contexts(struct report_ctx *r, const char *wl)
 	snprintf(title, sizeof(title), "%s: deferred work's delay by where it ran", wl);
 	ctx_ladder(r, wl, SM_DELAY, delay, ARRAY_SIZE(delay), "contexts-delay", title);
 	snprintf(title, sizeof(title), "%s: napi poll runtime by where it ran", wl);
-	ctx_ladder(r, wl, SM_RUNTIME, runtime, ARRAY_SIZE(runtime), "contexts-runtime", title);
+	/* the machine's own napi polls (its network card) are no workload's: shown where
+	 * the workload drives the NET_RX work */
+	if (polls)
+		ctx_ladder(r, wl, SM_RUNTIME, runtime, ARRAY_SIZE(runtime), "contexts-runtime",
+			   title);
 }
 
 void plots_driven(struct report_ctx *r, const char *wl, const struct driven *d)

@@ -168,8 +168,8 @@ static void short_id(const struct metric_key *k, const char *id, char *buf, size
 
 /*
  * verdicts - every decided verdict of w's configurations against its reference, with
- * the direction and the ratio ("unbound-cpu0: worse flush_to_ldisc p90 x3.13, no change
- * delivery p50; 4 cannot tell"), the metrics it could not decide counted
+ * the direction and the ratio ("unbound-cpu0: worse flush_to_ldisc p90 x3.13; no change
+ * delivery p50 x1.01; 4 cannot tell"), the metrics it could not decide counted
  */
 static void verdicts(FILE *f, const struct adv_workload *w)
 {

@@ -138,6 +138,7 @@ static void toc(struct report_ctx *r, const char *const *wl, size_t n)
 static void workload_plots(struct report_ctx *r, const char *wl, const struct driven *d,
 			   size_t nd, char (*m)[NAME_LEN], size_t nm)
 {
+	bool polls;
 	size_t i;
 
 	if (!r->o->plots || r->err)
@@ -147,8 +148,10 @@ static void workload_plots(struct report_ctx *r, const char *wl, const struct dr
 		plots_driven(r, wl, &d[i]);
 	for (i = 0; i < nm && !r->err; i++)
 		plots_workload(r, wl, m[i], false);
+	for (i = 0, polls = false; i < nd; i++)
+		polls |= strstr(d[i].kind, "NET_RX") || strstr(d[i].kind, "napi");
 	if (!r->err)
-		plots_contexts(r, wl);
+		plots_contexts(r, wl, polls);
 	plots_wait(r, wl);
 	if (!r->err)
 		plots_deferred(r, wl);
@@ -175,6 +178,11 @@ static void workload_section(struct report_ctx *r, const char *wl)
 		for (i = 0; i < nd; i++)
 			doc_li(&r->doc, "%s: %s", d[i].name, d[i].kind);
 		table_driven(r, wl, d, nd);
+	} else if (r->run->is_record) {
+		/* what the recorded command drove is below, among the rest: not background */
+		doc_p(&r->doc, "A record without workload.json: which work the recorded command "
+		      "drove is not known. The summary names the top waiters; everything that "
+		      "ran is below.");
 	} else {
 		doc_p(&r->doc, "%s drives no deferred work of its own that deferbench knows of "
 		      "(no work entry in workload.json, no softirq or workqueue among its "
@@ -283,11 +291,15 @@ int report_write(const struct run *run, const struct report_opts *o, char *errbu
 {
 	struct report_ctx r = { .run = run, .o = o, .errbuf = errbuf };
 	struct judge_opts jo;
+	size_t i;
 	int ret, e;
 
 	ret = cellsets_build(run, &r.cs);
 	if (ret)
 		return set_errno(errbuf, ret, "%s: cannot group cells", run->dir);
+	/* each configuration's colour, in run order: the first gets the first */
+	for (i = 0; i < r.cs.n; i++)
+		palette_color(&r.pal, PAL_CONFIG, r.cs.s[i].config);
 	judge_opts_default(&jo);
 	r.adv_ret = advise_sets(run, &r.cs, &jo, &r.adv, r.adv_err);
 	ret = observer_load(&r);

@@ -176,7 +176,8 @@ void plots_deferred(struct report_ctx *r, const char *wl);
 void plots_driven(struct report_ctx *r, const char *wl, const struct driven *d);
 /* plots_time - the reference configuration's first repetition (block) over time */
 void plots_time(struct report_ctx *r, const char *wl);
-void plots_contexts(struct report_ctx *r, const char *wl);
+/* plots_contexts - delay by place; polls: and napi poll runtime (a NET_RX workload) */
+void plots_contexts(struct report_ctx *r, const char *wl, bool polls);
 
 /* rep_stacks.c: record --stacks and --slowest; nothing for cells without them */
 void table_stacks(struct report_ctx *r, const char *wl);
