@@ -41,10 +41,10 @@ static int by_med(const void *a, const void *b)
 static const char *fmt_judgement(const char *id, const struct judgement *j, char *buf,
 				 size_t len)
 {
-	char ra[32], ci[48], dt[48] = "";
+	char ra[32], ci[48], dt[48] = "", pc[32];
 
 	if (!isnan(j->mdc))
-		snprintf(dt, sizeof(dt), " (detects %.3g%%)", j->mdc * 100);
+		snprintf(dt, sizeof(dt), " (detects %s%%)", fmt_pct(j->mdc, pc, sizeof(pc)));
 	/* a metric too short to judge has a ratio but no interval: say so, not "-" */
 	if (isnan(j->ratio)) {
 		snprintf(buf, len, "%s (no data): %s", id, verdict_names[j->v]);
