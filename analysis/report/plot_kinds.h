@@ -33,9 +33,6 @@ struct plot_text {
 /* plot_percentiles - latency (us, log) against x = 1/(1-q) (log, labelled 50%, 99%, ...) */
 int plot_percentiles(const struct plot_text *t, const struct series *s, size_t n,
 		     char *errbuf);
-/* plot_histogram - share of samples per 1/8 octave (log) against latency (us, log) */
-int plot_histogram(const struct plot_text *t, const struct series *s, size_t n,
-		   char *errbuf);
 
 /*
  * One box of a percentile ladder: what it stands for has a colour (palette.h) and a

@@ -160,7 +160,7 @@ static size_t dist_series(struct report_ctx *r, const struct cellset **cfg, size
 /* Single repetitions drawn thin up to this many per configuration (not 20 blocks). */
 #define THIN_MAX 5
 
-void plots_workload(struct report_ctx *r, const char *wl, const char *metric, bool hist)
+void plots_workload(struct report_ctx *r, const char *wl, const char *metric)
 {
 	const size_t max = MAX_CFG * (THIN_MAX + 1);
 	const struct cellset *cfg[MAX_CFG];
@@ -189,13 +189,6 @@ void plots_workload(struct report_ctx *r, const char *wl, const char *metric, bo
 		 thin ? " (thin: each " : "", thin ? rep_unit(r) : "", thin ? ")" : "");
 	show(r, plot_percentiles(&(struct plot_text){ r->plotdir, stem, title }, s, ns,
 				 r->errbuf), stem, title);
-	if (!hist)
-		goto out;
-	ns = dist_series(r, cfg, n, &k, false, s, h, max);
-	stem_of(stem, "hist", wl, metric);
-	snprintf(title, sizeof(title), "%s: %s latency histogram by configuration", wl, metric);
-	show(r, plot_histogram(&(struct plot_text){ r->plotdir, stem, title }, s, ns,
-			       r->errbuf), stem, title);
 out:
 	free(s);
 	free(h);

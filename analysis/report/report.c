@@ -147,7 +147,7 @@ static void workload_plots(struct report_ctx *r, const char *wl, const struct dr
 	for (i = 0; i < nd && !r->err; i++)
 		plots_driven(r, wl, &d[i]);
 	for (i = 0; i < nm && !r->err; i++)
-		plots_workload(r, wl, m[i], false);
+		plots_workload(r, wl, m[i]);
 	for (i = 0, polls = false; i < nd; i++)
 		polls |= strstr(d[i].kind, "NET_RX") || strstr(d[i].kind, "napi");
 	if (!r->err)

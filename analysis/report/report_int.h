@@ -169,8 +169,8 @@ struct box;
  */
 int plot_box(struct report_ctx *r, const struct cellset *s, const struct metric_key *k,
 	     struct box *b);
-/* plots_workload - wl's own metric per configuration: percentiles, and the histogram */
-void plots_workload(struct report_ctx *r, const char *wl, const char *metric, bool hist);
+/* plots_workload - wl's own metric per configuration: pooled and single percentiles */
+void plots_workload(struct report_ctx *r, const char *wl, const char *metric);
 void plots_deferred(struct report_ctx *r, const char *wl);
 /* plots_driven - d's wait across wl's configurations */
 void plots_driven(struct report_ctx *r, const char *wl, const struct driven *d);
