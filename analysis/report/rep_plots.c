@@ -141,9 +141,15 @@ static size_t dist_series(struct report_ctx *r, const struct cellset **cfg, size
 			continue;
 		s[ns] = (struct series){ .h = &h[ns], .dash = 1 };
 		paint(r, PAL_CONFIG, cfg[i]->config, &s[ns]);
-		snprintf(s[ns].title, sizeof(s[ns].title), "%s (%zu of %zu %ss pooled, n=%llu)",
-			 cfg[i]->config, cellset_ok(cfg[i]), cfg[i]->n, rep_unit(r),
-			 (unsigned long long)h[ns].count);
+		/* short, so that two columns fit below a plot of 640 pixels: the blocks or
+		 * repetitions pooled only when some did not finish */
+		if (cellset_ok(cfg[i]) == cfg[i]->n)
+			snprintf(s[ns].title, sizeof(s[ns].title), "%s (n=%llu)", cfg[i]->config,
+				 (unsigned long long)h[ns].count);
+		else
+			snprintf(s[ns].title, sizeof(s[ns].title), "%s (n=%llu, %zu/%zu %ss)",
+				 cfg[i]->config, (unsigned long long)h[ns].count,
+				 cellset_ok(cfg[i]), cfg[i]->n, rep_unit(r));
 		ns++;
 		for (j = 0; reps && j < cfg[i]->n && ns < max; j++) {
 			hist_init(&h[ns]);
