@@ -37,10 +37,13 @@ static const char *const work_colors[] = {
 	"#BCBD22", "#17BECF", "#393B79", "#637939", "#843C39", "#7B4173", "#AD494A",
 };
 
-/* Causes of softirq delay: Paul Tol's bright and light schemes. */
+/*
+ * Causes of softirq delay, in wait_causes' order: Paul Tol's bright and light schemes;
+ * "other" (the ninth) light grey, apart from every cause it stands beside
+ */
 static const char *const cause_colors[] = {
 	"#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE", "#AA3377", "#EE8866",
-	"#44BB99", "#BBCC33", "#77AADD", "#FFAABB",
+	"#44BB99", "#BBBBBB", "#77AADD", "#FFAABB",
 };
 
 static const struct pal_space_def {

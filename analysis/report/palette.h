@@ -14,8 +14,8 @@
  *   - work takes the slot its name hashes to, or the next one free: so the same
  *     function or vector tends to keep its colour from report to report.
  *
- * Black and greys are none of them: the parts of a ladder's boxes (median, p99.9, each
- * block's p99) are drawn in them. Every plot script records the colours it used
+ * Black and dark grey are none of them: the parts of a ladder's boxes (median, p99.9,
+ * each block's p99) are drawn in them. Every plot script records the colours it used
  * ("# colour SPACE:NAME #RRGGBB"), which tests/integration/t-report-synthetic.sh checks;
  * docs/report.md has the table.
  */

@@ -414,18 +414,26 @@ int plot_stacked(const struct plot_text *t, const char *ylabel, const char (*lab
 		 char *errbuf)
 {
 	char name[PLOT_STEM_LEN + 16];
-	size_t b, k, col = 2, drawn = 0;
+	size_t b, k, col = 2, drawn = 0, longest = 0;
 	struct plot p;
 	bool used;
 	FILE *f;
 	int ret;
 
-	ret = plot_begin(&p, t->plotdir, t->stem, t->title, "", ylabel);
+	/*
+	 * a whole row of the report: its bars' slanted labels and a legend of up to eleven
+	 * causes in three rows need the width; the slant takes its height from the plot's
+	 */
+	for (b = 0; b < nbars; b++)
+		longest = strlen(labels[b]) > longest ? strlen(labels[b]) : longest;
+	ret = plot_begin_at(&p, t->w ? t->w : PLOT_WIDE, (t->h ? t->h : PLOT_H) +
+			    (int)(longest * CHAR_PX / 2), t->plotdir, t->stem, t->title, "",
+			    ylabel);
 	if (ret)
 		return set_errno(errbuf, ret, "%s/%s.gp: %s", t->plotdir, t->stem, strerror(-ret));
 	fputs("set style data histograms\nset style histogram rowstacked\n"
 	      "set style fill solid 0.9 border lc rgb '#ffffff'\nset boxwidth 0.6\n"
-	      "set xtics rotate by 30 right\nset grid noxtics\n", p.gp);
+	      "set xtics rotate by 30 right\nset grid noxtics\nset key maxrows 3\n", p.gp);
 	f = plot_data(&p, name, sizeof(name));
 	if (!f)
 		return finish(&p, p.err, t, errbuf);

@@ -592,6 +592,12 @@ void table_wait(struct report_ctx *r, const char *wl)
 	r->wait_bars = bars;
 }
 
+void plots_wait_drop(struct report_ctx *r)
+{
+	free(r->wait_bars);
+	r->wait_bars = NULL;
+}
+
 void plots_wait(struct report_ctx *r, const char *wl)
 {
 	if (r->wait_bars && !r->err)

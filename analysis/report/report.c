@@ -138,11 +138,13 @@ static void toc(struct report_ctx *r, const char *const *wl, size_t n)
 static void workload_plots(struct report_ctx *r, const char *wl, const struct driven *d,
 			   size_t nd, char (*m)[NAME_LEN], size_t nm)
 {
-	bool polls;
+	bool polls, sirq = r->run->is_record;
 	size_t i;
 
 	if (!r->o->plots || r->err)
 		return;
+	for (i = 0; i < nd; i++)
+		sirq |= strstr(d[i].kind, "softirq") != NULL;
 	doc_h(&r->doc, 3, "%s: plots", wl);
 	for (i = 0; i < nd && !r->err; i++)
 		plots_driven(r, wl, &d[i]);
@@ -152,7 +154,11 @@ static void workload_plots(struct report_ctx *r, const char *wl, const struct dr
 		polls |= strstr(d[i].kind, "NET_RX") || strstr(d[i].kind, "napi");
 	if (!r->err)
 		plots_contexts(r, wl, polls);
-	plots_wait(r, wl);
+	/* why softirqs waited, as bars, where softirq work is what the workload drives */
+	if (sirq)
+		plots_wait(r, wl);
+	else
+		plots_wait_drop(r);
 	if (!r->err)
 		plots_deferred(r, wl);
 	if (!r->err)

@@ -148,6 +148,8 @@ void table_contexts(struct report_ctx *r, const char *wl);
 /* table_wait - why softirqs waited: the table, and the bars plots_wait draws */
 void table_wait(struct report_ctx *r, const char *wl);
 void plots_wait(struct report_ctx *r, const char *wl);
+/* plots_wait_drop - the bars of a workload whose causes are not drawn */
+void plots_wait_drop(struct report_ctx *r);
 /*
  * The causes of softirq delay by summary.json's name, with what the report calls them
  * (docs/figures.md): the first WAIT_CAUSES_NOW are what record writes now, the rest the

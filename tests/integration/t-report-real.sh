@@ -29,7 +29,7 @@ jq -n --arg k "$(uname -r)" --arg h "$(uname -n)" --arg c "$(cat /proc/cmdline)"
 
 "$DB" report "$RUN" >"$T/report.log" 2>&1 || { cat "$T/report.log"; fail "report"; }
 assert_file "$RUN/report.html"
-for kind in pctl ladder deferred time causes; do
+for kind in pctl ladder deferred time; do
 	ls "$RUN"/plots/"$kind"-*.png >/dev/null 2>&1 || fail "no $kind plot from real data"
 done
 grep -q '^### tty: own latency$' "$RUN/report.md" &&
