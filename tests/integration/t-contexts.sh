@@ -85,9 +85,11 @@ if command -v gnuplot >/dev/null 2>&1; then
 	assert_file "$T/run/plots/causes-net.png"
 	grep -q "^# colour cause:hardirq #" "$T/run/plots/causes-net.gp" || fail "causes plot: no hard irq part"
 	grep -q "title 'hard interrupts'" "$T/run/plots/causes-net.gp" || fail "causes plot: no legend"
-	# the contexts plot names napi threads next to NET_RX only where it shows both
-	grep -q "NET_RX softirq next to napi threads" "$T/run/plots/ladder-net-contexts-delay.gp" ||
-		fail "contexts plot: the title does not say NET_RX moved to napi threads"
+	# the contexts plot shows the work in both places, each in its place's colour
+	for p in softirq napi_thread; do
+		grep -q "^# colour place:$p #" "$T/run/plots/ladder-net-contexts-delay.gp" ||
+			fail "contexts plot: no $p boxes"
+	done
 fi
 assert_file "$T/run/tables/contexts.csv"
 assert_file "$T/run/tables/softirq_wait.csv"
