@@ -191,7 +191,12 @@ doc-tables: $(BUILD)/tests/tools/doc-tables
 
 # The README's two commands install what is missing first, then build in a new make
 # (so that pkg-config sees what was just installed).
+# Everything is built first on every CPU (a fresh clone compiles three builds: half the
+# time of a serial make test), then the suites run one after another.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 test: install-test-deps
+	@$(MAKE) --no-print-directory -j$(NPROC) deferbench $(HDR_OKS) $(UNIT_BINS) $(TOOL_BINS) \
+		$(SIM_BIN)
 	@$(MAKE) --no-print-directory unit check-names golden simulate-small integration sanitize \
 		fuzz-smoke
 
@@ -206,8 +211,8 @@ simulate: $(SIM_BIN)
 
 # The sanitizer build lives in its own directory: its objects never mix with build/.
 sanitize:
-	@$(MAKE) --no-print-directory SANITIZE=1 BUILD=build-san BIN=build-san/deferbench \
-		build-san/deferbench unit-bins
+	@$(MAKE) --no-print-directory -j$(NPROC) SANITIZE=1 BUILD=build-san \
+		BIN=build-san/deferbench build-san/deferbench unit-bins
 	@tests/run-sanitized.sh build-san
 
 # libFuzzer targets: clang only; the library again, instrumented, in build-fuzz/, each
@@ -239,7 +244,7 @@ fuzz:
 fuzz-smoke:
 	@if command -v clang >/dev/null; then \
 		mkdir -p build-fuzz; \
-		$(MAKE) --no-print-directory $(FUZZ_BINS) > build-fuzz/build.log 2>&1 || \
+		$(MAKE) --no-print-directory -j$(NPROC) $(FUZZ_BINS) > build-fuzz/build.log 2>&1 || \
 			{ tail -20 build-fuzz/build.log; exit 1; }; \
 		FUZZ_RUNS=20000 tests/fuzz/run.sh 5 $(FUZZ_BINS); \
 	else \
