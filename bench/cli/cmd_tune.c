@@ -378,7 +378,7 @@ static unsigned int blocks_for(const struct tune_args *a, int narms)
 static void list_outputs(struct outw *w)
 {
 	static const char *const names[] = { "survey", "tune.ini", "run", "tune.json",
-					     "apply.sh" };
+					     "apply.sh", "persist" };
 	char p[PATH_MAX + NAME_MAX + 2], err[ERRBUF_LEN];
 	size_t i;
 
@@ -532,6 +532,14 @@ static int tune_main(struct tune_args *a, const char *command)
 			ret = tune_write_script(p, c);
 			if (!ret)
 				printf("tune: %s sets it (every value read back)\n", p);
+			snprintf(p, sizeof(p), "%s/persist", dir);
+			ret = ret ?: tune_write_persist(p, c, NULL, err);
+			if (ret > 0)
+				printf("tune: %s/ holds the same settings in forms that survive a "
+				       "reboot (not installed: each file says where it goes)\n", p);
+			else if (ret < 0)
+				err_msg("%s", err);
+			ret = ret > 0 ? 0 : ret;
 		}
 		if (!ret && c && a->apply == 2)
 			ret = tune_apply_now(c, command);

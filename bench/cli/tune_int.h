@@ -41,5 +41,13 @@ int tune_apply_now(const struct tune_cand *c, const char *command);
 int tune_verify_cands(const char *dir, struct tune_cand *applied, struct tune_cand *prev,
 		 struct tune_args *a);
 int tune_take_back(bool *reapply);
+/*
+ * tune_write_persist - tune_persist.c: the settings of c in the forms that survive a
+ * reboot, into dir (made if needed; only the files needed), each marked NOT INSTALLED;
+ * online checks masks ("0-1", NULL: this machine). Returns the files written, or
+ * -errno with errbuf.
+ */
+int tune_write_persist(const char *dir, const struct tune_cand *c, const char *online,
+		       char *errbuf);
 
 #endif
