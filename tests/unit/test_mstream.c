@@ -139,12 +139,20 @@ static void test_escape(void **state)
 	assert_non_null(strstr(buf, "\\x1b[2Jboom"));
 }
 
-/* fio 3.33: --write_lat_log with --log_alternate_epoch=1 --log_alternate_epoch_clock_id=1 */
+/*
+ * fio 3.33 on the development VM: --rw=randwrite --bs=4k --fsync=1 --rate_iops=200
+ * --write_lat_log=lat --log_alternate_epoch=1 --log_alternate_epoch_clock_id=1, the first
+ * three and last two rows of lat_clat.1.log (fio wrote it when the job ended; uptime read
+ * 8613.86 s during the job); a read and a trim row with log_prio's priority after them
+ */
 static const char fio_mono[] =
-	"8400123, 1187463, 1, 4096, 0\n"
-	"8400128, 902311, 1, 4096, 0\n"
-	"8400133, 12003, 0, 4096, 0\n"
-	"8400139, 40021, 2, 4096, 0, 0x2004\n";
+	"8612206, 78408, 1, 4096, 0\n"
+	"8612211, 22072, 1, 4096, 0\n"
+	"8612216, 37601, 1, 4096, 0\n"
+	"8616201, 40105, 1, 4096, 0\n"
+	"8616206, 36298, 1, 4096, 0\n"
+	"8616207, 12003, 0, 4096, 8192, 0x2004\n"
+	"8616208, 40021, 2, 4096, 0, 0x0000\n";
 
 static void test_fio(void **state)
 {
@@ -153,22 +161,23 @@ static void test_fio(void **state)
 	char buf[ERRBUF_LEN];
 
 	(void)state;
-	mstream_init(&s, MSF_AUTO, 8399 * S);
-	feed(&s, fio_mono, 8401 * S, &g);
+	mstream_init(&s, MSF_AUTO, 8611 * S);
+	feed(&s, fio_mono, 8617 * S, &g);
 	assert_int_equal(s.fmt, MSF_FIO);
-	assert_int_equal(g.n, 4);
+	assert_int_equal(g.n, 7);
 	assert_true(g.s[0].stamped);
-	assert_int_equal(g.s[0].end_ns, 8400123 * MS);
-	assert_int_equal(g.s[0].value_ns, 1187463);
-	assert_int_equal(g.s[0].begin_ns, 8400123 * MS - 1187463);
+	assert_int_equal(g.s[0].end_ns, 8612206 * MS);
+	assert_int_equal(g.s[0].value_ns, 78408);
+	assert_int_equal(g.s[0].begin_ns, 8612206 * MS - 78408);
+	assert_int_equal(g.s[4].end_ns, 8616206 * MS);
 	assert_string_equal(mstream_metric_name(&s, g.s[0].metric), "write");
-	assert_string_equal(mstream_metric_name(&s, g.s[2].metric), "read");
-	assert_string_equal(mstream_metric_name(&s, g.s[3].metric), "trim");
+	assert_string_equal(mstream_metric_name(&s, g.s[5].metric), "read");
+	assert_string_equal(mstream_metric_name(&s, g.s[6].metric), "trim");
 
 	/* fio's default: milliseconds since its job began - not this machine's clock */
 	memset(&g, 0, sizeof(g));
-	mstream_init(&s, MSF_FIO, 8399 * S);
-	feed(&s, "5, 1187463, 1, 4096\n10, 902311, 1, 4096\n", 8401 * S, &g);
+	mstream_init(&s, MSF_FIO, 8611 * S);
+	feed(&s, "5, 78408, 1, 4096, 0\n10, 22072, 1, 4096, 0\n", 8617 * S, &g);
 	assert_int_equal(g.n, 0);
 	assert_int_equal(s.skipped[MSK_BEFORE], 2);
 	assert_non_null(mstream_verdict(&s, buf, sizeof(buf)));
