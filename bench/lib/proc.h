@@ -15,6 +15,8 @@ struct proc_opts {
 	bool group;		/* a process group of its own (signal it as -pid) */
 	bool parent_death;	/* SIGTERM when deferbench dies (PR_SET_PDEATHSIG) */
 	int out_fd;		/* its stdout and stderr, or -1: deferbench's */
+	int err_fd;		/* > 0: its stderr apart from out_fd (a metric command's
+				 * stdout is data, its stderr the reason it failed); 0: none */
 };
 
 /*
