@@ -274,3 +274,66 @@ char *placement_describe(const struct placement *p, char *buf, size_t len)
 	}
 	return buf;
 }
+
+/* value_in - the value of key in the first finished cell of s that has it, or NULL */
+static const char *value_in(const struct cellset *s, const char *key, bool opt)
+{
+	size_t i, k;
+
+	for (i = 0; s && i < s->n; i++) {
+		const struct cell *c = s->cell[i];
+
+		if (!c->ok)
+			continue;
+		for (k = 0; k < (opt ? c->nopts : c->nknobs); k++)
+			if (!strcmp((opt ? c->opts : c->knobs)[k].key, key))
+				return (opt ? c->opts : c->knobs)[k].val;
+		return NULL;
+	}
+	return NULL;
+}
+
+/* judge_set - one knob of s against the reference, over the cells of each */
+static void judge_set(const struct cellset *ref, const struct cellset *s, const char *knob,
+		      const char *value, struct placement *p)
+{
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->knob, sizeof(p->knob), "%s", knob);
+	snprintf(p->value, sizeof(p->value), "%s", value);
+	placement_target(knob, &p->t);
+	for (i = 0; p->t.kind != PLK_NONE && i < ref->n; i++)
+		if (ref->cell[i]->ok)
+			placement_count(&ref->cell[i]->rec, &p->t, &p->ref);
+	for (i = 0; p->t.kind != PLK_NONE && i < s->n; i++)
+		if (s->cell[i]->ok)
+			placement_count(&s->cell[i]->rec, &p->t, &p->arm);
+	placement_judge(p);
+}
+
+size_t placement_sets(const struct cellset *ref, const struct cellset *s,
+		      struct placement *out, size_t max)
+{
+	const struct cell *c = NULL;
+	char name[NAME_LEN];
+	const char *was;
+	size_t i, n = 0;
+
+	for (i = 0; i < s->n && !c; i++)
+		if (s->cell[i]->ok)
+			c = s->cell[i];
+	for (i = 0; c && i < c->nknobs && n < max; i++) {
+		was = value_in(ref, c->knobs[i].key, false);
+		if (!was || strcmp(was, c->knobs[i].val))
+			judge_set(ref, s, c->knobs[i].key, c->knobs[i].val, &out[n++]);
+	}
+	for (i = 0; c && i < c->nopts && n < max; i++) {
+		was = value_in(ref, c->opts[i].key, true);
+		if (was && !strcmp(was, c->opts[i].val))
+			continue;
+		snprintf(name, sizeof(name), "opt.%.20s.%.36s", s->workload, c->opts[i].key);
+		judge_set(ref, s, name, c->opts[i].val, &out[n++]);
+	}
+	return n;
+}

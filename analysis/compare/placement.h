@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "metric.h"
 #include "rundata.h"
 
 enum placement_kind {
@@ -111,5 +112,13 @@ void placement_judge(struct placement *p);
  * Returns buf.
  */
 char *placement_describe(const struct placement *p, char *buf, size_t len);
+
+/*
+ * placement_sets - every knob and workload option whose value in configuration s is not
+ * the reference's, judged on the finished cells of each (an alternating run's cells are
+ * its arms' phases): up to max into out; returns how many
+ */
+size_t placement_sets(const struct cellset *ref, const struct cellset *s,
+		      struct placement *out, size_t max);
 
 #endif

@@ -41,6 +41,7 @@
 #include "msg.h"
 #include "outw.h"
 #include "parse.h"
+#include "placement.h"
 #include "sys.h"
 #include "tune_int.h"
 
@@ -314,6 +315,18 @@ static void print_row(const char *id, const struct judgement *j)
 	printf(")\n");
 }
 
+/* print_placement - did each setting of c move the work it targets (placement.h)? */
+static void print_placement(const struct adv_workload *w, const struct adv_cfg *c)
+{
+	struct placement p[TUNE_MAX_KNOBS];
+	char line[1024];
+	size_t i, n = placement_sets(w->ref, c->s, p, TUNE_MAX_KNOBS);
+
+	for (i = 0; i < n; i++)
+		if (p[i].v != PLV_NOT_PLACEMENT)
+			printf("    placement: %s\n", placement_describe(&p[i], line, sizeof(line)));
+}
+
 /* answer - what the alternation decided; the chosen candidate, or NULL */
 static const struct adv_cfg *answer(const struct advice *adv)
 {
@@ -356,6 +369,7 @@ static const struct adv_cfg *answer(const struct advice *adv)
 		       c->worse, c->same, c->undecided);
 		for (k = 0; k < w->nprim; k++)
 			print_row(w->prim_id[k], &c->j[k]);
+		print_placement(w, c);
 		if (c->better && c->worse)
 			printf("    trade-off: better on %zu, worse on %zu of these\n", c->better,
 			       c->worse);
