@@ -2,7 +2,8 @@
 # t-placement.sh - did the knob move the work? One alternating segment of tty: the unbound
 # cpumask narrowed to CPU 0 moves flush_to_ldisc to other worker pools, and advise says
 # "moved"; the nice of blkcg_punt_bio, a workqueue none of tty's work uses, "had no
-# effect on the work it targets"; --json says the same. Every knob is back after.
+# effect on the work it targets"; --json and the report's Findings say the same. Every
+# knob is back after.
 . tests/integration/lib.sh
 . tests/integration/lib-knobs.sh
 need_root_tracefs
@@ -49,5 +50,11 @@ jq -e '.workloads[0].configs[] | select(.config == "cpu0") | .placement[0] |
 	.verdict == "moved" and .moved >= 0.1 and
 	(([.here | keys[]] - [.reference | keys[]]) | length) > 0' "$T/advise.json" >/dev/null ||
 	fail "advise --json: $(jq -c '.workloads[0].configs[] | {config, placement}' "$T/advise.json")"
+# the report's Findings say the same
+$DB report "$T/run" > "$T/report.txt" 2>&1 || { cat "$T/report.txt"; fail "report failed"; }
+grep -q '^- tty, cpu0: wq.cpumask = 1: moved: ' "$T/run/report.md" ||
+	fail "report.md: no finding that the unbound cpumask moved the work"
+grep -q "^- tty, punt: wq.blkcg.\{0,1\}_punt.\{0,1\}_bio.nice = $nice1: had no effect on the work it targets" \
+	"$T/run/report.md" || fail "report.md: no finding that blkcg_punt_bio's nice had no effect"
 echo "   $(grep 'placement: wq.cpumask' "$T/advise.txt" | cut -c1-150)"
 exit 0
