@@ -39,7 +39,7 @@ LDLIBS += -lcsv -lm -pthread
 # paths of its own layer and of the layers below it, and with nothing else: a file that
 # includes a header of a higher layer does not compile.
 LAYERS := bench/lib bench/match bench/decode bench/output bench/capture bench/knobs \
-	  workloads/net workloads bench/run \
+	  bench/scenario workloads/net workloads bench/rundir bench/run \
 	  analysis/stats analysis/compare analysis/report analysis/history bench/cli
 INC_bench/lib := bench/lib
 INC_bench/match := bench/match bench/lib
@@ -47,10 +47,13 @@ INC_bench/decode := bench/decode bench/match bench/lib
 INC_bench/output := bench/output bench/match bench/lib
 INC_bench/capture := bench/capture bench/output bench/decode bench/match bench/lib
 INC_bench/knobs := bench/knobs bench/lib
+INC_bench/scenario := bench/scenario bench/capture bench/output bench/decode bench/match \
+		      bench/knobs bench/lib
 INC_workloads/net := workloads/net bench/lib
 INC_workloads := workloads workloads/net bench/lib
-INC_bench/run := bench/run bench/capture bench/output bench/decode bench/match bench/knobs workloads \
-		 bench/lib
+INC_bench/rundir := bench/rundir workloads workloads/net bench/output bench/match bench/lib
+INC_bench/run := bench/run bench/rundir bench/scenario bench/capture bench/output bench/decode \
+		 bench/match bench/knobs workloads bench/lib
 INC_analysis/stats := analysis/stats bench/lib
 INC_analysis/compare := analysis/compare analysis/stats bench/lib
 INC_analysis/report := analysis/report analysis/compare analysis/stats bench/lib
@@ -94,8 +97,8 @@ MISSING = $(strip $(foreach p,$(PKGS),$(shell pkg-config --exists $(p) || echo $
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 
-.PHONY: all check-deps check-test-deps install-deps test unit unit-bins golden golden-update \
-	integration sanitize bench perf observer fuzz fuzz-smoke install clean simulate \
+.PHONY: all check-deps check-test-deps install-deps test unit unit-bins golden golden-update doc-tables \
+	check-names integration sanitize bench perf observer fuzz fuzz-smoke install clean simulate \
 	simulate-small
 
 all: $(BIN) $(HDR_OKS)
@@ -123,9 +126,11 @@ $(BUILD)/%.o: %.c | check-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(call inc,$<) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
+# (a private header, NAME_int.h, is compiled as its module's files include it: allowed)
 $(BUILD)/%.h.ok: %.h | check-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(call inc,$<) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -fsyntax-only -MMD -MP \
+		-DDEFERBENCH_ALLOW_$(shell echo $(notdir $<) | tr a-z. A-Z_) \
 		-MF $@.d -MT $@ -x c $< && touch $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJS) $(LIB) | check-deps check-test-deps
@@ -163,10 +168,25 @@ golden: deferbench
 golden-update: deferbench
 	@tests/golden.sh --update
 
+# every file exports only the names its file name announces (tests/check-names.known:
+# the files still to rename), and arrays grow through grow.h only
+check-names: $(OBJS)
+	@tests/check-names.sh $(BUILD)
+	@if grep -rn 'realloc(' --include='*.[ch]' bench workloads analysis | \
+		grep -v '^bench/lib/grow.h:'; then \
+		echo "check-names: arrays grow through bench/lib/grow.h (GROW, grow_array), never realloc() of their own" >&2; \
+		exit 1; fi
+
+# the tables of settings in docs/, written anew from the option tables (test_doc_tables
+# checks them)
+doc-tables: $(BUILD)/tests/tools/doc-tables
+	@$(BUILD)/tests/tools/doc-tables
+
 # The README's two commands install what is missing first, then build in a new make
 # (so that pkg-config sees what was just installed).
 test: install-deps
-	@$(MAKE) --no-print-directory unit golden simulate-small integration sanitize fuzz-smoke
+	@$(MAKE) --no-print-directory unit check-names golden simulate-small integration sanitize \
+		fuzz-smoke
 
 # the simulation harness: the small grid asserts its rates (make test), the full grid
 # writes its tables into docs/verdicts.md

@@ -63,30 +63,35 @@ struct audio_priv {
 	bool have_seq;			/* net: a packet arrived, last_seq is valid */
 };
 
-static const struct wl_option audio_options[] = {
-	{ "mode", WL_OPT_ENUM, "timer", 0, 0, mode_names, offsetof(struct audio_cfg, mode),
-	  "what starts a period: an hrtimer deadline, or a UDP packet across a veth pair" },
-	{ "frames", WL_OPT_U64, "128", 16, 8192, NULL, offsetof(struct audio_cfg, frames),
-	  "frames per period (period = frames / rate, at least 100us)" },
-	{ "rate", WL_OPT_U64, "48000", 8000, 384000, NULL, offsetof(struct audio_cfg, rate),
-	  "sample rate in Hz" },
-	{ "channels", WL_OPT_U64, "2", 1, DSP_MAX_CHANNELS, NULL,
-	  offsetof(struct audio_cfg, channels), "interleaved channels the DSP filters" },
-	{ "duty", WL_OPT_DOUBLE, "25", 0, 90, NULL, offsetof(struct audio_cfg, duty),
-	  "DSP cost per period, percent of the period, calibrated at setup (0 = none)" },
-	{ "priority", WL_OPT_INT, "80", 1, 99, NULL, offsetof(struct audio_cfg, prio),
-	  "SCHED_FIFO priority of the audio thread (and of the net-mode sender)" },
-	{ "mlock", WL_OPT_BOOL, "yes", 0, 0, NULL, offsetof(struct audio_cfg, mlock),
-	  "mlockall() while running, as audio servers do; undone at teardown" },
-	{ "cpus", WL_OPT_CPULIST, "all", 0, 0, NULL, offsetof(struct audio_cfg, cpus),
-	  "CPUs the audio thread may run on" },
-	{ "napi", WL_OPT_ENUM, "softirq", 0, 0, napi_names, offsetof(struct audio_cfg, napi),
-	  "mode=net: where the veth NAPI polls run: NET_RX softirq, or threaded (napi/ "
-	  "kthreads)" },
-	{ "napi_prio", WL_OPT_INT, "0", 0, 99, NULL, offsetof(struct audio_cfg, napi_prio),
-	  "mode=net, napi=threaded: SCHED_FIFO priority of the napi/ kthreads, 0 = "
-	  "SCHED_OTHER" },
-	{ 0 },
+static const struct opt_desc audio_options[] = {
+	OPT_ENUM(0, NULL, audio_cfg, mode, "WORD", mode_names, ARRAY_SIZE(mode_names) - 1,
+		 "what starts a period: an hrtimer deadline, or a UDP packet across a "
+		 "veth pair", .key = "mode", .def = "timer"),
+	OPT_U64(0, NULL, audio_cfg, frames, "N", 16, 8192,
+		"frames per period (period = frames / rate, at least 100us)",
+		.key = "frames", .def = "128"),
+	OPT_U64(0, NULL, audio_cfg, rate, "N", 8000, 384000,
+		"sample rate in Hz", .key = "rate", .def = "48000"),
+	OPT_U64(0, NULL, audio_cfg, channels, "N", 1, DSP_MAX_CHANNELS,
+		"interleaved channels the DSP filters", .key = "channels", .def = "2"),
+	OPT_DOUBLE(0, NULL, audio_cfg, duty, "X", 0, 90,
+		   "DSP cost per period, percent of the period, calibrated at setup (0 = "
+		   "none)", .key = "duty", .def = "25"),
+	OPT_INT(0, NULL, audio_cfg, prio, "N", 1, 99,
+		"SCHED_FIFO priority of the audio thread (and of the net-mode sender)",
+		.key = "priority", .def = "80"),
+	OPT_BOOL(0, NULL, audio_cfg, mlock,
+		 "mlockall() while running, as audio servers do; undone at teardown",
+		 .key = "mlock", .def = "yes"),
+	OPT_CPUSET(0, NULL, audio_cfg, cpus,
+		   "CPUs the audio thread may run on", .key = "cpus", .def = "all"),
+	OPT_ENUM(0, NULL, audio_cfg, napi, "WORD", napi_names, ARRAY_SIZE(napi_names) - 1,
+		 "mode=net: where the veth NAPI polls run: NET_RX softirq, or threaded "
+		 "(napi/ kthreads)", .key = "napi", .def = "softirq"),
+	OPT_INT(0, NULL, audio_cfg, napi_prio, "N", 0, 99,
+		"mode=net, napi=threaded: SCHED_FIFO priority of the napi/ kthreads, 0 = "
+		"SCHED_OTHER", .key = "napi_prio", .def = "0"),
+	OPT_END(),
 };
 
 /* memory_locked - is VmLck non-zero already (somebody else's mlockall)? */
@@ -233,7 +238,7 @@ static void period(struct wl_run *w, struct audio_priv *p, struct pace *pc,
 	}
 	if (pc) {
 		k0 = pc->k;
-		pace_skip(pc, done);
+		wl_pace_skip(pc, done);
 		/*
 		 * the slots that passed, of the window only: a thread stalled across the
 		 * stop (RT throttling, a preempting task) resumes past it, and the slots
@@ -266,7 +271,7 @@ static void *audio_timer_thread(void *arg)
 	pace_init(&pc, now_ns() + (uint64_t)p->period_ns, p->period_ns);
 	while (!wl_stopping(w)) {
 		deadline = pace_deadline(&pc, pc.k);
-		if (sleep_until_abs(deadline) == -EINTR)
+		if (wl_sleep_until(deadline) == -EINTR)
 			continue;
 		/*
 		 * stopped while asleep: a deadline past the window's end is no period of
@@ -324,7 +329,7 @@ static void *audio_sender(void *arg)
 	pace_init(&pc, now_ns() + (uint64_t)p->period_ns, p->period_ns);
 	while (!wl_stopping(w)) {
 		h.deadline_ns = pace_deadline(&pc, pc.k);
-		if (sleep_until_abs(h.deadline_ns) == -EINTR)
+		if (wl_sleep_until(h.deadline_ns) == -EINTR)
 			continue;
 		h.seq = pc.k++;
 		memcpy(buf, &h, sizeof(h));

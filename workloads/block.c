@@ -53,23 +53,26 @@ struct block_priv {
 	uint64_t ops, late;
 };
 
-static const struct wl_option block_options[] = {
-	{ "rate", WL_OPT_U64, "100", 1, 10000, NULL, offsetof(struct block_cfg, rate),
-	  "write+sync operations per second" },
-	{ "size", WL_OPT_SIZE, "4k", 512, 64 << 20, NULL, offsetof(struct block_cfg, size),
-	  "bytes written per operation" },
-	{ "file_size", WL_OPT_SIZE, "64M", 1 << 20, 16ULL << 30, NULL,
-	  offsetof(struct block_cfg, file_size), "the file wraps around at this size" },
-	{ "sync", WL_OPT_ENUM, "fsync", 0, 0, sync_names, offsetof(struct block_cfg, sync),
-	  "how each write is made durable (sync_file_range: data of the range only; "
-	  "syncfs: the whole filesystem, written by the writeback workqueue's flusher)" },
-	{ "priority", WL_OPT_INT, "0", 0, 99, NULL, offsetof(struct block_cfg, prio),
-	  "SCHED_FIFO priority of the writer; 0 = SCHED_OTHER" },
-	{ "dir", WL_OPT_STRING, "/tmp", 0, 0, NULL, offsetof(struct block_cfg, dir),
-	  "where the temporary directory goes (a disk filesystem, not tmpfs)" },
-	{ "cpus", WL_OPT_CPULIST, "all", 0, 0, NULL, offsetof(struct block_cfg, cpus),
-	  "CPUs the writer may run on" },
-	{ 0 },
+static const struct opt_desc block_options[] = {
+	OPT_U64(0, NULL, block_cfg, rate, "N", 1, 10000,
+		"write+sync operations per second", .key = "rate", .def = "100"),
+	OPT_SIZE(0, NULL, block_cfg, size, 512, 64 << 20,
+		 "bytes written per operation", .key = "size", .def = "4k"),
+	OPT_SIZE(0, NULL, block_cfg, file_size, 1 << 20, 16ULL << 30,
+		 "the file wraps around at this size", .key = "file_size", .def = "64M"),
+	OPT_ENUM(0, NULL, block_cfg, sync, "WORD", sync_names, ARRAY_SIZE(sync_names) - 1,
+		 "how each write is made durable (sync_file_range: data of the range "
+		 "only; syncfs: the whole filesystem, written by the writeback "
+		 "workqueue's flusher)", .key = "sync", .def = "fsync"),
+	OPT_INT(0, NULL, block_cfg, prio, "N", 0, 99,
+		"SCHED_FIFO priority of the writer; 0 = SCHED_OTHER",
+		.key = "priority", .def = "0"),
+	OPT_STRING_BUF(0, NULL, block_cfg, dir, "TEXT",
+		       "where the temporary directory goes (a disk filesystem, not tmpfs)",
+		       .key = "dir", .def = "/tmp"),
+	OPT_CPUSET(0, NULL, block_cfg, cpus,
+		   "CPUs the writer may run on", .key = "cpus", .def = "all"),
+	OPT_END(),
 };
 
 /* fill_random - xorshift64 data from the seed: nothing for a filesystem to compress */
@@ -206,7 +209,7 @@ static void *block_thread(void *arg)
 	pace_init(&pc, now_ns(), period);
 	while (!wl_stopping(w)) {
 		deadline = pace_deadline(&pc, pc.k);
-		if (sleep_until_abs(deadline) == -EINTR)
+		if (wl_sleep_until(deadline) == -EINTR)
 			continue;
 		/* stopped while asleep: this deadline lies past the window's end */
 		if (wl_stopping(w))

@@ -88,11 +88,13 @@ struct command_priv {
 	char names[WL_MAX_METRICS][64];
 };
 
-static const struct wl_option command_options[] = {
-	{ "metric", WL_OPT_STRING, "", 0, 0, NULL, offsetof(struct command_cfg, metric),
-	  "the command's latency: a workload-intervals.csv it writes (deferbench load -i "
-	  "INTERVAL -o DIR writes DIR/workload-intervals.csv), read when it stops" },
-	{ 0 },
+static const struct opt_desc command_options[] = {
+	OPT_STRING_BUF(0, NULL, command_cfg, metric, "TEXT",
+		       "the command's latency: a workload-intervals.csv it writes "
+		       "(deferbench load -i INTERVAL -o DIR writes "
+		       "DIR/workload-intervals.csv), read when it stops",
+		       .key = "metric", .def = "", .zero = true),
+	OPT_END(),
 };
 
 static int command_setup(struct wl_run *w, char *errbuf __unused)

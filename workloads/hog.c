@@ -61,26 +61,29 @@ struct hog_priv {
 	int c_gaps, c_stolen;
 };
 
-static const struct wl_option hog_options[] = {
-	{ "threads", WL_OPT_U64, "0", 0, HOG_MAX_THREADS, NULL,
-	  offsetof(struct hog_cfg, threads), "spinning threads; 0 = one per CPU in 'cpus'" },
-	{ "cpus", WL_OPT_CPULIST, "all", 0, 0, NULL, offsetof(struct hog_cfg, cpus),
-	  "CPUs the threads run on" },
-	{ "pin", WL_OPT_BOOL, "yes", 0, 0, NULL, offsetof(struct hog_cfg, pin),
-	  "pin thread i to the i-th CPU of 'cpus' (round robin); no = all float on 'cpus'" },
-	{ "policy", WL_OPT_ENUM, "other", 0, 0, policy_names, offsetof(struct hog_cfg, policy),
-	  "scheduling policy; fifo/rr need duty < 100 (RT throttling is not relied on)" },
-	{ "nice", WL_OPT_INT, "0", -20, 19, NULL, offsetof(struct hog_cfg, nice),
-	  "nice value for policy other/batch" },
-	{ "priority", WL_OPT_INT, "1", 1, 99, NULL, offsetof(struct hog_cfg, prio),
-	  "real-time priority for policy fifo/rr" },
-	{ "duty", WL_OPT_DOUBLE, "100", 1, 100, NULL, offsetof(struct hog_cfg, duty),
-	  "percent of each period spent spinning; the rest sleeping" },
-	{ "period", WL_OPT_DURATION, "10ms", 100 * NSEC_PER_USEC, NSEC_PER_SEC, NULL,
-	  offsetof(struct hog_cfg, period_ns), "on/off cycle when duty < 100" },
-	{ "gap", WL_OPT_DURATION, "10us", NSEC_PER_USEC, NSEC_PER_SEC, NULL,
-	  offsetof(struct hog_cfg, gap_ns), "a spin-loop gap longer than this is recorded" },
-	{ 0 },
+static const struct opt_desc hog_options[] = {
+	OPT_U64(0, NULL, hog_cfg, threads, "N", 0, HOG_MAX_THREADS,
+		"spinning threads; 0 = one per CPU in 'cpus'", .key = "threads", .def = "0"),
+	OPT_CPUSET(0, NULL, hog_cfg, cpus,
+		   "CPUs the threads run on", .key = "cpus", .def = "all"),
+	OPT_BOOL(0, NULL, hog_cfg, pin,
+		 "pin thread i to the i-th CPU of 'cpus' (round robin); no = all float on "
+		 "'cpus'", .key = "pin", .def = "yes"),
+	OPT_ENUM(0, NULL, hog_cfg, policy, "WORD", policy_names, ARRAY_SIZE(policy_names) - 1,
+		 "scheduling policy; fifo/rr need duty < 100 (RT throttling is not relied "
+		 "on)", .key = "policy", .def = "other"),
+	OPT_INT(0, NULL, hog_cfg, nice, "N", -20, 19,
+		"nice value for policy other/batch", .key = "nice", .def = "0"),
+	OPT_INT(0, NULL, hog_cfg, prio, "N", 1, 99,
+		"real-time priority for policy fifo/rr", .key = "priority", .def = "1"),
+	OPT_DOUBLE(0, NULL, hog_cfg, duty, "X", 1, 100,
+		   "percent of each period spent spinning; the rest sleeping",
+		   .key = "duty", .def = "100"),
+	OPT_DURATION(0, NULL, hog_cfg, period_ns, "DUR", 100 * NSEC_PER_USEC, NSEC_PER_SEC,
+		     "on/off cycle when duty < 100", .key = "period", .def = "10ms"),
+	OPT_DURATION(0, NULL, hog_cfg, gap_ns, "DUR", NSEC_PER_USEC, NSEC_PER_SEC,
+		     "a spin-loop gap longer than this is recorded", .key = "gap", .def = "10us"),
+	OPT_END(),
 };
 
 /* nth_cpu - the n-th (mod count) CPU of set */
@@ -203,11 +206,11 @@ static void *hog_thread(void *arg)
 		while (!wl_stopping(t->w)) {
 			uint64_t start = pace_deadline(&pc, pc.k);
 
-			if (sleep_until_abs(start) == -EINTR)
+			if (wl_sleep_until(start) == -EINTR)
 				continue;
 			pc.k++;
 			spin_until(t, start + on, c->gap_ns, started);
-			pace_skip(&pc, now_ns());	/* a preempted hog does not catch up */
+			wl_pace_skip(&pc, now_ns());	/* a preempted hog does not catch up */
 		}
 	}
 	if (t->measuring) {

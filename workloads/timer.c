@@ -75,31 +75,35 @@ struct timer_priv {
 	int c_wheel, c_wheel_asked, c_wheel_got;
 };
 
-static const struct wl_option timer_options[] = {
-	{ "probe", WL_OPT_BOOL, "yes", 0, 0, NULL, offsetof(struct timer_cfg, probe),
-	  "run cyclictest (rt-tests) as the wakeup probe" },
-	{ "priority", WL_OPT_INT, "80", 0, 99, NULL, offsetof(struct timer_cfg, prio),
-	  "cyclictest's SCHED_FIFO priority; 0 = SCHED_OTHER" },
-	{ "interval", WL_OPT_DURATION, "1ms", 100 * NSEC_PER_USEC, NSEC_PER_SEC, NULL,
-	  offsetof(struct timer_cfg, interval_ns), "cyclictest's wakeup interval" },
-	{ "cpus", WL_OPT_CPULIST, "all", 0, 0, NULL, offsetof(struct timer_cfg, cpus),
-	  "one cyclictest thread pinned on each of these CPUs" },
-	{ "maxlat", WL_OPT_DURATION, "10ms", NSEC_PER_MSEC, 100 * NSEC_PER_MSEC, NULL,
-	  offsetof(struct timer_cfg, maxlat_ns),
-	  "cyclictest histogram range; later wakeups count as overflows, at the max" },
-	{ "pmqos", WL_OPT_BOOL, "no", 0, 0, NULL, offsetof(struct timer_cfg, pmqos),
-	  "let cyclictest hold /dev/cpu_dma_latency at 0 (changes every CPU's idle states)" },
-	{ "threads", WL_OPT_U64, "2", 0, TIMER_MAX_LOAD, NULL,
-	  offsetof(struct timer_cfg, threads), "hrtimer load threads (SCHED_OTHER)" },
-	{ "periods", WL_OPT_STRING, "250us,1ms", 0, 0, NULL,
-	  offsetof(struct timer_cfg, periods),
-	  "hrtimer load periods, comma-separated, given round robin to the threads (>= 50us)" },
-	{ "wheel_rate", WL_OPT_U64, "1000", 0, WHEEL_PER_THREAD * WHEEL_MAX_THREADS, NULL,
-	  offsetof(struct timer_cfg, wheel_rate),
-	  "timer-wheel (TIMER softirq) expiries per second, from socket timeouts; 0 = none" },
-	{ "load_cpus", WL_OPT_CPULIST, "all", 0, 0, NULL, offsetof(struct timer_cfg, load_cpus),
-	  "CPUs of the load threads (pinned round robin)" },
-	{ 0 },
+static const struct opt_desc timer_options[] = {
+	OPT_BOOL(0, NULL, timer_cfg, probe,
+		 "run cyclictest (rt-tests) as the wakeup probe", .key = "probe", .def = "yes"),
+	OPT_INT(0, NULL, timer_cfg, prio, "N", 0, 99,
+		"cyclictest's SCHED_FIFO priority; 0 = SCHED_OTHER",
+		.key = "priority", .def = "80"),
+	OPT_DURATION(0, NULL, timer_cfg, interval_ns, "DUR", 100 * NSEC_PER_USEC, NSEC_PER_SEC,
+		     "cyclictest's wakeup interval", .key = "interval", .def = "1ms"),
+	OPT_CPUSET(0, NULL, timer_cfg, cpus,
+		   "one cyclictest thread pinned on each of these CPUs",
+		   .key = "cpus", .def = "all"),
+	OPT_DURATION(0, NULL, timer_cfg, maxlat_ns, "DUR", NSEC_PER_MSEC, 100 * NSEC_PER_MSEC,
+		     "cyclictest histogram range; later wakeups count as overflows, at "
+		     "the max", .key = "maxlat", .def = "10ms"),
+	OPT_BOOL(0, NULL, timer_cfg, pmqos,
+		 "let cyclictest hold /dev/cpu_dma_latency at 0 (changes every CPU's idle "
+		 "states)", .key = "pmqos", .def = "no"),
+	OPT_U64(0, NULL, timer_cfg, threads, "N", 0, TIMER_MAX_LOAD,
+		"hrtimer load threads (SCHED_OTHER)", .key = "threads", .def = "2"),
+	OPT_STRING_BUF(0, NULL, timer_cfg, periods, "TEXT",
+		       "hrtimer load periods, comma-separated, given round robin to the "
+		       "threads (>= 50us)", .key = "periods", .def = "250us,1ms"),
+	OPT_U64(0, NULL, timer_cfg, wheel_rate, "N", 0, WHEEL_PER_THREAD * WHEEL_MAX_THREADS,
+		"timer-wheel (TIMER softirq) expiries per second, from socket timeouts; 0 "
+		"= none", .key = "wheel_rate", .def = "1000"),
+	OPT_CPUSET(0, NULL, timer_cfg, load_cpus,
+		   "CPUs of the load threads (pinned round robin)",
+		   .key = "load_cpus", .def = "all"),
+	OPT_END(),
 };
 
 /* parse_periods - "250us,1ms" into ns, each at least TIMER_MIN_PERIOD_NS */
@@ -231,7 +235,7 @@ static void *hrtimer_thread(void *arg)
 	pace_init(&pc, l->first_ns, l->period_ns);
 	while (!wl_stopping(l->w)) {
 		deadline = pace_deadline(&pc, pc.k);
-		if (sleep_until_abs(deadline) == -EINTR)
+		if (wl_sleep_until(deadline) == -EINTR)
 			continue;
 		/* stopped while asleep: this deadline lies past the window's end */
 		if (wl_stopping(l->w))
@@ -239,7 +243,7 @@ static void *hrtimer_thread(void *arg)
 		if (wl_in_window(l->w, deadline))
 			load_record(l, deadline);
 		pc.k++;
-		pace_skip(&pc, now_ns());	/* load, not a measurement: no catching up */
+		wl_pace_skip(&pc, now_ns());	/* load, not a measurement: no catching up */
 	}
 	return NULL;
 }
@@ -282,7 +286,7 @@ static void *wheel_thread(void *arg)
 		if (wl_in_window(l->w, deadline))
 			load_record(l, deadline);
 		pc.k++;
-		pace_skip(&pc, now_ns());
+		wl_pace_skip(&pc, now_ns());
 	}
 	return NULL;
 }

@@ -52,18 +52,20 @@ struct tty_priv {
 	uint64_t drain_until;
 };
 
-static const struct wl_option tty_options[] = {
-	{ "rate", WL_OPT_U64, "1000", 1, 20000, NULL, offsetof(struct tty_cfg, rate),
-	  "messages per second (period >= 50us), paced on absolute deadlines" },
-	{ "size", WL_OPT_SIZE, "16", sizeof(struct tty_msg), TTY_MAX_MSG, NULL,
-	  offsetof(struct tty_cfg, size), "bytes per message (a timestamp pair + padding)" },
-	{ "priority", WL_OPT_INT, "0", 0, 99, NULL, offsetof(struct tty_cfg, prio),
-	  "SCHED_FIFO priority of writer and reader; 0 = SCHED_OTHER" },
-	{ "writer_cpus", WL_OPT_CPULIST, "all", 0, 0, NULL,
-	  offsetof(struct tty_cfg, writer_cpus), "CPUs the writer may run on" },
-	{ "reader_cpus", WL_OPT_CPULIST, "all", 0, 0, NULL,
-	  offsetof(struct tty_cfg, reader_cpus), "CPUs the reader may run on" },
-	{ 0 },
+static const struct opt_desc tty_options[] = {
+	OPT_U64(0, NULL, tty_cfg, rate, "N", 1, 20000,
+		"messages per second (period >= 50us), paced on absolute deadlines",
+		.key = "rate", .def = "1000"),
+	OPT_SIZE(0, NULL, tty_cfg, size, sizeof(struct tty_msg), TTY_MAX_MSG,
+		 "bytes per message (a timestamp pair + padding)", .key = "size", .def = "16"),
+	OPT_INT(0, NULL, tty_cfg, prio, "N", 0, 99,
+		"SCHED_FIFO priority of writer and reader; 0 = SCHED_OTHER",
+		.key = "priority", .def = "0"),
+	OPT_CPUSET(0, NULL, tty_cfg, writer_cpus,
+		   "CPUs the writer may run on", .key = "writer_cpus", .def = "all"),
+	OPT_CPUSET(0, NULL, tty_cfg, reader_cpus,
+		   "CPUs the reader may run on", .key = "reader_cpus", .def = "all"),
+	OPT_END(),
 };
 
 static int tty_setup(struct wl_run *w, char *errbuf)
@@ -132,7 +134,7 @@ static void *tty_writer(void *arg)
 	pace_init(&pc, now_ns(), period);
 	while (!wl_stopping(w)) {
 		m.deadline_ns = pace_deadline(&pc, pc.k);
-		if (sleep_until_abs(m.deadline_ns) == -EINTR)
+		if (wl_sleep_until(m.deadline_ns) == -EINTR)
 			continue;
 		/* stopped while asleep: this deadline lies past the window's end */
 		if (wl_stopping(w))

@@ -101,16 +101,16 @@ static struct json_object *number_json(double v)
 static struct json_object *results_json(const struct wl_run *w)
 {
 	struct json_object *root = json_object_new_object(), *opts, *arr, *cnt;
-	const struct wl_option *o;
+	const struct opt_desc *o;
 	char val[512];
 	int i;
 
 	json_object_object_add(root, "schema", json_object_new_string(WORKLOAD_SCHEMA));
 	json_object_object_add(root, "workload", json_object_new_string(w->ops->name));
 	opts = json_object_new_object();
-	for (o = w->ops->options; o && o->name; o++)
-		if (!wl_option_value(w, o, val, sizeof(val)))
-			json_object_object_add(opts, o->name, json_object_new_string(val));
+	for (o = w->ops->options; o && o->type != OPTION_END; o++)
+		if (o->key && !wl_option_value(w, o, val, sizeof(val)))
+			json_object_object_add(opts, o->key, json_object_new_string(val));
 	json_object_object_add(root, "options", opts);
 	json_object_object_add(root, "seed", json_object_new_uint64(w->seed));
 	/* what the metrics cover (the window), and how long the load ran before it */

@@ -166,7 +166,7 @@ void wl_thread_join(struct wl_thread *t)
 	t->started = false;
 }
 
-uint64_t pace_skip(struct pace *p, uint64_t now)
+uint64_t wl_pace_skip(struct pace *p, uint64_t now)
 {
 	uint64_t dropped = 0;
 
@@ -177,7 +177,7 @@ uint64_t pace_skip(struct pace *p, uint64_t now)
 	return dropped;
 }
 
-int sleep_until_abs(uint64_t deadline_ns)
+int wl_sleep_until(uint64_t deadline_ns)
 {
 	struct timespec ts = {
 		.tv_sec = (time_t)(deadline_ns / NSEC_PER_SEC),

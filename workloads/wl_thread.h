@@ -93,11 +93,11 @@ static inline uint64_t pace_late(uint64_t deadline, uint64_t t)
 }
 
 /*
- * pace_skip - for real-time streams (audio) that cannot catch up: drop the operations
+ * wl_pace_skip - for real-time streams (audio) that cannot catch up: drop the operations
  * whose whole slot [deadline k, deadline k+1) is already over at now. Returns how many
  * were dropped; the next one is then the slot now is in (started late, not dropped).
  */
-uint64_t pace_skip(struct pace *p, uint64_t now);
+uint64_t wl_pace_skip(struct pace *p, uint64_t now);
 
 /* pace_count_from - how many of the operations k0..k1-1 are due at or after t */
 static inline uint64_t pace_count_from(const struct pace *p, uint64_t k0, uint64_t k1,
@@ -133,9 +133,9 @@ static inline double period_from_rate(double rate)
 }
 
 /*
- * sleep_until_abs - clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME); 0 at the
+ * wl_sleep_until - clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME); 0 at the
  * deadline, -EINTR when woken early by WL_WAKE_SIG (the caller checks wl_stopping).
  */
-int sleep_until_abs(uint64_t deadline_ns);
+int wl_sleep_until(uint64_t deadline_ns);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * workload.h - load generators: one file per workload, one const ops table each,
- * registered in workloads/registry.c. A single driver (workloads/driver.c) owns the
+ * registered in workloads/workload_registry.c. A single driver (workloads/wl_driver.c) owns the
  * lifecycle: options -> setup -> start -> (run for the duration) -> stop -> teardown.
  *
  * Workloads only record: into the histograms and counters of their struct wl_metrics.
@@ -41,32 +41,15 @@
 
 #include "hist.h"
 #include "ivhist.h"
+#include "opts.h"
 #include "rundata.h"
 #include "msg.h"
 
-enum wl_opt_type {
-	WL_OPT_U64,		/* integer, bounds min..max */
-	WL_OPT_INT,		/* signed integer, bounds min..max (e.g. nice -20..19) */
-	WL_OPT_DOUBLE,		/* bounds min..max */
-	WL_OPT_DURATION,	/* "10ms", stored as uint64_t ns, bounds in ns */
-	WL_OPT_SIZE,		/* "64k", stored as uint64_t bytes */
-	WL_OPT_BOOL,		/* stored as bool */
-	WL_OPT_ENUM,		/* one of choices[], stored as int index */
-	WL_OPT_CPULIST,		/* "0-1", stored as cpu_set_t, online CPUs only */
-	WL_OPT_STRING,		/* stored as char[WL_STR_MAX] */
-};
-
+/* A workload's options: a table of the settings engine (opts.h), one entry per option,
+ * each with its key (as a scenario section or `load --KEY` gives it), default, bounds
+ * and help: OPT_U64(0, NULL, tty_cfg, rate, "N", 1, 20000, "...", .key = "rate",
+ * .def = "1000"). Text options are char[WL_STR_MAX] (OPT_STRING_BUF). */
 #define WL_STR_MAX 128
-
-struct wl_option {
-	const char *name;
-	enum wl_opt_type type;
-	const char *def;		/* default, as the user would write it; NULL = unset */
-	double min, max;		/* bounds for numeric types */
-	const char *const *choices;	/* WL_OPT_ENUM: NULL-terminated */
-	size_t offset;			/* where the value goes in the workload's config */
-	const char *help;
-};
 
 #define WL_MAX_METRICS 8
 #define WL_MAX_COUNTERS 48	/* hog reports one share counter per thread */
@@ -109,7 +92,7 @@ struct wl_run;
 struct workload_ops {
 	const char *name;
 	const char *help;			/* one line */
-	const struct wl_option *options;	/* terminated by { .name = NULL } */
+	const struct opt_desc *options;		/* keyed entries, ended by OPT_END() */
 	/*
 	 * The metrics compare judges this workload by (fnmatch patterns of metric ids,
 	 * NULL-terminated, at most PRIMARY_MAX): the latency its user feels, and the delay
@@ -183,11 +166,11 @@ int command_spawn(char *const *argv, pid_t *pid, int *log_fd, char *errbuf);
 void command_workload_adopt(pid_t pid, int log_fd);
 void command_workload_end(void);
 
-/* Registry (workloads/registry.c). */
+/* Registry (workloads/workload_registry.c). */
 extern const struct workload_ops *const workload_registry[];
 const struct workload_ops *workload_find(const char *name);
 
-/* Driver (workloads/driver.c). */
+/* Driver (workloads/wl_driver.c). */
 struct wl_run *wl_new(const struct workload_ops *ops);	/* options at their defaults */
 int wl_set_option(struct wl_run *w, const char *key, const char *val, char *errbuf);
 int wl_setup(struct wl_run *w, char *errbuf);
@@ -195,8 +178,8 @@ int wl_start(struct wl_run *w, char *errbuf);
 void wl_stop(struct wl_run *w);
 void wl_teardown(struct wl_run *w);
 void wl_free(struct wl_run *w);		/* stops and tears down first if needed */
-/* wl_options_json-ready view: option name and its effective value as text */
-int wl_option_value(const struct wl_run *w, const struct wl_option *o, char *buf, size_t len);
+/* wl_option_value - option o's effective value as text ("2500us", "64k", "0-1") */
+int wl_option_value(const struct wl_run *w, const struct opt_desc *o, char *buf, size_t len);
 
 /*
  * Results (wl_results.c, the one owner of these files): the terminal table, and
@@ -224,7 +207,7 @@ int wl_switch_option(struct wl_run *w, const char *key, const char *val, char *e
 /* workload_live_option - can a workload of type name switch key while it runs? */
 bool workload_live_option(const char *name, const char *key);
 /* wl_option_find - the option called name, or NULL */
-const struct wl_option *wl_option_find(const struct workload_ops *ops, const char *name);
+const struct opt_desc *wl_option_find(const struct workload_ops *ops, const char *name);
 /* wl_list - every workload with its options (type, default, bounds, help) */
 void wl_list(FILE *f, const struct workload_ops *only);
 

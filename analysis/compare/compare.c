@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "grow.h"
 #include "msg.h"
 
 const char *const cmp_default_patterns[] = {
@@ -76,15 +77,8 @@ static struct cmp_row *row_new(struct cmp_result *res, const char *wl, const cha
 {
 	struct cmp_row *r;
 
-	if (res->nrows == res->caprows) {
-		size_t cap = res->caprows ? 2 * res->caprows : 64;
-
-		r = realloc(res->rows, cap * sizeof(*r));
-		if (!r)
-			return NULL;
-		res->rows = r;
-		res->caprows = cap;
-	}
+	if (GROW(res->rows, res->caprows, res->nrows + 1))
+		return NULL;
 	r = &res->rows[res->nrows++];
 	memset(r, 0, sizeof(*r));
 	snprintf(r->workload, sizeof(r->workload), "%s", wl);
@@ -222,19 +216,8 @@ static bool sparse(const struct side *s, const struct cmp_opts *o)
 
 static int keep_reps(struct row_reps *rr, size_t row, double *d)
 {
-	if (row >= rr->cap) {
-		size_t cap = rr->cap ? 2 * rr->cap : 64;
-		double **p;
-
-		while (cap <= row)
-			cap *= 2;
-		p = realloc(rr->d, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		memset(p + rr->cap, 0, (cap - rr->cap) * sizeof(*p));
-		rr->d = p;
-		rr->cap = cap;
-	}
+	if (GROW(rr->d, rr->cap, row + 1))
+		return -ENOMEM;
 	rr->d[row] = d;
 	return 0;
 }
@@ -570,15 +553,8 @@ static int env_add(struct cmp_result *res, const char *field, const char *b, con
 
 	if (!strcmp(b, n))
 		return 0;
-	if (res->nenv == res->capenv) {
-		size_t cap = res->capenv ? 2 * res->capenv : 16;
-
-		e = realloc(res->env, cap * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		res->env = e;
-		res->capenv = cap;
-	}
+	if (GROW(res->env, res->capenv, res->nenv + 1))
+		return -ENOMEM;
 	e = &res->env[res->nenv++];
 	snprintf(e->field, sizeof(e->field), "%s", field);
 	snprintf(e->base, sizeof(e->base), "%s", b);

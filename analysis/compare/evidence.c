@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "grow.h"
 
 /* visit - called for each bucket list of a repetition: interval iv (0 when pooled) */
 typedef int (*visit_fn)(void *ctx, uint32_t iv, const struct bucketlist *bl);
@@ -199,15 +200,8 @@ static int census_visit(void *ctx, uint32_t iv __unused,
 	size_t i;
 
 	for (i = 0; i < bl->n; i++) {
-		if (c->nlo == c->caplo) {
-			size_t cap = c->caplo ? 2 * c->caplo : 256;
-			uint64_t *p = realloc(c->lo, cap * sizeof(*p));
-
-			if (!p)
-				return -ENOMEM;
-			c->lo = p;
-			c->caplo = cap;
-		}
+		if (GROW(c->lo, c->caplo, c->nlo + 1))
+			return -ENOMEM;
 		c->lo[c->nlo++] = bl->b[i].lo;
 	}
 	c->nbuckets += bl->n;

@@ -3,6 +3,7 @@
  * metric.c - metric keys, per-record values and cellsets (see metric.h).
  */
 #include "metric.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -373,15 +374,8 @@ int keylist_add(struct keylist *kl, const struct metric_key *k)
 	for (i = 0; i < kl->n; i++)
 		if (kl->k[i].stat == k->stat && metric_same_group(&kl->k[i], k))
 			return 0;
-	if (kl->n == kl->cap) {
-		size_t cap = kl->cap ? 2 * kl->cap : 64;
-		struct metric_key *p = realloc(kl->k, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		kl->k = p;
-		kl->cap = cap;
-	}
+	if (GROW(kl->k, kl->cap, kl->n + 1))
+		return -ENOMEM;
 	kl->k[kl->n++] = *k;
 	return 0;
 }

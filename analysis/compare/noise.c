@@ -13,6 +13,7 @@
 
 #include "jsonread.h"
 #include "jsonw.h"
+#include "grow.h"
 #include "msg.h"
 #include "file.h"
 
@@ -54,15 +55,8 @@ int noise_add(struct noise *n, const char *workload, const char *config, const c
 		f->pairs++;
 		return 0;
 	}
-	if (n->n == n->cap) {
-		size_t cap = n->cap ? 2 * n->cap : 32;
-
-		f = realloc(n->f, cap * sizeof(*f));
-		if (!f)
-			return -ENOMEM;
-		n->f = f;
-		n->cap = cap;
-	}
+	if (GROW(n->f, n->cap, n->n + 1))
+		return -ENOMEM;
 	f = &n->f[n->n++];
 	memset(f, 0, sizeof(*f));
 	snprintf(f->workload, sizeof(f->workload), "%s", workload);

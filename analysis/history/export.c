@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "history.h"
+#include "grow.h"
 #include "msg.h"
 
 enum ci_result ci_result_of(enum verdict v)
@@ -114,7 +115,7 @@ static int add_set(struct ci_rows *out, const struct cellset *s,
 		metric_id(&kl.k[i], id, sizeof(id));
 		if (!cmp_is_primary(NULL, s, id))
 			continue;
-		p = realloc(out->r, (out->n + 1) * sizeof(*p));
+		p = grow_array(out->r, out->n, sizeof(*p));
 		if (!p) {
 			ret = -ENOMEM;
 			break;

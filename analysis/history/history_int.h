@@ -6,6 +6,11 @@
 #ifndef DEFERBENCH_HISTORY_INT_H
 #define DEFERBENCH_HISTORY_INT_H
 
+/* private to analysis/history/: its files define DEFERBENCH_ALLOW_HISTORY_INT_H before including it */
+#ifndef DEFERBENCH_ALLOW_HISTORY_INT_H
+#error "history_int.h is private to analysis/history/; include its public header"
+#endif
+
 #include <sqlite3.h>
 
 #include "history.h"

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define DEFERBENCH_ALLOW_HISTORY_INT_H
 #include "history_int.h"
 #include "msg.h"
 

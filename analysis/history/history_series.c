@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "grow.h"
+#define DEFERBENCH_ALLOW_HISTORY_INT_H
 #include "history_int.h"
 #include "kver.h"
 #include "msg.h"

@@ -12,6 +12,7 @@
 #include "cmp_out.h"
 #include "compare.h"
 #include "placement.h"
+#define DEFERBENCH_ALLOW_REPORT_INT_H
 #include "report_int.h"
 #include "msg.h"
 

@@ -12,6 +12,7 @@
 
 #include "doc.h"
 #include "outw.h"
+#include "grow.h"
 
 struct fnode {
 	char *name;
@@ -31,19 +32,11 @@ static uint32_t node_new(struct ftree *t, const char *name, size_t nlen)
 {
 	struct fnode *nn;
 
-	if (t->len == t->cap) {
-		uint32_t cap = t->cap ? t->cap * 2 : 256;
-
-		nn = realloc(t->n, cap * sizeof(*nn));
-		if (!nn) {
-			t->enomem = true;
-			return UINT32_MAX;
-		}
-		t->n = nn;
-		t->cap = cap;
+	if (GROW(t->n, t->cap, t->len + 1)) {
+		t->enomem = true;
+		return UINT32_MAX;
 	}
 	nn = &t->n[t->len];
-	memset(nn, 0, sizeof(*nn));
 	nn->name = strndup(name, nlen);
 	if (!nn->name) {
 		t->enomem = true;

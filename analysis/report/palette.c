@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "grow.h"
 
 /*
  * Okabe-Ito without its yellow (too light on white), then Tol's muted colours: all
@@ -54,15 +55,8 @@ const char *palette_color(struct palette *p, enum pal_space sp, const char *name
 		;
 	if (k < NCOLORS)
 		slot = (slot + k) % NCOLORS;
-	if (p->n[sp] == p->cap[sp]) {
-		size_t cap = p->cap[sp] ? 2 * p->cap[sp] : 16;
-
-		e = realloc(p->e[sp], cap * sizeof(*e));
-		if (!e)
-			return colors[slot];	/* unkept: the next ask may differ */
-		p->e[sp] = e;
-		p->cap[sp] = cap;
-	}
+	if (GROW(p->e[sp], p->cap[sp], p->n[sp] + 1))
+		return colors[slot];	/* unkept: the next ask may differ */
 	e = &p->e[sp][p->n[sp]++];
 	snprintf(e->name, sizeof(e->name), "%s", name);
 	e->slot = (int)slot;

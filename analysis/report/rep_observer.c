@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmp_out.h"
+#define DEFERBENCH_ALLOW_REPORT_INT_H
 #include "report_int.h"
 #include "msg.h"
 #include "file.h"

@@ -10,6 +10,7 @@
 
 #include "plot.h"
 #include "plot_kinds.h"
+#define DEFERBENCH_ALLOW_REPORT_INT_H
 #include "report_int.h"
 #include "common.h"
 

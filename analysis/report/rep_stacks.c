@@ -12,8 +12,10 @@
 
 #include "flame.h"
 #include "plot.h"
+#define DEFERBENCH_ALLOW_REPORT_INT_H
 #include "report_int.h"
 #include "file.h"
+#include "grow.h"
 
 #define SITES_SHOWN 6		/* per configuration and vector */
 #define SLOW_WQ_SHOWN 5		/* workqueue groups per configuration */
@@ -95,7 +97,7 @@ static int psite_cmp(const void *a, const void *b)
 /* pool_sites - vector's call sites over the set's repetitions, most delay first */
 static size_t pool_sites(const struct cellset *s, const char *vector, struct psite **out)
 {
-	struct psite *p = NULL, *np;
+	struct psite *p = NULL;
 	size_t n = 0, cap = 0, i, j, k;
 
 	for (i = 0; i < s->n; i++) {
@@ -112,14 +114,8 @@ static size_t pool_sites(const struct cellset *s, const char *vector, struct psi
 				if (!strcmp(p[k].s->how, d->how) && !strcmp(p[k].s->site, d->site))
 					break;
 			if (k == n) {
-				if (n == cap) {
-					cap = cap ? cap * 2 : 32;
-					np = realloc(p, cap * sizeof(*np));
-					if (!np)
-						break;
-					p = np;
-				}
-				memset(&p[n], 0, sizeof(p[n]));
+				if (GROW(p, cap, n + 1))
+					break;
 				p[n++].s = d;
 			}
 			p[k].count += d->count;
@@ -402,7 +398,7 @@ static void slow_csv(struct csvw *w, const char *wl, const struct cell *c,
 static void slow_set(struct report_ctx *r, const struct cellset *s, const char *wl,
 		     struct csvw *w)
 {
-	struct pslow *p = NULL, *np;
+	struct pslow *p = NULL;
 	size_t n = 0, cap = 0, i, j, k, nwq = 0, nctx = 0;
 
 	for (i = 0; i < s->n; i++) {
@@ -422,13 +418,8 @@ static void slow_set(struct report_ctx *r, const struct cellset *s, const char *
 					p[k] = (struct pslow){ d, s->cell[i] };
 				continue;
 			}
-			if (n == cap) {
-				cap = cap ? cap * 2 : 64;
-				np = realloc(p, cap * sizeof(*np));
-				if (!np)
-					goto out;
-				p = np;
-			}
+			if (GROW(p, cap, n + 1))
+				goto out;
 			p[n++] = (struct pslow){ d, s->cell[i] };
 		}
 	}

@@ -14,6 +14,7 @@
 #include "advise.h"
 #include "plot.h"
 #include "plot_kinds.h"
+#define DEFERBENCH_ALLOW_REPORT_INT_H
 #include "report_int.h"
 #include "msg.h"
 

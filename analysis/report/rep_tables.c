@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#define DEFERBENCH_ALLOW_REPORT_INT_H
 #include "report_int.h"
 #include "msg.h"
 #include "parse.h"

@@ -11,9 +11,11 @@
 
 #include "plot.h"
 #include "plot_kinds.h"
+#define DEFERBENCH_ALLOW_REPORT_INT_H
 #include "report_int.h"
 #include "ivfile.h"
 #include "file.h"
+#include "grow.h"
 
 #define TOP_EACH 3
 
@@ -53,11 +55,10 @@ static size_t group_rows(const struct ival_row *rows, size_t n, struct tgroup **
 		for (j = 0; j < ng && !same(&g[j], &rows[i]); j++)
 			;
 		if (j == ng) {
-			p = realloc(g, (ng + 1) * sizeof(*g));
+			p = grow_array(g, ng, sizeof(*g));
 			if (!p)
 				break;
 			g = p;
-			memset(&g[ng], 0, sizeof(g[ng]));
 			g[ng].kind = kind_of(&rows[i]);
 			strcpy(g[ng].name, rows[i].name);
 			strcpy(g[ng].func, rows[i].func);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DEFERBENCH_ALLOW_REPORT_INT_H
 #include "report_int.h"
 #include "msg.h"
 #include "parse.h"

@@ -14,6 +14,7 @@
 
 #include "outw.h"
 #include "plot.h"
+#define DEFERBENCH_ALLOW_REPORT_INT_H
 #include "report_int.h"
 #include "msg.h"
 #include "file.h"

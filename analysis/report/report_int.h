@@ -6,6 +6,11 @@
 #ifndef DEFERBENCH_REPORT_INT_H
 #define DEFERBENCH_REPORT_INT_H
 
+/* private to analysis/report/: its files define DEFERBENCH_ALLOW_REPORT_INT_H before including it */
+#ifndef DEFERBENCH_ALLOW_REPORT_INT_H
+#error "report_int.h is private to analysis/report/; include its public header"
+#endif
+
 #include <limits.h>
 
 #include "palette.h"

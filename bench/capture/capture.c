@@ -15,6 +15,7 @@
 #include <tracefs.h>
 #include <unistd.h>
 
+#define DEFERBENCH_ALLOW_CAPTURE_INT_H
 #include "capture_int.h"
 #include "detail.h"
 #include "subbuf.h"

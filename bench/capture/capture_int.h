@@ -11,6 +11,11 @@
 #ifndef DEFERBENCH_CAPTURE_INT_H
 #define DEFERBENCH_CAPTURE_INT_H
 
+/* private to bench/capture/: its files define DEFERBENCH_ALLOW_CAPTURE_INT_H before including it */
+#ifndef DEFERBENCH_ALLOW_CAPTURE_INT_H
+#error "capture_int.h is private to bench/capture/; include its public header"
+#endif
+
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>

@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DEFERBENCH_ALLOW_CAPTURE_INT_H
 #include "capture_int.h"
 #include "parse.h"
 #include "file.h"
+#include "grow.h"
 
 /*
  * comms_resolve - the matcher's comm_resolve, in the analysis thread: a task's name from
@@ -25,7 +27,6 @@ bool comms_resolve(void *ctx, int pid, char *comm)
 {
 	struct capture *c = ctx;
 	char path[64], buf[64], *p;
-	struct comm_entry *nn;
 	int created;
 
 	if (!map_put(&c->comm_tried, (uint64_t)pid, &created) || !created)
@@ -37,15 +38,8 @@ bool comms_resolve(void *ctx, int pid, char *comm)
 		if (*p == '\n')
 			*p = '?';	/* one name per line in raw/comms */
 	snprintf(comm, TASK_COMM_LEN, "%.15s", buf);
-	if (c->nnamed == c->named_cap) {
-		size_t cap = c->named_cap ? 2 * c->named_cap : 32;
-
-		nn = realloc(c->named, cap * sizeof(*nn));
-		if (!nn)
-			return true;	/* named now, just not kept for analyze */
-		c->named = nn;
-		c->named_cap = cap;
-	}
+	if (GROW(c->named, c->named_cap, c->nnamed + 1))
+		return true;	/* named now, just not kept for analyze */
 	c->named[c->nnamed].pid = pid;
 	snprintf(c->named[c->nnamed].comm, sizeof(c->named[0].comm), "%s", comm);
 	c->nnamed++;
@@ -58,7 +52,7 @@ bool comms_resolve(void *ctx, int pid, char *comm)
  */
 int comms_snapshot(struct comm_entry **out, size_t *n)
 {
-	struct comm_entry *v = NULL, *nv;
+	struct comm_entry *v = NULL;
 	struct dirent *de;
 	size_t cap = 0;
 	DIR *d;
@@ -77,15 +71,10 @@ int comms_snapshot(struct comm_entry **out, size_t *n)
 		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 		if (read_file(path, comm, sizeof(comm)) || comm_classify(comm, &pool, &cpu) == COMM_OTHER)
 			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 256;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				free(v);
-				closedir(d);
-				return -ENOMEM;
-			}
-			v = nv;
+		if (GROW(v, cap, *n + 1)) {
+			free(v);
+			closedir(d);
+			return -ENOMEM;
 		}
 		v[*n].pid = pid;
 		snprintf(v[*n].comm, sizeof(v[*n].comm), "%.15s", comm);

@@ -14,6 +14,7 @@
 #include <tracefs.h>
 #include <unistd.h>
 
+#define DEFERBENCH_ALLOW_CAPTURE_INT_H
 #include "capture_int.h"
 #include "names.h"
 #include "owned.h"

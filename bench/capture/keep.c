@@ -22,9 +22,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#define DEFERBENCH_ALLOW_CAPTURE_INT_H
 #include "capture_int.h"
 #include "detail.h"
 #include "subbuf.h"
+#include "grow.h"
 #include "msg.h"
 #include "file.h"
 #include "outw.h"
@@ -89,22 +91,13 @@ static bool overlaps(const struct kset *s, const struct kpage *p)
 
 static void set_add(struct keep *k, struct kset *s, struct kpage *p)
 {
-	struct kpage **np;
-
 	if (s->n == EXCERPT_PAGES) {
 		s->truncated = true;
 		return;
 	}
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-
-		np = realloc(s->pg, cap * sizeof(*np));
-		if (!np) {
-			k->enomem = true;
-			return;
-		}
-		s->pg = np;
-		s->cap = cap;
+	if (GROW(s->pg, s->cap, s->n + 1)) {
+		k->enomem = true;
+		return;
 	}
 	p->refs++;
 	s->pg[s->n++] = p;

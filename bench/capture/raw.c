@@ -17,6 +17,7 @@
 #include "jsonread.h"
 #include "jsonw.h"
 #include "result_files.h"
+#include "grow.h"
 #include "msg.h"
 #include "parse.h"
 #include "file.h"
@@ -183,7 +184,7 @@ int raw_load_comms(const char *rawdir, struct comm_entry **out, size_t *n, char 
 int raw_parse_comms(char *text, size_t len, const char *path, struct comm_entry **out,
 		    size_t *n, char *errbuf)
 {
-	struct comm_entry *c = NULL, *nc;
+	struct comm_entry *c = NULL;
 	size_t cap = 0, lineno = 0;
 	char *line, *next;
 
@@ -205,13 +206,8 @@ int raw_parse_comms(char *text, size_t len, const char *path, struct comm_entry 
 		*sp = '\0';
 		if (parse_int(line, 0, INT32_MAX, &pid, NULL) || !comm_ok(sp + 1))
 			goto bad;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 256;
-			nc = realloc(c, cap * sizeof(*c));
-			if (!nc)
-				goto bad;
-			c = nc;
-		}
+		if (GROW(c, cap, *n + 1))
+			goto bad;
 		c[*n].pid = pid;
 		snprintf(c[*n].comm, sizeof(c[*n].comm), "%s", sp + 1);
 		(*n)++;

@@ -21,6 +21,7 @@
 #include <tracefs.h>
 #include <unistd.h>
 
+#define DEFERBENCH_ALLOW_CAPTURE_INT_H
 #include "capture_int.h"
 #include "msg.h"
 #include "outw.h"

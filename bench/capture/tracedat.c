@@ -30,6 +30,7 @@
 #include "map.h"
 #include "output.h"
 #include "result_files.h"
+#include "grow.h"
 #include "msg.h"
 
 /*
@@ -65,7 +66,7 @@ struct td {
 	char *errbuf;
 };
 
-bool is_tracedat(const char *path)
+bool tracedat_is_file(const char *path)
 {
 	static const char magic[] = "\x17\x08\x44tracing";
 	char buf[sizeof(magic) - 1];
@@ -354,11 +355,11 @@ bad:
 /* symbols - the work and tasklet functions seen, named from the file's kallsyms */
 static int symbols(struct td *t)
 {
-	size_t cap = 4096, len = 0;
-	char *text = malloc(cap), *nt;
+	size_t cap = 0, len = 0;
+	char *text = NULL;
 	uint32_t i;
 
-	if (!text)
+	if (GROW(text, cap, 4096))
 		return -ENOMEM;
 	text[0] = '\0';
 	for (i = 0; i < t->res.m.nfuncs; i++) {
@@ -367,14 +368,9 @@ static int symbols(struct td *t)
 
 		if (!name)
 			continue;
-		if (cap - len < strlen(name) + 32) {
-			cap = 2 * cap + strlen(name);
-			nt = realloc(text, cap);
-			if (!nt) {
-				free(text);
-				return -ENOMEM;
-			}
-			text = nt;
+		if (GROW(text, cap, len + strlen(name) + 32)) {
+			free(text);
+			return -ENOMEM;
 		}
 		len += snprintf(text + len, cap - len, "%016llx T %s\n",
 				tep_find_function_address(t->tep, addr), name);

@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* is_tracedat - whether path is a file that starts with trace.dat's magic */
-bool is_tracedat(const char *path);
+/* tracedat_is_file - whether path is a file that starts with trace.dat's magic */
+bool tracedat_is_file(const char *path);
 
 struct table_opts;
 

@@ -25,6 +25,7 @@
 #include "advise.h"
 #include "fmt.h"
 #include "rundir.h"
+#include "grow.h"
 #include "msg.h"
 #include "sys.h"
 
@@ -38,15 +39,8 @@ struct adapt_add {
 
 static int add_pair(struct adapt_add *a, int wl, int cfg)
 {
-	if (a->n == a->cap) {
-		int cap = a->cap ? 2 * a->cap : 16;
-		int (*p)[2] = realloc(a->pairs, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		a->pairs = p;
-		a->cap = cap;
-	}
+	if (GROW(a->pairs, a->cap, a->n + 1))
+		return -ENOMEM;
 	a->pairs[a->n][0] = wl;
 	a->pairs[a->n][1] = cfg;
 	a->n++;
@@ -161,8 +155,7 @@ static int within_run(struct adapt *a, const struct run *run, const struct scena
 
 int adapt_more(void *ctx, const struct run_state *r, int (**add)[2], int *n)
 {
-	uint64_t budget = r->o->until_decided_ns ? r->o->until_decided_ns :
-			  r->s->until_decided_ns;
+	uint64_t budget = r->s->until_decided_ns;
 	uint64_t used = now_ns() - r->t0;
 	struct adapt *a = ctx;
 	struct adapt_add out = { 0 };

@@ -54,11 +54,3 @@ int cli_parsed(int ret, const struct cli_command *c, const char *err, int errcod
 	}
 	return -1;
 }
-
-int cli_capture_check(bool no_sched, bool sched_all, char *errbuf)
-{
-	if (no_sched && sched_all)
-		return set_err(errbuf, "--sched-all and --no-sched contradict each other: "
-			       "choose one");
-	return 0;
-}

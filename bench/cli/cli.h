@@ -62,17 +62,12 @@ void cli_usage(FILE *f, const struct cli_command *c);
 struct record_args {
 	uint64_t duration_ns;		/* 0: until the command exits, or Ctrl-C */
 	const char *out_dir;
-	unsigned int buffer_kb;
-	uint64_t interval_ns;
+	struct capture_settings cap;	/* -b, -i, --no-sched, --sched-all, --capture-cpus,
+					 * --stacks, --slowest */
 	bool raw;
 	bool force;
-	bool no_sched;
-	bool align;			/* intervals at multiples of interval_ns */
-	bool sched_all;
-	const char *capture_cpus;	/* --capture-cpus, or NULL */
+	bool align;			/* intervals at multiples of cap.interval_ns */
 	const char *store;		/* --store: add the results to this results store */
-	uint32_t slowest;		/* --slowest: N per group; 0: none */
-	unsigned int stack_vecs;	/* --stacks: a bit per vector; 0: none */
 	uint64_t keep_worst_ns;		/* --keep-worst: the window; 0: none */
 	struct table_opts table;	/* --ns, --min-count */
 	char **cmd;			/* NULL-terminated, or NULL */
@@ -105,17 +100,14 @@ extern const struct cli_command cli_analyze;
 #define TOP_MIN_INTERVAL_NS (100 * NSEC_PER_MSEC)
 
 struct top_args {
-	uint64_t interval_ns;		/* -i, default 1 s */
+	struct capture_settings cap;	/* -i (default 1 s), -b, --no-sched, --sched-all,
+					 * --capture-cpus */
 	uint64_t duration_ns;		/* -d, 0: until q or a signal */
 	bool once;			/* print the first whole interval and exit */
 	bool json;			/* one JSON object per line per interval */
 	int sort;			/* enum top_sort (top_view.h) */
 	int group;			/* enum top_group (top_snap.h) */
 	unsigned int rows;		/* workqueue rows shown, 0: all */
-	unsigned int buffer_kb;
-	bool no_sched;
-	bool sched_all;
-	const char *capture_cpus;	/* --capture-cpus, or NULL */
 	struct table_opts table;	/* --ns, --min-count (text only: --json has every row) */
 };
 int top_parse_args(int argc, char **argv, struct top_args *a, char *errbuf);
@@ -151,8 +143,7 @@ extern const struct cli_command cli_load;
 
 /* run: struct run_opts (all but the command line), and the adaptive loop's choices */
 struct run_args {
-	struct run_opts o;
-	bool until_decided;		/* --until-decided given */
+	struct run_opts o;		/* o.set: the scenario's settings given as options */
 	const char *against;		/* --against RUN */
 };
 int run_parse_args(int argc, char **argv, struct run_args *a, char *errbuf);
@@ -251,7 +242,12 @@ struct baseline_args {
 };
 /* baseline_calibrate - the calibrate verb (cmd_calibrate.c); returns the exit status */
 int baseline_calibrate(const struct baseline_args *a);
-/* baseline_dir - <root>/<host>/<name> of a; 0, -ENOENT when it does not exist */
+/*
+ * baseline_dir.c: baseline_root - the root of a's baselines (-D, else
+ * $DEFERBENCH_BASELINE_DIR, else the default); baseline_dir - <root>/<host>/<name> of a:
+ * 0, -ENOENT when it does not exist
+ */
+const char *baseline_root(const struct baseline_args *a);
 int baseline_dir(const struct baseline_args *a, char *buf, size_t len);
 int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf);
 int cmd_baseline(int argc, char **argv);

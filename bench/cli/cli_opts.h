@@ -16,7 +16,7 @@
 #ifndef DEFERBENCH_CLI_OPTS_H
 #define DEFERBENCH_CLI_OPTS_H
 
-#include "capture.h"
+#include "capture_settings.h"
 #include "opts.h"
 
 /* how long to run (record, top, load, knobs set); 0 is the command's own default */
@@ -49,22 +49,6 @@
 #define CLI_OPT_METRIC(st, f, n, h) OPT_STRING_LIST('m', "metric", st, f, n, "PATTERN", h)
 
 /*
- * The capture (record, top): members buffer_kb, no_sched, sched_all and capture_cpus
- * of the args struct; cli_capture_check() after parsing.
- */
-#define CLI_CAPTURE_OPTS(st)							\
-	OPT_UINT('b', "buffer-kb", st, buffer_kb, "N", CAPTURE_MIN_BUFFER_KB,		\
-		 CAPTURE_MAX_BUFFER_KB, "ring buffer per CPU in KiB"),			\
-	OPT_BOOL(0, "no-sched", st, no_sched,						\
-		 "leave sched events off (lighter; worker pools found from /proc only)"), \
-	OPT_BOOL(0, "sched-all", st, sched_all,						\
-		 "trace every context switch and wakeup (default: only those of "	\
-		 "kworker, ksoftirqd, napi/ and irq/ threads, filtered in the kernel)"), \
-	OPT_CPULIST(0, "capture-cpus", st, capture_cpus,				\
-		    "run the capture's reader and analysis threads on these CPUs only "	\
-		    "(0-1,3), away from the ones being measured")
-
-/*
  * The terminal table (record, analyze, top): member table (struct table_opts) of the
  * args struct, min_count set to TABLE_MIN_COUNT by the command's defaults
  */
@@ -74,8 +58,5 @@
 	OPT_UINT(0, "min-count", st, table.min_count, "N", 1, 1000000000,		\
 		 "fold the table rows of fewer than N samples into one 'other' row "	\
 		 "(1 shows every row; the files hold every row)")
-
-/* cli_capture_check - the capture options that contradict each other; 0 or -EINVAL */
-int cli_capture_check(bool no_sched, bool sched_all, char *errbuf);
 
 #endif

@@ -113,7 +113,7 @@ int cmd_analyze(int argc, char **argv)
 		return 1;
 	}
 	tracedat = S_ISREG(st.st_mode);
-	if (tracedat && !is_tracedat(a.in_dir)) {
+	if (tracedat && !tracedat_is_file(a.in_dir)) {
 		err_msg("analyze: %s is not a trace.dat (it does not begin with trace-cmd's magic "
 			"bytes) nor a record directory", a.in_dir);
 		return 1;

@@ -165,13 +165,6 @@ static int __printf(3, 4) pathf(char *buf, size_t len, const char *fmt, ...)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-static const char *root_of(const struct baseline_args *a)
-{
-	const char *env = getenv("DEFERBENCH_BASELINE_DIR");
-
-	return a->root ? a->root : env && *env ? env : BASELINE_DEFAULT_ROOT;
-}
-
 /* copy_file - src (a regular file of bounded size) to dst, a new output file */
 static int copy_file(const char *src, const char *dst)
 {
@@ -321,7 +314,7 @@ static int baseline_save(const struct baseline_args *a)
 	if (ret)
 		goto out;
 	ret = pathf(rel, sizeof(rel), "%s/%s", host, a->name);
-	ret = ret ?: pathf(dest, sizeof(dest), "%s/%s", root_of(a), rel);
+	ret = ret ?: pathf(dest, sizeof(dest), "%s/%s", baseline_root(a), rel);
 	if (!ret && !a->replace && !access(dest, F_OK)) {
 		err_msg("baseline %s exists; pass --replace to replace it (or save under another "
 			"--name)", dest);
@@ -331,7 +324,7 @@ static int baseline_save(const struct baseline_args *a)
 	inputs = ret ? NULL : run_inputs(&run);
 	ret = ret ?: !inputs ? -ENOMEM : outw_open(&w, rel, &(struct outw_opts){
 			.kind = OUTW_DIR, .by = "baseline save", .force = a->replace,
-			.force_opt = "--replace", .base = root_of(a),
+			.force_opt = "--replace", .base = baseline_root(a),
 			.inputs = (const char *const *)inputs }, err);
 	if (ret) {
 		err_msg("%s", err[0] ? err : strerror(-ret));
@@ -354,19 +347,6 @@ out:
 out_ret:
 	run_free(&run);
 	return 1;
-}
-
-int baseline_dir(const struct baseline_args *a, char *buf, size_t len)
-{
-	char host[NAME_LEN];
-
-	if (a->host)
-		snprintf(host, sizeof(host), "%s", a->host);
-	else if (host_name(host, sizeof(host)))
-		return -EIO;
-	if (pathf(buf, len, "%s/%s/%s", root_of(a), host, a->name))
-		return -ENAMETOOLONG;
-	return access(buf, F_OK) ? -ENOENT : 0;
 }
 
 static int baseline_show(const struct baseline_args *a, bool path_only)
@@ -412,12 +392,12 @@ static int baseline_list(const struct baseline_args *a)
 		snprintf(host, sizeof(host), "%s", a->host);
 	else if (host_name(host, sizeof(host)))
 		return 1;
-	if (pathf(dir, sizeof(dir), "%s/%s", root_of(a), host))
+	if (pathf(dir, sizeof(dir), "%s/%s", baseline_root(a), host))
 		return 1;
 	d = opendir(dir);
 	if (!d) {
 		err_msg("no baselines for host %s in %s: save one with 'deferbench baseline save "
-			"RUN' (--dir and --host look elsewhere)", host, root_of(a));
+			"RUN' (--dir and --host look elsewhere)", host, baseline_root(a));
 		return 1;
 	}
 	while ((de = readdir(d)))

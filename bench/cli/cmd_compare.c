@@ -15,6 +15,7 @@
 #include "cmp_out.h"
 #include "outw.h"
 #include "rundir.h"
+#include "grow.h"
 #include "msg.h"
 #include "file.h"
 #include "parse.h"
@@ -347,16 +348,9 @@ static int open_output_sets(const struct compare_args *a, const struct run *b, s
 		if (!ri)
 			goto out;
 		for (k = 0; ri[k]; k++) {
-			const char **p;
-
-			if (m + 2 > cap) {
-				cap = cap ? 2 * cap : 64;
-				p = realloc(in, cap * sizeof(*in));
-				if (!p) {
-					run_inputs_free(ri);
-					goto out;
-				}
-				in = p;
+			if (GROW(in, cap, m + 2)) {
+				run_inputs_free(ri);
+				goto out;
 			}
 			in[m++] = strdup(ri[k]);
 		}

@@ -22,7 +22,7 @@ static void knobs_list(FILE *f)
 	const struct knob_type *t;
 
 	fprintf(f, "knobs (in [config] sections, or deferbench knobs set NAME=VALUE):\n");
-	for (t = knob_types; t->pattern; t++)
+	for (t = knob_type_next(NULL); t; t = knob_type_next(t))
 		fprintf(f, "  %-36s %s\n", t->pattern, t->help);
 	fprintf(f, "masks are hexadecimal as in sysfs (1 = CPU 0, 2 = CPU 1, 3 = both); "
 		"policies: fifo:P, rr:P, other[:NICE], batch[:NICE], idle\n");

@@ -25,32 +25,6 @@
 #include "parse.h"
 #include "sys.h"
 
-/* set_slowest - --slowest[=N] */
-static int set_slowest(const struct opt_desc *o __unused, const char *arg, void *args,
-		       char *errbuf)
-{
-	struct record_args *a = args;
-	uint64_t v;
-
-	a->slowest = SLOWEST_DEFAULT;
-	if (!arg)
-		return 0;
-	if (parse_u64(arg, 1, SLOWEST_MAX, &v, errbuf))
-		return -EINVAL;
-	a->slowest = (uint32_t)v;
-	return 0;
-}
-
-/* set_stacks - --stacks[=VECTORS] */
-static int set_stacks(const struct opt_desc *o __unused, const char *arg, void *args,
-		      char *errbuf)
-{
-	struct record_args *a = args;
-
-	a->stack_vecs = STACK_VECS_DEFAULT;
-	return arg ? vecs_parse(arg, &a->stack_vecs, errbuf) : 0;
-}
-
 /* set_keep_worst - --keep-worst[=WINDOW] */
 static int set_keep_worst(const struct opt_desc *o __unused, const char *arg, void *args,
 			  char *errbuf)
@@ -69,25 +43,19 @@ static const struct opt_desc record_opts[] = {
 	CLI_OPT_DURATION(record_args, duration_ns,
 			 "trace for DUR (10s, 500ms, 2m); with a COMMAND, stop it after DUR"),
 	CLI_OPT_OUTPUT(record_args, out_dir, "DIR", "write summary.json and the CSV files to DIR"),
-	CLI_OPT_INTERVAL(record_args, interval_ns, CAPTURE_MIN_INTERVAL_NS,
-			 "per-interval statistics every DUR in intervals.csv"),
+	CAPTURE_OPT_INTERVAL(record_args, cap, CAPTURE_MIN_INTERVAL_NS,
+			     "per-interval statistics every DUR in intervals.csv"),
 	OPT_BOOL(0, "align-intervals", record_args, align,
 		 "start intervals at multiples of DUR on the trace clock, like 'deferbench top' "
 		 "(the first is then partial)"),
-	CLI_CAPTURE_OPTS(record_args),
+	CAPTURE_OPTS(record_args, cap),
 	OPT_BOOL(0, "raw", record_args, raw,
 		 "also keep the raw sub-buffers in DIR/raw for 'deferbench analyze'"),
 	CLI_OPT_FORCE(record_args, force, "replace earlier results in DIR"),
 	CLI_OPT_STORE(record_args, store,
 		      "with -o: add the results to this results store (deferbench history)"),
-	OPT_CALLBACK_OPTARG(0, "slowest", record_args, slowest, "N", set_slowest,
-			    "list the N slowest delays and runs of each softirq vector, workqueue "
-			    "function and context (default 10, at most 1000) with their time, "
-			    "CPU, causes and task"),
-	OPT_CALLBACK_OPTARG(0, "stacks", record_args, stack_vecs, "VECTORS", set_stacks,
-			    "a kernel stack at each softirq entry of these vectors (default "
-			    "NET_RX,BLOCK,TIMER; 'all'), weighted by the delay it ended: the code "
-			    "that held them back; implies --slowest"),
+	CAPTURE_OPT_SLOWEST(record_args, cap),
+	CAPTURE_OPT_STACKS(record_args, cap),
 	OPT_CALLBACK_OPTARG(0, "keep-worst", record_args, keep_worst_ns, "WINDOW",
 			    set_keep_worst,
 			    "with -o: keep the raw trace from WINDOW (default 10ms) before the "
@@ -103,8 +71,7 @@ static void record_defaults(void *args)
 	struct record_args *a = args;
 
 	memset(a, 0, sizeof(*a));
-	a->buffer_kb = CAPTURE_DEFAULT_BUFFER_KB;
-	a->interval_ns = CAPTURE_DEFAULT_INTERVAL_NS;
+	opts_defaults(record_opts, a, NULL);
 	a->table.min_count = TABLE_MIN_COUNT;
 }
 
@@ -139,8 +106,6 @@ int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf
 		return ret;
 	if (first < argc)
 		a->cmd = argv + first;
-	if (cli_capture_check(a->no_sched, a->sched_all, errbuf))
-		return -EINVAL;
 	if (a->raw && !a->out_dir)
 		return set_err(errbuf, "--raw needs -o DIR to keep the raw capture in");
 	if (a->force && !a->out_dir)
@@ -150,8 +115,8 @@ int record_parse_args(int argc, char **argv, struct record_args *a, char *errbuf
 	if (a->keep_worst_ns && !a->out_dir)
 		return set_err(errbuf, "--keep-worst needs -o DIR to keep the trace in");
 	/* a stack or a kept trace is read beside the slowest events */
-	if ((a->stack_vecs || a->keep_worst_ns) && !a->slowest)
-		a->slowest = SLOWEST_DEFAULT;
+	if ((a->cap.stack_vecs || a->keep_worst_ns) && !a->cap.slowest)
+		a->cap.slowest = SLOWEST_DEFAULT;
 	return 0;
 }
 
@@ -260,23 +225,17 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 {
 	char err[ERRBUF_LEN] = "", raw[PATH_MAX + 8], ivals[PATH_MAX + 16], worst[PATH_MAX + 8];
 	struct capture_opts co = {
-		.buffer_kb = a->buffer_kb,
-		.interval_ns = a->interval_ns,
-		.no_sched = a->no_sched,
-		.sched_all = a->sched_all,
-		.cpus = a->capture_cpus,
 		.command = command,
 		.align_intervals = a->align,
-		.slowest = a->slowest,
-		.stack_vecs = a->stack_vecs,
 		.keep_worst_ns = a->keep_worst_ns,
-		.worst_vecs = a->stack_vecs ? a->stack_vecs : STACK_VECS_DEFAULT,
+		.worst_vecs = a->cap.stack_vecs ? a->cap.stack_vecs : STACK_VECS_DEFAULT,
 	};
 	struct capture *c;
 	bool stopped = false;
 	pid_t child = 0;
 	int status = 0, ret;
 
+	capture_settings_apply(&a->cap, &co);
 	if (staging) {
 		snprintf(raw, sizeof(raw), "%s/raw", staging);
 		snprintf(ivals, sizeof(ivals), "%s/intervals.csv", staging);

@@ -11,55 +11,18 @@
 #include "parse.h"
 #include "sys.h"
 
-/* The budget of --until-decided without a value: a CI job's ten minutes on 2 CPUs. */
-#define UNTIL_DEFAULT_NS (10 * 60 * NSEC_PER_SEC)
-
-/* set_until - --until-decided[=BUDGET] */
-static int set_until(const struct opt_desc *o __unused, const char *arg, void *args,
-		     char *errbuf)
-{
-	struct run_args *a = args;
-
-	a->until_decided = true;
-	a->o.until_decided_ns = UNTIL_DEFAULT_NS;
-	return arg ? parse_duration_ns(arg, &a->o.until_decided_ns, errbuf) : 0;
-}
-
-/* set_design - --design alternate|cells */
-static int set_design(const struct opt_desc *o __unused, const char *arg, void *args,
-		      char *errbuf)
-{
-	struct run_args *a = args;
-
-	if (strcmp(arg, "alternate") && strcmp(arg, "cells"))
-		return set_err(errbuf, "'%s' is neither alternate nor cells", arg);
-	a->o.design = arg;
-	return 0;
-}
-
+/*
+ * run's options are its own and the scenario's [global] settings that have one
+ * (scenario_settings[]): those are a layer over the file, applied when it is parsed.
+ */
 static const struct opt_desc run_opts[] = {
 	CLI_OPT_OUTPUT(run_args, o.outdir, "DIR",
 		       "result directory (default results/<host>/<kernel>/<UTC time>-<scenario>)"),
-	OPT_BOOL(0, "quick", run_args, o.quick,
-		 "one repetition of quick_duration (default 3s) per cell"),
 	CLI_OPT_DRY_RUN(run_args, o.dry_run, "print the cells and knob changes; change nothing"),
-	OPT_CALLBACK(0, "design", run_args, o.design, "alternate|cells", set_design,
-		     "alternate: a workload's configurations switched in phases while it runs "
-		     "(one run decides between them); cells: each its own runs; default: the "
-		     "scenario's"),
-	OPT_UINT(0, "blocks", run_args, o.blocks, "N", 1, SCN_MAX_BLOCKS,
-		 "alternate: blocks of each segment, over the scenario's blocks; "
-		 "more blocks decide smaller changes (advise says how many)"),
-	OPT_CALLBACK_OPTARG(0, "until-decided", run_args, until_decided, "BUDGET", set_until,
-			    "after the planned repetitions, add some where a primary verdict is "
-			    "undecided, until all are decided or BUDGET (default 10m; the run's "
-			    "whole time) is spent"),
+	OPT_LAYER(run_args, o.set, scenario_settings, struct scenario),
 	CLI_OPT_AGAINST(run_args, against, "RUN",
 			"with --until-decided: judge against this (baseline) run, not the "
 			"reference configuration"),
-	CLI_OPT_STORE(run_args, o.store,
-		      "add the finished run to this results store (deferbench history); the "
-		      "scenario's [global] store key does the same"),
 	OPT_ALIAS('q', NULL, "quick", "-q is kept for --quiet"),
 	OPT_HELP(),
 	OPT_END(),
@@ -74,11 +37,12 @@ const struct cli_command cli_run = {
 	.name = "run",
 	.fn = cmd_run,
 	.summary = "run a scenario: workloads x kernel configurations x repetitions",
-	.usage = "deferbench run [-o DIR] [--quick] [--dry-run] [--design D] [--blocks N] [--until-decided[=BUDGET] "
-		 "[--against RUN]] [--store FILE] SCENARIO",
+	.usage = "deferbench run [-o DIR] [--dry-run] [--quick] [--design D] [--blocks N] "
+		 "[--until-decided[=BUDGET] [--against RUN]] [-S FILE] [SETTING OPTIONS] SCENARIO",
 	.desc =
 	"Run every workload of SCENARIO under each of its configurations, repetitions "
-	"interleaved; see docs/scenarios.md.\n"
+	"interleaved; see docs/scenarios.md. An option that is also a [global] key of the "
+	"scenario (its table in docs/scenarios.md) overrides the file's.\n"
 	"Exit status: 0 every cell ran and every knob was restored, 1 otherwise.",
 	.opts = run_opts,
 	.args_size = sizeof(struct run_args),
@@ -97,9 +61,9 @@ int run_parse_args(int argc, char **argv, struct run_args *a, char *errbuf)
 		return set_err(errbuf, first == argc ? "which scenario? give a scenario file "
 			       "(bench/scenarios/quick.ini, say)" : "one scenario file only");
 	a->o.scenario = argv[first];
-	if (a->against && !a->until_decided)
+	if (a->against && !opts_layer_get(&a->o.set, "until_decided"))
 		return set_err(errbuf, "--against goes with --until-decided");
-	if (a->o.blocks && a->o.quick)
+	if (opts_layer_get(&a->o.set, "blocks") && opts_layer_get(&a->o.set, "quick"))
 		return set_err(errbuf, "--blocks with --quick: --quick runs the scenario's "
 			       "quick_blocks; drop one of them");
 	return 0;

@@ -30,8 +30,8 @@
 #include "sys.h"
 
 static const struct opt_desc top_opts[] = {
-	CLI_OPT_INTERVAL(top_args, interval_ns, TOP_MIN_INTERVAL_NS,
-			 "the interval of every figure, and the refresh"),
+	CAPTURE_OPT_INTERVAL(top_args, cap, TOP_MIN_INTERVAL_NS,
+			     "the interval of every figure, and the refresh"),
 	CLI_OPT_DURATION(top_args, duration_ns, "stop after DUR (default: q, Ctrl-C)"),
 	OPT_BOOL(0, "once", top_args, once, "print the first whole interval and exit"),
 	CLI_OPT_JSON(top_args, json, "one JSON object per interval, one per line"),
@@ -41,7 +41,7 @@ static const struct opt_desc top_opts[] = {
 		 "one workqueue row per BY"),
 	OPT_UINT(0, "rows", top_args, rows, "N", 1, 100000,
 		 "show the first N workqueue rows; all when not given"),
-	CLI_CAPTURE_OPTS(top_args),
+	CAPTURE_OPTS(top_args, cap),
 	CLI_TABLE_OPTS(top_args),
 	OPT_ALIAS('n', NULL, "rows", "-n means --dry-run"),
 	OPT_HELP(),
@@ -53,8 +53,7 @@ static void top_defaults(void *args)
 	struct top_args *a = args;
 
 	memset(a, 0, sizeof(*a));
-	a->interval_ns = CAPTURE_DEFAULT_INTERVAL_NS;
-	a->buffer_kb = CAPTURE_DEFAULT_BUFFER_KB;
+	opts_defaults(top_opts, a, NULL);
 	a->sort = TS_ITEMS;
 	a->group = TOP_BY_WQ;
 	a->table.min_count = TABLE_MIN_COUNT;
@@ -88,9 +87,7 @@ int top_parse_args(int argc, char **argv, struct top_args *a, char *errbuf)
 		return ret;
 	if (first < argc)
 		return set_err(errbuf, "unexpected argument '%s'", argv[first]);
-	if (cli_capture_check(a->no_sched, a->sched_all, errbuf))
-		return -EINVAL;
-	if (a->duration_ns && a->duration_ns < a->interval_ns)
+	if (a->duration_ns && a->duration_ns < a->cap.interval_ns)
 		return set_err(errbuf, "--duration is shorter than one --interval: nothing to show");
 	return 0;
 }
@@ -223,7 +220,7 @@ static int loop(struct top *t)
 {
 	uint64_t deadline = t->a->duration_ns ? now_ns() + t->a->duration_ns : UINT64_MAX;
 	struct pollfd fd[2] = { { t->pipe[0], POLLIN, 0 }, { STDIN_FILENO, POLLIN, 0 } };
-	uint64_t start = t->res->start_ts, ival = t->a->interval_ns, last_end = 0, want;
+	uint64_t start = t->res->start_ts, ival = t->a->cap.interval_ns, last_end = 0, want;
 	size_t shown = 0;
 	char drain[64];
 
@@ -307,11 +304,7 @@ int cmd_top(int argc, char **argv)
 		err_msg("top: cannot create a pipe: %s", strerror(errno));
 		return 1;
 	}
-	co.buffer_kb = a.buffer_kb;
-	co.no_sched = a.no_sched;
-	co.sched_all = a.sched_all;
-	co.cpus = a.capture_cpus;
-	co.interval_ns = a.interval_ns;
+	capture_settings_apply(&a.cap, &co);
 	co.align_intervals = true;
 	co.on_interval_end = on_interval;
 	co.interval_ctx = &t;

@@ -43,6 +43,7 @@
 #include "parse.h"
 #include "placement.h"
 #include "sys.h"
+#define DEFERBENCH_ALLOW_TUNE_INT_H
 #include "tune_int.h"
 
 static const char *const tune_probes[] = { "net", "timer", "tty", "audio", "block" };

@@ -19,6 +19,7 @@
 #include "knobs.h"
 #include "msg.h"
 #include "outw.h"
+#define DEFERBENCH_ALLOW_TUNE_INT_H
 #include "tune_int.h"
 
 /* ---- tune.json, apply.sh, apply now ---- */

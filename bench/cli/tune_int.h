@@ -6,6 +6,11 @@
 #ifndef DEFERBENCH_TUNE_INT_H
 #define DEFERBENCH_TUNE_INT_H
 
+/* private to bench/cli/: its files define DEFERBENCH_ALLOW_TUNE_INT_H before including it */
+#ifndef DEFERBENCH_ALLOW_TUNE_INT_H
+#error "tune_int.h is private to bench/cli/; include its public header"
+#endif
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>

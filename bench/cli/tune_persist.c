@@ -30,6 +30,7 @@
 #include "msg.h"
 #include "outw.h"
 #include "parse.h"
+#define DEFERBENCH_ALLOW_TUNE_INT_H
 #include "tune_int.h"
 
 enum persist_file { PF_CMDLINE, PF_TMPFILES, PF_SYSCTL, PF_UDEV, PF_UNIT, PF_NR };

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "msg.h"
 
 /* A cursor over one line of the text. */
@@ -233,12 +234,8 @@ static bool append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 			*len += n;
 			return true;
 		}
-		*cap = *cap * 2 + n;
-		char *nb = realloc(*buf, *cap);
-
-		if (!nb)
+		if (GROW(*buf, *cap, *cap * 2 + (size_t)n))
 			return false;
-		*buf = nb;
 	}
 }
 

@@ -16,6 +16,7 @@
 
 #include "jsonread.h"
 #include "jsonw.h"
+#include "grow.h"
 #include "msg.h"
 #include "file.h"
 #include "sys.h"
@@ -138,7 +139,7 @@ int journal_add(struct journal *j, const struct knob_target *t, int n, char *err
 			;
 		if (k < j->n)
 			continue;	/* saved already: keep the first, original value */
-		nt = realloc(j->t, (j->n + 1) * sizeof(*nt));
+		nt = grow_to(j->t, (size_t)j->n, (size_t)j->n + 1, sizeof(*nt));
 		if (!nt)
 			return -ENOMEM;
 		j->t = nt;

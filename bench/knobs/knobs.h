@@ -18,6 +18,11 @@
  * Masks are hexadecimal as sysfs prints them: "1" is CPU 0, "2" CPU 1, "3" both.
  * Policies: "fifo:P" and "rr:P" (P 1..99), "other[:NICE]", "batch[:NICE]", "idle".
  *
+ * A class of knobs is one ops table in one file (struct knob_ops, as stress-ng registers
+ * a stressor by one info table): its names, their types, and how they are checked,
+ * resolved to targets, read and written: knob_wq.c (workqueue sysfs attributes and the
+ * unbound cpumask), knob_param.c (module parameters), knob_sched.c (kthread
+ * scheduling), knob_sysctl.c, knob_netdev.c; listed once in knob_classes[] (knobs.c).
  * A knob resolves to targets (knobs_sys.c): files, or one thread's scheduling. Each
  * target is saved in the journal (journal.h) before the first write, written, read back
  * and compared, and restored. Parsing here is pure: no file is read unless the online
@@ -64,8 +69,11 @@ enum knob_val {
 /* When a knob is applied: before the workloads are set up, or after (their threads). */
 enum knob_phase { KNOB_EARLY, KNOB_LATE };
 
+struct knob_ops;
+
 struct knob_type {
 	const char *pattern;	/* "wq.<workqueue>.nice": for messages and docs */
+	const struct knob_ops *ops;	/* its class: how it is found, read and written */
 	enum knob_class cls;
 	const char *attr;	/* file, parameter or sysctl name; NULL when none */
 	enum knob_val val;
@@ -73,8 +81,6 @@ struct knob_type {
 	enum knob_phase phase;
 	const char *help;
 };
-
-extern const struct knob_type knob_types[];	/* terminated by { .pattern = NULL } */
 
 /* One knob assignment of a scenario, validated. */
 struct knob {
@@ -84,6 +90,45 @@ struct knob {
 	char obj[KNOB_OBJ_MAX];		/* workqueue or device name, else "" */
 	int cpu;			/* sched.ksoftirqd.N: N; -1 = every CPU */
 };
+
+struct knob_target;
+
+/*
+ * A class of knobs. A class of files gives path(); one of other targets (threads,
+ * several files) gives resolve(), read(), write() and allowed() instead.
+ */
+struct knob_ops {
+	const char *prefix;		/* "wq.": the names it parses */
+	const struct knob_type *types;	/* its knobs, ended by { .pattern = NULL } */
+	/* parse - the name after prefix into k (type, object, CPU); -EINVAL with errbuf */
+	int (*parse)(const char *rest, struct knob *k, char *errbuf);
+	/* check - can k be applied here (reads only)? NULL: its file exists */
+	int (*check)(const struct knob *k, char *errbuf);
+	/* path - the file k writes, and the one read to save and compare (may differ) */
+	void (*path)(const struct knob *k, char *path, char *rpath, size_t len);
+	/* resolve - k's targets, each with its value saved in orig (malloc'ed in *out) */
+	int (*resolve)(const struct knob *k, unsigned long long since_ticks,
+		       struct knob_target **out, int *n, char *errbuf);
+	/* read, write - one target's value, canonical; -ESRCH: its thread is gone */
+	int (*read)(const struct knob_target *t, char *val, size_t len);
+	int (*write)(const struct knob_target *t, const char *val, char *errbuf);
+	/* written - what a value written and read back must still meet; NULL: nothing */
+	int (*written)(const struct knob_target *t, const char *val, char *errbuf);
+	/* allowed - a target read from a journal is one k can have (resolve's classes) */
+	bool (*allowed)(const struct knob *k, const struct knob_target *t);
+};
+
+/* knob_classes - every class, in the order `knobs list` shows them; NULL-terminated */
+extern const struct knob_ops *const knob_classes[];
+extern const struct knob_ops knob_wq_ops, knob_param_ops, knob_sched_ops, knob_sysctl_ops,
+	knob_netdev_ops;
+/* knob_type_next - every knob type, class by class: from NULL, NULL after the last */
+const struct knob_type *knob_type_next(const struct knob_type *t);
+/* knob_type_find - the type of ops whose cls and attribute (NULL: any) are these */
+const struct knob_type *knob_type_find(const struct knob_ops *ops, enum knob_class cls,
+				       const char *attr);
+/* knob_attrs - "a, b, c": the attributes of ops's types of class cls, for messages */
+const char *knob_attrs(const struct knob_ops *ops, enum knob_class cls, char *buf, size_t len);
 
 /*
  * knob_parse - validate "name = value" into k. online is the online CPU list to check
@@ -125,7 +170,7 @@ char *sched_spec_format(const struct sched_spec *sp, char *buf, size_t len);
 extern const char *const knob_scope_names[];
 
 /*
- * Targets (knobs_sys.c, knobs_thread.c): what a knob changes on this machine.
+ * Targets (knobs_sys.c; the classes' own): what a knob changes on this machine.
  */
 enum target_kind { TGT_FILE, TGT_THREAD };
 
@@ -165,6 +210,12 @@ int knobs_check_set(const struct knob *ks, int n, char *errbuf);
  */
 int knob_resolve(const struct knob *k, unsigned long long since_ticks,
 		 struct knob_target **out, int *n, char *errbuf);
+/*
+ * knob_file_target - t, the file path of k, read back from rpath where that exists, with
+ * its current value saved in orig (for the classes that resolve to several files)
+ */
+int knob_file_target(const struct knob *k, const char *path, const char *rpath,
+		     struct knob_target *t, char *errbuf);
 /* target_read - the target's current value, canonical; -ESRCH if the thread is gone */
 int target_read(const struct knob_target *t, char *val, size_t len);
 /*
@@ -197,7 +248,5 @@ int threads_find(bool (*match)(const struct thread_info *ti, void *arg), void *a
 		 int (*fn)(const struct thread_info *ti, void *arg), void *fnarg);
 int thread_sched_read(const struct knob_target *t, char *val, size_t len);
 int thread_sched_write(const struct knob_target *t, const char *val, char *errbuf);
-int thread_targets(const struct knob *k, unsigned long long since_ticks,
-		   struct knob_target **out, int *n, char *errbuf);
 
 #endif

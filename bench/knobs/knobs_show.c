@@ -103,8 +103,8 @@ static bool is_param_knob(const char *name)
 {
 	const struct knob_type *t;
 
-	for (t = knob_types; t->pattern; t++)
-		if (t->cls == KNOB_WQ_PARAM && !strcmp(t->attr, name))
+	for (t = knob_param_ops.types; t->pattern; t++)
+		if (!strcmp(t->attr, name))
 			return true;
 	return false;
 }

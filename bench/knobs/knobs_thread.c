@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * knobs_thread.c - scheduling knobs of kernel threads (ksoftirqd/N, napi/DEV-N): find them
- * in /proc, save, set and read back policy, priority and nice.
+ * knobs_thread.c - kernel threads (ksoftirqd/N, napi/DEV-N, kworkers): find them in
+ * /proc, and read and set their policy, priority and nice (knob_sched.c's knobs,
+ * knobs show, the worker pools).
  *
  * A thread is named by pid *and* start time: after a crash, `deferbench restore` must
  * not change a process that merely reused the pid of a thread that has exited.
@@ -17,7 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "names.h"
 #include "msg.h"
 #include "file.h"
 
@@ -151,87 +151,5 @@ int thread_sched_write(const struct knob_target *t, const char *val, char *errbu
 		set_err(errbuf, "setpriority(pid %d, %d): %s", t->pid, sp.nice, strerror(e));
 		return -e;
 	}
-	return 0;
-}
-
-/*
- * own_napi - a NAPI kthread of this process's veth pairs: "napi/<dev>-<id>" cut to 15
- * characters, where the net workload names its devices "dbv<pid>-<n>a|b". Threads of
- * other processes' devices, and of any host NIC, never match.
- */
-static bool own_napi(const char *comm)
-{
-	char prefix[32];
-	size_t n;
-
-	n = (size_t)snprintf(prefix, sizeof(prefix), NAME_NAPI_PREFIX "%d", (int)getpid());
-	return !strncmp(comm, prefix, n) && (comm[n] == '-' || comm[n] == '\0');
-}
-
-/* thread_match - ksoftirqd/N (one CPU or all), or our napi threads started since */
-struct thread_match {
-	const struct knob *k;
-	unsigned long long since;
-};
-
-static bool thread_match(const struct thread_info *ti, void *arg)
-{
-	const struct thread_match *m = arg;
-	char want[32];
-
-	if (m->k->type->cls == KNOB_SCHED_NAPI)
-		return own_napi(ti->comm) && ti->start >= m->since;
-	if (m->k->cpu >= 0) {
-		snprintf(want, sizeof(want), "ksoftirqd/%d", m->k->cpu);
-		return !strcmp(ti->comm, want);
-	}
-	return !strncmp(ti->comm, "ksoftirqd/", 10);
-}
-
-struct target_list {
-	const struct knob *k;
-	struct knob_target *t;
-	int n;
-};
-
-/* add_thread - one target per thread, its current scheduling saved as orig */
-static int add_thread(const struct thread_info *ti, void *arg)
-{
-	struct target_list *l = arg;
-	struct knob_target *t, *nt;
-
-	nt = realloc(l->t, (l->n + 1) * sizeof(*nt));
-	if (!nt)
-		return -ENOMEM;
-	l->t = nt;
-	t = &nt[l->n];
-	memset(t, 0, sizeof(*t));
-	t->kind = TGT_THREAD;
-	t->type = l->k->type;
-	snprintf(t->knob, sizeof(t->knob), "%s", l->k->name);
-	t->pid = ti->pid;
-	t->start = ti->start;
-	snprintf(t->comm, sizeof(t->comm), "%s", ti->comm);
-	if (thread_sched_read(t, t->orig, sizeof(t->orig)))
-		return 0;	/* exited meanwhile: nothing to change */
-	l->n++;
-	return 0;
-}
-
-int thread_targets(const struct knob *k, unsigned long long since_ticks,
-		   struct knob_target **out, int *n, char *errbuf)
-{
-	struct thread_match m = { .k = k, .since = since_ticks };
-	struct target_list l = { .k = k };
-	int ret;
-
-	ret = threads_find(thread_match, &m, add_thread, &l);
-	if (ret < 0) {
-		free(l.t);
-		set_err(errbuf, "scanning /proc for %s threads: %s", k->name, strerror(-ret));
-		return ret;
-	}
-	*out = l.t;
-	*n = l.n;
 	return 0;
 }

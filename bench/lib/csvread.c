@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "rundata.h"
+#include "grow.h"
 #include "msg.h"
 #include "parse.h"
 #include "file.h"
@@ -32,24 +33,11 @@ int csvr_fail(const struct csvr *r, const char *fmt, ...)
 static void field_cb(void *s, size_t len, void *data)
 {
 	struct csvr *r = data;
-	void *p;
 
 	if (r->err)
 		return;
-	if (r->nf == r->capf) {
-		r->capf = r->capf ? 2 * r->capf : 16;
-		p = realloc(r->off, r->capf * sizeof(*r->off));
-		if (!p)
-			goto nomem;
-		r->off = p;
-	}
-	if (r->len + len + 1 > r->cap) {
-		r->cap = 2 * (r->len + len + 1);
-		p = realloc(r->buf, r->cap);
-		if (!p)
-			goto nomem;
-		r->buf = p;
-	}
+	if (GROW(r->off, r->capf, r->nf + 1) || GROW(r->buf, r->cap, r->len + len + 1))
+		goto nomem;
 	r->off[r->nf++] = r->len;
 	if (len)
 		memcpy(r->buf + r->len, s, len);

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "msg.h"
 #include "outw.h"
 
@@ -63,23 +64,19 @@ int write_file(const char *path, const char *val)
 
 char *read_file_alloc(const char *path, size_t *lenp)
 {
-	size_t len = 0, cap = 8192;
-	char *buf = malloc(cap), *nb;
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
 	ssize_t n;
 	int fd;
 
-	if (!buf)
+	if (GROW(buf, cap, 8192))
 		return NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		goto out_free;
 	for (;;) {
-		if (cap - len < 4096) {
-			nb = realloc(buf, cap *= 2);
-			if (!nb)
-				goto out_close;
-			buf = nb;
-		}
+		if (GROW(buf, cap, len + 4096))
+			goto out_close;
 		n = read(fd, buf + len, cap - len - 1);
 		if (n < 0) {
 			if (errno == EINTR)
@@ -145,7 +142,7 @@ int open_input(const char *path, size_t max, char *errbuf)
 int read_input(const char *path, size_t max, char **text, size_t *lenp, char *errbuf)
 {
 	size_t len = 0, cap = 4096;
-	char *buf, *nb;
+	char *buf;
 	ssize_t n;
 	int fd, e;
 
@@ -160,14 +157,9 @@ int read_input(const char *path, size_t max, char **text, size_t *lenp, char *er
 		return -ENOMEM;
 	}
 	for (;;) {
-		if (cap - len < 2) {
-			nb = cap > max ? NULL : realloc(buf, cap * 2);
-			if (!nb) {
-				e = cap > max ? EFBIG : ENOMEM;
-				goto out_err;
-			}
-			buf = nb;
-			cap *= 2;
+		if (cap - len < 2 && (cap > max || GROW(buf, cap, cap + 1))) {
+			e = cap > max ? EFBIG : ENOMEM;
+			goto out_err;
 		}
 		n = read(fd, buf + len, cap - len - 1);
 		if (n < 0 && errno == EINTR)

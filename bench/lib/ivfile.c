@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "csvread.h"
+#include "grow.h"
 #include "msg.h"
 
 int ivfile_open(struct ivfile *f, const char *path)
@@ -29,23 +30,18 @@ int ivfile_open(struct ivfile *f, const char *path)
 /* buckets_text - "lo:count lo:count ..." of a histogram, malloc'ed */
 static char *buckets_text(const struct hist *h)
 {
-	size_t cap = 256, len = 0;
-	char *s = malloc(cap), *ns;
+	size_t cap = 0, len = 0;
+	char *s = NULL;
 	unsigned int i;
 
-	if (!s)
+	if (GROW(s, cap, 256))
 		return NULL;
-	s[0] = '\0';
 	for (i = 0; i < HIST_BUCKETS; i++) {
 		if (!h->bucket[i])
 			continue;
-		if (cap - len < 48) {
-			ns = realloc(s, cap *= 2);
-			if (!ns) {
-				free(s);
-				return NULL;
-			}
-			s = ns;
+		if (GROW(s, cap, len + 48)) {
+			free(s);
+			return NULL;
 		}
 		len += snprintf(s + len, cap - len, "%s%llu:%llu", len ? " " : "",
 				(unsigned long long)hist_bucket_lo(i),
@@ -131,16 +127,8 @@ static int ival_row_cb(const struct csvr *r, void *ctx)
 	if (strcmp(csvr_str(r, IC_METRIC), il->metric) ||
 	    !strcmp(csvr_str(r, IC_KIND), "softirq_wait"))
 		return 0;
-	if (il->n == il->cap) {
-		size_t cap = il->cap ? 2 * il->cap : 256;
-		struct ival_row *p = realloc(il->rows, cap * sizeof(*p));
-
-		if (!p)
-			return set_errno(r->errbuf, -ENOMEM, "%s: out of memory", r->path);
-		il->rows = p;
-		il->cap = cap;
-	}
-	memset(&il->rows[il->n], 0, sizeof(il->rows[0]));
+	if (GROW(il->rows, il->cap, il->n + 1))
+		return set_errno(r->errbuf, -ENOMEM, "%s: out of memory", r->path);
 	return ival_parse(r, &il->rows[il->n++]);
 }
 

@@ -3,6 +3,7 @@
  * ivhist.c - a histogram per interval of time (see ivhist.h).
  */
 #include "ivhist.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -35,15 +36,8 @@ static struct ivh_closed *insert(struct ivhist *v, uint64_t k, size_t at)
 {
 	struct ivh_closed *c;
 
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? 2 * v->cap : 16;
-
-		c = realloc(v->iv, cap * sizeof(*c));
-		if (!c)
-			return NULL;
-		v->iv = c;
-		v->cap = cap;
-	}
+	if (GROW(v->iv, v->cap, v->n + 1))
+		return NULL;
 	memmove(&v->iv[at + 1], &v->iv[at], (v->n - at) * sizeof(*c));
 	v->n++;
 	c = &v->iv[at];
@@ -72,11 +66,11 @@ static int add_bucket(struct ivh_closed *c, uint16_t b, uint64_t n)
 		c->c[a] += n;
 		return 0;
 	}
-	nb = realloc(c->b, (c->n + 1) * sizeof(*nb));
+	nb = grow_array(c->b, c->n, sizeof(*nb));
 	if (!nb)
 		return -ENOMEM;
 	c->b = nb;
-	nc = realloc(c->c, (c->n + 1) * sizeof(*nc));
+	nc = grow_array(c->c, c->n, sizeof(*nc));
 	if (!nc)
 		return -ENOMEM;
 	c->c = nc;

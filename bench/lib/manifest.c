@@ -16,6 +16,7 @@
 
 #include "file.h"
 #include "jsonread.h"
+#include "grow.h"
 #include "msg.h"
 
 bool manifest_bookkeeping(const char *name)
@@ -55,19 +56,14 @@ const struct mf_file *manifest_find(const struct manifest *m, const char *path)
 static int put(struct manifest *m, const char *path, uint64_t size, const char *sha,
 	       const char *by)
 {
-	struct mf_file *f = (struct mf_file *)manifest_find(m, path), *nf;
+	struct mf_file *f = (struct mf_file *)manifest_find(m, path);
 	size_t lo = 0, hi = m->n, mid;
 
 	if (!f) {
 		if (m->n == MANIFEST_MAX_FILES)
 			return -E2BIG;
-		if (m->n == m->cap) {
-			nf = realloc(m->f, (m->cap ? m->cap * 2 : 32) * sizeof(*nf));
-			if (!nf)
-				return -ENOMEM;
-			m->f = nf;
-			m->cap = m->cap ? m->cap * 2 : 32;
-		}
+		if (GROW(m->f, m->cap, m->n + 1))
+			return -ENOMEM;
 		while (lo < hi) {
 			mid = (lo + hi) / 2;
 			if (strcmp(m->f[mid].path, path) < 0)

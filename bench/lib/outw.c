@@ -18,6 +18,7 @@
 
 #include "file.h"
 #include "msg.h"
+#define DEFERBENCH_ALLOW_OUTW_INT_H
 #include "outw_int.h"
 #include "outdir.h"
 #include "owned.h"

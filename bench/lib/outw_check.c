@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define DEFERBENCH_ALLOW_OUTW_INT_H
 #include "outw_int.h"
+#include "grow.h"
 #include "msg.h"
 
 #define CHAIN_MAX 4096		/* directories above anything: far more than PATH_MAX allows */
@@ -35,7 +37,7 @@ int outw_chain(int fd, struct outw_id **ids, size_t *n)
 	if (fstat(cur, &st))
 		goto error;
 	for (;;) {
-		nv = k % 16 ? v : realloc(v, (k + 16) * sizeof(*v));
+		nv = grow_array(v, k, sizeof(*v));
 		if (!nv) {
 			errno = ENOMEM;
 			goto error;

@@ -16,7 +16,9 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "grow.h"
 #include "msg.h"
+#define DEFERBENCH_ALLOW_OUTW_INT_H
 #include "outw_int.h"
 #include "owned.h"
 
@@ -143,7 +145,7 @@ static int staged_names(struct outw *w, char (**names)[NAME_MAX + 1], size_t *n)
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
 		    manifest_bookkeeping(de->d_name))
 			continue;
-		nv = realloc(v, (*n + 1) * sizeof(*v));
+		nv = grow_array(v, *n, sizeof(*v));
 		if (!nv) {
 			closedir(d);
 			free(v);

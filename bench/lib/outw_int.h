@@ -7,6 +7,11 @@
 #ifndef DEFERBENCH_OUTW_INT_H
 #define DEFERBENCH_OUTW_INT_H
 
+/* private to bench/lib/: its files define DEFERBENCH_ALLOW_OUTW_INT_H before including it */
+#ifndef DEFERBENCH_ALLOW_OUTW_INT_H
+#error "outw_int.h is private to bench/lib/; include its public header"
+#endif
+
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/stat.h>

@@ -16,6 +16,7 @@
 
 #include "file.h"
 #include "msg.h"
+#define DEFERBENCH_ALLOW_OUTW_INT_H
 #include "outw_int.h"
 
 /* The writers of this process that have something staged; read by the signal handler. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "grow.h"
 #include "msg.h"
 
 const char *const sirq_metric_names[SM_NR] = {
@@ -39,15 +40,8 @@ const char *const run_meta_names[RM_NR] = {
 
 int bucketlist_add(struct bucketlist *bl, uint64_t lo, uint64_t hi, uint64_t count)
 {
-	if (bl->n == bl->cap) {
-		size_t cap = bl->cap ? 2 * bl->cap : 32;
-		struct bucket *b = realloc(bl->b, cap * sizeof(*b));
-
-		if (!b)
-			return -ENOMEM;
-		bl->b = b;
-		bl->cap = cap;
-	}
+	if (GROW(bl->b, bl->cap, bl->n + 1))
+		return -ENOMEM;
 	bl->b[bl->n++] = (struct bucket){ lo, hi, count };
 	return 0;
 }
@@ -166,12 +160,11 @@ struct ival_series *record_series(struct record *rec, enum ival_src src, const c
 	}
 	if (!create)
 		return NULL;
-	s = realloc(rec->ser, (rec->nser + 1) * sizeof(*s));
+	s = grow_array(rec->ser, rec->nser, sizeof(*s));
 	if (!s)
 		return NULL;
 	rec->ser = s;
 	s = &rec->ser[rec->nser++];
-	memset(s, 0, sizeof(*s));
 	s->src = src;
 	s->metric = metric;
 	snprintf(s->name, sizeof(s->name), "%s", name);
@@ -187,10 +180,9 @@ struct bucketlist *series_at(struct ival_series *s, size_t k)
 	if (k >= s->n) {
 		if (k >= (1U << 24))
 			return NULL;	/* 194 days of 1 s intervals: not a real file */
-		iv = realloc(s->iv, (k + 1) * sizeof(*iv));
+		iv = grow_to(s->iv, s->n, k + 1, sizeof(*iv));
 		if (!iv)
 			return NULL;
-		memset(iv + s->n, 0, (k + 1 - s->n) * sizeof(*iv));
 		s->iv = iv;
 		s->n = k + 1;
 	}

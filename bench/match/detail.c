@@ -5,6 +5,7 @@
  * the matcher's hooks test m->detail first.
  */
 #include "detail.h"
+#define DEFERBENCH_ALLOW_MATCH_INT_H
 #include "match_int.h"
 
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "grow.h"
 #include "msg.h"
 
 int match_detail_init(struct matcher *m, uint32_t slowest, unsigned int stack_vecs,
@@ -151,13 +153,11 @@ static struct slow_heap *heaps_grow(struct matcher *m, struct slow_heap **arr, u
 	if (group < *n)
 		return &(*arr)[group * SLOW_METRIC_NR];
 	nn = group + 1 > *n * 2 ? group + 1 : *n * 2;
-	na = realloc(*arr, (size_t)nn * SLOW_METRIC_NR * sizeof(*na));
+	na = grow_to(*arr, (size_t)*n * SLOW_METRIC_NR, (size_t)nn * SLOW_METRIC_NR, sizeof(*na));
 	if (!na) {
 		m->enomem++;
 		return NULL;
 	}
-	memset(na + (size_t)*n * SLOW_METRIC_NR, 0,
-	       (size_t)(nn - *n) * SLOW_METRIC_NR * sizeof(*na));
 	*arr = na;
 	*n = nn;
 	return &na[group * SLOW_METRIC_NR];
@@ -277,19 +277,9 @@ static uint32_t stack_intern(struct matcher *m, const uint64_t *f, uint32_t n)
 			goto out_del;
 		d->st = ns;
 	}
-	if (d->nframes + n > d->frames_cap) {
-		size_t cap = d->frames_cap ? d->frames_cap * 2 : 4096;
-		uint64_t *nf;
-
-		while (cap < d->nframes + n)
-			cap *= 2;
-		nf = realloc(d->frames, cap * sizeof(*nf));
-		if (!nf) {
-			m->enomem++;
-			goto out_del;
-		}
-		d->frames = nf;
-		d->frames_cap = cap;
+	if (GROW(d->frames, d->frames_cap, d->nframes + n)) {
+		m->enomem++;
+		goto out_del;
 	}
 	memcpy(d->frames + d->nframes, f, n * sizeof(*f));
 	d->st[d->nst] = (struct stack){ .hash = h, .off = (uint32_t)d->nframes, .depth = n };

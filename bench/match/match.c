@@ -4,6 +4,7 @@
  * latencies, the intervals, and what was still open at the end.
  */
 #include "match.h"
+#define DEFERBENCH_ALLOW_MATCH_INT_H
 #include "match_int.h"
 #include "detail.h"
 
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "grow.h"
 
 const char *const softirq_names[NR_SOFTIRQS] = {
 	[SIRQ_HI] = "HI",
@@ -65,7 +67,7 @@ int softirq_vec_from_name(const char *name)
 void *matcher_grow(struct matcher *m, void *p, uint32_t *cap, size_t elem)
 {
 	uint32_t ncap = *cap ? *cap * 2 : 16;
-	void *np = realloc(p, (size_t)ncap * elem);
+	void *np = grow_to(p, *cap, ncap, elem);
 
 	if (!np) {
 		m->enomem++;

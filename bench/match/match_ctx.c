@@ -4,6 +4,7 @@
  * vectors inline or in ksoftirqd, tasklets, NAPI polls, napi/ and irq/ threads, hard
  * interrupt handlers. Each is a context group with a delay and a runtime histogram.
  */
+#define DEFERBENCH_ALLOW_MATCH_INT_H
 #include "match_int.h"
 
 #include <stdio.h>

@@ -6,6 +6,11 @@
 #ifndef DEFERBENCH_MATCH_INT_H
 #define DEFERBENCH_MATCH_INT_H
 
+/* private to bench/match/: its files define DEFERBENCH_ALLOW_MATCH_INT_H before including it */
+#ifndef DEFERBENCH_ALLOW_MATCH_INT_H
+#error "match_int.h is private to bench/match/; include its public header"
+#endif
+
 #include "match.h"
 
 #define GROUP_NONE UINT32_MAX

@@ -5,6 +5,7 @@
  * latency of kworkers, ksoftirqd and napi/ and irq/ threads.
  */
 #include "match.h"
+#define DEFERBENCH_ALLOW_MATCH_INT_H
 #include "match_int.h"
 
 #include <stdio.h>

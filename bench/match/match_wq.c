@@ -5,6 +5,7 @@
  * work function and worker pool.
  */
 #include "match.h"
+#define DEFERBENCH_ALLOW_MATCH_INT_H
 #include "match_int.h"
 
 #include <stdio.h>

@@ -15,6 +15,7 @@
  * came from and where the vector finally ran. Nothing is counted twice and nothing is
  * left out.
  */
+#define DEFERBENCH_ALLOW_MATCH_INT_H
 #include "match_int.h"
 
 #include <stdio.h>

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "msg.h"
 #include "file.h"
 #include "outw.h"
@@ -73,16 +74,9 @@ int symtab_parse(struct symtab *t, char *text, size_t len)
 			*mod = '\0';
 		if (!name_ok(name))
 			continue;
-		if (t->n == t->cap) {
-			size_t ncap = t->cap ? t->cap * 2 : 4096;
-			struct sym *ns = realloc(t->syms, ncap * sizeof(*ns));
-
-			if (!ns) {
-				symtab_free(t);
-				return -ENOMEM;
-			}
-			t->syms = ns;
-			t->cap = ncap;
+		if (GROW(t->syms, t->cap, t->n + 1)) {
+			symtab_free(t);
+			return -ENOMEM;
 		}
 		t->syms[t->n].addr = addr;
 		t->syms[t->n].name = name;

@@ -21,6 +21,7 @@
 #include "output.h"
 #include "outw.h"
 #include "result_files.h"
+#include "grow.h"
 
 struct slow_csv {
 	struct csvw w;
@@ -206,14 +207,11 @@ static int stack_row(const struct csvr *c, void *ctx)
 	const char *text;
 	int ret;
 
-	if (rec->nstacks % 256 == 0) {
-		ns = realloc(rec->stacks, (rec->nstacks + 256) * sizeof(*ns));
-		if (!ns)
-			return csvr_fail(c, "out of memory");
-		rec->stacks = ns;
-	}
+	ns = grow_array(rec->stacks, rec->nstacks, sizeof(*ns));
+	if (!ns)
+		return csvr_fail(c, "out of memory");
+	rec->stacks = ns;
 	s = &rec->stacks[rec->nstacks];
-	memset(s, 0, sizeof(*s));
 	ret = csvr_strcpy(c, SC_VECTOR, s->vector, sizeof(s->vector));
 	ret = ret ?: csvr_u64(c, SC_COUNT, &s->count);
 	ret = ret ?: csvr_u64(c, SC_WAIT, &s->wait_ns);

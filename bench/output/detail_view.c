@@ -12,6 +12,7 @@
 #include "common.h"
 #include "map.h"
 #include "output.h"
+#include "grow.h"
 
 const char *const stack_how_names[HOW_NR] = {
 	[HOW_BH_ENABLE] = "bh_enable",
@@ -101,7 +102,7 @@ static int view_build(const struct result *r, uint32_t id, struct stack_view *v)
 	const struct detail *d = r->m.detail;
 	const uint64_t *f = stack_frames(d, id);
 	uint32_t n = d->st[id].depth, i, first = 0, site, j;
-	size_t len = 0, cap = 256, off;
+	size_t len = 0, cap = 0, off;
 	char name[160];
 	int how;
 
@@ -133,8 +134,8 @@ static int view_build(const struct result *r, uint32_t id, struct stack_view *v)
 	if (!v->path[0])
 		snprintf(v->path, sizeof(v->path), "%s", v->site);
 	/* folded: the outermost frame first, as flame graphs read it */
-	v->folded = malloc(cap);
-	if (!v->folded)
+	v->folded = NULL;
+	if (GROW(v->folded, cap, 256))
 		return -ENOMEM;
 	v->folded[0] = '\0';
 	for (i = n; i > first; i--) {
@@ -146,15 +147,8 @@ static int view_build(const struct result *r, uint32_t id, struct stack_view *v)
 			if (*p == ';' || *p == ' ')
 				*p = '_';
 		need = len + strlen(name) + 2;
-		if (need > cap) {
-			char *nf;
-
-			cap = need * 2;
-			nf = realloc(v->folded, cap);
-			if (!nf)
-				return -ENOMEM;
-			v->folded = nf;
-		}
+		if (GROW(v->folded, cap, need))
+			return -ENOMEM;
 		len += (size_t)sprintf(v->folded + len, "%s%s", len ? ";" : "", name);
 	}
 	return 0;
@@ -195,18 +189,10 @@ static struct site_row *site_of(struct stack_report *sr, struct map *ids, uint32
 		    !strcmp(sr->site[*i].site, v->site))
 			return &sr->site[*i];
 	}
-	if (sr->nsite == *cap) {
-		uint32_t ncap = *cap ? *cap * 2 : 64;
-		struct site_row *ns = realloc(sr->site, ncap * sizeof(*ns));
-
-		if (!ns) {
-			map_del(ids, h);
-			return NULL;
-		}
-		sr->site = ns;
-		*cap = ncap;
+	if (GROW(sr->site, *cap, sr->nsite + 1)) {
+		map_del(ids, h);
+		return NULL;
 	}
-	memset(&sr->site[sr->nsite], 0, sizeof(sr->site[0]));
 	sr->site[sr->nsite].vec = vec;
 	sr->site[sr->nsite].how = v->how;
 	snprintf(sr->site[sr->nsite].site, SITE_LEN, "%s", v->site);

@@ -11,6 +11,7 @@
 #include "detail_out.h"
 #include "fmt.h"
 #include "output.h"
+#include "grow.h"
 
 #define SITES_SHOWN 8
 #define LONG_SITES_SHOWN 5
@@ -157,15 +158,8 @@ static int collect(void *ctx, const struct result *r __unused, const struct slow
 	struct worst_list *l = ctx;
 	struct worst_row *w;
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct worst_row *nr = realloc(l->row, cap * sizeof(*nr));
-
-		if (!nr)
-			return -1;
-		l->row = nr;
-		l->cap = cap;
-	}
+	if (GROW(l->row, l->cap, l->n + 1))
+		return -1;
 	w = &l->row[l->n];
 	w->seq = l->n++;
 	w->g = *g;

@@ -13,6 +13,7 @@
 #include "jsonread.h"
 #include "jsonw.h"
 #include "output.h"
+#define DEFERBENCH_ALLOW_SUMMARY_INT_H
 #include "summary_int.h"
 #include "common.h"
 

@@ -15,7 +15,9 @@
 #include "detail_out.h"
 #include "jsonw.h"
 #include "output.h"
+#define DEFERBENCH_ALLOW_SUMMARY_INT_H
 #include "summary_int.h"
+#include "grow.h"
 #include "msg.h"
 
 void json_detail_meta(const struct result *r, json_object *meta)
@@ -255,7 +257,7 @@ static int read_slowest(const struct jr *j, struct json_object *root, struct rec
 		if (n > SLOWEST_MAX)
 			return jr_fail(j, where, "events", "has %zu entries, more than %d", n,
 				       SLOWEST_MAX);
-		ns = realloc(rec->slow, (rec->nslow + n + 1) * sizeof(*ns));
+		ns = grow_to(rec->slow, rec->nslow, rec->nslow + n + 1, sizeof(*ns));
 		if (!ns)
 			return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
 		rec->slow = ns;

@@ -6,6 +6,11 @@
 #ifndef DEFERBENCH_SUMMARY_INT_H
 #define DEFERBENCH_SUMMARY_INT_H
 
+/* private to bench/output/: its files define DEFERBENCH_ALLOW_SUMMARY_INT_H before including it */
+#ifndef DEFERBENCH_ALLOW_SUMMARY_INT_H
+#error "summary_int.h is private to bench/output/; include its public header"
+#endif
+
 #include <json.h>
 
 #include "jsonread.h"

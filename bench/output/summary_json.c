@@ -14,6 +14,7 @@
 #include "jsonw.h"
 #include "output.h"
 #include "result_files.h"
+#define DEFERBENCH_ALLOW_SUMMARY_INT_H
 #include "summary_int.h"
 #include "msg.h"
 

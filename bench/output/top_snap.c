@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "output.h"
+#include "grow.h"
 
 const char *const top_group_names[TOP_GROUP_NR] = {
 	[TOP_BY_WQ] = "workqueue",
@@ -46,8 +47,8 @@ static struct top_wq *wq_row(struct builder *b, uint32_t wq, uint32_t func, uint
 		    !strcmp(s->wq[i].pool, pl))
 			return &s->wq[i];
 	if (s->nwq == b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 32;
-		struct top_wq *nw = realloc(s->wq, cap * sizeof(*nw));
+		size_t cap = grow_cap(b->cap, b->cap + 1);
+		struct top_wq *nw = grow_to(s->wq, b->cap, cap, sizeof(*nw));
 		struct hist *nh;
 
 		if (!nw) {
@@ -55,7 +56,7 @@ static struct top_wq *wq_row(struct builder *b, uint32_t wq, uint32_t func, uint
 			return NULL;
 		}
 		s->wq = nw;
-		nh = realloc(b->h, cap * sizeof(*nh));
+		nh = grow_to(b->h, b->cap, cap, sizeof(*nh));
 		if (!nh) {
 			b->err = -ENOMEM;
 			return NULL;

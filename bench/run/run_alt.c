@@ -18,8 +18,9 @@
  * lies in one phase's settle or measured part. phases.csv records each phase: its
  * bounds, when the switch was done, and whether it is usable (a switch that outlasted
  * the settle time, or a phase the schedule overran, is not). Readers assign intervals
- * to phases from it (run_read.c); nothing else of a segment depends on the arm.
+ * to phases from it (bench/rundir/segment_load.c); nothing else of a segment depends on the arm.
  */
+#define DEFERBENCH_ALLOW_RUN_INT_H
 #include "run_int.h"
 
 #include <errno.h>
@@ -71,11 +72,11 @@ static int switch_arm(struct run_state *r, struct run_cell *c, const struct scn_
 	if (left)
 		return set_err(err, "%d setting(s) could not be put back for [config %s]", left,
 			       cf->name), -EIO;
-	ret = run_apply_knobs(r, cf, KNOB_EARLY, err);
+	ret = run_cell_knobs(r, cf, KNOB_EARLY, err);
 	if (!ret)
 		ret = r->be->switch_arm(c, a->cfg, a->traced, err);
 	if (!ret)
-		ret = run_apply_knobs(r, cf, KNOB_LATE, err);
+		ret = run_cell_knobs(r, cf, KNOB_LATE, err);
 	return ret;
 }
 
@@ -157,7 +158,7 @@ static int run_phases(struct run_state *r, struct run_cell *c, struct alt_phase 
 			}
 			if (p->switched > p->settled)
 				p->status = "late";
-			ret = run_wait_cell(r, c, p->end, err);
+			ret = run_cell_wait(r, c, p->end, err);
 			if (ret)
 				return ret;
 			if (now_ns() > p->end + s->settle_ns)
@@ -167,56 +168,63 @@ static int run_phases(struct run_state *r, struct run_cell *c, struct alt_phase 
 	return 0;
 }
 
-/* measure_segment - up to the window as a cell (the reference arm's knobs), then the phases */
-static int measure_segment(struct run_state *r, struct run_cell *c, struct alt_phase *ph,
-			   size_t *n, char *err)
-{
-	int ret = run_bring_up(r, c, err);
-
-	*n = 0;
-	return ret ?: run_phases(r, c, ph, n, err);
-}
-
-int run_segment(struct run_state *r, int k)
-{
-	struct run_cell c = { .s = r->s, .cell = &r->cells[k], .command = r->o->command };
-	char partial[PATH_MAX + 128], err[ERRBUF_LEN] = "";
+/* The state of a segment while it runs: its phases as they ran. */
+struct alt_state {
 	struct alt_phase *ph;
-	size_t nph = 0;
-	int ret, left;
+	size_t n;
+};
 
-	ph = calloc((size_t)c.cell->blocks * (size_t)c.cell->narms, sizeof(*ph));
+static int segment_begin(struct run_state *r, struct run_cell *c, void **priv)
+{
+	struct alt_state *st = calloc(1, sizeof(*st));
+
+	if (st)
+		st->ph = calloc((size_t)c->cell->blocks * (size_t)c->cell->narms, sizeof(*st->ph));
 	r->arm_res = calloc(SCN_MAX_ARMS, sizeof(*r->arm_res));
-	if (!ph || !r->arm_res) {
-		free(ph);
+	if (!st || !st->ph || !r->arm_res) {
+		free(st ? st->ph : NULL);
+		free(st);
 		free(r->arm_res);
 		r->arm_res = NULL;
 		return -ENOMEM;
 	}
-	memset(r->res, 0, sizeof(r->res));
-	snprintf(partial, sizeof(partial), "%s/cells/.partial-%s", r->dir, c.cell->id);
-	c.dir = partial;
-	ret = out_mkdir_p(partial);
-	if (ret)
-		set_err(err, "creating %s: %s", partial, strerror(-ret));
-	else
-		ret = measure_segment(r, &c, ph, &nph, err);
-	r->be->stop(&c);
-	left = journal_restore(&r->j, NULL);
-	if (left && !ret) {
-		set_err(err, "%d setting(s) could not be restored after the segment", left);
-		ret = -EIO;
-	}
-	if (!ret)
-		ret = r->be->write(&c, partial, err);
-	if (!ret && phases_write(r, &c, partial, ph, nph))
-		ret = set_err(err, "writing %s/phases.csv failed", partial);
-	if (access(partial, F_OK) == 0)
-		cell_json_write(r, c.cell, partial, ret == -EINTR ? "interrupted" : ret ? "failed" : "ok",
-				ret && ret != -EINTR ? err : NULL);
-	r->be->teardown(&c);
-	free(ph);
+	*priv = st;
+	return 0;
+}
+
+/* segment_measure - up to the window as a cell (the reference arm's knobs), then the phases */
+static int segment_measure(struct run_state *r, struct run_cell *c, void *priv, char *err)
+{
+	struct alt_state *st = priv;
+	int ret = run_cell_up(r, c, err);
+
+	return ret ?: run_phases(r, c, st->ph, &st->n, err);
+}
+
+static int segment_write(struct run_state *r, const struct run_cell *c, void *priv,
+			 const char *dir, char *err)
+{
+	struct alt_state *st = priv;
+
+	if (phases_write(r, c, dir, st->ph, st->n))
+		return set_err(err, "writing %s/phases.csv failed", dir);
+	return 0;
+}
+
+static void segment_end(struct run_state *r, void *priv)
+{
+	struct alt_state *st = priv;
+
+	free(st->ph);
+	free(st);
 	free(r->arm_res);
 	r->arm_res = NULL;
-	return run_cell_end(r, k, &c, partial, ret, err);
 }
+
+const struct run_kind run_segment_kind = {
+	.what = "segment",
+	.begin = segment_begin,
+	.measure = segment_measure,
+	.write = segment_write,
+	.end = segment_end,
+};

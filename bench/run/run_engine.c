@@ -6,7 +6,7 @@
  * records nothing until the capture runs (wl_measure_from), so that its metrics and
  * the capture cover the same time, warm-up left out of both.
  */
-#include "runner.h"
+#include "run_engine.h"
 #include "result_files.h"
 
 #include <errno.h>
@@ -49,12 +49,7 @@ static const char *const *engine_types(void)
 
 static bool has_option(const struct wl_run *w, const char *name)
 {
-	const struct wl_option *o;
-
-	for (o = w->ops->options; o && o->name; o++)
-		if (!strcmp(o->name, name))
-			return true;
-	return false;
+	return wl_option_find(w->ops, name) != NULL;
 }
 
 static bool sets_option(const struct scn_workload *sw, const char *name)
@@ -122,7 +117,7 @@ static struct wl_run *new_wl(const struct scenario *s, int wl, int cfg, uint64_t
 	}
 	w->seed = seed;
 	/* the workload's own per-interval histograms follow the capture's intervals */
-	wl_intervals(w, s->interval_ns);
+	wl_intervals(w, s->cap.interval_ns);
 	if (set_options(w, s, wl, cfg, err)) {
 		wl_free(w);
 		return NULL;
@@ -164,14 +159,7 @@ static int engine_setup(struct run_cell *c, char *err)
 	const struct scenario *s = c->s;
 	const struct scn_config *cf = &s->cfg[c->cell->cfg];
 	struct capture_opts co = {
-		.buffer_kb = s->buffer_kb,
-		.interval_ns = s->interval_ns,
-		.no_sched = !s->sched_events,
-		.sched_all = s->sched_all,
-		.cpus = s->capture_cpus[0] ? s->capture_cpus : NULL,
 		.command = c->command,
-		.stack_vecs = s->stack_vecs,
-		.slowest = s->stack_vecs ? SLOWEST_DEFAULT : 0,
 		/* a segment's phases lie on the interval grid: see engine_start_capture */
 		.align_intervals = c->cell->alt,
 	};
@@ -179,7 +167,8 @@ static int engine_setup(struct run_cell *c, char *err)
 	struct engine_cell *e;
 	int i, ret;
 
-	if (s->interval_ns) {
+	capture_settings_apply(&s->cap, &co);
+	if (s->cap.interval_ns) {
 		snprintf(intervals, sizeof(intervals), "%s/intervals.csv", c->dir);
 		co.intervals_csv = intervals;
 	}
@@ -247,7 +236,7 @@ static int window(struct run_cell *c, int i, bool begin, uint64_t at, char *err)
 static int engine_start_capture(struct run_cell *c, char *err)
 {
 	struct engine_cell *e = c->priv;
-	uint64_t at, iv = c->s->interval_ns;
+	uint64_t at, iv = c->s->cap.interval_ns;
 	int i, ret = e->cap ? capture_start(e->cap) : 0;
 
 	if (ret)
@@ -279,7 +268,7 @@ static const char *live_value(const struct scenario *s, int x, int cfg, const ch
 			      const struct workload_ops *ops)
 {
 	const struct scn_config *cf = &s->cfg[cfg];
-	const struct wl_option *o;
+	const struct opt_desc *o;
 	int i;
 
 	for (i = 0; i < cf->nover; i++)
@@ -301,7 +290,7 @@ static int switch_wl(const struct run_cell *c, struct wl_run *w, int x, int cfg,
 
 	for (key = w->ops->live; key && *key; key++) {
 		const char *want = live_value(c->s, x, cfg, *key, w->ops);
-		const struct wl_option *o = wl_option_find(w->ops, *key);
+		const struct opt_desc *o = wl_option_find(w->ops, *key);
 
 		if (!want || !o || (!wl_option_value(w, o, cur, sizeof(cur)) && !strcmp(cur, want)))
 			continue;

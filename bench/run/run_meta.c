@@ -6,7 +6,7 @@
  * PREEMPT_DYNAMIC kernel from debugfs when it is mounted (deferbench mounts nothing
  * for metadata), else from preempt= on the command line, else the config's default.
  */
-#include "runner.h"
+#include "run_meta.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -20,6 +20,7 @@
 #include "parse.h"
 #include "file.h"
 #include "sys.h"
+#include "grow.h"
 
 /* config_line - the value after "KEY=" on a line of the config text, or NULL */
 static const char *config_line(const char *config, const char *key)
@@ -160,15 +161,8 @@ static char *read_config(const char *release)
 	if (!p)
 		return NULL;
 	while ((n = fread(buf, 1, sizeof(buf), p)) > 0) {
-		char *nt;
-
-		if (len + n + 1 > cap) {
-			cap = (len + n + 1) * 2;
-			nt = realloc(text, cap);
-			if (!nt)
-				break;
-			text = nt;
-		}
+		if (GROW(text, cap, len + n + 1))
+			break;
 		memcpy(text + len, buf, n);
 		len += n;
 		text[len] = '\0';

@@ -3,7 +3,6 @@
  * run_print.c - the --dry-run plan, the progress line and the summary of a run.
  */
 #include "run_print.h"
-#include "run_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -139,7 +138,7 @@ int run_print_plan(const struct run_state *r, FILE *f)
 		fprintf(f, "then phases of %s (", fmt_ns(s->phase_ns, t, sizeof(t)));
 		fprintf(f, "the first %s of each left out%s), ", fmt_ns(s->settle_ns, t, sizeof(t)),
 			any_settle(s) ? ", more where a configuration says" : "");
-		fprintf(f, "intervals of %s\n", fmt_ns(s->interval_ns, t, sizeof(t)));
+		fprintf(f, "intervals of %s\n", fmt_ns(s->cap.interval_ns, t, sizeof(t)));
 	}
 	if (r->o->outdir)
 		fprintf(f, "results: %s\n", r->o->outdir);

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * run_write.c - run.json (RUN_SCHEMA) and cell.json (CELL_SCHEMA), written as the run
- * goes; run_read.c reads them back.
+ * goes; bench/rundir reads them back.
  *
  * run.json is rewritten atomically after every cell, so that an interrupted or killed
  * run leaves a valid file that lists the cells that did finish; "complete" becomes
  * true only once every planned cell is in it.
  */
-#include "rundir.h"
+#include "run_write.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "jsonw.h"
-#include "runner.h"
 #include "common.h"
 
 static json_object *str_or_null(const char *s)
@@ -56,9 +55,9 @@ static json_object *settings_json(const struct run_state *r)
 	json_object_object_add(o, "repetitions", json_object_new_int(s->repetitions));
 	json_object_object_add(o, "order", json_object_new_string(scenario_order_name(s->order)));
 	json_object_object_add(o, "seed", json_object_new_uint64(s->seed));
-	json_object_object_add(o, "buffer_kb", json_object_new_int(s->buffer_kb));
-	json_object_object_add(o, "interval_s", json_object_new_double(s->interval_ns / 1e9));
-	json_object_object_add(o, "quick", json_object_new_boolean(r->o->quick));
+	json_object_object_add(o, "buffer_kb", json_object_new_int(s->cap.buffer_kb));
+	json_object_object_add(o, "interval_s", json_object_new_double(s->cap.interval_ns / 1e9));
+	json_object_object_add(o, "quick", json_object_new_boolean(s->quick));
 	json_object_object_add(o, "design", json_object_new_string(scenario_design_name(s->design)));
 	if (s->design == SCN_DESIGN_ALTERNATE) {
 		json_object_object_add(o, "blocks", json_object_new_int(s->blocks));
@@ -122,7 +121,7 @@ int run_json_write(const struct run_state *r)
 	json_object_object_add(o, "status", json_object_new_string(r->status));
 	json_object_object_add(o, "error", str_or_null(r->error));
 	json_object_object_add(o, "cells_planned", json_object_new_int(r->ncells));
-	if (run_adaptive(r))
+	if (r->adaptive)
 		json_object_object_add(o, "looks", json_object_new_int(r->o->adaptive->looks));
 	for (i = 0; i < r->ndone; i++)
 		json_object_array_add(cells, cell_ref(r, &r->cells[r->done[i]]));
@@ -182,7 +181,7 @@ static json_object *arms_json(const struct run_state *r, const struct scn_cell *
 	return arms;
 }
 
-int cell_json_write(const struct run_state *r, const struct scn_cell *c, const char *dir,
+int run_cell_json_write(const struct run_state *r, const struct scn_cell *c, const char *dir,
 		    const char *status, const char *error)
 {
 	const struct scn_config *cf = &r->s->cfg[c->cfg];
@@ -212,7 +211,7 @@ int cell_json_write(const struct run_state *r, const struct scn_cell *c, const c
 		json_object_object_add(o, "first_block", json_object_new_int(c->first_block));
 		json_object_object_add(o, "phase_s", json_object_new_double(s->phase_ns / 1e9));
 		json_object_object_add(o, "settle_s", json_object_new_double(s->settle_ns / 1e9));
-		json_object_object_add(o, "interval_s", json_object_new_double(s->interval_ns / 1e9));
+		json_object_object_add(o, "interval_s", json_object_new_double(s->cap.interval_ns / 1e9));
 	}
 	for (i = 0; i < cf->nloads; i++)
 		json_object_array_add(loads, json_object_new_string(r->s->wl[cf->loads[i]].name));

@@ -3,6 +3,8 @@
  * runner.c - `deferbench run SCENARIO`: check everything, save every knob, then run
  * each cell and restore after it, whatever happens (Ctrl-C, SIGTERM, errors).
  */
+#include "runner.h"
+#define DEFERBENCH_ALLOW_RUN_INT_H
 #include "run_int.h"
 
 #include <errno.h>
@@ -14,12 +16,11 @@
 
 #include "run_print.h"
 #include "fmt.h"
+#include "grow.h"
 #include "msg.h"
 #include "file.h"
 #include "outw.h"
 #include "sys.h"
-
-#define POLL_NS (250 * NSEC_PER_MSEC)	/* how often a running cell checks its workloads */
 
 /* check_workloads - every workload and load, with each config's overrides */
 static int check_workloads(struct run_state *r, char *err)
@@ -68,7 +69,7 @@ static int check_knobs(struct run_state *r, char *err)
 static int run_prepare(struct run_state *r)
 {
 	struct scn_parse_opts po = { .workloads = r->be->types, .live_option = r->be->live_option,
-				     .design = r->o->design, .blocks = r->o->blocks };
+				     .set = &r->o->set };
 	char err[ERRBUF_LEN] = "";
 	int ret;
 
@@ -77,8 +78,7 @@ static int run_prepare(struct run_state *r)
 		err_msg("%s", err);
 		return -EINVAL;
 	}
-	if (r->o->quick)
-		scenario_quick(r->s);
+	r->adaptive = r->o->adaptive && r->s->until_decided_ns;
 	ret = scenario_plan(r->s, &r->cells, &r->ncells);
 	if (!ret)
 		r->done = calloc(r->ncells, sizeof(*r->done));
@@ -198,71 +198,6 @@ static int save_all(struct run_state *r)
 	return 0;
 }
 
-int run_apply_knobs(struct run_state *r, const struct scn_config *cf, enum knob_phase ph,
-		    char *err)
-{
-	char e[ERRBUF_LEN];
-	int rank, i;
-
-	for (rank = 0; rank < KNOB_RANKS; rank++)
-		for (i = 0; i < cf->nknobs; i++) {
-			const struct knob *k = &cf->knob[i].k;
-
-			if (k->type->phase != ph || knob_apply_rank(k) != rank)
-				continue;
-			if (journal_apply(&r->j, k, &r->res[i], e))
-				return set_err(err, "[config %s] %s = %s: %s", cf->name, k->name,
-					       k->value, e);
-			if (!r->res[i].targets) {
-				run_progress_clear();
-				warn_msg("[config %s] %s: no thread to set", cf->name, k->name);
-			}
-		}
-	return 0;
-}
-
-int run_wait_cell(struct run_state *r, struct run_cell *c, uint64_t deadline, char *err)
-{
-	uint64_t next;
-	int ret;
-
-	for (;;) {
-		next = now_ns() + POLL_NS;
-		if (sleep_until_or_stop(next < deadline ? next : deadline))
-			return -EINTR;
-		ret = r->be->poll ? r->be->poll(c, err) : 0;
-		if (ret || now_ns() >= deadline)
-			return ret;
-	}
-}
-
-int run_bring_up(struct run_state *r, struct run_cell *c, char *err)
-{
-	const struct scn_config *cf = &r->s->cfg[c->cell->cfg];
-	int ret;
-
-	ret = run_apply_knobs(r, cf, KNOB_EARLY, err);
-	if (!ret)
-		ret = r->be->setup(c, err);
-	if (!ret)
-		ret = run_apply_knobs(r, cf, KNOB_LATE, err);
-	if (!ret)
-		ret = r->be->start_load(c, err);
-	if (!ret)
-		ret = run_wait_cell(r, c, now_ns() + r->s->warmup_ns, err);
-	if (!ret)
-		ret = r->be->start_capture(c, err);
-	return ret;
-}
-
-/* measure - knobs, workloads and capture up, warm-up, duration; -EINTR on a stop */
-static int measure(struct run_state *r, struct run_cell *c, char *err)
-{
-	int ret = run_bring_up(r, c, err);
-
-	return ret ?: run_wait_cell(r, c, now_ns() + r->s->duration_ns, err);
-}
-
 /* finish_dir - cells/.partial-ID becomes cells/ID, the cell is in run.json */
 static int finish_dir(struct run_state *r, int k, const char *partial, char *err)
 {
@@ -279,38 +214,12 @@ static int finish_dir(struct run_state *r, int k, const char *partial, char *err
 	return run_json_write(r) ?: list_files(r, r->cells[k].id);
 }
 
-/* run_plain_cell - one cell; knobs are restored before it returns, on every path */
-static int run_plain_cell(struct run_state *r, int k)
-{
-	struct run_cell c = { .s = r->s, .cell = &r->cells[k], .command = r->o->command };
-	char partial[PATH_MAX + 128], err[ERRBUF_LEN] = "";
-	int ret, left;
-
-	memset(r->res, 0, sizeof(r->res));
-	snprintf(partial, sizeof(partial), "%s/cells/.partial-%s", r->dir, c.cell->id);
-	c.dir = partial;
-	ret = out_mkdir_p(partial);
-	if (ret)
-		set_err(err, "creating %s: %s", partial, strerror(-ret));
-	else
-		ret = measure(r, &c, err);
-	r->be->stop(&c);
-	left = journal_restore(&r->j, NULL);
-	if (left && !ret) {
-		set_err(err, "%d setting(s) could not be restored after the cell", left);
-		ret = -EIO;
-	}
-	if (!ret)
-		ret = r->be->write(&c, partial, err);
-	if (access(partial, F_OK) == 0)
-		cell_json_write(r, c.cell, partial, ret == -EINTR ? "interrupted" : ret ? "failed" : "ok",
-				ret && ret != -EINTR ? err : NULL);
-	r->be->teardown(&c);
-	return run_cell_end(r, k, &c, partial, ret, err);
-}
-
-int run_cell_end(struct run_state *r, int k, const struct run_cell *c, const char *partial,
-		 int ret, const char *err)
+/*
+ * cell_end - the end of cell k that ran into partial with result ret: renamed into
+ * place and listed in run.json, or its error reported (err); returns the result
+ */
+static int cell_end(struct run_state *r, int k, const struct run_cell *c, const char *partial,
+		    int ret, const char *err)
 {
 	char e[ERRBUF_LEN];
 
@@ -328,16 +237,46 @@ int run_cell_end(struct run_state *r, int k, const struct run_cell *c, const cha
 	return ret;
 }
 
-/* run_cell - cell k, or segment k of the alternating design */
+/*
+ * run_cell - cell k, or segment k of the alternating design: one lifecycle (run_kind),
+ * every knob restored before it returns, on every path
+ */
 static int run_cell(struct run_state *r, int k)
 {
-	return r->cells[k].alt ? run_segment(r, k) : run_plain_cell(r, k);
-}
+	const struct run_kind *kind = r->cells[k].alt ? &run_segment_kind : &run_cell_kind;
+	struct run_cell c = { .s = r->s, .cell = &r->cells[k], .command = r->o->command };
+	char partial[PATH_MAX + 128], err[ERRBUF_LEN] = "";
+	void *priv = NULL;
+	int ret, left;
 
-/* adaptive - an adaptive run: --until-decided, or the scenario's until_decided */
-bool run_adaptive(const struct run_state *r)
-{
-	return r->o->adaptive && (r->o->until_decided_ns || r->s->until_decided_ns);
+	ret = kind->begin ? kind->begin(r, &c, &priv) : 0;
+	if (ret)
+		return ret;
+	memset(r->res, 0, sizeof(r->res));
+	snprintf(partial, sizeof(partial), "%s/cells/.partial-%s", r->dir, c.cell->id);
+	c.dir = partial;
+	ret = out_mkdir_p(partial);
+	if (ret)
+		set_err(err, "creating %s: %s", partial, strerror(-ret));
+	else
+		ret = kind->measure(r, &c, priv, err);
+	r->be->stop(&c);
+	left = journal_restore(&r->j, NULL);
+	if (left && !ret) {
+		set_err(err, "%d setting(s) could not be restored after the %s", left, kind->what);
+		ret = -EIO;
+	}
+	if (!ret)
+		ret = r->be->write(&c, partial, err);
+	if (!ret && kind->write)
+		ret = kind->write(r, &c, priv, partial, err);
+	if (access(partial, F_OK) == 0)
+		run_cell_json_write(r, c.cell, partial, ret == -EINTR ? "interrupted" : ret ? "failed" : "ok",
+				ret && ret != -EINTR ? err : NULL);
+	r->be->teardown(&c);
+	if (kind->end)
+		kind->end(r, priv);
+	return cell_end(r, k, &c, partial, ret, err);
 }
 
 /* Blocks a look adds to a segment's group, at most and at least. */
@@ -368,7 +307,7 @@ static void more_blocks(struct run_state *r, int k, int asked, uint64_t ahead,
 			struct scn_cell *out)
 {
 	const struct scn_cell *seg = &r->cells[k];
-	uint64_t budget = r->o->until_decided_ns ?: r->s->until_decided_ns;
+	uint64_t budget = r->s->until_decided_ns;
 	uint64_t used = now_ns() - r->t0 + ahead, block = (uint64_t)seg->narms * r->s->phase_ns;
 	unsigned int blocks = (unsigned int)asked, fit, next = 0, rep = 0;
 	int i;
@@ -402,14 +341,14 @@ static void more_blocks(struct run_state *r, int k, int asked, uint64_t ahead,
 static int more_cells(struct run_state *r)
 {
 	int (*add)[2] = NULL, n = 0, i, k, m = 0, *done, seg, *asked = NULL;
-	uint64_t budget = r->o->until_decided_ns ?: r->s->until_decided_ns;
+	uint64_t budget = r->s->until_decided_ns;
 	uint64_t used = now_ns() - r->t0;
 	bool cell_asked = false, block_asked = false;
 	struct scn_cell *cells;
 	unsigned int rep;
 	int ret;
 
-	if (!run_adaptive(r))
+	if (!r->adaptive)
 		return 0;
 	r->looks++;
 	ret = r->o->adaptive->more(r->o->adaptive->ctx, r, &add, &n);
@@ -417,10 +356,10 @@ static int more_cells(struct run_state *r)
 		free(add);
 		return ret;
 	}
-	cells = realloc(r->cells, (r->ncells + n) * sizeof(*cells));
+	cells = grow_to(r->cells, r->ncells, r->ncells + n, sizeof(*cells));
 	if (cells)
 		r->cells = cells;
-	done = cells ? realloc(r->done, (r->ncells + n) * sizeof(*done)) : NULL;
+	done = cells ? grow_to(r->done, r->ncells, r->ncells + n, sizeof(*done)) : NULL;
 	asked = calloc(r->ncells + 1, sizeof(*asked));
 	if (!cells || !done || !asked) {
 		free(add);
@@ -483,14 +422,6 @@ static int run_close(struct run_state *r)
 	return left || strcmp(r->status, "complete") ? 1 : 0;
 }
 
-/* store_of - where to add the run: --store, else the scenario's store key, else none */
-static const char *store_of(const struct run_state *r)
-{
-	if (r->o->store)
-		return r->o->store;
-	return r->s->store[0] ? r->s->store : NULL;
-}
-
 int run_scenario(const struct run_opts *o, const struct run_backend *be)
 {
 	struct run_state r = { .o = o, .be = be, .status = "running" };
@@ -539,8 +470,7 @@ int run_scenario(const struct run_opts *o, const struct run_backend *be)
 	if (o->outcome) {
 		snprintf(o->outcome->dir, sizeof(o->outcome->dir), "%s", r.dir);
 		o->outcome->complete = !strcmp(r.status, "complete");
-		snprintf(o->outcome->store, sizeof(o->outcome->store), "%s",
-			 store_of(&r) ? store_of(&r) : "");
+		snprintf(o->outcome->store, sizeof(o->outcome->store), "%s", r.s->store);
 	}
 out_free:
 	outw_abort(&r.out);

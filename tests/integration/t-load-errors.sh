@@ -24,7 +24,7 @@ expect_error "timer option 'interval': 10us is out of range [100us, 1s]" timer i
 expect_error "is not online" hog cpus=1023
 expect_error "hog option 'priority': 100 is out of range [1, 99]" hog priority=100
 expect_error "is below the 100us this workload can pace" audio frames=16 rate=384000
-expect_error "'fast' is not one of: timer, net" audio mode=fast
+expect_error "'fast' is none of timer, net" audio mode=fast
 expect_error "no workload 'nope'" nope
 expect_error "unexpected argument 'foo'" tty foo
 expect_error "load: --interval: 10us is shorter than 1ms" tty -i 10us

@@ -16,6 +16,7 @@
 #include "hist.h"
 #include "common.h"
 
+#define DEFERBENCH_ALLOW_SYNTH_INT_H
 #include "synth_int.h"
 
 const struct grp sirq_grps[] = {

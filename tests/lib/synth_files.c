@@ -11,6 +11,7 @@
 
 #include "csvw.h"
 #include "jsonw.h"
+#define DEFERBENCH_ALLOW_SYNTH_INT_H
 #include "synth_int.h"
 #include "common.h"
 

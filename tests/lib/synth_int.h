@@ -6,6 +6,11 @@
 #ifndef DEFERBENCH_SYNTH_INT_H
 #define DEFERBENCH_SYNTH_INT_H
 
+/* private to tests/lib/: its files define DEFERBENCH_ALLOW_SYNTH_INT_H before including it */
+#ifndef DEFERBENCH_ALLOW_SYNTH_INT_H
+#error "synth_int.h is private to tests/lib/; include its public header"
+#endif
+
 #include <stdbool.h>
 #include <json-c/json.h>
 #include <stdint.h>

@@ -266,8 +266,8 @@ int sim_full(FILE *f, unsigned int sims)
 	if (ret)
 		return ret;
 	fprintf(f, "\nTwenty p90s judged in one family (s 0.25), %u families a cell:\n\n",
-		sims / 5);
-	ret = table_family(f, sims / 5);
+		sims);
+	ret = table_family(f, sims);
 	if (ret)
 		return ret;
 	fprintf(f, "\nHistory, stationary series of runs of 3 repetitions (and with a x1.5 "

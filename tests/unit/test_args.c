@@ -295,15 +295,28 @@ static void test_new_spellings(void **state)
 	assert_string_equal(b.root, "/b");
 	assert_true(b.force);
 	assert_int_equal(PARSE(run_parse_args, &r, err, "run", "-n", "--quick", "s.ini"), 0);
-	assert_true(r.o.dry_run && r.o.quick);
+	/* the scenario's settings given as options: a layer of key = value over the file */
+	assert_true(r.o.dry_run);
+	assert_string_equal(opts_layer_get(&r.o.set, "quick"), "yes");
 	assert_int_equal(PARSE(run_parse_args, &r, err, "run", "--until-decided", "s.ini"), 0);
-	assert_true(r.until_decided);
-	assert_int_equal(r.o.until_decided_ns, 10 * 60 * NSEC_PER_SEC);
+	assert_string_equal(opts_layer_get(&r.o.set, "until_decided"), "10m");
 	assert_int_equal(PARSE(run_parse_args, &r, err, "run", "--until-decided=2m", "s.ini"),
 			 0);
-	assert_int_equal(r.o.until_decided_ns, 2 * 60 * NSEC_PER_SEC);
-	assert_int_equal(PARSE(run_parse_args, &r, err, "run", "--blocks", "45", "s.ini"), 0);
-	assert_int_equal(r.o.blocks, 45);
+	assert_string_equal(opts_layer_get(&r.o.set, "until_decided"), "2m");
+	assert_int_equal(PARSE(run_parse_args, &r, err, "run", "--blocks", "45", "-b", "8192",
+			       "--no-sched", "--design", "alternate", "s.ini"), 0);
+	assert_int_equal(r.o.set.n, 4);
+	assert_string_equal(opts_layer_get(&r.o.set, "blocks"), "45");
+	assert_string_equal(opts_layer_get(&r.o.set, "buffer_kb"), "8192");
+	assert_string_equal(opts_layer_get(&r.o.set, "sched_events"), "no");
+	assert_string_equal(opts_layer_get(&r.o.set, "design"), "alternate");
+	assert_null(opts_layer_get(&r.o.set, "quick"));
+	assert_int_equal(PARSE(run_parse_args, &r, err, "run", "--slowest", "s.ini"), 0);
+	assert_string_equal(opts_layer_get(&r.o.set, "slowest"), "10");
+	EXPECT_MSG(PARSE(run_parse_args, &r, err, "run", "--no-sched", "--sched-all", "s.ini"),
+		   err, "--no-sched and --sched-all contradict each other");
+	EXPECT_MSG(PARSE(run_parse_args, &r, err, "run", "--design", "both", "s.ini"), err,
+		   "--design: 'both' is none of cells, alternate");
 	assert_int_equal(PARSE(knobs_parse_args, &k, err, "knobs", "set", "-d", "3s", "a=1"), 0);
 	assert_int_equal(k.verb, KNOBS_SET);
 	assert_int_equal(k.hold_ns, 3 * NSEC_PER_SEC);
@@ -348,7 +361,7 @@ static void test_old_spellings(void **state)
 	stderr_begin();
 	assert_int_equal(PARSE(run_parse_args, &r, err, "run", "-q", "s.ini"), 0);
 	out = stderr_end();
-	assert_true(r.o.quick);
+	assert_string_equal(opts_layer_get(&r.o.set, "quick"), "yes");
 	assert_non_null(strstr(out, "use --quick"));
 	stderr_begin();
 	assert_int_equal(PARSE(knobs_parse_args, &k, err, "knobs", "set", "-t", "2s", "a=1"), 0);

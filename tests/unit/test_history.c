@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "fixture.h"
+#define DEFERBENCH_ALLOW_HISTORY_INT_H
 #include "history_int.h"
 #include "rundir.h"
 #include "msg.h"

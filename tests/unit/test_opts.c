@@ -34,19 +34,36 @@ static bool live(const struct opt_desc *o)
 	return o->type != OPTION_ALIAS && !o->deprecated;
 }
 
+/*
+ * rows_of - the entries c's command line spells: its own and those its layers bring in
+ * (run's: the scenario's settings); a setting of files only (a key alone) is none
+ */
+static int rows_of(const struct cli_command *c, const struct opt_desc **rows)
+{
+	int n = opts_rows(c->opts, rows, OPTS_MAX), i, k;
+
+	assert_true(n > 0 && n <= OPTS_MAX);
+	for (i = k = 0; i < n; i++)
+		if (rows[i]->letter || rows[i]->name)
+			rows[k++] = rows[i];
+	rows[k] = NULL;
+	return k;
+}
+
 /* One letter, one long name, across every command (old spellings aside). */
 static void test_one_meaning_per_letter(void **state __unused)
 {
 	const struct cli_command *const *c, *owner[128] = { 0 };
+	const struct opt_desc *rows[OPTS_MAX + 1], *o, **r;
 	const char *meaning[128] = { 0 };
-	const struct opt_desc *o;
 	int bad = 0;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(reserved); i++)
 		meaning[reserved[i].letter] = reserved[i].name;
 	for (c = cli_commands; *c; c++) {
-		for (o = (*c)->opts; o->type != OPTION_END; o++) {
+		rows_of(*c, rows);
+		for (r = rows; (o = *r); r++) {
 			if (!o->letter || !live(o))
 				continue;
 			assert_true(o->letter > 0 && o->letter < 128);
@@ -69,13 +86,13 @@ static void test_one_meaning_per_letter(void **state __unused)
 /* Within a command: no long name or letter twice, old spellings included. */
 static void test_no_name_twice(void **state __unused)
 {
+	const struct opt_desc *rows[OPTS_MAX + 1], *o, *p, **r, **q;
 	const struct cli_command *const *c;
-	const struct opt_desc *o, *p;
 	int bad = 0;
 
 	for (c = cli_commands; *c; c++)
-		for (o = (*c)->opts; o->type != OPTION_END; o++)
-			for (p = o + 1; p->type != OPTION_END; p++) {
+		for (rows_of(*c, rows), r = rows; (o = *r); r++)
+			for (q = r + 1; (p = *q); q++) {
 				if (o->name && p->name && !strcmp(o->name, p->name)) {
 					print_error("%s: --%s twice\n", (*c)->name, o->name);
 					bad++;
@@ -91,16 +108,15 @@ static void test_no_name_twice(void **state __unused)
 /* Every entry has help; an old spelling leads to a live option and says so. */
 static void test_tables_complete(void **state __unused)
 {
+	const struct opt_desc *rows[OPTS_MAX + 1], *o, *r, **e;
 	const struct cli_command *const *c;
-	const struct opt_desc *o, *r;
 
 	for (c = cli_commands; *c; c++) {
 		assert_non_null((*c)->usage);
 		assert_non_null((*c)->summary);
 		assert_true((*c)->args_size > 0);
 		assert_non_null(cli_command_find((*c)->name));
-		for (o = (*c)->opts; o->type != OPTION_END; o++) {
-			assert_true(o->name || o->letter);
+		for (rows_of(*c, rows), e = rows; (o = *e); e++) {
 			if (o->type == OPTION_ALIAS) {
 				r = opts_resolve((*c)->opts, o);
 				if (!r || !live(r))
@@ -182,10 +198,11 @@ static void check_refusals(const struct cli_command *c, const struct opt_desc *o
 		break;
 	case OPTION_DURATION:
 		expect_refused(c, o, "abc", "'abc' is not a duration");
-		expect_refused(c, o, "0", "positive");
+		if (!o->zero)
+			expect_refused(c, o, "0", "positive");
 		if (o->min > 1) {
 			expect_refused(c, o, fmt_duration(o->min - 1, v, sizeof(v)),
-				       "is shorter than");
+				       o->max ? "is out of range" : "is shorter than");
 			assert_int_equal(parse_one(c, o, fmt_duration(o->min, v, sizeof(v)), err),
 					 0);
 		}
@@ -221,11 +238,11 @@ static void check_refusals(const struct cli_command *c, const struct opt_desc *o
  */
 static void test_values_refused(void **state __unused)
 {
+	const struct opt_desc *rows[OPTS_MAX + 1], *o, **r;
 	const struct cli_command *const *c;
-	const struct opt_desc *o;
 
 	for (c = cli_commands; *c; c++)
-		for (o = (*c)->opts; o->type != OPTION_END; o++)
+		for (rows_of(*c, rows), r = rows; (o = *r); r++)
 			if (live(o) && o->name && opts_takes_value((*c)->opts, o))
 				check_refusals(*c, o);
 }
@@ -252,13 +269,13 @@ static char *help(const struct cli_command *c)
 /* The help shows each option, and the bounds and defaults the parser uses. */
 static void test_help_from_the_table(void **state __unused)
 {
+	const struct opt_desc *rows[OPTS_MAX + 1], *o, **r;
 	const struct cli_command *const *c;
-	const struct opt_desc *o;
 	char *h, want[80];
 
 	for (c = cli_commands; *c; c++) {
 		h = help(*c);
-		for (o = (*c)->opts; o->type != OPTION_END; o++) {
+		for (rows_of(*c, rows), r = rows; (o = *r); r++) {
 			if (o->name)
 				snprintf(want, sizeof(want), "--%s", o->name);
 			else

@@ -78,13 +78,13 @@ static void test_skip(void **state __unused)
 
 	pace_init(&p, 0, 1000);
 	p.k = 1;				/* period 0 ran */
-	assert_int_equal(pace_skip(&p, 1500), 0);	/* in slot 1: run it late */
+	assert_int_equal(wl_pace_skip(&p, 1500), 0);	/* in slot 1: run it late */
 	assert_int_equal(p.k, 1);
-	assert_int_equal(pace_skip(&p, 2000), 1);	/* slot 1 over: dropped */
+	assert_int_equal(wl_pace_skip(&p, 2000), 1);	/* slot 1 over: dropped */
 	assert_int_equal(p.k, 2);
-	assert_int_equal(pace_skip(&p, 5999), 3);	/* slots 2, 3, 4 over */
+	assert_int_equal(wl_pace_skip(&p, 5999), 3);	/* slots 2, 3, 4 over */
 	assert_int_equal(p.k, 5);
-	assert_int_equal(pace_skip(&p, 100), 0);	/* clock before the slot */
+	assert_int_equal(wl_pace_skip(&p, 100), 0);	/* clock before the slot */
 }
 
 /* dropped slots are counted only from the measurement window on (audio's 'dropped') */

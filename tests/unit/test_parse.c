@@ -147,7 +147,7 @@ static void test_record_args(void **state)
 	assert_int_equal(record_parse_args(argc_of(ok), ok, &a, err), 0);
 	assert_int_equal(a.duration_ns, 5 * NSEC_PER_SEC);
 	assert_string_equal(a.out_dir, "/tmp/x");
-	assert_int_equal(a.buffer_kb, 8192);
+	assert_int_equal(a.cap.buffer_kb, 8192);
 	assert_true(a.raw);
 	assert_string_equal(a.cmd[0], "sh");
 	assert_string_equal(a.cmd[2], "true");
@@ -155,7 +155,7 @@ static void test_record_args(void **state)
 	assert_int_equal(record_parse_args(argc_of(cmd_opts), cmd_opts, &a, err), 0);
 	assert_string_equal(a.cmd[1], "-x");
 	assert_int_equal(a.duration_ns, 0);
-	assert_int_equal(a.buffer_kb, 4096);
+	assert_int_equal(a.cap.buffer_kb, 4096);
 	assert_int_equal(record_parse_args(argc_of(bad_dur), bad_dur, &a, err), -EINVAL);
 	assert_non_null(strstr(err, "--duration"));
 	assert_int_equal(record_parse_args(argc_of(bad_buf), bad_buf, &a, err), -EINVAL);
@@ -179,19 +179,19 @@ static void test_record_args(void **state)
 		char *no_out[] = { "record", "--keep-worst", NULL };
 
 		assert_int_equal(record_parse_args(argc_of(plain), plain, &a, err), 0);
-		assert_int_equal(a.slowest, 0);
-		assert_int_equal(a.stack_vecs, 0);
+		assert_int_equal(a.cap.slowest, 0);
+		assert_int_equal(a.cap.stack_vecs, 0);
 		assert_int_equal(a.keep_worst_ns, 0);
 		assert_int_equal(record_parse_args(argc_of(stacks), stacks, &a, err), 0);
-		assert_int_equal(a.stack_vecs, STACK_VECS_DEFAULT);
-		assert_int_equal(a.slowest, SLOWEST_DEFAULT);
+		assert_int_equal(a.cap.stack_vecs, STACK_VECS_DEFAULT);
+		assert_int_equal(a.cap.slowest, SLOWEST_DEFAULT);
 		assert_int_equal(a.keep_worst_ns, KEEP_WORST_DEFAULT_NS);
 		assert_int_equal(record_parse_args(argc_of(some), some, &a, err), 0);
-		assert_int_equal(a.stack_vecs, (1u << SIRQ_NET_RX) | (1u << SIRQ_TIMER));
-		assert_int_equal(a.slowest, 3);
+		assert_int_equal(a.cap.stack_vecs, (1u << SIRQ_NET_RX) | (1u << SIRQ_TIMER));
+		assert_int_equal(a.cap.slowest, 3);
 		assert_int_equal(record_parse_args(argc_of(window), window, &a, err), 0);
 		assert_int_equal(a.keep_worst_ns, 2 * NSEC_PER_MSEC);
-		assert_int_equal(a.slowest, SLOWEST_DEFAULT);
+		assert_int_equal(a.cap.slowest, SLOWEST_DEFAULT);
 		assert_int_equal(record_parse_args(argc_of(bad_vec), bad_vec, &a, err), -EINVAL);
 		assert_non_null(strstr(err, "--stacks"));
 		assert_int_equal(record_parse_args(argc_of(bad_n), bad_n, &a, err), -EINVAL);
@@ -234,8 +234,8 @@ static void test_record_messages(void **state)
 	assert_int_equal(record_parse_args(argc_of(ok), ok, &a, err), 0);
 	assert_true(a.force);
 	assert_string_equal(a.store, "s.db");
-	assert_int_equal(a.buffer_kb, 64);
-	assert_int_equal(a.interval_ns, 10 * NSEC_PER_MSEC);
+	assert_int_equal(a.cap.buffer_kb, 64);
+	assert_int_equal(a.cap.interval_ns, 10 * NSEC_PER_MSEC);
 }
 
 static void test_analyze_args(void **state)

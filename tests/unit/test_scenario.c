@@ -42,6 +42,15 @@ static int parse(const char *text)
 	return scenario_parse(text, "t.ini", &opts, s, err);
 }
 
+/* over - key = value in a command line's layer, as run's parser records it */
+static void over(struct opts_layer *l, const char *key, const char *value)
+{
+	l->set[l->n].key = key;
+	l->set[l->n].value = value;
+	l->set[l->n].o = opts_find_key(scenario_settings, key);
+	l->n++;
+}
+
 /* expect_error - parsing fails and the message holds every given fragment */
 static void expect_error(const char *text, const char *frag1, const char *frag2)
 {
@@ -92,8 +101,8 @@ static void test_good(void **state __unused)
 	assert_int_equal(s->duration_ns, 5 * NSEC_PER_SEC);
 	assert_int_equal(s->warmup_ns, 500 * NSEC_PER_MSEC);
 	assert_int_equal(s->repetitions, 2);
-	assert_int_equal(s->buffer_kb, 8192);
-	assert_int_equal(s->interval_ns, 0);
+	assert_int_equal(s->cap.buffer_kb, 8192);
+	assert_int_equal(s->cap.interval_ns, 0);
 	assert_string_equal(s->cpus, "0-1");
 	assert_int_equal(s->seed, 42);
 	assert_int_equal(s->nwl, 3);
@@ -122,14 +131,22 @@ static void test_good(void **state __unused)
 static void test_defaults(void **state __unused)
 {
 	assert_int_equal(parse("[workload t]\ntype = timer\n"), 0);
-	assert_int_equal(s->duration_ns, SCN_DEF_DURATION_NS);
-	assert_int_equal(s->warmup_ns, SCN_DEF_WARMUP_NS);
-	assert_int_equal(s->repetitions, SCN_DEF_REPETITIONS);
-	assert_int_equal(s->buffer_kb, SCN_DEF_BUFFER_KB);
-	assert_int_equal(s->interval_ns, SCN_DEF_INTERVAL_NS);
+	/* the defaults docs/scenarios.md gives, from the table */
+	assert_int_equal(s->duration_ns, 10 * NSEC_PER_SEC);
+	assert_int_equal(s->warmup_ns, 2 * NSEC_PER_SEC);
+	assert_int_equal(s->repetitions, 3);
+	assert_int_equal(s->cap.buffer_kb, CAPTURE_DEFAULT_BUFFER_KB);
+	assert_int_equal(s->cap.interval_ns, CAPTURE_DEFAULT_INTERVAL_NS);
 	assert_int_equal(s->order, SCN_INTERLEAVED);
-	assert_int_equal(s->seed, SCN_DEF_SEED);
-	assert_true(s->sched_events);
+	assert_int_equal(s->seed, 1);
+	assert_int_equal(s->cap.sched, CAPTURE_SCHED_YES);
+	assert_int_equal(s->design, SCN_DESIGN_CELLS);
+	assert_int_equal(s->blocks, 12);
+	assert_int_equal(s->quick_blocks, 3);
+	assert_int_equal(s->phase_ns, 2 * NSEC_PER_SEC);
+	assert_int_equal(s->settle_ns, 500 * NSEC_PER_MSEC);
+	assert_int_equal(s->until_decided_ns, 0);
+	assert_false(s->quick);
 	assert_string_equal(s->cpus, "");
 	assert_string_equal(s->store, "");	/* no results store unless asked */
 	/* no [config]: one empty configuration called default */
@@ -139,17 +156,28 @@ static void test_defaults(void **state __unused)
 	assert_int_equal(s->wl[0].nconfigs, 1);
 	/* an empty [global] is fine too */
 	assert_int_equal(parse("[global]\n[workload t]\ntype = timer\n"), 0);
-	assert_int_equal(s->repetitions, SCN_DEF_REPETITIONS);
+	assert_int_equal(s->repetitions, 3);
 	assert_int_equal(parse("[global]\nstore = /var/lib/deferbench/r.db\n"
 			       "[workload t]\ntype = timer\n"), 0);
 	assert_string_equal(s->store, "/var/lib/deferbench/r.db");
 	/* record --stacks in every cell: off unless asked, yes or a list of vectors */
-	assert_int_equal(s->stack_vecs, 0);
+	assert_int_equal(s->cap.stack_vecs, 0);
 	assert_int_equal(parse("[global]\nstacks = yes\n[workload t]\ntype = timer\n"), 0);
-	assert_int_equal(s->stack_vecs, STACK_VECS_DEFAULT);
+	assert_int_equal(s->cap.stack_vecs, STACK_VECS_DEFAULT);
 	assert_int_equal(parse("[global]\nstacks = NET_RX,hrtimer\n[workload t]\ntype = timer\n"),
 			 0);
-	assert_int_equal(s->stack_vecs, (1u << SIRQ_NET_RX) | (1u << SIRQ_HRTIMER));
+	assert_int_equal(s->cap.stack_vecs, (1u << SIRQ_NET_RX) | (1u << SIRQ_HRTIMER));
+	/* slowest: the N slowest events of every cell's capture, without stacks too */
+	assert_int_equal(s->cap.slowest, 0);
+	assert_int_equal(parse("[global]\nslowest = 5\n[workload t]\ntype = timer\n"), 0);
+	assert_int_equal(s->cap.slowest, 5);
+	expect_error("[global]\nslowest = 0\n[workload t]\ntype = timer\n", "t.ini:2:",
+		     "out of range [1, 1000]");
+	/* sched_events: yes, all or no, and the boolean words for yes and no */
+	assert_int_equal(parse("[global]\nsched_events = all\n[workload t]\ntype = timer\n"), 0);
+	assert_int_equal(s->cap.sched, CAPTURE_SCHED_ALL);
+	assert_int_equal(parse("[global]\nsched_events = off\n[workload t]\ntype = timer\n"), 0);
+	assert_int_equal(s->cap.sched, CAPTURE_SCHED_NO);
 	expect_error("[global]\nstacks = NET_RXX\n[workload t]\ntype = timer\n", "t.ini:2:",
 		     "not a softirq vector");
 }
@@ -187,8 +215,9 @@ static void test_bad_values(void **state __unused)
 {
 	expect_error("[global]\nduration = abc\n", "t.ini:2:", "[global] duration");
 	expect_error("[global]\nrepetitions = 0\n", "t.ini:2:", "out of range");
-	expect_error("[global]\nrepetitions = 3x\n", "t.ini:2:", "not an integer");
-	expect_error("[global]\norder = random\n", "t.ini:2:", "not an order");
+	expect_error("[global]\nrepetitions = 3x\n", "t.ini:2:", "not a non-negative integer");
+	expect_error("[global]\norder = random\n", "t.ini:2:",
+		     "'random' is none of interleaved, shuffled, grouped");
 	expect_error("[global]\ncpus = 0-3\n", "t.ini:2:", "not online");
 	expect_error("[global]\ninterval = 1ms\n", "t.ini:2:", "shorter than 10ms");
 	expect_error("[global]\nbuffer_kb = 1\n", "t.ini:2:", "out of range");
@@ -394,7 +423,23 @@ static void test_quick(void **state __unused)
 	scenario_quick(s);
 	assert_int_equal(s->repetitions, 1);
 	assert_int_equal(s->duration_ns, 2 * NSEC_PER_SEC);
-	assert_int_equal(s->warmup_ns, SCN_DEF_QUICK_WARMUP_NS);
+	assert_int_equal(s->warmup_ns, NSEC_PER_SEC);
+	/* quick = yes, or run --quick over the file: the same, when it is parsed */
+	assert_int_equal(parse("[global]\nrepetitions = 5\nquick = yes\n[workload w]\ntype = tty\n"),
+			 0);
+	assert_int_equal(s->repetitions, 1);
+	assert_int_equal(s->duration_ns, 3 * NSEC_PER_SEC);
+	/* --blocks means nothing to a quick run: refused, as run --blocks --quick is */
+	{
+		struct scn_parse_opts q = opts;
+		struct opts_layer l = { .n = 0 };
+
+		over(&l, "blocks", "9");
+		q.set = &l;
+		assert_int_not_equal(scenario_parse("[global]\ndesign = alternate\nquick = yes\n[workload w]\n"
+						    "type = tty\n", "t.ini", &q, s, err), 0);
+		assert_non_null(strstr(err, "--blocks with quick = yes"));
+	}
 }
 
 /* live_net_napi - what the net workload switches while it runs (workloads/net.c) */
@@ -437,6 +482,7 @@ static int shipped(const char *file, bool quick, int *pairs)
 static void test_shipped(void **state __unused)
 {
 	struct scn_parse_opts cells = opts;
+	struct opts_layer l = { .n = 0 };
 	struct scenario *p;
 	struct scn_cell *c;
 	int pairs, n, i, segs = 0;
@@ -450,7 +496,8 @@ static void test_shipped(void **state __unused)
 	assert_int_equal(pairs, 10);
 	assert_int_equal(shipped("bench/scenarios/wb-nice.ini", false, &pairs), 1);
 	assert_int_equal(pairs, 3);
-	cells.design = "cells";
+	over(&l, "design", "cells");
+	cells.set = &l;
 	p = scenario_load("bench/scenarios/default.ini", &cells, err);
 	assert_non_null(p);
 	assert_int_equal(scenario_plan(p, &c, &n), 0);
@@ -479,6 +526,7 @@ static const char alt[] =
 static void test_plan_alternate(void **state __unused)
 {
 	struct scn_parse_opts o = opts;
+	struct opts_layer l = { .n = 0 };
 	int group[SCN_MAX_CONFIGS], n, ng, i, w;
 	struct scn_cell *c;
 
@@ -487,7 +535,7 @@ static void test_plan_alternate(void **state __unused)
 	assert_int_equal(scenario_parse(alt, "t.ini", &o, s, err), 0);
 	assert_int_equal(s->design, SCN_DESIGN_ALTERNATE);
 	/* intervals default to what tiles phase (2 s) and settle (500 ms) */
-	assert_int_equal(s->interval_ns, 500 * NSEC_PER_MSEC);
+	assert_int_equal(s->cap.interval_ns, 500 * NSEC_PER_MSEC);
 	w = scenario_wl_index(s, "n");
 	ng = scenario_groups(s, w, group);
 	assert_int_equal(ng, 3);
@@ -516,7 +564,7 @@ static void test_plan_alternate(void **state __unused)
 
 	/* without the capture-off arm a lone configuration has nothing to alternate with */
 	scenario_quick(s);
-	assert_int_equal(s->blocks, SCN_DEF_QUICK_BLOCKS);
+	assert_int_equal(s->blocks, 3);
 	assert_int_equal(scenario_plan(s, &c, &n), 0);
 	assert_int_equal(n, 3);
 	assert_true(c[0].alt);
@@ -531,19 +579,22 @@ static void test_plan_alternate(void **state __unused)
 	ng = scenario_groups(s, w, group);
 	assert_int_equal(ng, 5);	/* base and cpu0; thr; tso; hogged; hogged-thr */
 	/* --blocks over the file's, and the plan's blocks and length with it */
-	o.blocks = 9;
+	over(&l, "blocks", "9");
+	o.set = &l;
 	assert_int_equal(scenario_parse(alt, "t.ini", &o, s, err), 0);
+	assert_int_equal(scenario_given(s, "blocks"), -1);
 	assert_int_equal(s->blocks, 9);
 	assert_int_equal(scenario_plan(s, &c, &n), 0);
 	assert_int_equal(c[0].blocks, 9);
 	assert_int_equal(scenario_cell_ns(s, &c[0]), s->warmup_ns + 9 * 4 * 2 * NSEC_PER_SEC);
 	free(c);
 	/* --design cells over the file; --blocks means nothing there and is refused */
-	o.design = "cells";
+	over(&l, "design", "cells");
 	err[0] = '\0';
 	assert_int_not_equal(scenario_parse(alt, "t.ini", &o, s, err), 0);
 	assert_non_null(strstr(err, "--blocks 9 is for the alternating design"));
-	o.blocks = 0;
+	l.n = 0;
+	over(&l, "design", "cells");
 	assert_int_equal(scenario_parse(alt, "t.ini", &o, s, err), 0);
 	assert_int_equal(s->design, SCN_DESIGN_CELLS);
 }
@@ -551,7 +602,7 @@ static void test_plan_alternate(void **state __unused)
 /* test_alternate_errors - phase, settle and interval that cannot tile, bad keys */
 static void test_alternate_errors(void **state __unused)
 {
-	expect_error("[global]\ndesign = both\n[workload w]\ntype = tty\n", "not a design",
+	expect_error("[global]\ndesign = both\n[workload w]\ntype = tty\n", "is none of",
 		     "alternate");
 	expect_error("[global]\ndesign = alternate\nphase = 1s\nsettle = 1s\n"
 		     "[workload w]\ntype = tty\n", "settle", "shorter than phase");
@@ -559,12 +610,12 @@ static void test_alternate_errors(void **state __unused)
 		     "[workload w]\ntype = tty\n", "must divide phase", "500 ms");
 	expect_error("[global]\ndesign = alternate\ninterval = off\n[workload w]\ntype = tty\n",
 		     "interval is off", NULL);
-	expect_error("[global]\nphase = 100ms\n[workload w]\ntype = tty\n", "200ms to 10m", NULL);
+	expect_error("[global]\nphase = 100ms\n[workload w]\ntype = tty\n", "out of range [200ms, 600s]", NULL);
 	expect_error("[global]\nblocks = 0\n[workload w]\ntype = tty\n", "blocks", NULL);
 	expect_error("[global]\nblocks = 201\n[workload w]\ntype = tty\n", "blocks", NULL);
 	/* cells keep their interval: settle and phase do not matter there */
 	assert_int_equal(parse("[global]\ninterval = 300ms\n[workload w]\ntype = tty\n"), 0);
-	assert_int_equal(s->interval_ns, 300 * NSEC_PER_MSEC);
+	assert_int_equal(s->cap.interval_ns, 300 * NSEC_PER_MSEC);
 	/* a configuration's own settle: shorter than the phase, tiled by the interval */
 	expect_error("[global]\ndesign = alternate\nphase = 1s\n[workload w]\ntype = tty\n"
 		     "[config a]\nsettle = 1s\n", "[config a] settle (1000 ms)",
@@ -597,7 +648,7 @@ static void test_switch_settle(void **state __unused)
 	assert_int_equal(scenario_switch_settle(s, b, a), 1250 * NSEC_PER_MSEC);
 	assert_int_equal(scenario_switch_settle(s, a, c), 500 * NSEC_PER_MSEC);	/* shorter */
 	assert_int_equal(scenario_switch_settle(s, -1, b), 1250 * NSEC_PER_MSEC);
-	assert_int_equal(s->interval_ns, 250 * NSEC_PER_MSEC);
+	assert_int_equal(s->cap.interval_ns, 250 * NSEC_PER_MSEC);
 }
 
 /*

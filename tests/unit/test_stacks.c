@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <traceevent/event-parse.h>
 
+#define DEFERBENCH_ALLOW_CAPTURE_INT_H
 #include "capture_int.h"
 #include "decode.h"
 #include "detail.h"

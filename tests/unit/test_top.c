@@ -45,19 +45,19 @@ static void test_parse(void **state)
 
 	(void)state;
 	assert_int_equal(top_parse_args(argc_of(def), def, &a, err), 0);
-	assert_int_equal(a.interval_ns, NSEC_PER_SEC);
+	assert_int_equal(a.cap.interval_ns, NSEC_PER_SEC);
 	assert_int_equal(a.duration_ns, 0);
 	assert_int_equal(a.sort, TS_ITEMS);
 	assert_int_equal(a.group, TOP_BY_WQ);
 	assert_false(a.once);
 	assert_int_equal(top_parse_args(argc_of(all), all, &a, err), 0);
-	assert_int_equal(a.interval_ns, 500 * MS);
+	assert_int_equal(a.cap.interval_ns, 500 * MS);
 	assert_int_equal(a.duration_ns, 5 * NSEC_PER_SEC);
 	assert_true(a.once && a.json);
 	assert_int_equal(a.sort, TS_DELAY);
 	assert_int_equal(a.group, TOP_BY_POOL);
 	assert_int_equal(a.rows, 10);
-	assert_int_equal(a.buffer_kb, 8192);
+	assert_int_equal(a.cap.buffer_kb, 8192);
 	assert_int_equal(top_parse_args(argc_of(bad_sort), bad_sort, &a, err), -EINVAL);
 	assert_non_null(strstr(err, "--sort"));
 	assert_int_equal(top_parse_args(argc_of(bad_group), bad_group, &a, err), -EINVAL);
@@ -78,8 +78,8 @@ static void test_parse(void **state)
 		assert_string_equal(err, "--interval: 10ms is shorter than 100ms");
 		assert_int_equal(top_parse_args(argc_of(cap), cap, &a, err), 0);
 		assert_int_equal(a.rows, 5);
-		assert_true(a.no_sched);
-		assert_string_equal(a.capture_cpus, "0");
+		assert_int_equal(a.cap.sched, CAPTURE_SCHED_NO);
+		assert_string_equal(a.cap.cpus, "0");
 		assert_int_equal(top_parse_args(argc_of(old), old, &a, err), 0);
 		assert_int_equal(a.rows, 7);
 	}

@@ -18,6 +18,7 @@
 
 #include "fixture.h"
 #include "msg.h"
+#define DEFERBENCH_ALLOW_TUNE_INT_H
 #include "tune_int.h"
 
 static char err[ERRBUF_LEN];

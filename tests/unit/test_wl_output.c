@@ -23,11 +23,11 @@ struct cfg {
 	char s[WL_STR_MAX];
 };
 
-static const struct wl_option opts[] = {
-	{ "rate", WL_OPT_U64, "100", 1, 1000, NULL, offsetof(struct cfg, rate), "rate" },
-	{ "label", WL_OPT_STRING, "a \"quoted\", label", 0, 0, NULL, offsetof(struct cfg, s),
-	  "text" },
-	{ 0 },
+static const struct opt_desc opts[] = {
+	OPT_U64(0, NULL, cfg, rate, "N", 1, 1000, "rate", .key = "rate", .def = "100"),
+	OPT_STRING_BUF(0, NULL, cfg, s, "TEXT", "text", .key = "label",
+		       .def = "a \"quoted\", label"),
+	OPT_END(),
 };
 
 static int setup(struct wl_run *w, char *errbuf __unused)

@@ -29,21 +29,20 @@ struct fake_cfg {
 	char s[WL_STR_MAX];
 };
 
-static const char *const fake_choices[] = { "alpha", "beta", NULL };
+static const char *const fake_choices[] = { "alpha", "beta" };
 
-static const struct wl_option fake_options[] = {
-	{ "u", WL_OPT_U64, "10", 1, 100, NULL, offsetof(struct fake_cfg, u), "u64" },
-	{ "i", WL_OPT_INT, "0", -20, 19, NULL, offsetof(struct fake_cfg, i), "int" },
-	{ "d", WL_OPT_DOUBLE, "0.5", 0, 1, NULL, offsetof(struct fake_cfg, d), "double" },
-	{ "dur", WL_OPT_DURATION, "1ms", 50000, 1e9, NULL, offsetof(struct fake_cfg, dur),
-	  "duration" },
-	{ "size", WL_OPT_SIZE, "4k", 512, 1 << 20, NULL, offsetof(struct fake_cfg, size),
-	  "size" },
-	{ "b", WL_OPT_BOOL, "no", 0, 0, NULL, offsetof(struct fake_cfg, b), "bool" },
-	{ "e", WL_OPT_ENUM, "beta", 0, 0, fake_choices, offsetof(struct fake_cfg, e), "enum" },
-	{ "cpus", WL_OPT_CPULIST, "0", 0, 0, NULL, offsetof(struct fake_cfg, cpus), "cpus" },
-	{ "s", WL_OPT_STRING, "x", 0, 0, NULL, offsetof(struct fake_cfg, s), "string" },
-	{ 0 },
+static const struct opt_desc fake_options[] = {
+	OPT_U64(0, NULL, fake_cfg, u, "N", 1, 100, "u64", .key = "u", .def = "10"),
+	OPT_INT(0, NULL, fake_cfg, i, "N", -20, 19, "int", .key = "i", .def = "0"),
+	OPT_DOUBLE(0, NULL, fake_cfg, d, "X", 0, 1, "double", .key = "d", .def = "0.5"),
+	OPT_DURATION(0, NULL, fake_cfg, dur, "DUR", 50000, NSEC_PER_SEC, "duration", .key = "dur",
+		     .def = "1ms"),
+	OPT_SIZE(0, NULL, fake_cfg, size, 512, 1 << 20, "size", .key = "size", .def = "4k"),
+	OPT_BOOL(0, NULL, fake_cfg, b, "bool", .key = "b", .def = "no"),
+	OPT_ENUM(0, NULL, fake_cfg, e, "WORD", fake_choices, 2, "enum", .key = "e", .def = "beta"),
+	OPT_CPUSET(0, NULL, fake_cfg, cpus, "cpus", .key = "cpus", .def = "0"),
+	OPT_STRING_BUF(0, NULL, fake_cfg, s, "TEXT", "string", .key = "s", .def = "x"),
+	OPT_END(),
 };
 
 static int n_setup, n_start, n_stop, n_teardown, fail_setup, fail_start;
@@ -137,7 +136,7 @@ static void test_bounds(void **state __unused)
 	expect_bad(w, "size", "100", "out of range");
 	expect_bad(w, "size", "2M", "out of range");
 	expect_bad(w, "b", "maybe", "not a boolean");
-	expect_bad(w, "e", "gamma", "not one of: alpha, beta");
+	expect_bad(w, "e", "gamma", "'gamma' is none of alpha, beta");
 	expect_bad(w, "cpus", "1023", "not online");
 	expect_bad(w, "cpus", "x", "not a CPU list");
 	/* a refused value leaves the previous one */
@@ -175,15 +174,15 @@ static void test_unknown_lists_options(void **state __unused)
 
 static void test_value_round_trip(void **state __unused)
 {
-	const struct wl_option *o;
+	const struct opt_desc *o;
 	struct wl_run *w = wl_new(&fake_workload);
 	char val[256], again[256], errbuf[ERRBUF_LEN];
 
 	wl_set_option(w, "dur", "2500us", errbuf);
 	wl_set_option(w, "size", "3000", errbuf);
-	for (o = fake_options; o->name; o++) {
+	for (o = fake_options; o->type != OPTION_END; o++) {
 		assert_int_equal(wl_option_value(w, o, val, sizeof(val)), 0);
-		assert_int_equal(wl_set_option(w, o->name, val, errbuf), 0);
+		assert_int_equal(wl_set_option(w, o->key, val, errbuf), 0);
 		wl_option_value(w, o, again, sizeof(again));
 		assert_string_equal(val, again);
 	}
@@ -198,7 +197,7 @@ static void test_value_round_trip(void **state __unused)
 static void test_registry_tables(void **state __unused)
 {
 	const struct workload_ops *const *r;
-	const struct wl_option *o, *q;
+	const struct opt_desc *o, *q;
 	char val[256], errbuf[ERRBUF_LEN];
 
 	assert_non_null(workload_find("timer"));
@@ -209,21 +208,25 @@ static void test_registry_tables(void **state __unused)
 
 		assert_non_null(w);
 		assert_non_null((*r)->help);
-		for (o = (*r)->options; o->name; o++) {
+		for (o = (*r)->options; o->type != OPTION_END; o++) {
+			/* a key of files and of load's --KEY, never a spelling of its own */
+			assert_non_null(o->key);
+			assert_true(!o->name && !o->letter);
 			assert_true(o->help && o->help[0]);
-			assert_true(o->min <= o->max);
-			assert_true(o->offset < (*r)->cfg_size);
-			for (q = o + 1; q->name; q++)
-				assert_string_not_equal(o->name, q->name);
+			assert_true(o->type == OPTION_INT || o->min <= o->max);
+			assert_true(o->fmin <= o->fmax);
+			assert_true(o->off < (*r)->cfg_size);
+			for (q = o + 1; q->type != OPTION_END; q++)
+				assert_string_not_equal(o->key, q->key);
 			/* no clash with deferbench load's own options */
-			assert_string_not_equal(o->name, "duration");
-			assert_string_not_equal(o->name, "output");
-			assert_string_not_equal(o->name, "seed");
-			assert_string_not_equal(o->name, "list");
-			assert_string_not_equal(o->name, "help");
+			assert_string_not_equal(o->key, "duration");
+			assert_string_not_equal(o->key, "output");
+			assert_string_not_equal(o->key, "seed");
+			assert_string_not_equal(o->key, "list");
+			assert_string_not_equal(o->key, "help");
 			assert_int_equal(wl_option_value(w, o, val, sizeof(val)), 0);
-			if (wl_set_option(w, o->name, val, errbuf))
-				fail_msg("%s.%s=%s: %s", (*r)->name, o->name, val, errbuf);
+			if (wl_set_option(w, o->key, val, errbuf))
+				fail_msg("%s.%s=%s: %s", (*r)->name, o->key, val, errbuf);
 		}
 		wl_free(w);
 	}

@@ -4,6 +4,7 @@
  * leaves no thread behind), then threads, pinned and with signals blocked; stop in the
  * order that lets every sent request be answered before anything is torn down.
  */
+#define DEFERBENCH_ALLOW_NETLOAD_INT_H
 #include "netload_int.h"
 
 #include <errno.h>

@@ -4,6 +4,7 @@
  * busy while the request/response stream measures: a paced UDP flood and TCP bulk
  * streams, always from namespace A to namespace B, never anywhere else.
  */
+#define DEFERBENCH_ALLOW_NETLOAD_INT_H
 #include "netload_int.h"
 
 #include <errno.h>

@@ -6,6 +6,11 @@
 #ifndef DEFERBENCH_NETLOAD_INT_H
 #define DEFERBENCH_NETLOAD_INT_H
 
+/* private to workloads/net/: its files define DEFERBENCH_ALLOW_NETLOAD_INT_H before including it */
+#ifndef DEFERBENCH_ALLOW_NETLOAD_INT_H
+#error "netload_int.h is private to workloads/net/; include its public header"
+#endif
+
 #include "netload.h"
 #include "common.h"
 

@@ -7,6 +7,7 @@
  * the receive timestamp as soon as recv() returns. Both block in the kernel (absolute
  * clock_nanosleep, blocking recv) rather than poll, so SO_BUSY_POLL applies to them.
  */
+#define DEFERBENCH_ALLOW_NETLOAD_INT_H
 #include "netload_int.h"
 
 #include <errno.h>

@@ -5,6 +5,7 @@
  * and address an instance.
  */
 #include "netns.h"
+#define DEFERBENCH_ALLOW_NETNS_INT_H
 #include "netns_int.h"
 
 #include <arpa/inet.h>

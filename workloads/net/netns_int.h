@@ -7,6 +7,11 @@
 #ifndef DEFERBENCH_NETNS_INT_H
 #define DEFERBENCH_NETNS_INT_H
 
+/* private to workloads/net/: its files define DEFERBENCH_ALLOW_NETNS_INT_H before including it */
+#ifndef DEFERBENCH_ALLOW_NETNS_INT_H
+#error "netns_int.h is private to workloads/net/; include its public header"
+#endif
+
 #include "netns.h"
 
 /* netns_link.c: rtnetlink through libnl-route-3, from sockets inside the namespaces */

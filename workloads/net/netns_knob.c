@@ -16,6 +16,7 @@
  * (napi-set, NETDEV_A_NAPI_THREADED), but no per-device one and no libnl wrapper;
  * the per-device sysfs file is the interface 'threaded' mode is defined by.
  */
+#define DEFERBENCH_ALLOW_NETNS_INT_H
 #include "netns_int.h"
 
 #include <ctype.h>

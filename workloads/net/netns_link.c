@@ -7,6 +7,7 @@
  * in namespace A with its peer placed straight into B (IFLA_NET_NS_FD inside
  * VETH_INFO_PEER) and never appears in the root namespace, not even for an instant.
  */
+#define DEFERBENCH_ALLOW_NETNS_INT_H
 #include "netns_int.h"
 
 #include <errno.h>

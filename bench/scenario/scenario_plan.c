@@ -10,19 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DEFERBENCH_ALLOW_SCENARIO_INT_H
+#include "scenario_int.h"
 #include "msg.h"
-
-const char *scenario_order_name(enum scn_order o)
-{
-	switch (o) {
-	case SCN_SHUFFLED:
-		return "shuffled";
-	case SCN_GROUPED:
-		return "grouped";
-	default:
-		return "interleaved";
-	}
-}
 
 /* next_token - the next name of a "A, B C" list into tok; false at the end */
 static bool next_token(const char **p, char *tok, size_t len)
@@ -36,26 +26,6 @@ static bool next_token(const char **p, char *tok, size_t len)
 	snprintf(tok, len, "%.*s", (int)(e - s), s);
 	*p = e;
 	return true;
-}
-
-int scenario_cfg_index(const struct scenario *s, const char *name)
-{
-	int i;
-
-	for (i = 0; i < s->ncfg; i++)
-		if (!strcmp(s->cfg[i].name, name))
-			return i;
-	return -1;
-}
-
-int scenario_wl_index(const struct scenario *s, const char *name)
-{
-	int i;
-
-	for (i = 0; i < s->nwl; i++)
-		if (!strcmp(s->wl[i].name, name))
-			return i;
-	return -1;
 }
 
 /* resolve_configs - configs = A, B (or all) into indices */
@@ -179,31 +149,11 @@ int scenario_finish(struct scenario *s, const char *const *types, char *err, int
 	return 0;
 }
 
-void scenario_quick(struct scenario *s)
-{
-	s->repetitions = 1;
-	s->blocks = s->quick_blocks;
-	s->control = SCN_CONTROL_NO;	/* one repetition cannot measure the capture's effect */
-	s->duration_ns = s->quick_duration_ns;
-	if (s->warmup_ns > s->quick_warmup_ns)
-		s->warmup_ns = s->quick_warmup_ns;
-}
-
 uint64_t scenario_cell_ns(const struct scenario *s, const struct scn_cell *c)
 {
 	if (c && c->alt)
 		return s->warmup_ns + (uint64_t)c->blocks * (uint64_t)c->narms * s->phase_ns;
 	return s->warmup_ns + s->duration_ns;
-}
-
-/* splitmix64 - a small, portable generator: the same seed gives the same order anywhere */
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
 }
 
 /* config_order - the configs of w for repetition rep, in run order */
@@ -219,7 +169,7 @@ static void config_order(const struct scenario *s, int w, unsigned int rep, int 
 		return;
 	x = s->seed ^ ((uint64_t)rep << 32) ^ (uint64_t)w;
 	for (i = n - 1; i > 0; i--) {
-		int j = (int)(splitmix64(&x) % (uint64_t)(i + 1)), t = out[i];
+		int j = (int)(scn_splitmix64(&x) % (uint64_t)(i + 1)), t = out[i];
 
 		out[i] = out[j];
 		out[j] = t;
@@ -240,17 +190,6 @@ void scenario_cell(const struct scenario *s, struct scn_cell *c, int w, int cfg,
 	c->blocks = 0;
 	c->first_block = 0;
 	snprintf(c->id, sizeof(c->id), "%s--%s--r%u", s->wl[w].name, s->cfg[cfg].name, rep);
-}
-
-int scenario_reference(const struct scenario *s, int w)
-{
-	int i;
-
-	for (i = 0; i < s->wl[w].nconfigs; i++)
-		if (!strcmp(s->cfg[s->wl[w].configs[i]].name, "default") ||
-		    !strcmp(s->cfg[s->wl[w].configs[i]].name, "baseline"))
-			return s->wl[w].configs[i];
-	return s->wl[w].configs[0];
 }
 
 /* controlled - does (w, cfg) get control cells */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run_read.c - run directories (run.json, cells/<id>/cell.json) and record directories
- * (summary.json with its histograms and workload files) into the model of rundata.h.
+ * run_read.c - run directories (run.json, cells/<id>/cell.json) into the model of
+ * rundata.h; a cell's files are a record directory's (record_load.c), a segment's are
+ * cut by its phases (segment_load.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -10,70 +11,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ivfile.h"
 #include "jsonread.h"
-#include "result_files.h"
+#define DEFERBENCH_ALLOW_RUN_READ_INT_H
 #include "run_read_int.h"
 #include "rundir.h"
+#include "grow.h"
 #include "msg.h"
 #include "file.h"
-#include "workload.h"
 
 static bool file_exists(const char *dir, const char *name)
 {
 	char p[PATH_MAX];
 
 	return !path_join(p, sizeof(p), dir, name) && access(p, F_OK) == 0;
-}
-
-/* load_if - the file name of dir with loader fn, when it is there */
-static int load_if(const char *dir, const char *name, struct record *rec, bool *had,
-		   int (*fn)(const char *path, struct record *rec, char *errbuf), char *errbuf)
-{
-	char p[PATH_MAX];
-
-	if (!file_exists(dir, name))
-		return 0;
-	if (path_join(p, sizeof(p), dir, name))
-		return set_errno(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
-	if (had)
-		*had = true;
-	return fn(p, rec, errbuf);
-}
-
-/* load_workload - workload.json and workload-hist.csv when there */
-static int load_workload(const char *dir, struct record *rec, char *errbuf)
-{
-	char p[PATH_MAX], h[PATH_MAX];
-	int ret;
-
-	ret = load_if(dir, "workload-intervals.csv", rec, &rec->has_wl_ivals,
-		      ivfile_load_series, errbuf);
-	if (ret || !file_exists(dir, "workload.json"))
-		return ret;
-	ret = path_join(p, sizeof(p), dir, "workload.json");
-	ret = ret ?: path_join(h, sizeof(h), dir, "workload-hist.csv");
-	if (ret)
-		return set_errno(errbuf, ret, "%s: path too long", dir);
-	return workload_load(p, file_exists(dir, "workload-hist.csv") ? h : NULL, &rec->wl,
-			     errbuf);
-}
-
-int record_load(const char *dir, struct record *rec, char *errbuf)
-{
-	char p[PATH_MAX];
-	int ret;
-
-	if (strlen(dir) >= sizeof(rec->dir))
-		return set_errno(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
-	strcpy(rec->dir, dir);
-	ret = path_join(p, sizeof(p), dir, "summary.json");
-	ret = ret ?: summary_load(p, rec, errbuf);
-	ret = ret ?: load_if(dir, "histograms.csv", rec, NULL, histograms_load, errbuf);
-	ret = ret ?: load_if(dir, "intervals.csv", rec, &rec->has_ivals, ivfile_load_series,
-			     errbuf);
-	ret = ret ?: load_if(dir, "stacks.csv", rec, NULL, stacks_load, errbuf);
-	return ret ?: load_workload(dir, rec, errbuf);
 }
 
 /*
@@ -139,7 +89,7 @@ static int cell_load(const char *rundir, struct cell *c, const char *reldir, cha
 	if (c->control) {
 		/* capture off: the workload's files only */
 		snprintf(c->rec.dir, sizeof(c->rec.dir), "%s", c->dir);
-		ret = load_workload(c->dir, &c->rec, errbuf);
+		ret = record_load_workload(c->dir, &c->rec, errbuf);
 	} else {
 		ret = record_load(c->dir, &c->rec, errbuf);
 	}
@@ -239,19 +189,11 @@ static int segment_entry(const struct jr *j, struct json_object *e, const char *
 	ret = segment_load(dir, run->dir, id, &add, &n, j->errbuf);
 	if (ret)
 		return ret;
-	if (run->ncells + n > *cap) {
-		size_t nc = (run->ncells + n) * 2;
-		struct cell *c = realloc(run->cells, nc * sizeof(*c));
-
-		if (!c) {
-			for (i = 0; i < n; i++)
-				cell_free(&add[i]);
-			free(add);
-			return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
-		}
-		memset(c + run->ncells, 0, (nc - run->ncells) * sizeof(*c));
-		run->cells = c;
-		*cap = nc;
+	if (GROW(run->cells, *cap, run->ncells + n)) {
+		for (i = 0; i < n; i++)
+			cell_free(&add[i]);
+		free(add);
+		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
 	}
 	memcpy(run->cells + run->ncells, add, n * sizeof(*add));
 	run->ncells += n;
@@ -271,9 +213,8 @@ static int read_cells(const struct jr *j, struct json_object *root, struct run *
 	if (ret)
 		return ret;
 	n = json_object_array_length(arr);
-	cap = n ? n : 1;
-	run->cells = calloc(cap, sizeof(*run->cells));
-	if (!run->cells)
+	cap = 0;
+	if (GROW(run->cells, cap, n ? n : 1))
 		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
 	for (i = 0; i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(arr, i);
@@ -287,16 +228,8 @@ static int read_cells(const struct jr *j, struct json_object *root, struct run *
 		if (seg) {
 			ret = segment_entry(j, e, where, run, &cap);
 		} else {
-			if (run->ncells == cap) {
-				struct cell *c = realloc(run->cells, 2 * cap * sizeof(*c));
-
-				if (!c)
-					return set_errno(j->errbuf, -ENOMEM, "%s: out of memory",
-							 j->path);
-				memset(c + cap, 0, cap * sizeof(*c));
-				run->cells = c;
-				cap *= 2;
-			}
+			if (GROW(run->cells, cap, run->ncells + 1))
+				return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
 			ret = cell_entry(j, e, where, run->dir, &run->cells[run->ncells++]);
 		}
 		if (ret)

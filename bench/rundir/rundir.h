@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rundir.h - a run directory on disk (layout: results/README.md): run.json and
- * cells/<id>/cell.json, written as the run goes (run_write.c) and read back into
- * rundata.h's struct run (run_read.c), the one owner of both formats. A record
+ * cells/<id>/cell.json, written as the run goes (run_write.h) and read back into
+ * rundata.h's struct run (run_read.c), the one reader of both formats. A record
  * directory (summary.json, from `deferbench record -o`) reads as a run of one cell.
  */
 #ifndef DEFERBENCH_RUNDIR_H
@@ -20,21 +20,11 @@
 #define RUN_SCHEMA_ALT "deferbench-run/2"
 #define SEGMENT_SCHEMA "deferbench-segment/1"
 
-struct run_state;
-struct scn_cell;
-
-/*
- * run_json_write - run.json, rewritten atomically after every cell, so that an
- * interrupted or killed run leaves a valid file listing the cells that finished;
- * "complete" becomes true only once every planned cell is in it.
- */
-int run_json_write(const struct run_state *r);
-int cell_json_write(const struct run_state *r, const struct scn_cell *cell, const char *dir,
-		    const char *status, const char *error);
-
 /* run_load - a run directory (run.json) or a record directory (summary.json) */
 int run_load(const char *dir, struct run *run, char *errbuf);
 /* record_load - summary.json, then histograms.csv and workload files when present */
 int record_load(const char *dir, struct record *rec, char *errbuf);
+/* record_load_workload - workload.json, its histograms and intervals, when present */
+int record_load_workload(const char *dir, struct record *rec, char *errbuf);
 
 #endif

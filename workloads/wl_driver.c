@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * driver.c - the one owner of a workload's lifecycle: options -> setup -> start ->
+ * wl_driver.c - the one owner of a workload's lifecycle: options -> setup -> start ->
  * stop -> teardown. Every step checks the state so stop and teardown run exactly once
  * whatever failed before them, and wl_free() undoes whatever was done.
- * Option parsing lives in wl_options.c, formatting of results in wl_results.c.
+ * Options are the settings engine's (wl_options.c), formatting of results wl_results.c's.
  */
 #include "workload.h"
 
@@ -28,7 +28,6 @@ enum {
 
 struct wl_run *wl_new(const struct workload_ops *ops)
 {
-	const struct wl_option *o;
 	char errbuf[ERRBUF_LEN];
 	struct wl_run *w;
 
@@ -43,15 +42,11 @@ struct wl_run *wl_new(const struct workload_ops *ops)
 	w->priv = calloc(1, ops->priv_size ? ops->priv_size : 1);
 	if (!w->cfg || !w->priv)
 		goto out_free;
-	for (o = ops->options; o && o->name; o++) {
-		if (!o->def)
-			continue;
-		/* a default that does not parse is a bug in the workload's table */
-		if (wl_set_option(w, o->name, o->def, errbuf)) {
-			err_msg("%s: bad default: %s", ops->name, errbuf);
-			errno = EINVAL;
-			goto out_free;
-		}
+	/* a default that does not parse is a bug in the workload's table */
+	if (ops->options && opts_defaults(ops->options, w->cfg, errbuf)) {
+		err_msg("%s: bad default: %s", ops->name, errbuf);
+		errno = EINVAL;
+		goto out_free;
 	}
 	return w;
 out_free:
@@ -188,7 +183,7 @@ int wl_measure_begin(struct wl_run *w)
 		return -EINVAL;			/* no window set, begun already, or stopped */
 	w->state |= WL_MEASURING;
 	while (now_ns() < t_ns)
-		sleep_until_abs(t_ns);		/* -EINTR: a signal; sleep on */
+		wl_sleep_until(t_ns);		/* -EINTR: a signal; sleep on */
 	if (w->ops->measure)
 		w->ops->measure(w);
 	return wl_error(w) ? __atomic_load_n(&w->err, __ATOMIC_ACQUIRE) : 0;

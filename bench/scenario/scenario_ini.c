@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * scenario.c - parse a scenario file with libinih into struct scenario.
+ * scenario_ini.c - a scenario file's sections and keys, read with libinih into struct
+ * scenario: [global] through its settings table, workload options and knobs as written
+ * (scenario_load.c then resolves and checks them).
  *
  * inih calls the handler for "key = value" lines only and does not say which line it
  * is on. The reader given to ini_parse_stream() therefore counts lines and notices
@@ -13,12 +15,11 @@
 #include <errno.h>
 #include <ini.h>
 #include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 
+#define DEFERBENCH_ALLOW_SCENARIO_INT_H
 #include "scenario_int.h"
 #include "msg.h"
-#include "file.h"
 #include "parse.h"
 
 enum sec_kind { SEC_NONE, SEC_GLOBAL, SEC_WORKLOAD, SEC_CONFIG };
@@ -32,7 +33,6 @@ struct parse_ctx {
 	enum sec_kind kind;
 	int idx;			/* current workload or config */
 	int global_line;
-	unsigned int global_seen;	/* bit per global key */
 	char prev_key[SCN_KEY_MAX];
 	char err[ERRBUF_LEN];
 	int err_line;
@@ -78,31 +78,11 @@ static bool valid_key(const char *s)
 	return true;
 }
 
-static int find_wl(const struct scenario *s, const char *name)
-{
-	int i;
-
-	for (i = 0; i < s->nwl; i++)
-		if (!strcmp(s->wl[i].name, name))
-			return i;
-	return -1;
-}
-
-static int find_cfg(const struct scenario *s, const char *name)
-{
-	int i;
-
-	for (i = 0; i < s->ncfg; i++)
-		if (!strcmp(s->cfg[i].name, name))
-			return i;
-	return -1;
-}
-
 /* new_workload - [workload NAME] or [load NAME] */
 static int new_workload(struct parse_ctx *c, const char *name, bool load)
 {
 	struct scenario *s = c->s;
-	int i = find_wl(s, name);
+	int i = scenario_wl_index(s, name);
 
 	if (i >= 0)
 		return fail(c, "[%s] is defined twice (first at line %d)", name, s->wl[i].line);
@@ -119,7 +99,7 @@ static int new_workload(struct parse_ctx *c, const char *name, bool load)
 static int new_config(struct parse_ctx *c, const char *name)
 {
 	struct scenario *s = c->s;
-	int i = find_cfg(s, name);
+	int i = scenario_cfg_index(s, name);
 
 	if (i >= 0)
 		return fail(c, "[config %s] is defined twice (first at line %d)", name, s->cfg[i].line);
@@ -224,14 +204,10 @@ static char *reader(char *str, int num, void *stream)
 static int global_key(struct parse_ctx *c, const char *name, const char *value)
 {
 	char e[ERRBUF_LEN];
-	int idx, ret;
+	int ret = scn_global_set(c->s, name, value, c->line, e);
 
-	ret = scn_global_set(c->s, name, value, c->o, &idx, e);
-	if (ret == -ENOENT)
+	if (ret == -ENOENT || ret == -EEXIST)
 		return fail(c, "[global]: %s", e);
-	if (c->global_seen & (1U << idx))
-		return fail(c, "[global]: '%s' is set twice", name);
-	c->global_seen |= 1U << idx;
 	if (ret)
 		return fail(c, "[global] %s: %s", name, e);
 	return 1;
@@ -437,14 +413,13 @@ static void scenario_name(struct scenario *s, const char *file)
 	snprintf(s->name, sizeof(s->name), "%.*s", (int)n, base);
 }
 
-int scenario_parse(const char *text, const char *file, const struct scn_parse_opts *o,
-		   struct scenario *s, char *errbuf)
+int scn_ini_read(const char *text, const char *file, const struct scn_parse_opts *o,
+		 struct scenario *s, char *errbuf)
 {
 	struct parse_ctx c = { .s = s, .o = o, .pos = text };
-	char e[ERRBUF_LEN] = "";
-	int ret, line = 0;
+	int ret;
 
-	scn_defaults(s);
+	scn_defaults(s, o->online);
 	snprintf(s->file, sizeof(s->file), "%s", file);
 	scenario_name(s, file);
 	ret = ini_parse_stream(reader, &c, handler, &c);
@@ -455,44 +430,5 @@ int scenario_parse(const char *text, const char *file, const struct scn_parse_op
 			       file, ret);
 	if (ret < 0)
 		return set_err(errbuf, "%s: cannot parse (%d)", file, ret);
-	if (scenario_finish(s, o->workloads, e, &line))
-		return line ? set_err(errbuf, "%s:%d: %s", file, line, e)
-			    : set_err(errbuf, "%s: %s", file, e);
-	if (scn_alternate_finish(s, o, e))
-		return set_err(errbuf, "%s: %s", file, e);
 	return 0;
-}
-
-struct scenario *scenario_load(const char *path, const struct scn_parse_opts *o, char *errbuf)
-{
-	struct scenario *s;
-	size_t len;
-	char *text;
-	int ret;
-
-	ret = read_input(path, INPUT_MAX_TEXT, &text, &len, errbuf);
-	if (ret) {
-		errno = -ret;
-		return NULL;
-	}
-	if (strlen(text) != len) {
-		set_err(errbuf, "%s holds a NUL byte: a scenario is plain text", path);
-		free(text);
-		errno = EINVAL;
-		return NULL;
-	}
-	s = malloc(sizeof(*s));
-	if (!s) {
-		free(text);
-		errno = ENOMEM;
-		return NULL;
-	}
-	ret = scenario_parse(text, path, o, s, errbuf);
-	free(text);
-	if (ret) {
-		free(s);
-		errno = -ret;
-		return NULL;
-	}
-	return s;
 }

@@ -4,10 +4,8 @@
  * how long and how often. fio-style INI (parsed with libinih); docs/scenarios.md is
  * the reference. In short:
  *
- *   [global]            design, duration, warmup, repetitions, blocks, phase, settle,
- *                       buffer_kb, interval, cpus, order, seed, quick_duration,
- *                       quick_warmup, quick_blocks, sched_events, until_decided,
- *                       control, capture_cpus, stacks
+ *   [global]            the settings of scenario_settings[] (scenario_settings.c):
+ *                       design, duration, repetitions, blocks, buffer_kb, ...
  *   [workload NAME]     type = net|timer|audio|tty|block|hog (or workload = ...),
  *                       configs = A, B (default: every [config]), primary = metric-id
  *                       patterns compare decides by (default: the workload's own), other
@@ -35,8 +33,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "capture.h"
+#include "capture_settings.h"
 #include "knobs.h"
+#include "opts.h"
 #include "common.h"
 
 #define SCN_NAME_MAX 40		/* section names: [A-Za-z0-9_-], used in paths */
@@ -48,21 +47,10 @@
 #define SCN_MAX_KNOBS 24
 #define SCN_MAX_LOADS 4
 
-/* Defaults of [global] (docs/scenarios.md). */
-#define SCN_DEF_DURATION_NS (10 * NSEC_PER_SEC)
-#define SCN_DEF_WARMUP_NS (2 * NSEC_PER_SEC)
-#define SCN_DEF_REPETITIONS 3
-#define SCN_DEF_BUFFER_KB CAPTURE_DEFAULT_BUFFER_KB
-#define SCN_DEF_INTERVAL_NS CAPTURE_DEFAULT_INTERVAL_NS
-#define SCN_DEF_QUICK_DURATION_NS (3 * NSEC_PER_SEC)
-#define SCN_DEF_QUICK_WARMUP_NS NSEC_PER_SEC
-#define SCN_DEF_SEED 1
-#define SCN_DEF_PHASE_NS (2 * NSEC_PER_SEC)
-#define SCN_DEF_SETTLE_NS (500 * NSEC_PER_MSEC)
-#define SCN_DEF_BLOCKS 12
-#define SCN_DEF_QUICK_BLOCKS 3
+/* Bounds and the defaults the runner's arithmetic needs (the rest: scenario_settings). */
 #define SCN_MIN_PHASE_NS (200 * NSEC_PER_MSEC)
 #define SCN_MAX_BLOCKS 200	/* a side of compare holds at most STATS_MAX_N blocks */
+#define SCN_SETTINGS_MAX 32	/* entries of scenario_settings[] */
 
 struct scn_opt {
 	char key[SCN_KEY_MAX];
@@ -125,28 +113,31 @@ struct scn_config {
 enum scn_order { SCN_INTERLEAVED, SCN_SHUFFLED, SCN_GROUPED };
 enum scn_design { SCN_DESIGN_CELLS, SCN_DESIGN_ALTERNATE };
 
+/*
+ * A scenario. The [global] settings are declared once, in scenario_settings[]
+ * (scenario_settings.c: key, option, type, bounds, default, help), and hold the value
+ * the file gave, or the command line's over it (run --blocks): the one the run uses.
+ */
 struct scenario {
 	char file[PATH_MAX];
 	char name[SCN_NAME_MAX * 2];	/* file name without directory and ".ini" */
 	uint64_t duration_ns, warmup_ns;
 	uint64_t quick_duration_ns, quick_warmup_ns;
-	uint64_t interval_ns;		/* capture intervals; 0 = none */
-	bool interval_set;		/* interval = was given */
 	unsigned int repetitions;
-	enum scn_design design;
+	int design;			/* enum scn_design */
 	uint64_t phase_ns, settle_ns;	/* alternate: a phase, and its start left out */
 	unsigned int blocks, quick_blocks;	/* alternate: blocks of every arm once */
-	unsigned int buffer_kb;
-	bool sched_events;		/* capture sched_switch/sched_wakeup */
-	bool sched_all;			/* all of them, not only deferred work's threads */
+	struct capture_settings cap;	/* buffer_kb, interval, sched_events, capture_cpus,
+					 * stacks; cap.online: the CPUs lists are checked on */
 	uint64_t until_decided_ns;	/* adaptive repetitions' time budget; 0 = off */
-	enum scn_control control;	/* control cells (capture off) beside which cells */
+	int control;			/* enum scn_control: untraced twins of which cells */
 	char cpus[SCN_VAL_MAX];		/* canonical CPU list for the workloads; "" = all */
-	char capture_cpus[SCN_VAL_MAX];	/* the capture's threads' CPUs; "" = any */
-	unsigned int stack_vecs;	/* record --stacks of these vectors (detail.h); 0 = off */
-	enum scn_order order;
+	int order;			/* enum scn_order */
 	uint64_t seed;
 	char store[PATH_MAX];		/* results store to add the run to; "" = none */
+	bool quick;			/* one short repetition (scenario_quick), applied */
+	/* where each setting came from: 0 its default, > 0 the file's line, -1 the command line */
+	int given[SCN_SETTINGS_MAX];
 	struct scn_workload wl[SCN_MAX_WORKLOADS];
 	int nwl;
 	struct scn_config cfg[SCN_MAX_CONFIGS];
@@ -159,9 +150,17 @@ struct scn_parse_opts {
 	const char *online;		/* online CPUs ("0-1") for checks; NULL = this machine */
 	/* can a workload of this type switch option key while it runs? NULL: none can */
 	bool (*live_option)(const char *type, const char *key);
-	const char *design;		/* "cells" or "alternate": overrides [global] design */
-	unsigned int blocks;		/* over [global] blocks; 0: the file's */
+	/* settings of the command line over [global] (run --blocks 20): NULL, none */
+	const struct opts_layer *set;
 };
+
+/*
+ * scenario_settings - the [global] settings, one entry each: a scenario file's keys,
+ * and (those with a long name) the options of `run` that override them
+ */
+extern const struct opt_desc scenario_settings[];
+/* scenario_given - where setting key came from: 0 its default, > 0 a line, -1 the command line */
+int scenario_given(const struct scenario *s, const char *key);
 
 /* scenario_parse - text (the file's contents) into s; file names it in messages */
 int scenario_parse(const char *text, const char *file, const struct scn_parse_opts *o,
@@ -170,7 +169,7 @@ int scenario_parse(const char *text, const char *file, const struct scn_parse_op
 struct scenario *scenario_load(const char *path, const struct scn_parse_opts *o, char *errbuf);
 /* scenario_finish - resolve names and check the matrix (scenario_parse's last step) */
 int scenario_finish(struct scenario *s, const char *const *types, char *err, int *line);
-/* scenario_quick - the --quick version: one repetition of quick_duration */
+/* scenario_quick - the --quick version: one repetition of quick_duration (quick = yes) */
 void scenario_quick(struct scenario *s);
 const char *scenario_order_name(enum scn_order o);
 const char *scenario_design_name(enum scn_design d);

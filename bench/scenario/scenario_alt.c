@@ -21,13 +21,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#define DEFERBENCH_ALLOW_SCENARIO_INT_H
 #include "scenario_int.h"
 #include "msg.h"
-
-const char *scenario_design_name(enum scn_design d)
-{
-	return d == SCN_DESIGN_ALTERNATE ? "alternate" : "cells";
-}
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {
@@ -60,14 +56,10 @@ int scn_alternate_finish(struct scenario *s, const struct scn_parse_opts *o, cha
 	uint64_t g;
 	int c;
 
-	if (o->design && scn_design_parse(o->design, &s->design, err))
-		return -EINVAL;
-	if (o->blocks && s->design != SCN_DESIGN_ALTERNATE)
+	if (scenario_given(s, "blocks") < 0 && s->design != SCN_DESIGN_ALTERNATE)
 		return set_err(err, "--blocks %u is for the alternating design: this scenario "
 			       "runs as cells, %u repetitions of each (add --design alternate, "
-			       "or set repetitions in [global])", o->blocks, s->repetitions);
-	if (o->blocks)
-		s->blocks = o->blocks;
+			       "or set repetitions in [global])", s->blocks, s->repetitions);
 	mark_live(s, o);
 	if (s->design != SCN_DESIGN_ALTERNATE)
 		return 0;
@@ -89,21 +81,21 @@ int scn_alternate_finish(struct scenario *s, const struct scn_parse_opts *o, cha
 		g = gcd64(g, s->cfg[c].settle_ns);
 		cfg_settle = true;
 	}
-	if (!s->interval_set) {
+	if (!scenario_given(s, "interval")) {
 		/* the largest interval that tiles both: every interval is in one part */
-		s->interval_ns = g;
-		while (s->interval_ns > NSEC_PER_SEC && !(s->interval_ns % 2))
-			s->interval_ns /= 2;
+		s->cap.interval_ns = g;
+		while (s->cap.interval_ns > NSEC_PER_SEC && !(s->cap.interval_ns % 2))
+			s->cap.interval_ns /= 2;
 	}
-	if (!s->interval_ns)
+	if (!s->cap.interval_ns)
 		return set_err(err, "[global] interval is off, but design = alternate assigns "
 			       "each interval to a phase: set interval to a divisor of phase and "
 			       "settle, or leave it out");
-	if (s->interval_ns < CAPTURE_MIN_INTERVAL_NS || g % s->interval_ns)
+	if (s->cap.interval_ns < CAPTURE_MIN_INTERVAL_NS || g % s->cap.interval_ns)
 		return set_err(err, "[global] interval (%llu ms) must divide phase (%llu ms) and "
 			       "settle (%llu ms)%s, so that every interval lies in one phase: "
 			       "leave interval out, or choose one such as %llu ms",
-			       (unsigned long long)(s->interval_ns / NSEC_PER_MSEC),
+			       (unsigned long long)(s->cap.interval_ns / NSEC_PER_MSEC),
 			       (unsigned long long)(s->phase_ns / NSEC_PER_MSEC),
 			       (unsigned long long)(s->settle_ns / NSEC_PER_MSEC),
 			       cfg_settle ? " and every [config] settle" : "",
@@ -239,16 +231,6 @@ void scenario_segment(const struct scenario *s, struct scn_cell *c, const struct
 	snprintf(c->id, sizeof(c->id), "%s--%s--a%u", s->wl[c->wl].name, s->cfg[c->cfg].name, rep);
 }
 
-/* splitmix64 - a small, portable generator: the same seed gives the same order anywhere */
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 void scenario_block_order(const struct scenario *s, const struct scn_cell *c, unsigned int b,
 			  int *order)
 {
@@ -258,7 +240,7 @@ void scenario_block_order(const struct scenario *s, const struct scn_cell *c, un
 	for (i = 0; i < c->narms; i++)
 		order[i] = i;
 	for (i = c->narms - 1; i > 0; i--) {
-		int j = (int)(splitmix64(&x) % (uint64_t)(i + 1)), t = order[i];
+		int j = (int)(scn_splitmix64(&x) % (uint64_t)(i + 1)), t = order[i];
 
 		order[i] = order[j];
 		order[j] = t;

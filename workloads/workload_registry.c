@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * registry.c - every workload deferbench can run. Adding one: a new workloads/NAME.c
+ * workload_registry.c - every workload deferbench can run. Adding one: a new workloads/NAME.c
  * exporting 'const struct workload_ops NAME_workload', and one line here.
  */
 #include <string.h>

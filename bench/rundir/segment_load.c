@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run_segment.c - a segment of an alternating run read back as its arms' blocks.
+ * segment_load.c - a segment of an alternating run read back as its arms' blocks.
  *
  * A segment directory holds one capture and one workload run across every phase
  * (summary.json and the rest cover all arms together) and phases.csv. Each usable phase
@@ -32,8 +32,10 @@
 #include "csvread.h"
 #include "jsonread.h"
 #include "map.h"
+#define DEFERBENCH_ALLOW_RUN_READ_INT_H
 #include "run_read_int.h"
 #include "rundir.h"
+#include "grow.h"
 #include "msg.h"
 #include "file.h"
 
@@ -183,15 +185,8 @@ static int phase_row(const struct csvr *r, void *ctx)
 	p.block = (unsigned int)block;
 	p.arm = arm;
 	p.ok = !strcmp(csvr_str(r, PC_STATUS), "ok");
-	if (pl->n == pl->cap) {
-		size_t cap = pl->cap ? 2 * pl->cap : 64;
-		struct seg_phase *np = realloc(pl->p, cap * sizeof(*np));
-
-		if (!np)
-			return set_errno(r->errbuf, -ENOMEM, "%s: out of memory", r->path);
-		pl->p = np;
-		pl->cap = cap;
-	}
+	if (GROW(pl->p, pl->cap, pl->n + 1))
+		return set_errno(r->errbuf, -ENOMEM, "%s: out of memory", r->path);
 	pl->p[pl->n++] = p;
 	return 0;
 }
@@ -332,21 +327,6 @@ static uint64_t ctx_runs(const struct record *rec, const char *kind, const char 
 	return 0;
 }
 
-/* grow - room for one more element of size elem in *p (*n used, *cap allocated) */
-static int grow(void **p, size_t n, size_t *cap, size_t elem)
-{
-	void *np;
-
-	if (n < *cap)
-		return 0;
-	np = realloc(*p, (*cap ? 2 * *cap : 8) * elem);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = *cap ? 2 * *cap : 8;
-	return 0;
-}
-
 /* ser_stats - a series merged into h[metric] (taken) with its statistics */
 static int ser_stats(const struct ival_series *sr, struct bucketlist *h, struct hist_stats *st)
 {
@@ -384,7 +364,7 @@ static int wait_series(const struct ival_series *sr, struct record *rec, size_t 
 		if (!strcmp(rec->wait[k].vector, sr->name))
 			d = &rec->wait[k];
 	if (!d) {
-		if (grow((void **)&rec->wait, rec->nwait, cap, sizeof(*d)))
+		if (GROW(rec->wait, *cap, rec->nwait + 1))
 			return -ENOMEM;
 		d = &rec->wait[rec->nwait++];
 		memset(d, 0, sizeof(*d));
@@ -425,7 +405,7 @@ static int build_groups(const struct seg *s, struct record *rec)
 				if (!strcmp(rec->sirq[k].vector, sr->name))
 					d = &rec->sirq[k];
 			if (!d) {
-				if (grow((void **)&rec->sirq, rec->nsirq, &cap[0], sizeof(*d)))
+				if (GROW(rec->sirq, cap[0], rec->nsirq + 1))
 					return -ENOMEM;
 				d = &rec->sirq[rec->nsirq++];
 				memset(d, 0, sizeof(*d));
@@ -444,7 +424,7 @@ static int build_groups(const struct seg *s, struct record *rec)
 				    !strcmp(rec->wq[k].pool, sr->pool))
 					d = &rec->wq[k];
 			if (!d) {
-				if (grow((void **)&rec->wq, rec->nwq, &cap[1], sizeof(*d)))
+				if (GROW(rec->wq, cap[1], rec->nwq + 1))
 					return -ENOMEM;
 				d = &rec->wq[rec->nwq++];
 				memset(d, 0, sizeof(*d));
@@ -465,7 +445,7 @@ static int build_groups(const struct seg *s, struct record *rec)
 				    !strcmp(rec->ctx[k].where, sr->pool))
 					d = &rec->ctx[k];
 			if (!d) {
-				if (grow((void **)&rec->ctx, rec->nctx, &cap[2], sizeof(*d)))
+				if (GROW(rec->ctx, cap[2], rec->nctx + 1))
 					return -ENOMEM;
 				d = &rec->ctx[rec->nctx++];
 				memset(d, 0, sizeof(*d));
@@ -481,7 +461,7 @@ static int build_groups(const struct seg *s, struct record *rec)
 			struct wl_metric_data *d;
 			size_t k;
 
-			if (grow((void **)&rec->wl.m, rec->wl.nm, &cap[3], sizeof(*d)))
+			if (GROW(rec->wl.m, cap[3], rec->wl.nm + 1))
 				return -ENOMEM;
 			d = &rec->wl.m[rec->wl.nm++];
 			memset(d, 0, sizeof(*d));
