@@ -14,6 +14,7 @@
  * --verify DIR alternates the applied settings with the ones they replaced (tune.json)
  * and says whether the gain held.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -62,6 +63,23 @@ static int set_probe(const struct opt_desc *o __unused, const char *arg, void *a
 	return set_err(errbuf, "'%s' is not a probe (net, timer, tty, audio, block)", arg);
 }
 
+static const char *const metric_formats[] = { "auto", "line", "fio", "ping", "intervals" };
+
+/* set_metric_format - --metric-format FORMAT */
+static int set_metric_format(const struct opt_desc *o __unused, const char *arg, void *args,
+			     char *errbuf)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(metric_formats); i++)
+		if (!strcmp(arg, metric_formats[i])) {
+			((struct tune_args *)args)->metric_format = metric_formats[i];
+			return 0;
+		}
+	return set_err(errbuf, "'%s' is not a metric format (auto, line, fio, ping, intervals)",
+		       arg);
+}
+
 /* set_allow - --allow CLASSES */
 static int set_allow(const struct opt_desc *o __unused, const char *arg, void *args,
 		     char *errbuf)
@@ -100,8 +118,15 @@ static const struct opt_desc tune_opts[] = {
 		       "where the survey, the run, tune.json and apply.sh go (default "
 		       "results/<host>/<kernel>/<time>-tune)"),
 	OPT_STRING(0, "metric", tune_args, metric, "FILE",
-		   "the command's own latency: a workload-intervals.csv it writes, intervals "
-		   "of 500ms (deferbench load -i 500ms -o DIR writes DIR/workload-intervals.csv)"),
+		   "your workload's own latency, read while it runs: a file it appends to or a "
+		   "FIFO, one sample a line ('[TIMESTAMP] LATENCY[UNIT]'), fio's latency log or "
+		   "ping's output; or a workload-intervals.csv it writes (intervals of 500ms)"),
+	OPT_STRING(0, "metric-cmd", tune_args, metric_cmd, "CMD",
+		   "your workload's own latency from the standard output of a shell command run "
+		   "beside it (ping -D ..., tail -F LOG)"),
+	OPT_CALLBACK(0, "metric-format", tune_args, metric_format, "FORMAT", set_metric_format,
+		     "the metric's format: auto (the default: intervals for a name ending in "
+		     ".csv, else from its first sample), line, fio, ping, intervals"),
 	OPT_CALLBACK(0, "probe", tune_args, probe, "WORKLOAD", set_probe,
 		     "judge by one of deferbench's workloads run beside the command (net, "
 		     "timer, tty, audio, block)"),
@@ -140,19 +165,45 @@ const struct cli_command cli_tune = {
 	.name = "tune",
 	.fn = cmd_tune,
 	.summary = "the configuration for your own workload, decided on this machine",
-	.usage = "deferbench tune [-d DUR] [-o DIR] [--metric FILE | --probe WORKLOAD] "
+	.usage = "deferbench tune [-d DUR] [-o DIR] [--metric FILE | --metric-cmd CMD | --probe "
+		 "WORKLOAD] "
 		 "[--try KNOB=VAL]... [--allow CLASSES] [--apply[=now]] (-- COMMAND [ARGS] | --live)",
 	.desc =
 	"Find the configuration of deferred work that suits your own workload on this\n"
 	"machine: watch COMMAND's first seconds, pick candidates from the deferred work that\n"
 	"waits most, then alternate the machine as it is with each candidate in phases while\n"
-	"COMMAND runs, and judge them on that work's wait and (--metric, --probe) your\n"
-	"workload's latency, block by block. Every setting is restored at the end.\n"
+	"COMMAND runs, and judge them on that work's wait and (--metric, --metric-cmd,\n"
+	"--probe) your workload's latency, block by block. Every setting is restored at\n"
+	"the end.\n"
 	"Needs root.",
 	.opts = tune_opts,
 	.args_size = sizeof(struct tune_args),
 	.defaults = tune_defaults,
 };
+
+/* metric_intervals - --metric is deferbench's own workload-intervals.csv (read at stop) */
+static bool metric_intervals(const struct tune_args *a)
+{
+	size_t n = a->metric ? strlen(a->metric) : 0;
+
+	if (a->metric_format)
+		return !strcmp(a->metric_format, "intervals");
+	return n >= 4 && !strcmp(a->metric + n - 4, ".csv");
+}
+
+/* check_ini_value - a value tune.ini can hold as the workload's option, or why not */
+static int check_ini_value(const char *opt, const char *v, char *errbuf)
+{
+	if (strlen(v) >= WL_STR_MAX)
+		return set_err(errbuf, "%s: longer than %d characters; put it in a script and "
+			       "give the script", opt, WL_STR_MAX - 1);
+	if (strchr(v, ';') || strchr(v, '\n') || strchr(v, '#'))
+		return set_err(errbuf, "%s '%s': ';', '#' and newlines cannot go into tune.ini; "
+			       "use && or put it in a script", opt, v);
+	if (isspace((unsigned char)v[0]) || (v[0] && isspace((unsigned char)v[strlen(v) - 1])))
+		return set_err(errbuf, "%s '%s': leading or trailing blanks", opt, v);
+	return 0;
+}
 
 static int tune_parse_args(int argc, char **argv, struct tune_args *a, char *errbuf)
 {
@@ -169,10 +220,25 @@ static int tune_parse_args(int argc, char **argv, struct tune_args *a, char *err
 			       "or --live (whatever the machine runs now)");
 	if (a->cmd && a->live)
 		return set_err(errbuf, "--live and a COMMAND contradict each other: choose one");
-	if (a->metric && a->probe)
-		return set_err(errbuf, "--metric and --probe: choose one way to judge the workload");
-	if (a->metric && a->live)
-		return set_err(errbuf, "--metric needs a COMMAND that writes it");
+	if (a->metric && a->metric_cmd)
+		return set_err(errbuf, "--metric and --metric-cmd: choose one source of your "
+			       "workload's latency");
+	if ((a->metric || a->metric_cmd) && a->probe)
+		return set_err(errbuf, "--%s and --probe: choose one way to judge the workload",
+			       a->metric ? "metric" : "metric-cmd");
+	if (a->metric_format && !a->metric && !a->metric_cmd)
+		return set_err(errbuf, "--metric-format: of which metric? give --metric or "
+			       "--metric-cmd");
+	if (a->metric_cmd && a->metric_format && !strcmp(a->metric_format, "intervals"))
+		return set_err(errbuf, "--metric-format intervals is a file's: --metric FILE");
+	if (a->live && a->metric && metric_intervals(a))
+		return set_err(errbuf, "--live: a workload-intervals.csv is read when its COMMAND "
+			       "stops; judge a running service by a stream (--metric FILE in the "
+			       "line format, fio's or ping's, or --metric-cmd)");
+	/* into tune.ini, one line each: libinih reads 199 characters, ' ;' starts a comment */
+	if ((a->metric && check_ini_value("--metric", a->metric, errbuf)) ||
+	    (a->metric_cmd && check_ini_value("--metric-cmd", a->metric_cmd, errbuf)))
+		return -EINVAL;
 	if (a->verify && !a->out_dir)
 		return set_err(errbuf, "--verify needs -o DIR: the directory of the tune to verify");
 	if (a->verify && (a->ntry || a->apply))
@@ -259,6 +325,7 @@ static int write_scenario(const struct tune_args *a, const char *path, const cha
 	FILE *f = out_fopen(path);
 	char line[TUNE_INI_LINE + 64];
 	size_t i, np, len;
+	bool own;
 
 	if (!f)
 		return -errno;
@@ -272,13 +339,18 @@ static int write_scenario(const struct tune_args *a, const char *path, const cha
 	fprintf(f, "\n[workload %s]\ntype = %s\n", wl, a->probe ? a->probe : "command");
 	if (a->metric)
 		fprintf(f, "metric = %s\n", a->metric);
+	if (a->metric_cmd)
+		fprintf(f, "metric_cmd = %s\n", a->metric_cmd);
+	if (a->metric_format)
+		fprintf(f, "metric_format = %s\n", a->metric_format);
 	/*
 	 * one line, which libinih reads up to 200 characters: p50 and p90 as one pattern
 	 * each, and the groups that do not fit are left advisory (judged, not primary)
 	 */
+	own = a->metric || a->metric_cmd || a->probe;
 	len = (size_t)snprintf(line, sizeof(line), "primary = %s",
-			       a->metric || a->probe ? "workload:*:p[59]0, workload:*:p99" : "");
-	np = a->metric || a->probe ? 2 : 0;
+			       own ? "workload:*:p[59]0, workload:*:p99" : "");
+	np = own ? 2 : 0;
 	for (i = 0; i < ntop && np < PRIMARY_MAX; i++) {
 		char id[METRIC_ID_LEN], *colon;
 		int n;

@@ -67,6 +67,10 @@ int tune_write_json(const char *path, const struct tune_cand *c, const char *run
 	json_object_object_add(o, "use", c ? json_object_new_string(c->name) : NULL);
 	json_object_object_add(o, "probe", a->probe ? json_object_new_string(a->probe) : NULL);
 	json_object_object_add(o, "metric", a->metric ? json_object_new_string(a->metric) : NULL);
+	json_object_object_add(o, "metric_cmd", a->metric_cmd ?
+			       json_object_new_string(a->metric_cmd) : NULL);
+	json_object_object_add(o, "metric_format", a->metric_format ?
+			       json_object_new_string(a->metric_format) : NULL);
 	for (k = 0; c && k < c->nknobs; k++) {
 		json_object *e = json_object_new_object();
 

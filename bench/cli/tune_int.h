@@ -25,7 +25,9 @@
 struct tune_args {
 	uint64_t duration_ns, survey_ns, phase_ns;
 	const char *out_dir;
-	const char *metric;
+	const char *metric;		/* a file or FIFO (a stream), or workload-intervals.csv */
+	const char *metric_cmd;		/* a shell command whose stdout is the stream */
+	const char *metric_format;	/* auto, line, fio, ping, intervals; NULL: auto */
 	const char *probe;
 	const char *try[TUNE_MAX_TRY + 1];
 	size_t ntry;
