@@ -401,11 +401,17 @@ static void command_teardown(struct wl_run *w)
 	p->log_fd = -1;			/* tune's: command_workload_end closes it */
 }
 
+/* the command's own latency, whatever its metrics are called (rtt, latency, write) */
+static const char *const command_primary[] = {
+	"workload:*:p50", "workload:*:p90", "workload:*:p99", NULL,
+};
+
 const struct workload_ops command_workload = {
 	.name = "command",
 	.help = "the command deferbench tune was given (its own latency from a metric stream "
 		"or file), or nothing: the machine's own work",
 	.options = command_options,
+	.primary = command_primary,
 	.cfg_size = sizeof(struct command_cfg),
 	.priv_size = sizeof(struct command_priv),
 	.setup = command_setup,

@@ -132,7 +132,7 @@ static int parse_class(const char *name, struct knob *k, char *errbuf)
 		if (!strncmp(name, (*c)->prefix, strlen((*c)->prefix)))
 			return (*c)->parse(name + strlen((*c)->prefix), k, errbuf);
 	return set_err(errbuf, "unknown knob '%s' (knobs start with wq., param., sched., "
-		       "sysctl.net.core. or netdev.lo.)", name);
+		       "sysctl.net.core. or netdev.)", name);
 }
 
 int knob_parse_name(const char *name, struct knob *k, char *errbuf)
