@@ -111,7 +111,8 @@ static int open_path(struct metric_feed *f, bool at_start, char *errbuf)
 						      strerror(errno));
 	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
 		return set_err(errbuf, "%s is neither a file nor a FIFO: give the file your "
-			       "service writes its latencies to, or --metric-cmd", f->path);
+			       "service writes its latencies to, or a command that prints them "
+			       "(tune --latency-cmd)", f->path);
 	/* a FIFO opened for writing too never reads as ended while no writer has it open */
 	fd = open(f->path, (S_ISFIFO(st.st_mode) ? O_RDWR | O_NONBLOCK : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0)
@@ -153,7 +154,7 @@ static int start_cmd(struct metric_feed *f, char *errbuf)
 
 	f->err_log = memfd_create("deferbench-metric-cmd", MFD_CLOEXEC);
 	if (f->err_log < 0 || pipe2(fds, O_CLOEXEC))
-		return set_errno(errbuf, -errno, "--metric-cmd: %s", strerror(errno));
+		return set_errno(errbuf, -errno, "the latency command: %s", strerror(errno));
 	po.out_fd = fds[1];
 	po.err_fd = f->err_log;
 	ret = proc_spawn(argv, &po, &f->pid, errbuf);
@@ -317,7 +318,7 @@ struct metric_feed *metric_feed_start(const struct metric_feed_opts *o, char *er
 	if (o->cmd) {
 		snprintf(f->cmd, sizeof(f->cmd), "%s", o->cmd);
 		ret = strlen(o->cmd) >= sizeof(f->cmd) ?
-		      set_err(errbuf, "--metric-cmd: longer than %zu characters", sizeof(f->cmd) - 1) :
+		      set_err(errbuf, "the latency command: longer than %zu characters", sizeof(f->cmd) - 1) :
 		      start_cmd(f, errbuf);
 	} else {
 		snprintf(f->path, sizeof(f->path), "%s", o->path);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * metric_feed.h - a service's latency read live while a run goes: a file being appended
- * (a log), a FIFO, or the standard output of a command (`--metric-cmd 'ping -D ...'`),
+ * (a log), a FIFO, or the standard output of a command (tune `--latency-cmd 'ping -D ...'`),
  * line by line through mstream.h into samples handed to the caller as they arrive.
  *
  * One reader thread per feed. A line without a timestamp is stamped when it is read

@@ -65,7 +65,7 @@ static int set_probe(const struct opt_desc *o __unused, const char *arg, void *a
 
 static const char *const metric_formats[] = { "auto", "line", "fio", "ping", "intervals" };
 
-/* set_metric_format - --metric-format FORMAT */
+/* set_metric_format - --latency-format FORMAT */
 static int set_metric_format(const struct opt_desc *o __unused, const char *arg, void *args,
 			     char *errbuf)
 {
@@ -76,7 +76,7 @@ static int set_metric_format(const struct opt_desc *o __unused, const char *arg,
 			((struct tune_args *)args)->metric_format = metric_formats[i];
 			return 0;
 		}
-	return set_err(errbuf, "'%s' is not a metric format (auto, line, fio, ping, intervals)",
+	return set_err(errbuf, "'%s' is not a latency format (auto, line, fio, ping, intervals)",
 		       arg);
 }
 
@@ -117,15 +117,15 @@ static const struct opt_desc tune_opts[] = {
 	CLI_OPT_OUTPUT(tune_args, out_dir, "DIR",
 		       "where the survey, the run, tune.json and apply.sh go (default "
 		       "results/<host>/<kernel>/<time>-tune)"),
-	OPT_STRING(0, "metric", tune_args, metric, "FILE",
+	OPT_STRING(0, "latency", tune_args, metric, "FILE",
 		   "your workload's own latency, read while it runs: a file it appends to or a "
 		   "FIFO, one sample a line ('[TIMESTAMP] LATENCY[UNIT]'), fio's latency log or "
 		   "ping's output; or a workload-intervals.csv it writes (intervals of 500ms)"),
-	OPT_STRING(0, "metric-cmd", tune_args, metric_cmd, "CMD",
+	OPT_STRING(0, "latency-cmd", tune_args, metric_cmd, "CMD",
 		   "your workload's own latency from the standard output of a shell command run "
 		   "beside it (ping -D ..., tail -F LOG)"),
-	OPT_CALLBACK(0, "metric-format", tune_args, metric_format, "FORMAT", set_metric_format,
-		     "the metric's format: auto (the default: intervals for a name ending in "
+	OPT_CALLBACK(0, "latency-format", tune_args, metric_format, "FORMAT", set_metric_format,
+		     "the format of --latency or --latency-cmd: auto (the default: intervals for a name ending in "
 		     ".csv, else from its first sample), line, fio, ping, intervals"),
 	OPT_CALLBACK(0, "probe", tune_args, probe, "WORKLOAD", set_probe,
 		     "judge by one of deferbench's workloads run beside the command (net, "
@@ -146,6 +146,8 @@ static const struct opt_desc tune_opts[] = {
 	OPT_BOOL(0, "verify", tune_args, verify,
 		 "with -o DIR of an earlier tune: alternate its decided settings with the ones "
 		 "they replaced and say whether the gain held"),
+	OPT_ALIAS(0, "metric", "latency", "in compare and history --metric is a PATTERN of "
+		  "metrics"),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -165,14 +167,14 @@ const struct cli_command cli_tune = {
 	.name = "tune",
 	.fn = cmd_tune,
 	.summary = "the configuration for your own workload, decided on this machine",
-	.usage = "deferbench tune [-d DUR] [-o DIR] [--metric FILE | --metric-cmd CMD | --probe "
+	.usage = "deferbench tune [-d DUR] [-o DIR] [--latency FILE | --latency-cmd CMD | --probe "
 		 "WORKLOAD] "
 		 "[--try KNOB=VAL]... [--allow CLASSES] [--apply[=now]] (-- COMMAND [ARGS] | --live)",
 	.desc =
 	"Find the configuration of deferred work that suits your own workload on this\n"
 	"machine: watch COMMAND's first seconds, pick candidates from the deferred work that\n"
 	"waits most, then alternate the machine as it is with each candidate in phases while\n"
-	"COMMAND runs, and judge them on that work's wait and (--metric, --metric-cmd,\n"
+	"COMMAND runs, and judge them on that work's wait and (--latency, --latency-cmd,\n"
 	"--probe) your workload's latency, block by block. Every setting is restored at\n"
 	"the end.\n"
 	"Needs root.",
@@ -181,7 +183,7 @@ const struct cli_command cli_tune = {
 	.defaults = tune_defaults,
 };
 
-/* metric_intervals - --metric is deferbench's own workload-intervals.csv (read at stop) */
+/* metric_intervals - --latency is deferbench's own workload-intervals.csv (read at stop) */
 static bool metric_intervals(const struct tune_args *a)
 {
 	size_t n = a->metric ? strlen(a->metric) : 0;
@@ -205,7 +207,7 @@ static int check_ini_value(const char *opt, const char *v, char *errbuf)
 	return 0;
 }
 
-static int tune_parse_args(int argc, char **argv, struct tune_args *a, char *errbuf)
+int tune_parse_args(int argc, char **argv, struct tune_args *a, char *errbuf)
 {
 	int first, ret;
 
@@ -221,23 +223,23 @@ static int tune_parse_args(int argc, char **argv, struct tune_args *a, char *err
 	if (a->cmd && a->live)
 		return set_err(errbuf, "--live and a COMMAND contradict each other: choose one");
 	if (a->metric && a->metric_cmd)
-		return set_err(errbuf, "--metric and --metric-cmd: choose one source of your "
+		return set_err(errbuf, "--latency and --latency-cmd: choose one source of your "
 			       "workload's latency");
 	if ((a->metric || a->metric_cmd) && a->probe)
 		return set_err(errbuf, "--%s and --probe: choose one way to judge the workload",
-			       a->metric ? "metric" : "metric-cmd");
+			       a->metric ? "latency" : "latency-cmd");
 	if (a->metric_format && !a->metric && !a->metric_cmd)
-		return set_err(errbuf, "--metric-format: of which metric? give --metric or "
-			       "--metric-cmd");
+		return set_err(errbuf, "--latency-format: of which latency? give --latency or "
+			       "--latency-cmd");
 	if (a->metric_cmd && a->metric_format && !strcmp(a->metric_format, "intervals"))
-		return set_err(errbuf, "--metric-format intervals is a file's: --metric FILE");
+		return set_err(errbuf, "--latency-format intervals is a file's: --latency FILE");
 	if (a->live && a->metric && metric_intervals(a))
 		return set_err(errbuf, "--live: a workload-intervals.csv is read when its COMMAND "
-			       "stops; judge a running service by a stream (--metric FILE in the "
-			       "line format, fio's or ping's, or --metric-cmd)");
+			       "stops; judge a running service by a stream (--latency FILE in the "
+			       "line format, fio's or ping's, or --latency-cmd)");
 	/* into tune.ini, one line each: libinih reads 199 characters, ' ;' starts a comment */
-	if ((a->metric && check_ini_value("--metric", a->metric, errbuf)) ||
-	    (a->metric_cmd && check_ini_value("--metric-cmd", a->metric_cmd, errbuf)))
+	if ((a->metric && check_ini_value("--latency", a->metric, errbuf)) ||
+	    (a->metric_cmd && check_ini_value("--latency-cmd", a->metric_cmd, errbuf)))
 		return -EINVAL;
 	if (a->verify && !a->out_dir)
 		return set_err(errbuf, "--verify needs -o DIR: the directory of the tune to verify");

@@ -38,6 +38,12 @@ struct tune_args {
 	char **cmd;
 };
 
+/*
+ * tune_parse_args - tune's command line into a (its options, then the cross-checks):
+ * 0, OPTS_HELP, or -EINVAL with the reason in errbuf. No root; test_args.c runs it.
+ */
+int tune_parse_args(int argc, char **argv, struct tune_args *a, char *errbuf);
+
 /* tune_apply.c: the candidate called name; tune.json; apply.sh; the settings set now,
  * journaled; --verify's two sides from tune.json; settings --apply=now left put back */
 const struct tune_cand *tune_cand_named(const struct tune_cand *c, size_t n, const char *name);

@@ -5,9 +5,9 @@
 #     ("[TIMESTAMP] LATENCYms") into a file that tune reads while it runs, with three
 #     bad lines (garbage, negative, absurd) among them: an answer on workload:latency,
 #     the bad lines counted and said, every setting back;
-#  2. --live --metric: a ping already running, writing its own output (-D) to a file, is
+#  2. --live --latency: a ping already running, writing its own output (-D) to a file, is
 #     judged without being restarted, and still runs after;
-#  3. a metric command that ends early: an error that says so, exit 1, every setting back.
+#  3. a latency command that ends early: an error that says so, exit 1, every setting back.
 . tests/integration/lib.sh
 . tests/integration/lib-knobs.sh
 need_root_tracefs
@@ -38,7 +38,7 @@ exec $PING | awk 'NR == 500 { print "garbage"; print "-5ms"; print "99999s" }
 SH
 chmod +x "$T/lines.sh"
 $DB tune -d 14s --phase 1s --survey 1s --allow napi --try sched.ksoftirqd=fifo:1 \
-	--metric "$T/lat.txt" -o "$T/tune" -- sh -c "exec '$T/lines.sh' > '$T/lat.txt'" \
+	--latency "$T/lat.txt" -o "$T/tune" -- sh -c "exec '$T/lines.sh' > '$T/lat.txt'" \
 	> "$T/out.txt" 2>&1 || { cat "$T/out.txt"; fail "tune exited $?"; }
 grep -Eq '^tune: (use|keep|exploratory)' "$T/out.txt" || { cat "$T/out.txt"; fail "no answer"; }
 grep -q '^    workload:latency:p50 ' "$T/out.txt" ||
@@ -60,7 +60,7 @@ ping_pid=$!
 at_exit "kill $ping_pid 2>/dev/null"
 sleep 1
 $DB tune --live -d 14s --phase 1s --survey 1s --allow napi --try sched.ksoftirqd=fifo:1 \
-	--metric "$T/live.txt" -o "$T/live" > "$T/live-out.txt" 2>&1 ||
+	--latency "$T/live.txt" -o "$T/live" > "$T/live-out.txt" 2>&1 ||
 	{ cat "$T/live-out.txt"; fail "tune --live exited $?"; }
 grep -q '^    workload:rtt:p50 ' "$T/live-out.txt" ||
 	{ cat "$T/live-out.txt"; fail "the running ping's latency was not judged"; }
@@ -69,10 +69,10 @@ kill $ping_pid
 wait $ping_pid 2>/dev/null
 same_as "$T/before"
 
-# 3. a metric command that ends at once: nothing could be judged
+# 3. a latency command that ends at once: nothing could be judged
 expect_message "$T/err" "ended (status 3) while the run went on" \
 	$DB tune --live -d 14s --phase 1s --survey 1s --allow napi --try sched.ksoftirqd=fifo:1 \
-	--metric-cmd "echo 1ms && echo gone >&2 && exit 3" -o "$T/early"
+	--latency-cmd "echo 1ms && echo gone >&2 && exit 3" -o "$T/early"
 grep -q 'it printed on stderr: gone' "$T/err" || { cat "$T/err"; fail "the command's stderr is not shown"; }
 same_as "$T/before"
 [ ! -e "$JOURNAL" ] || fail "a failed tune left a knobs journal"
