@@ -1,10 +1,11 @@
 # deferbench - measure softirq and workqueue latency.
 #
 #   make          build ./deferbench (changes nothing on the system; says what is missing)
-#   make test     install what is missing, then unit tests and the golden outputs
-#                 everywhere, integration tests when root with tracefs
-#   make bench    install what is missing, then the default scenario (QUICK=1: one minute;
-#                 BLOCKS=N: N blocks of each segment)
+#   make test     install what is missing for the tests, then unit tests and the golden
+#                 outputs everywhere, integration tests when root with tracefs
+#   make bench    install what a run needs (no test tool: the machine is measured), then
+#                 the default scenario (QUICK=1: one minute; BLOCKS=N: N blocks of each
+#                 segment)
 #   make perf     offline analysis speed on a large raw capture (a benchmark, not a test)
 #   make simulate the verdicts' error rates and power on synthetic data, through the
 #                 project's own code (tests/sim): the full grid, written into
@@ -97,8 +98,9 @@ MISSING = $(strip $(foreach p,$(PKGS),$(shell pkg-config --exists $(p) || echo $
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 
-.PHONY: all check-deps check-test-deps install-deps test unit unit-bins golden golden-update doc-tables \
-	check-names integration sanitize bench perf observer fuzz fuzz-smoke install clean simulate \
+.PHONY: all check-deps check-test-deps install-deps install-test-deps test unit unit-bins \
+	golden golden-update doc-tables check-names \
+	integration sanitize bench perf observer fuzz fuzz-smoke install clean simulate \
 	simulate-small
 
 all: $(BIN) $(HDR_OKS)
@@ -110,10 +112,14 @@ check-deps:
 		exit 1; fi
 
 check-test-deps:
-	@pkg-config --exists cmocka || { echo "deferbench: the unit tests need cmocka: install it with 'sudo ci/install-deps.sh', or run 'make test', which does it first" >&2; exit 1; }
+	@pkg-config --exists cmocka || { echo "deferbench: the unit tests need cmocka: install it with 'sudo ci/install-deps.sh --test', or run 'make test', which does it first" >&2; exit 1; }
 
+# what a run needs (make bench), and that with what the tests need (make test)
 install-deps:
 	@ci/install-deps.sh
+
+install-test-deps:
+	@ci/install-deps.sh --test
 
 $(BIN): $(BUILD)/bench/cli/main.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
@@ -161,12 +167,13 @@ unit: $(HDR_OKS) $(UNIT_BINS)
 integration: deferbench $(TOOL_BINS)
 	@tests/run-integration.sh
 
-# analyze, report and compare of the recorded fixtures against tests/golden/
-golden: deferbench
-	@tests/golden.sh
+# analyze, report and compare of the recorded fixtures and of the synthesized captures
+# (tests/synth/*.ev, written by synth-capture) against tests/golden/
+golden: deferbench $(BUILD)/tests/tools/synth-capture
+	@SYNTH=$(BUILD)/tests/tools/synth-capture tests/golden.sh
 
-golden-update: deferbench
-	@tests/golden.sh --update
+golden-update: deferbench $(BUILD)/tests/tools/synth-capture
+	@SYNTH=$(BUILD)/tests/tools/synth-capture tests/golden.sh --update
 
 # every file exports only the names its file name announces (tests/check-names.known:
 # the files still to rename), and arrays grow through grow.h only
@@ -184,7 +191,7 @@ doc-tables: $(BUILD)/tests/tools/doc-tables
 
 # The README's two commands install what is missing first, then build in a new make
 # (so that pkg-config sees what was just installed).
-test: install-deps
+test: install-test-deps
 	@$(MAKE) --no-print-directory unit check-names golden simulate-small integration sanitize \
 		fuzz-smoke
 

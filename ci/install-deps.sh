@@ -1,24 +1,48 @@
 #!/bin/sh
-# install-deps.sh - install what deferbench needs to build, test and run, and nothing else.
+# install-deps.sh - install what deferbench needs, and nothing else.
+#
+#   ci/install-deps.sh           what a run needs: build deferbench, run a scenario, write
+#                                its report (make bench; a benchmark machine stays as a
+#                                benchmark should find it)
+#   ci/install-deps.sh --test    that, and what the tests need besides (make test)
+#   ci/install-deps.sh --list [--test]
+#                                print the packages, one a line, and install nothing
 #
 # Idempotent: asks dpkg which packages are already installed and apt-installs only the
 # missing ones. Needs root (or sudo) only when something is missing.
 set -eu
 
-# Build and test: compiler, pkg-config and the libraries the binary links.
+# Build: compiler, pkg-config and the libraries the binary links.
 BUILD="gcc make pkg-config libtracefs-dev libtraceevent-dev libtracecmd-dev libcsv-dev \
-libjson-c-dev libinih-dev libnl-3-dev libnl-route-3-dev libsqlite3-dev libcmocka-dev"
-# Run time: cyclictest (timer workload), gnuplot (reports), network plumbing; jq and
-# python3 read result files in the integration tests; lava-common and python3-jsonschema
-# validate the LAVA job and the KCIDB export offline (Debian packages: they install for
-# the system /usr/bin/python3, which the tests use); trace-cmd writes the trace.dat that
-# the analyze test reads; headless chromium opens report.html as a reader's browser
-# does (t-report-browser.sh).
-RUN="rt-tests gnuplot-nox iproute2 ethtool procps jq python3 lava-common python3-jsonschema trace-cmd \
-chromium"
+libjson-c-dev libinih-dev libnl-3-dev libnl-route-3-dev libsqlite3-dev"
+# Run: cyclictest (timer workload), gnuplot (the report's plots), network plumbing (net
+# workload: namespaces, veth, ethtool), procps.
+RUN="rt-tests gnuplot-nox iproute2 ethtool procps"
+# Test only: cmocka (unit tests); jq and python3 read result files in the integration
+# tests; lava-common and python3-jsonschema validate the LAVA job and the KCIDB export
+# offline (Debian packages: they install for the system /usr/bin/python3, which the tests
+# use); trace-cmd writes the trace.dat that the analyze test reads; headless chromium
+# opens report.html as a reader's browser does (t-report-browser.sh).
+TEST="libcmocka-dev jq python3 lava-common python3-jsonschema trace-cmd chromium"
+
+test=0
+list=0
+for arg in "$@"; do
+	case $arg in
+	--test) test=1 ;;
+	--list) list=1 ;;
+	*) echo "install-deps: unknown argument $arg (--test, --list)" >&2; exit 2 ;;
+	esac
+done
+pkgs="$BUILD $RUN"
+[ $test = 1 ] && pkgs="$pkgs $TEST"
+if [ $list = 1 ]; then
+	printf '%s\n' $pkgs
+	exit 0
+fi
 
 missing=""
-for p in $BUILD $RUN; do
+for p in $pkgs; do
 	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
 	[ "$st" = "installed" ] || missing="$missing $p"
 done

@@ -12,10 +12,17 @@
 #             capture from before the execution contexts: fewer events, no interval
 #             origin) it must give the files in tests/golden/analyze-v1/;
 #   report    --no-plots of run-a and of the capture: report.md, report.html, tables/;
-#   compare   run-a against run-b, and run-a against itself: stdout, compare.md, junit.xml.
+#   compare   run-a against run-b, and run-a against itself: stdout, compare.md, junit.xml;
+#   synth     the synthesized captures of tests/synth/*.ev (event sequences of kernels that
+#             do not boot here: PREEMPT_RT's threads, BH workqueues; SYNTH, default
+#             build/tests/tools/synth-capture, writes them): analyze's table, contexts.csv,
+#             softirq.csv, softirq_wait.csv, workqueue.csv; compare of the tasklet capture
+#             with the BH workqueue one (the moved work), and history of the two.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 DB=${DB:-$(pwd)/deferbench}
+SYNTH=${SYNTH:-$(pwd)/build/tests/tools/synth-capture}
+case $SYNTH in /*) ;; *) SYNTH=$(pwd)/$SYNTH ;; esac
 GOLDEN=tests/golden
 update=0
 [ "${1:-}" = "--update" ] && update=1
@@ -45,6 +52,25 @@ run compare compare runA runB -o out/compare
 run compare-aa compare runA runA -o out/compare-aa
 rm -f "$out/analyze.stdout"	# the table: printed by record too, checked by its own tests
 rm -f "$out/analyze-v1.stdout"
+
+# the synthesized captures: the event sequences each script cites, analyzed
+mkdir -p "$work/synth" "$work/synth-out" "$out/synth"
+for ev in tests/synth/*.ev; do
+	sn=$(basename "$ev" .ev)	# not 'name': run() sets that
+	if ! "$SYNTH" "$ev" "$work/synth/$sn" 2> "$work/synth-$sn.stderr"; then
+		echo "golden: FAIL: synth-capture $ev: $(cat "$work/synth-$sn.stderr")" >&2
+		exit 1
+	fi
+	run "synth/$sn" analyze "synth/$sn" -o "synth-out/$sn"
+	for f in contexts.csv softirq.csv softirq_wait.csv workqueue.csv; do
+		cp "$work/synth-out/$sn/$f" "$out/synth/$sn.$f" || exit 2
+	done
+done
+# a tasklet's function that reappears as a BH workqueue item: moved, in compare and history
+run synth/compare-moved compare --allow-empty synth-out/moved-tasklet synth-out/moved-bh-work \
+	-o out/synth/compare-moved
+run synth/history-add history add -S synth-out/h.db synth-out/moved-tasklet synth-out/moved-bh-work
+run synth/history-moved history -S synth-out/h.db -m 'moved:*:p50'
 
 if [ $update = 1 ]; then
 	rm -rf "$GOLDEN"

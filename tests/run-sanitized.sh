@@ -5,7 +5,7 @@
 # every unit test; damaged captures through analyze (tests/integration/
 # t-analyze-hostile.sh, SAN_MUTATIONS cases, default 100); and, as root with tracefs,
 # a short record + analyze (t-record-analyze.sh) and a short alternating run read back
-# by report and advise (t-run-alternate-san.sh). Sanitizer reports are written to
+# by report, advise and export -o (t-run-alternate-san.sh). Sanitizer reports are written to
 # BUILD_DIR/reports/ (from any process, children included); the step fails if any
 # test fails or any report was written.
 cd "$(dirname "$0")/.." || exit 1

@@ -16,11 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #include <linux/magic.h>
 
 #include "names.h"
+#include "outw.h"
 #include "owned.h"
 #include "wl_thread.h"
 #include "workload.h"
@@ -68,8 +70,9 @@ static const struct opt_desc block_options[] = {
 		"SCHED_FIFO priority of the writer; 0 = SCHED_OTHER",
 		.key = "priority", .def = "0"),
 	OPT_STRING_BUF(0, NULL, block_cfg, dir, "TEXT",
-		       "where the temporary directory goes (a disk filesystem, not tmpfs)",
-		       .key = "dir", .def = "/tmp"),
+		       "where the temporary directory goes, on a disk filesystem (not tmpfs); "
+		       "auto: /var/tmp, else /tmp, whichever is on one",
+		       .key = "dir", .def = "auto"),
 	OPT_CPUSET(0, NULL, block_cfg, cpus,
 		   "CPUs the writer may run on", .key = "cpus", .def = "all"),
 	OPT_END(),
@@ -90,20 +93,106 @@ static void fill_random(char *buf, size_t len, uint64_t seed)
 	memset(buf + i, 0x5a, len - i);
 }
 
-/* make_dir - the run's own directory; refuses tmpfs, where fsync does no I/O */
-static int make_dir(struct block_cfg *c, struct block_priv *p, char *errbuf)
+/* the directories dir = auto tries, in order */
+static const char *const auto_dirs[] = { "/var/tmp", "/tmp", NULL };
+
+/*
+ * usable - dir can hold the run's files: a directory of a disk filesystem (on tmpfs
+ * fsync does no I/O), outside the system's directories (/etc, /usr, ...), writable.
+ * 0, or -EXDEV (tmpfs), -EPERM (a system directory: *sys names it), -EROFS, -errno.
+ */
+static int usable(const char *dir, const char **sys)
 {
 	struct statfs sf;
+	int fd, e;
+
+	*sys = NULL;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	*sys = outw_system_dir(fd, false);
+	e = fstatfs(fd, &sf) ? -errno : 0;
+	close(fd);
+	if (e)
+		return e;
+	if (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC)
+		return -EXDEV;		/* first: /dev/shm is tmpfs before it is /dev */
+	if (*sys)
+		return -EPERM;
+	if (sf.f_flags & ST_RDONLY)
+		return -EROFS;
+	return access(dir, W_OK | X_OK) ? -errno : 0;
+}
+
+/* auto_dir - the first of auto_dirs that is usable, or NULL */
+static const char *auto_dir(void)
+{
+	const char *const *d, *sys;
+
+	for (d = auto_dirs; *d; d++)
+		if (!usable(*d, &sys))
+			return *d;
+	return NULL;
+}
+
+/*
+ * check_dir - option dir (or auto's choice) can hold the files; the message names a
+ * directory that can. Reads only: --dry-run calls it too.
+ */
+static int check_dir(const char *dir, char *errbuf)
+{
+	const char *ok = auto_dir(), *sys;
 	int e;
 
-	if (statfs(c->dir, &sf)) {
-		e = errno;
-		set_err(errbuf, "block option 'dir': %s: %s", c->dir, strerror(e));
-		return -e;
+	if (!strcmp(dir, "auto"))
+		return ok ? 0 : set_errno(errbuf, -EXDEV, "block option 'dir' = auto: neither "
+					  "/var/tmp nor /tmp is a writable directory on a disk "
+					  "filesystem (fsync does no block I/O on tmpfs); set dir "
+					  "to one");
+	e = usable(dir, &sys);
+	switch (e) {
+	case 0:
+		return 0;
+	case -EPERM:
+		if (sys)
+			return set_errno(errbuf, e, "block option 'dir': %s is or lies in %s, a "
+					 "system directory: deferbench writes no files there; use "
+					 "a directory of your own on a disk filesystem (%s%s)", dir,
+					 sys, ok ? "dir=" : "none of /var/tmp, /tmp is one",
+					 ok ? ok : "");
+		break;
+	case -EXDEV:
+		return set_errno(errbuf, e, "block option 'dir': %s is on tmpfs/ramfs, where "
+				 "fsync does no block I/O; use a directory on a disk filesystem "
+				 "(%s%s)", dir, ok ? "dir=" : "none of /var/tmp, /tmp is one",
+				 ok ? ok : "");
+	case -EROFS:
+		return set_errno(errbuf, e, "block option 'dir': %s is on a read-only "
+				 "filesystem; use another directory (%s%s)", dir,
+				 ok ? "dir=" : "none of /var/tmp, /tmp is one", ok ? ok : "");
 	}
-	if (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC)
-		return set_err(errbuf, "block option 'dir': %s is on tmpfs/ramfs, where fsync "
-			       "does no block I/O; use a disk filesystem (dir=/var/tmp)", c->dir);
+	return set_errno(errbuf, e, "block option 'dir': %s: %s", dir, strerror(-e));
+}
+
+static int block_check(const struct wl_run *w, char *errbuf)
+{
+	const struct block_cfg *c = w->cfg;
+
+	return check_dir(c->dir, errbuf);
+}
+
+/*
+ * make_dir - the run's own directory, in a dir check_dir took; dir = auto becomes the
+ * directory chosen, so that workload.json records where the files were
+ */
+static int make_dir(struct block_cfg *c, struct block_priv *p, char *errbuf)
+{
+	int e = check_dir(c->dir, errbuf);
+
+	if (e)
+		return e;
+	if (!strcmp(c->dir, "auto"))
+		snprintf(c->dir, sizeof(c->dir), "%s", auto_dir());
 	if (snprintf(p->path, sizeof(p->path), "%s/" NAME_BLOCK_DIR "%d-XXXXXX", c->dir,
 		     (int)getpid()) >= (int)sizeof(p->path))
 		return set_err(errbuf, "block option 'dir': path too long");
@@ -311,6 +400,7 @@ const struct workload_ops block_workload = {
 	.work = block_work,
 	.cfg_size = sizeof(struct block_cfg),
 	.priv_size = sizeof(struct block_priv),
+	.check = block_check,
 	.setup = block_setup,
 	.start = block_start,
 	.stop = block_stop,

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * command.c - the user's own workload, for `deferbench tune`: the command tune started
- * in a process group of its own (command_spawn) and watched before the run, handed over
- * to this workload (command_workload_adopt) and stopped with it (SIGTERM to the group,
- * SIGKILL 5 s later); with no command (tune --live) the machine's own work.
+ * in a session of its own (command_spawn) and watched before the run, handed over to
+ * this workload (command_workload_adopt) and stopped with it - its whole process tree,
+ * followed through setsid() and double forks (proctree.h): SIGTERM, SIGKILL 5 s later;
+ * with no command (tune --live) the machine's own work. From the window's opening to
+ * the stop a watcher fails the workload when the command ends or a process of it
+ * leaves its session: tune must not judge phases the command no longer loaded.
  *
  * It measures nothing by itself. Its own latency comes from option metric or
  * metric_cmd (docs/tune.md, "Your latency, your format"):
@@ -21,18 +24,22 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "csvread.h"
 #include "metric_feed.h"
 #include "proc.h"
+#include "proctree.h"
 #include "workload.h"
 #include "msg.h"
 #include "sys.h"
@@ -46,10 +53,14 @@ static int adopted_log = -1;
 
 int command_spawn(char *const *argv, pid_t *pid, int *log_fd, char *errbuf)
 {
-	struct proc_opts o = { .group = true, .parent_death = true };
+	struct proc_opts o = { .session = true, .parent_death = true };
 	int ret;
 
 	*pid = 0;
+	/* what the command double-forks or detaches comes to deferbench, not to init */
+	if (proctree_subreaper())
+		return set_err(errbuf, "cannot follow the command's processes "
+			       "(PR_SET_CHILD_SUBREAPER): %s", strerror(errno));
 	*log_fd = memfd_create("deferbench-command", MFD_CLOEXEC);
 	if (*log_fd < 0)
 		return set_err(errbuf, "cannot keep the command's output: %s", strerror(errno));
@@ -68,17 +79,31 @@ void command_workload_adopt(pid_t pid, int log_fd)
 	adopted_log = log_fd;
 }
 
-void command_workload_end(void)
+/*
+ * stop_tree - the command and every process of its tree: SIGTERM, SIGKILL what is left
+ * after CMD_STOP_TIMEOUT_NS; the leader reaped into *status (reaped: already)
+ */
+static void stop_tree(pid_t pid, int *status, bool *reaped)
 {
-	int status;
-
-	if (adopted_pid > 0) {
-		kill(-adopted_pid, SIGTERM);
-		if (!proc_reap(adopted_pid, &status, CMD_STOP_TIMEOUT_NS)) {
-			kill(-adopted_pid, SIGKILL);
-			proc_reap(adopted_pid, &status, CMD_STOP_TIMEOUT_NS);
+	if (!*reaped) {
+		proctree_signal(pid, SIGTERM);
+		*reaped = proc_reap(pid, status, CMD_STOP_TIMEOUT_NS);
+		if (!*reaped) {
+			proctree_signal(pid, SIGKILL);
+			*reaped = proc_reap(pid, status, CMD_STOP_TIMEOUT_NS);
 		}
 	}
+	/* what it left behind: its session, and what detached or was orphaned */
+	proctree_stop(pid, CMD_STOP_TIMEOUT_NS);
+}
+
+void command_workload_end(void)
+{
+	bool reaped = false;
+	int status;
+
+	if (adopted_pid > 0)
+		stop_tree(adopted_pid, &status, &reaped);
 	if (adopted_log >= 0)
 		close(adopted_log);
 	adopted_pid = 0;
@@ -109,7 +134,13 @@ struct command_priv {
 	uint64_t until;			/* stop began: samples begun later are not kept */
 	int c_samples, c_kept, c_skipped, c_lost;
 	uint64_t kept;			/* samples inside the window */
+	pthread_t watcher;
+	bool watching;
+	atomic_bool stop_watch;
 };
+
+/* how often the watcher looks at the command's tree */
+#define CMD_WATCH_NS (100 * NSEC_PER_MSEC)
 
 static const struct opt_desc command_options[] = {
 	OPT_STRING_BUF(0, NULL, command_cfg, metric, "PATH",
@@ -236,9 +267,69 @@ static bool reap(struct command_priv *p, uint64_t timeout_ns)
 	return p->reaped;
 }
 
+/* exit_code - a wait status as a shell shows it */
+static int exit_code(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * ended - the command's leader ended (left unreaped: WNOWAIT, the stop reaps it), its
+ * status in *status
+ */
+static bool ended(pid_t pid, int *status)
+{
+	siginfo_t si = { 0 };
+
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) || si.si_pid != pid)
+		return false;
+	*status = si.si_code == CLD_EXITED ? (si.si_status & 0xff) << 8 : si.si_status & 0x7f;
+	return true;
+}
+
+/*
+ * watch - from the window's opening to the stop: the command ending, or a process of it
+ * leaving its session, fails the workload (and so the cell, with the phases it covered)
+ */
+static void *watch(void *arg)
+{
+	struct wl_run *w = arg;
+	struct command_priv *p = w->priv;
+	uint64_t from = now_ns();
+	struct proctree_proc m[64];
+	char tail[CMD_LOG_TAIL];
+	size_t n, i;
+	int status;
+
+	while (!atomic_load(&p->stop_watch)) {
+		if (ended(p->pid, &status)) {
+			log_tail(p, tail, sizeof(tail));
+			wl_fail(w, -ECHILD, "the command ended (status %d) %.1f s into the "
+				"measurement: it must run at least as long as tune (-d); it "
+				"printed: %s", exit_code(status), (now_ns() - from) / 1e9,
+				tail[0] ? tail : "nothing");
+			break;
+		}
+		if (!proctree_scan(p->pid, m, ARRAY_SIZE(m), &n)) {
+			for (i = 0; i < n && i < ARRAY_SIZE(m) && !m[i].detached; i++)
+				;
+			if (i < n && i < ARRAY_SIZE(m)) {
+				wl_fail(w, -ECHILD, "a process of the command, pid %d (%s), left its "
+					"session %.1f s into the measurement (setsid, a daemon): tune "
+					"follows a command that stays in the foreground; run it so",
+					(int)m[i].pid, m[i].comm, (now_ns() - from) / 1e9);
+				break;
+			}
+		}
+		/* not sleep_until_or_stop: after a stop request it would not sleep at all */
+		nanosleep(&(struct timespec){ 0, CMD_WATCH_NS }, NULL);
+	}
+	return NULL;
+}
+
 /*
  * command_measure - the window opened: a command that is gone already would leave the
- * phases without the load they are to be judged under
+ * phases without the load they are to be judged under; one that ends later too (watch)
  */
 static void command_measure(struct wl_run *w)
 {
@@ -249,9 +340,52 @@ static void command_measure(struct wl_run *w)
 		log_tail(p, tail, sizeof(tail));
 		wl_fail(w, -ECHILD, "the command ended (status %d) before the measurement began: "
 			"it must run at least as long as tune (-d); it printed: %s",
-			WIFEXITED(p->status) ? WEXITSTATUS(p->status) : 128 + WTERMSIG(p->status),
-			tail[0] ? tail : "nothing");
+			exit_code(p->status), tail[0] ? tail : "nothing");
+		return;
 	}
+	if (p->pid && !p->watching) {
+		atomic_store(&p->stop_watch, false);
+		p->watching = !pthread_create(&p->watcher, NULL, watch, w);
+		if (!p->watching)
+			wl_fail(w, -EAGAIN, "cannot watch the command: no thread");
+	}
+}
+
+/* unwatch - the watcher stopped and joined; safe to call twice */
+static void unwatch(struct command_priv *p)
+{
+	if (!p->watching)
+		return;
+	atomic_store(&p->stop_watch, true);
+	pthread_join(p->watcher, NULL);
+	p->watching = false;
+}
+
+int command_check(char *errbuf)
+{
+	struct proctree_proc m[64];
+	char tail[CMD_LOG_TAIL];
+	struct command_priv p = { .pid = adopted_pid, .log_fd = adopted_log };
+	int status;
+	size_t n, i;
+
+	if (adopted_pid <= 0)
+		return 0;
+	if (ended(adopted_pid, &status)) {
+		log_tail(&p, tail, sizeof(tail));
+		return set_errno(errbuf, -ECHILD, "the command ended (status %d) before the run "
+				 "began: it must run for the survey and all of -d; it printed: %s",
+				 exit_code(status), tail[0] ? tail : "nothing");
+	}
+	if (proctree_scan(adopted_pid, m, ARRAY_SIZE(m), &n))
+		return 0;
+	for (i = 0; i < n && i < ARRAY_SIZE(m); i++)
+		if (m[i].detached)
+			return set_errno(errbuf, -ECHILD, "a process of the command, pid %d (%s), "
+					 "left its session (setsid, a daemon): tune follows a "
+					 "command that stays in the foreground; run it so",
+					 (int)m[i].pid, m[i].comm);
+	return 0;
 }
 
 enum { MC_T, MC_KIND, MC_NAME, MC_BUCKETS };
@@ -374,13 +508,10 @@ static void command_stop(struct wl_run *w)
 	struct command_priv *p = w->priv;
 
 	__atomic_store_n(&p->until, now_ns(), __ATOMIC_RELEASE);
-	if (p->pid && !p->reaped) {
-		kill(-p->pid, SIGTERM);
-		if (!reap(p, CMD_STOP_TIMEOUT_NS)) {
-			kill(-p->pid, SIGKILL);
-			reap(p, CMD_STOP_TIMEOUT_NS);
-		}
-	}
+	/* the end of the window: what the command does from here is tune's doing */
+	unwatch(p);
+	if (p->pid)
+		stop_tree(p->pid, &p->status, &p->reaped);
 	read_metric(w);
 	stop_feed(w);
 }
@@ -389,10 +520,9 @@ static void command_teardown(struct wl_run *w)
 {
 	struct command_priv *p = w->priv;
 
-	if (p->pid && !p->reaped) {
-		kill(-p->pid, SIGKILL);
-		reap(p, CMD_STOP_TIMEOUT_NS);
-	}
+	unwatch(p);
+	if (p->pid)
+		stop_tree(p->pid, &p->status, &p->reaped);
 	metric_feed_free(p->feed);
 	p->feed = NULL;
 	if (p->pid == adopted_pid)

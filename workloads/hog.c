@@ -14,6 +14,11 @@
  * the thread's CPU time over the window: each thread reads its CPU clock the first
  * time it sees the window open (it cannot have run in between: it was either spinning
  * and saw it at once, or sleeping or preempted, using no CPU).
+ *
+ * A hog can be paused (the alternating design pauses it in the phases of arms that run
+ * without it): its threads leave the spin loop and wait on a futex, using no CPU and
+ * taking no timer. The time paused is left out of the share's wall time, a pause is
+ * not a gap, and a duty-cycled hog restarts its cycle on resume.
  */
 #include <errno.h>
 #include <string.h>
@@ -51,6 +56,7 @@ struct hog_thread {
 	bool measuring;		/* the window is open: cpu0, wall0 are valid */
 	uint64_t cpu0, wall0;	/* thread CPU time, and the instant, at the window's start */
 	uint64_t cpu_ns, wall_ns;
+	uint64_t paused_ns;	/* of wall time since wall0, spent paused */
 	char name[16];
 };
 
@@ -177,7 +183,7 @@ static void spin_until(struct hog_thread *t, uint64_t end, uint64_t gap_ns,
 {
 	uint64_t prev = now_ns(), now;
 
-	while (!wl_stopping(t->w)) {
+	while (!wl_stopping(t->w) && !wl_paused(t->w)) {
 		now = now_ns();
 		window_check(t, now, started);
 		if (now - prev > gap_ns && t->measuring && prev >= t->wall0) {
@@ -190,34 +196,61 @@ static void spin_until(struct hog_thread *t, uint64_t end, uint64_t gap_ns,
 	}
 }
 
+/*
+ * pause_wait - while paused: wait; the part of the wait inside the window is left out
+ * of the share's wall time (the window may have opened during it)
+ */
+static bool pause_wait(struct hog_thread *t, uint64_t started)
+{
+	uint64_t waited = wl_pause_wait(t->w), now;
+
+	if (!waited)
+		return false;
+	now = now_ns();
+	window_check(t, now, started);
+	if (t->measuring)
+		t->paused_ns += waited < now - t->wall0 ? waited : now - t->wall0;
+	return true;
+}
+
 static void *hog_thread(void *arg)
 {
 	struct hog_thread *t = arg;
 	struct hog_cfg *c = t->w->cfg;
-	uint64_t started = now_ns(), on;
+	uint64_t started = now_ns(), on = (uint64_t)((double)c->period_ns * c->duty / 100);
 	struct pace pc;
 
 	window_check(t, started, started);
-	if (c->duty >= 100) {
-		spin_until(t, UINT64_MAX, c->gap_ns, started);
-	} else {
-		on = (uint64_t)((double)c->period_ns * c->duty / 100);
-		pace_init(&pc, started, (double)c->period_ns);
-		while (!wl_stopping(t->w)) {
-			uint64_t start = pace_deadline(&pc, pc.k);
+	pace_init(&pc, started, (double)c->period_ns);
+	while (!wl_stopping(t->w)) {
+		uint64_t start;
 
-			if (wl_sleep_until(start) == -EINTR)
-				continue;
-			pc.k++;
-			spin_until(t, start + on, c->gap_ns, started);
-			wl_pace_skip(&pc, now_ns());	/* a preempted hog does not catch up */
+		if (pause_wait(t, started)) {
+			pace_init(&pc, now_ns(), (double)c->period_ns);	/* a new cycle */
+			continue;
 		}
+		if (c->duty >= 100) {
+			spin_until(t, UINT64_MAX, c->gap_ns, started);
+			continue;
+		}
+		start = pace_deadline(&pc, pc.k);
+		if (wl_sleep_until(start) == -EINTR || wl_paused(t->w))
+			continue;
+		pc.k++;
+		spin_until(t, start + on, c->gap_ns, started);
+		wl_pace_skip(&pc, now_ns());	/* a preempted hog does not catch up */
 	}
 	if (t->measuring) {
 		t->cpu_ns = thread_cpu_ns() - t->cpu0;
-		t->wall_ns = now_ns() - t->wall0;
+		t->wall_ns = now_ns() - t->wall0 - t->paused_ns;
 	}
 	return NULL;
+}
+
+/* hog_pause - the threads see w->paused (the driver's) in their loops: nothing to do */
+static int hog_pause(struct wl_run *w __unused, bool paused __unused, char *errbuf __unused)
+{
+	return 0;
 }
 
 static int hog_start(struct wl_run *w, char *errbuf)
@@ -292,4 +325,5 @@ const struct workload_ops hog_workload = {
 	.start = hog_start,
 	.stop = hog_stop,
 	.teardown = hog_teardown,
+	.pause = hog_pause,
 };

@@ -82,7 +82,8 @@ static const struct opt_desc timer_options[] = {
 		"cyclictest's SCHED_FIFO priority; 0 = SCHED_OTHER",
 		.key = "priority", .def = "80"),
 	OPT_DURATION(0, NULL, timer_cfg, interval_ns, "DUR", 100 * NSEC_PER_USEC, NSEC_PER_SEC,
-		     "cyclictest's wakeup interval", .key = "interval", .def = "1ms"),
+		     "cyclictest's wakeup period (its -i; load's -i, --interval is the "
+		     "histograms')", .key = "period", .def = "1ms"),
 	OPT_CPUSET(0, NULL, timer_cfg, cpus,
 		   "one cyclictest thread pinned on each of these CPUs",
 		   .key = "cpus", .def = "all"),

@@ -8,9 +8,13 @@
 #include "workload.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "wl_thread.h"
 #include "msg.h"
@@ -54,6 +58,11 @@ out_free:
 	free(w->priv);
 	free(w);
 	return NULL;
+}
+
+int wl_check(const struct wl_run *w, char *errbuf)
+{
+	return w->ops->check ? w->ops->check(w, errbuf) : 0;
 }
 
 int wl_setup(struct wl_run *w, char *errbuf)
@@ -130,6 +139,56 @@ static void close_intervals(struct wl_run *w)
 	}
 }
 
+/*
+ * Pause: w->paused is also the futex paused threads wait on (wl_pause_wait), so that a
+ * paused load costs nothing at all - no timer, no wakeup - in the phases it is away.
+ * A resume or a stop wakes them; wl_thread_join's repeated signal covers a wake that
+ * came just before a thread began to wait.
+ */
+static void pause_wake(struct wl_run *w)
+{
+	syscall(SYS_futex, &w->paused, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+uint64_t wl_pause_wait(const struct wl_run *w)
+{
+	uint64_t t0;
+
+	if (!wl_paused(w))
+		return 0;
+	t0 = now_ns();
+	while (wl_paused(w) && !wl_stopping(w))
+		syscall(SYS_futex, &w->paused, FUTEX_WAIT_PRIVATE, 1, NULL, NULL, 0);
+	return now_ns() - t0;
+}
+
+int wl_pause(struct wl_run *w, bool paused, char *errbuf)
+{
+	int ret;
+
+	if (!w->ops->pause)
+		return set_err(errbuf, "%s cannot be paused while it runs", w->ops->name),
+		       -EOPNOTSUPP;
+	if (!(w->state & WL_STARTED) || (w->state & WL_STOPPED))
+		return set_err(errbuf, "%s is not running", w->ops->name), -EINVAL;
+	if (wl_paused(w) == paused)
+		return 0;
+	__atomic_store_n(&w->paused, paused, __ATOMIC_RELEASE);
+	ret = w->ops->pause(w, paused, errbuf);
+	if (ret)	/* refused: as it was */
+		__atomic_store_n(&w->paused, !paused, __ATOMIC_RELEASE);
+	if (!wl_paused(w))
+		pause_wake(w);
+	return ret;
+}
+
+bool workload_pausable(const char *name)
+{
+	const struct workload_ops *ops = workload_find(name);
+
+	return ops && ops->pause;
+}
+
 void wl_stop(struct wl_run *w)
 {
 	if (!(w->state & WL_STARTED) || (w->state & WL_STOPPED))
@@ -137,6 +196,7 @@ void wl_stop(struct wl_run *w)
 	w->state |= WL_STOPPED;
 	w->stop_ns = now_ns();		/* the load stops being asked for here */
 	__atomic_store_n(&w->stopping, 1, __ATOMIC_RELEASE);
+	pause_wake(w);			/* paused threads see the stop */
 	w->ops->stop(w);
 	add_rate_counters(w);
 	close_intervals(w);

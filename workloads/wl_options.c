@@ -17,11 +17,33 @@ const struct opt_desc *wl_option_find(const struct workload_ops *ops, const char
 	return ops->options ? opts_find_key(ops->options, name) : NULL;
 }
 
+/* options renamed so that one name means one thing everywhere (load's -i, --interval) */
+static const struct {
+	const char *workload, *old, *now;
+} renamed[] = {
+	{ "timer", "interval", "period" },
+};
+
+const char *wl_option_renamed(const struct workload_ops *ops, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(renamed); i++)
+		if (!strcmp(ops->name, renamed[i].workload) && !strcmp(key, renamed[i].old))
+			return renamed[i].now;
+	return NULL;
+}
+
 /* set - key of w's config to val, or the message naming the workload and the option */
 static int set(struct wl_run *w, const char *key, const char *val, char *errbuf)
 {
 	char why[ERRBUF_LEN], keys[ERRBUF_LEN - 64];
+	const char *now = wl_option_renamed(w->ops, key);
 
+	if (now)
+		return set_err(errbuf, "%s option '%s' is now '%s' (-i, --interval means the "
+			       "length of per-interval statistics everywhere)", w->ops->name, key,
+			       now);
 	if (!wl_option_find(w->ops, key)) {
 		keys[0] = '\0';
 		if (w->ops->options)

@@ -106,6 +106,12 @@ struct workload_ops {
 	const struct wl_work *const *work;
 	/* why the workload needs root, for the message when it is run without; NULL: not */
 	const char *needs_root;
+	/*
+	 * check - optional: this machine can run the workload as its options say, checked
+	 * before anything runs (run's preparation and --dry-run: a block 'dir' on tmpfs is
+	 * found before the first cell); touches nothing. 0 or -errno with errbuf.
+	 */
+	int (*check)(const struct wl_run *w, char *errbuf);
 	size_t cfg_size;			/* option values land here */
 	size_t priv_size;			/* workload state, zeroed */
 	int (*setup)(struct wl_run *w, char *errbuf);
@@ -128,6 +134,16 @@ struct workload_ops {
 	 */
 	const char *const *live;
 	int (*switch_option)(struct wl_run *w, const char *key, char *errbuf);
+	/*
+	 * pause - optional, for background loads: the running load stops loading the
+	 * machine (its threads wait, no CPU, nothing sent) or starts again. The
+	 * alternating design pauses a configuration's load in the phases of the arms
+	 * that do not run it. The driver has set w->paused before the call; threads see
+	 * it with wl_paused() and wait in wl_pause_wait(). Nothing is recorded for time
+	 * spent paused (a paced load restarts its pacing: no backlog). 0 or -errno with
+	 * errbuf; called from the thread that started the load.
+	 */
+	int (*pause)(struct wl_run *w, bool paused, char *errbuf);
 };
 
 /*
@@ -152,18 +168,25 @@ struct wl_run {
 	uint64_t interval_ns;		/* per-interval histograms (default 1 s; wl_intervals) */
 	unsigned int state;		/* driver-private */
 	int stopping;			/* set by wl_stop before ops->stop; see wl_stopping() */
+	int paused;			/* wl_pause(); see wl_paused() */
 	int err;			/* first run-time failure (-errno), see wl_fail() */
 	char errmsg[ERRBUF_LEN];
 };
 
 /*
- * The "command" workload (deferbench tune): command_spawn - argv in a process group of
- * its own, its output kept in *log_fd (a memfd); command_workload_adopt - the next
- * command workload set up is that process; command_workload_end - stop it (SIGTERM to
- * its group, then SIGKILL) if the workload did not, and close its output
+ * The "command" workload (deferbench tune): command_spawn - argv in a session of its
+ * own, deferbench the subreaper of what it leaves (proctree.h), its output kept in
+ * *log_fd (a memfd); command_workload_adopt - the next command workload set up is that
+ * process; command_workload_end - stop it and every process of its tree (SIGTERM, then
+ * SIGKILL) if the workload did not, and close its output
  */
 int command_spawn(char *const *argv, pid_t *pid, int *log_fd, char *errbuf);
 void command_workload_adopt(pid_t pid, int log_fd);
+/*
+ * command_check - the adopted command still runs, every process of it in its session:
+ * 0, or -ECHILD with what happened (and what it printed) in errbuf
+ */
+int command_check(char *errbuf);
 void command_workload_end(void);
 
 /* Registry (workloads/workload_registry.c). */
@@ -173,6 +196,8 @@ const struct workload_ops *workload_find(const char *name);
 /* Driver (workloads/wl_driver.c). */
 struct wl_run *wl_new(const struct workload_ops *ops);	/* options at their defaults */
 int wl_set_option(struct wl_run *w, const char *key, const char *val, char *errbuf);
+/* wl_check - ops->check with the options set (0 when the workload has none) */
+int wl_check(const struct wl_run *w, char *errbuf);
 int wl_setup(struct wl_run *w, char *errbuf);
 int wl_start(struct wl_run *w, char *errbuf);
 void wl_stop(struct wl_run *w);
@@ -206,6 +231,15 @@ const char *wl_error(const struct wl_run *w);
 int wl_switch_option(struct wl_run *w, const char *key, const char *val, char *errbuf);
 /* workload_live_option - can a workload of type name switch key while it runs? */
 bool workload_live_option(const char *name, const char *key);
+/*
+ * wl_pause - pause (or resume) a running load (ops->pause); pausing a paused load is a
+ * no-op. 0, or -EOPNOTSUPP / the workload's -errno with errbuf.
+ */
+int wl_pause(struct wl_run *w, bool paused, char *errbuf);
+/* workload_pausable - can a workload of type name be paused while it runs (wl_pause)? */
+bool workload_pausable(const char *name);
+/* wl_option_renamed - the option's new name when key is an old one of ops, else NULL */
+const char *wl_option_renamed(const struct workload_ops *ops, const char *key);
 /* wl_option_find - the option called name, or NULL */
 const struct opt_desc *wl_option_find(const struct workload_ops *ops, const char *name);
 /* wl_list - every workload with its options (type, default, bounds, help) */
@@ -286,6 +320,17 @@ static inline bool wl_stopping(const struct wl_run *w)
 {
 	return __atomic_load_n(&w->stopping, __ATOMIC_ACQUIRE);
 }
+/* wl_paused - worker loops of a pausable load poll this; true while wl_pause()d */
+static inline bool wl_paused(const struct wl_run *w)
+{
+	return __atomic_load_n(&w->paused, __ATOMIC_ACQUIRE);
+}
+/*
+ * wl_pause_wait - in a worker thread: wait while the load is paused (in slices of a
+ * millisecond, so that a resume or a stop is seen at once). Returns the nanoseconds
+ * waited (0 when not paused).
+ */
+uint64_t wl_pause_wait(const struct wl_run *w);
 /* wl_fail - record a run-time failure from any thread (the first one wins) */
 void wl_fail(struct wl_run *w, int err, const char *fmt, ...) __printf(3, 4);
 

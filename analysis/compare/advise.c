@@ -213,6 +213,16 @@ static void choose(struct adv_workload *w)
 	w->answer = w->best ? ADV_USE : w->wait_best ? ADV_WAIT_ONLY : answer_of(w);
 }
 
+/* load_answer - a load alone against the reference without it: its effect, no choice */
+static void load_answer(struct adv_workload *w)
+{
+	size_t k, judged = 0;
+
+	for (k = 0; k < w->nprim; k++)
+		judged += !isnan(w->cfg[0].j[k].p);
+	w->answer = judged ? ADV_LOAD_EFFECT : ADV_EXPLORATORY;
+}
+
 /* set_loads - the background loads of a configuration's cells, "a, b" ("": none) */
 static void set_loads(const struct cellset *s, char *buf, size_t len)
 {
@@ -288,7 +298,10 @@ static int judge_run(struct advice *a)
 	for (x = 0; !ret && x < a->n; x++) {
 		for (i = 0; i < a->wl[x].ncfg; i++)
 			tally(&a->wl[x], &a->wl[x].cfg[i]);
-		choose(&a->wl[x]);
+		if (a->wl[x].load_effect)
+			load_answer(&a->wl[x]);
+		else
+			choose(&a->wl[x]);
 	}
 	family_free(&f);
 	return ret ?: judge_steady(a);
@@ -328,10 +341,20 @@ static int advise(const struct run *run, struct advice *a, char *errbuf)
 		snprintf(w->loads, NAME_LEN, "%s", loads);
 		w->ref = group_ref(&a->cs, name, loads);
 		a->n++;
-		/* a load alone: listed with its reason, never left out */
-		if (loads[0] && peers < 2)
-			w->why_none = "the only configuration under this background load: "
-				      "nothing that runs the same load to judge it against";
+		/*
+		 * a load alone: against the reference without loads, as the load's effect
+		 * (advise.h); with none, listed with its reason, never left out
+		 */
+		if (loads[0] && peers < 2) {
+			const struct cellset *bare = group_ref(&a->cs, name, "");
+
+			w->load_effect = bare != NULL;
+			if (bare)
+				w->ref = bare;
+			else
+				w->why_none = "the only configuration under this background load, "
+					      "and none without a load to judge it against";
+		}
 		ret = gather(w, &a->cs);
 	}
 	ret = ret ?: judge_run(a);
@@ -442,4 +465,28 @@ void advise_wait_only(const struct adv_workload *w, char *buf, size_t len)
 		}
 	if (off < len)
 		snprintf(buf + off, len - off, "): keep %s until it is", w->ref->config);
+}
+
+void advise_load_effect(const struct adv_workload *w, char *buf, size_t len)
+{
+	const struct adv_cfg *c = &w->cfg[0];
+	size_t k, off, shown = 0;
+
+	off = (size_t)snprintf(buf, len, "the effect of load %s (a condition, not a setting "
+			       "to choose), %s against %s:", w->loads, c->s->config,
+			       w->ref->config);
+	for (k = 0; k < w->nprim && off < len; k++) {
+		const struct judgement *j = &c->j[k];
+
+		if (j->v == V_CANNOT_TELL || isnan(j->p))
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s %s x%.2f %s", shown++ ? ";" : "",
+					w->prim_id[k], j->ratio, verdict_names[j->v]);
+	}
+	if (off < len && !shown)
+		snprintf(buf + off, len - off, " nothing decided yet, %zu primary metric(s) "
+			 "undecided (the blocks or repetitions that would decide them are below)",
+			 c->undecided);
+	else if (off < len && c->undecided)
+		snprintf(buf + off, len - off, "; %zu undecided", c->undecided);
 }

@@ -9,7 +9,11 @@
  *
  * A configuration that starts a background load ([config] load = ...) sets a condition,
  * not a setting to choose: configurations are advised among those that run the same
- * loads, against the first of them (the reference above for those without a load).
+ * loads, against the first of them (the reference above for those without a load). A
+ * configuration alone under its loads is judged against the reference without them:
+ * the answer is then the load's effect on the workload (ADV_LOAD_EFFECT), never a
+ * configuration to use or keep. With no reference free of loads it is listed, with
+ * that reason (why_none).
  *
  * The rule for the configuration to use:
  *   - candidates are configurations with no primary metric decided "worse" or
@@ -69,6 +73,8 @@ enum adv_answer {
 				 * change on each one judged */
 	ADV_UNDECIDED,		/* nothing decided better, and the question still open */
 	ADV_EXPLORATORY,	/* no primary metric could be judged at all */
+	ADV_LOAD_EFFECT,	/* a load alone against the reference without it: what
+				 * the load does to the workload, not a choice */
 };
 
 struct adv_workload {
@@ -86,6 +92,7 @@ struct adv_workload {
 	bool best_decided;			/* every primary metric of best is decided */
 	const struct adv_cfg *wait_best;	/* ADV_WAIT_ONLY: the configuration */
 	const char *why_none;			/* nothing judged: why (e.g. a load alone) */
+	bool load_effect;			/* cfg[0] is a load alone, ref is without it */
 	enum adv_answer answer;
 };
 
@@ -136,5 +143,11 @@ void advise_bound(const struct adv_workload *w, char *buf, size_t len);
  * and which of the workload's own latency metrics are not shown unchanged
  */
 void advise_wait_only(const struct adv_workload *w, char *buf, size_t len);
+
+/*
+ * advise_load_effect - ADV_LOAD_EFFECT in words: what the load does to the workload
+ * against the reference without it, metric by metric where decided
+ */
+void advise_load_effect(const struct adv_workload *w, char *buf, size_t len);
 
 #endif

@@ -237,6 +237,7 @@ void cmp_print(FILE *f, const struct cmp_ctx *c)
 	if (!p.wide)
 		fprintf(f, "(the interval, repetitions and why of each verdict: --wide, or "
 			"compare.md)\n");
+	cmp_moved_print(f, r);
 	fprintf(f, "\n");
 	{
 		char *text = NULL;
@@ -399,6 +400,7 @@ int cmp_write_md(const char *path, const struct cmp_ctx *c)
 	md_env(&d, r);
 	doc_h(&d, 2, "Metrics");
 	md_rows(&d, r);
+	cmp_moved_md(&d, r);
 	md_rules(&d, c);
 	return doc_close(&d);
 }

@@ -33,5 +33,9 @@ const char *cmp_margin(const struct judgement *j, char *buf, size_t len);
  * length (judgement.mdc), so that a "no change" says what it would have caught; "-"
  */
 const char *cmp_detects(const struct judgement *j, char *buf, size_t len);
+/* cmp_moved.c: the section on work that moved (moved.h), in the table and compare.md */
+struct doc;
+void cmp_moved_print(FILE *f, const struct cmp_result *r);
+void cmp_moved_md(struct doc *d, const struct cmp_result *r);
 
 #endif

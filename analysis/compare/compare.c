@@ -489,6 +489,29 @@ int cmp_pattern_ok(const char *pat, char *errbuf)
 	return 0;
 }
 
+/*
+ * compare_moved - work that ran in different places on the two sides (a tasklet that
+ * became a BH work item, a per-CPU work item gone unbound, a softirq gone to a thread):
+ * its own wait wherever it ran, judged as any advisory metric (moved.h)
+ */
+static int compare_moved(struct cmp_result *res, struct row_reps *rr,
+			 const struct cellset *bs, const struct cellset *ns,
+			 const struct cmp_opts *o)
+{
+	static const enum mstat stats[] = { MST_P50, MST_P99 };
+	size_t first = res->moved.n, i, s;
+	int ret = moved_find(bs, ns, &res->moved);
+
+	for (i = first; !ret && i < res->moved.n; i++)
+		for (s = 0; !ret && s < ARRAY_SIZE(stats); s++) {
+			struct metric_key k = res->moved.m[i].key;
+
+			k.stat = stats[s];
+			ret = judge_key(res, rr, bs, ns, &k, true, o);
+		}
+	return ret;
+}
+
 static int compare_keys(struct cmp_result *res, struct row_reps *rr,
 			const struct cellset *bs, const struct cellset *ns,
 			const struct cmp_opts *o, bool lossy)
@@ -517,6 +540,8 @@ static int compare_keys(struct cmp_result *res, struct row_reps *rr,
 	}
 	if (!ret && !o->workload_only)
 		ret = unmeasured_rows(res, bs, &kl, o);
+	if (!ret && !o->workload_only && !lossy)
+		ret = compare_moved(res, rr, bs, ns, o);
 	keylist_free(&kl);
 	return ret;
 }
@@ -608,7 +633,8 @@ static int meta_diffs(struct cmp_result *res, const struct run *base, const stru
 	int ret = 0;
 
 	for (f = 0; !ret && f < RM_NR; f++)
-		if (f != RM_STARTED)
+		if (f != RM_STARTED &&
+		    !(rm_optional((int)f) && (!base->meta[f][0] || !new->meta[f][0])))
 			ret = env_add(res, run_meta_names[f], base->meta[f], new->meta[f]);
 	return ret ?: env_add(res, "scenario", base->scenario, new->scenario);
 }
@@ -787,6 +813,7 @@ void cmp_result_free(struct cmp_result *res)
 	free(res->rows);
 	free(res->env);
 	free(res->pattern_hits);
+	moved_list_free(&res->moved);
 	memset(res, 0, sizeof(*res));
 }
 

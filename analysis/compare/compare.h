@@ -27,6 +27,7 @@
 
 #include "evidence.h"
 #include "metric.h"
+#include "moved.h"
 #include "noise.h"
 #include "rundata.h"
 #include "verdict.h"
@@ -223,6 +224,8 @@ struct cmp_result {
 	size_t *pattern_hits;		/* per --metric pattern: metric ids of either run it
 					 * matched (NULL without patterns) */
 	char example[2][METRIC_ID_LEN];	/* two metric ids of the runs, for messages */
+	struct moved_list moved;	/* work found in different places (moved.h): its
+					 * rows are the moved:* metrics */
 };
 
 /*

@@ -3,6 +3,7 @@
  * evidence.c - a metric's interval histograms in two sets of repetitions (evidence.h).
  */
 #include "evidence.h"
+#include "moved.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -67,6 +68,8 @@ static bool key_series(const struct record *rec, const struct ival_series *s,
 {
 	const struct wl_work *w = metric_work(rec, k);
 
+	if (k->src == MS_MOVED)
+		return moved_series(s, k);
 	return k->src == MS_WORK ? w && series_in_work(s, w, k->sub) : series_is(s, k);
 }
 
@@ -181,6 +184,19 @@ static long rep_visit(const struct record *rec, const struct metric_key *k, visi
 	}
 	case MS_WORK:
 		return work_visit(rec, k, fn, ctx);
+	case MS_MOVED: {
+		const struct bucketlist *bl[64];
+		size_t nl = moved_lists(rec, k, bl, NULL, ARRAY_SIZE(bl));
+
+		for (i = 0; i < nl && i < ARRAY_SIZE(bl); i++) {
+			if (!bl[i]->n)
+				continue;
+			if ((ret = fn(ctx, 0, bl[i])))
+				return ret;
+			n = 1;
+		}
+		return n;
+	}
 	default:
 		return 0;
 	}

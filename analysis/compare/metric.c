@@ -4,6 +4,7 @@
  */
 #include "metric.h"
 #include "grow.h"
+#include "moved.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -41,6 +42,10 @@ void metric_id(const struct metric_key *k, char *buf, size_t len)
 		break;
 	case MS_WORK:
 		snprintf(buf, len, "work:%s:%s:%s", k->name, sirq_metric_names[k->sub],
+			 mstat_names[k->stat]);
+		break;
+	case MS_MOVED:
+		snprintf(buf, len, "moved:%s:%s:%s:%s", k->name, k->func, sirq_metric_names[k->sub],
 			 mstat_names[k->stat]);
 		break;
 	}
@@ -168,6 +173,8 @@ int metric_hist(const struct record *rec, const struct metric_key *k, struct his
 		if (!rec->has_hist)
 			return -ENODATA;
 		return work_hist(rec, metric_work(rec, k), k->sub, h);
+	case MS_MOVED:
+		return moved_hist(rec, k, h);
 	}
 	return -EINVAL;
 }
@@ -190,6 +197,11 @@ static const struct hist_stats *single_stats(const struct record *rec,
 	size_t i;
 
 	*ngroups = 0;
+	if (k->src == MS_MOVED) {
+		/* one group: its own exact figures; several: merged from their buckets */
+		*ngroups = (int)moved_lists(rec, k, NULL, &st, 1);
+		return *ngroups == 1 ? st : NULL;
+	}
 	if (k->src == MS_WORK) {
 		/* always merged: the groups of the work that happen to be there */
 		*ngroups = metric_work(rec, k) ? 2 : 0;

@@ -15,13 +15,16 @@
  *                                          context:napi_thread:veth0:delay:p99
  *                                          context:softirq:NET_RX@ksoftirqd:delay:p50
  *   work:<work>:<delay|runtime>:<stat>     work:net_rx:delay:p90
+ *   moved:<what>:<name>:<delay|runtime>:<stat>   moved:func:usb_giveback_urb_bh:delay:p99
  * A work metric merges the groups a workload names as the deferred work it drives
  * (workload.json "work", rundata.h struct wl_work): the NET_RX work is the NET_RX softirq
  * and the napi/ threads together, so that softirq and threaded NAPI are judged on it.
  * <stat> is p50, p90, p99, p999 or max. Workqueue metrics merge every worker pool of the
  * function (pool ids differ between boots); report's per-pool tables set key.pool.
  * Thread wakeup metrics (summary.json thread_wakeup) have statistics but no buckets:
- * per-repetition values only, nothing pooled.
+ * per-repetition values only, nothing pooled. A moved metric merges the groups of one
+ * work wherever it ran (moved.h): compare adds it for work found in different places
+ * on the two sides, history stores it for every work.
  */
 #ifndef DEFERBENCH_METRIC_H
 #define DEFERBENCH_METRIC_H
@@ -33,7 +36,7 @@
 #include "rundata.h"
 #include "stats.h"
 
-enum msrc { MS_WORKLOAD, MS_SOFTIRQ, MS_WQ, MS_WAKEUP, MS_CONTEXT, MS_WORK };
+enum msrc { MS_WORKLOAD, MS_SOFTIRQ, MS_WQ, MS_WAKEUP, MS_CONTEXT, MS_WORK, MS_MOVED };
 enum mstat { MST_P50, MST_P90, MST_P99, MST_P999, MST_MAX, MST_NR };
 extern const char *const mstat_names[MST_NR];
 extern const double mstat_q[MST_NR];		/* 0.5, 0.9, 0.99, 0.999, 1 */
@@ -43,12 +46,14 @@ extern const double mstat_q[MST_NR];		/* 0.5, 0.9, 0.99, 0.999, 1 */
 struct metric_key {
 	enum msrc src;
 	char name[NAME_LEN];	/* workload metric, vector, workqueue, CPU, pool, the
-				 * execution context (MS_CONTEXT: "softirq", ...), or the
-				 * work (MS_WORK) */
-	char func[FUNC_LEN];	/* MS_WQ: work function; MS_CONTEXT: the context's name */
+				 * execution context (MS_CONTEXT: "softirq", ...), the
+				 * work (MS_WORK), or what moved (MS_MOVED: "func", ...) */
+	char func[FUNC_LEN];	/* MS_WQ: work function; MS_CONTEXT: the context's name;
+				 * MS_MOVED: the function, vector or device */
 	char pool[NAME_LEN];	/* MS_WQ: one pool, or "" for all pools merged;
 				 * MS_CONTEXT: where ("inline", "thread", ...) */
-	int sub;		/* MS_SOFTIRQ, MS_CONTEXT, MS_WORK: enum sirq_metric; MS_WQ:
+	int sub;		/* MS_SOFTIRQ, MS_CONTEXT, MS_WORK, MS_MOVED: enum
+				 * sirq_metric; MS_WQ:
 				 * enum wq_metric; MS_WAKEUP: enum wake_kind */
 	enum mstat stat;
 };

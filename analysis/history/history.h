@@ -96,6 +96,7 @@ struct hs_point {
 	double v[STATS_MAX_N];
 	size_t n;
 	double med, lo, hi;		/* median, lowest and highest repetition (ns) */
+	char place[16];			/* moved:* series: where the work ran (moved.h) */
 };
 
 #define HS_MAX_CP 16

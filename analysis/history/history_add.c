@@ -232,6 +232,8 @@ static int put_values(struct ins *in, long long cell_id, const struct cell *c, s
 
 	one.cell[0] = c;
 	ret = keylist_collect(&one, false, &kl);
+	/* every work's moved metric: its series goes on across a move (moved.h) */
+	ret = ret ?: moved_keys_record(&c->rec, &kl);
 	for (i = 0; !ret && i < kl.n; i++) {
 		if (metric_value(&c->rec, &kl.k[i], &v, &count))
 			continue;	/* no value (statistics without buckets) */

@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "history.h"
+#include "moved.h"
 
 struct hstore {
 	sqlite3 *db;
@@ -39,6 +40,12 @@ int hstore_migrate(sqlite3 *db, const struct hstore_migration *m, size_t n,
 
 /* hs_sqlerr - errbuf from the connection's last error; -EBUSY for a lock timeout */
 int hs_sqlerr(sqlite3 *db, char *errbuf, const char *what);
+/*
+ * history_moved_places - the place of each point of set's moved:* series
+ * (history_moved.c): the kind of context or pool that held most of the work's samples
+ * in that run
+ */
+int history_moved_places(struct hstore *hs, struct hs_set *set, char *errbuf);
 /* hs_exec - run SQL without results */
 int hs_exec(sqlite3 *db, const char *sql, char *errbuf);
 

@@ -262,6 +262,13 @@ int hstore_open(const char *path, int flags, struct hstore **out, char *errbuf)
 	if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
 		return set_errno(errbuf, -EISDIR, "%s is a directory: give the store's file, "
 				"e.g. %s/results.db", path, path);
+	/* SQLite reads /dev/zero as a store of schema 0 and a FIFO as a disk error */
+	if (!stat(path, &sb) && !S_ISREG(sb.st_mode))
+		return set_err(errbuf, "%s is %s, not a regular file: a store is a file that "
+			       "'deferbench history add' made; give its path (-S, --store)", path,
+			       S_ISFIFO(sb.st_mode) ? "a pipe" : S_ISCHR(sb.st_mode) ||
+			       S_ISBLK(sb.st_mode) ? "a device" : S_ISSOCK(sb.st_mode) ?
+			       "a socket" : "special");
 	if ((flags & HS_RDONLY) && stat(path, &sb))
 		return set_errno(errbuf, -errno, "%s: %s: no store there yet ('deferbench "
 				 "history add RUN' creates one; -S, --store names another)", path,

@@ -42,21 +42,28 @@ void hs_print_table(FILE *f, const struct hs_set *set)
 	for (i = 0; i < set->n; i++) {
 		const struct hs_series *s = &set->s[i];
 
+		bool moved = !strncmp(s->metric, "moved:", 6);
+
 		series_title(f, s);
-		fprintf(f, "  %-24s %-20s %4s %9s %9s %9s  (us)\n", "kernel", "started", "reps",
-			"median", "lowest", "highest");
+		fprintf(f, "  %-24s %-20s %4s %9s %9s %9s%s  (us)\n", "kernel", "started", "reps",
+			"median", "lowest", "highest", moved ? "  place" : "");
 		for (k = 0; k < s->npt; k++) {
 			const struct hs_point *p = &s->pt[k];
 
+			/* a moved:* series: where the work ran, and where that changed */
+			if (moved && k && strcmp(p->place, s->pt[k - 1].place))
+				fprintf(f, "  ---- moved from %s to %s between %s and %s\n",
+					s->pt[k - 1].place[0] ? s->pt[k - 1].place : "?",
+					p->place[0] ? p->place : "?", s->pt[k - 1].kernel, p->kernel);
 			for (c = 0; c < s->ncp; c++)
 				if (s->cp[c].index == k) {
 					change_text(s, &s->cp[c], why, sizeof(why));
 					fprintf(f, "  ---- change point: %s (%s)\n", why,
 						verdict_names[s->cp[c].v]);
 				}
-			fprintf(f, "  %-24s %-20s %4zu %9s %9s %9s\n", p->kernel, p->started, p->n,
-				fmt_us(p->med, med, sizeof(med)), fmt_us(p->lo, lo, sizeof(lo)),
-				fmt_us(p->hi, hi, sizeof(hi)));
+			fprintf(f, "  %-24s %-20s %4zu %9s %9s %9s%s%s\n", p->kernel, p->started,
+				p->n, fmt_us(p->med, med, sizeof(med)), fmt_us(p->lo, lo, sizeof(lo)),
+				fmt_us(p->hi, hi, sizeof(hi)), moved ? "  " : "", moved ? p->place : "");
 		}
 		if (s->need)
 			fprintf(f, "  not tested: too few runs (%zu; need %zu for the level %.2g)\n",

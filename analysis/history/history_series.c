@@ -113,6 +113,8 @@ static int add_row(struct hs_set *set, sqlite3_stmt *st)
 		s->pt = q;
 		p = &s->pt[s->npt++];
 		p->run_id = run_id;
+		p->n = 0;
+		p->place[0] = '\0';
 		snprintf(p->kernel, sizeof(p->kernel), "%s", col(st, 2));
 		snprintf(p->started, sizeof(p->started), "%s", col(st, 3));
 	}
@@ -169,6 +171,7 @@ int hstore_series(struct hstore *hs, const struct hs_filter *f, struct hs_set *o
 	sqlite3_finalize(st);
 	if (!ret && out->n)
 		finish(&out->s[out->n - 1]);
+	ret = ret ?: history_moved_places(hs, out, errbuf);
 	if (ret)
 		hs_set_free(out);
 	return ret;

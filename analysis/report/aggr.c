@@ -121,6 +121,14 @@ const char *fmt_pooled(const struct figure *f, enum mstat st, char *buf, size_t 
 	return buf;
 }
 
+const char *fmt_pct(double frac, char *buf, size_t len)
+{
+	double p = frac * 100;
+
+	snprintf(buf, len, p < 100 ? "%.3g" : "%.0f", p);
+	return buf;
+}
+
 const char *fmt_flags(const struct figure *f, char *buf, size_t len)
 {
 	size_t off = 0;

@@ -38,6 +38,8 @@ const char *fmt_spread(const struct spread *s, char *buf, size_t len);
  * buckets (older results), the repetitions' median as fmt_spread gives it
  */
 const char *fmt_pooled(const struct figure *f, enum mstat st, char *buf, size_t len);
+/* fmt_pct - a fraction as a percentage without an exponent: "24.1", "1590" */
+const char *fmt_pct(double frac, char *buf, size_t len);
 /* fmt_flags - "LOSSY 1/3", "2 incomplete" or "" */
 const char *fmt_flags(const struct figure *f, char *buf, size_t len);
 

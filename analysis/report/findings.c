@@ -36,18 +36,28 @@ static int by_med(const void *a, const void *b)
 }
 
 /*
- * fmt_judgement - "delivery p99 0.71 [0.60, 0.83]: better (detects 24%)": the change
- * it would have decided at this length of run, after every judged verdict
+ * fmt_judgement - "delivery p99 x0.71 [0.60, 0.83]: better (detects 24%)": the change
+ * it would have decided at this length of run, after every judged verdict; "x1.37 (no
+ * interval): cannot tell" where too few blocks gave none
  */
 static const char *fmt_judgement(const char *id, const struct judgement *j, char *buf,
 				 size_t len)
 {
-	char ra[32], ci[48], dt[48] = "";
+	char ra[32], ci[48], dt[48] = "", pc[32];
 
 	if (!isnan(j->mdc))
-		snprintf(dt, sizeof(dt), " (detects %.3g%%)", j->mdc * 100);
-	snprintf(buf, len, "%s %s %s: %s%s", id, fmt_ratio(j->ratio, ra, sizeof(ra)),
-		 cmp_interval(j, ci, sizeof(ci)), verdict_names[j->v], dt);
+		snprintf(dt, sizeof(dt), " (detects %s%%)", fmt_pct(j->mdc, pc, sizeof(pc)));
+	/* a metric too short to judge has a ratio but no interval: say so, not "-" */
+	if (isnan(j->ratio)) {
+		snprintf(buf, len, "%s (no data): %s", id, verdict_names[j->v]);
+		return buf;
+	}
+	if (isnan(j->lo))
+		snprintf(ci, sizeof(ci), "(no interval)");
+	else
+		cmp_interval(j, ci, sizeof(ci));
+	snprintf(buf, len, "%s x%s %s: %s%s", id, fmt_ratio(j->ratio, ra, sizeof(ra)), ci,
+		 verdict_names[j->v], dt);
 	return buf;
 }
 
@@ -105,6 +115,9 @@ void advice_verdict(const struct adv_workload *w, char *buf, size_t len)
 	case ADV_WAIT_ONLY:
 		advise_wait_only(w, buf, len);
 		return;
+	case ADV_LOAD_EFFECT:
+		advise_load_effect(w, buf, len);
+		return;
 	case ADV_KEEP:
 		off = (size_t)snprintf(buf, len, "keep %s:", w->ref->config);
 		for (i = 0; i < w->ncfg && off < len; i++)
@@ -147,15 +160,26 @@ static void verdict_list(FILE *f, const struct adv_workload *w)
 	}
 }
 
-/* advice_finding - one workload's answer and its verdicts, as a bullet */
+/* advice_finding - one workload's answer, as a bullet */
 static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 {
-	char name[2 * NAME_LEN + 16], verdict[512], *line = NULL;
-	size_t len = 0;
-	FILE *f = w->ncfg ? open_memstream(&line, &len) : NULL;
+	char name[2 * NAME_LEN + 16], verdict[512];
 
 	advice_verdict(w, verdict, sizeof(verdict));
+	doc_li(&r->doc, "%s: %s.", advice_name(w, name, sizeof(name)), verdict);
+}
+
+/* verdicts_finding - every verdict of one workload, as a bullet */
+static void verdicts_finding(struct report_ctx *r, const struct adv_workload *w)
+{
+	char name[2 * NAME_LEN + 16], *line = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!w->ncfg)
+		return;
 	/* in a memory stream, whole: a fixed buffer once cut long lists mid-word */
+	f = open_memstream(&line, &len);
 	if (f) {
 		verdict_list(f, w);
 		if (fclose(f)) {
@@ -163,21 +187,33 @@ static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 			line = NULL;
 		}
 	}
-	doc_li(&r->doc, "%s: %s. %s", advice_name(w, name, sizeof(name)), verdict,
-	       !w->ncfg ? "" : line ? line : "(out of memory for the verdicts)");
+	doc_li(&r->doc, "%s: %s", advice_name(w, name, sizeof(name)),
+	       line ? line : "(out of memory for the verdicts)");
 	free(line);
 }
 
+/*
+ * advice_findings - each workload's answer; every verdict behind them folded below,
+ * metric by metric
+ */
 static void advice_findings(struct report_ctx *r)
 {
-	size_t i;
+	size_t i, judged = 0;
 
 	if (r->adv_ret) {
 		doc_li(&r->doc, "no advice: %s", r->adv_err);
 		return;
 	}
-	for (i = 0; i < r->adv.n; i++)
+	for (i = 0; i < r->adv.n; i++) {
 		advice_finding(r, &r->adv.wl[i]);
+		judged += r->adv.wl[i].ncfg > 0;
+	}
+	if (!judged)
+		return;
+	doc_details(&r->doc, 3, "verdicts", false, "Every verdict, metric by metric");
+	for (i = 0; i < r->adv.n; i++)
+		verdicts_finding(r, &r->adv.wl[i]);
+	doc_details_end(&r->doc);
 }
 
 /*

@@ -1,12 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * palette.h - one colour per thing across every plot of a report, kept by name: a
- * configuration, a piece of deferred work (a vector, a work function, a thread), a kind
- * of execution context, a cause of softirq delay. A name's colour is chosen once, the
- * first time a plot asks: the slot its name hashes to in a fixed palette, or the next
- * one no other name of its space holds yet; so the same name tends to get the same
- * colour in every report too. Every plot script records the colours it used
- * ("# colour SPACE:NAME #RRGGBB"), which tests/integration/t-report-browser.sh checks.
+ * palette.h - one colour per thing across every plot of a report: a configuration, a
+ * place deferred work runs in (softirq, ksoftirqd, napi thread, workqueue, ...), a
+ * piece of deferred work (a vector, a work function, a thread), a cause of softirq
+ * delay. Each kind of thing (a space) draws from its own colours, which no other space
+ * uses, so that a colour means one thing in the whole report:
+ *
+ *   - places have fixed colours (a softirq is always the same blue);
+ *   - configurations and causes take the first colour their space has free, in the
+ *     order they are first asked for (the report asks for every configuration in run
+ *     order before it draws: the first configuration gets the first colour), so two
+ *     never share one while there are colours left;
+ *   - work takes the slot its name hashes to, or the next one free: so the same
+ *     function or vector tends to keep its colour from report to report.
+ *
+ * Black and dark grey are none of them: the parts of a ladder's boxes (median, p99.9,
+ * each block's p99) are drawn in them. Every plot script records the colours it used
+ * ("# colour SPACE:NAME #RRGGBB"), which tests/integration/t-report-synthetic.sh checks;
+ * docs/report.md has the table.
  */
 #ifndef DEFERBENCH_PALETTE_H
 #define DEFERBENCH_PALETTE_H
@@ -15,7 +26,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum pal_space { PAL_CONFIG, PAL_WORK, PAL_KIND, PAL_CAUSE, PAL_SIDE, PAL_NR };
+enum pal_space { PAL_CONFIG, PAL_PLACE, PAL_WORK, PAL_CAUSE, PAL_NR };
+
+/* The neutral marks of a ladder: not a thing, so no space's colour. */
+#define PAL_MARK_MEDIAN "#000000"
+#define PAL_MARK_TAIL "#000000"
+#define PAL_MARK_REP "#666666"
 
 struct pal_entry {
 	char name[160];
@@ -36,5 +52,12 @@ const char *palette_color(struct palette *p, enum pal_space sp, const char *name
 void palette_pick(struct palette *p, enum pal_space sp, const char *name, const char **color,
 		  char *key, size_t len);
 void palette_free(struct palette *p);
+
+/* palette_size - how many colours space sp has (its things share one beyond that) */
+size_t palette_size(enum pal_space sp);
+/* palette_slot_color - the i-th colour of space sp (i < palette_size), for the docs' table */
+const char *palette_slot_color(enum pal_space sp, size_t i);
+/* palette_place_name - the i-th place with a fixed colour, or NULL past the last */
+const char *palette_place_name(size_t i);
 
 #endif

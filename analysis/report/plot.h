@@ -24,7 +24,14 @@ struct plot {
 	FILE *gp;
 	int ndata;
 	int err;
+	int w, h;			/* pixels (PNG) and user units (SVG) */
 };
+
+/* The default size: two plots side by side, each at its own size, on a 1366-pixel screen. */
+#define PLOT_W 640
+#define PLOT_H 380
+/* The widest: a whole row of the report on a 1366-pixel screen. */
+#define PLOT_WIDE 1280
 
 /* plot_check - is gnuplot there, with pngcairo and svg? 0 or -ENOENT (message in errbuf) */
 int plot_check(char *errbuf);
@@ -34,6 +41,9 @@ int plot_check(char *errbuf);
  */
 int plot_begin(struct plot *p, const char *plotdir, const char *stem, const char *title,
 	       const char *xlabel, const char *ylabel);
+/* plot_begin_at - the same, w x h pixels (0: the default) */
+int plot_begin_at(struct plot *p, int w, int h, const char *plotdir, const char *stem,
+		  const char *title, const char *xlabel, const char *ylabel);
 /* plot_data - open the next data file; *name receives its file name for the script */
 FILE *plot_data(struct plot *p, char *name, size_t len);
 /* plot_end - close the script, run gnuplot for PNG and SVG; 0 or -errno */

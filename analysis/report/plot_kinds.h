@@ -27,26 +27,43 @@ struct plot_text {
 	const char *plotdir;	/* where the files go */
 	const char *stem;	/* file name stem */
 	const char *title;
+	int w, h;		/* pixels; 0: PLOT_W x PLOT_H */
 };
 
 /* plot_percentiles - latency (us, log) against x = 1/(1-q) (log, labelled 50%, 99%, ...) */
 int plot_percentiles(const struct plot_text *t, const struct series *s, size_t n,
 		     char *errbuf);
-/* plot_histogram - share of samples per 1/8 octave (log) against latency (us, log) */
-int plot_histogram(const struct plot_text *t, const struct series *s, size_t n,
-		   char *errbuf);
 
-/* One configuration's box of a percentile ladder. */
+/*
+ * One box of a percentile ladder: what it stands for has a colour (palette.h) and a
+ * legend entry shared by every box of that colour; boxes of one group (a workload of
+ * the summary) stand together under the group's name.
+ */
 struct box {
-	char label[96];
+	char label[96];				/* its x tic: "baseline (n=1515)" */
 	double p1, p25, p50, p75, p99, p999;	/* pooled, ns */
-	double rep_p99[STATS_MAX_N];		/* each repetition's p99, ns */
+	double rep_p99[STATS_MAX_N];		/* each block's or repetition's p99, ns */
 	size_t nrep;
+	uint64_t n;				/* samples pooled */
+	const char *color;			/* "#RRGGBB"; NULL: grey */
+	char key[176];				/* what the colour is ("config:baseline") */
+	char legend[96];			/* its legend entry ("baseline") */
+	char group[96];				/* "" or the group's name, over its boxes */
 };
 
-/* plot_ladder - one box per configuration: p25-p75 box, p1-p99 whiskers, medians,
- * pooled p99.9, and each repetition's p99 as a point */
-int plot_ladder(const struct plot_text *t, const char *ylabel, const struct box *b,
+/* The axes of a ladder: what x shows, y's unit, and what one dot is the p99 of. */
+struct ladder_axes {
+	const char *xlabel;	/* "configuration", "workload and configuration", ... */
+	const char *ylabel;
+	const char *rep;	/* "block" or "repetition" */
+};
+
+/*
+ * plot_ladder - one box per thing: p25-p75 box and p1-p99 whiskers in the thing's
+ * colour, the median as a black bar, pooled p99.9 as a black cross, each block's (or
+ * repetition's) p99 as a grey dot; the legend names each colour once
+ */
+int plot_ladder(const struct plot_text *t, const struct ladder_axes *ax, const struct box *b,
 		size_t n, char *errbuf);
 
 struct tseries {

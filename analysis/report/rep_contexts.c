@@ -27,20 +27,34 @@
  * own, because the configurations the suite sweeps (napi=threaded) move exactly it.
  */
 const struct ctx_kind_row ctx_kind_rows[CKR_NR] = {
-	[CKR_SIRQ_INLINE] = { "softirq", NULL, "inline", "softirq, inline" },
-	[CKR_SIRQ_KSOFTIRQD] = { "softirq", NULL, "ksoftirqd", "softirq, in ksoftirqd" },
-	[CKR_NET_RX_INLINE] = { "softirq", "NET_RX", "inline", "NET_RX softirq, inline" },
+	[CKR_SIRQ_INLINE] = { "softirq", NULL, "inline", "softirq, inline", "softirq" },
+	[CKR_SIRQ_KSOFTIRQD] = { "softirq", NULL, "ksoftirqd", "softirq, in ksoftirqd",
+				 "ksoftirqd" },
+	[CKR_NET_RX_INLINE] = { "softirq", "NET_RX", "inline", "NET_RX softirq, inline",
+				"softirq" },
 	[CKR_NET_RX_KSOFTIRQD] = { "softirq", "NET_RX", "ksoftirqd",
-				   "NET_RX softirq, in ksoftirqd" },
-	[CKR_NAPI_THREAD] = { "napi_thread", NULL, NULL, "napi thread" },
-	[CKR_POLL_SOFTIRQ] = { "napi_poll", NULL, "softirq", "napi poll in softirq" },
-	[CKR_POLL_KSOFTIRQD] = { "napi_poll", NULL, "ksoftirqd", "napi poll in ksoftirqd" },
-	[CKR_POLL_THREAD] = { "napi_poll", NULL, "thread", "napi poll in thread" },
-	[CKR_POLL_BUSY] = { "napi_poll", NULL, "busy_poll", "napi busy poll" },
-	[CKR_TASKLET] = { "tasklet", NULL, NULL, "tasklet" },
-	[CKR_IRQ_THREAD] = { "irq_thread", NULL, NULL, "irq thread" },
-	[CKR_WQ] = { "workqueue", NULL, NULL, "workqueue, all pools" },
-	[CKR_WQ_BH] = { "workqueue", "bh", NULL, "workqueue, BH" },
+				   "NET_RX softirq, in ksoftirqd", "ksoftirqd" },
+	[CKR_NAPI_THREAD] = { "napi_thread", NULL, NULL, "napi thread", "napi thread" },
+	[CKR_POLL_SOFTIRQ] = { "napi_poll", NULL, "softirq", "napi poll in softirq", "softirq" },
+	[CKR_POLL_KSOFTIRQD] = { "napi_poll", NULL, "ksoftirqd", "napi poll in ksoftirqd",
+				 "ksoftirqd" },
+	[CKR_POLL_THREAD] = { "napi_poll", NULL, "thread", "napi poll in thread",
+			      "napi thread" },
+	[CKR_POLL_BUSY] = { "napi_poll", NULL, "busy_poll", "napi busy poll", "busy poll" },
+	[CKR_TASKLET] = { "tasklet", NULL, NULL, "tasklet", "tasklet" },
+	[CKR_IRQ_THREAD] = { "irq_thread", NULL, NULL, "irq thread", "irq thread" },
+	[CKR_WQ] = { "workqueue", NULL, NULL, "workqueue, all pools", "workqueue" },
+	[CKR_WQ_BH] = { "workqueue", "bh", NULL, "workqueue, BH", "workqueue" },
+	[CKR_SIRQ_KTIMERS] = { "softirq", NULL, "ktimers", "softirq, in ktimers", "ktimers" },
+	[CKR_SIRQ_IRQ_THREAD] = { "softirq", NULL, "irq_thread", "softirq, in an irq thread",
+				  "irq thread" },
+	[CKR_KTIMERS] = { "ktimers", NULL, NULL, "ktimers thread", "ktimers" },
+	[CKR_RCUC] = { "rcuc", NULL, NULL, "rcuc thread", "rcuc" },
+	[CKR_IRQ_WORK] = { "irq_work", NULL, NULL, "irq_work thread", "irq_work" },
+	[CKR_BACKLOG_NAPI] = { "backlog_napi", NULL, NULL, "backlog NAPI thread", "napi thread" },
+	[CKR_POLL_BACKLOG] = { "napi_poll", NULL, "backlog_napi", "napi poll in backlog thread",
+			       "napi thread" },
+	[CKR_WQ_BH_HI] = { "workqueue", "bh_hi", NULL, "workqueue, BH highpri", "workqueue" },
 };
 
 bool ctx_kind_pooled(const struct cellset *s, const struct ctx_kind_row *k, int cell,
@@ -76,7 +90,7 @@ static void overview_row(struct report_ctx *r, const struct cellset *s, const ch
 	char c[5][32], n[32], lost[32], un[32];
 	uint64_t l = 0, u = 0;
 	size_t i;
-	bool d = h[SM_DELAY].count > 0;
+	bool d = h[SM_DELAY].count > 0, rt;
 
 	for (i = 0; i < s->n; i++) {
 		l += s->cell[i]->rec.cap.lost_events;
@@ -85,12 +99,12 @@ static void overview_row(struct report_ctx *r, const struct cellset *s, const ch
 	snprintf(n, sizeof(n), "%llu", (unsigned long long)runs);
 	snprintf(lost, sizeof(lost), "%llu", (unsigned long long)l);
 	snprintf(un, sizeof(un), "%llu", (unsigned long long)u);
-	fmt_us(d ? (double)hist_percentile(&h[SM_DELAY], 0.5) : NAN, c[0], 32);
-	fmt_us(d ? (double)hist_percentile(&h[SM_DELAY], 0.99) : NAN, c[1], 32);
-	fmt_us(d ? (double)hist_percentile(&h[SM_DELAY], 0.999) : NAN, c[2], 32);
-	fmt_us(h[SM_RUNTIME].count ? (double)hist_percentile(&h[SM_RUNTIME], 0.5) : NAN, c[3], 32);
-	fmt_us(h[SM_RUNTIME].count ? (double)hist_percentile(&h[SM_RUNTIME], 0.99) : NAN, c[4],
-	       32);
+	rt = h[SM_RUNTIME].count > 0;
+	fmt_us(d ? (double)hist_percentile_mid(&h[SM_DELAY], 0.5) : NAN, c[0], 32);
+	fmt_us(d ? (double)hist_percentile_mid(&h[SM_DELAY], 0.99) : NAN, c[1], 32);
+	fmt_us(d ? (double)hist_percentile_mid(&h[SM_DELAY], 0.999) : NAN, c[2], 32);
+	fmt_us(rt ? (double)hist_percentile_mid(&h[SM_RUNTIME], 0.5) : NAN, c[3], 32);
+	fmt_us(rt ? (double)hist_percentile_mid(&h[SM_RUNTIME], 0.99) : NAN, c[4], 32);
 	doc_row(&r->doc, (const char *const[]){ s->workload, s->config, label, n, c[0], c[1], c[2],
 		c[3], c[4], lost, un }, 11);
 }
@@ -136,12 +150,14 @@ void table_contexts_overview(struct report_ctx *r)
 		r->err = r->err ?: -ENOMEM;
 		return;
 	}
+	doc_details(&r->doc, 3, "contexts", false, "Deferred work by execution context, every "
+		    "workload and configuration");
 	doc_p(&r->doc, "Deferred work by execution context under the same load: every place the "
-	      "kernel ran it (names merged, repetitions pooled). Delay: softirq raise -> "
+	      "kernel ran it (names merged, %ss pooled). Delay: softirq raise -> "
 	      "entry, tasklet raise -> tasklet_entry, napi/irq thread sched_wakeup -> running, "
 	      "workqueue queue_work -> execute_start; napi polls have a runtime only. A "
 	      "configuration that moves work (napi=threaded) shows it leaving one row and "
-	      "arriving in another; the per-workload tables name each context.");
+	      "arriving in another; the per-workload tables name each context.", rep_unit(r));
 	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
 	for (i = 0; i < r->cs.n; i++) {
 		const struct cellset *s = &r->cs.s[i];
@@ -158,6 +174,7 @@ void table_contexts_overview(struct report_ctx *r)
 		}
 	}
 	doc_table_end(&r->doc);
+	doc_details_end(&r->doc);
 	free(h);
 }
 
@@ -219,7 +236,9 @@ static void ctx_csv(struct report_ctx *r, const struct cellset *s, const struct 
 	rep_csv_figure(w, f);
 }
 
-static void ctx_row(struct report_ctx *r, const struct cellset *s, struct metric_key *k)
+/* ctx_row - one context's figures into contexts.csv (csv), or into the document */
+static void ctx_row(struct report_ctx *r, const struct cellset *s, struct metric_key *k,
+		    bool csv)
 {
 	char c[7][48], note[96] = "", lost[32], un[32], flags[64];
 	struct figure f[SM_NR];
@@ -231,10 +250,10 @@ static void ctx_row(struct report_ctx *r, const struct cellset *s, struct metric
 	for (m = 0; m < SM_NR; m++) {
 		k->sub = m;
 		have[m] = !figure_get(s, k, &f[m]);
-		if (have[m])
+		if (have[m] && csv)
 			ctx_csv(r, s, k, &f[m], m, runs);
 	}
-	if (!have[SM_DELAY] && !have[SM_RUNTIME])
+	if (csv || (!have[SM_DELAY] && !have[SM_RUNTIME]))
 		return;
 	snprintf(c[0], 48, "%llu", (unsigned long long)runs);
 	strcpy(c[1], "-");
@@ -249,7 +268,7 @@ static void ctx_row(struct report_ctx *r, const struct cellset *s, struct metric
 	if (have[SM_RUNTIME])
 		fmt_pooled(&f[SM_RUNTIME], MST_P99, c[4], 48);
 	if (!strcmp(k->name, "napi_poll") && runs)
-		snprintf(note, sizeof(note), "%.1f packets per poll, %.0f%% used the whole budget",
+		snprintf(note, sizeof(note), "%.1f packets/poll, %.0f%% at full budget",
 			 (double)work / (double)runs, 100.0 * (double)full / (double)runs);
 	rep_counts(&f[have[SM_DELAY] ? SM_DELAY : SM_RUNTIME], lost, un, sizeof(lost));
 	doc_row(&r->doc, (const char *const[]){ s->config, k->name, k->func, k->pool, c[0], c[1],
@@ -257,12 +276,33 @@ static void ctx_row(struct report_ctx *r, const struct cellset *s, struct metric
 		fmt_flags(&f[have[SM_DELAY] ? SM_DELAY : SM_RUNTIME], flags, sizeof(flags)) }, 13);
 }
 
+/* Contexts per configuration in the document: the rest are in the CSV. */
+#define CTX_SHOWN 8
+
+/* A context ranked by its runs for the document's rows. */
+struct ctx_rank {
+	uint64_t runs;
+	size_t i;
+};
+
+/* by_runs - most runs first, ties in their first order (qsort is not stable) */
+static int by_runs(const void *a, const void *b)
+{
+	const struct ctx_rank *x = a, *y = b;
+
+	if (x->runs != y->runs)
+		return (x->runs < y->runs) - (x->runs > y->runs);
+	return (x->i > y->i) - (x->i < y->i);
+}
+
 void table_contexts(struct report_ctx *r, const char *wl)
 {
 	static const char *const hdr[] = { "config", "context", "name", "where", "runs",
 		"delay p50 (us)", "delay p99 (us)", "delay p99.9 (us)", "runtime p99 (us)",
 		"notes", "lost", "unmatched", "flags" };
+	struct ctx_rank rk[24];
 	struct metric_key k[24];
+	uint64_t work, full;
 	bool any = false;
 	size_t i, j, n;
 
@@ -273,13 +313,23 @@ void table_contexts(struct report_ctx *r, const char *wl)
 		      "deferbench recorded them.");
 		return;
 	}
+	doc_p(&r->doc, "The %d busiest contexts of each configuration (all of them in "
+	      "tables/contexts.csv).", CTX_SHOWN);
 	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
 	for (i = 0; i < r->cs.n; i++) {
 		if (strcmp(r->cs.s[i].workload, wl))
 			continue;
 		n = ctx_keys(&r->cs.s[i], k, ARRAY_SIZE(k));
 		for (j = 0; j < n; j++)
-			ctx_row(r, &r->cs.s[i], &k[j]);
+			ctx_row(r, &r->cs.s[i], &k[j], true);
+		/* the document: the ones that ran most, delays or not (napi polls) */
+		for (j = 0; j < n; j++)
+			ctx_totals(&r->cs.s[i], &k[j], &rk[j].runs, &work, &full);
+		for (j = 0; j < n; j++)
+			rk[j].i = j;
+		qsort(rk, n, sizeof(*rk), by_runs);
+		for (j = 0; j < n && j < CTX_SHOWN; j++)
+			ctx_row(r, &r->cs.s[i], &k[rk[j].i], false);
 	}
 	doc_table_end(&r->doc);
 }
@@ -295,6 +345,7 @@ const struct wait_cause wait_causes[] = {
 	{ "softirq_higher", "a higher vector run first" },
 	{ "softirq_lower", "a lower vector run first" },
 	{ "bh_disabled", "rest of the BH-disabled section" },
+	{ "bh_preempted", "BH-disabled section, its holder preempted" },
 	{ "ksoftirqd_wait", "waiting for ksoftirqd to run" },
 	{ "ksoftirqd_run", "ksoftirqd running other handlers" },
 	{ "deferbench", "deferbench's own threads" },
@@ -373,6 +424,8 @@ static void wait_csv(struct report_ctx *r, const struct cellset *s, const char *
 }
 
 #define WAIT_BARS 24
+/* Vectors per configuration in the document, the busiest: all of them in the CSV. */
+#define VECTORS_SHOWN 5
 
 /* The bars of the causes plot: per configuration and vector, the mean wait per cause. */
 struct wait_bars {
@@ -381,9 +434,12 @@ struct wait_bars {
 	size_t n;
 };
 
-/* wait_row - one vector's causes; shown[c]: the columns of the table */
+/*
+ * wait_row - one vector's causes into softirq_wait.csv, and when show into the table
+ * and the plot; shown[c]: the columns of the table
+ */
 static void wait_row(struct report_ctx *r, const struct cellset *s, const char *vec,
-		     const bool *shown, struct wait_bars *bars)
+		     const bool *shown, bool show, struct wait_bars *bars)
 {
 	char cell[NCAUSE][48], n[32], tasks[256], us[32];
 	const char *cells[NCAUSE + 4];
@@ -405,6 +461,8 @@ static void wait_row(struct report_ctx *r, const struct cellset *s, const char *
 	if (!w->delays)
 		goto out;
 	wait_csv(r, s, vec, w);
+	if (!show)
+		goto out;
 	if (bars->n < WAIT_BARS) {
 		snprintf(bars->label[bars->n], sizeof(bars->label[0]), "%.40s %.40s", s->config,
 			 vec);
@@ -484,8 +542,7 @@ static void wait_plot(struct report_ctx *r, const char *wl, const struct wait_ba
 	}
 	snprintf(stem, sizeof(stem), "causes-%.80s", wl);
 	plot_sanitize(stem);
-	snprintf(title, sizeof(title), "%s: why softirqs waited - the mean wait per delay, "
-		 "split into its causes", wl);
+	snprintf(title, sizeof(title), "%s: why softirqs waited (mean wait per delay)", wl);
 	ret = plot_stacked(&(struct plot_text){ r->plotdir, stem, title },
 			   "mean wait per delay (us)", bars->label, bars->v, bars->n, parts, NCAUSE,
 			   r->errbuf);
@@ -526,21 +583,37 @@ void table_wait(struct report_ctx *r, const char *wl)
 	doc_h(&r->doc, 3, "%s: why softirqs waited", wl);
 	doc_p(&r->doc, "Each softirq delay (raise -> entry on one CPU) split into causes that add "
 	      "up to it: the share of the vector's total delay, and in brackets the median over "
-	      "repetitions of the p99 of that part, in us, over the delays where it was present. "
+	      "%ss of the p99 of that part, in us, over the delays where it was present. "
 	      "Behind the handler it was raised in: the rest of a handler that was running at "
 	      "the raise (no vector interrupts another, so this is not an inversion). Rest of "
 	      "the BH-disabled section: from the raise to local_bh_enable() of the task named at "
-	      "the end. docs/figures.md defines each. Summed over the repetitions.");
+	      "the end. docs/figures.md defines each. Summed over the %ss; the %d busiest "
+	      "vectors of each configuration (all in tables/softirq_wait.csv).", rep_unit(r),
+	      rep_unit(r), VECTORS_SHOWN);
 	doc_table(&r->doc, hdr, k);
 	for (i = 0; i < r->cs.n; i++) {
 		if (strcmp(r->cs.s[i].workload, wl))
 			continue;
 		n = top_groups(&r->cs.s[i], MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
 		for (j = 0; j < n && !r->err; j++)
-			wait_row(r, &r->cs.s[i], top[j].name, shown, bars);
+			wait_row(r, &r->cs.s[i], top[j].name, shown, j < VECTORS_SHOWN, bars);
 	}
 	doc_table_end(&r->doc);
-	if (!r->err)
-		wait_plot(r, wl, bars);
-	free(bars);
+	/* drawn with the workload's other plots (plots_wait) */
+	free(r->wait_bars);
+	r->wait_bars = bars;
+}
+
+void plots_wait_drop(struct report_ctx *r)
+{
+	free(r->wait_bars);
+	r->wait_bars = NULL;
+}
+
+void plots_wait(struct report_ctx *r, const char *wl)
+{
+	if (r->wait_bars && !r->err)
+		wait_plot(r, wl, r->wait_bars);
+	free(r->wait_bars);
+	r->wait_bars = NULL;
 }

@@ -46,7 +46,7 @@ int observer_load(struct report_ctx *r)
 void observer_finding(struct report_ctx *r)
 {
 	const struct cmp_result *o = &r->obs;
-	char ra[32], ci[48], m[32], dt[64] = "";
+	char ra[32], ci[48], m[32], dt[96] = "", a[32], b[32];
 	double lo = INFINITY, hi = -INFINITY;
 	size_t i, moved = 0;
 
@@ -79,8 +79,8 @@ void observer_finding(struct report_ctx *r)
 	}
 	/* what "moved beyond its margin" could have caught at this length (no exponents) */
 	if (lo <= hi)
-		snprintf(dt, sizeof(dt), "; they detect %.*f-%.*f%%", lo < 0.1 ? 1 : 0, lo * 100,
-			 hi < 0.1 ? 1 : 0, hi * 100);
+		snprintf(dt, sizeof(dt), "; they detect %s-%s%%", fmt_pct(lo, a, sizeof(a)),
+			 fmt_pct(hi, b, sizeof(b)));
 	if (!moved)
 		doc_li(&r->doc, "capture effect: no primary workload metric moved beyond its "
 		       "margin with tracing on (%zu no change, %zu higher and %zu lower by "

@@ -53,8 +53,8 @@ static size_t configs_of(const struct report_ctx *r, const char *wl,
 	return n;
 }
 
-/* box_of - pooled percentiles and each usable repetition's p99 of k in a set */
-static int box_of(const struct cellset *s, const struct metric_key *k, struct box *b)
+int plot_box(struct report_ctx *r, const struct cellset *s, const struct metric_key *k,
+	     struct box *b)
 {
 	struct metric_key kk = *k;
 	uint64_t count;
@@ -63,25 +63,27 @@ static int box_of(const struct cellset *s, const struct metric_key *k, struct bo
 	double v;
 
 	memset(b, 0, sizeof(*b));
-	snprintf(b->label, sizeof(b->label), "%s", s->config);
 	h = malloc(sizeof(*h));
 	if (!h)
 		return -ENOMEM;
 	hist_init(h);
-	if (cellset_pooled(s, k, h) || !h->count) {
+	if (cellset_pooled_verdict(s, k, h) || !h->count) {
 		free(h);
 		return -ENODATA;
 	}
-	b->p1 = (double)hist_percentile(h, 0.01);
-	b->p25 = (double)hist_percentile(h, 0.25);
-	b->p50 = (double)hist_percentile(h, 0.50);
-	b->p75 = (double)hist_percentile(h, 0.75);
-	b->p99 = (double)hist_percentile(h, 0.99);
-	b->p999 = (double)hist_percentile(h, 0.999);
+	b->p1 = (double)hist_percentile_mid(h, 0.01);
+	b->p25 = (double)hist_percentile_mid(h, 0.25);
+	b->p50 = (double)hist_percentile_mid(h, 0.50);
+	b->p75 = (double)hist_percentile_mid(h, 0.75);
+	b->p99 = (double)hist_percentile_mid(h, 0.99);
+	b->p999 = (double)hist_percentile_mid(h, 0.999);
 	/* every box says how many samples it stands on */
-	snprintf(b->label, sizeof(b->label), "%.40s (n=%llu)", s->config,
+	b->n = h->count;
+	snprintf(b->label, sizeof(b->label), "%.40s\nn=%llu", s->config,
 		 (unsigned long long)h->count);
 	free(h);
+	palette_pick(&r->pal, PAL_CONFIG, s->config, &b->color, b->key, sizeof(b->key));
+	snprintf(b->legend, sizeof(b->legend), "%s", s->config);
 	kk.stat = MST_P99;
 	for (i = 0; i < s->n; i++)
 		if (s->cell[i]->ok && !metric_value(&s->cell[i]->rec, &kk, &v, &count) && count)
@@ -89,14 +91,17 @@ static int box_of(const struct cellset *s, const struct metric_key *k, struct bo
 	return 0;
 }
 
+/* ladder - k (a metric of wl) across wl's configurations, one box each */
 static void ladder(struct report_ctx *r, const char *wl, const struct metric_key *k,
 		   const char *what, const char *title)
 {
+	const struct ladder_axes ax = { "configuration", "latency (us, log scale)",
+					rep_unit(r) };
 	const struct cellset *cfg[MAX_CFG];
 	struct box *b;
 	size_t i, n, nb = 0;
 	char stem[PLOT_STEM_LEN];
-	int ret = -ENODATA;
+	int ret = -ENODATA, e;
 
 	n = configs_of(r, wl, cfg);
 	b = calloc(n ? n : 1, sizeof(*b));
@@ -104,12 +109,16 @@ static void ladder(struct report_ctx *r, const char *wl, const struct metric_key
 		r->err = r->err ?: -ENOMEM;
 		return;
 	}
-	for (i = 0; i < n; i++)
-		nb += !box_of(cfg[i], k, &b[nb]);
+	for (i = 0; i < n; i++) {
+		e = plot_box(r, cfg[i], k, &b[nb]);
+		if (e == -ENOMEM)
+			r->err = r->err ?: e;
+		nb += !e;
+	}
 	stem_of(stem, "ladder", wl, what);
 	if (nb)
-		ret = plot_ladder(&(struct plot_text){ r->plotdir, stem, title },
-				  "latency (us, log scale)", b, nb, r->errbuf);
+		ret = plot_ladder(&(struct plot_text){ r->plotdir, stem, title }, &ax, b, nb,
+				  r->errbuf);
 	show(r, ret, stem, title);
 	free(b);
 }
@@ -133,9 +142,15 @@ static size_t dist_series(struct report_ctx *r, const struct cellset **cfg, size
 			continue;
 		s[ns] = (struct series){ .h = &h[ns], .dash = 1 };
 		paint(r, PAL_CONFIG, cfg[i]->config, &s[ns]);
-		snprintf(s[ns].title, sizeof(s[ns].title), "%s (%zu of %zu reps pooled, n=%llu)",
-			 cfg[i]->config, cellset_ok(cfg[i]), cfg[i]->n,
-			 (unsigned long long)h[ns].count);
+		/* short, so that two columns fit below a plot of 640 pixels: the blocks or
+		 * repetitions pooled only when some did not finish */
+		if (cellset_ok(cfg[i]) == cfg[i]->n)
+			snprintf(s[ns].title, sizeof(s[ns].title), "%s (n=%llu)", cfg[i]->config,
+				 (unsigned long long)h[ns].count);
+		else
+			snprintf(s[ns].title, sizeof(s[ns].title), "%s (n=%llu, %zu/%zu %ss)",
+				 cfg[i]->config, (unsigned long long)h[ns].count,
+				 cellset_ok(cfg[i]), cfg[i]->n, rep_unit(r));
 		ns++;
 		for (j = 0; reps && j < cfg[i]->n && ns < max; j++) {
 			hist_init(&h[ns]);
@@ -149,39 +164,38 @@ static size_t dist_series(struct report_ctx *r, const struct cellset **cfg, size
 	return ns;
 }
 
+/* Single repetitions drawn thin up to this many per configuration (not 20 blocks). */
+#define THIN_MAX 5
+
 void plots_workload(struct report_ctx *r, const char *wl, const char *metric)
 {
-	const size_t max = MAX_CFG * 9;
+	const size_t max = MAX_CFG * (THIN_MAX + 1);
 	const struct cellset *cfg[MAX_CFG];
 	struct metric_key k = { .src = MS_WORKLOAD };
 	char stem[PLOT_STEM_LEN], title[256];
 	struct series *s;
 	struct hist *h;
-	size_t n, ns;
+	size_t n, ns, i;
+	bool thin = true;
 
 	if (!r->o->plots)
 		return;
 	snprintf(k.name, sizeof(k.name), "%s", metric);
 	n = configs_of(r, wl, cfg);
+	for (i = 0; i < n; i++)
+		thin &= cfg[i]->n <= THIN_MAX;
 	s = calloc(max, sizeof(*s));
 	h = malloc(max * sizeof(*h));
 	if (!s || !h) {
 		r->err = r->err ?: -ENOMEM;
 		goto out;
 	}
-	ns = dist_series(r, cfg, n, &k, true, s, h, max);
+	ns = dist_series(r, cfg, n, &k, thin, s, h, max);
 	stem_of(stem, "pctl", wl, metric);
-	snprintf(title, sizeof(title), "%s: %s latency by configuration (thin: single "
-		 "repetitions)", wl, metric);
+	snprintf(title, sizeof(title), "%s: %s by configuration%s%s%s", wl, metric,
+		 thin ? " (thin: each " : "", thin ? rep_unit(r) : "", thin ? ")" : "");
 	show(r, plot_percentiles(&(struct plot_text){ r->plotdir, stem, title }, s, ns,
 				 r->errbuf), stem, title);
-	ns = dist_series(r, cfg, n, &k, false, s, h, max);
-	stem_of(stem, "hist", wl, metric);
-	snprintf(title, sizeof(title), "%s: %s latency histogram by configuration", wl, metric);
-	show(r, plot_histogram(&(struct plot_text){ r->plotdir, stem, title }, s, ns,
-			       r->errbuf), stem, title);
-	snprintf(title, sizeof(title), "%s: %s latency across configurations", wl, metric);
-	ladder(r, wl, &k, metric, title);
 out:
 	free(s);
 	free(h);
@@ -253,36 +267,30 @@ static size_t deferred_series(struct report_ctx *r, const struct cellset *c, str
 	return ns;
 }
 
-static void deferred_overlays(struct report_ctx *r, const char *wl)
+static void deferred_overlay(struct report_ctx *r, const struct cellset *c)
 {
-	const struct cellset *cfg[MAX_CFG];
 	char stem[PLOT_STEM_LEN], title[256];
 	struct series s[6];
 	struct hist *h;
-	size_t i, n;
+	size_t ns;
 
 	h = malloc(ARRAY_SIZE(s) * sizeof(*h));
 	if (!h) {
 		r->err = r->err ?: -ENOMEM;
 		return;
 	}
-	n = configs_of(r, wl, cfg);
-	for (i = 0; i < n; i++) {
-		size_t ns = deferred_series(r, cfg[i], s, h);
-
-		stem_of(stem, "deferred", wl, cfg[i]->config);
-		snprintf(title, sizeof(title), "%s / %s: deferred work's delay under the same "
-			 "load (%zu of %zu reps pooled)", wl, cfg[i]->config,
-			 cellset_ok(cfg[i]), cfg[i]->n);
-		show(r, plot_percentiles(&(struct plot_text){ r->plotdir, stem, title }, s, ns,
-					 r->errbuf), stem, title);
-	}
+	ns = deferred_series(r, c, s, h);
+	stem_of(stem, "deferred", c->workload, c->config);
+	snprintf(title, sizeof(title), "%s / %s: the busiest deferred work's wait",
+		 c->workload, c->config);
+	show(r, plot_percentiles(&(struct plot_text){ r->plotdir, stem, title }, s, ns,
+				 r->errbuf), stem, title);
 	free(h);
 }
 
 /* kind_box - pooled percentiles and each repetition's p99 of a kind of context */
-static int kind_box(const struct cellset *s, const struct ctx_kind_row *k, int sub,
-		    struct box *b)
+static int kind_box(struct report_ctx *r, const struct cellset *s, const struct ctx_kind_row *k,
+		    int sub, struct box *b)
 {
 	struct hist *h = malloc(SM_NR * sizeof(*h));
 	uint64_t runs;
@@ -297,20 +305,25 @@ static int kind_box(const struct cellset *s, const struct ctx_kind_row *k, int s
 	/* a box of fewer than 50 samples says little: left out */
 	if (!ctx_kind_pooled(s, k, -1, h, &runs) || h[sub].count < 50)
 		goto out;
-	b->p1 = (double)hist_percentile(&h[sub], 0.01);
-	b->p25 = (double)hist_percentile(&h[sub], 0.25);
-	b->p50 = (double)hist_percentile(&h[sub], 0.50);
-	b->p75 = (double)hist_percentile(&h[sub], 0.75);
-	b->p99 = (double)hist_percentile(&h[sub], 0.99);
-	b->p999 = (double)hist_percentile(&h[sub], 0.999);
+	b->p1 = (double)hist_percentile_mid(&h[sub], 0.01);
+	b->p25 = (double)hist_percentile_mid(&h[sub], 0.25);
+	b->p50 = (double)hist_percentile_mid(&h[sub], 0.50);
+	b->p75 = (double)hist_percentile_mid(&h[sub], 0.75);
+	b->p99 = (double)hist_percentile_mid(&h[sub], 0.99);
+	b->p999 = (double)hist_percentile_mid(&h[sub], 0.999);
+	b->n = h[sub].count;
 	for (i = 0; i < s->n; i++) {
 		hist_init(&h[0]);
 		hist_init(&h[1]);
 		if (ctx_kind_pooled(s, k, (int)i, h, &runs) && h[sub].count)
-			b->rep_p99[b->nrep++] = (double)hist_percentile(&h[sub], 0.99);
+			b->rep_p99[b->nrep++] = (double)hist_percentile_mid(&h[sub], 0.99);
 	}
-	snprintf(b->label, sizeof(b->label), "%.20s: %.40s (n=%llu)", s->config, k->label,
-		 (unsigned long long)h[sub].count);
+	snprintf(b->label, sizeof(b->label), "%.40s\nn=%llu", s->config,
+		 (unsigned long long)b->n);
+	/* coloured by where it ran; the boxes of one kind stand together */
+	palette_pick(&r->pal, PAL_PLACE, k->place, &b->color, b->key, sizeof(b->key));
+	snprintf(b->legend, sizeof(b->legend), "%s", k->place);
+	snprintf(b->group, sizeof(b->group), "%s", k->label);
 	ret = 0;
 out:
 	free(h);
@@ -319,15 +332,16 @@ out:
 
 /*
  * ctx_ladder - the kinds of context given, each across the configurations: where work
- * moved (NET_RX softirq under one configuration, napi threads under another), its boxes
- * stand side by side
+ * moved (softirq under one configuration, napi threads under another), its boxes stand
+ * side by side, each place in its colour
  */
 static void ctx_ladder(struct report_ctx *r, const char *wl, int sub, const int *kinds,
 		       size_t nkinds, const char *what, const char *title)
 {
+	const struct ladder_axes ax = { "configuration, under the kind of context it ran in",
+					"latency (us, log scale)", rep_unit(r) };
 	const struct cellset *cfg[MAX_CFG];
-	char stem[PLOT_STEM_LEN], full[320];
-	bool netrx = false, napi = false;
+	char stem[PLOT_STEM_LEN];
 	size_t n, i, j, nb = 0;
 	struct box *b;
 	int ret = -ENODATA, e;
@@ -340,62 +354,65 @@ static void ctx_ladder(struct report_ctx *r, const char *wl, int sub, const int 
 	}
 	for (j = 0; j < nkinds; j++)
 		for (i = 0; i < n && nb < 16; i++) {
-			e = kind_box(cfg[i], &ctx_kind_rows[kinds[j]], sub, &b[nb]);
+			e = kind_box(r, cfg[i], &ctx_kind_rows[kinds[j]], sub, &b[nb]);
 			if (e == -ENOMEM)
 				r->err = r->err ?: e;
-			if (!e && (kinds[j] == CKR_NET_RX_INLINE || kinds[j] == CKR_NET_RX_KSOFTIRQD))
-				netrx = true;
-			if (!e && kinds[j] == CKR_NAPI_THREAD)
-				napi = true;
 			nb += !e;
 		}
-	/* say NET_RX moved only where the plot shows it in both places */
-	snprintf(full, sizeof(full), "%s%s", title,
-		 netrx && napi ? " (NET_RX softirq next to napi threads)" : "");
 	stem_of(stem, "ladder", wl, what);
 	if (nb)
-		ret = plot_ladder(&(struct plot_text){ r->plotdir, stem, full },
-				  "latency (us, log scale)", b, nb, r->errbuf);
-	show(r, ret, stem, full);
+		ret = plot_ladder(&(struct plot_text){ r->plotdir, stem, title }, &ax, b, nb,
+				  r->errbuf);
+	/* napi polls run only where a workload receives packets: no note elsewhere */
+	if (ret != -ENODATA || sub == SM_DELAY)
+		show(r, ret, stem, title);
 	free(b);
 }
 
-void plots_contexts(struct report_ctx *r, const char *wl)
+/*
+ * plots_contexts - the places this workload's deferred work ran in, delay and (napi
+ * polls) runtime: one kind of context per place, so a colour is one place
+ */
+void plots_contexts(struct report_ctx *r, const char *wl, bool polls)
 {
-	static const int delay[] = { CKR_NET_RX_INLINE, CKR_NET_RX_KSOFTIRQD, CKR_NAPI_THREAD,
-		CKR_IRQ_THREAD, CKR_TASKLET, CKR_SIRQ_INLINE, CKR_SIRQ_KSOFTIRQD, CKR_WQ };
+	static const int delay[] = { CKR_SIRQ_INLINE, CKR_SIRQ_KSOFTIRQD, CKR_NAPI_THREAD,
+		CKR_IRQ_THREAD, CKR_TASKLET, CKR_WQ };
 	static const int runtime[] = { CKR_POLL_SOFTIRQ, CKR_POLL_KSOFTIRQD, CKR_POLL_THREAD,
-		CKR_POLL_BUSY, CKR_NET_RX_INLINE, CKR_NAPI_THREAD };
+		CKR_POLL_BUSY };
 	char title[256];
 
 	if (!r->o->plots)
 		return;
-	snprintf(title, sizeof(title), "%s: delay per execution context and configuration", wl);
+	snprintf(title, sizeof(title), "%s: deferred work's delay by where it ran", wl);
 	ctx_ladder(r, wl, SM_DELAY, delay, ARRAY_SIZE(delay), "contexts-delay", title);
-	snprintf(title, sizeof(title), "%s: runtime per execution context and configuration "
-		 "(napi polls: per poll; threads: per time on the CPU)", wl);
-	ctx_ladder(r, wl, SM_RUNTIME, runtime, ARRAY_SIZE(runtime), "contexts-runtime", title);
+	snprintf(title, sizeof(title), "%s: napi poll runtime by where it ran", wl);
+	/* the machine's own napi polls (its network card) are no workload's: shown where
+	 * the workload drives the NET_RX work */
+	if (polls)
+		ctx_ladder(r, wl, SM_RUNTIME, runtime, ARRAY_SIZE(runtime), "contexts-runtime",
+			   title);
 }
 
+void plots_driven(struct report_ctx *r, const char *wl, const struct driven *d)
+{
+	char what[FUNC_LEN + 16], title[512];
+
+	if (!r->o->plots)
+		return;
+	snprintf(what, sizeof(what), "work-%s", d->name);
+	snprintf(title, sizeof(title), "%s: wait of %s, the work it drives", wl, d->name);
+	ladder(r, wl, &d->k, what, title);
+}
+
+/*
+ * plots_deferred - the busiest execution contexts of a workload's only configuration,
+ * side by side: what else waited under the same load
+ */
 void plots_deferred(struct report_ctx *r, const char *wl)
 {
-	const struct cellset *ref = cellsets_reference(&r->cs, wl);
-	struct metric_key top;
-	char what[NAME_LEN + FUNC_LEN + 16], title[256];
+	const struct cellset *cfg[MAX_CFG];
 
-	if (!r->o->plots || !ref)
-		return;
-	deferred_overlays(r, wl);
-	if (top_groups(ref, MS_SOFTIRQ, SM_DELAY, false, &top, 1)) {
-		snprintf(what, sizeof(what), "softirq-%s-delay", top.name);
-		snprintf(title, sizeof(title), "%s: %s softirq delay across configurations",
-			 wl, top.name);
-		ladder(r, wl, &top, what, title);
-	}
-	if (top_groups(ref, MS_WQ, WM_DELAY, false, &top, 1)) {
-		snprintf(what, sizeof(what), "wq-%s-delay", top.func);
-		snprintf(title, sizeof(title), "%s: workqueue %s (%s) delay across "
-			 "configurations", wl, top.func, top.name);
-		ladder(r, wl, &top, what, title);
-	}
+	/* with several configurations the contexts ladder compares them already */
+	if (r->o->plots && configs_of(r, wl, cfg) == 1)
+		deferred_overlay(r, cfg[0]);
 }

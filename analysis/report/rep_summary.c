@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rep_summary.c - the report's first screen: per workload, where its deferred work ran
- * and how long it waited there (softirq inline, in ksoftirqd, napi threads, workqueue
- * pools), the workqueue-to-softirq ratio, and the advice; then the table of contents.
- * The detail, the cells and the run's metadata come below it.
+ * rep_summary.c - the report's first screen: per workload, the deferred work it drives
+ * (rep_driven.c) and how long that waited in each configuration, the workload's own
+ * latency beside it, and the answer with its verdicts; then the driven work as boxes,
+ * and below them every place's deferred work merged (all vectors, all pools), where the
+ * workqueue figures of a workload that drives none are the machine's own.
  */
 #include <errno.h>
 #include <math.h>
@@ -18,19 +19,42 @@
 #include "report_int.h"
 #include "msg.h"
 
-#define MAX_BOXES 16
+#define MAX_DRIVEN 6
+#define MAX_BOXES 40
+/* A p99 of fewer waits than this is close to their largest: marked with FEW_MARK. */
+#define FEW_SAMPLES 100
+#define FEW_MARK "*"
 
-/* The places the summary names, in its column order. */
+/* The places of the table of all deferred work, in its column order. */
 static const int places[] = { CKR_SIRQ_INLINE, CKR_SIRQ_KSOFTIRQD, CKR_NAPI_THREAD, CKR_WQ };
 #define NPLACES ARRAY_SIZE(places)
 
-/* place_cell - "p50 / p99 (n)" of the delay in one place, "-" when nothing ran there */
+/* p99_text - a p99 (ns) in us, marked when it stands on fewer than FEW_SAMPLES */
+static const char *p99_text(double p99, uint64_t n, char *buf, size_t len)
+{
+	char a[32];
+
+	snprintf(buf, len, "%s%s", fmt_us(p99, a, sizeof(a)), n < FEW_SAMPLES ? FEW_MARK : "");
+	return buf;
+}
+
+/* hist_cell - "p50 / p99 (n)" of a pooled histogram, read as verdicts read it */
+static void hist_cell(const struct hist *h, char *buf, size_t len)
+{
+	char a[32], b[48];
+
+	snprintf(buf, len, "%s / %s (%llu)",
+		 fmt_us((double)hist_percentile_mid(h, 0.5), a, sizeof(a)),
+		 p99_text((double)hist_percentile_mid(h, 0.99), h->count, b, sizeof(b)),
+		 (unsigned long long)h->count);
+}
+
+/* place_cell - one place's delay in s, or "-" when nothing ran there; returns the p99 */
 static double place_cell(const struct cellset *s, int kind, char *buf, size_t len)
 {
 	struct hist *h = malloc(SM_NR * sizeof(*h));
-	char a[32], b[32];
-	uint64_t runs;
 	double p99 = NAN;
+	uint64_t runs;
 
 	snprintf(buf, len, "-");
 	if (!h)
@@ -38,10 +62,8 @@ static double place_cell(const struct cellset *s, int kind, char *buf, size_t le
 	hist_init(&h[0]);
 	hist_init(&h[1]);
 	if (ctx_kind_pooled(s, &ctx_kind_rows[kind], -1, h, &runs) && h[SM_DELAY].count) {
-		p99 = (double)hist_percentile(&h[SM_DELAY], 0.99);
-		snprintf(buf, len, "%s / %s (%llu)",
-			 fmt_us((double)hist_percentile(&h[SM_DELAY], 0.5), a, sizeof(a)),
-			 fmt_us(p99, b, sizeof(b)), (unsigned long long)h[SM_DELAY].count);
+		p99 = (double)hist_percentile_mid(&h[SM_DELAY], 0.99);
+		hist_cell(&h[SM_DELAY], buf, len);
 	}
 	free(h);
 	return p99;
@@ -51,7 +73,6 @@ static double place_cell(const struct cellset *s, int kind, char *buf, size_t le
 static double pooled_cell(const struct cellset *s, enum msrc src, char *buf, size_t len)
 {
 	struct hist *h = malloc(sizeof(*h));
-	char a[32], b[32];
 	double p99 = NAN;
 
 	snprintf(buf, len, "-");
@@ -59,10 +80,8 @@ static double pooled_cell(const struct cellset *s, enum msrc src, char *buf, siz
 		return NAN;
 	hist_init(h);
 	if (!cellset_pooled_all(s, src, src == MS_SOFTIRQ ? SM_DELAY : WM_DELAY, h) && h->count) {
-		p99 = (double)hist_percentile(h, 0.99);
-		snprintf(buf, len, "%s / %s (%llu)", fmt_us((double)hist_percentile(h, 0.5), a,
-							    sizeof(a)),
-			 fmt_us(p99, b, sizeof(b)), (unsigned long long)h->count);
+		p99 = (double)hist_percentile_mid(h, 0.99);
+		hist_cell(h, buf, len);
 	}
 	free(h);
 	return p99;
@@ -78,56 +97,15 @@ static bool has_contexts(const struct cellset *s)
 	return false;
 }
 
-/*
- * drives - the deferred work wl is run for, from its primary metrics ("softirq NET_RX,
- * wq flush_to_ldisc"); *wq: one of them is a workqueue's
- */
-/* work_on_wq - does the work metric name of wl have a workqueue among its members */
-static bool work_on_wq(const struct report_ctx *r, const char *wl, const char *name)
+/* drives_wq - does wl drive workqueue work (its other workqueue items are the machine's) */
+static bool drives_wq(const struct driven *d, size_t nd)
 {
-	size_t i, j, k, m;
+	size_t i;
 
-	for (i = 0; i < r->cs.n; i++)
-		for (j = 0; !strcmp(r->cs.s[i].workload, wl) && j < r->cs.s[i].n; j++) {
-			const struct wl_data *d = &r->cs.s[i].cell[j]->rec.wl;
-
-			for (k = 0; k < d->nwork; k++)
-				for (m = 0; !strcmp(d->work[k].name, name) && m < d->work[k].nmember;
-				     m++)
-					if (!strncmp(d->work[k].member[m], "wq:", 3))
-						return true;
-		}
+	for (i = 0; i < nd; i++)
+		if (strstr(d[i].kind, "workqueue"))
+			return true;
 	return false;
-}
-
-static void drives(const struct report_ctx *r, const struct advice *a, const char *wl,
-		   char *buf, size_t len, bool *wq)
-{
-	const struct adv_workload *w = NULL;
-	size_t i, off = 0;
-
-	buf[0] = '\0';
-	*wq = false;
-	for (i = 0; a && i < a->n && !w; i++)
-		if (!strcmp(a->wl[i].workload, wl))
-			w = &a->wl[i];
-	for (i = 0; w && i < w->nprim && off < len; i++) {
-		const struct metric_key *k = &w->prim[i];
-		const char *name = k->src == MS_SOFTIRQ ? k->name : k->src == MS_WQ ? k->func :
-				   k->src == MS_WORK ? k->name : NULL;
-		char one[FUNC_LEN + 16];
-
-		if (!name)
-			continue;
-		snprintf(one, sizeof(one), "%s %s", k->src == MS_SOFTIRQ ? "softirq" :
-			 k->src == MS_WQ ? "wq" : "work", name);
-		if (strstr(buf, one))
-			continue;
-		*wq |= k->src == MS_WQ || (k->src == MS_WORK && work_on_wq(r, wl, name));
-		off += snprintf(buf + off, len - off, "%s%s", off ? ", " : "", one);
-	}
-	if (!buf[0])
-		snprintf(buf, len, "-");
 }
 
 /* fmt_times - a ratio as "4.61", "62.1", "2920": three digits, no exponent */
@@ -140,158 +118,324 @@ static const char *fmt_times(double x, char *buf, size_t len)
 	return buf;
 }
 
-/* The waits of one configuration as the summary shows them, by place. */
-struct place_figs {
-	char cell[NPLACES][96];		/* "p50 / p99 (n)" */
-	double p99[NPLACES];
-	double sirq;			/* the softirq p99: inline, else in ksoftirqd */
-	double ratio;			/* workqueue p99 / sirq; NaN without either */
-};
-
-/* place_figs - s's waits in each place; wq: the workload drives workqueue work */
-static void place_figs(const struct cellset *s, bool wq, struct place_figs *f)
+/*
+ * aggregate_row - one configuration's deferred work, every vector and pool merged, by
+ * place; bg: the workload drives no workqueue work, so its workqueue column is the
+ * machine's own (marked, and no ratio: it is not the workload's)
+ */
+static void aggregate_row(struct report_ctx *r, const struct cellset *s, bool bg)
 {
+	char cell[NPLACES][112], ratio[32];
+	double p99[NPLACES], sirq;
 	size_t k;
 
 	for (k = 0; k < NPLACES; k++)
-		f->p99[k] = place_cell(s, places[k], f->cell[k], sizeof(f->cell[k]));
+		p99[k] = place_cell(s, places[k], cell[k], sizeof(cell[k]));
 	/* results without contexts, and the arms of an alternating run (whose cells have
 	 * workqueue groups but no workqueue context): the groups */
-	if (!has_contexts(s) || (isnan(f->p99[0]) && isnan(f->p99[1])))
-		f->p99[0] = pooled_cell(s, MS_SOFTIRQ, f->cell[0], sizeof(f->cell[0]));
-	if (isnan(f->p99[3]))
-		f->p99[3] = pooled_cell(s, MS_WQ, f->cell[3], sizeof(f->cell[3]));
-	/* workqueue items the workload does not drive: the machine's own, marked */
-	if (!wq && !isnan(f->p99[3]))
-		strncat(f->cell[3], " (bg)", sizeof(f->cell[3]) - strlen(f->cell[3]) - 1);
-	/* softirq: where most of it ran; the workqueue's wait as a multiple of it */
-	f->sirq = !isnan(f->p99[0]) ? f->p99[0] : f->p99[1];
-	f->ratio = isnan(f->sirq) || isnan(f->p99[3]) || f->sirq <= 0 ? NAN :
-		   f->p99[3] / f->sirq;
+	if (!has_contexts(s) || (isnan(p99[0]) && isnan(p99[1])))
+		p99[0] = pooled_cell(s, MS_SOFTIRQ, cell[0], sizeof(cell[0]));
+	if (isnan(p99[3]))
+		p99[3] = pooled_cell(s, MS_WQ, cell[3], sizeof(cell[3]));
+	if (bg && !isnan(p99[3]))
+		strncat(cell[3], " (bg)", sizeof(cell[3]) - strlen(cell[3]) - 1);
+	sirq = !isnan(p99[0]) ? p99[0] : p99[1];
+	fmt_times(bg || isnan(sirq) || sirq <= 0 ? NAN : p99[3] / sirq, ratio, sizeof(ratio));
+	doc_row(&r->doc, (const char *const[]){ s->workload, s->config, cell[0], cell[1], cell[2],
+		cell[3], ratio }, 7);
 }
 
-/* summary_rows - one row per configuration of wl */
-static void summary_rows(struct report_ctx *r, const char *wl, const struct advice *a)
+/* short_id - a primary metric as the first screen names it: "delivery p99" */
+static void short_id(const struct metric_key *k, const char *id, char *buf, size_t len)
 {
-	char ratio[32], drv[256];
-	struct place_figs f;
-	bool wq;
-	size_t i;
+	const char *st = mstat_names[k->stat];
 
-	drives(r, a, wl, drv, sizeof(drv), &wq);
-	for (i = 0; i < r->cs.n; i++) {
-		const struct cellset *s = &r->cs.s[i];
-
-		if (strcmp(s->workload, wl))
-			continue;
-		place_figs(s, wq, &f);
-		fmt_times(f.ratio, ratio, sizeof(ratio));
-		doc_row(&r->doc, (const char *const[]){ wl, s->config, drv, f.cell[0], f.cell[1],
-			f.cell[2], f.cell[3], ratio }, 8);
+	switch (k->src) {
+	case MS_WORKLOAD:
+	case MS_SOFTIRQ:
+		snprintf(buf, len, "%s %s", k->name, st);
+		break;
+	case MS_WORK:
+		snprintf(buf, len, "%s%s %s", k->name, k->sub == SM_DELAY ? "" : " runtime", st);
+		break;
+	case MS_WQ:
+	case MS_CONTEXT:
+		snprintf(buf, len, "%s %s", k->func, st);
+		break;
+	default:
+		snprintf(buf, len, "%s", id);
 	}
 }
 
 /*
- * answer - one workload's answer as the first screen says it: the waits of its
- * reference configuration in each place, then the advice
+ * verdicts - every decided verdict of w's configurations against its reference, with
+ * the direction and the ratio ("unbound-cpu0: worse flush_to_ldisc p90 x3.13; no change
+ * delivery p50 x1.01; 4 cannot tell"), the metrics it could not decide counted
  */
-static void answer(struct report_ctx *r, const struct advice *a, const struct adv_workload *w)
+static void verdicts(FILE *f, const struct adv_workload *w)
 {
-	char name[2 * NAME_LEN + 16], drv[256], verdict[512], figs[512], b[3][32], d[280];
-	struct place_figs f;
-	size_t off;
-	bool wq;
+	static const enum verdict order[] = { V_BETTER, V_LOWER, V_WORSE, V_HIGHER,
+					      V_NO_CHANGE };
+	char one[FUNC_LEN + 32], ra[32];
+	size_t i, k, o, open, other, shown;
 
-	drives(r, a, w->workload, drv, sizeof(drv), &wq);
-	place_figs(w->ref, wq, &f);
-	off = (size_t)snprintf(figs, sizeof(figs), "softirq %s us", isnan(f.sirq) ? "-" :
-			       fmt_us(f.sirq, b[0], sizeof(b[0])));
-	if (!isnan(f.p99[2]))
-		off += (size_t)snprintf(figs + off, sizeof(figs) - off, ", napi thread %s us",
-					fmt_us(f.p99[2], b[1], sizeof(b[1])));
-	if (!isnan(f.p99[3]) && off < sizeof(figs))
-		snprintf(figs + off, sizeof(figs) - off, ", workqueue %s us%s%s%s%s",
-			 fmt_us(f.p99[3], b[1], sizeof(b[1])), wq ? "" : " (background)",
-			 !wq || isnan(f.ratio) ? "" : " (x",
-			 !wq || isnan(f.ratio) ? "" : fmt_times(f.ratio, b[2], sizeof(b[2])),
-			 !wq || isnan(f.ratio) ? "" : ")");
-	advice_verdict(w, verdict, sizeof(verdict));
-	/*
-	 * a workload judged on its own figures only drives no deferred work of its own;
-	 * the machine's background workqueue items are no measure of the workload's
-	 */
-	snprintf(d, sizeof(d), " (drives %s)", drv);
-	doc_li(&r->doc, "%s%s: wait p99 in %s: %s. Advice: %s.",
-	       advice_name(w, name, sizeof(name)), strcmp(drv, "-") ? d : "", w->ref->config,
-	       figs, verdict);
+	fprintf(f, " Against %s:", w->ref->config);
+	for (i = 0; i < w->ncfg; i++) {
+		const struct adv_cfg *c = &w->cfg[i];
+
+		fprintf(f, "%s %s:", i ? ";" : "", c->s->config);
+		for (o = 0, shown = 0; o < ARRAY_SIZE(order); o++) {
+			size_t in_group = 0;
+
+			for (k = 0; k < w->nprim; k++) {
+				if (c->j[k].v != order[o])
+					continue;
+				if (!in_group)
+					fprintf(f, "%s%s", shown ? "; " : " ",
+						verdict_names[order[o]]);
+				short_id(&w->prim[k], w->prim_id[k], one, sizeof(one));
+				fprintf(f, "%s %s x%s", in_group ? "," : "", one,
+					fmt_ratio(c->j[k].ratio, ra, sizeof(ra)));
+				in_group++;
+				shown++;
+			}
+		}
+		for (k = 0, open = 0, other = 0; k < w->nprim; k++) {
+			for (o = 0; o < ARRAY_SIZE(order) && c->j[k].v != order[o]; o++)
+				;
+			open += o == ARRAY_SIZE(order) && c->j[k].v == V_CANNOT_TELL;
+			other += o == ARRAY_SIZE(order) && c->j[k].v != V_CANNOT_TELL;
+		}
+		if (open)
+			fprintf(f, "%s%zu cannot tell", shown ? "; " : " ", open);
+		if (other)
+			fprintf(f, "%s%zu not judged (lossy or incomplete)", shown || open ? "; " :
+				" ", other);
+	}
+	fputc('.', f);
 }
 
-/* add_box - a box of the summary plot from a pooled delay histogram (50 waits at least) */
-static void add_box(struct box *b, size_t *nb, const struct hist *h, const char *wl,
-		    const char *what)
+/* figure_pair - "4.77 / 19.3" (us) of k in s, pooled as verdicts read it; 0: no data */
+static uint64_t figure_pair(const struct cellset *s, const struct metric_key *k, char *buf,
+			    size_t len)
 {
-	struct box *x = &b[*nb];
+	char a[32], b[48];
+	struct figure fg;
 
-	if (*nb == MAX_BOXES || h->count < 50)
+	snprintf(buf, len, "-");
+	if (figure_get(s, k, &fg))
+		return 0;
+	/* verdicts leave out the blocks that lost events: so does the figure */
+	if (!fg.pooled_ok || !fg.pooled.count) {
+		if (fg.lossy_reps)
+			snprintf(buf, len, "- (LOSSY %u/%zu)", fg.lossy_reps, fg.reps);
+		return 0;
+	}
+	snprintf(buf, len, "%s / %s", fmt_us((double)fg.pooled.p50, a, sizeof(a)),
+		 p99_text((double)fg.pooled.p99, fg.pooled.count, b, sizeof(b)));
+	return fg.pooled.count;
+}
+
+/* The configurations of one answer: its reference first, then the ones judged. */
+struct answer_sets {
+	const struct cellset *s[MAX_BOXES];
+	size_t n;
+};
+
+static void answer_sets(const struct report_ctx *r, const char *wl,
+			const struct adv_workload *w, struct answer_sets *as)
+{
+	size_t i;
+
+	as->n = 0;
+	if (w) {
+		as->s[as->n++] = w->ref;
+		for (i = 0; i < w->ncfg && as->n < MAX_BOXES; i++)
+			as->s[as->n++] = w->cfg[i].s;
 		return;
-	memset(x, 0, sizeof(*x));
-	x->p1 = (double)hist_percentile(h, 0.01);
-	x->p25 = (double)hist_percentile(h, 0.25);
-	x->p50 = (double)hist_percentile(h, 0.50);
-	x->p75 = (double)hist_percentile(h, 0.75);
-	x->p99 = (double)hist_percentile(h, 0.99);
-	x->p999 = (double)hist_percentile(h, 0.999);
-	snprintf(x->label, sizeof(x->label), "%.20s %.24s (n=%llu)", wl, what,
-		 (unsigned long long)h->count);
+	}
+	for (i = 0; i < r->cs.n && as->n < MAX_BOXES; i++)
+		if (!strcmp(r->cs.s[i].workload, wl))
+			as->s[as->n++] = &r->cs.s[i];
+}
+
+/*
+ * work_figures - "flush_to_ldisc (workqueue), wait p50 / p99: baseline 4.77 / 19.3 us,
+ * ..."; waits: with the number of waits (the top waiters of a record)
+ */
+static void work_figures(FILE *f, const struct driven *d, const struct answer_sets *as,
+			 bool waits)
+{
+	char fig[96], where[96];
+	size_t i;
+
+	fprintf(f, " %s (%s), wait p50 / p99:", d->name, d->kind);
+	for (i = 0; i < as->n; i++) {
+		uint64_t n = figure_pair(as->s[i], &d->k, fig, sizeof(fig));
+
+		/* where work that can move ran in each configuration */
+		where[0] = '\0';
+		if (strstr(d->kind, " or ") && n)
+			rep_driven_where(as->s[i], d, where, sizeof(where));
+		fprintf(f, "%s%s%s %s%s", i ? "," : "", as->n > 1 || !waits ? " " : "",
+			as->n > 1 || !waits ? as->s[i]->config : "", fig, n ? " us" : "");
+		if (where[0])
+			fprintf(f, " (%s)", where);
+		if (waits)
+			fprintf(f, " (%llu waits)", (unsigned long long)n);
+	}
+}
+
+/* own_figures - the workload's own latency: its first primary metric, each configuration */
+static void own_figures(FILE *f, const struct report_ctx *r, const char *wl,
+			const struct answer_sets *as)
+{
+	struct metric_key k = { .src = MS_WORKLOAD };
+	char names[1][NAME_LEN], fig[96];
+	uint64_t n;
+	size_t i;
+
+	if (!rep_own_metrics(r, wl, names, 1, NULL))
+		return;
+	snprintf(k.name, sizeof(k.name), "%s", names[0]);
+	fprintf(f, " Own latency, %s p50 / p99:", names[0]);
+	for (i = 0; i < as->n; i++) {
+		n = figure_pair(as->s[i], &k, fig, sizeof(fig));
+		fprintf(f, "%s %s %s%s", i ? "," : "", as->s[i]->config, fig, n ? " us" : "");
+	}
+	fputc('.', f);
+}
+
+/*
+ * answer - one workload's line: what it drives and how long that waited in each
+ * configuration, its own latency, the answer and the verdicts; a workload that drives
+ * nothing deferbench knows of (a record of the whole system) gets its top waiters
+ */
+static void answer(struct report_ctx *r, const char *wl, const struct adv_workload *w)
+{
+	char name[2 * NAME_LEN + 16], verdict[768], *line = NULL;
+	struct driven d[MAX_DRIVEN];
+	struct answer_sets as;
+	size_t i, nd, len = 0;
+	bool top = false;
+	FILE *f;
+
+	answer_sets(r, wl, w, &as);
+	nd = rep_driven_works(r, wl, d, ARRAY_SIZE(d));
+	if (!nd && as.n && r->run->is_record) {
+		nd = rep_top_waiters(as.s[0], d, 3);
+		top = true;
+	}
+	f = open_memstream(&line, &len);
+	if (!f) {
+		r->err = r->err ?: -ENOMEM;
+		return;
+	}
+	if (top)
+		fputs(": a record of the whole machine with no workload.json, so which work "
+		      "the recorded command drove is not known. Its top waiters (most total "
+		      "wait):", f);
+	else if (!nd)
+		fputs(" drives no deferred work of its own.", f);
+	else
+		fputs(" drives", f);
+	for (i = 0; i < nd; i++) {
+		fputs(i ? ";" : "", f);
+		work_figures(f, &d[i], &as, top);
+	}
+	fputs(nd ? "." : "", f);
+	own_figures(f, r, wl, &as);
+	if (w) {
+		advice_verdict(w, verdict, sizeof(verdict));
+		fprintf(f, " Answer: %s.", verdict);
+		if (w->ncfg && w->answer != ADV_EXPLORATORY)
+			verdicts(f, w);
+	} else {
+		fprintf(f, " No advice: %s.", r->adv_ret ? r->adv_err : "no primary metric");
+	}
+	if (fclose(f)) {
+		free(line);
+		r->err = r->err ?: -ENOMEM;
+		return;
+	}
+	doc_li_lead(&r->doc, w ? advice_name(w, name, sizeof(name)) : wl, "%s", line);
+	free(line);
+}
+
+/* summary_box - a box of the summary plot, when s has 50 waits of d at least */
+static void summary_box(struct report_ctx *r, const struct cellset *s, const struct driven *d,
+			const char *group, bool by_place, struct box *b, size_t *nb)
+{
+	char where[96];
+	int place;
+
+	if (*nb == MAX_BOXES || plot_box(r, s, &d->k, &b[*nb]))
+		return;
+	place = rep_driven_where(s, d, where, sizeof(where));
+	if (by_place) {
+		/* the top waiters of a record: each its place's colour, named */
+		snprintf(b[*nb].label, sizeof(b[*nb].label), "%.40s\nn=%llu", d->name,
+			 (unsigned long long)b[*nb].n);
+		palette_pick(&r->pal, PAL_PLACE, place >= 0 ? rep_place_names[place] : "softirq",
+			     &b[*nb].color, b[*nb].key, sizeof(b[*nb].key));
+		snprintf(b[*nb].legend, sizeof(b[*nb].legend), "%s",
+			 place >= 0 ? rep_place_names[place] : "softirq");
+	} else if (strstr(d->kind, " or ") && place >= 0) {
+		/* work that moves: where it ran in this configuration */
+		snprintf(b[*nb].label, sizeof(b[*nb].label), "%.30s\n%s\nn=%llu", s->config,
+			 rep_place_names[place], (unsigned long long)b[*nb].n);
+	}
+	if (b[*nb].n < 50)
+		return;
+	snprintf(b[*nb].group, sizeof(b[*nb].group), "%s", group);
 	(*nb)++;
 }
 
 /*
- * summary_plot - softirq against workqueue waits of each workload's reference
- * configuration, side by side, and the napi threads wherever they ran
+ * summary_plot - the driven work's wait as boxes: every workload, each configuration in
+ * its colour (a record: its top waiters, each in its place's colour)
  */
 static void summary_plot(struct report_ctx *r, const char *const *wl, size_t n)
 {
 	static const char stem[] = "summary-waits";
-	static const char title[] = "deferred work's wait per workload: softirq (all vectors) "
-				    "next to workqueue (all items), reference configuration";
-	struct hist *h = malloc(SM_NR * sizeof(*h));
+	struct ladder_axes ax = { "configuration, by workload and the work it drives (above)",
+				  "wait: raise or queue -> start (us, log scale)", rep_unit(r) };
 	struct box *b = calloc(MAX_BOXES, sizeof(*b));
-	char png[64], svg[64], what[64];
-	size_t w, i, nb = 0;
-	uint64_t runs;
+	char png[64], svg[64], group[96], title[160];
+	struct driven d[MAX_DRIVEN];
+	size_t w, i, j, nd, nb = 0;
+	bool by_place = false;
 	int ret;
 
-	if (!h || !b) {
+	if (!b) {
 		r->err = r->err ?: -ENOMEM;
-		goto out;
+		return;
 	}
 	for (w = 0; w < n; w++) {
-		const struct cellset *ref = cellsets_reference(&r->cs, wl[w]);
-
-		if (!ref)
-			continue;
-		hist_init(&h[0]);
-		if (!cellset_pooled_all(ref, MS_SOFTIRQ, SM_DELAY, &h[0]))
-			add_box(b, &nb, &h[0], wl[w], "softirq");
-		hist_init(&h[0]);
-		if (!cellset_pooled_all(ref, MS_WQ, WM_DELAY, &h[0]))
-			add_box(b, &nb, &h[0], wl[w], "workqueue");
-		for (i = 0; i < r->cs.n; i++) {
-			if (strcmp(r->cs.s[i].workload, wl[w]))
-				continue;
-			hist_init(&h[0]);
-			hist_init(&h[1]);
-			snprintf(what, sizeof(what), "napi thread, %.16s", r->cs.s[i].config);
-			if (ctx_kind_pooled(&r->cs.s[i], &ctx_kind_rows[CKR_NAPI_THREAD], -1, h,
-					    &runs))
-				add_box(b, &nb, &h[SM_DELAY], wl[w], what);
+		nd = rep_driven_works(r, wl[w], d, ARRAY_SIZE(d));
+		if (!nd && r->run->is_record && cellsets_reference(&r->cs, wl[w])) {
+			nd = rep_top_waiters(cellsets_reference(&r->cs, wl[w]), d, 6);
+			by_place = true;
+		}
+		for (j = 0; j < nd; j++) {
+			if (by_place)
+				snprintf(group, sizeof(group), "%.40s: top waiters", wl[w]);
+			else
+				snprintf(group, sizeof(group), "%.40s: %.50s", wl[w], d[j].name);
+			for (i = 0; i < r->cs.n; i++)
+				if (!strcmp(r->cs.s[i].workload, wl[w]) && (!by_place || !j ||
+				    cellsets_reference(&r->cs, wl[w]) == &r->cs.s[i]))
+					summary_box(r, &r->cs.s[i], &d[j], group, by_place, b, &nb);
 		}
 	}
 	if (!nb)
 		goto out;
-	ret = plot_ladder(&(struct plot_text){ r->plotdir, stem, title },
-			  "wait: raise or queue -> start (us, log scale)", b, nb, r->errbuf);
+	if (by_place)
+		ax.xlabel = "the top waiters (most total wait), coloured by where they ran";
+	snprintf(title, sizeof(title), by_place ? "the deferred work that waited most" :
+		 "the wait of the work each workload drives, per configuration");
+	ret = plot_ladder(&(struct plot_text){ r->plotdir, stem, title, PLOT_WIDE, 460 }, &ax, b,
+			  nb, r->errbuf);
 	if (ret) {
 		r->err = r->err ?: ret;
 		goto out;
@@ -301,43 +445,52 @@ static void summary_plot(struct report_ctx *r, const char *const *wl, size_t n)
 	doc_img(&r->doc, png, svg, title);
 	r->nplots++;
 out:
-	free(h);
 	free(b);
 }
 
 void summary_write(struct report_ctx *r)
 {
-	static const char *const hdr[] = { "workload", "config", "drives",
-		"softirq, inline: wait p50 / p99 (n)", "softirq, in ksoftirqd",
-		"napi thread", "workqueue, all pools", "workqueue / softirq p99" };
+	static const char *const hdr[] = { "workload", "config",
+		"softirq, inline: wait p50 / p99 (n)", "softirq, in ksoftirqd", "napi thread",
+		"workqueue, all pools", "workqueue / softirq p99" };
 	const struct advice *a = r->adv_ret ? NULL : &r->adv;
+	struct driven d[MAX_DRIVEN];
 	const char *wl[64];
-	size_t w, n, i;
+	size_t w, n, i, found;
+	bool bg;
 
-	doc_h_id(&r->doc, 2, "summary", "Summary: softirq versus workqueue, per workload");
+	doc_h_id(&r->doc, 2, "summary", "Summary: the work each workload drives, per "
+		 "configuration");
 	n = report_workloads(r, wl, ARRAY_SIZE(wl));
-	/* the answers, with the plot beside them (HTML) or after them; then the table */
 	doc_div(&r->doc, "answer");
-	doc_div(&r->doc, "text");
-	if (!a)
-		doc_li(&r->doc, "no advice: %s", r->adv_err);
-	for (w = 0; a && w < n; w++)
-		for (i = 0; i < a->n; i++)
-			if (!strcmp(a->wl[i].workload, wl[w]))
-				answer(r, a, &a->wl[i]);
+	for (w = 0; w < n && !r->err; w++) {
+		for (i = 0, found = 0; a && i < a->n; i++)
+			if (!strcmp(a->wl[i].workload, wl[w])) {
+				answer(r, wl[w], &a->wl[i]);
+				found++;
+			}
+		if (!found)
+			answer(r, wl[w], NULL);
+	}
+	doc_p(&r->doc, "Waits in us, raise or queue -> start, all %ss pooled: the figures the "
+	      "verdicts judge. " FEW_MARK ": a p99 of fewer than %d waits, close to their "
+	      "largest. The answer judges every configuration against the reference on the "
+	      "workload's primary metrics (one family for the run; each verdict with its "
+	      "interval under Findings, docs/report.md).", rep_unit(r), FEW_SAMPLES);
 	doc_div_end(&r->doc);
 	if (r->o->plots && !r->err)
 		summary_plot(r, wl, n);
-	doc_div_end(&r->doc);
-	doc_p(&r->doc, "Per workload: the deferred work among its primary metrics (drives), "
-	      "the p99 of its waits (raise or queue -> start) in its reference configuration, "
-	      "the workqueue's as a multiple of the softirq's, and the advice: every "
-	      "configuration judged against the reference on the workload's primary metrics "
-	      "(each judgement under Findings; docs/report.md). The table has every "
-	      "configuration: p50 / p99 in us of all repetitions pooled, with the number of "
-	      "waits; (bg): workqueue items of a workload that drives none, the machine's own.");
+	doc_p(&r->doc, "All deferred work, whatever drove it: every softirq vector and every "
+	      "workqueue pool merged, by place, p50 / p99 in us (waits). (bg): the "
+	      "workqueue items of a workload that drives none, the machine's own: no ratio.");
 	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
-	for (w = 0; w < n && !r->err; w++)
-		summary_rows(r, wl[w], a);
+	for (w = 0; w < n && !r->err; w++) {
+		/* a record does not know what its command drove: nothing is background */
+		bg = !r->run->is_record && !drives_wq(d, rep_driven_works(r, wl[w], d,
+								       ARRAY_SIZE(d)));
+		for (i = 0; i < r->cs.n; i++)
+			if (!strcmp(r->cs.s[i].workload, wl[w]))
+				aggregate_row(r, &r->cs.s[i], bg);
+	}
 	doc_table_end(&r->doc);
 }

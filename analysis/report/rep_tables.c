@@ -175,14 +175,83 @@ static void cell_csv(struct csvw *w, const struct cell *c, const char *knobs)
 	csvw_end(w);
 }
 
+/*
+ * segment_rows - an alternating run's cells by segment: one directory per workload and
+ * group of configurations, holding the blocks of each of them (its name is the
+ * workload's and the group's reference configuration's); the CSV keeps every block
+ */
+static void segment_rows(struct report_ctx *r)
+{
+	static const char *const hdr[] = { "segment directory", "status", "events",
+		"lost events", "unmatched", "configurations: blocks, knobs" };
+	char arms[2048], one[512], ev[32], lost[48], un[32];
+	const char *dir;
+	size_t i, j, k, n, off;
+
+	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
+	for (i = 0; i < r->run->ncells; i++) {
+		const struct cell *c = &r->run->cells[i];
+		const struct capture_data *cap = &c->rec.cap;
+		bool seen = false, bad = false;
+
+		for (j = 0; j < i && !seen; j++)
+			seen = !strcmp(r->run->cells[j].dir, c->dir);
+		if (seen)
+			continue;
+		arms[0] = '\0';
+		off = 0;
+		/* each configuration once, with its blocks and its knobs */
+		for (j = i; j < r->run->ncells; j++) {
+			const struct cell *a = &r->run->cells[j];
+
+			if (strcmp(a->dir, c->dir))
+				continue;
+			bad |= !a->ok;
+			for (k = i, seen = false; k < j && !seen; k++)
+				seen = !strcmp(r->run->cells[k].dir, c->dir) &&
+				       !strcmp(r->run->cells[k].config, a->config) &&
+				       r->run->cells[k].control == a->control;
+			if (seen || off >= sizeof(arms))
+				continue;
+			for (k = j, n = 0; k < r->run->ncells; k++)
+				n += !strcmp(r->run->cells[k].dir, c->dir) &&
+				     !strcmp(r->run->cells[k].config, a->config) &&
+				     r->run->cells[k].control == a->control;
+			knobs_text(a, one, sizeof(one));
+			off += (size_t)snprintf(arms + off, sizeof(arms) - off, "%s%s%s %zu%s%s",
+						off ? "; " : "", a->config,
+						a->control ? " untraced" : "", n,
+						one[0] && !a->control ? ", " : "",
+						a->control ? "" : one);
+		}
+		dir = strrchr(c->dir, '/');
+		snprintf(ev, sizeof(ev), "%llu", (unsigned long long)cap->events);
+		snprintf(lost, sizeof(lost), "%llu%s", (unsigned long long)cap->lost_events,
+			 cap->lossy ? " (LOSSY)" : "");
+		snprintf(un, sizeof(un), "%llu", (unsigned long long)cap->unmatched);
+		doc_row(&r->doc, (const char *const[]){ dir ? dir + 1 : c->dir,
+			bad ? (c->error[0] ? c->error : c->status) : "ok", ev, lost, un, arms },
+			ARRAY_SIZE(hdr));
+	}
+	doc_table_end(&r->doc);
+}
+
 void table_cells(struct report_ctx *r)
 {
 	static const char *const hdr[] = { "cell", "status", "events", "lost events",
 		"unmatched", "duration (s)", "knobs" };
 	char ev[32], lost[48], un[32], dur[32], knobs[1024];
-	bool traced;
+	bool traced, alt = !strcmp(rep_unit(r), "block");
 	size_t i;
 
+	if (alt) {
+		for (i = 0; i < r->run->ncells; i++) {
+			knobs_text(&r->run->cells[i], knobs, sizeof(knobs));
+			cell_csv(&r->tab[TAB_CELLS], &r->run->cells[i], knobs);
+		}
+		segment_rows(r);
+		return;
+	}
 	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
 	for (i = 0; i < r->run->ncells; i++) {
 		const struct cell *c = &r->run->cells[i];
@@ -211,43 +280,81 @@ void rep_counts(const struct figure *f, char *lost, char *un, size_t len)
 	snprintf(un, len, "%llu", (unsigned long long)f->unmatched);
 }
 
-void table_workload(struct report_ctx *r, const char *wl, const char *metric)
+/* units - "blocks" or "repetitions": what the cells of the run are, for a column */
+static const char *units(const struct report_ctx *r)
 {
-	static const char *const hdr[] = { "config", "reps", "samples", "p50 (us)",
+	return strcmp(rep_unit(r), "block") ? "repetitions" : "blocks";
+}
+
+void table_workload(struct report_ctx *r, const char *wl, char (*metric)[NAME_LEN], size_t nm)
+{
+	const char *hdr[] = { "metric", "config", units(r), "samples", "p50 (us)",
 		"p99 (us)", "p99.9 (us)", "max (us)", "stddev (us)", "p99-p50 (us)",
 		"IQR (us)", "lost", "unmatched", "flags" };
 	char c[10][48], lost[32], un[32], flags[64];
 	struct metric_key k = { .src = MS_WORKLOAD };
 	struct figure f;
-	size_t i;
+	size_t i, m;
 
-	snprintf(k.name, sizeof(k.name), "%s", metric);
 	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
-	for (i = 0; i < r->cs.n; i++) {
-		const struct cellset *s = &r->cs.s[i];
-		bool ok;
+	for (m = 0; m < nm; m++)
+		for (i = 0; i < r->cs.n; i++) {
+			const struct cellset *s = &r->cs.s[i];
+			bool ok;
 
-		if (strcmp(s->workload, wl) || figure_get(s, &k, &f))
-			continue;
-		ok = f.pooled_ok;
-		csvw_str(&r->tab[TAB_WORKLOAD], wl);
-		csvw_str(&r->tab[TAB_WORKLOAD], s->config);
-		csvw_str(&r->tab[TAB_WORKLOAD], metric);
-		rep_csv_figure(&r->tab[TAB_WORKLOAD], &f);
-		snprintf(c[0], 48, "%zu/%zu", f.with_data, f.reps);
-		snprintf(c[1], 48, ok ? "%llu" : "-", (unsigned long long)f.pooled.count);
-		fmt_pooled(&f, MST_P50, c[2], 48);
-		fmt_pooled(&f, MST_P99, c[3], 48);
-		fmt_us(ok ? (double)f.pooled.p999 : NAN, c[4], 48);
-		fmt_us(f.max.max, c[5], 48);
-		fmt_us(ok ? f.pooled.stddev : NAN, c[6], 48);
-		fmt_us(ok ? (double)f.pooled.p99 - (double)f.pooled.p50 : NAN, c[7], 48);
-		fmt_us(f.p75 - f.p25, c[8], 48);
-		rep_counts(&f, lost, un, sizeof(lost));
-		doc_row(&r->doc, (const char *const[]){ s->config, c[0], c[1], c[2], c[3], c[4],
-			c[5], c[6], c[7], c[8], lost, un, fmt_flags(&f, flags, sizeof(flags)) },
-			ARRAY_SIZE(hdr));
-	}
+			snprintf(k.name, sizeof(k.name), "%s", metric[m]);
+			if (strcmp(s->workload, wl) || figure_get(s, &k, &f))
+				continue;
+			ok = f.pooled_ok;
+			csvw_str(&r->tab[TAB_WORKLOAD], wl);
+			csvw_str(&r->tab[TAB_WORKLOAD], s->config);
+			csvw_str(&r->tab[TAB_WORKLOAD], metric[m]);
+			rep_csv_figure(&r->tab[TAB_WORKLOAD], &f);
+			snprintf(c[0], 48, "%zu/%zu", f.with_data, f.reps);
+			snprintf(c[1], 48, ok ? "%llu" : "-", (unsigned long long)f.pooled.count);
+			fmt_pooled(&f, MST_P50, c[2], 48);
+			fmt_pooled(&f, MST_P99, c[3], 48);
+			fmt_us(ok ? (double)f.pooled.p999 : NAN, c[4], 48);
+			fmt_us(f.max.max, c[5], 48);
+			fmt_us(ok ? f.pooled.stddev : NAN, c[6], 48);
+			fmt_us(ok ? (double)f.pooled.p99 - (double)f.pooled.p50 : NAN, c[7], 48);
+			fmt_us(f.p75 - f.p25, c[8], 48);
+			rep_counts(&f, lost, un, sizeof(lost));
+			doc_row(&r->doc, (const char *const[]){ metric[m], s->config, c[0], c[1],
+				c[2], c[3], c[4], c[5], c[6], c[7], c[8], lost, un,
+				fmt_flags(&f, flags, sizeof(flags)) }, ARRAY_SIZE(hdr));
+		}
+	doc_table_end(&r->doc);
+}
+
+void table_driven(struct report_ctx *r, const char *wl, const struct driven *d, size_t nd)
+{
+	static const char *const hdr[] = { "work", "config", "where it ran", "waits",
+		"p50 (us)", "p99 (us)", "p99.9 (us)", "max (us)", "lost", "unmatched", "flags" };
+	char c[6][48], where[96], lost[32], un[32], flags[64];
+	struct figure f;
+	size_t i, w;
+
+	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
+	for (w = 0; w < nd; w++)
+		for (i = 0; i < r->cs.n; i++) {
+			const struct cellset *s = &r->cs.s[i];
+			bool ok;
+
+			if (strcmp(s->workload, wl) || figure_get(s, &d[w].k, &f))
+				continue;
+			ok = f.pooled_ok;
+			rep_driven_where(s, &d[w], where, sizeof(where));
+			snprintf(c[0], 48, ok ? "%llu" : "-", (unsigned long long)f.pooled.count);
+			fmt_pooled(&f, MST_P50, c[1], 48);
+			fmt_pooled(&f, MST_P99, c[2], 48);
+			fmt_us(ok ? (double)f.pooled.p999 : NAN, c[3], 48);
+			fmt_us(f.max.max, c[4], 48);
+			rep_counts(&f, lost, un, sizeof(lost));
+			doc_row(&r->doc, (const char *const[]){ d[w].name, s->config, where, c[0],
+				c[1], c[2], c[3], c[4], lost, un,
+				fmt_flags(&f, flags, sizeof(flags)) }, ARRAY_SIZE(hdr));
+		}
 	doc_table_end(&r->doc);
 }
 
@@ -274,13 +381,19 @@ static void sirq_csv(struct report_ctx *r, const struct cellset *s, struct metri
 	}
 }
 
-static void sirq_row(struct report_ctx *r, const struct cellset *s, struct metric_key *k)
+/* The busiest vectors of a configuration in the document; all of them in the CSV. */
+#define SIRQ_SHOWN 6
+
+static void sirq_row(struct report_ctx *r, const struct cellset *s, struct metric_key *k,
+		     bool show)
 {
 	char c[12][48], lost[32], un[32], flags[64];
 	uint64_t runs, ksoft, longr;
 	struct figure d, t;
 
 	sirq_csv(r, s, k);
+	if (!show)
+		return;
 	sirq_totals(s, k->name, &runs, &ksoft, &longr);
 	k->sub = SM_DELAY;
 	if (figure_get(s, k, &d))
@@ -317,7 +430,7 @@ void table_softirq(struct report_ctx *r, const char *wl)
 			continue;
 		n = top_groups(&r->cs.s[i], MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
 		for (j = 0; j < n; j++)
-			sirq_row(r, &r->cs.s[i], &top[j]);
+			sirq_row(r, &r->cs.s[i], &top[j], j < SIRQ_SHOWN);
 	}
 	doc_table_end(&r->doc);
 }
@@ -433,8 +546,7 @@ static void counter_row(struct report_ctx *r, const struct cellset *s, const cha
 
 void table_counters(struct report_ctx *r, const char *wl)
 {
-	static const char *const hdr[] = { "config", "counter", "reps",
-		"value: median [lowest-highest]" };
+	const char *hdr[] = { "config", "counter", units(r), "value: median [lowest-highest]" };
 	const struct cellset *ref = cellsets_reference(&r->cs, wl);
 	const struct wl_data *names = NULL;
 	size_t i, j;

@@ -153,8 +153,8 @@ static void time_plot(struct report_ctx *r, const struct cellset *set)
 	ng = group_rows(rows, n, &g);
 	snprintf(stem, sizeof(stem), "time-%.40s-%.60s", set->workload, set->config);
 	plot_sanitize(stem);
-	snprintf(title, sizeof(title), "%s / %s, repetition %u: delay p99 per interval",
-		 set->workload, set->config, c->rep);
+	snprintf(title, sizeof(title), "%s / %s, %s %u: p99 delay per interval",
+		 set->workload, set->config, rep_unit(r), c->rep);
 	ret = plot_time(&(struct plot_text){ r->plotdir, stem, title },
 			"p99 delay of the items in the interval (us, log scale)", s,
 			pick(r, g, ng, s), r->errbuf);
@@ -183,11 +183,12 @@ static void time_plot(struct report_ctx *r, const struct cellset *set)
 
 void plots_time(struct report_ctx *r, const char *wl)
 {
-	size_t i;
+	const struct cellset *ref = cellsets_reference(&r->cs, wl);
 
-	if (!r->o->plots)
-		return;
-	for (i = 0; i < r->cs.n && !r->err; i++)
-		if (!strcmp(r->cs.s[i].workload, wl))
-			time_plot(r, &r->cs.s[i]);
+	/*
+	 * one is enough to see a drift or a burst; the others would double the report. A
+	 * block of an alternating run is a phase of a few intervals: nothing to see there
+	 */
+	if (r->o->plots && ref && strcmp(rep_unit(r), "block"))
+		time_plot(r, ref);
 }

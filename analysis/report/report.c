@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -32,11 +33,41 @@ size_t report_workloads(const struct report_ctx *r, const char **out, size_t max
 	return n;
 }
 
-/* metadata - the run's directory, scenario and machine: last, for whoever needs them */
+const char *rep_unit(const struct report_ctx *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->run->ncells; i++)
+		if (r->run->cells[i].alt)
+			return "block";
+	return "repetition";
+}
+
+/* segments - the segments of an alternating run's cells (0: not alternating) */
+static size_t segments(const struct run *run)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < run->ncells; i++) {
+		if (!run->cells[i].alt)
+			continue;
+		for (j = 0; j < i && strcmp(run->cells[j].segment, run->cells[i].segment); j++)
+			;
+		n += j == i;
+	}
+	return n;
+}
+
+/*
+ * metadata - the run's directory, scenario and machine: last, for whoever needs them.
+ * An alternating run plans segments (run.json cells_planned), each of which holds
+ * blocks of every arm: the report's cells are those blocks.
+ */
 static void metadata(struct report_ctx *r)
 {
 	const struct run *run = r->run;
-	size_t f, bad = 0, i;
+	size_t f, bad = 0, i, nseg = segments(run);
+	char planned[64] = "";
 
 	for (i = 0; i < run->ncells; i++)
 		bad += !run->cells[i].ok;
@@ -44,30 +75,19 @@ static void metadata(struct report_ctx *r)
 	doc_li(&r->doc, "%s: %s", run->is_record ? "record directory" : "run directory",
 	       run->dir);
 	if (run->planned)
-		doc_li(&r->doc, "scenario %s, %zu of %zu planned cells (%zu of them not "
-		       "finished), run %s", run->scenario, run->ncells, run->planned, bad,
-		       run->complete ? "complete" : "INCOMPLETE");
+		snprintf(planned, sizeof(planned), " of %zu planned", run->planned);
+	if (nseg)
+		doc_li(&r->doc, "scenario %s, alternating: %zu%s segments (one per workload "
+		       "and group of configurations, in cells/), %zu blocks of their "
+		       "configurations (%zu of them not finished), run %s", run->scenario, nseg,
+		       planned, run->ncells, bad, run->complete ? "complete" : "INCOMPLETE");
 	else
-		doc_li(&r->doc, "scenario %s, %zu cells (%zu not finished), run %s",
-		       run->scenario, run->ncells, bad, run->complete ? "complete" : "INCOMPLETE");
+		doc_li(&r->doc, "scenario %s, %zu%s cells (%zu of them not finished), run %s",
+		       run->scenario, run->ncells, planned, bad,
+		       run->complete ? "complete" : "INCOMPLETE");
 	for (f = 0; f < RM_NR; f++)
 		if (run->meta[f][0])
 			doc_li(&r->doc, "%s: %s", run_meta_names[f], run->meta[f]);
-	}
-
-/* workload_metrics - the workload's own metric names, from its reference set */
-static size_t workload_metrics(const struct report_ctx *r, const char *wl,
-			       struct keylist *kl, const char **names, size_t max)
-{
-	const struct cellset *ref = cellsets_reference(&r->cs, wl);
-	size_t i, n = 0;
-
-	if (!ref || keylist_collect(ref, false, kl))
-		return 0;
-	for (i = 0; i < kl->n && n < max; i++)
-		if (kl->k[i].src == MS_WORKLOAD && kl->k[i].stat == MST_P50)
-			names[n++] = kl->k[i].name;
-	return n;
 }
 
 /* wl_id - the anchor of a workload's section */
@@ -115,54 +135,93 @@ static void toc(struct report_ctx *r, const char *const *wl, size_t n)
 	doc_div_end(&r->doc);
 }
 
+/* workload_plots - the workload's plots, side by side: the driven work's first */
+static void workload_plots(struct report_ctx *r, const char *wl, const struct driven *d,
+			   size_t nd, char (*m)[NAME_LEN], size_t nm)
+{
+	bool polls, sirq = r->run->is_record;
+	size_t i;
+
+	if (!r->o->plots || r->err)
+		return;
+	for (i = 0; i < nd; i++)
+		sirq |= strstr(d[i].kind, "softirq") != NULL;
+	doc_h(&r->doc, 3, "%s: plots", wl);
+	for (i = 0; i < nd && !r->err; i++)
+		plots_driven(r, wl, &d[i]);
+	for (i = 0; i < nm && !r->err; i++)
+		plots_workload(r, wl, m[i]);
+	for (i = 0, polls = false; i < nd; i++)
+		polls |= strstr(d[i].kind, "NET_RX") || strstr(d[i].kind, "napi");
+	if (!r->err)
+		plots_contexts(r, wl, polls);
+	/* why softirqs waited, as bars, where softirq work is what the workload drives */
+	if (sirq)
+		plots_wait(r, wl);
+	else
+		plots_wait_drop(r);
+	if (!r->err)
+		plots_deferred(r, wl);
+	if (!r->err)
+		plots_time(r, wl);
+}
+
+/*
+ * workload_section - one workload, folded: the work it drives first (what the summary
+ * answered for), then its own latency, then everything else that ran; the plots last,
+ * side by side
+ */
 static void workload_section(struct report_ctx *r, const char *wl)
 {
-	struct keylist kl = { 0 };
-	const char *m[16];
-	char id[80];
-	size_t i, nm;
+	char m[16][NAME_LEN], id[80];
+	struct driven d[4];
+	size_t i, nm, nd, nprim;
 
 	wl_id(id, sizeof(id), wl);
 	doc_details(&r->doc, 2, id, false, "Workload %s", wl);
-	nm = workload_metrics(r, wl, &kl, m, ARRAY_SIZE(m));
-	if (!nm)
-		doc_p(&r->doc, "No workload metrics (no workload.json).");
-	for (i = 0; i < nm && !r->err; i++) {
-		doc_h(&r->doc, 3, "%s: own latency, %s", wl, m[i]);
-		table_workload(r, wl, m[i]);
-		plots_workload(r, wl, m[i]);
+	nd = rep_driven_works(r, wl, d, ARRAY_SIZE(d));
+	if (nd) {
+		doc_h(&r->doc, 3, "%s: the work it drives, wait per configuration", wl);
+		for (i = 0; i < nd; i++)
+			doc_li(&r->doc, "%s: %s", d[i].name, d[i].kind);
+		table_driven(r, wl, d, nd);
+	} else if (r->run->is_record) {
+		/* what the recorded command drove is below, among the rest: not background */
+		doc_p(&r->doc, "A record without workload.json: which work the recorded command "
+		      "drove is not known. The summary names the top waiters; everything that "
+		      "ran is below.");
+	} else {
+		doc_p(&r->doc, "%s drives no deferred work of its own that deferbench knows of "
+		      "(no work entry in workload.json, no softirq or workqueue among its "
+		      "primary metrics): what ran below is the machine's.", wl);
 	}
+	nm = rep_own_metrics(r, wl, m, ARRAY_SIZE(m), &nprim);
+	doc_h(&r->doc, 3, "%s: own latency", wl);
+	if (nm)
+		table_workload(r, wl, m, nm);
+	else
+		doc_p(&r->doc, "No workload metrics (no workload.json).");
 	table_counters(r, wl);
-	doc_h(&r->doc, 3, "%s: softirqs (all CPUs), busiest vectors first", wl);
+	doc_h(&r->doc, 3, "%s: softirqs (all CPUs), the 6 busiest vectors per configuration "
+	      "(all in tables/softirq.csv)", wl);
 	table_softirq(r, wl);
 	doc_h(&r->doc, 3, "%s: workqueues, the %u busiest groups per configuration "
 	      "(all groups in tables/workqueue.csv)", wl, r->o->top_wq);
 	table_workqueue(r, wl);
-	if (!r->err)
-		plots_deferred(r, wl);
 	doc_h(&r->doc, 3, "%s: thread wakeup (sched_wakeup -> running)", wl);
-	doc_p(&r->doc, "From the wakeup of a ksoftirqd or kworker thread to the context switch "
-	      "that runs it: the part of softirq and workqueue delay the scheduler adds. "
-	      "Statistics only (no histograms), so p50 and p99 are per-repetition spreads; "
-	      "wakeups are summed over repetitions.");
 	table_wakeup(r, wl);
 	doc_h(&r->doc, 3, "%s: execution contexts", wl);
 	doc_p(&r->doc, "Where this workload's deferred work ran, per configuration: softirq "
 	      "vectors inline or in ksoftirqd, tasklets, napi polls and threads, irq threads, "
 	      "hard interrupt handlers (runtime only), worker pool kinds. Delays and runtimes "
-	      "as in the overview; p50 and p99 are the spread over repetitions.");
+	      "as in the overview; p50 and p99 are the spread over %ss.", rep_unit(r));
 	table_contexts(r, wl);
-	if (!r->err)
-		plots_contexts(r, wl);
 	table_wait(r, wl);
 	table_stacks(r, wl);
 	table_slowest(r, wl);
-	if (r->o->plots && !r->err) {
-		doc_h(&r->doc, 3, "%s: latency over time", wl);
-		plots_time(r, wl);
-	}
+	/* the plots of the metrics it is judged by (of all when none is primary) */
+	workload_plots(r, wl, d, nd, m, nprim ? nprim : nm);
 	doc_details_end(&r->doc);
-	keylist_free(&kl);
 }
 
 /*
@@ -239,11 +298,15 @@ int report_write(const struct run *run, const struct report_opts *o, char *errbu
 {
 	struct report_ctx r = { .run = run, .o = o, .errbuf = errbuf };
 	struct judge_opts jo;
+	size_t i;
 	int ret, e;
 
 	ret = cellsets_build(run, &r.cs);
 	if (ret)
 		return set_errno(errbuf, ret, "%s: cannot group cells", run->dir);
+	/* each configuration's colour, in run order: the first gets the first */
+	for (i = 0; i < r.cs.n; i++)
+		palette_color(&r.pal, PAL_CONFIG, r.cs.s[i].config);
 	judge_opts_default(&jo);
 	r.adv_ret = advise_sets(run, &r.cs, &jo, &r.adv, r.adv_err);
 	ret = observer_load(&r);
@@ -271,6 +334,7 @@ out_free_sets:
 	if (!r.adv_ret)
 		advise_free(&r.adv);
 	cmp_result_free(&r.obs);
+	free(r.wait_bars);
 	palette_free(&r.pal);
 	cellsets_free(&r.cs);
 	return ret;

@@ -28,6 +28,8 @@ enum { TAB_WORKLOAD, TAB_SOFTIRQ, TAB_WQ, TAB_CELLS, TAB_COUNTERS, TAB_WAKEUP, T
 
 #define NR_VECTORS_MAX 16	/* softirq vectors a table lists (the kernel has 10) */
 
+struct wait_bars;
+
 struct report_ctx {
 	const struct run *run;
 	const struct report_opts *o;
@@ -47,6 +49,7 @@ struct report_ctx {
 	char obs_why[ERRBUF_LEN];	/* why */
 	int err;			/* first fatal error (plots, files) */
 	char *errbuf;
+	struct wait_bars *wait_bars;	/* table_wait's, for plots_wait */
 	/* tables/callsites.csv and tables/slowest.csv, made only when a cell has them */
 	struct csvw detail_tab[2];
 	bool detail_open[2];
@@ -59,7 +62,11 @@ size_t report_workloads(const struct report_ctx *r, const char **out, size_t max
 int tables_open(struct report_ctx *r);
 int tables_close(struct report_ctx *r);
 void table_cells(struct report_ctx *r);
-void table_workload(struct report_ctx *r, const char *wl, const char *metric);
+/* table_workload - wl's own latency, each metric of nm per configuration */
+void table_workload(struct report_ctx *r, const char *wl, char (*metric)[NAME_LEN], size_t nm);
+struct driven;
+/* table_driven - the wait of each work of d per configuration: where, waits, figures */
+void table_driven(struct report_ctx *r, const char *wl, const struct driven *d, size_t nd);
 void table_counters(struct report_ctx *r, const char *wl);
 void table_softirq(struct report_ctx *r, const char *wl);
 void table_workqueue(struct report_ctx *r, const char *wl);
@@ -84,19 +91,58 @@ void table_wakeup(struct report_ctx *r, const char *wl);
 struct adv_workload;
 void advice_verdict(const struct adv_workload *w, char *buf, size_t len);
 const char *advice_name(const struct adv_workload *w, char *buf, size_t len);
+/*
+ * rep_driven.c: the deferred work a workload drives - its delay metric (stat ignored;
+ * MS_WORK for a workload.json work entry), its name and what kind of work it is
+ */
+struct driven {
+	struct metric_key k;
+	char name[FUNC_LEN];		/* "flush_to_ldisc", "net_rx", "TIMER" */
+	char kind[2 * NAME_LEN];	/* "workqueue", "NET_RX softirq or napi thread" */
+};
+/* rep_driven_works - what wl drives: its work entries, then uncovered primary groups */
+size_t rep_driven_works(const struct report_ctx *r, const char *wl, struct driven *out,
+		    size_t max);
+/* rep_own_metrics - wl's own latency metrics, the *nprim primary ones first (nprim may be NULL) */
+size_t rep_own_metrics(const struct report_ctx *r, const char *wl, char (*names)[NAME_LEN],
+		   size_t max, size_t *nprim);
+/* The places deferred work waits in, as the report names them (palette.h colours them). */
+enum { PLACE_SOFTIRQ, PLACE_KSOFTIRQD, PLACE_NAPI, PLACE_WQ, PLACE_IRQ, PLACE_TASKLET,
+       PLACE_NR };
+extern const char *const rep_place_names[PLACE_NR];
+/*
+ * rep_driven_where - where d's waits in s happened: "napi thread" or "napi thread 93%,
+ * softirq 7%" (places with 5% or more); returns the place of most of them, -1: none
+ */
+int rep_driven_where(const struct cellset *s, const struct driven *d, char *buf, size_t len);
+/*
+ * rep_top_waiters - the softirq vectors and work functions of s with the most total wait
+ * (mean x waits, repetitions pooled), most first, as driven entries; returns how many
+ */
+size_t rep_top_waiters(const struct cellset *s, struct driven *out, size_t max);
+/* rep_unit - what one cell of the run is: "block" (alternating design) or "repetition" */
+const char *rep_unit(const struct report_ctx *r);
+
 /* rep_summary.c: summary_write - the first screen: per workload, the answer */
 void summary_write(struct report_ctx *r);
 
 /* rep_contexts.c */
-/* A kind of execution context, names merged (name NULL) or one name; where NULL: all */
+/*
+ * A kind of execution context, names merged (name NULL) or one name; where NULL: all.
+ * place: where the work ran, as the palette colours it (palette.h)
+ */
 struct ctx_kind_row {
 	const char *context, *name, *where;
 	const char *label;
+	const char *place;
 };
 enum {
 	CKR_SIRQ_INLINE, CKR_SIRQ_KSOFTIRQD, CKR_NET_RX_INLINE, CKR_NET_RX_KSOFTIRQD,
 	CKR_NAPI_THREAD, CKR_POLL_SOFTIRQ, CKR_POLL_KSOFTIRQD, CKR_POLL_THREAD, CKR_POLL_BUSY,
-	CKR_TASKLET, CKR_IRQ_THREAD, CKR_WQ, CKR_WQ_BH, CKR_NR
+	CKR_TASKLET, CKR_IRQ_THREAD, CKR_WQ, CKR_WQ_BH,
+	/* the PREEMPT_RT threads and where softirqs run there (match.h) */
+	CKR_SIRQ_KTIMERS, CKR_SIRQ_IRQ_THREAD, CKR_KTIMERS, CKR_RCUC, CKR_IRQ_WORK,
+	CKR_BACKLOG_NAPI, CKR_POLL_BACKLOG, CKR_WQ_BH_HI, CKR_NR
 };
 extern const struct ctx_kind_row ctx_kind_rows[CKR_NR];
 /*
@@ -107,7 +153,11 @@ bool ctx_kind_pooled(const struct cellset *s, const struct ctx_kind_row *k, int 
 		     struct hist *h, uint64_t *runs);
 void table_contexts_overview(struct report_ctx *r);
 void table_contexts(struct report_ctx *r, const char *wl);
+/* table_wait - why softirqs waited: the table, and the bars plots_wait draws */
 void table_wait(struct report_ctx *r, const char *wl);
+void plots_wait(struct report_ctx *r, const char *wl);
+/* plots_wait_drop - the bars of a workload whose causes are not drawn */
+void plots_wait_drop(struct report_ctx *r);
 /*
  * The causes of softirq delay by summary.json's name, with what the report calls them
  * (docs/figures.md): the first WAIT_CAUSES_NOW are what record writes now, the rest the
@@ -122,10 +172,22 @@ extern const struct wait_cause wait_causes[];
 extern const size_t nwait_causes;
 
 /* rep_plots.c: each draws (when plots are on) and references the plot in the doc */
+struct box;
+/*
+ * plot_box - k's box in s: pooled percentiles as verdicts read them, each repetition's
+ * p99, the sample count, in the configuration's colour; 0, -ENODATA, -ENOMEM
+ */
+int plot_box(struct report_ctx *r, const struct cellset *s, const struct metric_key *k,
+	     struct box *b);
+/* plots_workload - wl's own metric per configuration: pooled and single percentiles */
 void plots_workload(struct report_ctx *r, const char *wl, const char *metric);
 void plots_deferred(struct report_ctx *r, const char *wl);
+/* plots_driven - d's wait across wl's configurations */
+void plots_driven(struct report_ctx *r, const char *wl, const struct driven *d);
+/* plots_time - the reference configuration's first repetition (block) over time */
 void plots_time(struct report_ctx *r, const char *wl);
-void plots_contexts(struct report_ctx *r, const char *wl);
+/* plots_contexts - delay by place; polls: and napi poll runtime (a NET_RX workload) */
+void plots_contexts(struct report_ctx *r, const char *wl, bool polls);
 
 /* rep_stacks.c: record --stacks and --slowest; nothing for cells without them */
 void table_stacks(struct report_ctx *r, const char *wl);

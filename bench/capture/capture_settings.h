@@ -49,13 +49,15 @@ void capture_settings_apply(const struct capture_settings *cs, struct capture_op
 #define CAPTURE_OPT_SCHED(st, m)							\
 	OPT_ENUM(0, NULL, st, m.sched, NULL, capture_sched_names, CAPTURE_SCHED_NR,		\
 		 "trace sched_switch/sched_wakeup: yes, those of the threads that run "	\
-		 "deferred work (kworker/, ksoftirqd/, napi/, irq/; filtered in the kernel), "	\
-		 "all, or no", .key = "sched_events", .def = "yes"),			\
+		 "deferred work (kworker/, ksoftirqd/, napi/, irq/, and PREEMPT_RT's "	\
+		 "backlog_napi/, ktimers/, rcuc/, irq_work/; filtered in the kernel), all, "	\
+		 "or no", .key = "sched_events", .def = "yes"),				\
 	OPT_SET_VALUE(0, "no-sched", "sched_events", "no",				\
 		      "leave sched events off (lighter; worker pools found from /proc only)"), \
 	OPT_SET_VALUE(0, "sched-all", "sched_events", "all",				\
 		      "trace every context switch and wakeup (default: only those of "	\
-		      "kworker, ksoftirqd, napi/ and irq/ threads, filtered in the kernel)")
+		      "kworker, ksoftirqd, napi/, irq/ and PREEMPT_RT's per-CPU threads, "	\
+		      "filtered in the kernel)")
 #define CAPTURE_OPT_CPUS(st, m)								\
 	OPT_CPULIST(0, "capture-cpus", st, m.cpus, m.online,				\
 		    "run the capture's reader and analysis threads on these CPUs only "	\

@@ -268,10 +268,20 @@ static int write_cpus(const struct keep *k, const struct kset *s, const char *ra
 		fd = out_create(path, 0644);
 		if (fd < 0)
 			return fd;
-		for (i = 0; i < s->n && !ret; i++)
-			if (s->pg[i]->cpu == c && write(fd, s->pg[i]->data, k->size) !=
-						  (ssize_t)k->size)
+		for (i = 0; i < s->n && !ret; i++) {
+			ssize_t w;
+
+			if (s->pg[i]->cpu != c)
+				continue;
+			w = write(fd, s->pg[i]->data, k->size);
+			/* after a short write, the next one says why: ENOSPC, EFBIG */
+			if (w >= 0 && w != (ssize_t)k->size)
+				w = write(fd, s->pg[i]->data + w, k->size - w);
+			if (w < 0)
+				ret = -errno;
+			else if (w != (ssize_t)k->size)
 				ret = -EIO;
+		}
 		if (close(fd) && !ret)
 			ret = -errno;
 	}

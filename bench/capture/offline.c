@@ -223,6 +223,8 @@ static int offline_load(struct offline *o, const char *raw, const char *ivals, c
 
 /* the capture's time, with a margin: a record outside it is damage */
 #define WINDOW_SLACK_NS NSEC_PER_SEC
+/* the least silence allowed between the capture's first or last event and its ends */
+#define SPAN_SLACK_NS (10 * NSEC_PER_SEC)
 
 /*
  * check_counts - each cpuN.dat holds at least the events capture.json says were read on
@@ -256,6 +258,43 @@ static int check_counts(struct offline *o, const struct merger *mg, const char *
 	return 0;
 }
 
+/*
+ * check_span - capture.json's start_ts and end_ts against the pages: the capture traced
+ * from start to end, so its first and last events lie near them - nearer than the
+ * longest silence inside the capture (four times it, and at least 10 s: a quiet CPU
+ * may say nothing for a while). An end_ts moved an hour on made every rate 4400 times
+ * too small. With accept_damaged, a warning: the times are taken as the file says.
+ */
+static int check_span(struct offline *o, const struct merger *mg, const char *raw,
+		      char *errbuf)
+{
+	uint64_t allow = mg->max_gap * 4, head, tail;
+	const char *field;
+
+	if (!mg->first_ts)
+		return 0;	/* no event: nothing tells the times */
+	if (allow < SPAN_SLACK_NS)
+		allow = SPAN_SLACK_NS;
+	if (allow < 2 * o->rm.interval_ns)
+		allow = 2 * o->rm.interval_ns;
+	head = mg->first_ts > o->rm.start_ts ? mg->first_ts - o->rm.start_ts : 0;
+	tail = o->rm.end_ts > mg->last_ts ? o->rm.end_ts - mg->last_ts : 0;
+	if (head <= allow && tail <= allow)
+		return 0;
+	field = tail > allow ? "end_ts" : "start_ts";
+	if (!o->accept_damaged)
+		return set_err(errbuf, "malformed file %s/capture.json: field '%s' lies %.3f s "
+			       "%s the capture's %s event, more than the %.3f s it may (four times "
+			       "its longest silence, %.3f s): the file was changed, or belongs to "
+			       "another capture (--accept-damaged takes the times as they are)",
+			       raw, field, (tail > allow ? tail : head) / 1e9,
+			       tail > allow ? "after" : "before", tail > allow ? "last" : "first",
+			       allow / 1e9, mg->max_gap / 1e9);
+	warn_msg("%s/capture.json: '%s' lies %.3f s from the capture's events: analyzed as the "
+		 "file says (--accept-damaged)", raw, field, (tail > allow ? tail : head) / 1e9);
+	return 0;
+}
+
 static int offline_run(struct offline *o, const char *raw, char *errbuf)
 {
 	const struct merge_bad *b;
@@ -283,6 +322,8 @@ static int offline_run(struct offline *o, const char *raw, char *errbuf)
 			      o->fs.err_cpu, strerror(-o->fs.err));
 	if (!ret)
 		ret = check_counts(o, &mg, raw, errbuf);
+	if (!ret)
+		ret = check_span(o, &mg, raw, errbuf);
 	merger_free(&mg);
 	if (!ret)
 		result_finish(&o->res);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "decode.h"
 #include "detail.h"
 #include "jsonread.h"
@@ -30,8 +31,10 @@ static int save_text(const char *path, const char *text, size_t len)
 	if (!f)
 		return -errno;
 	if (fwrite(text, 1, len, f) != len) {
+		int e = errno ? errno : EIO;	/* a full disk, a size limit */
+
 		fclose(f);
-		return -EIO;
+		return -e;
 	}
 	return fclose(f) ? -errno : 0;
 }
@@ -304,6 +307,15 @@ int raw_save_excerpt_meta(const char *rawdir, const struct result *r, unsigned i
 	return ret;
 }
 
+/* what a capture's threads may use beyond its length: their start and stop */
+#define CAPTURE_CPU_SLACK_S 10
+
+/* span_ns - the capture's length, and a second more (a capture of an instant counts) */
+static uint64_t span_ns(const struct raw_meta *rm)
+{
+	return rm->end_ts - rm->start_ts + NSEC_PER_SEC;
+}
+
 /* read_loss - capture.json's per-CPU loss counters, one entry per CPU */
 static int read_loss(const struct jr *j, json_object *o, struct raw_meta *rm)
 {
@@ -333,9 +345,15 @@ static int read_loss(const struct jr *j, json_object *o, struct raw_meta *rm)
 		v[3] = &rm->loss[c].dropped;
 		v[4] = &rm->loss[c].read_events;
 		snprintf(where, sizeof(where), "loss[%d]", c);
-		for (k = 0; k < ARRAY_SIZE(keys); k++)
+		for (k = 0; k < ARRAY_SIZE(keys); k++) {
 			if ((ret = jr_u64(j, l, where, keys[k], v[k])))
 				return ret;
+			/* no ring buffer writes, loses or drops an event per nanosecond */
+			if (*v[k] > span_ns(rm))
+				return jr_fail(j, where, keys[k], "%llu is more events than the "
+					       "capture's %.3f s could hold (one per nanosecond)",
+					       (unsigned long long)*v[k], span_ns(rm) / 1e9);
+		}
 	}
 	return 0;
 }
@@ -421,6 +439,17 @@ static int read_detail(const struct jr *j, json_object *o, struct raw_meta *rm)
 	ret = ret ?: jr_u64(j, e, "excerpt", "entry_ns", &rm->excerpt.entry_ns);
 	ret = ret ?: jr_int(j, e, "excerpt", "cpu", 0, rm->ncpus - 1, &rm->excerpt.cpu);
 	ret = ret ?: jr_u64(j, e, "excerpt", "margin_ns", &rm->excerpt.margin_ns);
+	/* the worst delay was kept with the trace around it: it lies inside the excerpt */
+	if (!ret && (rm->excerpt.raise_ns > rm->excerpt.entry_ns ||
+		     rm->excerpt.raise_ns < rm->start_ts || rm->excerpt.entry_ns > rm->end_ts))
+		ret = jr_fail(j, "excerpt", "raise_ns", "and entry_ns (%llu, %llu) are not an "
+			      "interval inside the excerpt [start_ts, end_ts]",
+			      (unsigned long long)rm->excerpt.raise_ns,
+			      (unsigned long long)rm->excerpt.entry_ns);
+	if (!ret && rm->excerpt.delay_ns != rm->excerpt.entry_ns - rm->excerpt.raise_ns)
+		ret = jr_fail(j, "excerpt", "delay_ns", "%llu is not entry_ns - raise_ns (%llu)",
+			      (unsigned long long)rm->excerpt.delay_ns,
+			      (unsigned long long)(rm->excerpt.entry_ns - rm->excerpt.raise_ns));
 	return ret;
 }
 
@@ -488,12 +517,20 @@ int raw_parse_meta(const char *text, size_t len, const char *path, struct raw_me
 		ret = jr_fail(&j, "", "interval_origin_ns", "is not within an interval before "
 			      "start_ts");
 	ret = ret ?: jr_u64(&j, o, "", "buffer_kb", &v);
-	if (!ret && v > UINT32_MAX)
-		ret = jr_fail(&j, "", "buffer_kb", "%llu is out of range", (unsigned long long)v);
+	/* what record -b takes: the ring buffer the capture had, per CPU */
+	if (!ret && (v < CAPTURE_MIN_BUFFER_KB || v > CAPTURE_MAX_BUFFER_KB))
+		ret = jr_fail(&j, "", "buffer_kb", "%llu is outside [%d, %d] (record -b)",
+			      (unsigned long long)v, CAPTURE_MIN_BUFFER_KB, CAPTURE_MAX_BUFFER_KB);
 	rm->meta.buffer_kb = (unsigned int)v;
 	rm->meta.interval_ns = rm->interval_ns;
 	if (!ret && jr_has(o, "capture_cpu_s"))
 		ret = jr_double(&j, o, "", "capture_cpu_s", &rm->meta.capture_cpu_s);
+	/* the capture's threads (a reader per CPU, the analyser) ran for its length at most */
+	if (!ret && (rm->meta.capture_cpu_s < 0 || rm->meta.capture_cpu_s >
+		     (ncpus + 1) * (span_ns(rm) / 1e9 + CAPTURE_CPU_SLACK_S)))
+		ret = jr_fail(&j, "", "capture_cpu_s", "%g is not a CPU time between 0 and what "
+			      "%d threads use in the capture's %.3f s", rm->meta.capture_cpu_s,
+			      ncpus + 1, (rm->end_ts - rm->start_ts) / 1e9);
 	ret = ret ?: jr_str_opt(&j, o, "", "sched_events", rm->meta.sched_events,
 				sizeof(rm->meta.sched_events));
 	ret = ret ?: jr_str_opt(&j, o, "", "kernel", rm->meta.kernel, sizeof(rm->meta.kernel));

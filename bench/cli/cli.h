@@ -152,7 +152,7 @@ extern const struct cli_command cli_run;
 
 /* restore */
 struct restore_args {
-	bool force;			/* even while the journal's owner runs */
+	bool while_running;		/* even while the journal's owner runs */
 };
 int restore_parse_args(int argc, char **argv, struct restore_args *a, char *errbuf);
 int cmd_restore(int argc, char **argv);
@@ -230,7 +230,8 @@ struct baseline_args {
 	const char *host;		/* --host, else the run's or this machine's */
 	const char *name;		/* --name, default "default" */
 	const char *run;		/* save: the run directory */
-	bool force;			/* save: accept an incomplete or lossy run */
+	bool force;			/* calibrate: replace noise.json; save: refused */
+	bool accept_incomplete;		/* save: accept an incomplete or lossy run */
 	bool replace;			/* save: replace an existing baseline */
 	/* calibrate */
 	int runs;			/* --runs N: runs of the scenario (default 3) */
@@ -290,6 +291,19 @@ int hstore_open_checked(const char *path, int flags, const char *const *inputs,
 			struct hstore **s);
 int hstore_add_dir(struct hstore *s, const char *db, const char *dir, bool replace);
 int history_add_dir(const char *db, const char *dir, bool replace);
+/*
+ * hstore_fresh - no store is at path yet; hstore_drop_fresh - remove the store this
+ * command created there, and its journal files, when nothing went into it (a full
+ * disk, a run that could not be added): no empty or 0-byte store is left behind
+ */
+bool hstore_fresh(const char *path);
+/*
+ * store_check - a store can take a run, making nothing (run --dry-run, and before a
+ * run's first cell): the checks of every output, an existing file a store deferbench
+ * can read, a new one's directory writable. 0, or -errno with the reason in errbuf.
+ */
+int store_check(const char *path, char *errbuf);
+void hstore_drop_fresh(const char *path);
 
 /* export: a run's primary metrics for CI (cmd_export.c) */
 enum export_format { EX_NONE, EX_KCIDB, EX_LAVA, EX_RESULT_TXT };

@@ -5,7 +5,13 @@
  * library of the commands, so that none calls another's file.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "msg.h"
@@ -64,14 +70,73 @@ int hstore_add_dir(struct hstore *s, const char *db, const char *dir, bool repla
 	return ret;
 }
 
-int history_add_dir(const char *db, const char *dir, bool replace)
+int store_check(const char *path, char *errbuf)
 {
+	char dir[PATH_MAX], *slash;
+	struct statvfs sv;
 	struct hstore *s;
 	int ret;
 
-	if (hstore_open_checked(db, 0, (const char *const[]){ dir, NULL }, &s))
+	ret = outw_check_inplace(path, &(struct outw_opts){ .by = "store", .check_only = true },
+				 errbuf);
+	if (ret)
+		return ret;
+	/* one there must be a store; a new one's directory, or where it would be made from */
+	if (!access(path, F_OK)) {
+		ret = hstore_open(path, HS_RDONLY, &s, errbuf);
+		if (!ret)
+			hstore_close(s);
+		return ret;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	do {
+		slash = strrchr(dir, '/');
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else
+			*(slash == dir ? slash + 1 : slash) = '\0';
+	} while (access(dir, F_OK) && slash && strcmp(dir, "/"));
+	if (!statvfs(dir, &sv) && (sv.f_flag & ST_RDONLY))
+		return set_errno(errbuf, -EROFS, "store: %s cannot be made: %s is on a read-only "
+				 "filesystem; give a store elsewhere (--store)", path, dir);
+	if (access(dir, W_OK))
+		return set_errno(errbuf, -errno, "store: %s cannot be made in %s: %s; give a "
+				 "store elsewhere (--store)", path, dir, strerror(errno));
+	return 0;
+}
+
+bool hstore_fresh(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) && errno == ENOENT;
+}
+
+void hstore_drop_fresh(const char *path)
+{
+	static const char *const side[] = { "", "-journal", "-wal", "-shm" };
+	char p[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(side); i++)
+		if ((size_t)snprintf(p, sizeof(p), "%s%s", path, side[i]) < sizeof(p))
+			unlink(p);
+}
+
+int history_add_dir(const char *db, const char *dir, bool replace)
+{
+	bool fresh = hstore_fresh(db);
+	struct hstore *s;
+	int ret;
+
+	if (hstore_open_checked(db, 0, (const char *const[]){ dir, NULL }, &s)) {
+		if (fresh)
+			hstore_drop_fresh(db);
 		return -EINVAL;
+	}
 	ret = hstore_add_dir(s, db, dir, replace);
 	hstore_close(s);
+	if (ret && fresh)
+		hstore_drop_fresh(db);
 	return ret;
 }

@@ -218,6 +218,10 @@ static void print_answer(FILE *f, const struct adv_workload *w)
 	case ADV_EXPLORATORY:
 		fprintf(f, "  exploratory: nothing decidable (%s)\n", j->why);
 		break;
+	case ADV_LOAD_EFFECT:
+		advise_load_effect(w, b, sizeof(b));
+		fprintf(f, "  %s\n", b);
+		break;
 	}
 }
 
@@ -317,8 +321,8 @@ static void print_tradeoffs(FILE *f, const struct advice *a)
 		for (k = 0; k < a->wl[i].ncfg; k++) {
 			const struct adv_cfg *c = &a->wl[i].cfg[k];
 
-			if (!c->better)
-				continue;
+			if (!c->better || a->wl[i].load_effect)
+				continue;	/* a load is no configuration to trade */
 			for (j = 0; j < a->n; j++) {
 				const struct adv_cfg *o = adv_find(a, a->wl[j].workload, c->s->config);
 
@@ -456,14 +460,17 @@ static json_object *json_advice(const struct run *run, const struct advice *a)
 		for (k = 0; k < w->nprim; k++)
 			json_object_array_add(p, json_object_new_string(w->prim_id[k]));
 		json_object_object_add(o, "primary", p);
-		json_object_object_add(o, "use", json_object_new_string(w->best ?
-				       w->best->s->config : w->ref ? w->ref->config : ""));
+		/* a load's effect chooses nothing: no "use" */
+		json_object_object_add(o, "use", w->load_effect ? NULL :
+				       json_object_new_string(w->best ? w->best->s->config :
+							      w->ref ? w->ref->config : ""));
 		json_object_object_add(o, "changed", json_object_new_boolean(w->best != NULL));
 		json_object_object_add(o, "answer", json_object_new_string(
 			(const char *[]){ [ADV_USE] = "use", [ADV_KEEP] = "keep",
 					   [ADV_WAIT_ONLY] = "wait only",
 					   [ADV_UNDECIDED] = "undecided",
-					   [ADV_EXPLORATORY] = "exploratory" }[w->answer]));
+					   [ADV_EXPLORATORY] = "exploratory",
+					   [ADV_LOAD_EFFECT] = "load effect" }[w->answer]));
 		json_object_object_add(o, "decided", json_object_new_boolean(
 				       w->best ? w->best_decided : false));
 		if (w->best)

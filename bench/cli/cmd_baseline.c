@@ -23,6 +23,7 @@
 #include "rundir.h"
 #include "msg.h"
 #include "file.h"
+#include "grow.h"
 #include "sys.h"
 
 static const struct opt_desc baseline_opts[] = {
@@ -33,8 +34,10 @@ static const struct opt_desc baseline_opts[] = {
 		     "host the baseline belongs to (default: the run's host for save, this host "
 		     "otherwise)"),
 	OPT_STRING(0, "name", baseline_args, name, "NAME", "baseline name"),
-	CLI_OPT_FORCE(baseline_args, force, "save: accept an incomplete or lossy run; "
-		      "calibrate: replace the noise.json an earlier calibrate wrote (unchanged)"),
+	CLI_OPT_FORCE(baseline_args, force, "replace the noise.json an earlier calibrate "
+		      "wrote (unchanged); save replaces with --replace"),
+	OPT_BOOL(0, "accept-incomplete", baseline_args, accept_incomplete,
+		 "save: accept an incomplete run, or one that lost events"),
 	OPT_BOOL(0, "replace", baseline_args, replace,
 		 "save: replace a baseline of that name (refused otherwise)"),
 	OPT_INT(0, "runs", baseline_args, runs, "N", 3, CALIBRATE_MAX_RUNS,
@@ -126,8 +129,16 @@ int baseline_parse(int argc, char **argv, struct baseline_args *a, char *errbuf)
 			       "must not start with '.'");
 	if ((a->use_from || a->output) && a->verb != BL_CALIBRATE)
 		return set_err(errbuf, "--from and --output go with calibrate");
-	if (a->replace && a->verb != BL_SAVE)
-		return set_err(errbuf, "--replace goes with save");
+	if ((a->replace || a->accept_incomplete) && a->verb != BL_SAVE)
+		return set_err(errbuf, "--%s goes with save", a->replace ? "replace" :
+			       "accept-incomplete");
+	/* -f once accepted a damaged run here: say where that went, never guess */
+	if (a->force && a->verb == BL_SAVE)
+		return set_err(errbuf, "save: -f, --force replaces output everywhere: use "
+			       "--replace to replace a saved baseline, --accept-incomplete to save "
+			       "an incomplete or lossy run");
+	if (a->force && a->verb != BL_CALIBRATE)
+		return set_err(errbuf, "-f, --force goes with calibrate");
 	if (a->verb == BL_SAVE) {
 		if (argc != 1)
 			return set_err(errbuf, "save: need the run directory");
@@ -180,11 +191,17 @@ static int copy_file(const char *src, const char *dst)
 		close(in);
 		return out;
 	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			ret = n < 0 ? -errno : -EIO;
-			break;
+	while (!ret && (n = read(in, buf, sizeof(buf))) > 0) {
+		ssize_t off = 0, w;
+
+		/* after a short write, the next one says why: ENOSPC, EFBIG (ulimit -f) */
+		while (!ret && off < n) {
+			w = write(out, buf + off, (size_t)(n - off));
+			if (w < 0 && errno != EINTR)
+				ret = -errno;
+			off += w > 0 ? w : 0;
 		}
+	}
 	if (n < 0)
 		ret = -errno;
 	close(in);
@@ -231,6 +248,21 @@ static int copy_files(const char *src, const char *dst)
 	return ret;
 }
 
+/*
+ * copied_before - cell i shares its directory with an earlier cell: every arm and block
+ * of an alternating run's segment is a cell read from the one segment directory
+ */
+static bool copied_before(const struct run *run, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < i; k++)
+		if (!strcmp(run->cells[k].dir, run->cells[i].dir))
+			return true;
+	return false;
+}
+
+/* copy_run - what report and compare read of run into dst; each directory once */
 static int copy_run(const struct run *run, const char *dst)
 {
 	char d[PATH_MAX];
@@ -241,7 +273,7 @@ static int copy_run(const struct run *run, const char *dst)
 	for (i = 0; !ret && !run->is_record && i < run->ncells; i++) {
 		const struct cell *c = &run->cells[i];
 
-		if (access(c->dir, F_OK))
+		if (access(c->dir, F_OK) || copied_before(run, i))
 			continue;
 		/* the same relative place: <dst>/<cell dir relative to the run> */
 		ret = path_join(d, sizeof(d), dst, c->dir + strlen(run->dir) + 1);
@@ -288,9 +320,29 @@ static int usable_as_baseline(const struct run *run, bool force)
 	(force ? warn_msg : err_msg)("%s: the run is %s: %zu of %zu cells finished, %zu of "
 				     "them lost events%s", run->dir, run->complete ? "complete" :
 				     "incomplete (interrupted or failed)", ok, run->ncells, lossy,
-				     force ? "; saved anyway (--force)" :
-				     "; use --force to save it anyway");
+				     force ? "; saved anyway (--accept-incomplete)" :
+				     "; use --accept-incomplete to save it anyway");
 	return force ? 0 : -EINVAL;
+}
+
+/*
+ * save_inputs - what save reads, for the output writer: run_inputs(), and the run's
+ * directory itself, which (unlike report's and compare's) no baseline may lie in
+ */
+static char **save_inputs(const struct run *run)
+{
+	char **in = run_inputs(run), **more;
+	size_t n = 0;
+
+	while (in && in[n])
+		n++;
+	more = in ? grow_to(in, n + 1, n + 2, sizeof(*in)) : NULL;
+	if (!more || !(more[n] = strdup(run->dir))) {
+		run_inputs_free(more ? more : in);
+		return NULL;
+	}
+	more[n + 1] = NULL;
+	return more;
 }
 
 static int baseline_save(const struct baseline_args *a)
@@ -306,7 +358,7 @@ static int baseline_save(const struct baseline_args *a)
 		return 1;
 	}
 	host = a->host ? a->host : run.meta[RM_HOSTNAME];
-	ret = usable_as_baseline(&run, a->force);
+	ret = usable_as_baseline(&run, a->accept_incomplete);
 	if (!ret && !name_ok(host)) {
 		err_msg("the run's host name '%s' cannot name a directory; use --host", host);
 		ret = -EINVAL;
@@ -321,7 +373,7 @@ static int baseline_save(const struct baseline_args *a)
 		goto out_ret;
 	}
 	/* <host>/<name> is composed from what the run says: no link on the way is followed */
-	inputs = ret ? NULL : run_inputs(&run);
+	inputs = ret ? NULL : save_inputs(&run);
 	ret = ret ?: !inputs ? -ENOMEM : outw_open(&w, rel, &(struct outw_opts){
 			.kind = OUTW_DIR, .by = "baseline save", .force = a->replace,
 			.force_opt = "--replace", .base = baseline_root(a),

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -211,6 +212,7 @@ static int write_files(struct outw *w, const struct cmp_ctx *ctx)
 static int load_both(const struct compare_args *a, struct run *base, struct run *new)
 {
 	char err[ERRBUF_LEN];
+	struct stat sb, sn;
 
 	if (run_load(a->base, base, err)) {
 		err_msg("compare: the base run (BASE): %s", err);
@@ -221,6 +223,12 @@ static int load_both(const struct compare_args *a, struct run *base, struct run 
 		run_free(base);
 		return -EINVAL;
 	}
+	/* as calibrate refuses a run against itself: the user must know what this shows */
+	if (!stat(base->dir, &sb) && !stat(new->dir, &sn) && sb.st_dev == sn.st_dev &&
+	    sb.st_ino == sn.st_ino)
+		warn_msg("compare: BASE and NEW are the same run (%s): each figure is compared "
+			 "with itself, so no difference can show and the verdicts say nothing about "
+			 "the machine; compare two runs of the scenario", new->dir);
 	if (!base->complete)
 		warn_msg("base run %s is incomplete (complete = false)", base->dir);
 	if (!new->complete)

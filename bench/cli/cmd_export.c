@@ -23,7 +23,7 @@ static const struct opt_desc export_opts[] = {
 		    "ci/lava/lava-report.sh"),
 	OPT_SET_INT(0, "result-txt", export_args, format, EX_RESULT_TXT,
 		    "Linaro test-definitions result.txt (undecided is written as skip)"),
-	CLI_OPT_AGAINST(export_args, against, "BASE",
+	CLI_OPT_AGAINST(export_args, against, "RUN",
 			"judge each metric against this baseline run with compare's rules "
 			"(default: measurements only)"),
 	OPT_STRING(0, "origin", export_args, origin, "NAME", "KCIDB origin, [a-z0-9_]+"),
@@ -117,14 +117,15 @@ static int write_out(const struct export_args *a, struct outw *w, const struct r
 		ci_write_lava(f, rows);
 	else
 		ci_write_result_txt(f, rows);
-	if (ret)
-		err_msg("%s", err);
-	e = fflush(f) ? errno : ferror(f) ? EIO : 0;
+	e = !a->output ? -stdout_check() : fflush(f) ? errno : -out_ferror(f);
 	if (a->output && fclose(f) && !e)
 		e = errno;
-	if (e && !ret) {
+	/* a write that failed says why (a full disk, a size limit), whatever else did */
+	if (e) {
 		err_msg("export: cannot write %s: %s; nothing was exported", name, strerror(e));
 		ret = -e;
+	} else if (ret) {
+		err_msg("%s", err);
 	}
 	if (!ret && a->output && outw_commit(w, err)) {
 		err_msg("%s", err);
@@ -176,7 +177,8 @@ static int open_output(const struct export_args *a, const struct run *run,
 		nb++;
 	if (ri && (!base || bi) && (in = calloc(nr + nb + 1, sizeof(*in)))) {
 		memcpy(in, ri, nr * sizeof(*in));
-		memcpy(in + nr, bi, nb * sizeof(*in));
+		if (nb)		/* without --against, bi is NULL: memcpy's NULL is undefined */
+			memcpy(in + nr, bi, nb * sizeof(*in));
 		ret = outw_open(w, a->output, &(struct outw_opts){ .kind = OUTW_FILE,
 				.by = "export", .force = a->force, .inputs = in }, err);
 	} else {

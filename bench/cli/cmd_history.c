@@ -107,28 +107,38 @@ const char *history_db(const struct history_args *a)
 
 static int do_add(const struct history_args *a)
 {
+	bool fresh = hstore_fresh(history_db(a));
 	struct hstore *s;
 	int i, failed = 0;
 
-	if (hstore_open_checked(history_db(a), 0, (const char *const *)a->paths, &s))
+	if (hstore_open_checked(history_db(a), 0, (const char *const *)a->paths, &s)) {
+		if (fresh)
+			hstore_drop_fresh(history_db(a));
 		return 2;
+	}
 	for (i = 0; i < a->npaths; i++)
 		failed += !!hstore_add_dir(s, history_db(a), a->paths[i], a->replace);
 	hstore_close(s);
 	if (failed)
 		err_msg("%d of %d runs not added", failed, a->npaths);
+	if (fresh && failed == a->npaths)
+		hstore_drop_fresh(history_db(a));
 	return failed ? 2 : 0;
 }
 
 static int do_merge(const struct history_args *a)
 {
+	bool fresh = hstore_fresh(history_db(a));
 	size_t added, present, conflicts;
 	char err[ERRBUF_LEN];
 	struct hstore *s;
 	int i, failed = 0;
 
-	if (hstore_open_checked(history_db(a), 0, (const char *const *)a->paths, &s))
+	if (hstore_open_checked(history_db(a), 0, (const char *const *)a->paths, &s)) {
+		if (fresh)
+			hstore_drop_fresh(history_db(a));
 		return 2;
+	}
 	for (i = 0; i < a->npaths; i++) {
 		if (hstore_merge(s, a->paths[i], &added, &present, &conflicts, err)) {
 			err_msg("merge %s: %s", a->paths[i], err);
@@ -142,6 +152,8 @@ static int do_merge(const struct history_args *a)
 				 conflicts);
 	}
 	hstore_close(s);
+	if (fresh && failed == a->npaths)
+		hstore_drop_fresh(history_db(a));
 	return failed ? 2 : 0;
 }
 

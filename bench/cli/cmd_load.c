@@ -90,7 +90,7 @@ static void load_defaults(void *args)
 
 /*
  * workload_spells - after the workload's name, "--key" is the workload's option when it
- * has one of that name (timer's --interval), as it was before load had -i, --interval
+ * has one of that name (timer's --period), or had one (timer's --interval: refused, naming period)
  */
 static bool workload_spells(const struct workload_ops *ops, const char *arg)
 {
@@ -104,7 +104,8 @@ static bool workload_spells(const struct workload_ops *ops, const char *arg)
 		return false;
 	memcpy(key, arg + 2, n);
 	key[n] = '\0';
-	return wl_option_find(ops, key) != NULL;
+	/* an old name: the workload's, so that its message says where it went */
+	return wl_option_find(ops, key) || wl_option_renamed(ops, key);
 }
 
 /* load_opt - one of load's own options, its value taken from argv[*i + 1] if needed */
@@ -179,7 +180,7 @@ const struct cli_command cli_load = {
 	"Run one workload for a duration and print the latency its own user feels.\n"
 	"Ctrl-C or SIGTERM stops it early, tears everything down, and still reports.\n"
 	"After NAME, --key is the workload's option when it has one of that name (timer's\n"
-	"--interval); -i is always load's.\n"
+	"--period); -i, --interval is always load's.\n"
 	"Exit status: 0 it ran (to the end, or until SIGINT/SIGTERM); 1 error.",
 	.opts = load_opts,
 	.args_size = sizeof(struct load_args),

@@ -87,8 +87,9 @@ const struct cli_command cli_record = {
 	"  softirq runtime  entry -> exit\n"
 	"  wq delay         queue_work -> execute_start (split: -> activate -> start)\n"
 	"  wq runtime       execute_start -> execute_end\n"
-	"and per execution context (softirq inline or in ksoftirqd, tasklet, napi poll and\n"
-	"thread, irq thread, hard irq, worker pool kind) its delay and runtime; each\n"
+	"and per execution context (softirq inline, in ksoftirqd, ktimers or an irq thread,\n"
+	"tasklet, napi poll and thread, irq thread, PREEMPT_RT's backlog_napi, ktimers,\n"
+	"rcuc and irq_work threads, hard irq, worker pool kind) its delay and runtime; each\n"
 	"softirq delay is split into causes that add up to it (docs/figures.md).\n"
 	"Without -d or COMMAND, records until Ctrl-C. Needs root.",
 	.opts = record_opts,

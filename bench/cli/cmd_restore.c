@@ -12,8 +12,10 @@
 #include "sys.h"
 
 static const struct opt_desc restore_opts[] = {
-	CLI_OPT_FORCE(restore_args, force,
-		      "restore even though the run that wrote the journal still runs"),
+	OPT_BOOL(0, "while-running", restore_args, while_running,
+		 "restore even though the run that wrote the journal still runs"),
+	OPT_ALIAS('f', "force", "while-running", "-f, --force mean 'replace output' "
+		  "everywhere else: use --while-running"),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -27,7 +29,7 @@ const struct cli_command cli_restore = {
 	.name = "restore",
 	.fn = cmd_restore,
 	.summary = "undo the settings of a run that was killed or crashed",
-	.usage = "deferbench restore [--force]",
+	.usage = "deferbench restore [--while-running]",
 	.desc =
 	"Undo the kernel settings of a run that was killed or crashed (saved in\n"
 	JOURNAL_PATH "), and remove its tracefs instance and temporary files.",
@@ -64,5 +66,5 @@ int cmd_restore(int argc, char **argv)
 		       "restore'; cleaning what your own deferbench processes left\n");
 		return leftovers_remove(stdout) ? 1 : 0;
 	}
-	return restore_machine(a.force);
+	return restore_machine(a.while_running);
 }

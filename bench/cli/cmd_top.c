@@ -68,9 +68,10 @@ const struct cli_command cli_top = {
 	"A live view of deferred work, refreshed every interval: per workqueue items/s,\n"
 	"items in flight, CPU time, items over cpu_intensive_thresh_us, rescuer runs and\n"
 	"delay (queue_work -> execute_start) p50/p99/max; per softirq vector and context\n"
-	"(inline, ksoftirqd) runs/s, ksoftirqd share, delay (raise -> entry) p50/p99,\n"
-	"runtime p99 and runs over 2 ms; napi and irq threads, tasklets. Lost events are in\n"
-	"the header whenever there are some. Keys on a terminal: q quit, s sort, g group.\n"
+	"(inline, ksoftirqd, ktimers, irq thread) runs/s, ksoftirqd share, delay (raise ->\n"
+	"entry) p50/p99, runtime p99 and runs over 2 ms; napi, irq and PREEMPT_RT threads,\n"
+	"tasklets. Lost events are in the header whenever there are some. Keys on a\n"
+	"terminal: q quit, s sort, g group.\n"
 	"Plain text in a pipe; --json for other tools. Needs root.",
 	.opts = top_opts,
 	.args_size = sizeof(struct top_args),

@@ -49,35 +49,47 @@
 
 static const char *const tune_probes[] = { "net", "timer", "tty", "audio", "block" };
 
-/* set_probe - --probe WORKLOAD: one of the workloads that measure their own latency */
-static int set_probe(const struct opt_desc *o __unused, const char *arg, void *args,
-		     char *errbuf)
+const char *tune_probe_named(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(tune_probes); i++)
-		if (!strcmp(arg, tune_probes[i])) {
-			((struct tune_args *)args)->probe = tune_probes[i];
-			return 0;
-		}
-	return set_err(errbuf, "'%s' is not a probe (net, timer, tty, audio, block)", arg);
+		if (!strcmp(name, tune_probes[i]))
+			return tune_probes[i];
+	return NULL;
+}
+
+/* set_probe - --probe WORKLOAD: one of the workloads that measure their own latency */
+static int set_probe(const struct opt_desc *o __unused, const char *arg, void *args,
+		     char *errbuf)
+{
+	((struct tune_args *)args)->probe = tune_probe_named(arg);
+	if (!((struct tune_args *)args)->probe)
+		return set_err(errbuf, "'%s' is not a probe (net, timer, tty, audio, block)", arg);
+	return 0;
 }
 
 static const char *const metric_formats[] = { "auto", "line", "fio", "ping", "intervals" };
+
+const char *tune_format_named(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(metric_formats); i++)
+		if (!strcmp(name, metric_formats[i]))
+			return metric_formats[i];
+	return NULL;
+}
 
 /* set_metric_format - --latency-format FORMAT */
 static int set_metric_format(const struct opt_desc *o __unused, const char *arg, void *args,
 			     char *errbuf)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(metric_formats); i++)
-		if (!strcmp(arg, metric_formats[i])) {
-			((struct tune_args *)args)->metric_format = metric_formats[i];
-			return 0;
-		}
-	return set_err(errbuf, "'%s' is not a latency format (auto, line, fio, ping, intervals)",
-		       arg);
+	((struct tune_args *)args)->metric_format = tune_format_named(arg);
+	if (!((struct tune_args *)args)->metric_format)
+		return set_err(errbuf, "'%s' is not a latency format (auto, line, fio, ping, "
+			       "intervals)", arg);
+	return 0;
 }
 
 /* set_allow - --allow CLASSES */
@@ -200,7 +212,8 @@ static int check_ini_value(const char *opt, const char *v, char *errbuf)
 		return set_err(errbuf, "%s: longer than %d characters; put it in a script and "
 			       "give the script", opt, WL_STR_MAX - 1);
 	if (strchr(v, ';') || strchr(v, '\n') || strchr(v, '#'))
-		return set_err(errbuf, "%s '%s': ';', '#' and newlines cannot go into tune.ini; "
+		return set_err(errbuf, "%s '%s': ';', '#' and newlines cannot be written into "
+			       "tune.ini; "
 			       "use && or put it in a script", opt, v);
 	if (isspace((unsigned char)v[0]) || (v[0] && isspace((unsigned char)v[strlen(v) - 1])))
 		return set_err(errbuf, "%s '%s': leading or trailing blanks", opt, v);
@@ -317,17 +330,51 @@ static void write_config(FILE *f, const char *name, const char *desc,
 		fprintf(f, "%s = %s\n", c->knob[k], c->value[k]);
 }
 
+/*
+ * primary_line - what the candidates are judged on, as tune.ini's primary: the
+ * workload's own latency (--latency, --latency-cmd, --probe) and the surveyed groups' delay
+ */
+static void primary_line(const struct tune_args *a, const struct tune_group *top, size_t ntop,
+			 char *line, size_t size)
+{
+	bool own = a->metric || a->metric_cmd || a->probe;
+	size_t i, np, len;
+
+	/*
+	 * one line, which libinih reads up to 200 characters: p50 and p90 as one pattern
+	 * each, and the groups that do not fit are left advisory (judged, not primary)
+	 */
+	len = (size_t)snprintf(line, size, "%s", own ? "workload:*:p[59]0, workload:*:p99" : "");
+	np = own ? 2 : 0;
+	for (i = 0; i < ntop && np < PRIMARY_MAX; i++) {
+		char id[METRIC_ID_LEN], *colon;
+		int n;
+
+		snprintf(id, sizeof(id), "%s", top[i].id);
+		colon = strrchr(id, ':');
+		if (colon)
+			*colon = '\0';
+		n = snprintf(line + len, size - len, "%s%s:p[59]0", np ? ", " : "", id);
+		if (n < 0 || len + (size_t)n > TUNE_INI_LINE - 10) {
+			line[len] = '\0';
+			continue;
+		}
+		len += (size_t)n;
+		np++;
+	}
+	if (!np)
+		snprintf(line, size, "*:p90");
+}
+
 /* write_scenario - DIR/tune.ini: one segment, the machine as it is and each candidate */
 static int write_scenario(const struct tune_args *a, const char *path, const char *base_name,
 			  const struct tune_cand *base, const struct tune_cand *cands,
-			  size_t ncand, const struct tune_group *top, size_t ntop,
-			  unsigned int blocks)
+			  size_t ncand, const char *primary, unsigned int blocks)
 {
 	const char *wl = a->probe ? "probe" : "user";
 	FILE *f = out_fopen(path);
-	char line[TUNE_INI_LINE + 64];
-	size_t i, np, len;
-	bool own;
+	size_t i;
+	int ret;
 
 	if (!f)
 		return -errno;
@@ -345,36 +392,15 @@ static int write_scenario(const struct tune_args *a, const char *path, const cha
 		fprintf(f, "metric_cmd = %s\n", a->metric_cmd);
 	if (a->metric_format)
 		fprintf(f, "metric_format = %s\n", a->metric_format);
-	/*
-	 * one line, which libinih reads up to 200 characters: p50 and p90 as one pattern
-	 * each, and the groups that do not fit are left advisory (judged, not primary)
-	 */
-	own = a->metric || a->metric_cmd || a->probe;
-	len = (size_t)snprintf(line, sizeof(line), "primary = %s",
-			       own ? "workload:*:p[59]0, workload:*:p99" : "");
-	np = own ? 2 : 0;
-	for (i = 0; i < ntop && np < PRIMARY_MAX; i++) {
-		char id[METRIC_ID_LEN], *colon;
-		int n;
-
-		snprintf(id, sizeof(id), "%s", top[i].id);
-		colon = strrchr(id, ':');
-		if (colon)
-			*colon = '\0';
-		n = snprintf(line + len, sizeof(line) - len, "%s%s:p[59]0", np ? ", " : "", id);
-		if (n < 0 || len + (size_t)n > TUNE_INI_LINE) {
-			line[len] = '\0';
-			continue;
-		}
-		len += (size_t)n;
-		np++;
-	}
-	fprintf(f, "%s%s", line, np ? "" : "*:p90");
-	fprintf(f, "\n");
+	fprintf(f, "primary = %s\n", primary);
 	write_config(f, base_name, "the machine as it is", base, a->probe);
 	for (i = 0; i < ncand; i++)
 		write_config(f, cands[i].name, cands[i].why, &cands[i], a->probe);
-	return fclose(f) ? -errno : 0;
+	fflush(f);
+	ret = out_ferror(f);
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
 }
 
 /* ---- the answer ---- */
@@ -435,6 +461,10 @@ static const struct adv_cfg *answer(const struct advice *adv)
 	case ADV_EXPLORATORY:
 		printf("tune: exploratory, nothing decidable: %s\n", w->cfg[0].j[0].why);
 		break;
+	case ADV_LOAD_EFFECT:	/* tune's candidates start no load */
+		advise_load_effect(w, b, sizeof(b));
+		printf("tune: %s\n", b);
+		break;
 	}
 	for (i = 0; i < w->ncfg; i++) {
 		const struct adv_cfg *c = &w->cfg[i];
@@ -493,12 +523,91 @@ static int out_dir(const struct tune_args *a, char *buf, size_t len)
 	return run_dir_default(buf, len, host, kernel, time(NULL), "tune");
 }
 
+/*
+ * check_args - what the user gave, before anything starts or is made: each --try a
+ * candidate of knobs with values of their grammar that this machine has, --latency a
+ * path tune.ini can hold, -d long enough for six blocks with one candidate at least
+ */
+static int check_args(const struct tune_args *a, struct tune_cand *cands, size_t *ncand)
+{
+	char err[ERRBUF_LEN];
+	unsigned int blocks;
+	size_t i, k;
+	int narms;
+
+	for (i = 0; i < a->ntry; i++) {
+		struct tune_cand *c = &cands[(*ncand)++];
+
+		if (tune_try_parse(a->try[i], (int)i + 1, c, err))
+			return err_msg("%s", err), -EINVAL;
+		for (k = 0; k < c->nknobs; k++) {
+			struct knob kb;
+
+			if (tune_value_ok(c->knob[k], c->value[k], err))
+				return err_msg("--try: %s", err), -EINVAL;
+			if (strncmp(c->knob[k], "opt.", 4) &&
+			    (knob_parse(c->knob[k], c->value[k], &kb, NULL, err) ||
+			     knob_check(&kb, err)))
+				return err_msg("--try: %s: %s", c->knob[k], err), -EINVAL;
+		}
+	}
+	if (a->metric && tune_path_ok(a->metric, err))
+		return err_msg("--latency: %s", err), -EINVAL;
+	narms = (int)(a->ntry > 1 ? a->ntry : 1) + 1;
+	blocks = blocks_for(a, narms);
+	if (blocks < 6) {
+		err_msg("-d %.0f s holds %u blocks of %d phases of %.1f s: at least 6 are needed "
+			"to decide; give -d %.0f s or more (or fewer candidates)",
+			a->duration_ns / 1e9, blocks, narms, a->phase_ns / 1e9,
+			2 + 6.0 * narms * a->phase_ns / 1e9);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * discard - a tune that ends before its run leaves nothing behind: what it wrote
+ * (unchanged: the manifest's rule), and DIR when tune made it
+ */
+static void discard(struct outw *w, const char *dir, bool existed)
+{
+	static const char *const names[] = { "survey", "tune.ini" };
+	char p[PATH_MAX + NAME_MAX + 2], err[ERRBUF_LEN];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(p, sizeof(p), "%s/%s", w->target, names[i]);
+		if (!access(p, F_OK) && outw_live_add(w, names[i], err))
+			err_msg("%s", err);
+	}
+	if (w->sfd >= 0 && !manifest_remove(&w->live, w->sfd, ""))
+		unlinkat(w->sfd, MANIFEST_NAME, 0);
+	outw_abort(w);
+	if (!existed)
+		rmdir(dir);
+}
+
+/* verify_names - DIR/tune-verify[-N].ini and DIR/verify[-N]: the first pair not there */
+static int verify_names(const char *dir, char *ini, char *runp, size_t len)
+{
+	int n;
+
+	for (n = 1; n < 1000; n++) {
+		snprintf(ini, len, "%s/tune-verify%s%.0d.ini", dir, n > 1 ? "-" : "", n > 1 ? n : 0);
+		snprintf(runp, len, "%s/verify%s%.0d", dir, n > 1 ? "-" : "", n > 1 ? n : 0);
+		if (access(ini, F_OK) && access(runp, F_OK))
+			return 0;
+	}
+	return -EEXIST;
+}
+
 static int tune_main(struct tune_args *a, const char *command)
 {
 	struct tune_cand cands[TUNE_MAX_CANDS + TUNE_MAX_TRY], base = { 0 }, prev;
 	struct tune_facts facts = { .sysfs = wq_has_sysfs, .probe = a->probe, .first_cpu = 0 };
 	struct tune_group top[TUNE_TOP];
 	char dir[PATH_MAX], p[PATH_MAX + 32], runp[PATH_MAX + 32], err[ERRBUF_LEN];
+	char primary[TUNE_INI_LINE + 1];
 	struct record rec = { 0 };
 	struct run_opts ro = { 0 };
 	const struct adv_cfg *best;
@@ -507,35 +616,39 @@ static int tune_main(struct tune_args *a, const char *command)
 	size_t ncand = 0, ntop = 0;
 	unsigned int blocks;
 	int i, ret, log_fd = -1;
-	struct outw w = { .pfd = -1 };
-	bool reapply = false;
+	struct outw w = { .pfd = -1, .sfd = -1 };
+	bool reapply = false, existed, ran = false;
 	pid_t pid = 0;
 
 	if (out_dir(a, dir, sizeof(dir)) || path_check(dir, err))
 		return err_msg("-o: %s", err), 1;
+	existed = !access(dir, F_OK);
+	if (a->verify) {
+		/* tune.json's values become tune-verify.ini: each checked there */
+		ret = tune_verify_cands(dir, &cands[0], &prev, a, primary, sizeof(primary));
+		if (ret)
+			return 1;
+		if (verify_names(dir, p, runp, sizeof(p)))
+			return err_msg("--verify: %s holds a thousand verifications", dir), 1;
+		base = prev;
+		ncand = 1;
+		snprintf(cands[0].why, sizeof(cands[0].why), "the settings tune decided");
+	} else if (check_args(a, cands, &ncand)) {
+		return 1;
+	}
 	/* like run's: a new or empty directory, no link, no input, no system directory */
 	if (!a->verify &&
 	    outw_open(&w, dir, &(struct outw_opts){ .kind = OUTW_LIVE, .by = "tune",
 		      .inputs = (const char *const[]){ a->metric, NULL } }, err))
 		return err_msg("%s", err), 1;
-	if (a->verify) {
-		ret = tune_verify_cands(dir, &cands[0], &prev, a);
-		if (ret)
-			return 1;
-		base = prev;
-		ncand = 1;
-		snprintf(cands[0].why, sizeof(cands[0].why), "the settings tune decided");
-		/* settings applied with --apply=now: put back for the comparison, then again */
-		ret = tune_take_back(&reapply);
-		if (ret)
-			return 1;
-	} else {
-		for (i = 0; i < (int)a->ntry; i++)
-			if (tune_try_parse(a->try[i], i + 1, &cands[ncand++], err))
-				return err_msg("%s", err), 1;
+	/* settings applied with --apply=now: put back for the comparison, then again */
+	if (a->verify && tune_take_back(&reapply))
+		return 1;
+	if (a->cmd && start_command(a->cmd, &pid, &log_fd, err)) {
+		ret = -EINVAL;
+		err_msg("%s", err);
+		goto out;
 	}
-	if (a->cmd && start_command(a->cmd, &pid, &log_fd, err))
-		return err_msg("%s", err), 1;
 	if (!a->verify && a->survey_ns) {
 		snprintf(p, sizeof(p), "%s/survey", dir);
 		printf("tune: watching %s for %.1f s to choose candidates\n",
@@ -555,10 +668,17 @@ static int tune_main(struct tune_args *a, const char *command)
 		ncand += tune_candidates(top, ntop, a->allow, &facts, &cands[ncand],
 					 TUNE_MAX_CANDS + TUNE_MAX_TRY - ncand);
 	}
+	/* a command that ended or detached meanwhile: no run would judge it */
+	ret = command_check(err);
+	if (ret) {
+		err_msg("%s", err);
+		goto out;
+	}
 	if (!ncand) {
 		printf("tune: nothing to try: the survey suggests no candidate this tune may try "
 		       "(--allow), and no --try was given; keep what you have\n");
 		ret = 0;
+		ran = true;	/* an answer: the survey stays */
 		goto out;
 	}
 	for (i = 0; i < (int)ncand; i++)
@@ -566,23 +686,27 @@ static int tune_main(struct tune_args *a, const char *command)
 	blocks = blocks_for(a, (int)ncand + 1);
 	if (blocks < 6) {
 		err_msg("-d %.0f s holds %u blocks of %zu phases of %.1f s: at least 6 are needed "
-			"to decide; give -d %.0f s or more (or fewer candidates)",
+			"to decide; give -d %.0f s or more (or fewer candidates, --allow)",
 			a->duration_ns / 1e9, blocks, ncand + 1, a->phase_ns / 1e9,
 			2 + 6.0 * (double)(ncand + 1) * a->phase_ns / 1e9);
 		ret = -EINVAL;
 		goto out;
 	}
-	snprintf(p, sizeof(p), "%s/tune%s.ini", dir, a->verify ? "-verify" : "");
+	if (!a->verify) {
+		primary_line(a, top, ntop, primary, sizeof(primary));
+		snprintf(p, sizeof(p), "%s/tune.ini", dir);
+		snprintf(runp, sizeof(runp), "%s/run", dir);
+	}
 	ret = write_scenario(a, p, a->verify ? "previous" : "current", a->verify ? &base : NULL,
-			     cands, ncand, top, ntop, blocks);
+			     cands, ncand, primary, blocks);
 	if (ret) {
 		err_msg("writing %s: %s", p, strerror(-ret));
 		goto out;
 	}
-	snprintf(runp, sizeof(runp), "%s/%s", dir, a->verify ? "verify" : "run");
 	ro.scenario = p;
 	ro.outdir = runp;
 	ro.command = command;
+	ran = true;
 	ret = run_scenario(&ro, run_engine());
 	if (ret) {
 		ret = -EIO;
@@ -615,7 +739,7 @@ static int tune_main(struct tune_args *a, const char *command)
 		const struct tune_cand *c = best ? tune_cand_named(cands, ncand, best->s->config) : NULL;
 
 		snprintf(p, sizeof(p), "%s/tune.json", dir);
-		ret = tune_write_json(p, c, runp, a);
+		ret = tune_write_json(p, c, runp, a, primary);
 		if (!ret && c && a->apply) {
 			snprintf(p, sizeof(p), "%s/apply.sh", dir);
 			ret = tune_write_script(p, c);
@@ -639,11 +763,15 @@ static int tune_main(struct tune_args *a, const char *command)
 	run_free(&run);
 	printf("tune: results in %s\n", dir);
 out:
-	if (!a->verify)
+	if (!a->verify && ran)
 		list_outputs(&w);
+	else if (!a->verify)
+		discard(&w, dir, existed);
 	record_free(&rec);
 	if (pid > 0)
 		command_workload_end();
+	if (a->verify && reapply && !ran)
+		tune_apply_now(&cands[0], command);	/* what --verify took back goes on again */
 	return ret ? 1 : 0;
 }
 

@@ -48,7 +48,11 @@ static int help(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * run - what main does; every exit status goes through stdout_end, which needs the
+ * status of an error: 1, or compare's own 2 (cli.h)
+ */
+static int run(int argc, char **argv, int *err_status)
 {
 	const struct cli_command *c;
 	int a = 1;
@@ -78,10 +82,23 @@ int main(int argc, char **argv)
 		/* named in the journal of what this process creates (owned.h) */
 		command_line(argc - a, argv + a, cmd + strlen(cmd), sizeof(cmd) - strlen(cmd));
 		owned_command(cmd);
+		if (c == &cli_compare)
+			*err_status = 2;
 		return c->fn(argc - a, argv + a);
 	}
 	if (!strcmp(argv[a], "help"))
 		return help(argc - a, argv + a);
 	err_msg("unknown command '%s'; see 'deferbench --help'", argv[a]);
 	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	int err_status = 1, status;
+
+	/* what a command prints must reach stdout, or its status says it did not */
+	stdout_begin();
+	signals_file_limit();
+	status = run(argc, argv, &err_status);
+	return stdout_end(status, err_status);
 }

@@ -137,8 +137,9 @@ static void text_ctx(FILE *f, const struct top_snap *s, const struct top_view *v
 			"%-10s %-10s %9s %8s | %*s %*s %*s | %*s %5s\n", unit, "vector", "context",
 			"runs/s", "ksirqd%", w, "p50", w, "p99", w, "max", w, "run p99", ">2ms");
 	else
-		fprintf(f, "\nOTHER CONTEXTS, times in %s   napi/irq threads: wakeup -> running; "
-			"tasklets: raise -> entry;\n      napi polls: runtime only\n%-11s %-22s %-9s "
+		fprintf(f, "\nOTHER CONTEXTS, times in %s   threads (napi, irq, backlog_napi, "
+			"ktimers, rcuc, irq_work):\n      wakeup -> running; tasklets: raise -> "
+			"entry; napi polls: runtime only\n%-12s %-22s %-12s "
 			"%9s | %*s %*s %*s | %*s %5s\n", unit, "context", "name", "where", "runs/s",
 			w, "p50", w, "p99", w, "max", w, "run p99", ">2ms");
 	for (i = 0; i < s->nctx; i++) {
@@ -151,7 +152,7 @@ static void text_ctx(FILE *f, const struct top_snap *s, const struct top_view *v
 			fprintf(f, "%-10s %-10s %9.1f %7.1f%% |", c->name, c->where,
 				per_s(c->runs, s), 100.0 * c->ksoftirqd_share);
 		else
-			fprintf(f, "%-11s %-22s %-9s %9.1f |", c->context,
+			fprintf(f, "%-12s %-22s %-12s %9.1f |", c->context,
 				fmt_cut(c->name, 22, cut, sizeof(cut)), c->where, per_s(c->runs, s));
 		fprintf(f, " %*s %*s %*s | %*s %5llu\n",
 			w, lat_or_dash(v, c->delay_p50, c->delays, b[0], 24),

@@ -22,6 +22,77 @@
 #define DEFERBENCH_ALLOW_TUNE_INT_H
 #include "tune_int.h"
 
+/* ---- what tune writes into its files, checked ---- */
+
+/* one_line - printable ASCII, no space at either end: what an ini value or a shell word
+ * of tune's may hold */
+static bool one_line(const char *s)
+{
+	size_t i, n = strlen(s);
+
+	if (!n || s[0] == ' ' || s[n - 1] == ' ')
+		return false;
+	for (i = 0; i < n; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e)
+			return false;
+	return true;
+}
+
+int tune_value_ok(const char *knob, const char *value, char *errbuf)
+{
+	char err[ERRBUF_LEN];
+	struct knob k;
+	size_t i;
+
+	if (!one_line(knob) || !one_line(value))
+		return set_err(errbuf, "'%s = %s' is not one line of plain text", knob, value);
+	if (!strncmp(knob, "opt.", 4)) {
+		/* a probe's option (opt.probe.napi): a word, as the workload's options are */
+		for (i = 0; value[i]; i++)
+			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:,-",
+				    value[i]))
+				return set_err(errbuf, "%s: '%s' is not a workload option's value",
+					       knob, value);
+		return 0;
+	}
+	if (knob_parse(knob, value, &k, NULL, err))
+		return set_err(errbuf, "%s = %s: %s", knob, value, err);
+	return 0;
+}
+
+int tune_path_ok(const char *path, char *errbuf)
+{
+	if (!one_line(path) || strstr(path, ";") || strstr(path, "#") ||
+	    strlen(path) >= TUNE_PATH_MAX)
+		return set_err(errbuf, "'%s' cannot be written into tune.ini: give a path of "
+			       "plain text without ';' or '#', shorter than %d bytes", path,
+			       TUNE_PATH_MAX);
+	return 0;
+}
+
+/* pattern_ok - a primary metric pattern: what metric ids and fnmatch are made of */
+static bool pattern_ok(const char *p)
+{
+	return *p && strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			    "_:.-*?[]") == strlen(p);
+}
+
+int tune_primary_ok(const char *line, char *errbuf)
+{
+	char copy[TUNE_INI_LINE + 1], *tok, *save = NULL;
+	int n = 0;
+
+	if (strlen(line) > TUNE_INI_LINE)
+		return set_err(errbuf, "longer than %d characters", TUNE_INI_LINE);
+	snprintf(copy, sizeof(copy), "%s", line);
+	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save), n++)
+		if (!pattern_ok(tok) || n == PRIMARY_MAX)
+			return set_err(errbuf, "'%s' is not a list of up to %d metric patterns "
+				       "(softirq:NET_RX:delay:p[59]0, workload:*:p99)", line,
+				       PRIMARY_MAX);
+	return n ? 0 : set_err(errbuf, "is empty");
+}
+
 /* ---- tune.json, apply.sh, apply now ---- */
 
 const struct tune_cand *tune_cand_named(const struct tune_cand *c, size_t n, const char *name)
@@ -55,7 +126,7 @@ static void knob_now(const char *name, const char *value, char *buf, size_t len)
 }
 
 int tune_write_json(const char *path, const struct tune_cand *c, const char *run_dir,
-	       const struct tune_args *a)
+		    const struct tune_args *a, const char *primary)
 {
 	json_object *o = json_object_new_object(), *set = json_object_new_array();
 	char prev[KNOB_VALUE_MAX];
@@ -71,6 +142,8 @@ int tune_write_json(const char *path, const struct tune_cand *c, const char *run
 			       json_object_new_string(a->metric_cmd) : NULL);
 	json_object_object_add(o, "metric_format", a->metric_format ?
 			       json_object_new_string(a->metric_format) : NULL);
+	/* what it was judged on: --verify judges by the same */
+	json_object_object_add(o, "primary", json_object_new_string(primary));
 	for (k = 0; c && k < c->nknobs; k++) {
 		json_object *e = json_object_new_object();
 
@@ -97,7 +170,7 @@ int tune_write_script(const char *path, const struct tune_cand *c)
 	struct knob k;
 	size_t i;
 	int n, j;
-	FILE *f = out_fopen(path);
+	FILE *f = out_fopen_mode(path, 0755);
 
 	if (!f)
 		return -errno;
@@ -136,8 +209,10 @@ int tune_write_script(const char *path, const struct tune_cand *c)
 		free(t);
 	}
 	fprintf(f, "echo 'apply.sh: %s set'\n", c->name);
-	fchmod(fileno(f), 0755);
-	return fclose(f) ? -errno : 0;
+	n = out_ferror(f);
+	if (fclose(f) && !n)
+		n = -errno;
+	return n;
 }
 
 /* tune_apply_now - the settings on the machine, journaled: 'deferbench restore' undoes them */
@@ -177,11 +252,35 @@ int tune_apply_now(const struct tune_cand *c, const char *command)
 
 /* ---- verify ---- */
 
+/*
+ * read_primary - the primary line of DIR/tune.ini, checked: for a tune.json written
+ * before it recorded its own; -errno
+ */
+static int read_primary(const char *dir, char *primary, size_t len)
+{
+	char path[PATH_MAX + 32], *text, *line, *save = NULL, why[ERRBUF_LEN];
+	size_t n;
+	int ret = -ENOENT;
+
+	snprintf(path, sizeof(path), "%s/tune.ini", dir);
+	if (read_input(path, INPUT_MAX_TEXT, &text, &n, NULL))
+		return -ENOENT;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, "primary = ", 10)) {
+			snprintf(primary, len, "%s", line + 10);
+			ret = tune_primary_ok(primary, why) ? -EINVAL : 0;
+			break;
+		}
+	free(text);
+	return ret;
+}
+
 /* tune_verify_cands - from DIR/tune.json: the decided settings and the ones they replaced */
 int tune_verify_cands(const char *dir, struct tune_cand *applied, struct tune_cand *prev,
-		 struct tune_args *a)
+		      struct tune_args *a, char *primary, size_t plen)
 {
-	char path[PATH_MAX + 32], err[ERRBUF_LEN], probe[32] = "";
+	static char metric[TUNE_PATH_MAX], metric_cmd[TUNE_PATH_MAX];
+	char path[PATH_MAX + 32], err[ERRBUF_LEN], why[ERRBUF_LEN], probe[32] = "", fmt[32] = "";
 	struct jr j = { .path = path, .errbuf = err };
 	json_object *root, *set, *e;
 	size_t i;
@@ -207,18 +306,67 @@ int tune_verify_cands(const char *dir, struct tune_cand *applied, struct tune_ca
 		if (!ret && !prev->value[i][0])
 			ret = jr_fail(&j, "settings[]", "previous", "is empty for %s: the value it "
 				      "replaced was not known", applied->knob[i]);
+		/* each becomes a line of tune-verify.ini: a knob's value, nothing else */
+		if (!ret && tune_value_ok(applied->knob[i], applied->value[i], why))
+			ret = jr_fail(&j, "settings[]", "value", "%s", why);
+		if (!ret && tune_value_ok(prev->knob[i], prev->value[i], why))
+			ret = jr_fail(&j, "settings[]", "previous", "%s", why);
 		applied->nknobs = prev->nknobs = i + 1;
 	}
 	if (!ret && jr_has(root, "probe") &&
-	    json_object_is_type(json_object_object_get(root, "probe"), json_type_string))
+	    json_object_is_type(json_object_object_get(root, "probe"), json_type_string)) {
 		ret = jr_str(&j, root, "", "probe", probe, sizeof(probe));
+		if (!ret && !tune_probe_named(probe))
+			ret = jr_fail(&j, "", "probe", "'%s' is not a probe (net, timer, tty, "
+				      "audio, block)", probe);
+	}
+	metric[0] = metric_cmd[0] = '\0';
+	if (!ret && jr_has(root, "metric") &&
+	    json_object_is_type(json_object_object_get(root, "metric"), json_type_string)) {
+		ret = jr_str(&j, root, "", "metric", metric, sizeof(metric));
+		if (!ret && tune_path_ok(metric, why))
+			ret = jr_fail(&j, "", "metric", "%s", why);
+	}
+	if (!ret && jr_has(root, "metric_cmd") &&
+	    json_object_is_type(json_object_object_get(root, "metric_cmd"), json_type_string)) {
+		ret = jr_str(&j, root, "", "metric_cmd", metric_cmd, sizeof(metric_cmd));
+		if (!ret && tune_path_ok(metric_cmd, why))
+			ret = jr_fail(&j, "", "metric_cmd", "%s", why);
+	}
+	if (!ret && jr_has(root, "metric_format") &&
+	    json_object_is_type(json_object_object_get(root, "metric_format"), json_type_string)) {
+		ret = jr_str(&j, root, "", "metric_format", fmt, sizeof(fmt));
+		if (!ret && !tune_format_named(fmt))
+			ret = jr_fail(&j, "", "metric_format", "'%s' is not a latency format (auto, "
+				      "line, fio, ping, intervals)", fmt);
+	}
+	/* tune.json of a tune before the field: what tune.ini judged, read back */
+	primary[0] = '\0';
+	if (!ret && jr_has(root, "primary")) {
+		ret = jr_str(&j, root, "", "primary", primary, plen);
+		if (!ret && tune_primary_ok(primary, why))
+			ret = jr_fail(&j, "", "primary", "%s", why);
+	}
+	json_object_put(root);
 	if (ret) {
 		err_msg("--verify: %s", err);
 		return ret;
 	}
+	if (!primary[0] && read_primary(dir, primary, plen)) {
+		err_msg("--verify: %s/tune.json does not say what the tune was judged on, and "
+			"%s/tune.ini cannot tell: verify it with --latency, --latency-cmd or "
+			"--probe", dir, dir);
+		return -EINVAL;
+	}
 	if (probe[0] && !a->probe)
-		a->probe = strdup(probe);
-	json_object_put(root);
+		a->probe = tune_probe_named(probe);
+	/* the tune's own latency source, unless the verify was given one of its own */
+	if (!a->metric && !a->metric_cmd && !a->probe) {
+		a->metric = metric[0] ? metric : NULL;
+		a->metric_cmd = metric_cmd[0] ? metric_cmd : NULL;
+		if (!a->metric_format && (a->metric || a->metric_cmd))
+			a->metric_format = tune_format_named(fmt);
+	}
 	return 0;
 }
 

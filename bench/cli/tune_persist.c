@@ -116,7 +116,7 @@ static int sched_cmd(const char *spec, char *buf, size_t len, char *errbuf)
 /* one_knob - the lines knob k needs, in the files it belongs to */
 static int one_knob(struct persist *p, const struct knob *k, char *errbuf)
 {
-	const char *param = boot_param(k);
+	const char *param = boot_param(k), *thread;
 	char path[TGT_PATH_MAX], cmd[96], list[256];
 	cpu_set_t set;
 	int ret = 0;
@@ -152,13 +152,16 @@ static int one_knob(struct persist *p, const struct knob *k, char *errbuf)
 		return add(p, PF_UDEV, "ACTION==\"add\", SUBSYSTEM==\"net\", KERNEL==\"%s\", "
 			   "ATTR{%s}=\"%s\"\n", k->obj, k->type->attr, k->value);
 	case KNOB_SCHED_KSOFTIRQD:
+	case KNOB_SCHED_RT:
+		/* per-CPU threads: ksoftirqd/N, PREEMPT_RT's ktimers/N, rcuc/N, ... */
+		thread = k->type->cls == KNOB_SCHED_RT ? k->type->attr : "ksoftirqd";
 		if (sched_cmd(k->value, cmd, sizeof(cmd), errbuf))
 			return -EINVAL;
 		if (k->cpu < 0)
 			return add(p, PF_UNIT, "ExecStart=/bin/sh -c 'for p in $$(pgrep "
-				   "\"^ksoftirqd/\"); do %s || exit 1; done'\n", cmd);
-		return add(p, PF_UNIT, "ExecStart=/bin/sh -c 'p=$$(pgrep -x ksoftirqd/%d) && "
-			   "%s'\n", k->cpu, cmd);
+				   "\"^%s/\"); do %s || exit 1; done'\n", thread, cmd);
+		return add(p, PF_UNIT, "ExecStart=/bin/sh -c 'p=$$(pgrep -x %s/%d) && "
+			   "%s'\n", thread, k->cpu, cmd);
 	case KNOB_SCHED_NAPI:
 		return 0;	/* the probe's own veth: nothing of the machine's to keep */
 	}

@@ -229,6 +229,11 @@ static int event_fields(struct decoder *d, int k, struct tep_event *ev, char *er
 		if (!ret && d->q_wq.size != 4)
 			ret = set_err(errbuf, "%s/%s: field 'workqueue' is not a 4-byte "
 				      "__data_loc", ev->system, ev->name);
+		/* req_cpu and cpu: optional (read only when both are 4-byte ints) */
+		if (!ret && (field(ev, "req_cpu", &d->q_req, false, NULL) ||
+			     field(ev, "cpu", &d->q_cpu, false, NULL) || d->q_req.size != 4 ||
+			     d->q_cpu.size != 4))
+			d->q_req.size = d->q_cpu.size = 0;
 		break;
 	case EV_WQ_ACTIVATE:
 		ret = field(ev, "work", &d->a_work, false, errbuf);

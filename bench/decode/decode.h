@@ -31,6 +31,7 @@ struct decoder {
 	bool unusable[EV_NR];		/* optional events whose layout is not the expected */
 	struct field_loc vec[3];	/* raise, entry, exit */
 	struct field_loc q_work, q_func, q_wq;
+	struct field_loc q_req, q_cpu;	/* optional: size 0 when the format lacks them */
 	struct field_loc a_work, s_work, s_func, e_work;
 	struct field_loc sw_prev_pid, sw_prev_comm, sw_next_pid, sw_next_comm;
 	struct field_loc wk_pid, wk_comm;
@@ -147,6 +148,10 @@ static inline int decode_record(struct decoder *d, struct matcher *m, int cpu, u
 		match_wq_queue(m, cpu, ts, (int)rd_field(data, d->common_pid),
 			       rd_field(data, d->q_work), rd_field(data, d->q_func),
 			       base + (loc & 0xffff), loc >> 16);
+		if (d->q_cpu.size && len >= (unsigned int)d->q_req.offset + 4 &&
+		    len >= (unsigned int)d->q_cpu.offset + 4)
+			match_wq_queue_cpu(m, cpu, (int32_t)rd_field(data, d->q_req),
+					   (int32_t)rd_field(data, d->q_cpu));
 		break;
 	case EV_WQ_ACTIVATE:
 		match_wq_activate(m, cpu, ts, rd_field(data, d->a_work));

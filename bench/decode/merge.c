@@ -187,10 +187,15 @@ void merger_run(struct merger *mg)
 			if (__builtin_expect(mc->ts >= gap, 0) &&
 			    atomic_compare_exchange_strong(&mg->gap_at, &gap, UINT64_MAX))
 				match_gap(m, gap);
-			if (mc->ts < mg->last_ts)
+			if (mc->ts < mg->last_ts) {
 				m->n.late_events++;
-			else
+			} else {
+				if (!mg->first_ts)
+					mg->first_ts = mc->ts;
+				else if (mc->ts - mg->last_ts > mg->max_gap)
+					mg->max_gap = mc->ts - mg->last_ts;
 				mg->last_ts = mc->ts;
+			}
 			mc->records++;
 			bad = decode_record(dec, m, best, mc->ts, mc->rec,
 					    (unsigned int)kbuffer_event_size(mc->kbuf));

@@ -68,6 +68,8 @@ struct merger {
 	struct page_src src;
 	struct merge_cpu *cpu;
 	uint64_t last_ts;
+	uint64_t first_ts;	/* of the first record merged; 0: none yet */
+	uint64_t max_gap;	/* the longest time between two records in merged order */
 	uint64_t bad_subbufs;	/* sub-buffers skipped (live) */
 	uint64_t bad_records;	/* records skipped (live) */
 	struct merge_bad first_bad;

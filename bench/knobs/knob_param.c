@@ -16,7 +16,7 @@
 static const struct knob_type param_types[] = {
 	{ "param.default_affinity_scope", &knob_param_ops, KNOB_WQ_PARAM,
 	  "default_affinity_scope", KV_SCOPE_NODFL, 0, 0, KNOB_EARLY,
-	  "scope of workqueues left at 'default': cpu, smt, cache, numa, system" },
+	  "scope of workqueues left at 'default': cpu, smt, cache_shard, cache, numa, system" },
 	{ "param.cpu_intensive_thresh_us", &knob_param_ops, KNOB_WQ_PARAM,
 	  "cpu_intensive_thresh_us", KV_INT, 1, 100000000, KNOB_EARLY,
 	  "per-CPU work running longer is CPU intensive (us)" },

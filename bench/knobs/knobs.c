@@ -16,11 +16,17 @@
 #include "parse.h"
 
 const struct knob_ops *const knob_classes[] = {
-	&knob_wq_ops, &knob_param_ops, &knob_sched_ops, &knob_sysctl_ops, &knob_netdev_ops, NULL,
+	&knob_wq_ops, &knob_param_ops, &knob_sched_ops, &knob_rt_ops, &knob_sysctl_ops,
+	&knob_netdev_ops, NULL,
 };
 
+/*
+ * The kernel's wq_affn_names (kernel/workqueue.c); cache_shard is newer than 6.18: a
+ * kernel without it reads it as cache (parse_affn_scope() matches a prefix), the read
+ * back differs, and target_write() says why
+ */
 const char *const knob_scope_names[] = {
-	"default", "cpu", "smt", "cache", "numa", "system", NULL,
+	"default", "cpu", "smt", "cache_shard", "cache", "numa", "system", NULL,
 };
 
 bool knob_safe_name(const char *s)
@@ -76,12 +82,12 @@ static int check_value(const struct knob *k, const char *online, char *errbuf)
 	case KV_SCOPE_NODFL:
 		if (t->val == KV_SCOPE_NODFL && !strcmp(k->value, "default"))
 			return set_err(errbuf, "'default' is what this parameter defines; "
-				       "use cpu, smt, cache, numa or system");
+				       "use cpu, smt, cache_shard, cache, numa or system");
 		for (n = knob_scope_names; *n; n++)
 			if (!strcmp(*n, k->value))
 				return 0;
-		return set_err(errbuf, "unknown affinity scope '%s' (default, cpu, smt, cache, "
-			       "numa, system)", k->value);
+		return set_err(errbuf, "unknown affinity scope '%s' (default, cpu, smt, "
+			       "cache_shard, cache, numa, system)", k->value);
 	default:
 		return 0;
 	}
@@ -123,14 +129,19 @@ const char *knob_attrs(const struct knob_ops *ops, enum knob_class cls, char *bu
 	return buf;
 }
 
-/* parse_class - the class whose prefix the name has parses the rest */
+/* parse_class - the class whose prefix the name has parses the rest (or leaves it on) */
 static int parse_class(const char *name, struct knob *k, char *errbuf)
 {
 	const struct knob_ops *const *c;
+	int ret;
 
-	for (c = knob_classes; *c; c++)
-		if (!strncmp(name, (*c)->prefix, strlen((*c)->prefix)))
-			return (*c)->parse(name + strlen((*c)->prefix), k, errbuf);
+	for (c = knob_classes; *c; c++) {
+		if (strncmp(name, (*c)->prefix, strlen((*c)->prefix)))
+			continue;
+		ret = (*c)->parse(name + strlen((*c)->prefix), k, errbuf);
+		if (ret <= 0)
+			return ret;
+	}
 	return set_err(errbuf, "unknown knob '%s' (knobs start with wq., param., sched., "
 		       "sysctl.net.core. or netdev.)", name);
 }

@@ -12,6 +12,8 @@
  *   param.default_affinity_scope     scope     workqueue module parameters
  *   param.cpu_intensive_thresh_us    1..1e8
  *   sched.ksoftirqd[.<cpu>]          policy    scheduling of ksoftirqd/N
+ *   sched.ktimers[.<cpu>], sched.rcuc[.<cpu>], sched.irq_work[.<cpu>],
+ *   sched.backlog_napi[.<cpu>]       policy    PREEMPT_RT's per-CPU threads
  *   sched.napi                       policy    NAPI kthreads of the run's own veth pairs
  *   sysctl.net.core.<name>           int       busy_poll, busy_read, netdev_budget, ...
  *   netdev.<dev>.threaded            0..2      NAPI in kthreads; any device of deferbench's
@@ -25,7 +27,8 @@
  * a stressor by one info table): its names, their types, and how they are checked,
  * resolved to targets, read and written: knob_wq.c (workqueue sysfs attributes and the
  * unbound cpumask), knob_param.c (module parameters), knob_sched.c (kthread
- * scheduling), knob_sysctl.c, knob_netdev.c; listed once in knob_classes[] (knobs.c).
+ * scheduling), knob_rt.c (PREEMPT_RT's threads), knob_sysctl.c, knob_netdev.c; listed
+ * once in knob_classes[] (knobs.c).
  * A knob resolves to targets (knobs_sys.c): files, or one thread's scheduling. Each
  * target is saved in the journal (journal.h) before the first write, written, read back
  * and compared, and restored. Parsing here is pure: no file is read unless the online
@@ -39,6 +42,7 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #define KNOB_NAME_MAX 96
@@ -57,6 +61,7 @@ enum knob_class {
 	KNOB_NETDEV,		/* netdev.<dev>.threaded, ..., netdev.lo.rps_cpus */
 	KNOB_SCHED_KSOFTIRQD,	/* sched.ksoftirqd[.N] */
 	KNOB_SCHED_NAPI,	/* sched.napi */
+	KNOB_SCHED_RT,		/* sched.ktimers[.N], ...: attr is the thread's name */
 };
 
 enum knob_val {
@@ -103,7 +108,10 @@ struct knob_target;
 struct knob_ops {
 	const char *prefix;		/* "wq.": the names it parses */
 	const struct knob_type *types;	/* its knobs, ended by { .pattern = NULL } */
-	/* parse - the name after prefix into k (type, object, CPU); -EINVAL with errbuf */
+	/*
+	 * parse - the name after prefix into k (type, object, CPU); -EINVAL with errbuf, or 1
+	 * for a name of a later class with the same prefix (sched.: knob_sched, knob_rt)
+	 */
 	int (*parse)(const char *rest, struct knob *k, char *errbuf);
 	/* check - can k be applied here (reads only)? NULL: its file exists */
 	int (*check)(const struct knob *k, char *errbuf);
@@ -123,8 +131,10 @@ struct knob_ops {
 
 /* knob_classes - every class, in the order `knobs list` shows them; NULL-terminated */
 extern const struct knob_ops *const knob_classes[];
-extern const struct knob_ops knob_wq_ops, knob_param_ops, knob_sched_ops, knob_sysctl_ops,
-	knob_netdev_ops;
+extern const struct knob_ops knob_wq_ops, knob_param_ops, knob_sched_ops, knob_rt_ops,
+	knob_sysctl_ops, knob_netdev_ops;
+/* knob_rt_show - knobs show: PREEMPT_RT's threads in the recommended order, inversions */
+void knob_rt_show(FILE *f);
 /* knob_type_next - every knob type, class by class: from NULL, NULL after the last */
 const struct knob_type *knob_type_next(const struct knob_type *t);
 /* knob_type_find - the type of ops whose cls and attribute (NULL: any) are these */

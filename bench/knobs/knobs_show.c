@@ -170,6 +170,7 @@ int knobs_show(FILE *f)
 	show_unbound(f);
 	show_params(f);
 	show_threads(f);
+	knob_rt_show(f);
 	knobs_show_pools(f);
 	return 0;
 }

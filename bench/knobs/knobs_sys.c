@@ -118,8 +118,17 @@ int target_write(const struct knob_target *t, const char *val, char *errbuf)
 		return ret;
 	}
 	if (!knob_value_equal(t->type, now, val)) {
-		set_err(errbuf, "%s: wrote '%s', the kernel shows '%s'",
-			target_describe(t, desc, sizeof(desc)), val, now);
+		/*
+		 * parse_affn_scope() matches a prefix: a kernel without cache_shard reads it
+		 * as cache rather than refusing it
+		 */
+		if (t->type->val == KV_SCOPE || t->type->val == KV_SCOPE_NODFL)
+			set_err(errbuf, "%s: wrote '%s', the kernel shows '%s': this kernel has no "
+				"affinity scope '%s' (cache_shard came after 6.18)",
+				target_describe(t, desc, sizeof(desc)), val, now, val);
+		else
+			set_err(errbuf, "%s: wrote '%s', the kernel shows '%s'",
+				target_describe(t, desc, sizeof(desc)), val, now);
 		return -EIO;
 	}
 	return t->type->ops->written ? t->type->ops->written(t, val, errbuf) : 0;

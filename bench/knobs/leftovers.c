@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "journal.h"
 #include "knobs.h"
 #include "names.h"
 #include "outdir.h"
@@ -334,7 +335,9 @@ static bool softirq_trigger(const char *path)
 }
 
 /*
- * clean_one - undo one journaled resource; 0 when it is gone, 1 when it stays. Each
+ * clean_one - undo one journaled resource; 0 when it is gone, 1 when it stays, 2 when
+ * it stays on purpose (a staging directory holding the user's files: reported once,
+ * then no longer deferbench's to remove, nor a reason for restore to fail). Each
  * kind is checked to be what deferbench makes before anything is removed: a damaged
  * file must not make restore delete what is not deferbench's.
  */
@@ -382,8 +385,9 @@ static int clean_one(const struct owned_file *f, const struct owned_res *r, FILE
 		if (ret == -ENOENT)
 			ret = results_remove(r->path);
 		if (ret == -ENOTEMPTY) {
-			say(report, "kept %s: it holds files deferbench did not write", r->path);
-			return 1;
+			say(report, "kept %s: it holds files deferbench did not write; it is "
+			    "yours now, deferbench forgets it", r->path);
+			return 2;
 		}
 		if (ret) {
 			err_msg("removing %s: %s", r->path, strerror(-ret));
@@ -402,9 +406,13 @@ static int clean_one(const struct owned_file *f, const struct owned_res *r, FILE
 			return 0;
 		}
 		ret = results_remove(r->path);
+		if (ret == -ENOTEMPTY) {
+			say(report, "kept %s: it holds files deferbench did not write; it is "
+			    "yours now, deferbench forgets it", r->path);
+			return 2;
+		}
 		if (ret) {
-			say(report, "kept %s: %s", r->path, ret == -ENOTEMPTY ?
-			    "it holds files deferbench did not write" : strerror(-ret));
+			err_msg("removing %s: %s", r->path, strerror(-ret));
 			return 1;
 		}
 		say(report, "removed the replaced results %s", r->path);
@@ -445,6 +453,39 @@ static int clean_one(const struct owned_file *f, const struct owned_res *r, FILE
 	return 1;
 }
 
+/*
+ * sweep_tmp - the "NAME.tmp.PID" files write_atomic() of a dead process left in dir (a
+ * journal killed while it was rewritten): removed, and said. NAME must end in .json.
+ * Returns how many could not be removed.
+ */
+static int sweep_tmp(const char *dir, FILE *report)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	const char *t;
+	int failed = 0;
+	pid_t pid;
+	DIR *d;
+
+	if (!dir || !(d = opendir(dir)))
+		return 0;
+	while ((de = readdir(d))) {
+		t = strstr(de->d_name, ".json.tmp.");
+		if (!t || !(pid = name_pid(t + strlen(".json"), ".tmp.", "")) ||
+		    pid_is_deferbench(pid))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (unlink(path) && errno != ENOENT) {
+			err_msg("removing %s: %s", path, strerror(errno));
+			failed++;
+			continue;
+		}
+		say(report, "removed %s, half a journal a killed deferbench was writing", path);
+	}
+	closedir(d);
+	return failed;
+}
+
 int leftovers_remove_owned(const char *dir, FILE *report)
 {
 	char file[PATH_MAX], err[ERRBUF_LEN];
@@ -472,7 +513,9 @@ int leftovers_remove_owned(const char *dir, FILE *report)
 		}
 		/* newest first: an instance goes before the tracefs mount it lives in */
 		for (i = f.n - 1, left = 0; i >= 0; i--) {
-			if (!clean_one(&f, &f.res[i], report)) {
+			int r = clean_one(&f, &f.res[i], report);
+
+			if (r != 1) {
 				memmove(&f.res[i], &f.res[i + 1], (f.n - i - 1) * sizeof(f.res[0]));
 				f.n--;
 			} else {
@@ -487,12 +530,21 @@ int leftovers_remove_owned(const char *dir, FILE *report)
 		owned_free(&f);
 	}
 	closedir(d);
-	return failed;
+	return failed + sweep_tmp(dir, report);
 }
 
 int leftovers_remove(FILE *report)
 {
+	char jdir[PATH_MAX], *slash;
 	int failed = leftovers_remove_owned(owned_dir(), report);
+
+	/* the knobs journal's directory: its half-written copies too */
+	snprintf(jdir, sizeof(jdir), "%s", journal_path());
+	slash = strrchr(jdir, '/');
+	if (slash && slash != jdir) {
+		*slash = '\0';
+		failed += sweep_tmp(jdir, report);
+	}
 
 	if (geteuid() != 0)
 		return failed;	/* instances and /tmp names of other users are not ours */

@@ -10,6 +10,13 @@
 #include <string.h>
 
 #include "outw.h"
+
+/* io_errno - why the write stdio just reported failed: EFBIG, ENOSPC, ... (EIO: unknown) */
+static int io_errno(void)
+{
+	return errno ? -errno : -EIO;
+}
+
 int csvw_open(struct csvw *w, const char *path)
 {
 	memset(w, 0, sizeof(*w));
@@ -24,6 +31,9 @@ int csvw_close(struct csvw *w)
 
 	if (!w->f)
 		return err ? err : -EBADF;
+	fflush(w->f);
+	if (!err)
+		err = out_ferror(w->f);
 	if (fclose(w->f) && !err)
 		err = -errno;
 	w->f = NULL;
@@ -33,48 +43,48 @@ int csvw_close(struct csvw *w)
 static void sep(struct csvw *w)
 {
 	if (w->col++ && fputc(',', w->f) == EOF && !w->err)
-		w->err = -EIO;
+		w->err = io_errno();
 }
 
 void csvw_str(struct csvw *w, const char *s)
 {
 	sep(w);
 	if (csv_fwrite(w->f, s, strlen(s)) && !w->err)
-		w->err = -EIO;
+		w->err = io_errno();
 }
 
 void csvw_u64(struct csvw *w, uint64_t v)
 {
 	sep(w);
 	if (fprintf(w->f, "%" PRIu64, v) < 0 && !w->err)
-		w->err = -EIO;
+		w->err = io_errno();
 }
 
 void csvw_i64(struct csvw *w, int64_t v)
 {
 	sep(w);
 	if (fprintf(w->f, "%" PRId64, v) < 0 && !w->err)
-		w->err = -EIO;
+		w->err = io_errno();
 }
 
 void csvw_dbl(struct csvw *w, double v)
 {
 	sep(w);
 	if (fprintf(w->f, "%.3f", v) < 0 && !w->err)
-		w->err = -EIO;
+		w->err = io_errno();
 }
 
 void csvw_fixed(struct csvw *w, double v, int decimals)
 {
 	sep(w);
 	if (fprintf(w->f, "%.*f", decimals, v) < 0 && !w->err)
-		w->err = -EIO;
+		w->err = io_errno();
 }
 
 void csvw_end(struct csvw *w)
 {
 	if (fputc('\n', w->f) == EOF && !w->err)
-		w->err = -EIO;
+		w->err = io_errno();
 	w->col = 0;
 }
 

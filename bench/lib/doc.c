@@ -14,8 +14,8 @@
 #include "outw.h"
 
 /*
- * No script and nothing fetched: the page is the file. The first screen is a flex row
- * (the answer's table and text beside its plot); sections fold with <details>.
+ * No script and nothing fetched: the page is the file. The first screen is the answers,
+ * one line each, then their plot at its own size; sections fold with <details>.
  */
 static const char html_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -25,25 +25,23 @@ static const char html_head[] =
 	" color: #222; }\n"
 	"h1 { font-size: 1.4em; margin: 0.3em 0; }\n"
 	"h2 { font-size: 1.2em; }\n"
-	"table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }\n"
-	"th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: right; }\n"
+	"table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.8em; }\n"
+	"th, td { border: 1px solid #bbb; padding: 0.15em 0.4em; text-align: right; }\n"
+	"td { white-space: nowrap; }\n"
+	"td:last-child { white-space: normal; }\n"
 	"th { background: #eee; }\n"
 	"td:first-child, th:first-child { text-align: left; }\n"
 	"img { max-width: 100%; height: auto; border: 1px solid #ddd; }\n"
 	"figure { margin: 0.5em 0; }\n"
+	".plots { display: flex; flex-wrap: wrap; gap: 0.5em; align-items: flex-start; }\n"
+	".plots > figure { margin: 0.3em 0; }\n"
 	"figcaption { font-size: 0.8em; color: #555; }\n"
 	"pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; }\n"
 	"details > summary { cursor: pointer; }\n"
 	"details > summary > h2, details > summary > h3 { display: inline; }\n"
 	"details { margin: 0.4em 0; }\n"
-	".answer, .beside { display: flex; gap: 1em; align-items: flex-start; }\n"
-	".answer > div, .beside > div { flex: 1 1 auto; min-width: 0; }\n"
-	".answer > figure { flex: 0 0 430px; margin: 0; }\n"
-	".beside > figure { flex: 0 1 640px; margin: 0; }\n"
-	".answer p, .answer li { font-size: 0.85em; margin: 0.2em 0; }\n"
-	".answer ul { margin: 0.2em 0; padding-left: 1.2em; }\n"
-	".answer table { font-size: 0.74em; margin: 0.3em 0 0.5em; }\n"
-	".answer th, .answer td { padding: 0.1em 0.35em; }\n"
+	".answer li { margin: 0.25em 0; }\n"
+	".answer p { font-size: 0.85em; color: #444; margin: 0.3em 0; }\n"
 	".toc ul { columns: 3; font-size: 0.9em; }\n"
 	"</style>\n";
 
@@ -106,9 +104,12 @@ int doc_open(struct doc *d, const char *md_path, const char *html_path, const ch
 	return 0;
 }
 
-/* block - close an open list before any other element */
+/* block - close an open list or row of images before any other element */
 static void block(struct doc *d)
 {
+	if (d->in_plots && d->html)
+		fputs("</div>\n", d->html);
+	d->in_plots = false;
 	if (!d->in_list)
 		return;
 	if (d->md)
@@ -232,7 +233,7 @@ void doc_div_end(struct doc *d)
 		fputs("</div>\n", d->html);
 }
 
-static void text(struct doc *d, bool item, const char *fmt, va_list ap)
+static void text(struct doc *d, bool item, const char *lead, const char *fmt, va_list ap)
 {
 	char *s = vfmt(d, fmt, ap);
 
@@ -244,11 +245,21 @@ static void text(struct doc *d, bool item, const char *fmt, va_list ap)
 		fputs("<ul>\n", d->html);
 	if (d->md) {
 		fputs(item ? "- " : "", d->md);
+		if (lead) {
+			fputs("**", d->md);
+			md_escape(d->md, lead);
+			fputs("**", d->md);
+		}
 		md_escape(d->md, s);
 		fputs(item ? "\n" : "\n\n", d->md);
 	}
 	if (d->html) {
 		fputs(item ? "<li>" : "<p>", d->html);
+		if (lead) {
+			fputs("<b>", d->html);
+			xml_escape(d->html, lead);
+			fputs("</b>", d->html);
+		}
 		xml_escape(d->html, s);
 		fputs(item ? "</li>\n" : "</p>\n", d->html);
 	}
@@ -261,7 +272,7 @@ void doc_p(struct doc *d, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	text(d, false, fmt, ap);
+	text(d, false, NULL, fmt, ap);
 	va_end(ap);
 }
 
@@ -270,7 +281,16 @@ void doc_li(struct doc *d, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	text(d, true, fmt, ap);
+	text(d, true, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void doc_li_lead(struct doc *d, const char *lead, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	text(d, true, lead, fmt, ap);
 	va_end(ap);
 }
 
@@ -354,22 +374,25 @@ void doc_table_end(struct doc *d)
 	d->in_table = false;
 }
 
-/* data_uri - the file's bytes base64-encoded into f; false when it cannot be read */
-static bool data_uri(FILE *f, const char *dir, const char *rel, const char *type)
+/* read_rel - a file relative to dir, whole (caller frees); NULL when it cannot be read */
+static unsigned char *read_rel(const char *dir, const char *rel, size_t *len)
+{
+	char path[4096];
+
+	if (!rel || path_join(path, sizeof(path), dir, rel))
+		return NULL;
+	return (unsigned char *)read_file_alloc(path, len);
+}
+
+/* base64 - a PNG's bytes as a data: URI */
+static void base64(FILE *f, const unsigned char *p, size_t len)
 {
 	static const char b64[] =
 		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	char path[4096];
-	unsigned char *p;
-	size_t len, i;
+	size_t i;
 	uint32_t v;
 
-	if (path_join(path, sizeof(path), dir, rel))
-		return false;
-	p = (unsigned char *)read_file_alloc(path, &len);
-	if (!p)
-		return false;
-	fprintf(f, "data:%s;base64,", type);
+	fputs("data:image/png;base64,", f);
 	for (i = 0; i + 2 < len; i += 3) {
 		v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
 		fputc(b64[v >> 18], f);
@@ -384,34 +407,92 @@ static bool data_uri(FILE *f, const char *dir, const char *rel, const char *type
 		fputc(i + 1 < len ? b64[(v >> 6) & 63] : '=', f);
 		fputc('=', f);
 	}
-	free(p);
-	return true;
+}
+
+/*
+ * svg_escaped - the bytes an SVG percent-encodes as a data: URI in a single-quoted
+ * attribute (gnuplot's SVG has half as many ' as "): what the URL would take for a
+ * fragment or an escape, the attribute for its end or a character reference
+ */
+static bool svg_escaped(unsigned char c)
+{
+	return c == '%' || c == '#' || c == '\'' || c == '&';
+}
+
+static size_t svg_uri_len(const unsigned char *p, size_t len)
+{
+	size_t i, n = 24;
+
+	for (i = 0; i < len; i++)
+		n += svg_escaped(p[i]) ? 3 : 1;
+	return n;
+}
+
+/* svg_uri - an SVG as a data: URI, its text as it is but for the escapes above */
+static void svg_uri(FILE *f, const unsigned char *p, size_t len)
+{
+	size_t i;
+
+	fputs("data:image/svg+xml,", f);
+	for (i = 0; i < len; i++) {
+		/* a URL drops line ends, which separate attributes inside tags: spaces */
+		if (p[i] < 0x20)
+			fputc(' ', f);
+		else if (svg_escaped(p[i]))
+			fprintf(f, "%%%02X", p[i]);
+		else
+			fputc(p[i], f);
+	}
+}
+
+/*
+ * embed - the image inside the page: the SVG or the PNG, whichever makes the smaller
+ * page (both draw the same plot, and both are shown at their own size); false when
+ * neither can be read
+ */
+static bool embed(struct doc *d, const char *png, const char *svg)
+{
+	size_t plen = 0, slen = 0, n = strlen(png);
+	bool png_is_svg = n > 4 && !strcmp(png + n - 4, ".svg");
+	unsigned char *pb = png_is_svg ? NULL : read_rel(d->base, png, &plen);
+	unsigned char *sb = read_rel(d->base, png_is_svg ? png : svg, &slen);
+	bool use_svg = sb && (!pb || svg_uri_len(sb, slen) < 22 + (plen + 2) / 3 * 4);
+
+	bool any = pb || sb;
+
+	if (use_svg)
+		svg_uri(d->html, sb, slen);
+	else if (pb)
+		base64(d->html, pb, plen);
+	free(pb);
+	free(sb);
+	return any;
 }
 
 void doc_img(struct doc *d, const char *png, const char *svg, const char *alt)
 {
-	block(d);
+	if (!d->in_plots) {
+		block(d);
+		if (d->html)
+			fputs("<div class=\"plots\">\n", d->html);
+		d->in_plots = true;
+	}
 	if (d->md) {
 		fputs("![", d->md);
 		md_escape(d->md, alt);
 		fprintf(d->md, "](%s)", png);
-		if (svg)
+		if (svg && strcmp(svg, png))
 			fprintf(d->md, " ([SVG](%s))", svg);
 		fputs("\n\n", d->md);
 	}
 	if (d->html) {
-		fputs("<figure><img src=\"", d->html);
-		if (!data_uri(d->html, d->base, png, "image/png"))
+		/* no link: the page is one file, and a link would break once it is sent */
+		fputs("<figure><img src='", d->html);
+		if (!embed(d, png, svg))
 			xml_escape(d->html, png);
-		fputs("\" alt=\"", d->html);
+		fputs("' alt=\"", d->html);
 		xml_escape(d->html, alt);
-		fputs("\">", d->html);
-		if (svg) {
-			fputs("<figcaption><a href=\"", d->html);
-			xml_escape(d->html, svg);
-			fputs("\">SVG</a></figcaption>", d->html);
-		}
-		fputs("</figure>\n", d->html);
+		fputs("\"></figure>\n", d->html);
 	}
 }
 
@@ -431,8 +512,9 @@ static int close_one(FILE *f, int err)
 {
 	if (!f)
 		return err;
-	if (ferror(f) && !err)
-		err = -EIO;
+	fflush(f);
+	if (!err)
+		err = out_ferror(f);	/* a full disk, a size limit: named */
 	if (fclose(f) && !err)
 		err = -errno;
 	return err;

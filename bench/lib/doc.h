@@ -5,9 +5,10 @@
  * Text is escaped for each format here; callers pass plain text. Errors are sticky:
  * doc_close() returns 0 or the first -errno.
  *
- * The HTML is one file to send: its images are inside it (PNG as data: URIs, read from
- * the directory given to doc_open), and sections can fold (<details>). Markdown links
- * the image files beside it and shows every section open.
+ * The HTML is one file to send: its images are inside it (data: URIs of the SVG or the
+ * PNG, whichever is smaller, read from the directory given to doc_open), it links no
+ * file, and sections can fold (<details>). Markdown links the image files beside it and
+ * shows every section open.
  */
 #ifndef DEFERBENCH_DOC_H
 #define DEFERBENCH_DOC_H
@@ -25,6 +26,7 @@ struct doc {
 	char *base;		/* the directory image paths are relative to */
 	bool in_list;
 	bool in_table;
+	bool in_plots;		/* consecutive images share a row when the page is wide */
 	int depth;		/* open doc_details() */
 	int err;
 };
@@ -50,12 +52,16 @@ void doc_li_link(struct doc *d, const char *href, const char *fmt, ...) __printf
 void doc_p(struct doc *d, const char *fmt, ...) __printf(2, 3);
 /* doc_li - a bullet; consecutive bullets form one list, any other element ends it */
 void doc_li(struct doc *d, const char *fmt, ...) __printf(2, 3);
+/* doc_li_lead - a bullet that opens with lead in bold ("**tty** drives ...") */
+void doc_li_lead(struct doc *d, const char *lead, const char *fmt, ...) __printf(3, 4);
 void doc_table(struct doc *d, const char *const *hdr, size_t n);
 void doc_row(struct doc *d, const char *const *cells, size_t n);
 void doc_table_end(struct doc *d);
 /*
- * doc_img - an image file relative to base: inside the HTML as a data: URI (a link to
- * the file when it cannot be read), with a link to its SVG twin (svg may be NULL)
+ * doc_img - an image, a PNG and its SVG twin (consecutive images stand side by side in
+ * the HTML where the page is wide enough, each at its own size) (svg may be NULL; png may be an SVG too)
+ * relative to base: inside the HTML as a data: URI of the smaller of the two (the file's
+ * name when neither can be read); Markdown shows the PNG and links the SVG
  */
 void doc_img(struct doc *d, const char *png, const char *svg, const char *alt);
 /* doc_pre - preformatted text */

@@ -9,10 +9,12 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "grow.h"
@@ -319,7 +321,7 @@ int write_atomic(const char *path, const void *data, size_t len, mode_t mode, in
 	if (close(fd) && !ret)
 		ret = -errno;
 	if (!ret)
-		out_note(path);
+		ret = out_note(path);
 	if (!ret && (flags & WA_EXCL))
 		ret = link(tmp, path) ? -errno : 0;
 	else if (!ret)
@@ -386,4 +388,74 @@ int open_beneath(int dirfd, const char *rel, int flags, mode_t mode)
 		fd = -errno;
 	close(pfd);
 	return fd;
+}
+
+/* open_walk - open_dir_nofollow where openat2 is missing: component by component */
+static int open_walk(const char *path)
+{
+	char name[NAME_MAX + 1];
+	const char *p = path;
+	int fd, next;
+	size_t n;
+
+	fd = open(*p == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	while (fd >= 0 && *p) {
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (!n)
+			break;
+		if (n > NAME_MAX) {
+			close(fd);
+			return -ENAMETOOLONG;
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		p += n;
+		next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0)
+			next = errno == ENOTDIR && !fstatat(fd, name, &(struct stat){ 0 },
+							  AT_SYMLINK_NOFOLLOW) ? -ELOOP : -errno;
+		close(fd);
+		fd = next;
+	}
+	return fd < 0 ? (fd == -1 ? -errno : fd) : fd;
+}
+
+int open_dir_nofollow(const char *path)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS,
+	};
+	long fd;
+
+	fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+	if (fd < 0 && (errno == ENOSYS || errno == E2BIG || errno == EPERM))
+		return open_walk(path);		/* a kernel before 5.6, or a seccomp filter */
+	return fd < 0 ? -errno : (int)fd;
+}
+
+int path_first_link(const char *path, char *link, size_t len)
+{
+	char prefix[PATH_MAX];
+	struct stat st;
+	size_t n = 0, plen = strlen(path);
+
+	if (plen >= sizeof(prefix))
+		return 0;
+	while (n < plen) {
+		while (path[n] == '/')
+			n++;
+		n += strcspn(path + n, "/");
+		memcpy(prefix, path, n);
+		prefix[n] = '\0';
+		if (lstat(prefix, &st))
+			return 0;
+		if (S_ISLNK(st.st_mode)) {
+			snprintf(link, len, "%s", prefix);
+			return 1;
+		}
+	}
+	return 0;
 }

@@ -51,6 +51,16 @@ int open_beneath(int dirfd, const char *rel, int flags, mode_t mode);
  */
 int parent_beneath(int dirfd, const char *rel, const char **base);
 
+/*
+ * open_dir_nofollow - the directory path, reached through no symbolic link in any of
+ * its components (openat2 RESOLVE_NO_SYMLINKS; component by component with O_NOFOLLOW
+ * where the kernel has no openat2): an fd, or -errno (-ELOOP for a link on the way).
+ * Outputs are opened this way: a link in a parent directory would send them elsewhere.
+ */
+int open_dir_nofollow(const char *path);
+/* path_first_link - the first component of path that is a symbolic link, into link: 1; 0 */
+int path_first_link(const char *path, char *link, size_t len);
+
 /* path_join - "a/b" into buf; -ENAMETOOLONG */
 int path_join(char *buf, size_t len, const char *a, const char *b);
 /*

@@ -145,13 +145,29 @@ int jr_u64(const struct jr *j, struct json_object *o, const char *where, const c
 		if (json_object_get_int64(v) < 0)
 			return jr_fail(j, where, key, "is negative");
 		*out = json_object_get_uint64(v);
-		return 0;
+	} else {
+		d = json_object_get_double(v);
+		if (!(d >= 0 && d < 1.8e19) || d != floor(d))
+			return jr_fail(j, where, key, "is %g, not a non-negative integer", d);
+		*out = (uint64_t)d;
 	}
-	d = json_object_get_double(v);
-	if (!(d >= 0 && d < 1.8e19) || d != floor(d))
-		return jr_fail(j, where, key, "is not a non-negative integer");
-	*out = (uint64_t)d;
+	/*
+	 * No count or time deferbench writes reaches 2^63 (CLOCK_MONOTONIC ns: 292
+	 * years); json-c reads 2^64 and beyond as 2^64 - 1
+	 */
+	if (*out > INT64_MAX)
+		return jr_fail(j, where, key, "is %llu, more than any count or time (2^63 - 1)",
+			       (unsigned long long)*out);
 	return 0;
+}
+
+/* jr_peek - the member key of o, or NULL */
+static struct json_object *jr_peek(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	return v;
 }
 
 int jr_int(const struct jr *j, struct json_object *o, const char *where, const char *key,
@@ -159,12 +175,24 @@ int jr_int(const struct jr *j, struct json_object *o, const char *where, const c
 {
 	struct json_object *v;
 	int64_t i;
+	double d;
 	int ret;
 
-	ret = jr_get(j, o, where, key, json_type_int, &v);
+	ret = jr_get(j, o, where, key, json_object_is_type(jr_peek(o, key), json_type_double) ?
+		     json_type_double : json_type_int, &v);
 	if (ret)
 		return ret;
+	if (!json_object_is_type(v, json_type_int)) {
+		/* 1e308 is no fractional number: say what it is and what is expected */
+		d = json_object_get_double(v);
+		if (!isfinite(d) || d != floor(d))
+			return jr_fail(j, where, key, "is %g, not a whole number", d);
+		return jr_fail(j, where, key, "is %g, outside [%ld, %ld]", d, min, max);
+	}
 	i = json_object_get_int64(v);
+	if (json_object_get_uint64(v) > INT64_MAX)
+		return jr_fail(j, where, key, "is %llu, outside [%ld, %ld]",
+			       (unsigned long long)json_object_get_uint64(v), min, max);
 	if (i < min || i > max)
 		return jr_fail(j, where, key, "is %lld, outside [%ld, %ld]", (long long)i,
 			       min, max);

@@ -52,44 +52,140 @@ const struct mf_file *manifest_find(const struct manifest *m, const char *path)
 	return m->n ? bsearch(&key, m->f, m->n, sizeof(*m->f), cmp_path) : NULL;
 }
 
-/* put - list path (kept sorted), replacing an entry of the same path */
+/*
+ * The entries stay sorted by path, for bsearch. New ones are appended as they come (a
+ * directory's walk comes in hash order) and sorted in once per batch, by settle(): one
+ * sort and one merge, O(n log n) where inserting each in place was O(n^2) (30 s for
+ * 200,000 entries).
+ */
+
+/* append - path at the end of m, unsorted until settle() */
+static int append(struct manifest *m, const char *path, uint64_t size, const char *sha,
+		  const char *by)
+{
+	struct mf_file *f;
+
+	if (m->n == MANIFEST_MAX_FILES)
+		return -E2BIG;
+	if (GROW(m->f, m->cap, m->n + 1))
+		return -ENOMEM;
+	f = &m->f[m->n];
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	if (!f->path)
+		return -ENOMEM;
+	f->size = size;
+	snprintf(f->sha256, sizeof(f->sha256), "%s", sha);
+	snprintf(f->by, sizeof(f->by), "%s", by ? by : "");
+	m->n++;
+	return 0;
+}
+
+/* insert_last - the one entry appended last into its place: a bisection and a move */
+static int insert_last(struct manifest *m)
+{
+	struct mf_file e = m->f[m->n - 1];
+	size_t lo = 0, hi = m->n - 1, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		c = strcmp(m->f[mid].path, e.path);
+		if (!c) {
+			free(m->f[mid].path);	/* replaced by the new entry */
+			m->f[mid] = e;
+			m->n--;
+			return 0;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(&m->f[lo + 1], &m->f[lo], (m->n - 1 - lo) * sizeof(*m->f));
+	m->f[lo] = e;
+	return 0;
+}
+
+/*
+ * settle - sort the entries appended since index from into the sorted ones before it,
+ * a new entry replacing an old one of the same path; -EEXIST when two new ones share a
+ * path (never in a walk; a manifest file listing a path twice), -ENOMEM
+ */
+static int settle(struct manifest *m, size_t from)
+{
+	struct mf_file *out;
+	size_t i, j, o, k = m->n - from;
+	int c;
+
+	if (!k)
+		return 0;
+	qsort(m->f + from, k, sizeof(*m->f), cmp_path);
+	for (j = from + 1; j < m->n; j++)
+		if (!strcmp(m->f[j - 1].path, m->f[j].path))
+			return -EEXIST;
+	/* already in order (a manifest as deferbench writes it, or an append at the end) */
+	if (!from || strcmp(m->f[from - 1].path, m->f[from].path) < 0)
+		return 0;
+	if (k == 1)
+		return insert_last(m);
+	out = malloc(m->n * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	for (i = 0, j = from, o = 0; i < from || j < m->n;) {
+		c = i == from ? 1 : j == m->n ? -1 : strcmp(m->f[i].path, m->f[j].path);
+		if (c == 0)
+			free(m->f[i++].path);	/* replaced by the new entry */
+		else
+			out[o++] = c < 0 ? m->f[i++] : m->f[j++];
+	}
+	memcpy(m->f, out, o * sizeof(*out));
+	m->n = o;
+	free(out);
+	return 0;
+}
+
+/* put - list path, replacing an entry of the same path */
 static int put(struct manifest *m, const char *path, uint64_t size, const char *sha,
 	       const char *by)
 {
 	struct mf_file *f = (struct mf_file *)manifest_find(m, path);
-	size_t lo = 0, hi = m->n, mid;
+	size_t from = m->n;
+	int ret;
 
-	if (!f) {
-		if (m->n == MANIFEST_MAX_FILES)
-			return -E2BIG;
-		if (GROW(m->f, m->cap, m->n + 1))
-			return -ENOMEM;
-		while (lo < hi) {
-			mid = (lo + hi) / 2;
-			if (strcmp(m->f[mid].path, path) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		memmove(&m->f[lo + 1], &m->f[lo], (m->n - lo) * sizeof(*m->f));
-		f = &m->f[lo];
-		memset(f, 0, sizeof(*f));
-		f->path = strdup(path);
-		if (!f->path) {
-			memmove(&m->f[lo], &m->f[lo + 1], (m->n - lo) * sizeof(*m->f));
-			return -ENOMEM;
-		}
-		m->n++;
+	if (f) {
+		f->size = size;
+		snprintf(f->sha256, sizeof(f->sha256), "%s", sha);
+		snprintf(f->by, sizeof(f->by), "%s", by ? by : "");
+		return 0;
 	}
-	f->size = size;
-	snprintf(f->sha256, sizeof(f->sha256), "%s", sha);
-	snprintf(f->by, sizeof(f->by), "%s", by ? by : "");
-	return 0;
+	ret = append(m, path, size, sha, by);
+	return ret ?: settle(m, from);
 }
 
 int manifest_put(struct manifest *m, const struct mf_file *f)
 {
 	return put(m, f->path, f->size, f->sha256, f->by);
+}
+
+int manifest_merge(struct manifest *m, const struct manifest *from, const char *rel)
+{
+	size_t i, start = m->n, n = strlen(rel);
+	int ret = 0;
+
+	for (i = 0; !ret && i < from->n; i++) {
+		const char *p = from->f[i].path;
+
+		if (!n || (!strncmp(p, rel, n) && (p[n] == '\0' || p[n] == '/')))
+			ret = append(m, p, from->f[i].size, from->f[i].sha256, from->f[i].by);
+	}
+	ret = ret ?: settle(m, start);
+	if (ret) {
+		/* m as it was: what was appended goes */
+		while (m->n > start)
+			free(m->f[--m->n].path);
+	}
+	return ret;
 }
 
 void manifest_drop(struct manifest *m, const char *rel)
@@ -155,6 +251,7 @@ static int parse(struct manifest *m, const char *text, size_t len)
 	char path[PATH_MAX], sha[SHA256_HEX_LEN + 1], by[24];
 	uint64_t size;
 	size_t i, k;
+	int ret;
 
 	if (jr_parse(&j, text, len, &root))
 		return untrusted(m, "it is not JSON", NULL);
@@ -174,13 +271,16 @@ static int parse(struct manifest *m, const char *text, size_t len)
 		/* a path out of the directory is never acted on */
 		if (!rel_ok(path) || k != 64 || sha[k] || !json_object_object_get_ex(e, "path", &v))
 			goto bad;
-		if (put(m, path, size, sha, by)) {
+		if (append(m, path, size, sha, by)) {
 			json_object_put(root);
 			return -ENOMEM;
 		}
 	}
 	json_object_put(root);
-	return 0;
+	ret = settle(m, 0);
+	if (ret == -EEXIST)
+		return untrusted(m, "it lists a path twice", NULL);
+	return ret;
 bad:
 	json_object_put(root);
 	return untrusted(m, "an entry is malformed", NULL);
@@ -374,7 +474,7 @@ static int add_one(void *vctx, int dirfd, const char *path, const struct stat *s
 		return set_errno(c->errbuf, fd, "cannot read %s: %s", path, strerror(-fd));
 	ret = manifest_hash_fd(fd, &size, sha);
 	close(fd);
-	ret = ret ?: put(c->m, path, size, sha, c->by);
+	ret = ret ?: append(c->m, path, size, sha, c->by);
 	if (ret)
 		set_errno(c->errbuf, ret, "cannot list %s: %s", path, strerror(-ret));
 	return ret;
@@ -384,17 +484,27 @@ int manifest_add(struct manifest *m, int dirfd, const char *rel, const char *by,
 		 char *errbuf)
 {
 	struct add_ctx c = { m, by, errbuf };
+	size_t from = m->n;
 	struct stat st;
 	int ret;
 
-	if (!*rel)
-		return walk(dirfd, "", add_one, &c);
-	if (!rel_ok(rel))
+	if (!*rel) {
+		ret = walk(dirfd, "", add_one, &c);
+	} else if (!rel_ok(rel)) {
 		return set_errno(errbuf, -EINVAL, "'%s' is not a path inside the directory", rel);
-	ret = lstat_beneath(dirfd, rel, &st);
+	} else {
+		ret = lstat_beneath(dirfd, rel, &st);
+		if (ret)
+			return set_errno(errbuf, ret, "cannot read %s: %s", rel, strerror(-ret));
+		ret = add_one(&c, dirfd, rel, &st);
+	}
+	/* what the walk appended, sorted in at once (a path it listed before: replaced) */
+	if (!ret && (ret = settle(m, from)))
+		set_errno(errbuf, ret, "cannot list %s: %s", *rel ? rel : ".", strerror(-ret));
 	if (ret)
-		return set_errno(errbuf, ret, "cannot read %s: %s", rel, strerror(-ret));
-	return add_one(&c, dirfd, rel, &st);
+		while (m->n > from)
+			free(m->f[--m->n].path);
+	return ret;
 }
 
 /* matches - the regular file path beneath dirfd has the size and hash m lists */
@@ -458,6 +568,7 @@ int manifest_owns(const struct manifest *m, int dirfd, const char *rel, char *wh
 
 struct rm_ctx {
 	struct manifest *m;
+	bool *gone;		/* by index in m: removed, to leave m at the end (O(n)) */
 	bool left;
 };
 
@@ -483,28 +594,47 @@ static int rm_one(void *vctx, int dirfd, const char *path, const struct stat *st
 	if (unlinkat(pfd, base, S_ISDIR(st->st_mode) ? AT_REMOVEDIR : 0) && errno != ENOENT)
 		c->left = true;
 	else if (!S_ISDIR(st->st_mode))
-		manifest_drop(c->m, path);
+		c->gone[manifest_find(c->m, path) - c->m->f] = true;	/* matches() found it */
 	close(pfd);
 	return 0;
 }
 
+/* forget_gone - the entries rm_one removed leave m, in one pass */
+static void forget_gone(struct manifest *m, const bool *gone)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < m->n; i++) {
+		if (gone[i])
+			free(m->f[i].path);
+		else
+			m->f[o++] = m->f[i];
+	}
+	m->n = o;
+}
+
 int manifest_remove(struct manifest *m, int dirfd, const char *rel)
 {
-	struct rm_ctx c = { m, false };
+	struct rm_ctx c = { m, NULL, false };
 	struct stat st;
+	int ret = 0;
 
 	if (m->untrusted)
 		return -ENOTEMPTY;
+	c.gone = calloc(m->n + 1, sizeof(*c.gone));
+	if (!c.gone)
+		return -ENOMEM;
 	if (!*rel) {
 		if (walk(dirfd, "", rm_one, &c) < 0)
 			c.left = true;
 	} else {
-		int ret = lstat_beneath(dirfd, rel, &st);
-
-		if (ret && ret != -ENOENT)
-			return ret;
+		ret = lstat_beneath(dirfd, rel, &st);
 		if (!ret)
 			rm_one(&c, dirfd, rel, &st);
+		else if (ret == -ENOENT)
+			ret = 0;
 	}
-	return c.left ? -ENOTEMPTY : 0;
+	forget_gone(m, c.gone);
+	free(c.gone);
+	return ret ?: c.left ? -ENOTEMPTY : 0;
 }

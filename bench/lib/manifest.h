@@ -63,6 +63,11 @@ int manifest_add(struct manifest *m, int dirfd, const char *rel, const char *by,
 		 char *errbuf);
 /* manifest_put - list f (a copy), replacing what was listed under its path */
 int manifest_put(struct manifest *m, const struct mf_file *f);
+/*
+ * manifest_merge - list (copies of) the entries of from at or beneath rel ("": all),
+ * replacing what m listed under the same paths; m is unchanged on error
+ */
+int manifest_merge(struct manifest *m, const struct manifest *from, const char *rel);
 /* manifest_drop - forget rel and everything listed beneath it */
 void manifest_drop(struct manifest *m, const char *rel);
 /* manifest_find - the entry of path, or NULL */

@@ -59,24 +59,71 @@ static int refuse_system(const struct outw *w, int fd, bool exact, const char *s
 }
 
 /*
+ * open_out_dir - the directory path of an output, reached through no symbolic link in
+ * any component (open_dir_nofollow, file.h): `ln -s elsewhere pl; report -o pl/sub`
+ * would write elsewhere. An fd, or -errno with errno set too; a link is refused with
+ * -ELOOP and errbuf says why: with the resolved path, which the user may give to mean
+ * that place, or that it leads into a system directory.
+ */
+static int open_out_dir(const struct outw *w, const char *path, char *errbuf)
+{
+	char link[PATH_MAX], real[PATH_MAX];
+	int fd = open_dir_nofollow(path);
+
+	if (fd >= 0 || fd != -ELOOP) {
+		errno = fd < 0 ? -fd : 0;
+		return fd;
+	}
+	if (!path_first_link(path, link, sizeof(link)))
+		snprintf(link, sizeof(link), "%s", path);
+	/* a link into a system directory (/proc/self) is refused for that, the plainer why */
+	fd = open(link, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		int ret = refuse_system(w, fd, false, path, errbuf);
+
+		close(fd);
+		if (ret) {
+			errno = ELOOP;
+			return -ELOOP;	/* refused, errbuf says why: as for any link */
+		}
+	}
+	if (!realpath(link, real) || strlen(real) + strlen(path + strlen(link)) >= sizeof(real))
+		snprintf(real, sizeof(real), "the path without it");
+	else
+		strcat(real, path + strlen(link));
+	errno = ELOOP;
+	return set_errno(errbuf, -ELOOP, "%s: %s is a symbolic link%s%s: deferbench writes "
+			 "through no link, in no part of an output's path; if the output belongs "
+			 "where it leads, give the resolved path (%s)", w->o.by, link,
+			 strcmp(link, path) ? ", on the way to " : "",
+			 strcmp(link, path) ? path : "", real);
+}
+
+/*
  * check_ancestor - before dir is made: what mkdir -p starts from (its nearest ancestor
  * that exists) is no system directory and lies in no input
  */
-static int check_ancestor(const struct outw *w, const char *dir, char *errbuf)
+static int check_ancestor(struct outw *w, const char *dir, char *errbuf)
 {
 	char probe[PATH_MAX], name[NAME_MAX + 1], up[PATH_MAX];
 	int fd, ret;
 
 	snprintf(probe, sizeof(probe), "%s", dir);
-	while ((fd = open(probe, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 && errno == ENOENT &&
+	while ((fd = open_out_dir(w, probe, errbuf)) == -ENOENT &&
 	       !split(probe, up, sizeof(up), name))
 		snprintf(probe, sizeof(probe), "%s", up);
+	if (fd == -ELOOP)
+		return fd;
 	if (fd < 0)
 		return set_errno(errbuf, -errno, "%s: cannot create %s: %s is %s", w->o.by, dir,
 				 probe, errno == ENOTDIR ? "not a directory" : strerror(errno));
 	ret = refuse_system(w, fd, false, dir, errbuf);
 	ret = ret ?: outw_check_inside(w, fd, w->target, false, errbuf);
 	close(fd);
+	/* what mkdir -p makes below probe goes again if the output never comes */
+	if (!ret && !w->made[0] && snprintf(w->made, sizeof(w->made), "%s", dir) <
+	    (int)sizeof(w->made))
+		w->made_keep = strcmp(probe, ".") ? strlen(probe) : 0;
 	return ret;
 }
 
@@ -84,21 +131,24 @@ static int check_ancestor(const struct outw *w, const char *dir, char *errbuf)
  * open_dir - the directory dir as an fd, made (with what is missing above it) when it
  * is not there; with a base, its components below base are never links
  */
-static int open_dir(const struct outw *w, const char *dir, char *errbuf)
+static int open_dir(struct outw *w, const char *dir, char *errbuf)
 {
 	char name[NAME_MAX + 1];
 	const char *rel, *p;
 	int fd, next, ret;
+	size_t made = 0;	/* 1 + the length of what existed above the first made */
 
 	if (w->o.base) {
-		fd = open(w->o.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0 && errno == ENOENT) {
+		fd = open_out_dir(w, w->o.base, errbuf);
+		if (fd == -ENOENT) {
 			ret = check_ancestor(w, w->o.base, errbuf);
 			if (ret)
 				return ret;
 			if (!mkdir_p(w->o.base, 0755))
-				fd = open(w->o.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+				fd = open_out_dir(w, w->o.base, errbuf);
 		}
+		if (fd == -ELOOP)
+			return fd;
 		if (fd < 0)
 			return set_errno(errbuf, -errno, "%s: cannot use %s: %s", w->o.by,
 					 w->o.base, strerror(errno));
@@ -112,8 +162,11 @@ static int open_dir(const struct outw *w, const char *dir, char *errbuf)
 			p += strlen(name);
 			if (!*name)
 				break;
-			if (mkdirat(fd, name, 0755) && errno != EEXIST)
-				ret = -errno;
+			if (mkdirat(fd, name, 0755))
+				ret = errno == EEXIST ? 0 : -errno;
+			else if (!made)		/* the first made: what is above it stays */
+				made = w->made[0] ? w->made_keep + 1 :
+				       (size_t)(p - strlen(name) - dir);
 			next = ret ? -1 : openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 						 O_CLOEXEC);
 			if (!ret && next < 0)
@@ -128,11 +181,14 @@ static int open_dir(const struct outw *w, const char *dir, char *errbuf)
 		}
 		if (ret && fd >= 0)
 			close(fd);
+		/* the chain made, from made's parent down to dir: removed if nothing comes */
+		if (made && snprintf(w->made, sizeof(w->made), "%s", dir) < (int)sizeof(w->made))
+			w->made_keep = made - 1;
 		return ret ? ret : fd;
 	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0 || errno != ENOENT) {
-		if (fd < 0)
+	fd = open_out_dir(w, dir, errbuf);
+	if (fd >= 0 || fd != -ENOENT) {
+		if (fd < 0 && fd != -ELOOP)
 			return set_errno(errbuf, -errno, "%s: cannot use %s: %s", w->o.by, dir,
 					 errno == ENOTDIR ? "a part of it is not a directory" :
 					 strerror(errno));
@@ -142,7 +198,9 @@ static int open_dir(const struct outw *w, const char *dir, char *errbuf)
 	if (ret)
 		return ret;
 	ret = mkdir_p(dir, 0755);
-	fd = ret ? ret : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = ret ? ret : open_out_dir(w, dir, errbuf);
+	if (fd == -ELOOP)
+		return fd;
 	if (fd < 0)
 		return set_errno(errbuf, ret ? ret : -errno, "%s: cannot create %s: %s", w->o.by,
 				 dir, strerror(ret ? -ret : errno));
@@ -347,6 +405,7 @@ static int check_whole(struct outw *w, bool *exists, char *errbuf)
 /* make_staging - the staging directory sname in pfd, journaled, with its log */
 static int make_staging(struct outw *w, const char *pdir, char *errbuf)
 {
+	sigset_t old;
 	int ret;
 
 	if (w->whole)
@@ -365,11 +424,18 @@ static int make_staging(struct outw *w, const char *pdir, char *errbuf)
 		return set_errno(errbuf, ret, "%s: %s is in the way (%s); remove it or choose "
 				 "another directory", w->o.by, w->stage, ret == -ENOTEMPTY ?
 				 "it holds files deferbench did not write" : strerror(-ret));
+	/*
+	 * A signal that would end the process waits until the writer's handler can remove
+	 * what this makes (outw_enlist): one between the journal and the handler would
+	 * leave the directory and the journal behind
+	 */
+	outw_block_signals(&old);
 	/* journaled first: after a SIGKILL, 'deferbench restore' removes it */
 	owned_add(OWN_STAGING, w->stage);
 	if (mkdirat(w->pfd, w->sname, 0700)) {
 		ret = -errno;
 		owned_forget(OWN_STAGING, w->stage);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		return set_errno(errbuf, ret, "%s: cannot create %s: %s", w->o.by, w->stage,
 				 strerror(-ret));
 	}
@@ -383,10 +449,12 @@ static int make_staging(struct outw *w, const char *pdir, char *errbuf)
 		w->sfd = -1;
 		unlinkat(w->pfd, w->sname, AT_REMOVEDIR);
 		owned_forget(OWN_STAGING, w->stage);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		return set_errno(errbuf, ret, "%s: cannot create %s: %s", w->o.by, w->stage,
 				 strerror(-ret));
 	}
 	ret = outw_enlist(w);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (ret)
 		outw_abort(w);
 	return ret ? set_errno(errbuf, ret, "%s: too many outputs at once", w->o.by) : 0;
@@ -447,8 +515,10 @@ int outw_open(struct outw *w, const char *target, const struct outw_opts *o, cha
 		return ret;
 	if (o->kind == OUTW_INTO) {
 		snprintf(pdir, sizeof(pdir), "%s", w->target);
-		w->pfd = open(w->target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (w->pfd < 0 && errno == ENOTDIR)
+		w->pfd = open_out_dir(w, w->target, errbuf);
+		if (w->pfd == -ELOOP)
+			ret = -ELOOP;
+		else if (w->pfd < 0 && errno == ENOTDIR)
 			ret = set_errno(errbuf, -ENOTDIR, "%s: %s exists and is not a directory",
 					w->o.by, w->target);
 		else if (w->pfd < 0 && errno != ENOENT)
@@ -457,6 +527,7 @@ int outw_open(struct outw *w, const char *target, const struct outw_opts *o, cha
 		else if (w->pfd >= 0)
 			ret = check_into(w, errbuf);
 		w->whole = w->pfd < 0;
+		w->pfd = w->pfd < 0 ? -1 : w->pfd;
 	} else {
 		w->whole = o->kind != OUTW_FILE;
 	}
@@ -498,7 +569,18 @@ int outw_check_inplace(const char *path, const struct outw_opts *o, char *errbuf
 	w.o.kind = OUTW_FILE;
 	if (!ret && split(w.target, pdir, sizeof(pdir), w.name))
 		ret = set_errno(errbuf, -EINVAL, "%s: '%s' names no file", w.o.by, path);
-	if (!ret)
+	/* a directory to be made: where it would be made from is checked, nothing made */
+	if (!ret && o->check_only && (w.pfd = open_out_dir(&w, pdir, errbuf)) == -ENOENT) {
+		ret = check_ancestor(&w, pdir, errbuf);
+		w.made[0] = '\0';
+		w.pfd = -1;
+		outw_abort(&w);
+		return ret;
+	}
+	if (!ret && o->check_only && w.pfd < 0)
+		ret = w.pfd == -ELOOP ? -ELOOP : set_errno(errbuf, w.pfd, "%s: cannot use %s: %s",
+							   w.o.by, pdir, strerror(-w.pfd));
+	if (!ret && !o->check_only)
 		ret = (w.pfd = open_dir(&w, pdir, errbuf)) < 0 ? w.pfd : 0;
 	ret = ret ?: refuse_system(&w, w.pfd, true, pdir, errbuf);
 	ret = ret ?: outw_check_inside(&w, w.pfd, w.target, false, errbuf);
@@ -514,11 +596,15 @@ int outw_check_inplace(const char *path, const struct outw_opts *o, char *errbuf
 			ret = set_errno(errbuf, -EISDIR, "%s: %s/%s is a directory: name a file in "
 					"it (%s/%s/results.db, say)", w.o.by, pdir, name, pdir, name);
 		else if (!S_ISREG(st.st_mode))
-			ret = set_errno(errbuf, -EINVAL, "%s: %s/%s is not a regular file", w.o.by,
-					pdir, name);
+			ret = set_errno(errbuf, -EINVAL, "%s: %s/%s is %s, not a regular file: "
+					"give the path of a file", w.o.by, pdir, name,
+					S_ISFIFO(st.st_mode) ? "a pipe" : S_ISSOCK(st.st_mode) ?
+					"a socket" : "a device");
 		else
 			ret = outw_check_entry(&w, w.target, &st, errbuf);
 	}
+	if (!ret)
+		w.made[0] = '\0';	/* the store's directory, made for the library to write in */
 	outw_abort(&w);
 	return ret;
 }

@@ -7,7 +7,8 @@
  *  - Everything is written into a staging directory the writer makes (mode 0700,
  *    journaled in owned.h before it exists), with every file created O_CREAT | O_EXCL |
  *    O_NOFOLLOW (out_create, out_fopen) and every directory by out_mkdir: no file is
- *    ever opened through a symbolic link or written over. A log in it names each thing
+ *    ever opened through a symbolic link or written over, and the directory it goes
+ *    into is reached through none either. A log in it names each thing
  *    before it is made, so that an abort, a signal, or `deferbench restore` after a
  *    SIGKILL removes exactly that.
  *  - The commit renames the staged entries into place (renameat2: RENAME_NOREPLACE, or
@@ -53,10 +54,11 @@ struct outw_opts {
 	 */
 	const char *const *names;
 	/*
-	 * The target is relative to this directory (taken as named), and none of the
-	 * target's own components may be a symbolic link: for paths deferbench composes
-	 * from what it read (a baseline's <host>/<name>). NULL: the target as named, where
-	 * only its last component may not be a link.
+	 * The target is relative to this directory: for paths deferbench composes from
+	 * what it read (a baseline's <host>/<name>). NULL: the target as named. Either
+	 * way no component of the path, the base's included, may be a symbolic link
+	 * (openat2 RESOLVE_NO_SYMLINKS): a link in a parent directory would send the
+	 * output elsewhere; the refusal names the resolved path, which is taken.
 	 */
 	const char *base;
 	/*
@@ -65,6 +67,8 @@ struct outw_opts {
 	 * manifest (what deferbench wrote before); NULL: no such directory.
 	 */
 	const char *home;
+	/* outw_check_inplace: check only, make nothing (run --dry-run, before a run) */
+	bool check_only;
 };
 
 struct outw_id {
@@ -96,6 +100,14 @@ struct outw {
 	struct outw_input *in;
 	size_t nin;
 	struct manifest live;		/* OUTW_LIVE: what it wrote so far */
+	/*
+	 * The directories outw_open made on the way to the target (the deepest; "" for
+	 * none), of which the first made_keep bytes existed before: removed, when empty,
+	 * if the output never comes (an error, a signal), so that no empty host directory
+	 * of a baseline is left.
+	 */
+	char made[PATH_MAX];
+	size_t made_keep;
 };
 
 /* outw_open - check the target and make the staging directory (see above) */
@@ -137,17 +149,29 @@ int outw_check_inplace(const char *path, const struct outw_opts *o, char *errbuf
  */
 int out_create(const char *path, mode_t mode);
 FILE *out_fopen(const char *path);
+/* out_fopen_mode - out_fopen of a file created with mode (a script: 0755) */
+FILE *out_fopen_mode(const char *path, mode_t mode);
+/*
+ * out_ferror - 0 when no write to f (an out_fopen stream) failed, else -errno of the
+ * failure (ENOSPC, EFBIG for a file-size limit), which stdio's ferror() does not keep
+ */
+int out_ferror(FILE *f);
 /* out_mkdir - a directory (0755); one that is there is fine, a link or file is not */
 int out_mkdir(const char *path);
 /* out_mkdir_p - out_mkdir of each missing component below the writer's directory */
 int out_mkdir_p(const char *path);
-/* out_note - path will appear by other means (a rename, a child process): log it */
-void out_note(const char *path);
+/*
+ * out_note - path will appear by other means (a rename, a child process): log it;
+ * -errno when it cannot be logged (then it must not appear)
+ */
+int out_note(const char *path);
 
 /*
  * outw_staging_remove - remove a staging directory a dead process left (restore):
- * what its log names, the log, the directory. 0, -ENOTEMPTY when something else is in
- * it (left as it is), -ENOENT when it has no log (not made by this writer), -errno.
+ * what its log names, the log, the directory; or, with no log, earlier results a
+ * replace had moved there (what their manifest lists, unchanged). 0, -ENOTEMPTY when
+ * something else is in it (left as it is), -ENOENT when it is neither (not made by
+ * this writer), -errno.
  */
 int outw_staging_remove(const char *stage);
 /* outw_system_dir - fd's directory is or lies in a system directory: its name, or NULL */

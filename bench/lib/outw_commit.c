@@ -97,8 +97,10 @@ static int commit_whole(struct outw *w, char *errbuf)
 	int ret;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", MANIFEST_NAME, (int)getpid());
-	outw_log(w, MANIFEST_NAME);
-	outw_log(w, tmp);
+	ret = outw_log(w, MANIFEST_NAME) ?: outw_log(w, tmp);
+	if (ret)
+		return set_errno(errbuf, ret, "%s: %s: cannot log the manifest: %s", w->o.by,
+				 w->stage, strerror(-ret));
 	ret = manifest_add(&m, w->sfd, "", w->o.by, errbuf);
 	ret = ret ?: manifest_save(w->sfd, &m, errbuf);
 	manifest_free(&m);
@@ -198,7 +200,7 @@ static int commit_into(struct outw *w, char *errbuf)
 {
 	char (*names)[NAME_MAX + 1] = NULL;
 	struct manifest staged = { 0 }, m;
-	size_t n = 0, i, k, len;
+	size_t n = 0, i;
 	int ret, e = 0;
 
 	ret = staged_names(w, &names, &n);
@@ -225,11 +227,7 @@ static int commit_into(struct outw *w, char *errbuf)
 			break;
 		/* listed as they were staged: what was hashed is what went in */
 		manifest_drop(&m, names[i]);
-		len = strlen(names[i]);
-		for (k = 0; !e && k < staged.n; k++)
-			if (!strncmp(staged.f[k].path, names[i], len) &&
-			    (!staged.f[k].path[len] || staged.f[k].path[len] == '/'))
-				e = manifest_put(&m, &staged.f[k]);
+		e = e ?: manifest_merge(&m, &staged, names[i]);
 	}
 	if (e)
 		ret = ret ?: set_errno(errbuf, e, "%s: out of memory", w->o.by);
@@ -270,6 +268,8 @@ int outw_commit(struct outw *w, char *errbuf)
 	}
 	outw_block_signals(&old);
 	ret = w->whole ? commit_whole(w, errbuf) : commit_into(w, errbuf);
+	if (!ret)
+		w->made[0] = '\0';	/* the directories made hold the output now */
 	outw_abort(w);		/* what is left staged, if anything */
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
@@ -302,6 +302,8 @@ void outw_abort(struct outw *w)
 	if (w->pfd >= 0)
 		close(w->pfd);
 	w->pfd = -1;
+	if (w->o.kind != OUTW_LIVE)
+		outw_remove_made(w);	/* after a commit: nothing, the output is in them */
 	manifest_free(&w->live);
 	outw_inputs_free(w);
 	w->pid = 0;

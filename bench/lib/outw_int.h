@@ -29,14 +29,22 @@
 /* outw_enlist - make w known to the primitives and the signal handler; outw_delist */
 int outw_enlist(struct outw *w);
 void outw_delist(struct outw *w);
-/* outw_log - the staging log names rel before it exists (one write: O_APPEND) */
-void outw_log(struct outw *w, const char *rel);
+/*
+ * outw_log - the staging log names rel before it exists (one write: O_APPEND); -errno
+ * when it cannot (a full disk): then rel must not be made
+ */
+int outw_log(struct outw *w, const char *rel);
 /*
  * outw_remove_staged - what the log of the staging directory sname in pfd names, the
  * log, the directory: 0, -ENOTEMPTY, -ENOENT (no log), -errno. Async-signal-safe: the
  * signal handler calls it (no allocation, no stdio).
  */
 int outw_remove_staged(int pfd, const char *sname);
+/*
+ * outw_remove_made - the directories outw_open made for w that are still empty, deepest
+ * first (w->made); async-signal-safe
+ */
+void outw_remove_made(struct outw *w);
 /* outw_block_signals - hold the signals the writer cleans up on (commit, abort) */
 void outw_block_signals(sigset_t *old);
 

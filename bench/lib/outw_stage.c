@@ -18,6 +18,7 @@
 #include "msg.h"
 #define DEFERBENCH_ALLOW_OUTW_INT_H
 #include "outw_int.h"
+#include "owned.h"
 
 /* The writers of this process that have something staged; read by the signal handler. */
 #define OUTW_MAX 8
@@ -73,6 +74,25 @@ int outw_remove_staged(int pfd, const char *sname)
 	return 0;
 }
 
+void outw_remove_made(struct outw *w)
+{
+	char path[PATH_MAX];
+	size_t n = strlen(w->made);
+
+	if (!n || n >= sizeof(path))
+		return;
+	memcpy(path, w->made, n + 1);
+	/* deepest first; one that was never made (an error on the way) is passed over */
+	while (n > w->made_keep && (!rmdir(path) || errno == ENOENT)) {
+		while (n > 0 && path[n - 1] != '/')
+			n--;
+		while (n > 1 && path[n - 1] == '/')
+			n--;
+		path[n] = '\0';
+	}
+	w->made[0] = '\0';
+}
+
 /* on_signal - a signal that would end the process: no staging directory survives it */
 static void on_signal(int sig)
 {
@@ -82,9 +102,12 @@ static void on_signal(int sig)
 	for (i = 0; i < OUTW_MAX; i++) {
 		struct outw *w = active[i];
 
-		if (w && w->pid == getpid() && w->logfd >= 0)
+		if (w && w->pid == getpid() && w->logfd >= 0) {
 			outw_remove_staged(w->pfd, w->sname);
+			outw_remove_made(w);
+		}
 	}
+	owned_on_signal();
 	sigaction(sig, &dfl, NULL);
 	raise(sig);	/* delivered when the handler returns, blocked until then */
 }
@@ -165,25 +188,32 @@ static struct outw *owner(const char *path, const char **rel)
 	return NULL;
 }
 
-void outw_log(struct outw *w, const char *rel)
+int outw_log(struct outw *w, const char *rel)
 {
 	char line[PATH_MAX + 1];
+	ssize_t r;
 	int n;
 
 	if (w->logfd < 0)
-		return;
+		return 0;
 	n = snprintf(line, sizeof(line), "%s\n", rel);
-	if (n > 0 && (size_t)n < sizeof(line) && write(w->logfd, line, (size_t)n) != n)
-		warn_msg("%s: cannot log %s: %s", w->stage, rel, strerror(errno));
+	if (n <= 0 || (size_t)n >= sizeof(line))
+		return -ENAMETOOLONG;
+	r = write(w->logfd, line, (size_t)n);
+	if (r == n)
+		return 0;
+	/* a part of the line names nothing; the next line starts on its own */
+	if (r > 0 && write(w->logfd, "\n", 1) < 0)
+		r = -1;
+	return r < 0 ? -errno : -ENOSPC;
 }
 
-void out_note(const char *path)
+int out_note(const char *path)
 {
 	const char *rel;
 	struct outw *w = owner(path, &rel);
 
-	if (w)
-		outw_log(w, rel);
+	return w ? outw_log(w, rel) : 0;
 }
 
 int out_create(const char *path, mode_t mode)
@@ -193,29 +223,92 @@ int out_create(const char *path, mode_t mode)
 	int fd;
 
 	if (w) {
-		outw_log(w, rel);
-		return open_beneath(w->sfd, rel, O_WRONLY | O_CREAT | O_EXCL, mode);
+		/* a file the log does not name would outlive an abort: none is made */
+		fd = outw_log(w, rel);
+		return fd ?: open_beneath(w->sfd, rel, O_WRONLY | O_CREAT | O_EXCL, mode);
 	}
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	return fd < 0 ? -errno : fd;
 }
 
-FILE *out_fopen(const char *path)
+/*
+ * An output FILE writes through a cookie that keeps the errno of its first failed write:
+ * stdio keeps only a flag, and a later fflush of the emptied buffer succeeds, so that a
+ * full disk or a file-size limit read as "Input/output error" (out_ferror).
+ */
+struct out_cookie {
+	int fd;
+};
+
+/* the first write error of any output stream of this thread, for out_ferror */
+static __thread int out_write_errno;
+
+static ssize_t out_cookie_write(void *c, const char *buf, size_t len)
 {
-	int fd = out_create(path, 0644);
-	FILE *f;
+	struct out_cookie *ck = c;
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = write(ck->fd, buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!out_write_errno)
+				out_write_errno = n < 0 ? errno : ENOSPC;
+			return done ? (ssize_t)done : -1;
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+static int out_cookie_close(void *c)
+{
+	struct out_cookie *ck = c;
+	int ret = close(ck->fd);
+
+	free(ck);
+	return ret;
+}
+
+FILE *out_fopen_mode(const char *path, mode_t mode)
+{
+	int fd = out_create(path, mode), e;
+	struct out_cookie *ck;
+	FILE *f = NULL;
 
 	if (fd < 0) {
 		errno = -fd;
 		return NULL;
 	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		fd = errno;
-		close(fd);
-		errno = fd;
+	ck = malloc(sizeof(*ck));
+	if (ck) {
+		ck->fd = fd;
+		f = fopencookie(ck, "w", (cookie_io_functions_t){ .write = out_cookie_write,
+								  .close = out_cookie_close });
 	}
+	if (!f) {
+		e = errno ? errno : ENOMEM;
+		free(ck);
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	out_write_errno = 0;
 	return f;
+}
+
+FILE *out_fopen(const char *path)
+{
+	return out_fopen_mode(path, 0644);
+}
+
+int out_ferror(FILE *f)
+{
+	if (!ferror(f))
+		return 0;
+	return out_write_errno ? -out_write_errno : -EIO;
 }
 
 int out_mkdir(const char *path)
@@ -232,7 +325,9 @@ int out_mkdir(const char *path)
 			return -errno;
 		return !lstat(path, &st) && S_ISDIR(st.st_mode) ? 0 : -EEXIST;
 	}
-	outw_log(w, rel);
+	ret = outw_log(w, rel);
+	if (ret)
+		return ret;
 	pfd = parent_beneath(w->sfd, rel, &base);
 	if (pfd < 0)
 		return pfd;
@@ -265,6 +360,35 @@ int out_mkdir_p(const char *path)
 	return out_mkdir(tmp);
 }
 
+/*
+ * remove_earlier - a staging name holding earlier results a replace moved aside (the
+ * writer was killed between its exchange and the removal): no log, but a manifest
+ * that lists every file in it. -ENOENT when it is not that.
+ */
+static int remove_earlier(int pfd, const char *sname)
+{
+	struct manifest m;
+	char why[PATH_MAX];
+	int dfd, ret;
+
+	dfd = openat(pfd, sname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	ret = manifest_load(dfd, &m);
+	if (!ret && (!m.present || m.untrusted))
+		ret = -ENOENT;
+	if (!ret)
+		ret = manifest_owns(&m, dfd, "", why, sizeof(why)) == 1 ?
+		      manifest_remove(&m, dfd, "") : -ENOTEMPTY;
+	if (!ret && unlinkat(dfd, MANIFEST_NAME, 0))
+		ret = -errno;
+	manifest_free(&m);
+	close(dfd);
+	if (!ret && unlinkat(pfd, sname, AT_REMOVEDIR))
+		ret = errno == EEXIST || errno == ENOTEMPTY ? -ENOTEMPTY : -errno;
+	return ret;
+}
+
 int outw_staging_remove(const char *stage)
 {
 	char dir[PATH_MAX], *slash;
@@ -279,6 +403,8 @@ int outw_staging_remove(const char *stage)
 	if (pfd < 0)
 		return -errno;
 	ret = outw_remove_staged(pfd, slash ? slash + 1 : stage);
+	if (ret == -ENOENT)
+		ret = remove_earlier(pfd, slash ? slash + 1 : stage);
 	close(pfd);
 	return ret;
 }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +38,44 @@ static struct {
 	int n;
 	pid_t pid;			/* the process the list belongs to (not a fork) */
 	char command[256];
+	char file[PATH_MAX];		/* this process's file, once written; for signals */
 	bool warned;
 } self = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* the signals that end a process and run a cleanup: the list must not change under one */
+static const int end_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ };
+
+/* self_lock - the list's lock, with the ending signals held until self_unlock */
+static void self_lock(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < ARRAY_SIZE(end_sigs); i++)
+		sigaddset(&set, end_sigs[i]);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+	pthread_mutex_lock(&self.lock);
+}
+
+static void self_unlock(sigset_t *old)
+{
+	pthread_mutex_unlock(&self.lock);
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+void owned_on_signal(void)
+{
+	int i;
+
+	if (self.pid != getpid() || !self.file[0])
+		return;
+	/* only staging directories, and the handler removed each: nothing left to undo */
+	for (i = 0; i < self.n; i++)
+		if (self.res[i].kind != OWN_STAGING || !access(self.res[i].path, F_OK))
+			return;
+	unlink(self.file);
+}
 
 const char *owned_dir(void)
 {
@@ -140,6 +177,7 @@ static int self_write(void)
 	ret = self.n ? mkdir_p(dir, 0700) : 0;
 	ret = ret ?: write_file_of(file, getpid(), proc_start_time(getpid()), ns, self.command,
 				   self.res, self.n);
+	snprintf(self.file, sizeof(self.file), "%s", self.n && !ret ? file : "");
 	if (ret && !self.warned) {
 		self.warned = true;
 		warn_msg("cannot journal what this run creates in %s (%s): after a crash, "
@@ -173,10 +211,11 @@ int owned_add(enum owned_kind kind, const char *rel)
 {
 	char path[PATH_MAX];
 	int i, ret = 0;
+	sigset_t old;
 
 	if (kind < 0 || kind >= OWN_NR || !rel || !absolute(rel, path))
 		return -EINVAL;
-	pthread_mutex_lock(&self.lock);
+	self_lock(&old);
 	self_own();
 	for (i = 0; i < self.n; i++)
 		if (self.res[i].kind == kind && !strcmp(self.res[i].path, path))
@@ -190,18 +229,19 @@ int owned_add(enum owned_kind kind, const char *rel)
 	self.n++;
 	ret = self_write();
 out:
-	pthread_mutex_unlock(&self.lock);
+	self_unlock(&old);
 	return ret;
 }
 
 void owned_forget(enum owned_kind kind, const char *rel)
 {
 	char path[PATH_MAX];
+	sigset_t old;
 	int i;
 
 	if (!rel || !absolute(rel, path))
 		return;
-	pthread_mutex_lock(&self.lock);
+	self_lock(&old);
 	self_own();
 	for (i = 0; i < self.n; i++) {
 		if (self.res[i].kind != kind || strcmp(self.res[i].path, path))
@@ -211,7 +251,7 @@ void owned_forget(enum owned_kind kind, const char *rel)
 		self_write();
 		break;
 	}
-	pthread_mutex_unlock(&self.lock);
+	self_unlock(&old);
 }
 
 void owned_command(const char *command)

@@ -51,6 +51,12 @@ void owned_forget(enum owned_kind kind, const char *path);
 int owned_mkdtemp(char *tmpl);
 /* owned_command - the command line recorded in this process's file */
 void owned_command(const char *command);
+/*
+ * owned_on_signal - for a signal handler that removed this process's staging
+ * directories (outw.h): the file goes too when that was all it listed, so that a
+ * catchable signal leaves no journal. Async-signal-safe.
+ */
+void owned_on_signal(void);
 
 /* For restore: another process's file. */
 struct owned_res {

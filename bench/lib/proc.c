@@ -21,7 +21,9 @@ static void child(char *const *argv, const struct proc_opts *o, int errfd)
 {
 	int e;
 
-	if (o->group)
+	if (o->session)
+		setsid();
+	else if (o->group)
 		setpgid(0, 0);
 	if (o->parent_death)
 		prctl(PR_SET_PDEATHSIG, SIGTERM);

@@ -13,6 +13,7 @@
 
 struct proc_opts {
 	bool group;		/* a process group of its own (signal it as -pid) */
+	bool session;		/* a session of its own (setsid: also a group; proctree.h) */
 	bool parent_death;	/* SIGTERM when deferbench dies (PR_SET_PDEATHSIG) */
 	int out_fd;		/* its stdout and stderr, or -1: deferbench's */
 	int err_fd;		/* > 0: its stderr apart from out_fd (a metric command's

@@ -35,7 +35,8 @@ const char *const run_meta_names[RM_NR] = {
 	[RM_KERNEL] = "kernel", [RM_HOSTNAME] = "hostname", [RM_CPUS] = "cpus",
 	[RM_CPU_MODEL] = "cpu_model", [RM_PREEMPT] = "preempt", [RM_HZ] = "hz",
 	[RM_NOHZ] = "nohz", [RM_CMDLINE] = "cmdline", [RM_GOVERNOR] = "governor",
-	[RM_VERSION] = "version", [RM_STARTED] = "started",
+	[RM_VERSION] = "version", [RM_STARTED] = "started", [RM_THREADIRQS] = "threadirqs",
+	[RM_RT_BH_LOCK] = "rt_bh_lock", [RM_SCHED_EXT] = "sched_ext",
 };
 
 int bucketlist_add(struct bucketlist *bl, uint64_t lo, uint64_t hi, uint64_t count)

@@ -327,8 +327,15 @@ struct cell {
 
 enum run_meta_field {
 	RM_KERNEL, RM_HOSTNAME, RM_CPUS, RM_CPU_MODEL, RM_PREEMPT, RM_HZ, RM_NOHZ,
-	RM_CMDLINE, RM_GOVERNOR, RM_VERSION, RM_STARTED, RM_NR
+	RM_CMDLINE, RM_GOVERNOR, RM_VERSION, RM_STARTED,
+	/* how deferred work runs (docs/results-format.md); "" in runs written before */
+	RM_THREADIRQS, RM_RT_BH_LOCK, RM_SCHED_EXT, RM_NR
 };
+/* rm_optional - a field older runs (and the results store) lack: "" is not a value */
+static inline bool rm_optional(int f)
+{
+	return f >= RM_THREADIRQS;
+}
 extern const char *const run_meta_names[RM_NR];
 
 struct run {

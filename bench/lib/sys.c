@@ -34,7 +34,16 @@ void signals_install(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGXFSZ, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+}
+
+void signals_file_limit(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGXFSZ, &sa, NULL);
 }
 
 bool sleep_until_or_stop(uint64_t deadline_ns)

@@ -17,12 +17,20 @@
 uint64_t now_ns(void);
 
 /*
- * Stop requests: SIGINT and SIGTERM set stop_requested; long loops poll it.
- * signals_install() also ignores SIGPIPE. A second SIGINT while stopping is ignored
- * too: teardown must finish, or the machine is left changed.
+ * Stop requests: SIGINT, SIGTERM, SIGHUP and SIGXFSZ set stop_requested; long loops
+ * poll it. signals_install() also ignores SIGPIPE. A second SIGINT while stopping is
+ * ignored too: teardown must finish, or the machine is left changed.
  */
 extern volatile sig_atomic_t stop_requested;
 void signals_install(void);
+/*
+ * signals_file_limit - for every command, from main: a file-size limit (ulimit -f) is
+ * a stop request, not the death SIGXFSZ's default is (it left every staging directory
+ * behind): the write that met it fails with EFBIG, and the command cleans up and says
+ * "File too large". A handler, not SIG_IGN, so that commands deferbench runs get the
+ * default back at exec.
+ */
+void signals_file_limit(void);
 /* sleep until deadline (CLOCK_MONOTONIC ns) or a stop request; returns true if stopped */
 bool sleep_until_or_stop(uint64_t deadline_ns);
 

@@ -468,6 +468,10 @@ int vecs_parse(const char *text, unsigned int *vecs, char *errbuf)
 			up[i] = (char)(tok[i] >= 'a' && tok[i] <= 'z' ? tok[i] - 32 : tok[i]);
 		up[i] = '\0';
 		v = tok[i] ? -1 : softirq_vec_from_name(up);
+		if (v < 0 && !strcmp(up, "ALL"))
+			return set_err(errbuf, "'%s': 'all' stands alone (it names every vector); "
+				       "give 'all', or a list of vectors such as TIMER,NET_RX",
+				       text);
 		if (v < 0)
 			return set_err(errbuf, "'%s' is not a softirq vector (HI, TIMER, NET_TX, "
 				       "NET_RX, BLOCK, IRQ_POLL, TASKLET, SCHED, HRTIMER, RCU, or "

@@ -122,6 +122,7 @@ void matcher_free(struct matcher *m)
 	for (i = 0; i < m->ngroups; i++) {
 		free(m->groups[i]->ival_delay);
 		free(m->groups[i]->ival_runtime);
+		free(m->groups[i]->bh);
 		free(m->groups[i]);
 	}
 	for (i = 0; i < m->nwq; i++)
@@ -285,6 +286,25 @@ void match_softirq_raise(struct matcher *m, int cpu, uint64_t ts, unsigned int v
 	}
 }
 
+/*
+ * sirq_place_of - where a softirq handler runs, from the task of its softirq_entry:
+ * ksoftirqd/N of that CPU, ktimers/N (run_ktimerd()), an irq thread (the local_bh_enable()
+ * at the end of irq_forced_thread_fn()), or inline
+ */
+static enum sirq_place sirq_place_of(const struct matcher *m, const struct sirq_cpu *c, int pid)
+{
+	const struct comm_info *ci;
+
+	if (pid == c->ksoftirqd_pid)
+		return SP_KSOFTIRQD;
+	ci = pid > 0 ? map_get(&m->comms, (uint64_t)pid) : NULL;
+	if (ci && ci->kind == COMM_KTIMERS)
+		return SP_KTIMERS;
+	if (ci && ci->kind == COMM_IRQ_THREAD)
+		return SP_IRQ_THREAD;
+	return SP_INLINE;
+}
+
 void match_softirq_entry(struct matcher *m, int cpu, uint64_t ts, unsigned int vec, int pid)
 {
 	struct sirq_cpu *c = &m->cpu[cpu];
@@ -305,6 +325,8 @@ void match_softirq_entry(struct matcher *m, int cpu, uint64_t ts, unsigned int v
 	c->entry_ts = ts;
 	c->entry_vec = vec;
 	c->entry_ks = ks;
+	c->entry_place = sirq_place_of(m, c, pid);
+	c->entry_split = false;
 	c->entry_hi = wait_hi_at(c, ts);
 	c->entry_raise_ts = c->raise_ts[vec];
 	wait_ks_tick(c, ts);
@@ -315,7 +337,7 @@ void match_softirq_entry(struct matcher *m, int cpu, uint64_t ts, unsigned int v
 		c->poll_mark_poll = false;
 	}
 	g = sirq_group(m, cpu, vec);
-	cg = ctx_softirq(m, vec, ks);
+	cg = ctx_softirq(m, vec, c->entry_place);
 	if (!g)
 		return;
 	g->entries++;
@@ -381,7 +403,7 @@ void match_softirq_exit(struct matcher *m, int cpu, uint64_t ts, unsigned int ve
 	ih = ival_sirq(m, m->ival_sirq_runtime, vec);
 	if (ih)
 		hist_add(ih, d);
-	cg = ctx_softirq(m, vec, c->entry_ks);
+	cg = ctx_softirq(m, vec, c->entry_place);
 	if (cg)
 		ctx_add_run(m, cg, d, cpu, ts);
 }

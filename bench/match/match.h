@@ -84,13 +84,15 @@ enum pool_kind {
 	POOL_PERCPU,	/* kworker/N:M */
 	POOL_PERCPU_HI,	/* kworker/N:MH */
 	POOL_UNBOUND,	/* kworker/uN:M, N is the pool id */
-	POOL_BH,	/* executed in softirq context on CPU N (BH workqueue) */
+	POOL_BH,	/* executed in softirq context on CPU N (BH workqueue): from the
+			 * TASKLET softirq, or a softirq run that was not seen */
+	POOL_BH_HI,	/* ... from the HI softirq: the BH-highpri pool (kick_bh_pool()) */
 	POOL_RESCUER,	/* kworker/R-name, or a rescuer named after its workqueue */
 };
 #define POOL_ID(kind, num) (((uint32_t)(kind) << 24) | ((uint32_t)(num) & 0xffffff))
 #define POOL_KIND(id) ((enum pool_kind)((id) >> 24))
 #define POOL_NUM(id) ((id) & 0xffffff)
-/* pool_name - "cpu0", "cpu0H", "unbound3", "bh0", "rescuer", "unknown" */
+/* pool_name - "cpu0", "cpu0H", "unbound3", "bh0", "bh0H", "rescuer", "unknown" */
 const char *pool_name(uint32_t pool, char *buf, size_t len);
 /* What a task's comm says about the thread: which ones run deferred work. */
 enum comm_kind {
@@ -99,8 +101,18 @@ enum comm_kind {
 	COMM_KSOFTIRQD,		/* ksoftirqd/N: *cpu is set */
 	COMM_NAPI,		/* napi/DEV-ID: threaded NAPI */
 	COMM_IRQ_THREAD,	/* irq/N-name: a threaded interrupt handler */
+	/* per-CPU threads of PREEMPT_RT (and of threadirqs / thread_backlog_napi) */
+	COMM_BACKLOG_NAPI,	/* backlog_napi/N: the backlog NAPI of CPU N (6.10) */
+	COMM_KTIMERS,		/* ktimers/N: timer softirqs of forced-threaded kernels */
+	COMM_RCUC,		/* rcuc/N: RCU core work when use_softirq is off (RT) */
+	COMM_IRQ_WORK,		/* irq_work/N: lazy irq_work items on PREEMPT_RT */
 };
 enum comm_kind comm_classify(const char *comm, uint32_t *pool, int *cpu);
+/* comm_is_thread_ctx - a thread whose wakeups and runs are an execution context */
+static inline bool comm_is_thread_ctx(enum comm_kind k)
+{
+	return k >= COMM_NAPI;
+}
 
 #define SIRQ_LONG_NS (2 * 1000000ULL)	/* MAX_SOFTIRQ_TIME: runs longer are counted */
 
@@ -109,7 +121,8 @@ enum comm_kind comm_classify(const char *comm, uint32_t *pool, int *cpu);
  * trace_flag_type, set by tracing_gen_ctx() from the preempt count when the event
  * fired). BH_OFF is set while softirq_count() holds disable bits, i.e. inside
  * local_bh_disable() (also when a hard interrupt arrived there); older kernels never set
- * it (6.18 does).
+ * it (5.17 and later do: tracing_gen_ctx_irq_test()). On PREEMPT_RT softirq_count() is
+ * the task's own count (current->softirq_disable_cnt), so both bits mean the same there.
  */
 #define TRACE_FL_HARDIRQ	0x08
 #define TRACE_FL_SOFTIRQ	0x10	/* in_serving_softirq() */
@@ -124,35 +137,26 @@ struct sirq_group {
 	uint64_t long_runs;	/* runtime > SIRQ_LONG_NS */
 };
 
-struct wq_group {
-	uint32_t wq;		/* index into matcher.wq_names */
-	uint32_t func;		/* index into matcher.funcs */
-	uint32_t pool;		/* POOL_ID */
-	struct hist delay;		/* queue -> execute_start */
-	struct hist activate_wait;	/* queue -> activate */
-	struct hist worker_wait;	/* activate -> execute_start */
-	struct hist runtime;		/* execute_start -> execute_end */
-	struct hist *ival_delay;	/* current interval, allocated on first use */
-	struct hist *ival_runtime;
-	uint64_t ival_long;		/* items of the interval that ran longer than
-					 * matcher.long_work_ns */
-	bool ival_dirty;
-};
-
 /*
  * Execution contexts: every place the kernel ran deferred work, each with a delay
  * (from the event that asked for the work to the one that shows it running) and a
  * runtime, on trace_clock mono:
  *
  *   context      name             where               delay                      runtime
- *   softirq      vector           inline, ksoftirqd   softirq_raise -> entry     entry -> exit
+ *   softirq      vector           inline, ksoftirqd,  softirq_raise -> entry     entry -> exit
+ *                                 ktimers, irq_thread
  *   tasklet      function         HI, TASKLET         the raise the enclosing    tasklet_entry
  *                                                     softirq consumed ->        -> exit
  *                                                     tasklet_entry
  *   napi_poll    device           softirq, ksoftirqd, (none: no event asks for   see below
- *                                 thread, busy_poll    a poll)
+ *                                 thread, busy_poll,   a poll)
+ *                                 backlog_napi
  *   napi_thread  napi/DEV-ID      -                   sched_wakeup -> switch in  switch in -> out
  *   irq_thread   irq/N-name       -                   sched_wakeup -> switch in  switch in -> out
+ *   backlog_napi backlog_napi/N   -                   sched_wakeup -> switch in  switch in -> out
+ *   ktimers      ktimers/N        -                   sched_wakeup -> switch in  switch in -> out
+ *   rcuc         rcuc/N           -                   sched_wakeup -> switch in  switch in -> out
+ *   irq_work     irq_work/N       -                   sched_wakeup -> switch in  switch in -> out
  *   hardirq      N:name, or       -                   (none)                     irq_handler_entry
  *                local_timer                                                     -> exit
  *   workqueue    pool kind        -                   queue_work -> start        start -> end
@@ -162,10 +166,19 @@ struct wq_group {
  * napi_poll, a softirq_exit, or the napi thread's switch-in (busy polls only from a
  * previous poll). It is an upper bound that includes the loop around the poll.
  * Workqueue contexts are the workqueue groups merged by pool kind (at output time).
+ *
+ * A softirq runs where its softirq_entry's task is: ksoftirqd/N, ktimers/N (the TIMER and
+ * HRTIMER softirqs of a forced-threaded kernel, run_ktimerd(); any vector pending then
+ * runs with them), an irq/ thread (the softirqs its handler raised, run at the
+ * local_bh_enable() of irq_forced_thread_fn()), or else "inline" (irq exit, or the
+ * local_bh_enable() of any other task). The PREEMPT_RT threads (backlog_napi/, ktimers/,
+ * rcuc/, irq_work/) are contexts of their own like the napi/ and irq/ threads; a NAPI
+ * poll in a backlog_napi/ thread (napi_threaded_poll_loop() with BH disabled, not in a
+ * softirq) is "backlog_napi", not a busy poll.
  */
 enum ctx_kind {
-	CTX_SOFTIRQ, CTX_TASKLET, CTX_NAPI_POLL, CTX_NAPI_THREAD, CTX_IRQ_THREAD, CTX_HARDIRQ,
-	CTX_WORKQUEUE, CTX_NR
+	CTX_SOFTIRQ, CTX_TASKLET, CTX_NAPI_POLL, CTX_NAPI_THREAD, CTX_BACKLOG_NAPI,
+	CTX_IRQ_THREAD, CTX_KTIMERS, CTX_RCUC, CTX_IRQ_WORK, CTX_HARDIRQ, CTX_WORKQUEUE, CTX_NR
 };
 extern const char *const ctx_kind_names[CTX_NR];	/* "softirq", ... */
 /* ctx_kind_from_name - "napi_poll" -> CTX_NAPI_POLL, -1 if unknown */
@@ -173,8 +186,11 @@ int ctx_kind_from_name(const char *name);
 
 enum ctx_where {
 	WHERE_NONE, WHERE_INLINE, WHERE_KSOFTIRQD, WHERE_SOFTIRQ, WHERE_THREAD,
-	WHERE_BUSY_POLL, WHERE_HI, WHERE_TASKLET, WHERE_NR
+	WHERE_BUSY_POLL, WHERE_HI, WHERE_TASKLET, WHERE_KTIMERS, WHERE_IRQ_THREAD,
+	WHERE_BACKLOG, WHERE_NR
 };
+/* The softirq contexts' places, in the order of matcher.sirq_ctx */
+enum sirq_place { SP_INLINE, SP_KSOFTIRQD, SP_KTIMERS, SP_IRQ_THREAD, SP_NR };
 extern const char *const ctx_where_names[WHERE_NR];	/* "", "inline", ... */
 
 struct ctx_group {
@@ -214,8 +230,13 @@ struct ctx_group {
  *   and the rest of the time, outside every handler, is
  *   WAIT_BH_DISABLED  before the first softirq handler on the CPU, when the raise came
  *                     from a task holding local_bh_disable() (or from an interrupt of
- *                     it): the rest of the section, up to local_bh_enable(); the task is
- *                     named
+ *                     it): the rest of the section, up to local_bh_enable(), while the
+ *                     holder ran; the task is named
+ *   WAIT_BH_PREEMPTED the same section while its holder was off the CPU: on PREEMPT_RT
+ *                     a BH-disabled task can be preempted (or block on a sleeping lock);
+ *                     from the holder's sched_switch out to its switch back in, as far
+ *                     as the capture's sched events show them (hard irqs taken out).
+ *                     Always 0 where BH-disabled sections cannot be preempted.
  *   WAIT_KSOFTIRQD_WAIT  when the vector ran in ksoftirqd: waiting for ksoftirqd to get
  *                     the CPU (woken, or preempted, while other tasks ran)
  *   WAIT_OWN          when the vector ran inline in one of deferbench's own threads
@@ -227,8 +248,14 @@ struct ctx_group {
  */
 enum sirq_cause {
 	WAIT_HARDIRQ, WAIT_RAISED_IN, WAIT_SIRQ_HIGHER, WAIT_SIRQ_LOWER, WAIT_BH_DISABLED,
-	WAIT_KSOFTIRQD_WAIT, WAIT_KSOFTIRQD_RUN, WAIT_OWN, WAIT_OTHER, WAIT_NR
+	WAIT_BH_PREEMPTED, WAIT_KSOFTIRQD_WAIT, WAIT_KSOFTIRQD_RUN, WAIT_OWN, WAIT_OTHER,
+	WAIT_NR
 };
+/* wait_bh_ns - the whole BH-disabled part of a split: holder running or preempted */
+static inline uint64_t wait_bh_ns(const uint64_t *part)
+{
+	return part[WAIT_BH_DISABLED] + part[WAIT_BH_PREEMPTED];
+}
 extern const char *const sirq_cause_names[WAIT_NR];
 enum sirq_origin { ORIG_HARDIRQ, ORIG_SOFTIRQ, ORIG_TASK_BH_OFF, ORIG_TASK, ORIG_NR };
 extern const char *const sirq_origin_names[ORIG_NR];
@@ -283,6 +310,48 @@ struct sirq_pending {
 	uint64_t mark_sirq;			/* and the sum of the handler accounts */
 	unsigned int flags;			/* the raise's common_flags */
 	int pid;				/* the raise's common_pid */
+	/* BH held off by pid (flags): its time off the CPU before mark_ts */
+	uint64_t away_ns;			/* closed periods, hard irqs taken out */
+	uint64_t away_ts;			/* switched out at, 0 = on the CPU */
+	uint64_t away_hi;			/* the hard irq account then */
+};
+
+/*
+ * A BH work item's wait, tied to the softirq that ran it (match_wq_start): a BH pool is
+ * kicked by raising TASKLET or, for the highpri pool, HI (kick_bh_pool()), and its items
+ * run from that vector's handler (workqueue_softirq_action() at the top of tasklet_action()
+ * and tasklet_hi_action()). So an item's delay is the wait before that run - the
+ * vector's own wait, whose causes softirq_wait splits - and its turn inside the run.
+ */
+struct bh_tie {
+	int vec;		/* SIRQ_HI or SIRQ_TASKLET, of the last item; -1: none seen */
+	uint64_t items;		/* items run inside a softirq run that was seen */
+	struct hist before;	/* queue_work -> softirq_entry of the run (0: queued in it) */
+	struct hist inside;	/* that entry, or the queueing if later -> execute_start */
+	uint64_t split;		/* items queued before their run's entry, whose run's
+				 * delay was split into causes */
+	uint64_t run_delay_ns;	/* those runs' delays, once per item */
+	uint64_t cause_ns[WAIT_NR];	/* ... split (sirq_wait.c), once per item */
+};
+
+struct wq_group {
+	uint32_t wq;		/* index into matcher.wq_names */
+	uint32_t func;		/* index into matcher.funcs */
+	uint32_t pool;		/* POOL_ID */
+	struct hist delay;		/* queue -> execute_start */
+	struct hist activate_wait;	/* queue -> activate */
+	struct hist worker_wait;	/* activate -> execute_start */
+	struct hist runtime;		/* execute_start -> execute_end */
+	struct hist *ival_delay;	/* current interval, allocated on first use */
+	struct hist *ival_runtime;
+	uint64_t ival_long;		/* items of the interval that ran longer than
+					 * matcher.long_work_ns */
+	bool ival_dirty;
+	/* workqueue_queue_work's cpu and req_cpu (match_wq_queue_cpu), of matched items */
+	uint64_t queued_known;		/* items whose target CPU was traced */
+	uint64_t queued_remote;		/* ... queued to a per-CPU pool of another CPU */
+	uint64_t queued_req;		/* ... for a CPU the caller chose (queue_work_on()) */
+	struct bh_tie *bh;		/* BH pools only, allocated on first use */
 };
 
 /* Unmatched and in-flight counts: printed beside every figure. */
@@ -341,6 +410,7 @@ struct sirq_cpu {
 	uint64_t entry_ts;		/* in-progress handler start, 0 = none */
 	int entry_vec;
 	bool entry_ks;			/* the running handler is in ksoftirqd */
+	uint8_t entry_place;		/* ... where it runs: enum sirq_place */
 	uint64_t entry_raise_ts;	/* the raise the running handler consumed, 0 = none */
 	uint64_t entry_hi;		/* hard irq account at its entry */
 	uint64_t last_queued_work;	/* see match_wq_activate */
@@ -409,7 +479,7 @@ struct matcher {
 	uint32_t nctx, ctx_cap;
 	struct map ctx_ids;		/* (kind, where, name) -> index in ctx */
 	struct map irq_ids;		/* irq number -> index in ctx */
-	uint32_t sirq_ctx[NR_SOFTIRQS][2];	/* inline, ksoftirqd: index + 1, 0 = none */
+	uint32_t sirq_ctx[NR_SOFTIRQS][SP_NR];	/* by enum sirq_place: index + 1, 0 = none */
 	char **strs;			/* names of devices, threads, interrupts */
 	uint32_t nstrs, strs_cap;
 	struct map str_ids;		/* hash of a name -> index in strs */
@@ -470,6 +540,12 @@ void match_softirq_exit(struct matcher *m, int cpu, uint64_t ts, unsigned int ve
 /* match_wq_queue - pid: the queuing task (the event's common_pid) */
 void match_wq_queue(struct matcher *m, int cpu, uint64_t ts, int pid, uint64_t work,
 		    uint64_t func, const char *wq, unsigned int wqlen);
+/*
+ * match_wq_queue_cpu - workqueue_queue_work's req_cpu (the CPU the caller asked for, or
+ * WORK_CPU_UNBOUND) and cpu (the pool's CPU, -1 for an unbound pool) for the item just
+ * queued on cpu (call right after match_wq_queue)
+ */
+void match_wq_queue_cpu(struct matcher *m, int cpu, int req_cpu, int target_cpu);
 void match_wq_activate(struct matcher *m, int cpu, uint64_t ts, uint64_t work);
 void match_wq_start(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_softirq,
 		    uint64_t work, uint64_t func);

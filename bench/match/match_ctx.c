@@ -18,7 +18,11 @@ const char *const ctx_kind_names[CTX_NR] = {
 	[CTX_TASKLET] = "tasklet",
 	[CTX_NAPI_POLL] = "napi_poll",
 	[CTX_NAPI_THREAD] = "napi_thread",
+	[CTX_BACKLOG_NAPI] = "backlog_napi",
 	[CTX_IRQ_THREAD] = "irq_thread",
+	[CTX_KTIMERS] = "ktimers",
+	[CTX_RCUC] = "rcuc",
+	[CTX_IRQ_WORK] = "irq_work",
 	[CTX_HARDIRQ] = "hardirq",
 	[CTX_WORKQUEUE] = "workqueue",
 };
@@ -32,6 +36,26 @@ const char *const ctx_where_names[WHERE_NR] = {
 	[WHERE_BUSY_POLL] = "busy_poll",
 	[WHERE_HI] = "HI",
 	[WHERE_TASKLET] = "TASKLET",
+	[WHERE_KTIMERS] = "ktimers",
+	[WHERE_IRQ_THREAD] = "irq_thread",
+	[WHERE_BACKLOG] = "backlog_napi",
+};
+
+/* The context of each kind of thread (comm_is_thread_ctx) */
+static const enum ctx_kind thread_ctx[] = {
+	[COMM_NAPI] = CTX_NAPI_THREAD,
+	[COMM_IRQ_THREAD] = CTX_IRQ_THREAD,
+	[COMM_BACKLOG_NAPI] = CTX_BACKLOG_NAPI,
+	[COMM_KTIMERS] = CTX_KTIMERS,
+	[COMM_RCUC] = CTX_RCUC,
+	[COMM_IRQ_WORK] = CTX_IRQ_WORK,
+};
+
+static const enum ctx_where sirq_where[SP_NR] = {
+	[SP_INLINE] = WHERE_INLINE,
+	[SP_KSOFTIRQD] = WHERE_KSOFTIRQD,
+	[SP_KTIMERS] = WHERE_KTIMERS,
+	[SP_IRQ_THREAD] = WHERE_IRQ_THREAD,
 };
 
 int ctx_kind_from_name(const char *name)
@@ -195,12 +219,12 @@ void ctx_count(struct matcher *m, struct ctx_group *g)
 		g->ival_count++;
 }
 
-struct ctx_group *ctx_softirq(struct matcher *m, unsigned int vec, bool ksoftirqd)
+struct ctx_group *ctx_softirq(struct matcher *m, unsigned int vec, enum sirq_place place)
 {
-	uint32_t *slot = &m->sirq_ctx[vec][ksoftirqd], id;
+	uint32_t *slot = &m->sirq_ctx[vec][place], id;
 
 	if (!*slot) {
-		id = ctx_get(m, CTX_SOFTIRQ, ksoftirqd ? WHERE_KSOFTIRQD : WHERE_INLINE, vec);
+		id = ctx_get(m, CTX_SOFTIRQ, sirq_where[place], vec);
 		if (id == GROUP_NONE)
 			return NULL;
 		*slot = id + 1;
@@ -208,7 +232,7 @@ struct ctx_group *ctx_softirq(struct matcher *m, unsigned int vec, bool ksoftirq
 	return m->ctx[*slot - 1];
 }
 
-/* ctx_thread - the group of a napi/ or irq/ thread: by device, or by comm (fallback) */
+/* ctx_thread - the group of a thread (comm_is_thread_ctx): napi/ by device, or by comm */
 static struct ctx_group *ctx_thread(struct matcher *m, struct comm_info *ci, bool fallback)
 {
 	uint32_t id, name;
@@ -216,8 +240,7 @@ static struct ctx_group *ctx_thread(struct matcher *m, struct comm_info *ci, boo
 	if (!ci->ctx || (fallback && ci->kind == COMM_NAPI && !ci->dev)) {
 		name = ci->kind == COMM_NAPI && ci->dev ? ci->dev - 1 :
 		       str_intern(m, ci->comm, TASK_COMM_LEN);
-		id = ctx_get(m, ci->kind == COMM_NAPI ? CTX_NAPI_THREAD : CTX_IRQ_THREAD,
-			     WHERE_NONE, name);
+		id = ctx_get(m, thread_ctx[ci->kind], WHERE_NONE, name);
 		if (id == GROUP_NONE)
 			return NULL;
 		if (fallback && ci->kind == COMM_NAPI && !ci->dev)
@@ -394,6 +417,8 @@ void match_napi_poll(struct matcher *m, int cpu, uint64_t ts, int pid, unsigned 
 	ci = map_get(&m->comms, (uint64_t)pid);
 	if (ci && ci->kind == COMM_NAPI)
 		where = WHERE_THREAD;
+	else if (ci && ci->kind == COMM_BACKLOG_NAPI && !(flags & TRACE_FL_SOFTIRQ))
+		where = WHERE_BACKLOG;	/* run_backlog_napi() -> napi_threaded_poll_loop() */
 	else if (flags & TRACE_FL_SOFTIRQ)
 		where = pid == c->ksoftirqd_pid ? WHERE_KSOFTIRQD : WHERE_SOFTIRQ;
 	else

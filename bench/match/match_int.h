@@ -35,6 +35,9 @@ struct wq_pending {
 	uint32_t wq;
 	uint32_t func;
 	int pid;		/* the queuing task */
+	int8_t target;		/* match_wq_queue_cpu: 0 not traced, 1 this CPU's or an
+				 * unbound pool, 2 another CPU's per-CPU pool */
+	bool req;		/* the caller chose the CPU */
 };
 
 #define WQ_NAME_MAX 64		/* longer names (only in a damaged capture) are cut */
@@ -81,10 +84,11 @@ void ctx_add_delay(struct matcher *m, struct ctx_group *g, uint64_t ns, int cpu,
 void ctx_add_run(struct matcher *m, struct ctx_group *g, uint64_t ns, int cpu, uint64_t ts);
 /* ctx_count - one more run of g, in the whole capture and in the interval */
 void ctx_count(struct matcher *m, struct ctx_group *g);
-/* ctx_softirq - the context group of vec inline or in ksoftirqd, NULL on ENOMEM */
-struct ctx_group *ctx_softirq(struct matcher *m, unsigned int vec, bool ksoftirqd);
+/* ctx_softirq - the context group of vec run at place, NULL on ENOMEM */
+struct ctx_group *ctx_softirq(struct matcher *m, unsigned int vec, enum sirq_place place);
 /*
- * ctx_thread_wake, ctx_thread_run - a napi/ or irq/ thread's wakeup delay and run slice.
+ * ctx_thread_wake, ctx_thread_run - a thread's (comm_is_thread_ctx) wakeup delay and run
+ * slice.
  * A napi thread is named by the device it polls: until its first napi_poll says which,
  * its first samples wait in comm_info (then its truncated comm names it).
  */
@@ -115,6 +119,8 @@ void wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_
  * switch to or from ksoftirqd): keep the account of ksoftirqd outside handlers
  */
 void wait_ks_tick(struct sirq_cpu *c, uint64_t ts);
+/* wait_switch - a sched_switch on c: the BH holders' time off the CPU */
+void wait_switch(struct sirq_cpu *c, uint64_t ts, int prev_pid, int next_pid);
 /* wait_exit - vec's handler ends at ts: add its time (hard irqs excluded) to the account */
 void wait_exit(struct sirq_cpu *c, unsigned int vec, uint64_t ts);
 void wait_free(struct matcher *m);

@@ -2,7 +2,8 @@
 /*
  * match_sched.c - the scheduler events of the threads that run deferred work (see
  * match.h): which pool or context a thread belongs to, from its name, and the wakeup
- * latency of kworkers, ksoftirqd and napi/ and irq/ threads.
+ * latency of kworkers, ksoftirqd, napi/ and irq/ threads and the per-CPU threads of
+ * PREEMPT_RT (backlog_napi/, ktimers/, rcuc/, irq_work/).
  */
 #include "match.h"
 #define DEFERBENCH_ALLOW_MATCH_INT_H
@@ -11,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common.h"
 
 const char *pool_name(uint32_t pool, char *buf, size_t len)
 {
@@ -29,6 +32,9 @@ const char *pool_name(uint32_t pool, char *buf, size_t len)
 	case POOL_BH:
 		snprintf(buf, len, "bh%u", n);
 		break;
+	case POOL_BH_HI:
+		snprintf(buf, len, "bh%uH", n);
+		break;
 	case POOL_RESCUER:
 		snprintf(buf, len, "rescuer");
 		break;
@@ -39,8 +45,38 @@ const char *pool_name(uint32_t pool, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * The per-CPU threads of smpboot_register_percpu_thread() that run deferred work, by
+ * their thread_comm: backlog_threads in net/core/dev.c, timer_thread in kernel/softirq.c,
+ * rcu_cpu_thread_spec in kernel/rcu/tree.c, irqwork_threads in kernel/irq_work.c.
+ */
+static const struct {
+	const char *prefix;
+	enum comm_kind kind;
+} percpu_threads[] = {
+	{ "backlog_napi/", COMM_BACKLOG_NAPI },
+	{ "ktimers/", COMM_KTIMERS },
+	{ "rcuc/", COMM_RCUC },
+	{ "irq_work/", COMM_IRQ_WORK },
+};
+
+/* percpu_thread - "PREFIX%u" (the CPU may be cut off by TASK_COMM_LEN: digits or none) */
+static enum comm_kind percpu_thread(const char *comm)
+{
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(percpu_threads); i++) {
+		n = strlen(percpu_threads[i].prefix);
+		if (!strncmp(comm, percpu_threads[i].prefix, n) &&
+		    strspn(comm + n, "0123456789") == strlen(comm + n))
+			return percpu_threads[i].kind;
+	}
+	return COMM_OTHER;
+}
+
 enum comm_kind comm_classify(const char *comm, uint32_t *pool, int *cpu)
 {
+	enum comm_kind k;
 	unsigned int n, id;
 	char *end;
 
@@ -49,6 +85,9 @@ enum comm_kind comm_classify(const char *comm, uint32_t *pool, int *cpu)
 		return COMM_NAPI;
 	if (!strncmp(comm, "irq/", 4) && comm[4] >= '0' && comm[4] <= '9')
 		return COMM_IRQ_THREAD;
+	k = percpu_thread(comm);
+	if (k != COMM_OTHER)
+		return k;
 	if (!strncmp(comm, "ksoftirqd/", 10)) {
 		n = strtoul(comm + 10, &end, 10);
 		if (end == comm + 10 || *end)
@@ -196,6 +235,7 @@ void match_sched_switch(struct matcher *m, int cpu, uint64_t ts, int prev_pid, i
 	c->poll_mark_pid = next_pid;
 	c->poll_mark_poll = false;
 	/* a wakeup of a task that was still running ends when it is switched out */
+	wait_switch(c, ts, prev_pid, next_pid);
 	ci = map_get(&m->comms, (uint64_t)prev_pid);
 	if (ci) {
 		ci->wake_ts = 0;
@@ -213,11 +253,11 @@ void match_sched_switch(struct matcher *m, int cpu, uint64_t ts, int prev_pid, i
 	wait_ks_tick(c, ts);
 	if (!ci)
 		return;
-	if (ci->kind == COMM_NAPI || ci->kind == COMM_IRQ_THREAD)
+	if (comm_is_thread_ctx(ci->kind))
 		ci->run_ts = ts;
 	if (!ci->wake_ts)
 		return;
-	if (ci->kind == COMM_NAPI || ci->kind == COMM_IRQ_THREAD) {
+	if (comm_is_thread_ctx(ci->kind)) {
 		ctx_thread_wake(m, ci, ts - ci->wake_ts, cpu, ts);
 	} else {
 		h = wake_hist(m, ci);

@@ -144,9 +144,62 @@ void match_wq_queue(struct matcher *m, int cpu, uint64_t ts, int pid, uint64_t w
 	p->queue_ts = ts;
 	p->act_ts = 0;
 	p->pid = pid;
+	p->target = 0;
+	p->req = false;
 	p->wq = wq_intern(m, wq, wqlen);
 	p->func = func_intern(m, func);
 	m->cpu[cpu].last_queued_work = work;
+}
+
+void match_wq_queue_cpu(struct matcher *m, int cpu, int req_cpu, int target_cpu)
+{
+	struct wq_pending *p;
+
+	if (!m->cpu[cpu].last_queued_work)
+		return;
+	p = map_get(&m->pending, m->cpu[cpu].last_queued_work);
+	if (!p)
+		return;
+	/* __queue_work(): the local CPU unless asked, or the pool the item last ran in */
+	p->target = target_cpu >= 0 && target_cpu != cpu ? 2 : 1;
+	/* WORK_CPU_UNBOUND is NR_CPUS, beyond every CPU there is */
+	p->req = req_cpu >= 0 && req_cpu < m->ncpus;
+}
+
+/*
+ * bh_tie_add - a BH item starts at ts inside the softirq run on c (kick_bh_pool() raised
+ * HI or TASKLET for it; workqueue_softirq_action() runs it from that vector's handler)
+ */
+static void bh_tie_add(struct matcher *m, struct wq_group *g, const struct sirq_cpu *c,
+		       uint64_t queue_ts, uint64_t ts)
+{
+	struct bh_tie *t = g->bh;
+	uint64_t from;
+	int k;
+
+	if (!c->entry_ts || ts < c->entry_ts)
+		return;
+	if (!t) {
+		t = calloc(1, sizeof(*t));
+		if (!t) {
+			m->enomem++;
+			return;
+		}
+		hist_init(&t->before);
+		hist_init(&t->inside);
+		g->bh = t;
+	}
+	t->vec = c->entry_vec;
+	t->items++;
+	from = queue_ts > c->entry_ts ? queue_ts : c->entry_ts;
+	hist_add(&t->before, from - queue_ts);
+	hist_add(&t->inside, ts - from);
+	if (queue_ts >= c->entry_ts || !c->entry_split || !c->entry_raise_ts)
+		return;
+	t->split++;
+	t->run_delay_ns += c->entry_ts - c->entry_raise_ts;
+	for (k = 0; k < WAIT_NR; k++)
+		t->cause_ns[k] += c->entry_part[k];
 }
 
 /*
@@ -182,7 +235,10 @@ void match_wq_start(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_so
 	m->n.events[EV_WQ_START]++;
 	m->cpu[cpu].last_queued_work = 0;
 	if (in_softirq) {
-		pool = POOL_ID(POOL_BH, cpu);
+		/* the highpri BH pool is kicked with HI, the other with TASKLET */
+		struct sirq_cpu *c = &m->cpu[cpu];
+
+		pool = POOL_ID(c->entry_ts && c->entry_vec == SIRQ_HI ? POOL_BH_HI : POOL_BH, cpu);
 	} else {
 		ci = map_get(&m->comms, (uint64_t)pid);
 		pool = ci && ci->kind == COMM_KWORKER ? ci->pool :
@@ -213,6 +269,11 @@ void match_wq_start(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_so
 				hist_add(g->ival_delay, ts - p->queue_ts);
 			if (m->detail)
 				detail_wq(m, gid, 0, ts - p->queue_ts, cpu, ts, p->pid);
+			g->queued_known += p->target != 0;
+			g->queued_remote += p->target == 2;
+			g->queued_req += p->target && p->req;
+			if (in_softirq)
+				bh_tie_add(m, g, &m->cpu[cpu], p->queue_ts, ts);
 		}
 		queued_by = p->pid;
 		map_del(&m->pending, work);

@@ -10,8 +10,8 @@
  * them all; at the vector's entry their growth is the time each cause took inside the
  * delay. The handler that was running at the raise is cut at the first softirq entry
  * after it (wait_mark): its growth up to there is the rest of the run the vector was
- * raised in. The rest, outside every handler, goes to the BH-disabled section, to
- * waiting for ksoftirqd, to deferbench's own threads or to "other" by where the raise
+ * raised in. The rest, outside every handler, goes to the BH-disabled section (split by
+ * whether its holder ran or was switched out, wait_switch), to waiting for ksoftirqd, to deferbench's own threads or to "other" by where the raise
  * came from and where the vector finally ran. Nothing is counted twice and nothing is
  * left out.
  */
@@ -28,6 +28,7 @@ const char *const sirq_cause_names[WAIT_NR] = {
 	[WAIT_SIRQ_HIGHER] = "softirq_higher",
 	[WAIT_SIRQ_LOWER] = "softirq_lower",
 	[WAIT_BH_DISABLED] = "bh_disabled",
+	[WAIT_BH_PREEMPTED] = "bh_preempted",
 	[WAIT_KSOFTIRQD_WAIT] = "ksoftirqd_wait",
 	[WAIT_KSOFTIRQD_RUN] = "ksoftirqd_run",
 	[WAIT_OWN] = "deferbench",
@@ -103,6 +104,52 @@ void wait_raise(struct sirq_cpu *c, unsigned int vec, uint64_t ts, unsigned int 
 	p->mark_ts = 0;
 	p->flags = flags;
 	p->pid = pid;
+	p->away_ns = 0;
+	p->away_ts = 0;
+}
+
+/* bh_held - the raise came from a task holding bottom halves off (or an irq of it) */
+static bool bh_held(unsigned int flags)
+{
+	return (flags & TRACE_FL_BH_OFF) && !(flags & (TRACE_FL_SOFTIRQ | TRACE_FL_NMI));
+}
+
+/* away_close - the holder of p is back on the CPU (or the window ends) at ts */
+static void away_close(const struct sirq_cpu *c, struct sirq_pending *p, uint64_t ts)
+{
+	uint64_t d, hi;
+
+	if (!p->away_ts)
+		return;
+	d = ts > p->away_ts ? ts - p->away_ts : 0;
+	hi = wait_hi_at(c, ts) - p->away_hi;
+	p->away_ns += d > hi ? d - hi : 0;
+	p->away_ts = 0;
+}
+
+/*
+ * wait_switch - a context switch on c: on PREEMPT_RT a task inside local_bh_disable()
+ * stays preemptible (__local_bh_disable_ip() takes a local lock, or since 6.18 only
+ * migrate_disable()), so a vector it holds back keeps waiting while other tasks run.
+ * Its time off the CPU, up to the first softirq handler after the raise, is the part
+ * of the BH-disabled wait during which the holder was preempted.
+ */
+void wait_switch(struct sirq_cpu *c, uint64_t ts, int prev_pid, int next_pid)
+{
+	unsigned int v;
+
+	for (v = 0; v < NR_SOFTIRQS; v++) {
+		struct sirq_pending *p = &c->pend[v];
+
+		if (!c->raise_ts[v] || p->mark_ts || !bh_held(p->flags) || p->pid <= 0)
+			continue;
+		if (prev_pid == p->pid && !p->away_ts && ts >= c->raise_ts[v]) {
+			p->away_ts = ts ? ts : 1;
+			p->away_hi = wait_hi_at(c, ts);
+		} else if (next_pid == p->pid) {
+			away_close(c, p, ts);
+		}
+	}
 }
 
 void wait_mark(struct sirq_cpu *c, uint64_t ts)
@@ -121,6 +168,7 @@ void wait_mark(struct sirq_cpu *c, uint64_t ts)
 				sum += sirq_at(c, w, ts);
 			first = false;
 		}
+		away_close(c, &c->pend[v], ts);
 		c->pend[v].mark_ts = ts;
 		c->pend[v].mark_hi = hi;
 		c->pend[v].mark_sirq = sum;
@@ -272,8 +320,7 @@ void wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_
 {
 	const struct sirq_pending *p = &c->pend[vec];
 	uint64_t part[WAIT_NR] = { 0 }, delay = ts - c->raise_ts[vec], used, rest, pre, d, ks;
-	bool bh = (p->flags & TRACE_FL_BH_OFF) &&
-		  !(p->flags & (TRACE_FL_SOFTIRQ | TRACE_FL_NMI));
+	bool bh = bh_held(p->flags);
 	enum sirq_origin o = sirq_origin_of(p->flags);
 	struct sirq_wait *w;
 	struct wait_task *t;
@@ -281,10 +328,8 @@ void wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_
 
 	part[WAIT_HARDIRQ] = wait_hi_at(c, ts) - p->hi;
 	used = part[WAIT_HARDIRQ] + handler_parts(c, p, vec, ts, ksoftirqd, part);
-	if (m->detail) {
-		c->entry_split = false;
-		c->entry_bh_pid = -1;
-	}
+	c->entry_split = false;
+	c->entry_bh_pid = -1;
 	if (used > delay) {
 		/* only a lost or reordered event can make the accounts outgrow the delay */
 		m->n.wait_inconsistent++;
@@ -302,7 +347,9 @@ void wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_
 			pre = rest;
 	}
 	if (bh) {
-		part[WAIT_BH_DISABLED] = pre;
+		/* the holder's time off the CPU is inside the section (before the mark) */
+		part[WAIT_BH_PREEMPTED] = p->away_ns < pre ? p->away_ns : pre;
+		part[WAIT_BH_DISABLED] = pre - part[WAIT_BH_PREEMPTED];
 		rest -= pre;
 	}
 	if (ksoftirqd) {
@@ -314,12 +361,10 @@ void wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_
 		part[is_own(m, pid) ? WAIT_OWN : WAIT_OTHER] = rest;
 	}
 	wait_ival_add(m, vec, delay, part);
-	if (m->detail) {
-		/* for the slowest events and the stacks: the same split, per delay */
-		memcpy(c->entry_part, part, sizeof(part));
-		c->entry_split = true;
-		c->entry_bh_pid = part[WAIT_BH_DISABLED] ? p->pid : -1;
-	}
+	/* for BH work items (match_wq_start) and detail.c: the same split, per delay */
+	memcpy(c->entry_part, part, sizeof(part));
+	c->entry_split = true;
+	c->entry_bh_pid = wait_bh_ns(part) ? p->pid : -1;
 	w = wait_get(m, vec);
 	if (!w)
 		return;
@@ -332,12 +377,12 @@ void wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_
 		if (part[k])
 			hist_add(&w->cause[k], part[k]);
 	}
-	if (part[WAIT_BH_DISABLED]) {
+	if (wait_bh_ns(part)) {
 		t = task_of(m, w, p->pid);
 		t->delays++;
-		t->total_ns += part[WAIT_BH_DISABLED];
-		if (part[WAIT_BH_DISABLED] > t->max_ns)
-			t->max_ns = part[WAIT_BH_DISABLED];
+		t->total_ns += wait_bh_ns(part);
+		if (wait_bh_ns(part) > t->max_ns)
+			t->max_ns = wait_bh_ns(part);
 	}
 }
 

@@ -222,7 +222,12 @@ static void softirq_where(const struct result *r, int vec, FILE *f, const struct
 	uint32_t i;
 
 	for (i = 0; i < r->m.nctx; i++)
-		nwhere += r->m.ctx[i]->kind == CTX_SOFTIRQ && r->m.ctx[i]->name == (uint32_t)vec;
+		if (r->m.ctx[i]->kind == CTX_SOFTIRQ && r->m.ctx[i]->name == (uint32_t)vec) {
+			nwhere++;
+			/* one place, but a thread: ktimers/N or an irq/ thread */
+			nwhere += r->m.ctx[i]->where != WHERE_INLINE &&
+				  r->m.ctx[i]->where != WHERE_KSOFTIRQD;
+		}
 	if (nwhere < 2)
 		return;
 	for (i = 0; i < r->m.nctx; i++) {
@@ -245,7 +250,8 @@ static void print_softirq(const struct result *r, FILE *f, const struct table_op
 	if (!g)
 		return;
 	fprintf(f, "\nSOFTIRQ, all CPUs, times in %s   delay = raise -> entry, runtime = entry -> "
-		"exit;\n      a vector that ran both inline and in ksoftirqd has a row for each\n",
+		"exit;\n      a vector that ran in more than one place (inline, ksoftirqd, ktimers, an irq "
+		"thread)\n      has a row for each\n",
 		table_unit(o));
 	fprintf(f, "%-12s %9s %7s %9s |", "vector", "runs", "ksirqd%", "delays");
 	print_stats_head(f, o);
@@ -390,6 +396,7 @@ static void print_workqueue(const struct result *r, FILE *f, unsigned int limit,
 	if (t.n > limit)
 		fprintf(f, "... %u more groups of at least %u items in workqueue.csv\n",
 			t.n - limit, o->min_count);
+	output_queued_print(r, f);
 	wq_table_free(&t);
 }
 
@@ -445,6 +452,7 @@ void result_print(const struct result *r, FILE *f, const struct table_opts *o)
 	print_wakeup(r, f, o);
 	print_contexts(r, f, o);
 	print_wait(r, f, o);
+	output_bh_print(r, f, o);
 	print_stacks(r, f, o);
 	print_slowest(r, f, o);
 }

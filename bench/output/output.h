@@ -48,6 +48,9 @@ uint32_t *wait_tasks_order(const struct sirq_wait *w);
 /* print_contexts, print_wait - the record table's contexts and softirq wait sections */
 void print_contexts(const struct result *r, FILE *f, const struct table_opts *o);
 void print_wait(const struct result *r, FILE *f, const struct table_opts *o);
+/* output_bh_print, output_queued_print - BH work items and items queued to another CPU */
+void output_bh_print(const struct result *r, FILE *f, const struct table_opts *o);
+void output_queued_print(const struct result *r, FILE *f);
 
 /* The table's times: one unit per column (o->ns: whole ns; else us, one decimal). */
 /* table_w - the width of a time column; table_unit - "us" or "ns", for the titles */

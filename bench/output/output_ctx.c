@@ -14,7 +14,8 @@
 /* The workqueue context's names: the pool kinds of match.h. */
 static const char *const pool_kind_names[] = {
 	[POOL_UNKNOWN] = "unknown", [POOL_PERCPU] = "percpu", [POOL_PERCPU_HI] = "percpu_hi",
-	[POOL_UNBOUND] = "unbound", [POOL_BH] = "bh", [POOL_RESCUER] = "rescuer",
+	[POOL_UNBOUND] = "unbound", [POOL_BH] = "bh", [POOL_BH_HI] = "bh_hi",
+	[POOL_RESCUER] = "rescuer",
 };
 #define NPOOL_KINDS ARRAY_SIZE(pool_kind_names)
 
@@ -171,7 +172,7 @@ static void ctx_print(struct ctx_table *t, const char *kind, const char *name, c
 {
 	char c[64];
 
-	fprintf(t->f, "%-11s %-*s %-9s %9llu |", kind, t->name_w,
+	fprintf(t->f, "%-12s %-*s %-12s %9llu |", kind, t->name_w,
 		fmt_cut(name, t->name_w, c, sizeof(c)), where, (unsigned long long)count);
 	print_stats(t->f, delay, t->o);
 	print_runtime(t->f, runtime, t->o);
@@ -229,7 +230,7 @@ static void napi_line(void *ctx, const struct result *r __unused, const struct c
 
 	if (row->kind != CTX_NAPI_POLL)
 		return;
-	fprintf(f, "%-22.22s %-9s %9llu %10llu %10.1f %6u %10llu\n", row->name, row->where,
+	fprintf(f, "%-22.22s %-12s %9llu %10llu %10.1f %6u %10llu\n", row->name, row->where,
 		(unsigned long long)row->count, (unsigned long long)row->work,
 		row->count ? (double)row->work / (double)row->count : 0.0, row->budget,
 		(unsigned long long)row->budget_full);
@@ -262,7 +263,7 @@ void print_contexts(const struct result *r, FILE *f, const struct table_opts *o)
 		"in, workqueue\n      queue_work -> execute_start (none for napi_poll, hardirq); "
 		"rows of fewer than %u runs\n      folded into one per context\n", table_unit(o),
 		o->min_count);
-	fprintf(f, "%-11s %-*s %-9s %9s |", "context", t.name_w, "name", "where", "runs");
+	fprintf(f, "%-12s %-*s %-12s %9s |", "context", t.name_w, "name", "where", "runs");
 	print_stats_head(f, o);
 	print_runtime_head(f, o);
 	fprintf(f, " %5s\n", ">2ms");
@@ -274,7 +275,7 @@ void print_contexts(const struct result *r, FILE *f, const struct table_opts *o)
 	if (!napi)
 		return;
 	fprintf(f, "\nNAPI POLLS   work done against the budget, per device and context\n");
-	fprintf(f, "%-22s %-9s %9s %10s %10s %6s %10s\n", "device", "where", "polls", "packets",
+	fprintf(f, "%-22s %-12s %9s %10s %10s %6s %10s\n", "device", "where", "polls", "packets",
 		"per poll", "budget", "budget used up");
 	ctx_each(r, napi_line, f);
 }

@@ -31,7 +31,7 @@ static void site_line(FILE *f, const struct site_row *s, uint64_t total,
 		stack_how_names[s->how], fmt_cut(s->site, 34, c, sizeof(c)),
 		(unsigned long long)s->count, table_lat(s->wait_ns, o, b, sizeof(b)),
 		pct(s->wait_ns, total),
-		pct(s->part_ns[WAIT_BH_DISABLED], total), (unsigned long long)s->long_runs,
+		pct(wait_bh_ns(s->part_ns), total), (unsigned long long)s->long_runs,
 		s->how == HOW_KSOFTIRQD ? "" : s->path);
 }
 
@@ -47,7 +47,7 @@ static void stacks_vector(const struct result *r, const struct stack_report *sr,
 			  FILE *f, const struct table_opts *o)
 {
 	const struct sirq_wait *w = r->m.wait[vec];
-	uint64_t total = w ? w->delay_ns : 0, bh = w ? w->cause_ns[WAIT_BH_DISABLED] : 0;
+	uint64_t total = w ? w->delay_ns : 0, bh = w ? wait_bh_ns(w->cause_ns) : 0;
 	uint64_t count = 0, wait = 0, sbh = 0, long_ns = 0, ks = 0;
 	const struct site_row **lng;
 	struct sirq_group all;
@@ -61,7 +61,7 @@ static void stacks_vector(const struct result *r, const struct stack_report *sr,
 			continue;
 		count += s->count;
 		wait += s->wait_ns;
-		sbh += s->part_ns[WAIT_BH_DISABLED];
+		sbh += wait_bh_ns(s->part_ns);
 		long_ns += s->long_run_ns;
 		ks += s->how == HOW_KSOFTIRQD ? s->wait_ns : 0;
 		n++;

@@ -118,7 +118,7 @@ static json_object *json_stacks(const struct result *r, const struct stack_repor
 			if (sr->site[i].vec == (unsigned int)v) {
 				with += sr->site[i].count;
 				wait += sr->site[i].wait_ns;
-				bh += sr->site[i].part_ns[WAIT_BH_DISABLED];
+				bh += wait_bh_ns(sr->site[i].part_ns);
 			}
 		e = json_object_new_object();
 		json_object_object_add(e, "vector", json_object_new_string(softirq_names[v]));
@@ -126,7 +126,7 @@ static json_object *json_stacks(const struct result *r, const struct stack_repor
 		jsonw_u64(e, "with_stack", with);
 		jsonw_u64(e, "delay_ns", w ? w->delay_ns : 0);
 		jsonw_u64(e, "stack_delay_ns", wait);
-		jsonw_u64(e, "bh_disabled_ns", w ? w->cause_ns[WAIT_BH_DISABLED] : 0);
+		jsonw_u64(e, "bh_disabled_ns", w ? wait_bh_ns(w->cause_ns) : 0);
 		jsonw_u64(e, "stack_bh_disabled_ns", bh);
 		json_object_array_add(vecs, e);
 	}
@@ -141,7 +141,7 @@ static json_object *json_stacks(const struct result *r, const struct stack_repor
 		json_object_object_add(e, "path", json_object_new_string(s->path));
 		jsonw_u64(e, "count", s->count);
 		jsonw_u64(e, "wait_ns", s->wait_ns);
-		jsonw_u64(e, "bh_disabled_ns", s->part_ns[WAIT_BH_DISABLED]);
+		jsonw_u64(e, "bh_disabled_ns", wait_bh_ns(s->part_ns));
 		jsonw_u64(e, "run_ns", s->run_ns);
 		jsonw_u64(e, "long_runs", s->long_runs);
 		jsonw_u64(e, "long_run_ns", s->long_run_ns);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * summary_int.h - what the two parts of summary.json's owner share (summary_json.c,
- * summary_ctx.c). Not for use outside them.
+ * summary_int.h - what the parts of summary.json's owner share (summary_json.c,
+ * summary_ctx.c, output_bh.c). Not for use outside them.
  */
 #ifndef DEFERBENCH_SUMMARY_INT_H
 #define DEFERBENCH_SUMMARY_INT_H
@@ -35,5 +35,8 @@ int read_wait(const struct jr *j, struct json_object *root, struct record *rec);
 int json_detail(const struct result *r, json_object *root);
 void json_detail_meta(const struct result *r, json_object *meta);
 int read_detail(const struct jr *j, struct json_object *root, struct record *rec);
+/* output_bh.c: bh_work, and the queued_* counts of one workqueue group */
+int output_bh_json(const struct result *r, json_object *root);
+void output_queued_json(const struct wq_group *g, json_object *o);
 
 #endif

@@ -181,6 +181,7 @@ static json_object *json_workqueue(const struct result *r)
 		json_object_object_add(o, "activate_wait_ns", jsonw_stats(&g->activate_wait));
 		json_object_object_add(o, "worker_wait_ns", jsonw_stats(&g->worker_wait));
 		json_object_object_add(o, "runtime_ns", jsonw_stats(&g->runtime));
+		output_queued_json(g, o);
 		json_object_array_add(a, o);
 	}
 	free(order);
@@ -237,11 +238,11 @@ int result_write_json(const struct result *r, const char *path)
 	json_object_object_add(root, "thread_wakeup", json_wakeup(r));
 	ret = ret ?: json_contexts(r, root);
 	ret = ret ?: json_wait(r, root);
+	ret = ret ?: output_bh_json(r, root);
 	ret = ret ?: json_detail(r, root);
 	/* never write a summary that silently lacks rows */
-	if (!ret && json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
-						       JSON_C_TO_STRING_NOSLASHESCAPE))
-		ret = errno ? -errno : -EIO;
+	/* through the output writer's primitives, as every output (outw.h) */
+	ret = ret ?: jsonw_write(path, root, 0644, 0);
 	json_object_put(root);
 	return ret;
 }

@@ -118,6 +118,21 @@ static int phases_write(const struct run_state *r, const struct run_cell *c, con
 }
 
 /*
+ * phase_failed - the workload failed in phase p (index i): say which, and how many of
+ * the phases before it were whole, after the workload's own reason in err
+ */
+static void phase_failed(struct run_state *r, struct alt_phase *p, size_t i,
+			 const struct scn_cell *seg, char *err)
+{
+	size_t len = strlen(err);
+
+	p->status = "failed";
+	snprintf(err + len, ERRBUF_LEN - len, " (in phase %zu of %u: block %u, arm %s; the "
+		 "%zu before it covered)", i + 1, seg->blocks * seg->narms, p->block,
+		 r->s->cfg[seg->arm[p->arm].cfg].name, i);
+}
+
+/*
  * run_phases - the schedule from c->window_ns: blocks x arms phases, each switched to
  * its arm and waited out; -EINTR on a stop request, -errno when a switch or the
  * workload failed. *n phases are filled, the last one possibly cut short.
@@ -159,8 +174,11 @@ static int run_phases(struct run_state *r, struct run_cell *c, struct alt_phase 
 			if (p->switched > p->settled)
 				p->status = "late";
 			ret = run_cell_wait(r, c, p->end, err);
-			if (ret)
+			if (ret) {
+				if (ret != -EINTR)
+					phase_failed(r, p, *n - 1, seg, err);
 				return ret;
+			}
 			if (now_ns() > p->end + s->settle_ns)
 				p->status = "overrun";
 		}

@@ -25,7 +25,9 @@
 
 struct engine_cell {
 	struct wl_run *wl;			/* the measured workload */
-	struct wl_run *load[SCN_MAX_LOADS];	/* background loads of the configuration */
+	struct wl_run *load[SCN_MAX_LOADS];	/* background loads of the configuration,
+						 * or of any arm of the segment */
+	int load_sec[SCN_MAX_LOADS];		/* each one's [load] section */
 	int nloads;
 	struct capture *cap;
 	bool capturing;
@@ -128,20 +130,30 @@ static struct wl_run *new_wl(const struct scenario *s, int wl, int cfg, uint64_t
 static int engine_check(const struct scenario *s, int wl, int cfg, char *err)
 {
 	struct wl_run *w = new_wl(s, wl, cfg, s->seed, err);
+	char e[ERRBUF_LEN] = "";
+	int ret;
 
 	if (!w)
 		return -EINVAL;
+	/* what the machine must offer, found before the first cell (a tmpfs dir) */
+	ret = wl_check(w, e);
+	if (ret)
+		set_err(err, "[%s %s] under [config %s]: %s", s->wl[wl].load ? "load" : "workload",
+			s->wl[wl].name, s->cfg[cfg].name, e);
 	wl_free(w);
-	return 0;
+	return ret;
 }
 
-/* setup_wl - make and set up one workload, its measurement window announced */
-static int setup_wl(const struct run_cell *c, int wl, struct wl_run **out, char *err)
+/*
+ * setup_wl - make and set up one workload (options of configuration cfg), its
+ * measurement window announced
+ */
+static int setup_wl(const struct run_cell *c, int wl, int cfg, struct wl_run **out, char *err)
 {
 	char e[ERRBUF_LEN] = "";
 	int ret;
 
-	*out = new_wl(c->s, wl, c->cell->cfg, c->cell->seed, err);
+	*out = new_wl(c->s, wl, cfg, c->cell->seed, err);
 	if (!*out)
 		return -EINVAL;
 	ret = wl_measure_from(*out, WL_MEASURE_LATER);
@@ -152,6 +164,17 @@ static int setup_wl(const struct run_cell *c, int wl, struct wl_run **out, char 
 	if (ret)
 		set_err(err, "[%s] setup: %s", c->s->wl[wl].name, e[0] ? e : strerror(-ret));
 	return ret;
+}
+
+/* load_cfg - the configuration whose options load l takes: the first arm running it */
+static int load_cfg(const struct run_cell *c, int l)
+{
+	int a;
+
+	for (a = 0; c->cell->alt && a < c->cell->narms; a++)
+		if (scenario_cfg_runs_load(c->s, c->cell->arm[a].cfg, l))
+			return c->cell->arm[a].cfg;
+	return c->cell->cfg;
 }
 
 static int engine_setup(struct run_cell *c, char *err)
@@ -165,7 +188,7 @@ static int engine_setup(struct run_cell *c, char *err)
 	};
 	char intervals[PATH_MAX];
 	struct engine_cell *e;
-	int i, ret;
+	int secs[SCN_MAX_LOADS], i, n, ret;
 
 	capture_settings_apply(&s->cap, &co);
 	if (s->cap.interval_ns) {
@@ -177,14 +200,22 @@ static int engine_setup(struct run_cell *c, char *err)
 	if (!e)
 		return -ENOMEM;
 	c->priv = e;
-	for (i = 0; i < cf->nloads; i++) {
-		ret = setup_wl(c, cf->loads[i], &e->load[e->nloads], err);
+	/* a segment: every load of its arms, paused in the phases of arms without it */
+	if (c->cell->alt) {
+		n = scenario_segment_loads(s, c->cell, secs);
+	} else {
+		n = cf->nloads;
+		memcpy(secs, cf->loads, (size_t)n * sizeof(*secs));
+	}
+	for (i = 0; i < n; i++) {
+		e->load_sec[e->nloads] = secs[i];
+		ret = setup_wl(c, secs[i], load_cfg(c, secs[i]), &e->load[e->nloads], err);
 		if (e->load[e->nloads])
 			e->nloads++;
 		if (ret)
 			return ret;
 	}
-	ret = setup_wl(c, c->cell->wl, &e->wl, err);
+	ret = setup_wl(c, c->cell->wl, c->cell->cfg, &e->wl, err);
 	if (ret || c->cell->control)
 		return ret;	/* a control cell: the same, with no capture */
 	e->cap = capture_new(&co, err);
@@ -308,12 +339,20 @@ static int switch_wl(const struct run_cell *c, struct wl_run *w, int x, int cfg,
  */
 static int engine_switch_arm(struct run_cell *c, int cfg, bool traced, char *err)
 {
-	const struct scn_config *cf = &c->s->cfg[c->cell->cfg];
 	struct engine_cell *e = c->priv;
+	char m[ERRBUF_LEN] = "";
 	int i, ret;
 
 	for (i = 0; i < e->nloads; i++) {
-		ret = switch_wl(c, e->load[i], cf->loads[i], cfg, err);
+		bool runs = scenario_cfg_runs_load(c->s, cfg, e->load_sec[i]);
+
+		/* a load this arm does not run: paused (scenario_groups admitted only those) */
+		ret = wl_pause(e->load[i], !runs, m);
+		if (ret)
+			return set_err(err, "[load %s] %s: %s", c->s->wl[e->load_sec[i]].name,
+				       runs ? "resume" : "pause", m), ret;
+		if (runs)
+			ret = switch_wl(c, e->load[i], e->load_sec[i], cfg, err);
 		if (ret)
 			return ret;
 	}
@@ -368,7 +407,6 @@ static void engine_stop(struct run_cell *c)
 /* engine_write - the capture's files, the workload's, and each load's in load-NAME/ */
 static int engine_write(struct run_cell *c, const char *dir, char *err)
 {
-	const struct scn_config *cf = &c->s->cfg[c->cell->cfg];
 	struct engine_cell *e = c->priv;
 	char sub[PATH_MAX];
 	int i, ret;
@@ -383,7 +421,7 @@ static int engine_write(struct run_cell *c, const char *dir, char *err)
 		return set_err(err, "writing the capture to %s: %s", dir, strerror(-ret)), ret;
 	ret = wl_write_results(e->wl, dir);
 	for (i = 0; !ret && i < e->nloads; i++) {
-		snprintf(sub, sizeof(sub), "%s/load-%s", dir, c->s->wl[cf->loads[i]].name);
+		snprintf(sub, sizeof(sub), "%s/load-%s", dir, c->s->wl[e->load_sec[i]].name);
 		ret = out_mkdir_p(sub);
 		if (!ret)
 			ret = wl_write_results(e->load[i], sub);
@@ -418,6 +456,7 @@ static struct run_backend engine = {
 	.poll = engine_poll,
 	.switch_arm = engine_switch_arm,
 	.live_option = workload_live_option,
+	.pausable = workload_pausable,
 	.stop = engine_stop,
 	.write = engine_write,
 	.teardown = engine_teardown,

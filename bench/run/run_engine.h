@@ -48,6 +48,8 @@ struct run_backend {
 	int (*switch_arm)(struct run_cell *c, int cfg, bool traced, char *errbuf);
 	/* live_option - can a workload of type switch option key while it runs (parser) */
 	bool (*live_option)(const char *type, const char *key);
+	/* pausable - can a load of type pause while it runs (parser; NULL: none) */
+	bool (*pausable)(const char *type);
 	void (*stop)(struct run_cell *c);			/* capture, then workloads */
 	int (*write)(struct run_cell *c, const char *dir, char *errbuf);
 	void (*teardown)(struct run_cell *c);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run_meta.c - what run.json says about the machine: kernel, preemption model, HZ,
- * NO_HZ, command line, CPUs and governor. The kernel config comes from
- * /boot/config-$(uname -r) or /proc/config.gz; the current preemption model of a
- * PREEMPT_DYNAMIC kernel from debugfs when it is mounted (deferbench mounts nothing
- * for metadata), else from preempt= on the command line, else the config's default.
+ * run_meta.c - what run.json says about the machine: kernel, preemption model, threaded
+ * interrupts, the PREEMPT_RT BH lock, sched_ext, HZ, NO_HZ, command line, CPUs and
+ * governor. The kernel config comes from /boot/config-$(uname -r) or /proc/config.gz;
+ * the current preemption model of a PREEMPT_DYNAMIC kernel from debugfs when it is
+ * mounted (deferbench mounts nothing for metadata), else from preempt= on the command
+ * line, else the config's default; sched_ext's state from /sys/kernel/sched_ext.
  */
 #include "run_meta.h"
 
@@ -122,6 +123,70 @@ static void preempt_uname(struct run_meta *m, const char *v)
 	snprintf(m->preempt_source, sizeof(m->preempt_source), "uname");
 }
 
+/* cmdline_word - word (or word=...) is on the command line */
+static bool cmdline_word(const char *cmdline, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = cmdline; p && (p = strstr(p, word)); p += n)
+		if ((p == cmdline || p[-1] == ' ') && (!p[n] || p[n] == ' ' || p[n] == '\n' ||
+						       p[n] == '='))
+			return true;
+	return false;
+}
+
+/* config_unset - "# KEY is not set": the option exists in this kernel, off */
+static bool config_unset(const char *config, const char *key)
+{
+	char line[96];
+
+	snprintf(line, sizeof(line), "# %s is not set", key);
+	return config && strstr(config, line);
+}
+
+/*
+ * threaded - how interrupts and softirqs run: force_irqthreads() is true on PREEMPT_RT
+ * and with threadirqs (then ktimers/N run the timer softirqs, kernel/softirq.c); on
+ * PREEMPT_RT, CONFIG_PREEMPT_RT_NEEDS_BH_LOCK (6.18) keeps local_bh_disable()'s per-CPU
+ * lock, which kernels before it always took
+ */
+static void threaded(struct run_meta *m, const char *config, const char *cmdline)
+{
+	bool rt = !strcmp(m->preempt, "rt") ||
+		  (config && config_yes(config, "CONFIG_PREEMPT_RT"));
+
+	if (rt || (cmdline_word(cmdline, "threadirqs") &&
+		   (!config || config_yes(config, "CONFIG_IRQ_FORCED_THREADING"))))
+		snprintf(m->threadirqs, sizeof(m->threadirqs), "yes");
+	else if (config || m->preempt_source[0])
+		snprintf(m->threadirqs, sizeof(m->threadirqs), "no");
+	if (!rt || !config)
+		return;
+	if (config_yes(config, "CONFIG_PREEMPT_RT_NEEDS_BH_LOCK"))
+		snprintf(m->rt_bh_lock, sizeof(m->rt_bh_lock), "yes");
+	else if (config_unset(config, "CONFIG_PREEMPT_RT_NEEDS_BH_LOCK"))
+		snprintf(m->rt_bh_lock, sizeof(m->rt_bh_lock), "no");
+	else
+		snprintf(m->rt_bh_lock, sizeof(m->rt_bh_lock), "yes (before 6.18)");
+}
+
+void run_meta_sched_ext(struct run_meta *m, const char *state, const char *ops)
+{
+	size_t n;
+
+	if (!state || !*state) {
+		snprintf(m->sched_ext, sizeof(m->sched_ext), "none");
+		return;
+	}
+	n = strcspn(state, "\n");
+	if (ops && *ops && !strncmp(state, "enabled", n))
+		snprintf(m->sched_ext, sizeof(m->sched_ext), "%.*s (%.*s)", (int)n, state,
+			 (int)strcspn(ops, "\n"), ops);
+	else
+		snprintf(m->sched_ext, sizeof(m->sched_ext), "%.*s", (int)n, state);
+}
+
 void run_meta_kernel(struct run_meta *m, const char *config, const char *uname_v,
 		     const char *dbg_preempt, const char *cmdline)
 {
@@ -131,6 +196,8 @@ void run_meta_kernel(struct run_meta *m, const char *config, const char *uname_v
 	    !(m->preempt_dynamic && preempt_cmdline(m, cmdline)) &&
 	    !preempt_config(m, config))
 		preempt_uname(m, uname_v);
+	m->threadirqs[0] = m->rt_bh_lock[0] = '\0';
+	threaded(m, config, cmdline);
 	m->hz = config ? config_int(config, "CONFIG_HZ") : 0;
 	m->nohz[0] = '\0';
 	if (config && config_yes(config, "CONFIG_NO_HZ_FULL"))
@@ -200,7 +267,7 @@ static void cpu_model(char *buf, size_t len)
 
 void run_meta_collect(struct run_meta *m)
 {
-	char *config, dbg[128], *dbgp = NULL;
+	char *config, dbg[128], *dbgp = NULL, scx[64], ops[64];
 	struct utsname u;
 	cpu_set_t set;
 
@@ -220,6 +287,9 @@ void run_meta_collect(struct run_meta *m)
 	config = read_config(u.release);
 	run_meta_kernel(m, config, u.version, dbgp, m->cmdline);
 	free(config);
+	run_meta_sched_ext(m, read_file("/sys/kernel/sched_ext/state", scx, sizeof(scx)) ? NULL :
+			   scx, read_file("/sys/kernel/sched_ext/root/ops", ops, sizeof(ops)) ?
+			   NULL : ops);
 	iso_time_now(m->started, sizeof(m->started));
 }
 

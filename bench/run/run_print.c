@@ -98,8 +98,8 @@ static void print_config(FILE *f, const struct scenario *s, const struct scn_con
 /* print_cell - one entry of the plan: a cell, or a segment with its arms */
 static void print_cell(FILE *f, const struct scenario *s, const struct scn_cell *c, int i)
 {
+	int loads[SCN_MAX_LOADS], nl, a, l;
 	char t[32], u[32];
-	int a;
 
 	fprintf(f, "  %4d  %s", i + 1, c->id);
 	if (!c->alt) {
@@ -112,6 +112,15 @@ static void print_cell(FILE *f, const struct scenario *s, const struct scn_cell 
 	for (a = 0; a < c->narms; a++)
 		fprintf(f, "          arm %d: %s%s\n", a, s->cfg[c->arm[a].cfg].name,
 			c->arm[a].traced ? "" : " with the capture off (its effect)");
+	nl = scenario_segment_loads(s, c, loads);
+	for (l = 0; l < nl; l++) {
+		for (a = 0; a < c->narms; a++)
+			if (!scenario_cfg_runs_load(s, c->arm[a].cfg, loads[l]))
+				break;
+		if (a < c->narms)
+			fprintf(f, "          load %s: paused in the phases of the arms that do not "
+				"run it\n", s->wl[loads[l]].name);
+	}
 }
 
 int run_print_plan(const struct run_state *r, FILE *f)

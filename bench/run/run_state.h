@@ -56,6 +56,12 @@ struct run_opts {
 	struct opts_layer set;
 	const struct run_more *adaptive;	/* NULL: the planned cells only */
 	struct run_outcome *outcome;	/* filled when not NULL (run_scenario) */
+	/*
+	 * check_store - the store the run will be added to (the scenario's store, run
+	 * --store over it) can take it, making nothing: called with --dry-run and before
+	 * the first cell, so that a store refused at the end costs no run. NULL: no check.
+	 */
+	int (*check_store)(const char *path, char *errbuf);
 };
 
 /* The state of one run: the runner's, and what it shows the adaptive loop. */

@@ -35,6 +35,9 @@ static json_object *meta_json(const struct run_meta *m)
 	json_object_object_add(o, "preempt", json_object_new_string(m->preempt));
 	json_object_object_add(o, "preempt_source", json_object_new_string(m->preempt_source));
 	json_object_object_add(o, "preempt_dynamic", json_object_new_boolean(m->preempt_dynamic));
+	json_object_object_add(o, "threadirqs", str_or_null(m->threadirqs));
+	json_object_object_add(o, "rt_bh_lock", str_or_null(m->rt_bh_lock));
+	json_object_object_add(o, "sched_ext", str_or_null(m->sched_ext));
 	json_object_object_add(o, "hz", m->hz ? json_object_new_int(m->hz) : NULL);
 	json_object_object_add(o, "nohz", str_or_null(m->nohz));
 	json_object_object_add(o, "cmdline", json_object_new_string(m->cmdline));
@@ -157,6 +160,17 @@ static json_object *knobs_json(const struct scn_config *cf, const struct knob_re
 	return o;
 }
 
+/* loads_json - the names of the background loads configuration cf runs */
+static json_object *loads_json(const struct scenario *s, const struct scn_config *cf)
+{
+	json_object *a = json_object_new_array();
+	int i;
+
+	for (i = 0; i < cf->nloads; i++)
+		json_object_array_add(a, json_object_new_string(s->wl[cf->loads[i]].name));
+	return a;
+}
+
 /* arms_json - a segment's arms, each with its knobs as read back when it first ran */
 static json_object *arms_json(const struct run_state *r, const struct scn_cell *c)
 {
@@ -173,6 +187,8 @@ static json_object *arms_json(const struct run_state *r, const struct scn_cell *
 		json_object_object_add(e, "knobs", r->arm_res ? knobs_json(cf, r->arm_res[a]) :
 				       json_object_new_object());
 		json_object_object_add(e, "options", options_json(cf, c->wl));
+		/* its own loads: a segment's other loads are paused in its phases */
+		json_object_object_add(e, "loads", loads_json(r->s, cf));
 		if (cf->settle_ns)	/* its own: a switch takes it when longer than [global] */
 			json_object_object_add(e, "settle_s",
 					       json_object_new_double(cf->settle_ns / 1e9));
@@ -185,7 +201,7 @@ int run_cell_json_write(const struct run_state *r, const struct scn_cell *c, con
 		    const char *status, const char *error)
 {
 	const struct scn_config *cf = &r->s->cfg[c->cfg];
-	json_object *o = json_object_new_object(), *loads = json_object_new_array();
+	json_object *o = json_object_new_object();
 	char path[PATH_MAX + 16];
 	int i, ret;
 
@@ -213,9 +229,7 @@ int run_cell_json_write(const struct run_state *r, const struct scn_cell *c, con
 		json_object_object_add(o, "settle_s", json_object_new_double(s->settle_ns / 1e9));
 		json_object_object_add(o, "interval_s", json_object_new_double(s->cap.interval_ns / 1e9));
 	}
-	for (i = 0; i < cf->nloads; i++)
-		json_object_array_add(loads, json_object_new_string(r->s->wl[cf->loads[i]].name));
-	json_object_object_add(o, "loads", loads);
+	json_object_object_add(o, "loads", loads_json(r->s, cf));
 	if (r->s->wl[c->wl].nprimary) {
 		json_object *p = json_object_new_array();
 

@@ -69,6 +69,7 @@ static int check_knobs(struct run_state *r, char *err)
 static int run_prepare(struct run_state *r)
 {
 	struct scn_parse_opts po = { .workloads = r->be->types, .live_option = r->be->live_option,
+				     .pausable = r->be->pausable,
 				     .set = &r->o->set };
 	char err[ERRBUF_LEN] = "";
 	int ret;
@@ -109,7 +110,7 @@ static int copy_scenario(const struct run_state *r)
 	if (!f)
 		ret = -errno;
 	else if (fwrite(text, 1, len, f) != len)
-		ret = -EIO;
+		ret = errno ? -errno : -EIO;
 	if (f && fclose(f) && !ret)
 		ret = -errno;
 	free(text);
@@ -436,6 +437,10 @@ int run_scenario(const struct run_opts *o, const struct run_backend *be)
 		signals_install();
 	if (run_prepare(&r))
 		goto out_free;
+	if (o->check_store && r.s->store[0] && o->check_store(r.s->store, err)) {
+		err_msg("%s", err);
+		goto out_free;
+	}
 	run_meta_collect(&r.meta);
 	if (o->dry_run) {
 		ret = run_print_plan(&r, stdout) ? 1 : 0;

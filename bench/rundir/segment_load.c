@@ -46,6 +46,9 @@ struct seg_arm {
 	bool traced;
 	struct kv *knobs, *opts;
 	size_t nknobs, nopts;
+	bool has_loads;			/* its own loads (older runs: the segment's) */
+	char loads[CELL_MAX_LOADS][NAME_LEN];
+	size_t nloads;
 };
 
 struct seg {
@@ -120,6 +123,10 @@ static int read_arms(const struct jr *j, struct json_object *root, struct seg *s
 		ret = ret ?: jr_kv(j, e, "knobs", &a->knobs, &a->nknobs);
 		if (!ret && jr_has(e, "options"))
 			ret = jr_kv(j, e, "options", &a->opts, &a->nopts);
+		a->has_loads = !ret && jr_has(e, "loads");
+		if (a->has_loads)
+			ret = jr_strings(j, e, where, "loads", a->loads[0], sizeof(a->loads[0]),
+					 CELL_MAX_LOADS, &a->nloads);
 	}
 	return ret;
 }
@@ -529,8 +536,14 @@ static int phase_cell(const struct seg *s, const struct seg_phase *p, const char
 	c->nknobs = a->nknobs;
 	c->nopts = a->nopts;
 	c->primary = s->primary;
-	memcpy(c->loads, s->loads, sizeof(c->loads));
-	c->nloads = s->nloads;
+	/* an arm's own loads: in a segment, those of the others are paused in its phases */
+	if (a->has_loads) {
+		memcpy(c->loads, a->loads, sizeof(c->loads));
+		c->nloads = a->nloads;
+	} else {
+		memcpy(c->loads, s->loads, sizeof(c->loads));
+		c->nloads = s->nloads;
+	}
 	c->measured_s = (double)(p->end - p->settled) / 1e9;
 	c->rec.cap = s->rec.cap;
 	c->rec.cap.duration_s = c->measured_s;

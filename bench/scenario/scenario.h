@@ -67,6 +67,7 @@ struct scn_workload {
 	char name[SCN_NAME_MAX];
 	char type[SCN_NAME_MAX];	/* a registered workload */
 	bool load;			/* [load NAME] */
+	bool pausable;			/* a load the runner can pause while it runs */
 	struct scn_opt opt[SCN_MAX_OPTS];
 	int nopts;
 	int configs[SCN_MAX_CONFIGS];	/* indices into scenario.cfg, in the order given */
@@ -150,6 +151,8 @@ struct scn_parse_opts {
 	const char *online;		/* online CPUs ("0-1") for checks; NULL = this machine */
 	/* can a workload of this type switch option key while it runs? NULL: none can */
 	bool (*live_option)(const char *type, const char *key);
+	/* can a load of this type be paused while it runs? NULL: none can */
+	bool (*pausable)(const char *type);
 	/* settings of the command line over [global] (run --blocks 20): NULL, none */
 	const struct opts_layer *set;
 };
@@ -238,7 +241,10 @@ void scenario_segment(const struct scenario *s, struct scn_cell *c, const struct
 bool scenario_can_alternate(const struct scenario *s, int a, int b);
 /*
  * scenario_groups - the configurations of workload w (in w->configs order) into groups
- * that can alternate: group[i] for configs[i]; returns the number of groups
+ * that can alternate: group[i] for configs[i]; returns the number of groups. A
+ * configuration alone under its background loads joins the group of w's reference
+ * when those loads can pause (and it can alternate with the reference otherwise): its
+ * loads then run in its own phases only, paused in the others' (scenario_arm_runs).
  */
 int scenario_groups(const struct scenario *s, int w, int *group);
 /* scenario_group_reference - the reference of group g: w's reference, else its first */
@@ -249,6 +255,13 @@ int scenario_group_reference(const struct scenario *s, int w, const int *group, 
  */
 int scenario_group_arms(const struct scenario *s, int w, const int *group, int g,
 			struct scn_arm *arm);
+/*
+ * scenario_segment_loads - the background loads segment c starts: every load of any of
+ * its arms, each once (scenario indices), in the order of the arms; returns how many
+ */
+int scenario_segment_loads(const struct scenario *s, const struct scn_cell *c, int *loads);
+/* scenario_cfg_runs_load - configuration cfg runs load section l */
+bool scenario_cfg_runs_load(const struct scenario *s, int cfg, int l);
 /*
  * scenario_switch_settle - what a switch from configuration from to configuration to
  * leaves out (alternate): [global] settle, or either one's own settle when longer; from

@@ -7,7 +7,9 @@
  * Two configurations can alternate in one segment when switching between them needs no
  * new setup of the workload: the same background loads (a load is a condition that runs
  * throughout the segment), and the same value for every workload option the workload
- * cannot switch while it runs. Knobs always switch (the runner writes them through the
+ * cannot switch while it runs. A configuration alone under its loads would have nothing
+ * to be judged against: when its loads can pause (hog), it joins the reference's
+ * segment, its loads running in its phases and paused in every other arm's. Knobs always switch (the runner writes them through the
  * journal at each phase). The capture-off arm (control) is the segment's reference
  * configuration with the capture's events turned off.
  *
@@ -36,10 +38,16 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 	return a;
 }
 
-/* mark_live - each override the workload (or load) it sets can switch while running */
+/*
+ * mark_live - each override the workload (or load) it sets can switch while running,
+ * and each load that can pause
+ */
 static void mark_live(struct scenario *s, const struct scn_parse_opts *o)
 {
 	int c, i;
+
+	for (i = 0; i < s->nwl; i++)
+		s->wl[i].pausable = s->wl[i].load && o->pausable && o->pausable(s->wl[i].type);
 
 	for (c = 0; c < s->ncfg; c++)
 		for (i = 0; i < s->cfg[c].nover; i++) {
@@ -169,6 +177,90 @@ bool scenario_can_alternate(const struct scenario *s, int a, int b)
 	return same_loads(s, a, b) && !fixed_differs(s, a, b);
 }
 
+bool scenario_cfg_runs_load(const struct scenario *s, int cfg, int l)
+{
+	int i;
+
+	for (i = 0; i < s->cfg[cfg].nloads; i++)
+		if (s->cfg[cfg].loads[i] == l)
+			return true;
+	return false;
+}
+
+/* pauses_apart - the loads a and b do not share can all pause */
+static bool pauses_apart(const struct scenario *s, int a, int b)
+{
+	int pass, i, l;
+
+	for (pass = 0; pass < 2; pass++) {
+		const struct scn_config *cf = &s->cfg[pass ? b : a];
+
+		for (i = 0; i < cf->nloads; i++) {
+			l = cf->loads[i];
+			if (!scenario_cfg_runs_load(s, pass ? a : b, l) && !s->wl[l].pausable)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* add_loads - cfg's loads into the set loads[*n]; false (set unchanged) if they overflow */
+static bool add_loads(const struct scenario *s, int cfg, int *loads, int *n)
+{
+	int i, k, m = *n;
+
+	for (i = 0; i < s->cfg[cfg].nloads; i++) {
+		for (k = 0; k < m && loads[k] != s->cfg[cfg].loads[i]; k++)
+			;
+		if (k < m)
+			continue;
+		if (m == SCN_MAX_LOADS)
+			return false;
+		loads[m++] = s->cfg[cfg].loads[i];
+	}
+	*n = m;
+	return true;
+}
+
+/*
+ * join_lone - a configuration alone in its group, under loads that can pause, to the
+ * group of the reference (scenario.h), while the segment's loads fit; the groups then
+ * renumbered in order
+ */
+static int join_lone(const struct scenario *s, int w, int *group, int n)
+{
+	const struct scn_workload *wl = &s->wl[w];
+	int ref = scenario_reference(s, w), rg = -1, size[SCN_MAX_CONFIGS] = { 0 };
+	int map[SCN_MAX_CONFIGS], loads[SCN_MAX_LOADS], nl = 0, i, g, m = 0;
+
+	for (i = 0; i < wl->nconfigs; i++) {
+		size[group[i]]++;
+		if (wl->configs[i] == ref)
+			rg = group[i];
+	}
+	if (rg < 0)
+		return n;
+	for (i = 0; i < wl->nconfigs; i++)
+		if (group[i] == rg)
+			add_loads(s, wl->configs[i], loads, &nl);
+	for (i = 0; i < wl->nconfigs; i++) {
+		int c = wl->configs[i];
+
+		if (group[i] != rg && size[group[i]] == 1 && s->cfg[c].nloads &&
+		    !fixed_differs(s, c, ref) && pauses_apart(s, c, ref) &&
+		    add_loads(s, c, loads, &nl))
+			group[i] = rg;
+	}
+	for (g = 0; g < n; g++)
+		map[g] = -1;
+	for (i = 0; i < wl->nconfigs; i++) {
+		if (map[group[i]] < 0)
+			map[group[i]] = m++;
+		group[i] = map[group[i]];
+	}
+	return m;
+}
+
 int scenario_groups(const struct scenario *s, int w, int *group)
 {
 	const struct scn_workload *wl = &s->wl[w];
@@ -182,6 +274,16 @@ int scenario_groups(const struct scenario *s, int w, int *group)
 		if (group[i] < 0)
 			group[i] = n++;
 	}
+	return join_lone(s, w, group, n);
+}
+
+int scenario_segment_loads(const struct scenario *s, const struct scn_cell *c, int *loads)
+{
+	int a, n = 0;
+
+	/* they fit: join_lone admitted only arms whose loads do */
+	for (a = 0; a < c->narms; a++)
+		add_loads(s, c->arm[a].cfg, loads, &n);
 	return n;
 }
 

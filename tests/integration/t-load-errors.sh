@@ -20,7 +20,8 @@ expect_error() {
 expect_error "tty option 'rate': 0 is out of range [1, 20000]" tty rate=0
 expect_error "'abc' is not a non-negative integer" tty --rate abc
 expect_error "tty has no option 'bogus' (options: rate, size" tty --bogus 1
-expect_error "timer option 'interval': 10us is out of range [100us, 1s]" timer interval=10us
+expect_error "timer option 'period': 10us is out of range [100us, 1s]" timer period=10us
+expect_error "timer option 'interval' is now 'period'" timer --interval 2ms
 expect_error "is not online" hog cpus=1023
 expect_error "hog option 'priority': 100 is out of range [1, 99]" hog priority=100
 expect_error "is below the 100us this workload can pace" audio frames=16 rate=384000

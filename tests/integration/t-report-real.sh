@@ -29,13 +29,18 @@ jq -n --arg k "$(uname -r)" --arg h "$(uname -n)" --arg c "$(cat /proc/cmdline)"
 
 "$DB" report "$RUN" >"$T/report.log" 2>&1 || { cat "$T/report.log"; fail "report"; }
 assert_file "$RUN/report.html"
-for kind in pctl hist ladder deferred time; do
+for kind in pctl ladder deferred time; do
 	ls "$RUN"/plots/"$kind"-*.png >/dev/null 2>&1 || fail "no $kind plot from real data"
 done
-grep -q 'tty: own latency, delivery' "$RUN/report.md" || fail "no workload section"
+grep -q '^### tty: own latency$' "$RUN/report.md" &&
+	grep -q '^| delivery | default | 3/3 | ' "$RUN/report.md" || fail "no workload section"
+# the work it drives first: flush_to_ldisc, from the load's workload.json
+grep -q '^- \*\*tty\*\* drives flush\\_to\\_ldisc (workqueue), wait p50 / p99: default [0-9.]* / [0-9.]*' \
+	"$RUN/report.md" || { grep '^- \*\*tty' "$RUN/report.md"; fail "the summary does not answer for flush_to_ldisc"; }
+[ -s "$RUN/plots/ladder-tty-work-flush_to_ldisc.png" ] || fail "no ladder of flush_to_ldisc"
 # thread wakeup, from the record's summary.json: the tty load wakes unbound kworkers
 grep -q '^### tty: thread wakeup (sched' "$RUN/report.md" || fail "no thread wakeup section"
-grep -q '^| config | thread | reps | wakeups | p50 (us) | p99 (us) | max (us) |' \
+grep -q '^| config | thread | repetitions | wakeups | p50 (us) | p99 (us) | max (us) |' \
 	"$RUN/report.md" || fail "no thread wakeup table"
 grep -q '^| default | kworker unbound[0-9]* | [1-3]/3 | [0-9]' "$RUN/report.md" ||
 	{ grep -A12 'thread wakeup (sched' "$RUN/report.md"; fail "no unbound pool wakeups"; }

@@ -65,5 +65,32 @@ if $DB load --list 2>/dev/null | grep -q '^net '; then
 else
 	echo "   (no net workload in this build: shipped scenarios not planned)"
 fi
+# a block dir on tmpfs is found by the dry run, and by the run before its first cell
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+	printf '[workload t]\ntype = tty\n[workload b]\ntype = block\ndir = /dev/shm\n' > $T/shm.ini
+	expect_message $T/shm "[workload b] under [config default]: block option 'dir': /dev/shm is on tmpfs/ramfs" \
+		$DB run --dry-run $T/shm.ini
+	expect_message $T/shm2 "/dev/shm is on tmpfs/ramfs" $DB run -o $T/shmrun $T/shm.ini
+	[ ! -e $T/shmrun ] || fail "the run with a tmpfs block dir made $T/shmrun: it ran something"
+fi
+
+# issue 34: what the run would write outside its directory is checked by --dry-run, and
+# before the first cell: a block workload's dir, the results store
+sed 's|^type = block$|type = block\ndir = /etc|' $T/s.ini > $T/etc.ini
+expect_message $T/be "block option 'dir': /etc is or lies in /etc, a system directory" \
+	$DB run --dry-run $T/etc.ini
+expect_message $T/se "store: refusing to write into /etc" $DB run --dry-run --store /etc/x.db $T/s.ini
+printf '[global]\nstore = /etc/deferbench-x.db\n' | cat - $T/s.ini | grep -v '^\[global\]$' |
+	sed '1i [global]' > $T/store.ini
+expect_message $T/sk "store: refusing to write into /etc" $DB run --dry-run $T/store.ini
+echo "not a store" > $T/text.db
+expect_message $T/st "not a deferbench store" $DB run --dry-run --store $T/text.db $T/s.ini
+$DB run --dry-run --store $T/new/sub/s.db $T/s.ini > $T/sn 2>&1 || fail "a new store: $(cat $T/sn)"
+[ ! -e $T/new ] || fail "--dry-run made the store's directory"
+if [ "$(id -u)" -eq 0 ]; then
+	# a real run refuses it before the first cell: no run directory, nothing traced
+	expect_message $T/sr "not a deferbench store" $DB run -o $T/run --store $T/text.db $T/s.ini
+	[ ! -e $T/run ] || fail "a run with a store it cannot use started"
+fi
 same_as $T/before
 echo "   dry runs plan and change nothing"

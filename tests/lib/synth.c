@@ -174,8 +174,18 @@ static void gen_cell(struct cellgen *g, unsigned int wl, unsigned int cfg)
 	g->niv = g->o->duration_s < MAXIV ? g->o->duration_s : MAXIV;
 	for (i = 0; i < NSIRQ; i++)
 		gen_group(g, &g->sirq[i], &sirq_grps[i], true);
-	for (i = 0; i < NWQ; i++)
-		gen_group(g, &g->wq[i], &wq_grps[i], false);
+	for (i = 0; i < NWQ; i++) {
+		g->wqg[i] = wq_grps[i];
+		if (g->o->moved && !strcmp(wq_grps[i].func, "vmstat_update")) {
+			g->wqg[i].name = "events_dfl";
+			g->wqg[i].pool = strcmp(wq_grps[i].pool, "cpu0") ? "unbound5" : "unbound4";
+			if (g->o->moved_slowdown > 0) {
+				g->wqg[i].delay_ns *= g->o->moved_slowdown;
+				g->wqg[i].run_ns *= g->o->moved_slowdown;
+			}
+		}
+		gen_group(g, &g->wq[i], &g->wqg[i], false);
+	}
 	gen_wakeups(g);
 	hist_init(&g->wl);
 	for (i = 0; i < g->o->samples; i++)

@@ -29,6 +29,13 @@ struct synth_opts {
 	bool no_wakeup;			/* summary.json without thread_wakeup (older files) */
 	const char *const *knobs;	/* NULL-terminated "key=value": cell.json knob values
 					 * set (or replaced) in every cell, or NULL */
+	/*
+	 * moved: the per-CPU work items of vmstat_update (events, cpu0 and cpu1) are
+	 * written as those of an unbound pool (events_dfl, unbound4 and unbound5), their
+	 * latencies multiplied by moved_slowdown (1 when 0): a kernel that moved them
+	 */
+	bool moved;
+	double moved_slowdown;
 	const char *kernel;
 	const char *hostname;
 	const char *cmdline;

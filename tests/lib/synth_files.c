@@ -48,9 +48,9 @@ static struct json_object *wq_json(const struct cellgen *g, unsigned int i)
 	struct json_object *o = json_object_new_object();
 	unsigned int m;
 
-	add_str(o, "workqueue", wq_grps[i].name);
-	add_str(o, "function", wq_grps[i].func);
-	add_str(o, "pool", wq_grps[i].pool);
+	add_str(o, "workqueue", g->wqg[i].name);
+	add_str(o, "function", g->wqg[i].func);
+	add_str(o, "pool", g->wqg[i].pool);
 	add_u64(o, "count", g->wq[i].h[0].count);
 	for (m = 0; m < 4; m++)
 		json_object_object_add(o, keys[m], jsonw_stats(&g->wq[i].h[m]));
@@ -193,9 +193,9 @@ int write_group_csvs(const char *dir, const struct cellgen *g)
 	csvw_header(&w, loss_cols);
 	csvw_end(&w);
 	for (i = 0; i < NWQ; i++) {
-		csvw_str(&w, wq_grps[i].name);
-		csvw_str(&w, wq_grps[i].func);
-		csvw_str(&w, wq_grps[i].pool);
+		csvw_str(&w, g->wqg[i].name);
+		csvw_str(&w, g->wqg[i].func);
+		csvw_str(&w, g->wqg[i].pool);
 		csvw_u64(&w, g->wq[i].h[0].count);
 		for (m = 0; m < 4; m++)
 			csvw_stats(&w, &g->wq[i].h[m]);
@@ -248,8 +248,8 @@ int write_histograms(const char *dir, const struct cellgen *g)
 			}
 	for (i = 0; i < NWQ; i++)
 		for (m = 0; m < 4; m++)
-			bucket_rows(&w, (const char *const[]){ "workqueue", wq_grps[i].name, "-1",
-				    wq_grps[i].func, wq_grps[i].pool, wqm[m] }, 6, &g->wq[i].h[m]);
+			bucket_rows(&w, (const char *const[]){ "workqueue", g->wqg[i].name, "-1",
+				    g->wqg[i].func, g->wqg[i].pool, wqm[m] }, 6, &g->wq[i].h[m]);
 	return csvw_close(&w);
 }
 
@@ -306,8 +306,8 @@ int write_intervals(const char *dir, const struct cellgen *g)
 			ival_row(&w, iv, &sirq_grps[i], true, "runtime", &g->sirq[i].iv[iv][1]);
 		}
 		for (i = 0; i < NWQ; i++) {
-			ival_row(&w, iv, &wq_grps[i], false, "delay", &g->wq[i].iv[iv][0]);
-			ival_row(&w, iv, &wq_grps[i], false, "runtime", &g->wq[i].iv[iv][1]);
+			ival_row(&w, iv, &g->wqg[i], false, "delay", &g->wq[i].iv[iv][0]);
+			ival_row(&w, iv, &g->wqg[i], false, "runtime", &g->wq[i].iv[iv][1]);
 		}
 	}
 	return csvw_close(&w);

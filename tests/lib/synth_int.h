@@ -48,6 +48,7 @@ struct cellgen {
 	double scale;			/* config x repetition x slowdown */
 	unsigned int niv;
 	struct gdata sirq[NSIRQ], wq[NWQ];
+	struct grp wqg[NWQ];		/* the workqueue groups as written (synth_opts.moved) */
 	struct hist ksoftirqd_wake[NCPU], pool_wake[NWAKEP];
 	struct hist wl;
 	const char *wl_metric, *wl_desc;

@@ -106,7 +106,7 @@ trap 'exit 143' TERM
 
 # the filter deferbench's capture sets (bench/capture/instance.c, DEFERRED_COMMS)
 comms() {
-	echo "$1 ~ \"[kni]*/*\""
+	echo "$1 ~ \"[bknir]*/*\""
 }
 
 # events GROUP - "system/event" lines of a group

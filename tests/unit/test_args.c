@@ -292,9 +292,15 @@ static void test_new_spellings(void **state)
 	assert_int_equal(PARSE(history_parse, &h, err, "history", "add", "--store", "x.db",
 			       "r"), 0);
 	assert_string_equal(h.db, "x.db");
-	assert_int_equal(PARSE(baseline_parse, &b, err, "baseline", "-D", "/b", "-f", "save",
-			       "run"), 0);
+	assert_int_equal(PARSE(baseline_parse, &b, err, "baseline", "-D", "/b",
+			       "--accept-incomplete", "save", "run"), 0);
 	assert_string_equal(b.root, "/b");
+	assert_true(b.accept_incomplete);
+	/* -f replaces output: save's old -f is refused with where its meaning went */
+	assert_int_not_equal(PARSE(baseline_parse, &b, err, "baseline", "-f", "save", "run"), 0);
+	assert_non_null(strstr(err, "--accept-incomplete"));
+	assert_int_equal(PARSE(baseline_parse, &b, err, "baseline", "-f", "calibrate", "s.ini"),
+			 0);
 	assert_true(b.force);
 	assert_int_equal(PARSE(run_parse_args, &r, err, "run", "-n", "--quick", "s.ini"), 0);
 	/* the scenario's settings given as options: a layer of key = value over the file */

@@ -545,7 +545,7 @@ static void test_symbols(void **state)
 
 static const char meta[] =
 	"{ \"schema\": \"deferbench-raw/1\", \"cpus\": 1, \"subbuf_size\": %s, \"start_ts\": 1,"
-	" \"end_ts\": %s, \"interval_ns\": %s, \"buffer_kb\": 4,"
+	" \"end_ts\": %s, \"interval_ns\": %s, \"buffer_kb\": 64,"
 	" \"loss\": [ { \"entries\": 0, \"overrun\": 0, \"commit_overrun\": 0, \"dropped\": 0,"
 	" \"read_events\": 0 } ] }%s";
 

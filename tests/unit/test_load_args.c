@@ -101,11 +101,15 @@ static void test_interval(void **state __unused)
 	assert_int_equal(PARSE(&args, err, "tty", "--interval=200ms"), 0);
 	assert_int_equal(args.intervals_ns, 200 * NSEC_PER_MSEC);
 	assert_int_equal(args.nopts, 0);
-	assert_int_equal(PARSE(&args, err, "timer", "--interval", "2ms", "-i", "50ms"), 0);
+	assert_int_equal(PARSE(&args, err, "timer", "--period", "2ms", "-i", "50ms"), 0);
 	assert_int_equal(args.intervals_ns, 50 * NSEC_PER_MSEC);
 	assert_int_equal(args.nopts, 1);
-	assert_string_equal(args.key[0], "interval");
+	assert_string_equal(args.key[0], "period");
 	assert_string_equal(args.val[0], "2ms");
+	/* timer's old --interval stays timer's, whose message says it is now period */
+	assert_int_equal(PARSE(&args, err, "timer", "--interval", "2ms"), 0);
+	assert_int_equal(args.nopts, 1);
+	assert_string_equal(args.key[0], "interval");
 	assert_int_equal(PARSE(&args, err, "--interval", "300ms", "timer"), 0);
 	assert_int_equal(args.intervals_ns, 300 * NSEC_PER_MSEC);
 	assert_int_equal(args.nopts, 0);

@@ -353,7 +353,8 @@ static pid_t staged(const char *d, int sig, char *stage, size_t len)
 		 * an ignored signal ignored: the test's own disposition, not the caller's
 		 */
 		signal(sig, SIG_DFL);
-		snprintf(out, sizeof(out), "%s/out", d);
+		/* made/ is made for it: no signal may leave it (issue 34) */
+		snprintf(out, sizeof(out), "%s/made/out", d);
 		if (outw_open(&w, out, &(struct outw_opts){ .kind = OUTW_DIR, .by = "test" }, err))
 			_exit(3);
 		put(&w, "summary.json", "{}\n");
@@ -371,6 +372,106 @@ static pid_t staged(const char *d, int sig, char *stage, size_t len)
 }
 
 /* a signal that ends the process takes the staging directory with it */
+/*
+ * test_parent_link - a link in a parent component would send the output elsewhere
+ * (`ln -s elsewhere pl; report -o pl/sub`, issue 34): refused for every kind of output
+ * and for a base, the resolved path named; that resolved path is taken
+ */
+static void test_parent_link(void **state)
+{
+	char *d = fixture_dir(), path[PATH_MAX + 64], real[PATH_MAX], err[ERRBUF_LEN];
+	static const enum outw_kind kinds[] = { OUTW_DIR, OUTW_INTO, OUTW_FILE, OUTW_LIVE };
+	struct outw w;
+	size_t i;
+
+	(void)state;
+	fixture_write(d, "elsewhere/keep.txt", "the user's");
+	assert_int_equal(symlink("elsewhere", fixture_path(d, "pl")), 0);
+	assert_non_null(realpath(fixture_path(d, "elsewhere"), real));
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		snprintf(path, sizeof(path), "%s/pl/sub/x", d);
+		assert_int_equal(outw_open(&w, path, &(struct outw_opts){ .kind = kinds[i],
+					   .by = "test" }, err), -ELOOP);
+		assert_non_null(strstr(err, "is a symbolic link"));
+		assert_non_null(strstr(err, real));
+		assert_false(exists(d, "elsewhere/sub"));
+	}
+	/* the link as the directory written into, and as the base of a composed path */
+	snprintf(path, sizeof(path), "%s/pl", d);
+	assert_int_equal(outw_open(&w, path, &(struct outw_opts){ .kind = OUTW_INTO,
+				   .by = "test" }, err), -ELOOP);
+	assert_int_equal(outw_open(&w, "h/n", &(struct outw_opts){ .kind = OUTW_DIR,
+				   .by = "test", .base = path }, err), -ELOOP);
+	assert_false(exists(d, "elsewhere/h"));
+	/* the resolved path is the user's word that the output goes there */
+	snprintf(path, sizeof(path), "%s/sub", real);
+	assert_int_equal(write_dir(path, false, NULL, err), 0);
+	assert_true(exists(d, "elsewhere/sub/summary.json"));
+	fixture_free(d);
+}
+
+/*
+ * test_made - the directories outw_open made on the way to an output go again when the
+ * output never comes (a baseline save that failed left an empty host directory, issue
+ * 34), those that were there stay, and a commit keeps them
+ */
+static void test_made(void **state)
+{
+	char *d = fixture_dir(), base[PATH_MAX + 16], out[PATH_MAX + 16], err[ERRBUF_LEN];
+	struct outw w;
+
+	(void)state;
+	snprintf(base, sizeof(base), "%s/bl", d);
+	assert_int_equal(outw_open(&w, "host/name", &(struct outw_opts){ .kind = OUTW_DIR,
+				   .by = "test", .base = base }, err), 0);
+	assert_true(exists(d, "bl/host"));
+	outw_abort(&w);
+	assert_false(exists(d, "bl"));
+	fixture_write(d, "bl/other/keep.txt", "kept");
+	assert_int_equal(outw_open(&w, "host/name", &(struct outw_opts){ .kind = OUTW_DIR,
+				   .by = "test", .base = base }, err), 0);
+	outw_abort(&w);
+	assert_true(exists(d, "bl/other/keep.txt"));
+	assert_false(exists(d, "bl/host"));
+	snprintf(out, sizeof(out), "%s/x/y/out", d);
+	assert_int_equal(outw_open(&w, out, &(struct outw_opts){ .kind = OUTW_FILE,
+				   .by = "test" }, err), 0);
+	outw_abort(&w);
+	assert_false(exists(d, "x"));
+	assert_int_equal(write_dir(out, false, NULL, err), 0);
+	assert_true(exists(d, "x/y/out/summary.json"));
+	fixture_free(d);
+}
+
+/*
+ * test_earlier_aside - a replace killed between its exchange and its removal leaves the
+ * earlier results at the staging name, with their manifest and no log: restore removes
+ * them (they made every restore fail, issue 34), but not a file of the user's among them
+ */
+static void test_earlier_aside(void **state)
+{
+	char *d = fixture_dir(), stage[PATH_MAX + 32], err[ERRBUF_LEN];
+	struct manifest m = { 0 };
+	int fd;
+
+	(void)state;
+	snprintf(stage, sizeof(stage), "%s/bl.partial-99999", d);
+	fixture_write(stage, "run.json", "{}");
+	fixture_write(stage, "cells/c/summary.json", "{}");
+	fd = open(stage, O_RDONLY | O_DIRECTORY);
+	assert_int_equal(manifest_add(&m, fd, "", "baseline save", err), 0);
+	assert_int_equal(manifest_save(fd, &m, err), 0);
+	manifest_free(&m);
+	close(fd);
+	fixture_write(stage, "cells/c/mine.txt", "the user's");
+	assert_int_equal(outw_staging_remove(stage), -ENOTEMPTY);
+	assert_true(exists(d, "bl.partial-99999/cells/c/mine.txt"));
+	assert_int_equal(unlink(fixture_path(stage, "cells/c/mine.txt")), 0);
+	assert_int_equal(outw_staging_remove(stage), 0);
+	assert_false(exists(d, "bl.partial-99999"));
+	fixture_free(d);
+}
+
 static void test_signals(void **state)
 {
 	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGPIPE };
@@ -385,7 +486,7 @@ static void test_signals(void **state)
 		assert_int_equal(waitpid(pid, &status, 0), pid);
 		assert_true(WIFSIGNALED(status) && WTERMSIG(status) == sigs[i]);
 		assert_int_equal(access(stage, F_OK), -1);
-		assert_false(exists(d, "out"));
+		assert_false(exists(d, "made"));
 	}
 	fixture_free(d);
 }
@@ -424,6 +525,9 @@ int main(void)
 		cmocka_unit_test(test_inputs),
 		cmocka_unit_test(test_into),
 		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_parent_link),
+		cmocka_unit_test(test_made),
+		cmocka_unit_test(test_earlier_aside),
 		cmocka_unit_test(test_signals),
 		cmocka_unit_test(test_killed),
 	};

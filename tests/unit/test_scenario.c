@@ -517,6 +517,60 @@ static const char alt[] =
 	"[config cpu0]\nwq.cpumask = 1\n[config tso]\nopt.n.tso = on\n"
 	"[config hogged]\nload = hog\n[config hogged-thr]\nload = hog\nopt.n.napi = threaded\n";
 
+static bool pausable_hog(const char *type)
+{
+	return !strcmp(type, "hog");
+}
+
+static const char lone[] =
+	"[global]\ndesign = alternate\nblocks = 4\ncontrol = no\n"
+	"[load hog]\ntype = hog\n[load bg]\ntype = net\n"
+	"[workload t]\ntype = timer\nconfigs = base, cpu0, hogged, bgd, slow\n"
+	"[config base]\n[config cpu0]\nwq.cpumask = 1\n[config hogged]\nload = hog\n"
+	"[config bgd]\nload = bg\n[config slow]\nload = hog\nopt.t.period = 2ms\n";
+
+/*
+ * test_plan_pause - a configuration alone under a load that can pause joins the
+ * reference's segment (the load paused in the other arms' phases); one under a load
+ * that cannot, or with a fixed option of its own, stays apart; without the parser
+ * knowing which loads pause, nothing joins
+ */
+static void test_plan_pause(void **state __unused)
+{
+	struct scn_parse_opts o = opts;
+	int group[SCN_MAX_CONFIGS], loads[SCN_MAX_LOADS], ng, n, w, hog;
+	struct scn_cell *c;
+
+	o.pausable = pausable_hog;
+	assert_int_equal(scenario_parse(lone, "t.ini", &o, s, err), 0);
+	w = scenario_wl_index(s, "t");
+	hog = scenario_wl_index(s, "hog");
+	assert_true(s->wl[hog].pausable);
+	assert_false(s->wl[scenario_wl_index(s, "bg")].pausable);
+	ng = scenario_groups(s, w, group);
+	assert_int_equal(ng, 3);
+	assert_int_equal(group[0], group[1]);	/* a knob */
+	assert_int_equal(group[0], group[2]);	/* alone under a hog: joins */
+	assert_int_not_equal(group[0], group[3]);	/* net cannot pause */
+	assert_int_not_equal(group[0], group[4]);	/* interval is fixed */
+	assert_int_not_equal(group[3], group[4]);
+	assert_int_equal(scenario_plan(s, &c, &n), 0);
+	assert_true(c[0].alt);
+	assert_int_equal(c[0].narms, 3);	/* base, cpu0, hogged */
+	assert_int_equal(scenario_segment_loads(s, &c[0], loads), 1);
+	assert_int_equal(loads[0], hog);
+	assert_false(scenario_cfg_runs_load(s, c[0].arm[0].cfg, hog));
+	assert_true(scenario_cfg_runs_load(s, c[0].arm[2].cfg, hog));
+	assert_false(c[1].alt);		/* bgd, then slow: lone, no capture-off arm */
+	free(c);
+
+	o.pausable = NULL;
+	assert_int_equal(scenario_parse(lone, "t.ini", &o, s, err), 0);
+	assert_false(s->wl[hog].pausable);
+	assert_int_equal(scenario_groups(s, w, group), 4);
+	assert_int_not_equal(group[0], group[2]);
+}
+
 /*
  * test_plan_alternate - configurations group by what can switch live: knobs and live
  * options alternate, a fixed option or another load makes a group of its own; each
@@ -702,6 +756,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_quick, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shipped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plan_alternate, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plan_pause, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alternate_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_switch_settle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_block_order, setup, teardown),

@@ -500,6 +500,7 @@ static void test_keep_worst(void **state)
 	add_page(&f, 1, &q);
 	f.c->res.start_ts = 900000;
 	f.c->res.end_ts = 10000000;
+	f.c->res.meta.buffer_kb = CAPTURE_DEFAULT_BUFFER_KB;	/* capture.json checks it */
 	assert_int_equal(run(&f, false, &wrapped, NULL), 0);
 	result_finish(&f.c->res);
 	assert_int_equal(f.src.puts, 5);
@@ -567,7 +568,7 @@ static void test_files(void **state)
 	text = read_file_alloc(fixture_path(dir, "slowest.csv"), &len);
 	assert_non_null(text);
 	assert_non_null(strstr(text, "\"softirq\",\"NET_RX\",\"\",\"\",\"delay\",1,4000,5000,"
-				     "0.000005000,0,0,\"pid 42\",0,0,0,0,0,4000,0,0,0,0,\"bh_enable\","
+				     "0.000005000,0,0,\"pid 42\",0,0,0,0,0,4000,0,0,0,0,0,\"bh_enable\","
 				     "\"__dev_queue_xmit\""));
 	free(text);
 	assert_int_equal(record_load(dir, &rec, err), 0);

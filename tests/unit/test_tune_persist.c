@@ -178,11 +178,39 @@ static void test_refusals(void **state)
 	fixture_free(dir);
 }
 
+/* PREEMPT_RT's per-CPU threads, as ksoftirqd's; a NIC's NAPI attribute as a udev ATTR */
+static void test_rt_threads_netdev(void **state)
+{
+	static const char *const kv[] = {
+		"sched.ktimers", "fifo:2", "sched.rcuc.1", "fifo:3",
+		"netdev.eth0.threaded", "1", NULL,
+	};
+	char *dir = fixture_dir(), sub[512];
+	struct tune_cand c;
+	const char *t;
+
+	(void)state;
+	cand(&c, "rt", kv);
+	snprintf(sub, sizeof(sub), "%s/persist", dir);
+	assert_int_equal(tune_write_persist(sub, &c, "0-1", err), 2);
+	t = slurp(sub, "deferbench-tune.service");
+	assert_non_null(t);
+	assert_non_null(strstr(lines(t), "ExecStart=/bin/sh -c 'for p in $$(pgrep \"^ktimers/\"); "
+			       "do chrt -f -p 2 $$p || exit 1; done'|"
+			       "ExecStart=/bin/sh -c 'p=$$(pgrep -x rcuc/1) && chrt -f -p 3 $$p'|"));
+	t = slurp(sub, "udev.rules");
+	assert_non_null(t);
+	assert_string_equal(lines(t), "ACTION==\"add\", SUBSYSTEM==\"net\", KERNEL==\"eth0\", "
+			    "ATTR{threaded}=\"1\"");
+	fixture_free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_workqueue),
 		cmocka_unit_test(test_threads_net),
+		cmocka_unit_test(test_rt_threads_netdev),
 		cmocka_unit_test(test_refusals),
 	};
 

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_proctree.c - a command's whole process tree (proctree.h), without root: a
+ * command in a session of its own whose child calls setsid() and whose grandchild is
+ * orphaned is followed whole, the detached member is marked, and proctree_stop ends every
+ * member but the leader, which the caller reaps.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "msg.h"
+#include "proc.h"
+#include "proctree.h"
+#include "sys.h"
+
+/* members - how many members sid's tree has now, and how many of them detached */
+static size_t members(pid_t sid, size_t *detached)
+{
+	struct proctree_proc m[64];
+	size_t n = 0, i;
+
+	assert_int_equal(proctree_scan(sid, m, 64, &n), 0);
+	*detached = 0;
+	for (i = 0; i < n && i < 64; i++)
+		*detached += m[i].detached;
+	return n;
+}
+
+static void test_tree(void **state)
+{
+	/* the leader; a child that leaves the session; a grandchild orphaned at once */
+	char *const argv[] = { "sh", "-c", "setsid sleep 99 & (sleep 98 &) ; exec sleep 97",
+			       NULL };
+	struct proc_opts o = { .session = true, .out_fd = -1 };
+	char err[ERRBUF_LEN];
+	size_t n = 0, det = 0;
+	int status, tries;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(proctree_subreaper(), 0);
+	assert_int_equal(proc_spawn(argv, &o, &pid, err), 0);
+	/* the leader, sleep 99 (detached), sleep 98 (handed to us, its parent gone) */
+	for (tries = 0; tries < 300 && (n = members(pid, &det)) < 3; tries++)
+		usleep(10000);
+	assert_int_equal(n, 3);
+	assert_int_equal(det, 1);
+	assert_int_equal(getsid(pid), pid);
+	/* everything but the leader goes; the leader is the caller's to reap */
+	kill(pid, SIGTERM);
+	assert_true(proc_reap(pid, &status, 5 * NSEC_PER_SEC));
+	assert_int_equal(proctree_stop(pid, 5 * NSEC_PER_SEC), 0);
+	assert_int_equal(members(pid, &det), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tree),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
