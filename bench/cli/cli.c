@@ -39,6 +39,15 @@ void cli_usage(FILE *f, const struct cli_command *c)
 	/* every command has its page; the options several share have theirs */
 	fprintf(f, "\nManual: docs/%s.md in the source tree (shared options: "
 		"docs/common-options.md).\n", c->name);
+	if (c->examples) {
+		const char *s, *nl;
+
+		fprintf(f, "\nExamples:\n");
+		for (s = c->examples; *s; s = *nl ? nl + 1 : nl) {
+			nl = strchrnul(s, '\n');
+			fprintf(f, "  %.*s\n", (int)(nl - s), s);
+		}
+	}
 	free(defaults);
 }
 

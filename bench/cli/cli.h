@@ -42,6 +42,8 @@ struct cli_command {
 	size_t args_size;		/* the parser's args struct */
 	void (*defaults)(void *args);	/* what the parser starts from; --help shows it */
 	void (*more)(FILE *f);		/* printed after the options, or NULL */
+	/* one or two command lines, '\n' between them: the end of --help (test_opts.c) */
+	const char *examples;
 };
 
 /* Every subcommand, in the order 'deferbench --help' lists them; NULL-terminated. */

@@ -46,6 +46,8 @@ const struct cli_command cli_advise = {
 	"against the reference on the workload's primary metrics (the engine of compare),\n"
 	"the trade-offs across workloads, the settings that apply it, and what is undecided\n"
 	"with the repetitions that would decide it. Rules: docs/verdicts.md.",
+	.examples = "deferbench advise results/HOST/KERNEL/RUN\n"
+		    "deferbench advise --json -t 5 results/HOST/KERNEL/RUN",
 	.opts = advise_opts,
 	.args_size = sizeof(struct advise_args),
 	.defaults = advise_defaults,

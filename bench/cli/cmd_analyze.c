@@ -62,6 +62,8 @@ const struct cli_command cli_analyze = {
 	"CAPTURE_DIR' from its raw sub-buffers, as the live run computed them; or compute\n"
 	"them from a trace.dat written by trace-cmd (record -C mono, or extract of an\n"
 	"instance) with the events deferbench enables. Needs neither root nor tracefs.",
+	.examples = "deferbench analyze /tmp/rec -o /tmp/rec-again\n"
+		    "deferbench analyze trace.dat -o /tmp/from-trace-cmd",
 	.opts = analyze_opts,
 	.args_size = sizeof(struct analyze_args),
 	.defaults = analyze_defaults,

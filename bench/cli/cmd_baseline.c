@@ -74,6 +74,8 @@ const struct cli_command cli_baseline = {
 	"the host's noise floors (runs the scenario N times, nothing changed, and compares\n"
 	"every pair) and stores them as noise.json beside the baseline: compare then never\n"
 	"uses a margin below them.",
+	.examples = "deferbench baseline save results/HOST/KERNEL/RUN\n"
+		    "deferbench baseline calibrate --runs 3 ci/regression.ini",
 	.opts = baseline_opts,
 	.args_size = sizeof(struct baseline_args),
 	.defaults = baseline_defaults,

@@ -42,8 +42,8 @@ static const struct opt_desc compare_opts[] = {
 			   "1 - the family-wise error of the verdicts of each family"),
 	CLI_OPT_METRIC(compare_args, patterns, npatterns,
 		       "primary metrics (they decide the exit status): ids matching this glob; "
-		       "repeatable (default: what the results name - each workload's own p90 "
-		       "and p99, and its deferred work's p99)"),
+		       "repeatable (default: the primary metrics each workload names, "
+		       "docs/compare.md#metrics)"),
 	OPT_UINT(0, "min-reps", compare_args, cmp.j.min_reps, "N", 2, STATS_MAX_N,
 		 "repetitions with data needed per side for a verdict"),
 	CLI_OPT_MIN_TAIL(compare_args, cmp.j.min_tail,
@@ -95,11 +95,9 @@ const struct cli_command cli_compare = {
 	"when their runs alternated in time (A B B A ...).\n"
 	"Exit status: 0 every primary metric decided and none worse, 1 a primary metric\n"
 	"worse, 2 error, 3 undecided (a primary metric cannot tell or was not judged).\n"
-	"Rules: docs/verdicts.md.\n"
-	"\n"
-	"Examples:\n"
-	"  deferbench compare \"$(deferbench baseline path)\" results/NEW_RUN\n"
-	"  deferbench compare resA1 resA2 resA3 vs resB1 resB2 resB3",
+	"Rules: docs/verdicts.md.",
+	.examples = "deferbench compare \"$(deferbench baseline path)\" results/NEW_RUN\n"
+		    "deferbench compare resA1 resA2 resA3 vs resB1 resB2 resB3",
 	.opts = compare_opts,
 	.args_size = sizeof(struct compare_args),
 	.defaults = compare_defaults,

@@ -198,10 +198,12 @@ const struct cli_command cli_export = {
 	.summary = "a run's metrics for CI: KCIDB JSON, LAVA test cases, result.txt",
 	.usage = "deferbench export --kcidb|--lava|--result-txt [OPTIONS] RUN",
 	.desc =
-	"Each primary metric of a run (each workload's p99 and the p99 delay of the\n"
-	"deferred work it drives) for CI; with --against, compare's verdict on it\n"
+	"Each primary metric of a run (docs/compare.md#metrics: what each workload names\n"
+	"in its results) for CI; with --against, compare's verdict on it\n"
 	"(worse = fail, better or no change = pass, cannot tell = unknown); the formats\n"
 	"are in its manual.",
+	.examples = "deferbench export --kcidb -o /tmp/kcidb.json results/HOST/KERNEL/RUN\n"
+		    "deferbench export --result-txt results/HOST/KERNEL/RUN",
 	.opts = export_opts,
 	.args_size = sizeof(struct export_args),
 	.defaults = export_defaults,

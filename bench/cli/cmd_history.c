@@ -26,8 +26,9 @@ static const struct opt_desc history_opts[] = {
 	OPT_STRING(0, "workload", history_args, workload, "NAME", "only this workload"),
 	OPT_STRING(0, "config", history_args, config, "NAME", "only this configuration"),
 	CLI_OPT_METRIC(history_args, patterns, npatterns,
-		       "metric ids matching this glob; repeatable (default: the primary metrics, "
-		       "each workload's p99 and the p99 delay of the deferred work it drives)"),
+		       "metric ids matching this glob; repeatable (default: the p99s of the "
+		       "primary metrics, docs/compare.md#metrics, in ids older results have "
+		       "too; docs/history.md lists them)"),
 	OPT_BOOL(0, "regressions", history_args, regressions,
 		 "list the change points; exit 1 when a newest kernel is past one for the worse"),
 	OPT_BOOL(0, "fleet", history_args, fleet,
@@ -247,6 +248,8 @@ const struct cli_command cli_history = {
 	"kernels (release order, start time as tie-breaker), its change points (E-divisive\n"
 	"means with a permutation test) and the fleet view.\n"
 	"Exit status: 0 done, 1 a regression (--regressions), 2 error.",
+	.examples = "deferbench history add -S results/history.db results/HOST/KERNEL/RUN\n"
+		    "deferbench history -S results/history.db -m 'tty:*'",
 	.opts = history_opts,
 	.args_size = sizeof(struct history_args),
 	.defaults = history_defaults,

@@ -114,6 +114,8 @@ const struct cli_command cli_knobs = {
 	"Show this machine's workqueue settings, list the knobs, or set knobs for a while:\n"
 	"they are saved first, read back, and restored at Ctrl-C, SIGTERM or the end of\n"
 	"--duration.",
+	.examples = "deferbench knobs show\n"
+		    "deferbench knobs set -d 30s wq.writeback.nice=-5",
 	.opts = knobs_opts,
 	.args_size = sizeof(struct knobs_args),
 	.defaults = knobs_defaults,

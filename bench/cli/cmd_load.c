@@ -182,6 +182,8 @@ const struct cli_command cli_load = {
 	"After NAME, --key is the workload's option when it has one of that name (timer's\n"
 	"--period); -i, --interval is always load's.\n"
 	"Exit status: 0 it ran (to the end, or until SIGINT/SIGTERM); 1 error.",
+	.examples = "deferbench load tty -d 10s\n"
+		    "deferbench load timer -d 5s period=500us",
 	.opts = load_opts,
 	.args_size = sizeof(struct load_args),
 	.defaults = load_defaults,

@@ -92,6 +92,8 @@ const struct cli_command cli_record = {
 	"rcuc and irq_work threads, hard irq, worker pool kind) its delay and runtime; each\n"
 	"softirq delay is split into causes that add up to it (docs/figures.md).\n"
 	"Without -d or COMMAND, records until Ctrl-C. Needs root.",
+	.examples = "deferbench record -d 10s -o /tmp/rec\n"
+		    "deferbench record -o /tmp/rec -- make -j2",
 	.opts = record_opts,
 	.args_size = sizeof(struct record_args),
 	.defaults = record_defaults,

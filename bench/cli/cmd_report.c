@@ -40,6 +40,8 @@ const struct cli_command cli_report = {
 	.desc =
 	"Write report.md, report.html, plots/ and tables/ for a run directory (run.json) or\n"
 	"a record directory (summary.json).",
+	.examples = "deferbench report results/HOST/KERNEL/RUN\n"
+		    "deferbench report -o /tmp/rec-report /tmp/rec",
 	.opts = report_optdesc,
 	.args_size = sizeof(struct report_args),
 	.defaults = report_defaults,

@@ -33,6 +33,8 @@ const struct cli_command cli_restore = {
 	.desc =
 	"Undo the kernel settings of a run that was killed or crashed (saved in\n"
 	JOURNAL_PATH "), and remove its tracefs instance and temporary files.",
+	.examples = "deferbench restore\n"
+		    "deferbench restore --while-running",
 	.opts = restore_opts,
 	.args_size = sizeof(struct restore_args),
 	.defaults = restore_defaults,

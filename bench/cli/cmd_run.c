@@ -44,6 +44,8 @@ const struct cli_command cli_run = {
 	"interleaved; see docs/scenarios.md. An option that is also a [global] key of the "
 	"scenario (its table in docs/scenarios.md) overrides the file's.\n"
 	"Exit status: 0 every cell ran and every knob was restored, 1 otherwise.",
+	.examples = "deferbench run --dry-run bench/scenarios/default.ini\n"
+		    "deferbench run --quick -o /tmp/quick bench/scenarios/quick.ini",
 	.opts = run_opts,
 	.args_size = sizeof(struct run_args),
 	.defaults = run_defaults,

@@ -73,6 +73,8 @@ const struct cli_command cli_top = {
 	"tasklets. Lost events are in the header whenever there are some. Keys on a\n"
 	"terminal: q quit, s sort, g group.\n"
 	"Plain text in a pipe; --json for other tools. Needs root.",
+	.examples = "deferbench top --once\n"
+		    "deferbench top -g pool -s p99 -i 2s",
 	.opts = top_opts,
 	.args_size = sizeof(struct top_args),
 	.defaults = top_defaults,

@@ -190,6 +190,8 @@ const struct cli_command cli_tune = {
 	"--probe) your workload's latency, block by block. Every setting is restored at\n"
 	"the end.\n"
 	"Needs root.",
+	.examples = "deferbench tune -d 2m -o /tmp/tune -- ./my-service --port 8080\n"
+		    "deferbench tune --live -o /tmp/tune --allow nice,scope",
 	.opts = tune_opts,
 	.args_size = sizeof(struct tune_args),
 	.defaults = tune_defaults,

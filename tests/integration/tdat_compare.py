@@ -6,7 +6,9 @@
 #                               halves off by their total only: a trace.dat names them
 #                               from its saved cmdlines, which may lack one)
 #   tdat_compare.py close A B   the same rows; counts within 2; softirq and workqueue delay
-#                               p50/p99 (rows of 200 samples or more) within 10% or 2 us
+#                               p50 (rows of 200 samples or more) within 10% or 2 us, p99
+#                               too from 1000 samples on, below that between the other
+#                               file's p90 and max
 import json
 import sys
 
@@ -63,9 +65,18 @@ else:
                 bad.append("%s: %d / %d delays" % (name, dx["count"], dy["count"]))
             if min(dx["count"], dy["count"]) < 200:
                 continue
-            for p in ("p50", "p99"):
-                if not near(dx[p], dy[p], max(0.10 * dx[p], 2000)):
-                    bad.append("%s: delay %s %d / %d ns" % (name, p, dx[p], dy[p]))
+            if not near(dx["p50"], dy["p50"], max(0.10 * dx["p50"], 2000)):
+                bad.append("%s: delay p50 %d / %d ns" % (name, dx["p50"], dy["p50"]))
+            # a p99 of n samples is the (n/100)th largest: under 1000 samples one
+            # event stamped late in one instance (an interrupt between the two
+            # instances' writes of it) moves it to its neighbour, 10-20% away (CI:
+            # RCU p99 44.8 / 54.5 us of 300 delays, beside a CPU load)
+            if min(dx["count"], dy["count"]) >= 1000:
+                if not near(dx["p99"], dy["p99"], max(0.10 * dx["p99"], 2000)):
+                    bad.append("%s: delay p99 %d / %d ns" % (name, dx["p99"], dy["p99"]))
+            elif not (dy["p90"] <= dx["p99"] <= dy["max"] and dx["p90"] <= dy["p99"] <= dx["max"]):
+                bad.append("%s: delay p99 %d / %d ns, not between the other's p90 and max" %
+                           (name, dx["p99"], dy["p99"]))
 if bad:
     print("   %s and %s differ (%s):" % (pa, pb, mode), file=sys.stderr)
     for line in bad[:20]:

@@ -5,6 +5,7 @@
  * spellings that lead somewhere; and every bounded option refusing what is outside
  * its bounds, in the words its --help announces. No root needed.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -80,6 +81,60 @@ static void test_one_meaning_per_letter(void **state __unused)
 			}
 		}
 	}
+	assert_int_equal(bad, 0);
+}
+
+/*
+ * value_of - what an option takes, as its meaning shows in it: nothing (a flag), a path
+ * (DIR or FILE: where the output goes may be either), or its value's name
+ */
+static const char *value_of(const struct opt_desc *o)
+{
+	if (!o->metavar)
+		return "no value";
+	if (!strcmp(o->metavar, "DIR") || !strcmp(o->metavar, "FILE"))
+		return "a path";
+	return o->metavar;
+}
+
+/*
+ * One meaning per long name across every command: the same type and the same value
+ * (FILE is never PATTERN); --force only ever replaces output a command wrote before
+ */
+static void test_one_meaning_per_name(void **state __unused)
+{
+	const struct opt_desc *rows[OPTS_MAX + 1], *first[256] = { 0 }, *o, **r;
+	const struct cli_command *const *c, *owner[256] = { 0 };
+	const char *names[256] = { 0 };
+	size_t n = 0, i;
+	int bad = 0;
+
+	for (c = cli_commands; *c; c++)
+		for (rows_of(*c, rows), r = rows; (o = *r); r++) {
+			if (!o->name || !live(o))
+				continue;
+			if (!strcmp(o->name, "force") && strncmp(o->help, "replace", 7) &&
+			    strncmp(o->help, "-o: replace", 11)) {
+				print_error("%s: --force does not replace output: \"%s\"\n",
+					    (*c)->name, o->help);
+				bad++;
+			}
+			for (i = 0; i < n && strcmp(names[i], o->name); i++)
+				;
+			if (i == n) {
+				assert_true(n < ARRAY_SIZE(names));
+				names[n] = o->name;
+				first[n] = o;
+				owner[n++] = *c;
+				continue;
+			}
+			if (strcmp(value_of(first[i]), value_of(o))) {
+				print_error("--%s takes %s in %s but %s in %s\n", o->name,
+					    value_of(first[i]), owner[i]->name, value_of(o),
+					    (*c)->name);
+				bad++;
+			}
+		}
 	assert_int_equal(bad, 0);
 }
 
@@ -321,10 +376,158 @@ static void test_help_names_docs(void **state __unused)
 	}
 }
 
+/* read_text - a file of the tree, whole, NUL-terminated */
+static char *read_text(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		fail_msg("%s: cannot read it", path);
+	if (getdelim(&buf, &len, '\0', f) < 0) {
+		free(buf);
+		buf = strdup("");
+	}
+	fclose(f);
+	assert_non_null(buf);
+	return buf;
+}
+
+/* mentions - text names the option opt ("--force"), not a longer one ("--force-x") */
+static bool mentions(const char *text, const char *opt)
+{
+	const char *p;
+	size_t n = strlen(opt);
+
+	for (p = strstr(text, opt); p; p = strstr(p + 1, opt))
+		if (!isalnum((unsigned char)p[n]) && p[n] != '-' && p[n] != '_')
+			return true;
+	return false;
+}
+
+/*
+ * Each command's page names every option its --help lists (common-options.md those
+ * several commands share): a page that forgot one is a manual that lies by omission.
+ * run's scenario settings (its overrides) are in docs/scenarios.md, whose table
+ * test_doc_tables checks.
+ */
+static void test_docs_name_every_option(void **state __unused)
+{
+	const struct opt_desc *rows[OPTS_MAX + 1], *o, **r;
+	const struct cli_command *const *c;
+	char page[64], want[80], *own, *common, *scn;
+	int missing = 0;
+
+	common = read_text("docs/common-options.md");
+	scn = read_text("docs/scenarios.md");
+	for (c = cli_commands; *c; c++) {
+		snprintf(page, sizeof(page), "docs/%s.md", (*c)->name);
+		own = read_text(page);
+		for (rows_of(*c, rows), r = rows; (o = *r); r++) {
+			if (!live(o) || !o->name || !strcmp(o->name, "help"))
+				continue;
+			snprintf(want, sizeof(want), "--%s", o->name);
+			if (mentions(own, want))
+				continue;
+			/* a shared option documented once, where the page points */
+			if (mentions(common, want) && strstr(own, "common-options.md"))
+				continue;
+			if (!strcmp((*c)->name, "run") && mentions(scn, want))
+				continue;
+			print_message("%s does not document --%s\n", page, o->name);
+			missing++;
+		}
+		free(own);
+	}
+	free(common);
+	free(scn);
+	assert_int_equal(missing, 0);
+}
+
+/* split - line into argv as a shell would without expansions: '...' and "..." one word */
+static int split(char *line, char **argv, int max)
+{
+	char *r = line, *w = line, q;
+	int argc = 0;
+
+	while (*r && argc < max) {
+		while (*r == ' ')
+			r++;
+		if (!*r)
+			break;
+		argv[argc++] = w;
+		for (q = 0; *r && (q || *r != ' '); r++)
+			if (!q && (*r == '\'' || *r == '"'))
+				q = *r;
+			else if (q && *r == q)
+				q = 0;
+			else
+				*w++ = *r;
+		if (*r)
+			r++;
+		*w++ = '\0';
+	}
+	argv[argc] = NULL;
+	return argc;
+}
+
+/*
+ * Every --help ends with one or two examples, each a command line of that command
+ * whose options its parser takes as written.
+ */
+static void test_help_ends_with_examples(void **state __unused)
+{
+	const struct cli_command *const *c;
+	char line[512], err[ERRBUF_LEN], *argv[32], *buf, *ex;
+	const char *s, *nl;
+	size_t len;
+	int argc, first, n;
+	void *args;
+	FILE *f;
+
+	for (c = cli_commands; *c; c++) {
+		if (!(*c)->examples)
+			fail_msg("%s has no examples", (*c)->name);
+		buf = NULL;
+		f = open_memstream(&buf, &len);
+		assert_non_null(f);
+		cli_usage(f, *c);
+		fclose(f);
+		ex = strstr(buf, "\nExamples:\n");
+		if (!ex || strstr(ex + 1, "\n\n"))
+			fail_msg("%s --help does not end with its examples", (*c)->name);
+		free(buf);
+		for (n = 0, s = (*c)->examples; *s; s = *nl ? nl + 1 : nl, n++) {
+			nl = strchrnul(s, '\n');
+			snprintf(line, sizeof(line), "%.*s", (int)(nl - s), s);
+			argc = split(line, argv, 31);
+			if (argc < 2 || strcmp(argv[0], "deferbench") || strcmp(argv[1], (*c)->name))
+				fail_msg("%s: example '%.*s' is not 'deferbench %s ...'", (*c)->name,
+					 (int)(nl - s), s, (*c)->name);
+			args = calloc(1, (*c)->args_size);
+			assert_non_null(args);
+			if ((*c)->defaults)
+				(*c)->defaults(args);
+			err[0] = '\0';
+			if (opts_parse((*c)->opts, OPTS_PERMUTE, argc - 1, argv + 1, args, &first,
+				       err))
+				fail_msg("%s: example '%.*s' does not parse: %s", (*c)->name,
+					 (int)(nl - s), s, err);
+			free(args);
+		}
+		if (n < 1 || n > 2)
+			fail_msg("%s has %d examples, not one or two", (*c)->name, n);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_meaning_per_letter),
+		cmocka_unit_test(test_one_meaning_per_name),
+		cmocka_unit_test(test_help_ends_with_examples),
+		cmocka_unit_test(test_docs_name_every_option),
 		cmocka_unit_test(test_no_name_twice),
 		cmocka_unit_test(test_tables_complete),
 		cmocka_unit_test(test_values_refused),
