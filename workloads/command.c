@@ -8,12 +8,19 @@
  * the stop a watcher fails the workload when the command ends or a process of it
  * leaves its session: tune must not judge phases the command no longer loaded.
  *
- * It measures nothing by itself. With option metric, the command's own latency is read
- * at stop from the file it writes: per-interval histograms in the format of
- * workload-intervals.csv, intervals on multiples of CLOCK_MONOTONIC, as `deferbench load
- * -i INTERVAL -o DIR` writes DIR/workload-intervals.csv (docs/tune.md). Each histogram
- * becomes a metric of this workload, its samples due in the middle of their interval,
- * so that an alternating run assigns them to its phases like any workload's.
+ * It measures nothing by itself. Its own latency comes from option metric or
+ * metric_cmd (docs/tune.md, "Your latency, your format"):
+ *   - a stream read live while the run goes (metric_feed.h): a file being appended or a
+ *     FIFO (metric), or the standard output of a shell command (metric_cmd), in the line
+ *     format, fio's latency logs or ping's output (mstream.h). Each sample is recorded
+ *     as due when its operation began - its end (its timestamp, or its arrival) less its
+ *     latency - so that an alternating run assigns it to its phases like any
+ *     workload's; a stream that stops, or a metric command that ends, fails the run;
+ *   - per-interval histograms in the format of workload-intervals.csv (metric_format
+ *     intervals, or auto for a name ending in .csv), read at stop, intervals on
+ *     multiples of CLOCK_MONOTONIC, as `deferbench load -i INTERVAL -o DIR` writes
+ *     DIR/workload-intervals.csv; each histogram becomes a metric, its samples due in
+ *     the middle of their interval.
  */
 #include <errno.h>
 #include <math.h>
@@ -24,11 +31,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "csvread.h"
+#include "metric_feed.h"
 #include "proc.h"
 #include "proctree.h"
 #include "workload.h"
@@ -101,8 +110,18 @@ void command_workload_end(void)
 	adopted_log = -1;
 }
 
+/* metric_format: mstream.h's formats in its order, then deferbench's own intervals */
+static const char *const format_names[] = { "auto", "line", "fio", "ping", "intervals", NULL };
+enum { FMT_INTERVALS = 4 };
+
+/* a stream that has given nothing for this long fails (a file its command writes at its
+ * end excepted) */
+#define CMD_FIRST_NS (10 * NSEC_PER_SEC)
+
 struct command_cfg {
-	char metric[WL_STR_MAX];	/* a workload-intervals.csv the command writes, or "" */
+	char metric[WL_STR_MAX];	/* a file or FIFO of the command's latency, or "" */
+	char metric_cmd[WL_STR_MAX];	/* a shell command that prints it, or "" */
+	int format;			/* format_names[] */
 };
 
 struct command_priv {
@@ -111,6 +130,10 @@ struct command_priv {
 	int status;
 	bool reaped;
 	char names[WL_MAX_METRICS][64];
+	struct metric_feed *feed;	/* the live stream, NULL: none (or intervals) */
+	uint64_t until;			/* stop began: samples begun later are not kept */
+	int c_samples, c_kept, c_skipped, c_lost;
+	uint64_t kept;			/* samples inside the window */
 	pthread_t watcher;
 	bool watching;
 	atomic_bool stop_watch;
@@ -120,21 +143,56 @@ struct command_priv {
 #define CMD_WATCH_NS (100 * NSEC_PER_MSEC)
 
 static const struct opt_desc command_options[] = {
-	OPT_STRING_BUF(0, NULL, command_cfg, metric, "TEXT",
-		       "the command's latency: a workload-intervals.csv it writes "
-		       "(deferbench load -i INTERVAL -o DIR writes "
-		       "DIR/workload-intervals.csv), read when it stops",
+	OPT_STRING_BUF(0, NULL, command_cfg, metric, "PATH",
+		       "the command's latency: a file it appends to or a FIFO, read while it "
+		       "runs (the line format, fio's latency log, ping's output), or a "
+		       "workload-intervals.csv read when it stops",
 		       .key = "metric", .def = "", .zero = true),
+	OPT_STRING_BUF(0, NULL, command_cfg, metric_cmd, "CMD",
+		       "the command's latency: a shell command whose standard output is the "
+		       "stream (ping -D ...), run beside it", .key = "metric_cmd", .def = "",
+		       .zero = true),
+	OPT_ENUM(0, NULL, command_cfg, format, "WORD", format_names,
+		 ARRAY_SIZE(format_names) - 1,
+		 "the metric's format: auto (intervals for a name ending in .csv, else line, "
+		 "fio or ping, from the first sample), line, fio, ping, intervals",
+		 .key = "metric_format", .def = "auto"),
 	OPT_END(),
 };
 
-static int command_setup(struct wl_run *w, char *errbuf __unused)
+/* live - the metric is a stream read while the command runs (not intervals at stop) */
+static bool live(const struct command_cfg *c)
+{
+	size_t n = strlen(c->metric);
+
+	if (c->metric_cmd[0])
+		return true;
+	if (!c->metric[0] || c->format == FMT_INTERVALS)
+		return false;
+	return c->format != 0 || n < 4 || strcmp(c->metric + n - 4, ".csv");
+}
+
+static int command_setup(struct wl_run *w, char *errbuf)
 {
 	struct command_priv *p = w->priv;
+	const struct command_cfg *c = w->cfg;
 
+	if (c->metric[0] && c->metric_cmd[0])
+		return set_err(errbuf, "metric and metric_cmd: choose one source of the "
+			       "command's latency");
+	if (c->metric_cmd[0] && c->format == FMT_INTERVALS)
+		return set_err(errbuf, "metric_format intervals is a file's, not metric_cmd's");
 	/* the command tune started (and surveyed) becomes this workload; none: --live */
 	p->pid = adopted_pid;
 	p->log_fd = adopted_log;
+	if (live(c)) {
+		p->c_samples = wl_counter_add(w, "metric_samples");
+		p->c_kept = wl_counter_add(w, "metric_in_window");
+		p->c_skipped = wl_counter_add(w, "metric_lines_skipped");
+		p->c_lost = wl_counter_add(w, "metric_lost");
+		if (p->c_samples < 0 || p->c_kept < 0 || p->c_skipped < 0 || p->c_lost < 0)
+			return set_err(errbuf, "too many counters");
+	}
 	return 0;
 }
 
@@ -152,9 +210,53 @@ static void log_tail(const struct command_priv *p, char *buf, size_t len)
 			buf[i] = ' ';
 }
 
-static int command_start(struct wl_run *w __unused, char *errbuf __unused)
+static int metric_index(struct wl_run *w, const char *name);
+
+/* feed_sample - a sample of the stream, from its reader thread: due when it began */
+static int feed_sample(const struct mstream_sample *s, const char *metric, void *ctx)
 {
-	return 0;	/* running since tune started it */
+	struct wl_run *w = ctx;
+	struct command_priv *p = w->priv;
+	uint64_t until = __atomic_load_n(&p->until, __ATOMIC_ACQUIRE);
+	int m;
+
+	if (!wl_in_window(w, s->begin_ns) || (until && s->begin_ns >= until))
+		return 0;
+	m = metric_index(w, metric);
+	if (m < 0)
+		return m;
+	wl_record(w, m, s->begin_ns, s->value_ns);
+	p->kept++;
+	return 0;
+}
+
+static void feed_fail(void *ctx, int err, const char *msg)
+{
+	wl_fail(ctx, err, "the command's metric: %s", msg);
+}
+
+/*
+ * command_start - the command runs since tune started it; the metric stream begins
+ * now. A file the command writes may stay empty until its end (fio); a FIFO, a metric
+ * command, or any source without a command must give samples within CMD_FIRST_NS.
+ */
+static int command_start(struct wl_run *w, char *errbuf)
+{
+	const struct command_cfg *c = w->cfg;
+	struct command_priv *p = w->priv;
+	struct metric_feed_opts o = { .path = c->metric[0] ? c->metric : NULL,
+				      .cmd = c->metric_cmd[0] ? c->metric_cmd : NULL,
+				      .fmt = c->format == FMT_INTERVALS ? MSF_AUTO :
+					     (enum mstream_fmt)c->format,
+				      .sample = feed_sample, .fail = feed_fail, .ctx = w };
+	struct stat st;
+
+	if (!live(c))
+		return 0;
+	if (o.cmd || !p->pid || (!stat(o.path, &st) && S_ISFIFO(st.st_mode)))
+		o.first_ns = CMD_FIRST_NS;
+	p->feed = metric_feed_start(&o, errbuf);
+	return p->feed ? 0 : -errno;
 }
 
 /* reap - the command ended (or did within timeout_ns): true once reaped */
@@ -296,6 +398,7 @@ struct metric_read {
 	uint64_t from, until;		/* the window */
 };
 
+/* metric_index - the metric called name, declared when first seen */
 static int metric_index(struct wl_run *w, const char *name)
 {
 	struct command_priv *p = w->priv;
@@ -308,6 +411,9 @@ static int metric_index(struct wl_run *w, const char *name)
 		return -ENOSPC;
 	snprintf(p->names[w->metrics.nmetrics], sizeof(p->names[0]), "%s", name);
 	return wl_metric_add(w, p->names[w->metrics.nmetrics], "ns",
+			     p->feed ? "the command's own latency, from its metric stream: "
+			     "from when each operation began (its end less its latency) to its "
+			     "end, CLOCK_MONOTONIC" :
 			     "the command's own latency, from its metric file");
 }
 
@@ -352,7 +458,7 @@ static void read_metric(struct wl_run *w)
 	struct metric_read mr = { .w = w, .iv = w->interval_ns };
 	char err[ERRBUF_LEN];
 
-	if (!c->metric[0])
+	if (!c->metric[0] || live(c))
 		return;
 	wl_window_bounds(w, &mr.from, &mr.until);
 	if (csvr_read(c->metric, metric_cols, metric_row, &mr, err))
@@ -363,15 +469,51 @@ static void read_metric(struct wl_run *w)
 			c->metric);
 }
 
+/*
+ * stop_feed - after the command stopped (a log written at its end is there now): the
+ * stream drained and ended, what it gave counted, a run with no sample failed
+ */
+static void stop_feed(struct wl_run *w)
+{
+	const struct command_cfg *c = w->cfg;
+	struct command_priv *p = w->priv;
+	const struct mstream *ms;
+	char why[ERRBUF_LEN], sk[ERRBUF_LEN];
+
+	if (!p->feed)
+		return;
+	if (metric_feed_stop(p->feed))
+		return;		/* failed while it ran: wl_fail said why */
+	ms = metric_feed_stream(p->feed);
+	w->metrics.counter[p->c_samples].value = (double)ms->samples;
+	w->metrics.counter[p->c_kept].value = (double)p->kept;
+	w->metrics.counter[p->c_skipped].value = (double)(mstream_nskipped(ms) -
+							  ms->skipped[MSK_LOST]);
+	w->metrics.counter[p->c_lost].value = (double)ms->skipped[MSK_LOST];
+	if (mstream_nskipped(ms))
+		warn_msg("the command's metric (%s): %llu samples, %s", c->metric_cmd[0] ?
+			 c->metric_cmd : c->metric, (unsigned long long)ms->samples,
+			 mstream_skips(ms, sk, sizeof(sk)));
+	if (mstream_verdict(ms, why, sizeof(why)))
+		wl_fail(w, -ENODATA, "the command's metric (%s): %s", c->metric_cmd[0] ?
+			c->metric_cmd : c->metric, why);
+	else if (!p->kept)
+		wl_fail(w, -ENODATA, "the command's metric (%s): %llu samples, none of an "
+			"operation that began inside the measurement", c->metric_cmd[0] ?
+			c->metric_cmd : c->metric, (unsigned long long)ms->samples);
+}
+
 static void command_stop(struct wl_run *w)
 {
 	struct command_priv *p = w->priv;
 
+	__atomic_store_n(&p->until, now_ns(), __ATOMIC_RELEASE);
 	/* the end of the window: what the command does from here is tune's doing */
 	unwatch(p);
 	if (p->pid)
 		stop_tree(p->pid, &p->status, &p->reaped);
 	read_metric(w);
+	stop_feed(w);
 }
 
 static void command_teardown(struct wl_run *w)
@@ -381,17 +523,25 @@ static void command_teardown(struct wl_run *w)
 	unwatch(p);
 	if (p->pid)
 		stop_tree(p->pid, &p->status, &p->reaped);
+	metric_feed_free(p->feed);
+	p->feed = NULL;
 	if (p->pid == adopted_pid)
 		adopted_pid = 0;	/* reaped here: command_workload_end has nothing to do */
 	p->pid = 0;
 	p->log_fd = -1;			/* tune's: command_workload_end closes it */
 }
 
+/* the command's own latency, whatever its metrics are called (rtt, latency, write) */
+static const char *const command_primary[] = {
+	"workload:*:p50", "workload:*:p90", "workload:*:p99", NULL,
+};
+
 const struct workload_ops command_workload = {
 	.name = "command",
-	.help = "the command deferbench tune was given (its own latency from a metric file), "
-		"or nothing: the machine's own work",
+	.help = "the command deferbench tune was given (its own latency from a metric stream "
+		"or file), or nothing: the machine's own work",
 	.options = command_options,
+	.primary = command_primary,
 	.cfg_size = sizeof(struct command_cfg),
 	.priv_size = sizeof(struct command_priv),
 	.setup = command_setup,

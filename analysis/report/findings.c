@@ -11,6 +11,7 @@
 #include "advise.h"
 #include "cmp_out.h"
 #include "compare.h"
+#include "placement.h"
 #define DEFERBENCH_ALLOW_REPORT_INT_H
 #include "report_int.h"
 #include "msg.h"
@@ -213,6 +214,28 @@ static void advice_findings(struct report_ctx *r)
 	for (i = 0; i < r->adv.n; i++)
 		verdicts_finding(r, &r->adv.wl[i]);
 	doc_details_end(&r->doc);
+}
+
+/*
+ * placement_findings - each setting that moved the work it targets, or had no effect on
+ * it (placement.h; too few items and places not kept are left to advise)
+ */
+static void placement_findings(struct report_ctx *r)
+{
+	struct placement p[8];
+	char line[1024];
+	size_t i, c, k, n;
+
+	for (i = 0; !r->adv_ret && i < r->adv.n; i++)
+		for (c = 0; c < r->adv.wl[i].ncfg; c++) {
+			const struct adv_workload *w = &r->adv.wl[i];
+
+			n = placement_sets(w->ref, w->cfg[c].s, p, ARRAY_SIZE(p));
+			for (k = 0; k < n; k++)
+				if (p[k].v == PLV_MOVED || p[k].v == PLV_SAME || p[k].v == PLV_NO_WORK)
+					doc_li(&r->doc, "%s, %s: %s", w->workload, w->cfg[c].s->config,
+					       placement_describe(&p[k], line, sizeof(line)));
+		}
 }
 
 /* A configuration ranked by its worst worker pool's wakeup p99. */
@@ -485,6 +508,7 @@ void findings_write(struct report_ctx *r)
 	      "advise' says how many more blocks or repetitions would decide what is "
 	      "open).");
 	advice_findings(r);
+	placement_findings(r);
 	n = report_workloads(r, wl, ARRAY_SIZE(wl));
 	for (w = 0; w < n; w++)
 		wakeup_finding(r, wl[w]);

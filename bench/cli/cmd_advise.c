@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "fmt.h"
 #include "knobs.h"
+#include "placement.h"
 #include "rundir.h"
 #include "msg.h"
 
@@ -258,6 +259,20 @@ static void print_steady(FILE *f, const struct adv_workload *w)
 		}
 }
 
+#define PLACE_MAX 8
+
+/* print_placement - did each setting of c move the work it targets (placement.h)? */
+static void print_placement(FILE *f, const struct adv_workload *w, const struct adv_cfg *c)
+{
+	struct placement p[PLACE_MAX];
+	char line[1024];
+	size_t i, n = placement_sets(w->ref, c->s, p, PLACE_MAX);
+
+	for (i = 0; i < n; i++)
+		if (p[i].v != PLV_NOT_PLACEMENT)
+			fprintf(f, "    placement: %s\n", placement_describe(&p[i], line, sizeof(line)));
+}
+
 static void print_workload(FILE *f, const struct advice *a, const struct adv_workload *w)
 {
 	size_t k, i;
@@ -281,6 +296,7 @@ static void print_workload(FILE *f, const struct advice *a, const struct adv_wor
 			c->worse, c->lower, c->higher, c->same, c->undecided);
 		for (k = 0; k < w->nprim; k++)
 			print_judgement(f, w->prim_id[k], &c->j[k]);
+		print_placement(f, w, c);
 		if (c == w->best)
 			print_apply(f, c->s, w->ref);
 	}
@@ -331,6 +347,44 @@ static void print_tradeoffs(FILE *f, const struct advice *a)
 static json_object *json_num(double v)
 {
 	return isnan(v) ? NULL : json_object_new_double(v);
+}
+
+static json_object *json_places(const struct placement_dist *d)
+{
+	json_object *o = json_object_new_object();
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		json_object_object_add(o, d->p[i].where,
+				       json_object_new_int64((int64_t)d->p[i].count));
+	return o;
+}
+
+/* json_placement - placement.h's verdicts of c's settings */
+static json_object *json_placement(const struct adv_workload *w, const struct adv_cfg *c)
+{
+	static const char *const names[] = {
+		[PLV_MOVED] = "moved", [PLV_SAME] = "no effect", [PLV_NO_WORK] = "no work",
+		[PLV_TOO_FEW] = "too few", [PLV_UNSEEN] = "not seen",
+		[PLV_NOT_PLACEMENT] = "not a placement knob",
+	};
+	struct placement p[PLACE_MAX];
+	json_object *arr = json_object_new_array();
+	size_t i, n = placement_sets(w->ref, c->s, p, PLACE_MAX);
+
+	for (i = 0; i < n; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "knob", json_object_new_string(p[i].knob));
+		json_object_object_add(o, "value", json_object_new_string(p[i].value));
+		json_object_object_add(o, "verdict", json_object_new_string(names[p[i].v]));
+		json_object_object_add(o, "target", json_object_new_string(p[i].t.desc));
+		json_object_object_add(o, "moved", json_num(p[i].moved));
+		json_object_object_add(o, "reference", json_places(&p[i].ref));
+		json_object_object_add(o, "here", json_places(&p[i].arm));
+		json_object_array_add(arr, o);
+	}
+	return arr;
 }
 
 static json_object *json_judgement(const char *id, const struct judgement *j)
@@ -432,6 +486,7 @@ static json_object *json_advice(const struct run *run, const struct advice *a)
 				json_object_array_add(v, json_judgement(w->prim_id[k], &w->cfg[c].j[k]));
 			json_object_object_add(x, "verdicts", v);
 			json_object_object_add(x, "steady", json_steady(w, &w->cfg[c]));
+			json_object_object_add(x, "placement", json_placement(w, &w->cfg[c]));
 			json_object_array_add(cfgs, x);
 		}
 		json_object_object_add(o, "configs", cfgs);

@@ -14,6 +14,7 @@
  * --verify DIR alternates the applied settings with the ones they replaced (tune.json)
  * and says whether the gain held.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -41,6 +42,7 @@
 #include "msg.h"
 #include "outw.h"
 #include "parse.h"
+#include "placement.h"
 #include "sys.h"
 #define DEFERBENCH_ALLOW_TUNE_INT_H
 #include "tune_int.h"
@@ -64,6 +66,29 @@ static int set_probe(const struct opt_desc *o __unused, const char *arg, void *a
 	((struct tune_args *)args)->probe = tune_probe_named(arg);
 	if (!((struct tune_args *)args)->probe)
 		return set_err(errbuf, "'%s' is not a probe (net, timer, tty, audio, block)", arg);
+	return 0;
+}
+
+static const char *const metric_formats[] = { "auto", "line", "fio", "ping", "intervals" };
+
+const char *tune_format_named(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(metric_formats); i++)
+		if (!strcmp(name, metric_formats[i]))
+			return metric_formats[i];
+	return NULL;
+}
+
+/* set_metric_format - --latency-format FORMAT */
+static int set_metric_format(const struct opt_desc *o __unused, const char *arg, void *args,
+			     char *errbuf)
+{
+	((struct tune_args *)args)->metric_format = tune_format_named(arg);
+	if (!((struct tune_args *)args)->metric_format)
+		return set_err(errbuf, "'%s' is not a latency format (auto, line, fio, ping, "
+			       "intervals)", arg);
 	return 0;
 }
 
@@ -104,9 +129,16 @@ static const struct opt_desc tune_opts[] = {
 	CLI_OPT_OUTPUT(tune_args, out_dir, "DIR",
 		       "where the survey, the run, tune.json and apply.sh go (default "
 		       "results/<host>/<kernel>/<time>-tune)"),
-	OPT_STRING(0, "metric", tune_args, metric, "FILE",
-		   "the command's own latency: a workload-intervals.csv it writes, intervals "
-		   "of 500ms (deferbench load -i 500ms -o DIR writes DIR/workload-intervals.csv)"),
+	OPT_STRING(0, "latency", tune_args, metric, "FILE",
+		   "your workload's own latency, read while it runs: a file it appends to or a "
+		   "FIFO, one sample a line ('[TIMESTAMP] LATENCY[UNIT]'), fio's latency log or "
+		   "ping's output; or a workload-intervals.csv it writes (intervals of 500ms)"),
+	OPT_STRING(0, "latency-cmd", tune_args, metric_cmd, "CMD",
+		   "your workload's own latency from the standard output of a shell command run "
+		   "beside it (ping -D ..., tail -F LOG)"),
+	OPT_CALLBACK(0, "latency-format", tune_args, metric_format, "FORMAT", set_metric_format,
+		     "the format of --latency or --latency-cmd: auto (the default: intervals for a name ending in "
+		     ".csv, else from its first sample), line, fio, ping, intervals"),
 	OPT_CALLBACK(0, "probe", tune_args, probe, "WORKLOAD", set_probe,
 		     "judge by one of deferbench's workloads run beside the command (net, "
 		     "timer, tty, audio, block)"),
@@ -126,6 +158,8 @@ static const struct opt_desc tune_opts[] = {
 	OPT_BOOL(0, "verify", tune_args, verify,
 		 "with -o DIR of an earlier tune: alternate its decided settings with the ones "
 		 "they replaced and say whether the gain held"),
+	OPT_ALIAS(0, "metric", "latency", "in compare and history --metric is a PATTERN of "
+		  "metrics"),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -145,14 +179,16 @@ const struct cli_command cli_tune = {
 	.name = "tune",
 	.fn = cmd_tune,
 	.summary = "the configuration for your own workload, decided on this machine",
-	.usage = "deferbench tune [-d DUR] [-o DIR] [--metric FILE | --probe WORKLOAD] "
+	.usage = "deferbench tune [-d DUR] [-o DIR] [--latency FILE | --latency-cmd CMD | --probe "
+		 "WORKLOAD] "
 		 "[--try KNOB=VAL]... [--allow CLASSES] [--apply[=now]] (-- COMMAND [ARGS] | --live)",
 	.desc =
 	"Find the configuration of deferred work that suits your own workload on this\n"
 	"machine: watch COMMAND's first seconds, pick candidates from the deferred work that\n"
 	"waits most, then alternate the machine as it is with each candidate in phases while\n"
-	"COMMAND runs, and judge them on that work's wait and (--metric, --probe) your\n"
-	"workload's latency, block by block. Every setting is restored at the end.\n"
+	"COMMAND runs, and judge them on that work's wait and (--latency, --latency-cmd,\n"
+	"--probe) your workload's latency, block by block. Every setting is restored at\n"
+	"the end.\n"
 	"Needs root.",
 	.examples = "deferbench tune -d 2m -o /tmp/tune -- ./my-service --port 8080\n"
 		    "deferbench tune --live -o /tmp/tune --allow nice,scope",
@@ -161,7 +197,32 @@ const struct cli_command cli_tune = {
 	.defaults = tune_defaults,
 };
 
-static int tune_parse_args(int argc, char **argv, struct tune_args *a, char *errbuf)
+/* metric_intervals - --latency is deferbench's own workload-intervals.csv (read at stop) */
+static bool metric_intervals(const struct tune_args *a)
+{
+	size_t n = a->metric ? strlen(a->metric) : 0;
+
+	if (a->metric_format)
+		return !strcmp(a->metric_format, "intervals");
+	return n >= 4 && !strcmp(a->metric + n - 4, ".csv");
+}
+
+/* check_ini_value - a value tune.ini can hold as the workload's option, or why not */
+static int check_ini_value(const char *opt, const char *v, char *errbuf)
+{
+	if (strlen(v) >= WL_STR_MAX)
+		return set_err(errbuf, "%s: longer than %d characters; put it in a script and "
+			       "give the script", opt, WL_STR_MAX - 1);
+	if (strchr(v, ';') || strchr(v, '\n') || strchr(v, '#'))
+		return set_err(errbuf, "%s '%s': ';', '#' and newlines cannot be written into "
+			       "tune.ini; "
+			       "use && or put it in a script", opt, v);
+	if (isspace((unsigned char)v[0]) || (v[0] && isspace((unsigned char)v[strlen(v) - 1])))
+		return set_err(errbuf, "%s '%s': leading or trailing blanks", opt, v);
+	return 0;
+}
+
+int tune_parse_args(int argc, char **argv, struct tune_args *a, char *errbuf)
 {
 	int first, ret;
 
@@ -176,10 +237,25 @@ static int tune_parse_args(int argc, char **argv, struct tune_args *a, char *err
 			       "or --live (whatever the machine runs now)");
 	if (a->cmd && a->live)
 		return set_err(errbuf, "--live and a COMMAND contradict each other: choose one");
-	if (a->metric && a->probe)
-		return set_err(errbuf, "--metric and --probe: choose one way to judge the workload");
-	if (a->metric && a->live)
-		return set_err(errbuf, "--metric needs a COMMAND that writes it");
+	if (a->metric && a->metric_cmd)
+		return set_err(errbuf, "--latency and --latency-cmd: choose one source of your "
+			       "workload's latency");
+	if ((a->metric || a->metric_cmd) && a->probe)
+		return set_err(errbuf, "--%s and --probe: choose one way to judge the workload",
+			       a->metric ? "latency" : "latency-cmd");
+	if (a->metric_format && !a->metric && !a->metric_cmd)
+		return set_err(errbuf, "--latency-format: of which latency? give --latency or "
+			       "--latency-cmd");
+	if (a->metric_cmd && a->metric_format && !strcmp(a->metric_format, "intervals"))
+		return set_err(errbuf, "--latency-format intervals is a file's: --latency FILE");
+	if (a->live && a->metric && metric_intervals(a))
+		return set_err(errbuf, "--live: a workload-intervals.csv is read when its COMMAND "
+			       "stops; judge a running service by a stream (--latency FILE in the "
+			       "line format, fio's or ping's, or --latency-cmd)");
+	/* into tune.ini, one line each: libinih reads 199 characters, ' ;' starts a comment */
+	if ((a->metric && check_ini_value("--latency", a->metric, errbuf)) ||
+	    (a->metric_cmd && check_ini_value("--latency-cmd", a->metric_cmd, errbuf)))
+		return -EINVAL;
 	if (a->verify && !a->out_dir)
 		return set_err(errbuf, "--verify needs -o DIR: the directory of the tune to verify");
 	if (a->verify && (a->ntry || a->apply))
@@ -258,20 +334,20 @@ static void write_config(FILE *f, const char *name, const char *desc,
 
 /*
  * primary_line - what the candidates are judged on, as tune.ini's primary: the
- * workload's own latency (--metric, --probe) and the surveyed groups' delay
+ * workload's own latency (--latency, --latency-cmd, --probe) and the surveyed groups' delay
  */
 static void primary_line(const struct tune_args *a, const struct tune_group *top, size_t ntop,
 			 char *line, size_t size)
 {
+	bool own = a->metric || a->metric_cmd || a->probe;
 	size_t i, np, len;
 
 	/*
 	 * one line, which libinih reads up to 200 characters: p50 and p90 as one pattern
 	 * each, and the groups that do not fit are left advisory (judged, not primary)
 	 */
-	len = (size_t)snprintf(line, size, "%s",
-			       a->metric || a->probe ? "workload:*:p[59]0, workload:*:p99" : "");
-	np = a->metric || a->probe ? 2 : 0;
+	len = (size_t)snprintf(line, size, "%s", own ? "workload:*:p[59]0, workload:*:p99" : "");
+	np = own ? 2 : 0;
 	for (i = 0; i < ntop && np < PRIMARY_MAX; i++) {
 		char id[METRIC_ID_LEN], *colon;
 		int n;
@@ -314,6 +390,10 @@ static int write_scenario(const struct tune_args *a, const char *path, const cha
 	fprintf(f, "\n[workload %s]\ntype = %s\n", wl, a->probe ? a->probe : "command");
 	if (a->metric)
 		fprintf(f, "metric = %s\n", a->metric);
+	if (a->metric_cmd)
+		fprintf(f, "metric_cmd = %s\n", a->metric_cmd);
+	if (a->metric_format)
+		fprintf(f, "metric_format = %s\n", a->metric_format);
 	fprintf(f, "primary = %s\n", primary);
 	write_config(f, base_name, "the machine as it is", base, a->probe);
 	for (i = 0; i < ncand; i++)
@@ -336,6 +416,18 @@ static void print_row(const char *id, const struct judgement *j)
 	if (!isnan(j->mdc))
 		printf(", detects %.3g%%", j->mdc * 100);
 	printf(")\n");
+}
+
+/* print_placement - did each setting of c move the work it targets (placement.h)? */
+static void print_placement(const struct adv_workload *w, const struct adv_cfg *c)
+{
+	struct placement p[TUNE_MAX_KNOBS];
+	char line[1024];
+	size_t i, n = placement_sets(w->ref, c->s, p, TUNE_MAX_KNOBS);
+
+	for (i = 0; i < n; i++)
+		if (p[i].v != PLV_NOT_PLACEMENT)
+			printf("    placement: %s\n", placement_describe(&p[i], line, sizeof(line)));
 }
 
 /* answer - what the alternation decided; the chosen candidate, or NULL */
@@ -384,6 +476,7 @@ static const struct adv_cfg *answer(const struct advice *adv)
 		       c->worse, c->same, c->undecided);
 		for (k = 0; k < w->nprim; k++)
 			print_row(w->prim_id[k], &c->j[k]);
+		print_placement(w, c);
 		if (c->better && c->worse)
 			printf("    trade-off: better on %zu, worse on %zu of these\n", c->better,
 			       c->worse);
@@ -406,7 +499,7 @@ static unsigned int blocks_for(const struct tune_args *a, int narms)
 static void list_outputs(struct outw *w)
 {
 	static const char *const names[] = { "survey", "tune.ini", "run", "tune.json",
-					     "apply.sh" };
+					     "apply.sh", "persist" };
 	char p[PATH_MAX + NAME_MAX + 2], err[ERRBUF_LEN];
 	size_t i;
 
@@ -434,7 +527,7 @@ static int out_dir(const struct tune_args *a, char *buf, size_t len)
 
 /*
  * check_args - what the user gave, before anything starts or is made: each --try a
- * candidate of knobs with values of their grammar that this machine has, --metric a
+ * candidate of knobs with values of their grammar that this machine has, --latency a
  * path tune.ini can hold, -d long enough for six blocks with one candidate at least
  */
 static int check_args(const struct tune_args *a, struct tune_cand *cands, size_t *ncand)
@@ -461,7 +554,7 @@ static int check_args(const struct tune_args *a, struct tune_cand *cands, size_t
 		}
 	}
 	if (a->metric && tune_path_ok(a->metric, err))
-		return err_msg("--metric: %s", err), -EINVAL;
+		return err_msg("--latency: %s", err), -EINVAL;
 	narms = (int)(a->ntry > 1 ? a->ntry : 1) + 1;
 	blocks = blocks_for(a, narms);
 	if (blocks < 6) {
@@ -654,6 +747,14 @@ static int tune_main(struct tune_args *a, const char *command)
 			ret = tune_write_script(p, c);
 			if (!ret)
 				printf("tune: %s sets it (every value read back)\n", p);
+			snprintf(p, sizeof(p), "%s/persist", dir);
+			ret = ret ?: tune_write_persist(p, c, NULL, err);
+			if (ret > 0)
+				printf("tune: %s/ holds the same settings in forms that survive a "
+				       "reboot (not installed: each file says where it goes)\n", p);
+			else if (ret < 0)
+				err_msg("%s", err);
+			ret = ret > 0 ? 0 : ret;
 		}
 		if (!ret && c && a->apply == 2)
 			ret = tune_apply_now(c, command);

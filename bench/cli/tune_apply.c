@@ -138,6 +138,10 @@ int tune_write_json(const char *path, const struct tune_cand *c, const char *run
 	json_object_object_add(o, "use", c ? json_object_new_string(c->name) : NULL);
 	json_object_object_add(o, "probe", a->probe ? json_object_new_string(a->probe) : NULL);
 	json_object_object_add(o, "metric", a->metric ? json_object_new_string(a->metric) : NULL);
+	json_object_object_add(o, "metric_cmd", a->metric_cmd ?
+			       json_object_new_string(a->metric_cmd) : NULL);
+	json_object_object_add(o, "metric_format", a->metric_format ?
+			       json_object_new_string(a->metric_format) : NULL);
 	/* what it was judged on: --verify judges by the same */
 	json_object_object_add(o, "primary", json_object_new_string(primary));
 	for (k = 0; c && k < c->nknobs; k++) {
@@ -275,8 +279,8 @@ static int read_primary(const char *dir, char *primary, size_t len)
 int tune_verify_cands(const char *dir, struct tune_cand *applied, struct tune_cand *prev,
 		      struct tune_args *a, char *primary, size_t plen)
 {
-	static char metric[TUNE_PATH_MAX];
-	char path[PATH_MAX + 32], err[ERRBUF_LEN], why[ERRBUF_LEN], probe[32] = "";
+	static char metric[TUNE_PATH_MAX], metric_cmd[TUNE_PATH_MAX];
+	char path[PATH_MAX + 32], err[ERRBUF_LEN], why[ERRBUF_LEN], probe[32] = "", fmt[32] = "";
 	struct jr j = { .path = path, .errbuf = err };
 	json_object *root, *set, *e;
 	size_t i;
@@ -316,11 +320,25 @@ int tune_verify_cands(const char *dir, struct tune_cand *applied, struct tune_ca
 			ret = jr_fail(&j, "", "probe", "'%s' is not a probe (net, timer, tty, "
 				      "audio, block)", probe);
 	}
+	metric[0] = metric_cmd[0] = '\0';
 	if (!ret && jr_has(root, "metric") &&
 	    json_object_is_type(json_object_object_get(root, "metric"), json_type_string)) {
 		ret = jr_str(&j, root, "", "metric", metric, sizeof(metric));
 		if (!ret && tune_path_ok(metric, why))
 			ret = jr_fail(&j, "", "metric", "%s", why);
+	}
+	if (!ret && jr_has(root, "metric_cmd") &&
+	    json_object_is_type(json_object_object_get(root, "metric_cmd"), json_type_string)) {
+		ret = jr_str(&j, root, "", "metric_cmd", metric_cmd, sizeof(metric_cmd));
+		if (!ret && tune_path_ok(metric_cmd, why))
+			ret = jr_fail(&j, "", "metric_cmd", "%s", why);
+	}
+	if (!ret && jr_has(root, "metric_format") &&
+	    json_object_is_type(json_object_object_get(root, "metric_format"), json_type_string)) {
+		ret = jr_str(&j, root, "", "metric_format", fmt, sizeof(fmt));
+		if (!ret && !tune_format_named(fmt))
+			ret = jr_fail(&j, "", "metric_format", "'%s' is not a latency format (auto, "
+				      "line, fio, ping, intervals)", fmt);
 	}
 	/* tune.json of a tune before the field: what tune.ini judged, read back */
 	primary[0] = '\0';
@@ -336,13 +354,19 @@ int tune_verify_cands(const char *dir, struct tune_cand *applied, struct tune_ca
 	}
 	if (!primary[0] && read_primary(dir, primary, plen)) {
 		err_msg("--verify: %s/tune.json does not say what the tune was judged on, and "
-			"%s/tune.ini cannot tell: verify it with --metric or --probe", dir, dir);
+			"%s/tune.ini cannot tell: verify it with --latency, --latency-cmd or "
+			"--probe", dir, dir);
 		return -EINVAL;
 	}
 	if (probe[0] && !a->probe)
 		a->probe = tune_probe_named(probe);
-	if (metric[0] && !a->metric && !a->probe)
-		a->metric = metric;
+	/* the tune's own latency source, unless the verify was given one of its own */
+	if (!a->metric && !a->metric_cmd && !a->probe) {
+		a->metric = metric[0] ? metric : NULL;
+		a->metric_cmd = metric_cmd[0] ? metric_cmd : NULL;
+		if (!a->metric_format && (a->metric || a->metric_cmd))
+			a->metric_format = tune_format_named(fmt);
+	}
 	return 0;
 }
 

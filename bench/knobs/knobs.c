@@ -143,7 +143,7 @@ static int parse_class(const char *name, struct knob *k, char *errbuf)
 			return ret;
 	}
 	return set_err(errbuf, "unknown knob '%s' (knobs start with wq., param., sched., "
-		       "sysctl.net.core. or netdev.lo.)", name);
+		       "sysctl.net.core. or netdev.)", name);
 }
 
 int knob_parse_name(const char *name, struct knob *k, char *errbuf)

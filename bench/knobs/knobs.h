@@ -16,7 +16,10 @@
  *   sched.backlog_napi[.<cpu>]       policy    PREEMPT_RT's per-CPU threads
  *   sched.napi                       policy    NAPI kthreads of the run's own veth pairs
  *   sysctl.net.core.<name>           int       busy_poll, busy_read, netdev_budget, ...
- *   netdev.lo.rps_cpus               hex       loopback only; never a real NIC
+ *   netdev.<dev>.threaded            0..2      NAPI in kthreads; any device of deferbench's
+ *   netdev.<dev>.napi_defer_hard_irqs int      network namespace (a NIC, a veth)
+ *   netdev.<dev>.gro_flush_timeout   ns
+ *   netdev.lo.rps_cpus               hex       loopback only
  * Masks are hexadecimal as sysfs prints them: "1" is CPU 0, "2" CPU 1, "3" both.
  * Policies: "fifo:P" and "rr:P" (P 1..99), "other[:NICE]", "batch[:NICE]", "idle".
  *
@@ -55,7 +58,7 @@ enum knob_class {
 	KNOB_WQ_UNBOUND,	/* wq.cpumask */
 	KNOB_WQ_PARAM,		/* param.<name> */
 	KNOB_SYSCTL,		/* sysctl.net.core.<name> */
-	KNOB_NETDEV,		/* netdev.lo.rps_cpus */
+	KNOB_NETDEV,		/* netdev.<dev>.threaded, ..., netdev.lo.rps_cpus */
 	KNOB_SCHED_KSOFTIRQD,	/* sched.ksoftirqd[.N] */
 	KNOB_SCHED_NAPI,	/* sched.napi */
 	KNOB_SCHED_RT,		/* sched.ktimers[.N], ...: attr is the thread's name */

@@ -31,6 +31,8 @@ static void child(char *const *argv, const struct proc_opts *o, int errfd)
 		dup2(o->out_fd, STDOUT_FILENO);
 		dup2(o->out_fd, STDERR_FILENO);
 	}
+	if (o->err_fd > 0)
+		dup2(o->err_fd, STDERR_FILENO);
 	/* the signal dispositions a shell would give it */
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGINT, SIG_DFL);

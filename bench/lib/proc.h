@@ -16,6 +16,8 @@ struct proc_opts {
 	bool session;		/* a session of its own (setsid: also a group; proctree.h) */
 	bool parent_death;	/* SIGTERM when deferbench dies (PR_SET_PDEATHSIG) */
 	int out_fd;		/* its stdout and stderr, or -1: deferbench's */
+	int err_fd;		/* > 0: its stderr apart from out_fd (a metric command's
+				 * stdout is data, its stderr the reason it failed); 0: none */
 };
 
 /*

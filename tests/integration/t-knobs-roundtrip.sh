@@ -40,14 +40,16 @@ same_as $T/before
 [ ! -e "$JOURNAL" ] || fail "journal left behind by knobs set -d"
 
 # refusals, exit 1 with the reason: a workqueue without sysfs, a CPU that is not
-# online, a NIC
+# online, RPS of a device other than loopback, a device this namespace does not have
 expect_message $T/r1 "wq.events_unbound.nice: workqueue 'events_unbound' has no sysfs attributes" \
 	$DB knobs set wq.events_unbound.nice=1
 grep -q 'tunable here: .*writeback' $T/r1 || fail "no list of tunable workqueues: $(cat $T/r1)"
 expect_message $T/r2 "wq.writeback.cpumask: mask ffff0000 selects CPU 16-31, not online" \
 	$DB knobs set wq.writeback.cpumask=ffff0000
-expect_message $T/r3 "netdev.eth0.rps_cpus: deferbench changes no host network device but lo" \
+expect_message $T/r3 "netdev.eth0.rps_cpus: rps_cpus is loopback's only" \
 	$DB knobs set netdev.eth0.rps_cpus=1
+expect_message $T/r4 "no network device 'dbnone0' in deferbench's network namespace" \
+	$DB knobs set netdev.dbnone0.threaded=1
 same_as $T/before
 [ ! -e "$JOURNAL" ] || fail "a refused knobs set left a journal"
 echo "   writeback knobs set, read back and restored"

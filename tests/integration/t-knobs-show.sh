@@ -18,12 +18,13 @@ for k in 'wq.<workqueue>.nice' 'wq.<workqueue>.cpumask' 'wq.<workqueue>.affinity
 	 'sched.backlog_napi[.<cpu>]' \
 	 sched.napi sysctl.net.core.busy_poll sysctl.net.core.busy_read \
 	 sysctl.net.core.netdev_budget sysctl.net.core.netdev_budget_usecs \
-	 sysctl.net.core.dev_weight netdev.lo.rps_cpus; do
+	 sysctl.net.core.dev_weight 'netdev.<dev>.threaded' 'netdev.<dev>.napi_defer_hard_irqs' \
+	 'netdev.<dev>.gro_flush_timeout' netdev.lo.rps_cpus; do
 	grep -qF "  $k " $T/list || fail "knobs list lacks $k"
 	doc=$(echo "$k" | sed 's/<workqueue>/<wq>/; s/\[\.<cpu>\]//')	# the docs' spelling
 	grep -qF "\`$doc\`" docs/scenarios.md || fail "knobs list has $k, docs/scenarios.md does not"
 done
-[ "$(grep -c '^  [a-z]' $T/list)" -eq 20 ] || fail "knobs list: $(grep -c '^  [a-z]' $T/list) knobs, not 20"
+[ "$(grep -c '^  [a-z]' $T/list)" -eq 23 ] || fail "knobs list: $(grep -c '^  [a-z]' $T/list) knobs, not 23"
 
 # show_matches FILE - every line of show in FILE agrees with the machine right now
 show_matches() {

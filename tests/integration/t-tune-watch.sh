@@ -3,9 +3,9 @@
 # A command that ends during it, or a process of it that leaves its session, fails the
 # run with the reason and the phases it covered, and nothing of the command's tree is
 # left running (a setsid()'d child included). What tune writes is checked before
-# anything starts: a bad --try or --metric, or too short a -d, is refused leaving no
+# anything starts: a bad --try or --latency, or too short a -d, is refused leaving no
 # directory. --verify reads tune.json's values as knob values (one line, the knob's
-# grammar), works after a tune judged without --metric or --probe, and runs twice.
+# grammar), works after a tune judged without --latency or --probe, and runs twice.
 . tests/integration/lib.sh
 . tests/integration/lib-knobs.sh
 need_root_tracefs
@@ -41,7 +41,7 @@ expect_message "$T/o" "is not one line of plain text" $TUNE -o "$T/r1" \
 param.default_affinity_scope = system" -- sleep 100
 expect_message "$T/o" "out of range" $DB tune -d 20s --try wq.writeback.nice=99 -o "$T/r2" -- sleep 100
 expect_message "$T/o" "cannot be written into tune.ini" $DB tune -d 20s -o "$T/r3" \
-	--metric "x
+	--latency "x
 [config evil]" -- sleep 100
 expect_message "$T/o" "at least 6 are needed" $DB tune -d 5s --phase 1s --try wq.writeback.nice=$try \
 	-o "$T/r4" -- sleep 100
@@ -67,10 +67,12 @@ bad prev "j['settings'][0]['previous'] = '3\\nparam.default_affinity_scope = sys
 bad value "j['settings'][0]['value'] = '-50'" "settings[].value"
 bad probe "j['probe'] = 'hog'" "probe"
 bad metric "j['metric'] = 'x\\n[config y]'" "metric"
-# a tune judged without --metric or --probe: verified, twice (the second one's command
+bad metric_cmd "j['metric_cmd'] = 'ping x\\n[config y]'" "metric_cmd"
+bad metric_format "j['metric_format'] = 'csv'" "metric_format"
+# a tune judged without --latency or --probe: verified, twice (the second one's command
 # ends early: it fails in its own run, which is not the first one's files)
 $DB tune --verify -d 14s --phase 1s -o "$V" -- sleep 60 > "$T/v1" 2>&1 ||
-	{ cat "$T/v1"; fail "--verify of a tune without --metric failed"; }
+	{ cat "$T/v1"; fail "--verify of a tune without --latency failed"; }
 grep -q "^tune --verify: the gain" "$T/v1" || { cat "$T/v1"; fail "--verify gave no answer"; }
 expect_exit 1 "$T/v2" $DB tune --verify -d 14s --phase 1s -o "$V" -- sleep 3
 grep -q "the command ended" "$T/v2" || { cat "$T/v2"; fail "the second --verify did not run"; }

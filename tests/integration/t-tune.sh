@@ -18,7 +18,7 @@ try=$(( nice0 == -5 ? -6 : -5 ))
 # 1 s survey, then 18 s of 1 s phases: 6 blocks of at most 3 arms (the machine as it
 # is, the --try, and what the survey may add within --allow nice)
 $DB tune -d 20s --phase 1s --survey 1s --allow nice --try wq.writeback.nice=$try \
-	--metric "$T/load/workload-intervals.csv" -o "$T/tune" -- \
+	--latency "$T/load/workload-intervals.csv" -o "$T/tune" -- \
 	$DB load tty -d 40s -i 500ms -o "$T/load" > "$T/out.txt" 2>&1 ||
 	{ cat "$T/out.txt"; fail "tune exited $?"; }
 grep -q '^tune: candidate try-1 ' "$T/out.txt" || { cat "$T/out.txt"; fail "the --try candidate is not listed"; }

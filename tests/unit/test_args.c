@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_args.c - the argument parsers of report, compare, baseline, history, export, run
- * and knobs, without running the commands; the messages of refused values, and the old
+ * test_args.c - the argument parsers of report, compare, baseline, history, export, run,
+ * knobs and tune, without running the commands; the messages of refused values, and the old
  * spellings that still work with a note (record, top and load: test_parse.c, test_top.c,
  * test_load_args.c).
  */
@@ -17,6 +17,8 @@
 
 #include "cli.h"
 #include "msg.h"
+#define DEFERBENCH_ALLOW_TUNE_INT_H
+#include "tune_int.h"
 
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))
@@ -386,6 +388,48 @@ static void test_old_spellings(void **state)
 	assert_string_equal(out, "");
 }
 
+/*
+ * tune's own latency: --latency, --latency-cmd, --latency-format (--metric means a
+ * PATTERN in compare and history; tune's --metric FILE is its old spelling)
+ */
+static void test_tune_latency(void **state)
+{
+	struct tune_args t;
+	char err[ERRBUF_LEN];
+	const char *out;
+
+	(void)state;
+	assert_int_equal(PARSE(tune_parse_args, &t, err, "tune", "--latency", "/tmp/l.txt",
+			       "--latency-format", "ping", "--", "sleep", "9"), 0);
+	assert_string_equal(t.metric, "/tmp/l.txt");
+	assert_string_equal(t.metric_format, "ping");
+	assert_string_equal(t.cmd[0], "sleep");
+	assert_int_equal(PARSE(tune_parse_args, &t, err, "tune", "--latency-cmd",
+			       "ping -D 10.0.0.1", "--live"), 0);
+	assert_string_equal(t.metric_cmd, "ping -D 10.0.0.1");
+	assert_null(t.metric);
+	assert_int_not_equal(PARSE(tune_parse_args, &t, err, "tune", "--latency", "a",
+				   "--latency-cmd", "b", "--live"), 0);
+	assert_non_null(strstr(err, "--latency and --latency-cmd: choose one"));
+	assert_int_not_equal(PARSE(tune_parse_args, &t, err, "tune", "--latency-cmd", "b",
+				   "--probe", "net", "--live"), 0);
+	assert_non_null(strstr(err, "--latency-cmd and --probe"));
+	assert_int_not_equal(PARSE(tune_parse_args, &t, err, "tune", "--latency-format",
+				   "fio", "--live"), 0);
+	assert_non_null(strstr(err, "--latency-format: of which latency?"));
+	assert_int_not_equal(PARSE(tune_parse_args, &t, err, "tune", "--metric-cmd", "b",
+				   "--live"), 0);
+	assert_non_null(strstr(err, "unknown option '--metric-cmd'"));
+	stderr_begin();
+	assert_int_equal(PARSE(tune_parse_args, &t, err, "tune", "--metric", "x.csv", "--",
+			       "true"), 0);
+	out = stderr_end();
+	assert_string_equal(t.metric, "x.csv");
+	assert_non_null(strstr(out, "'--metric' is deprecated and goes away in the next "
+			       "release: use --latency (in compare and history --metric is a "
+			       "PATTERN of metrics)"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -399,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_messages),
 		cmocka_unit_test(test_new_spellings),
 		cmocka_unit_test(test_old_spellings),
+		cmocka_unit_test(test_tune_latency),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,6 +67,13 @@ static void test_names(void **state __unused)
 	assert_int_equal(k.type->phase, KNOB_LATE);
 	assert_int_equal(knob_parse("netdev.lo.rps_cpus", "0", &k, ONLINE, err), 0);
 	assert_string_equal(k.obj, "lo");
+	/* any device: a NIC, a veth, a VLAN whose name has a dot */
+	assert_int_equal(knob_parse("netdev.eth0.100.threaded", "1", &k, ONLINE, err), 0);
+	assert_string_equal(k.obj, "eth0.100");
+	assert_string_equal(k.type->attr, "threaded");
+	assert_int_equal(knob_parse("netdev.veth1.gro_flush_timeout", "200000", &k, ONLINE, err),
+			 0);
+	assert_string_equal(k.obj, "veth1");
 
 	bad("wq.writeback", "1", "expected wq.<workqueue>.<attribute>");
 	bad("wq.writeback.foo", "1", "unknown workqueue attribute 'foo' (known: nice, cpumask");
@@ -77,9 +84,14 @@ static void test_names(void **state __unused)
 	bad("param.power_efficient", "1", "known: default_affinity_scope, cpu_intensive_thresh_us");
 	bad("sysctl.net.core.rmem_max", "1", "not a sysctl deferbench changes");
 	bad("sysctl.kernel.panic", "1", "unknown knob");
-	bad("netdev.eth0.rps_cpus", "1", "no host network device but lo");
-	bad("netdev.lo.threaded", "1", "no NAPI");
-	bad("netdev.lo.mtu", "1", "unknown device attribute");
+	bad("netdev.eth0.rps_cpus", "1", "rps_cpus is loopback's only");
+	bad("netdev.lo.mtu", "1", "unknown device attribute 'mtu' (known: threaded, "
+	    "napi_defer_hard_irqs, gro_flush_timeout, rps_cpus)");
+	bad("netdev.sixteen-chars-xx.threaded", "1", "at most 15 characters");
+	bad("netdev.a/b.threaded", "1", "expected netdev.<device>.<attribute>");
+	bad("netdev..threaded", "1", "expected netdev.<device>.<attribute>");
+	bad("netdev.eth0:1.threaded", "1", "expected netdev.<device>.<attribute>");
+	bad("netdev.threaded", "1", "expected netdev.<device>.<attribute>");
 	bad("sched.napi.eth0", "fifo:1", "never a host NIC");
 	bad("sched.ksoftirqd.x", "fifo:1", "not an integer");
 	bad("sched.kworker", "fifo:1", "wq.<wq>.nice");
@@ -111,6 +123,13 @@ static void test_values(void **state __unused)
 	bad("sysctl.net.core.netdev_budget", "0", "out of range");
 	ok("netdev.lo.rps_cpus", "0", "0");
 	ok("netdev.lo.rps_cpus", "2", "2");
+	ok("netdev.veth1.threaded", "1", "1");
+	bad("netdev.veth1.threaded", "3", "out of range [0, 2]");
+	ok("netdev.veth1.napi_defer_hard_irqs", "2", "2");
+	bad("netdev.veth1.napi_defer_hard_irqs", "-1", "out of range");
+	ok("netdev.veth1.gro_flush_timeout", "200000", "200000");
+	bad("netdev.veth1.gro_flush_timeout", "20000000000", "out of range");
+	bad("netdev.veth1.gro_flush_timeout", "1ms", "not an integer");
 }
 
 static void test_masks(void **state __unused)
@@ -233,6 +252,14 @@ static void test_target_allowed(void **state __unused)
 	t = target("netdev.lo.rps_cpus", "/sys/class/net/lo/queues/rx-0/rps_cpus", "0");
 	assert_true(target_allowed(&t));
 	t = target("netdev.lo.rps_cpus", "/sys/class/net/lo/queues/rx-0/../../../eth0/x/rps_cpus", "0");
+	assert_false(target_allowed(&t));
+	t = target("netdev.veth1.threaded", "/sys/class/net/veth1/threaded", "0");
+	assert_true(target_allowed(&t));
+	t = target("netdev.veth1.threaded", "/sys/class/net/veth2/threaded", "0");
+	assert_false(target_allowed(&t));
+	t = target("netdev.veth1.threaded", "/sys/class/net/veth1/../eth0/threaded", "0");
+	assert_false(target_allowed(&t));
+	t = target("netdev.veth1.threaded", "/sys/class/net/veth1/napi_defer_hard_irqs", "0");
 	assert_false(target_allowed(&t));
 	t = target("sched.ksoftirqd", "", "other:0");
 	t.kind = TGT_THREAD;
