@@ -38,18 +38,7 @@ busy=${DB_BUSY:-0}
 unset DB_BUSY
 busy_pid=""
 
-# One runner at a time on a machine: two would see each other's knobs, journal and
-# tracefs instances (a second session's tune once failed CI's t-analyze-hostile.sh). The
-# lock is held until this shell exits; a runner a test starts inherits it and does not
-# wait for itself. DB_MACHINE_LOCK names another lock file.
-if [ -z "${DB_MACHINE_LOCK_HELD:-}" ] && command -v flock > /dev/null; then
-	exec 9> "${DB_MACHINE_LOCK:-/tmp/deferbench-machine.lock}" || exit 1
-	if ! flock -n 9; then
-		echo "runner: another measurement holds ${DB_MACHINE_LOCK:-/tmp/deferbench-machine.lock}; waiting"
-		flock 9
-	fi
-	export DB_MACHINE_LOCK_HELD=1
-fi
+. tests/machine-lock.sh
 
 work=$(mktemp -d /tmp/deferbench-runner.XXXXXX) || exit 1
 trap 'busy_stop; rm -rf "$work"' EXIT

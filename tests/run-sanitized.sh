@@ -16,6 +16,8 @@ mkdir -p "$R"
 export ASAN_OPTIONS="log_path=$R/asan:detect_leaks=1:exitcode=86"
 export UBSAN_OPTIONS="log_path=$R/ubsan:print_stacktrace=1:halt_on_error=1"
 
+. tests/machine-lock.sh
+
 fail=0
 echo "== sanitize: unit tests ($B)"
 tests/run-unit.sh $(ls "$B"/tests/test_* | grep -v '\.d$') > "$B/unit.log" 2>&1 || {
