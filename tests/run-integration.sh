@@ -14,6 +14,10 @@
 #    anything fails, and the runner removes what it left, so that the next tests do not
 #    skip or fail because of it; its temporary directories (mktemp_dir, made in a
 #    directory of the runner's) go too, even when it was killed;
+#  - runs the tests whose header says '# lane: files' (they read and write files only:
+#    stores, fixtures, captures on disk) in a second lane beside the others when it
+#    runs them all (DB_LANES=1: one lane); their processes and temporary directories
+#    are checked, not the machine's state, which the other lane may be changing;
 #  - when it runs as root on a kernel with tracefs (as make test does in CI), counts a
 #    skipped test as a failure unless the test said the kernel lacks a feature it needs
 #    (skip_kernel in lib.sh): a missing tool or a stale journal must not pass silently.
@@ -41,7 +45,8 @@ busy_pid=""
 . tests/machine-lock.sh
 
 work=$(mktemp -d /tmp/deferbench-runner.XXXXXX) || exit 1
-trap 'busy_stop; rm -rf "$work"' EXIT
+lane_pid=""
+trap 'busy_stop; [ -z "$lane_pid" ] || kill $lane_pid 2>/dev/null; rm -rf "$work"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -122,42 +127,80 @@ leftovers() {
 	done
 }
 
-[ $# -gt 0 ] || set -- tests/integration/t-*.sh
-[ "$busy" = 1 ] && busy_start
-fail=0 pass=0 skip=0
-for t in "$@"; do
-	[ -e "$t" ] || continue
-	name=${t##*/}
+# run_one TEST LANE - one test in a session of its own, its result counted in
+# $work/LANE.count; lane "files" (tests whose header says '# lane: files': they read
+# and write files only) gets no check of the machine's state, which the other lane's
+# test may be changing meanwhile - only its processes and its temporary directory
+run_one() {
+	_t=$1 _lane=$2
+	name=${_t##*/}
 	echo "== integration: $name"
-	state "$work/before"
-	rm -f "$work/skip"
-	mkdir "$work/tmp" || exit 1
+	[ "$_lane" = machine ] && state "$work/before"
+	rm -f "$work/skip.$_lane"
+	mkdir "$work/tmp.$_lane" || exit 1
 	start=$(date +%s)
 	# not a process group leader (no job control here): setsid makes the test's sh
 	# the leader of a new session whose id is its pid, $!
-	DB_SKIP_KIND=$work/skip DB_TEST_TMPDIR=$work/tmp setsid timeout -k 30 "$TEST_TIMEOUT" \
-		sh "$t" &
+	DB_SKIP_KIND=$work/skip.$_lane DB_TEST_TMPDIR=$work/tmp.$_lane \
+		setsid timeout -k 30 "$TEST_TIMEOUT" sh "$_t" &
 	sid=$!
 	wait $sid
 	rc=$?
 	took=$(( $(date +%s) - start ))
-	left=$(leftovers $sid "$work/before")
-	rm -rf "$work/tmp"
+	if [ "$_lane" = machine ]; then
+		left=$(leftovers $sid "$work/before")
+	else
+		left=$(session_pids $sid)
+		[ -z "$left" ] || { kill -KILL $left 2>/dev/null; left="processes still running: $left"; }
+	fi
+	rm -rf "$work/tmp.$_lane"
 	[ $rc -eq 124 ] && echo "   timed out after ${TEST_TIMEOUT}s" >&2
 	if [ -n "$left" ]; then
 		echo "$left" | sed 's/^/   left behind: /' >&2
 		[ $rc -eq 0 ] || [ $rc -eq 77 ] && rc=1
 	fi
-	if [ $rc -eq 77 ] && [ $strict = 1 ] && [ "$(cat "$work/skip" 2>/dev/null)" != kernel ]; then
+	if [ $rc -eq 77 ] && [ $strict = 1 ] && [ "$(cat "$work/skip.$_lane" 2>/dev/null)" != kernel ]; then
 		echo "   a skip as root with tracefs is a failure unless the kernel lacks a feature" >&2
 		rc=1
 	fi
 	case $rc in
-	0) pass=$((pass + 1)); echo "   PASS $name (${took}s)" ;;
-	77) skip=$((skip + 1)); echo "   SKIPPED $name" ;;
-	*) fail=$((fail + 1)); echo "   FAIL $name (exit $rc, ${took}s)" >&2 ;;
+	0) echo pass >> "$work/$_lane.count"; echo "   PASS $name (${took}s)" ;;
+	77) echo skip >> "$work/$_lane.count"; echo "   SKIPPED $name" ;;
+	*) echo fail >> "$work/$_lane.count"; echo "   FAIL $name (exit $rc, ${took}s)" >&2 ;;
 	esac
+}
+
+# Every test, or those given. Run as a whole (no test given, DB_LANES unset or 2), the
+# file-only tests run in a lane of their own beside the others: a quarter of the
+# suite's time, most of it while the machine's tests wait in their timed phases.
+lanes=${DB_LANES:-2}
+[ $# -gt 0 ] && lanes=1
+[ $# -gt 0 ] || set -- tests/integration/t-*.sh
+[ "$busy" = 1 ] && busy_start
+: > "$work/machine.count"
+: > "$work/files.count"
+lane_pid=""
+if [ "$lanes" = 2 ]; then
+	(
+		for t in "$@"; do
+			grep -q '^# lane: files' "$t" && run_one "$t" files
+		done
+	) > "$work/files.log" 2>&1 &
+	lane_pid=$!
+fi
+for t in "$@"; do
+	[ -e "$t" ] || continue
+	[ -n "$lane_pid" ] && grep -q '^# lane: files' "$t" && continue
+	run_one "$t" machine
 done
+if [ -n "$lane_pid" ]; then
+	wait $lane_pid
+	echo "== integration: the file-only lane, run beside the tests above:"
+	cat "$work/files.log"
+fi
 busy_stop
+pass=$(cat "$work"/*.count | grep -c '^pass$')
+fail=$(cat "$work"/*.count | grep -c '^fail$')
+skip=$(cat "$work"/*.count | grep -c '^skip$')
 echo "== integration tests: $pass passed, $fail failed, $skip skipped$([ "$busy" = 1 ] && echo ", beside a CPU load")"
 [ $fail -eq 0 ]

@@ -114,17 +114,52 @@ size_t tune_rank(const struct record *rec, struct tune_group *top, size_t max)
 	return n;
 }
 
-/* cand - a new candidate of one knob, unless one of that name is there or out is full */
-static void cand(struct tune_cand *out, size_t *n, size_t max, enum tune_class cls,
-		 const char *name, const char *knob, const char *value, const char *why)
+bool tune_napi_device(const struct record *rec, bool (*usable)(const char *dev, void *ctx),
+		      void *ctx, char *dev, size_t len)
+{
+	uint64_t best = 0, polls;
+	size_t i, k;
+
+	dev[0] = '\0';
+	for (i = 0; i < rec->nctx; i++) {
+		const struct ctx_data *c = &rec->ctx[i];
+
+		if (strcmp(c->context, "napi_poll") || !c->count)
+			continue;
+		/* a device polled in several places (softirq, ksoftirqd, thread): all its polls */
+		for (k = 0; k < i; k++)
+			if (!strcmp(rec->ctx[k].context, "napi_poll") &&
+			    !strcmp(rec->ctx[k].name, c->name))
+				break;
+		if (k < i)
+			continue;
+		for (polls = 0, k = i; k < rec->nctx; k++)
+			if (!strcmp(rec->ctx[k].context, "napi_poll") &&
+			    !strcmp(rec->ctx[k].name, c->name))
+				polls += rec->ctx[k].count;
+		if (polls > best && usable(c->name, ctx)) {
+			best = polls;
+			snprintf(dev, len, "%s", c->name);
+		}
+	}
+	return best > 0;
+}
+
+/*
+ * cand - a new candidate of one knob, unless one of that name is there or out is full:
+ * the candidate, or NULL
+ */
+static struct tune_cand *cand(struct tune_cand *out, size_t *n, size_t max,
+			      enum tune_class cls, const char *name, const char *knob,
+			      const char *value, const char *why)
 {
 	size_t i;
 
 	for (i = 0; i < *n; i++)
 		if (!strcmp(out[i].name, name))
-			return;
+			return NULL;
 	if (*n >= max)
-		return;
+		return NULL;
 	memset(&out[*n], 0, sizeof(out[*n]));
 	out[*n].cls = cls;
 	snprintf(out[*n].name, sizeof(out[*n].name), "%s", name);
@@ -132,7 +167,7 @@ static void cand(struct tune_cand *out, size_t *n, size_t max, enum tune_class c
 	snprintf(out[*n].knob[0], sizeof(out[*n].knob[0]), "%s", knob);
 	snprintf(out[*n].value[0], sizeof(out[*n].value[0]), "%s", value);
 	out[*n].nknobs = 1;
-	(*n)++;
+	return &out[(*n)++];
 }
 
 size_t tune_candidates(const struct tune_group *top, size_t ntop, unsigned int allow,
@@ -140,6 +175,7 @@ size_t tune_candidates(const struct tune_group *top, size_t ntop, unsigned int a
 {
 	char name[NAME_LEN], knob[NAME_LEN], why[TEXT_LEN];
 	bool unbound = false, ksoftirqd = false, net_rx = false;
+	struct tune_cand *c;
 	size_t i, n = 0;
 
 	for (i = 0; i < ntop; i++) {
@@ -169,6 +205,33 @@ size_t tune_candidates(const struct tune_group *top, size_t ntop, unsigned int a
 	if (net_rx && f->probe && !strcmp(f->probe, "net") && (allow & (1U << TC_NAPI)))
 		cand(out, &n, max, TC_NAPI, "napi-threaded", "opt.probe.napi", "threaded",
 		     "NET_RX among the top waiters: the probe's NAPI in napi/ threads");
+	/* the machine's own device: threaded NAPI, and for a NIC interrupts deferred */
+	if (net_rx && f->napi_dev && *f->napi_dev && !(f->probe && !strcmp(f->probe, "net")) &&
+	    (allow & (1U << TC_NAPI))) {
+		if (!f->napi_threaded) {
+			snprintf(name, sizeof(name), "%.30s-threaded", f->napi_dev);
+			snprintf(knob, sizeof(knob), "netdev.%.30s.threaded", f->napi_dev);
+			snprintf(why, sizeof(why), "NET_RX among the top waiters, most NAPI polls "
+				 "on %s: its NAPI in napi/%s-N kernel threads", f->napi_dev,
+				 f->napi_dev);
+			cand(out, &n, max, TC_NAPI, name, knob, "1", why);
+		}
+		if (f->napi_hw) {
+			snprintf(name, sizeof(name), "%.30s-defer-irqs", f->napi_dev);
+			snprintf(knob, sizeof(knob), "netdev.%.30s.napi_defer_hard_irqs",
+				 f->napi_dev);
+			snprintf(why, sizeof(why), "NET_RX among the top waiters, most NAPI polls "
+				 "on %s: its interrupt held off for two empty polls, a 200 us GRO "
+				 "timer polling meanwhile", f->napi_dev);
+			c = cand(out, &n, max, TC_NAPI, name, knob, "2", why);
+			if (c) {
+				snprintf(c->knob[1], sizeof(c->knob[1]),
+					 "netdev.%.30s.gro_flush_timeout", f->napi_dev);
+				snprintf(c->value[1], sizeof(c->value[1]), "200000");
+				c->nknobs = 2;
+			}
+		}
+	}
 	if (ksoftirqd && (allow & (1U << TC_KSOFTIRQD)))
 		cand(out, &n, max, TC_KSOFTIRQD, "ksoftirqd-fifo", "sched.ksoftirqd", "fifo:1",
 		     "softirq work ran in ksoftirqd: its threads at SCHED_FIFO 1");

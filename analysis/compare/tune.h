@@ -71,7 +71,19 @@ struct tune_facts {
 	void *ctx;
 	const char *probe;		/* the probe workload's type, or NULL */
 	int first_cpu;			/* an online CPU for the cpumask candidate */
+	/* the machine's device whose NAPI polled most in the survey (tune_napi_device) */
+	const char *napi_dev;		/* NULL or "": none */
+	bool napi_threaded;		/* its NAPI runs in napi/ threads already */
+	bool napi_hw;			/* a device with interrupts (not a veth): defer them */
 };
+
+/*
+ * tune_napi_device - the device whose NAPI polls ran most in the survey rec, among
+ * those usable(dev, ctx) accepts (sysfs NAPI attributes in this namespace), into dev;
+ * false when none polled (loopback and the backlog have no device of their own)
+ */
+bool tune_napi_device(const struct record *rec, bool (*usable)(const char *dev, void *ctx),
+		      void *ctx, char *dev, size_t len);
 
 /*
  * tune_candidates - the configurations to try, from the top groups and the allowed

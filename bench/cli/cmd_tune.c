@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <net/if.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,6 +285,33 @@ static bool wq_has_sysfs(const char *wq, void *ctx __unused)
 
 	snprintf(p, sizeof(p), "/sys/devices/virtual/workqueue/%s", wq);
 	return !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+/* netdev_usable - dev is a device of this namespace with sysfs NAPI attributes */
+static bool netdev_usable(const char *dev, void *ctx __unused)
+{
+	char p[PATH_MAX];
+
+	if (!*dev || strlen(dev) >= IFNAMSIZ || strchr(dev, '/') || !strcmp(dev, "..") ||
+	    !strcmp(dev, "."))
+		return false;
+	snprintf(p, sizeof(p), "/sys/class/net/%s/threaded", dev);
+	return !access(p, W_OK);
+}
+
+/* napi_facts - the survey's busiest NAPI device, if any, into f (dev holds its name) */
+static void napi_facts(const struct record *rec, struct tune_facts *f, char *dev, size_t len)
+{
+	char p[PATH_MAX], val[16];
+
+	if (!tune_napi_device(rec, netdev_usable, NULL, dev, len))
+		return;
+	f->napi_dev = dev;
+	snprintf(p, sizeof(p), "/sys/class/net/%s/threaded", dev);
+	f->napi_threaded = !read_file(p, val, sizeof(val)) && strtol(val, NULL, 10) != 0;
+	/* a NIC has a parent device; a veth, a bridge or a tunnel has none */
+	snprintf(p, sizeof(p), "/sys/class/net/%s/device", dev);
+	f->napi_hw = !access(p, F_OK);
 }
 
 /* survey - a capture of survey_ns into dir, read back into rec */
@@ -609,7 +637,7 @@ static int tune_main(struct tune_args *a, const char *command)
 	struct tune_facts facts = { .sysfs = wq_has_sysfs, .probe = a->probe, .first_cpu = 0 };
 	struct tune_group top[TUNE_TOP];
 	char dir[PATH_MAX], p[PATH_MAX + 32], runp[PATH_MAX + 32], err[ERRBUF_LEN];
-	char primary[TUNE_INI_LINE + 1];
+	char primary[TUNE_INI_LINE + 1], napi_dev[IFNAMSIZ];
 	struct record rec = { 0 };
 	struct run_opts ro = { 0 };
 	const struct adv_cfg *best;
@@ -660,6 +688,7 @@ static int tune_main(struct tune_args *a, const char *command)
 		if (ret)
 			goto out;
 		ntop = tune_rank(&rec, top, TUNE_TOP);
+		napi_facts(&rec, &facts, napi_dev, sizeof(napi_dev));
 		for (i = 0; i < (int)ntop; i++)
 			printf("tune: %-52s waited %8.3f s over %llu items\n", top[i].id,
 			       top[i].wait_s, (unsigned long long)top[i].count);

@@ -2,6 +2,7 @@
 # t-analyze-hostile.sh - issue 10, items 3 to 5: damaged captures end with exit status 1
 # and a message naming the bad file; never a signal, a sanitizer report or a hang.
 # Needs no root. MUTATIONS sets the number of damaged copies (default 300).
+# lane: files (no machine state: the runner runs it beside the other tests)
 . tests/integration/lib.sh
 mktemp_dir T
 command -v python3 >/dev/null || skip "needs python3"

@@ -5,6 +5,7 @@
 # record -b, capture_cpu_s against the threads' time): capture-json-corpus.py sets each
 # field out of range, one at a time, and analyze must refuse every case naming the
 # field. No root.
+# lane: files (no machine state: the runner runs it beside the other tests)
 . tests/integration/lib.sh
 mktemp_dir T
 tar xzf tests/fixtures/capture-tty.tar.gz -C "$T" || fail "cannot unpack the capture"

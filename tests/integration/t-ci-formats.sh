@@ -4,6 +4,7 @@
 # lava-test-set / lava-test-case calls (fake helpers record them); result.txt keeps
 # only words test-definitions parses; deferbench export --kcidb validates against the
 # JSON schema of what it emits. A regressed run must fail, an unchanged one pass.
+# lane: files (no machine state: the runner runs it beside the other tests)
 . tests/integration/lib.sh
 
 # lava-common and python3-jsonschema are Debian packages for the system python

@@ -3,6 +3,7 @@
 # delivery p99 of three of them gets worse at 6.16. The stores merge into one (again:
 # nothing new), and the fleet view says kernel 6.16 is worse on those three of five
 # hosts and no different on the other two, each host judged against its own history.
+# lane: files (no machine state: the runner runs it beside the other tests)
 . tests/integration/lib.sh
 
 command -v python3 >/dev/null || skip "needs python3"

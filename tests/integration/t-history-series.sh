@@ -5,6 +5,7 @@
 # release, draw the plots, and --regressions must exit 1; ten kernels are too few runs
 # for the level a host's eight series are each tested at, and history says so. Needs no
 # root: it only reads and writes files.
+# lane: files (no machine state: the runner runs it beside the other tests)
 . tests/integration/lib.sh
 
 command -v python3 >/dev/null || skip "needs python3"

@@ -3,6 +3,7 @@
 # kill -9 in the middle of an import: both writers succeed, and a killed import leaves
 # a store that opens, passes SQLite's integrity check, and holds the run whole or not
 # at all. Needs no root: it only reads and writes files.
+# lane: files (no machine state: the runner runs it beside the other tests)
 . tests/integration/lib.sh
 
 command -v python3 >/dev/null || skip "needs python3"

@@ -4,6 +4,7 @@
 # a benchmark should find it. On a "fresh machine" - dpkg knows no package, apt-get
 # only records what it is asked for - make's install step for bench asks for none of the
 # test tools, and make test's asks for all of them. Installs nothing, needs no root.
+# lane: files (no machine state: the runner runs it beside the other tests)
 . tests/integration/lib.sh
 
 mktemp_dir T

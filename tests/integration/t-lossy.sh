@@ -6,6 +6,7 @@
 # reads from per_cpu/cpuN/stats are kept in raw/capture.json; analyze of the recorded
 # fixture with one of them raised gives what a live capture that lost events writes
 # (the live parsing of the stats file: test_output.c). Needs neither root nor tracefs.
+# lane: files (no machine state: the runner runs it beside the other tests)
 . tests/integration/lib.sh
 command -v jq >/dev/null 2>&1 || skip "jq is not installed (ci/install-deps.sh)"
 mktemp_dir T

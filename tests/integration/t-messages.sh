@@ -2,6 +2,7 @@
 # t-messages.sh - issue 34's unclear messages, each now naming what is wrong: a store
 # that is a device or a FIFO, 'all' in a list of vectors, a run compared with itself, a
 # baseline saved inside the run it reads, an output beyond a symbolic link. No root.
+# lane: files (no machine state: the runner runs it beside the other tests)
 . tests/integration/lib.sh
 mktemp_dir T
 for f in run-a run-b; do

@@ -3,6 +3,7 @@
 # judges on the recorded fixture run, the report's tables and export show the very
 # figure the verdict used (the repetitions pooled, nearest rank, the bucket's
 # midpoint), not a median of repetitions. Not root.
+# lane: files (no machine state: the runner runs it beside the other tests)
 . tests/integration/lib.sh
 
 command -v python3 >/dev/null || skip "needs python3"

@@ -3,6 +3,7 @@
 # hangs at its terminal probe, or in a plot, is killed with whatever it started, and
 # report fails naming gnuplot, leaving nothing staged. DEFERBENCH_PLOT_TIMEOUT=1 keeps
 # it short. No root.
+# lane: files (no machine state: the runner runs it beside the other tests)
 . tests/integration/lib.sh
 mktemp_dir T
 tar xzf tests/fixtures/capture-tty.tar.gz -C "$T" || fail "cannot unpack the capture"

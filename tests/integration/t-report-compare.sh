@@ -7,6 +7,7 @@
 # --threshold, --metric, Holm's family over every metric judged, the rows of cells
 # found on one side only and of knobs set differently; and the baseline store round
 # trip. Not root.
+# lane: files (no machine state: the runner runs it beside the other tests)
 . tests/integration/lib.sh
 
 GEN=${GEN:-$(pwd)/build/tests/tools/gen-run}
@@ -208,6 +209,11 @@ expect_exit 3 "$T/bl.out" "$DB" compare --no-files "$p" "$T/base"
 expect_message "$T/bl.out" "no baseline 'default' at $T/bl/nohost/default" \
 	"$DB" baseline path --dir "$T/bl" --host nohost
 "$GEN" --lossy net--default--r1 "$T/lossy" || fail "gen-run lossy"
-expect_message "$T/bl.out" "1 of them lost events; use --force to save it anyway" \
+expect_message "$T/bl.out" "1 of them lost events; use --accept-incomplete to save it anyway" \
 	"$DB" baseline save --dir "$T/bl" --name lossy "$T/lossy"
+# -f replaces output only: it is refused here, naming the two options it used to mean
+expect_message "$T/bl.out" "--accept-incomplete" \
+	"$DB" baseline save -f --dir "$T/bl" --name lossy "$T/lossy"
+"$DB" baseline save --accept-incomplete --dir "$T/bl" --name lossy "$T/lossy" > "$T/bl.out" 2>&1 ||
+	fail "baseline save --accept-incomplete: $(cat "$T/bl.out")"
 exit 0

@@ -3,6 +3,7 @@
 # as a real PNG (and SVG), the HTML holds its images and links no file, the tables are
 # there, the first screen answers for the work each workload drives. Needs gnuplot, not
 # root.
+# lane: files (no machine state: the runner runs it beside the other tests)
 . tests/integration/lib.sh
 
 GEN=${GEN:-$(pwd)/build/tests/tools/gen-run}

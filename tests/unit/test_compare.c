@@ -555,6 +555,28 @@ static void test_compare_families(void **state)
 	free_pair(&r);
 }
 
+/* noise.json numbers out of range: runs, alpha, looks, then a floor's floor, sd, runs */
+static const struct {
+	const char *v[6];
+	const char *field;
+} noise_mutants[] = {
+	{ { "3", "0.05", "1", "1e308", "0.1", "3" }, "floors[0]" },
+	{ { "3", "0.05", "1", "-0.5", "0.1", "3" }, "floors[0]" },
+	{ { "3", "0.05", "1", "\"0.2\"", "0.1", "3" }, "floor" },
+	{ { "3", "0.05", "1", "0.2", "50", "3" }, "sd" },
+	{ { "3", "0.05", "1", "0.2", "-0.1", "3" }, "sd" },
+	{ { "3", "0.05", "1", "0.2", "0.1", "2" }, "runs" },
+	{ { "3", "0.05", "1", "0.2", "0.1", "4" }, "runs" },
+	{ { "-1", "0.05", "1", "0.2", "0.1", "3" }, "runs" },
+	{ { "18446744073709551616", "0.05", "1", "0.2", "0.1", "3" }, "runs" },
+	{ { "3.5", "0.05", "1", "0.2", "0.1", "3" }, "runs" },
+	{ { "3", "0", "1", "0.2", "0.1", "3" }, "alpha" },
+	{ { "3", "0.7", "1", "0.2", "0.1", "3" }, "alpha" },
+	{ { "3", "1e308", "1", "0.2", "0.1", "3" }, "alpha" },
+	{ { "3", "0.05", "0", "0.2", "0.1", "3" }, "looks" },
+	{ { "3", "0.05", "1000", "0.2", "0.1", "3" }, "looks" },
+};
+
 static void test_noise_roundtrip(void **state)
 {
 	char path[] = "/tmp/deferbench-test-noise-XXXXXX";
@@ -597,29 +619,28 @@ static void test_noise_roundtrip(void **state)
 	assert_int_equal(noise_find(&m, "tty", "b", "workload:delivery:p99")->runs, 0);
 	noise_free(&m);
 
-	/* an absurd sd or floor is refused, the field named */
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("{ \"schema\": \"" NOISE_SCHEMA "\", \"runs\": 3, \"alpha\": 0.05, "
-	      "\"floors\": [ { \"workload\": \"tty\", \"config\": \"b\", "
-	      "\"metric\": \"workload:delivery:p99\", \"floor\": 1e308, \"sd\": 0.1, "
-	      "\"runs\": 3 } ] }\n", f);
-	fclose(f);
-	assert_int_not_equal(noise_load(path, &m, err), 0);
-	assert_non_null(strstr(err, "floors[0]"));
-	noise_free(&m);
-
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("{ \"schema\": \"" NOISE_SCHEMA "\", \"host\": \"h\", \"kernel\": \"k\", "
-	      "\"scenario\": \"s\", \"created\": \"c\", \"runs\": 3, \"alpha\": 0.05, "
-	      "\"looks\": 1, \"floors\": [ { \"workload\": \"tty\", \"config\": \"b\", "
-	      "\"metric\": \"workload:delivery:p99\", \"floor\": -0.5, \"sd\": 0.1, "
-	      "\"runs\": 3 } ] }\n", f);
-	fclose(f);
-	assert_int_not_equal(noise_load(path, &m, err), 0);
-	assert_non_null(strstr(err, "floors[0]"));
-	noise_free(&m);
+	/*
+	 * the mutation corpus: every number out of its range, one field at a time, is
+	 * refused with the field named (never a silently changed margin)
+	 */
+	for (size_t i = 0; i < ARRAY_SIZE(noise_mutants); i++) {
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fprintf(f, "{ \"schema\": \"" NOISE_SCHEMA "\", \"runs\": %s, \"alpha\": %s, "
+			"\"looks\": %s, \"floors\": [ { \"workload\": \"tty\", \"config\": \"b\", "
+			"\"metric\": \"workload:delivery:p99\", \"floor\": %s, \"sd\": %s, "
+			"\"runs\": %s } ] }\n", noise_mutants[i].v[0], noise_mutants[i].v[1],
+			noise_mutants[i].v[2], noise_mutants[i].v[3], noise_mutants[i].v[4],
+			noise_mutants[i].v[5]);
+		fclose(f);
+		err[0] = '\0';
+		if (!noise_load(path, &m, err))
+			fail_msg("noise.json mutant %zu (%s) accepted", i, noise_mutants[i].field);
+		if (!strstr(err, noise_mutants[i].field))
+			fail_msg("noise.json mutant %zu: '%s' does not name %s", i, err,
+				 noise_mutants[i].field);
+		noise_free(&m);
+	}
 	noise_free(&n);
 	unlink(path);
 }

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cmocka.h>
 
 #include <stdlib.h>
@@ -111,9 +112,56 @@ static void test_candidates(void **state)
 	n = tune_candidates(top, ntop, 1U << TC_NAPI, &f, c, TUNE_MAX_CANDS);
 	assert_int_equal(n, 1);
 	assert_string_equal(c[0].knob[0], "opt.probe.napi");
+	/* the machine's busiest NAPI device: threaded, and for a NIC its interrupts deferred */
+	f.probe = NULL;
+	f.napi_dev = "eth1";
+	f.napi_hw = true;
+	n = tune_candidates(top, ntop, 1U << TC_NAPI, &f, c, TUNE_MAX_CANDS);
+	assert_int_equal(n, 2);
+	assert_string_equal(c[0].name, "eth1-threaded");
+	assert_string_equal(c[0].knob[0], "netdev.eth1.threaded");
+	assert_string_equal(c[0].value[0], "1");
+	assert_string_equal(c[1].name, "eth1-defer-irqs");
+	assert_int_equal(c[1].nknobs, 2);
+	assert_string_equal(c[1].knob[0], "netdev.eth1.napi_defer_hard_irqs");
+	assert_string_equal(c[1].knob[1], "netdev.eth1.gro_flush_timeout");
+	assert_string_equal(c[1].value[1], "200000");
+	/* a veth threaded already: nothing to try of it */
+	f.napi_hw = false;
+	f.napi_threaded = true;
+	assert_int_equal(tune_candidates(top, ntop, 1U << TC_NAPI, &f, c, TUNE_MAX_CANDS), 0);
+	f.napi_dev = NULL;
 	/* nothing allowed that applies: no candidate */
 	assert_int_equal(tune_candidates(top, 1, 1U << TC_NICE, &f, c, TUNE_MAX_CANDS), 0);
 	record_free(&rec);
+}
+
+static bool only_veth0(const char *dev, void *ctx)
+{
+	(void)ctx;
+	return !strcmp(dev, "veth0") || !strcmp(dev, "eth9");
+}
+
+/* the device with most NAPI polls wherever they ran, among those this machine has */
+static void test_napi_device(void **state)
+{
+	struct ctx_data ctx[5] = {
+		{ .context = "napi_poll", .name = "veth0", .where = "softirq", .count = 40 },
+		{ .context = "napi_poll", .name = "(no_device)", .where = "softirq", .count = 900 },
+		{ .context = "napi_poll", .name = "eth9", .where = "softirq", .count = 50 },
+		{ .context = "softirq", .name = "NET_RX", .where = "inline", .count = 5000 },
+		{ .context = "napi_poll", .name = "veth0", .where = "thread", .count = 30 },
+	};
+	struct record rec = { .ctx = ctx, .nctx = 5 };
+	char dev[16];
+
+	(void)state;
+	assert_true(tune_napi_device(&rec, only_veth0, NULL, dev, sizeof(dev)));
+	assert_string_equal(dev, "veth0");	/* 70 polls in two places beat eth9's 50 */
+	rec.nctx = 2;
+	ctx[0].count = 0;
+	assert_false(tune_napi_device(&rec, only_veth0, NULL, dev, sizeof(dev)));
+	assert_string_equal(dev, "");
 }
 
 static void test_parsers(void **state)
@@ -145,6 +193,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_candidates),
+		cmocka_unit_test(test_napi_device),
 		cmocka_unit_test(test_parsers),
 	};
 
