@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,29 +42,49 @@ int cumhist_build(struct cumhist *ch, const struct hb_rep *reps, uint32_t n, uin
 	ch->n = n;
 	ch->c = calloc((size_t)(ch->w ? ch->w : 1) * (n ? n : 1), sizeof(*ch->c));
 	ch->total = calloc(n ? n : 1, sizeof(*ch->total));
-	if (!ch->c || !ch->total) {
-		cumhist_free(ch);
-		return -ENOMEM;
-	}
-	/* counts first, then a running sum down each unit's column */
+	ch->nz_off = calloc((size_t)n + 1, sizeof(*ch->nz_off));
+	ch->acc = calloc(ch->w ? ch->w : 1, sizeof(*ch->acc));
+	if (!ch->c || !ch->total || !ch->nz_off || !ch->acc)
+		goto nomem;
 	for (u = 0; u < n; u++)
+		for (ch->nz_off[u + 1] = ch->nz_off[u], i = 0; i < reps[u].n; i++)
+			ch->nz_off[u + 1] += reps[u].iv[i].n;
+	ch->nz_x = malloc((ch->nz_off[n] ? ch->nz_off[n] : 1) * sizeof(*ch->nz_x));
+	ch->nz_c = malloc((ch->nz_off[n] ? ch->nz_off[n] : 1) * sizeof(*ch->nz_c));
+	if (!ch->nz_x || !ch->nz_c)
+		goto nomem;
+	/* counts first, then a running sum down each unit's column */
+	for (u = 0; u < n; u++) {
+		uint64_t z = ch->nz_off[u];
+
 		for (i = 0; i < reps[u].n; i++) {
 			const struct hb_ival *iv = &reps[u].iv[i];
 
-			for (k = 0; k < iv->n; k++)
+			for (k = 0; k < iv->n; k++, z++) {
 				ch->c[(size_t)(iv->idx[k] - lo) * n + u] += iv->cnt[k];
+				ch->nz_x[z] = iv->idx[k] - lo;
+				ch->nz_c[z] = iv->cnt[k];
+			}
 			ch->total[u] += iv->total;
 		}
+	}
 	for (x = 1; x < ch->w; x++)
 		for (u = 0; u < n; u++)
 			ch->c[(size_t)x * n + u] += ch->c[(size_t)(x - 1) * n + u];
 	return 0;
+nomem:
+	cumhist_free(ch);
+	return -ENOMEM;
 }
 
 void cumhist_free(struct cumhist *ch)
 {
 	free(ch->c);
 	free(ch->total);
+	free(ch->nz_off);
+	free(ch->nz_x);
+	free(ch->nz_c);
+	free(ch->acc);
 	memset(ch, 0, sizeof(*ch));
 }
 
@@ -79,6 +100,34 @@ uint64_t cumhist_below(const struct cumhist *ch, const uint32_t *wt, const uint3
 	return s;
 }
 
+/*
+ * sparse_cheaper - adding non drawn units' buckets (the average unit's count of them
+ * each) and scanning the range costs less than log2(range) passes over them
+ */
+static bool sparse_cheaper(const struct cumhist *ch, uint32_t non)
+{
+	double per_unit = ch->n ? (double)ch->nz_off[ch->n] / ch->n : 0;
+	double steps = ceil(log2((double)ch->w + 1));
+
+	return per_unit * non + ch->w < steps * non;
+}
+
+/* sparse_quantile - the same percentile from the drawn units' own buckets */
+static uint32_t sparse_quantile(const struct cumhist *ch, const uint32_t *wt,
+				const uint32_t *on, uint32_t non, uint64_t rank)
+{
+	uint64_t s = 0, z;
+	uint32_t i, x;
+
+	for (i = 0; i < non; i++)
+		for (z = ch->nz_off[on[i]]; z < ch->nz_off[on[i] + 1]; z++)
+			ch->acc[ch->nz_x[z]] += ch->nz_c[z] * wt[on[i]];
+	for (x = 0; x < ch->w && (s += ch->acc[x]) < rank; x++)
+		;
+	memset(ch->acc, 0, (size_t)ch->w * sizeof(*ch->acc));
+	return ch->lo + (x < ch->w ? x : ch->w - 1);
+}
+
 uint32_t cumhist_quantile(const struct cumhist *ch, const uint32_t *wt, const uint32_t *on,
 			  uint32_t non, double q)
 {
@@ -92,6 +141,8 @@ uint32_t cumhist_quantile(const struct cumhist *ch, const uint32_t *wt, const ui
 	rank = (uint64_t)ceil(q * (double)total);
 	if (rank < 1)
 		rank = 1;
+	if (sparse_cheaper(ch, non))
+		return sparse_quantile(ch, wt, on, non, rank);
 	/* the smallest x whose merged count at or below it reaches the rank */
 	b = ch->w - 1;
 	while (a < b) {

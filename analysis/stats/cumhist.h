@@ -8,6 +8,11 @@
  *
  * A unit is a struct hb_rep: all its intervals merged. The result is exactly the
  * nearest-rank percentile of the merged histogram (hboot.h's convention).
+ *
+ * Units of a few buckets each (a workload's samples, one interval per sample: tens of
+ * thousands of units) make the binary search cost log(range) passes over every drawn
+ * unit; there the drawn units' own buckets are added into one histogram instead
+ * (O(their buckets + range)), whichever of the two costs less for the draw at hand.
  * Return convention: 0 or -errno (-ENOMEM).
  */
 #ifndef DEFERBENCH_CUMHIST_H
@@ -22,6 +27,10 @@ struct cumhist {
 	uint32_t n;		/* units */
 	uint64_t *c;		/* w x n: c[x * n + u] = samples of unit u at index <= lo + x */
 	uint64_t *total;	/* samples of each unit */
+	/* each unit's buckets: nz_x/nz_c[nz_off[u] .. nz_off[u + 1]) (x relative to lo) */
+	uint64_t *nz_off, *nz_c;
+	uint32_t *nz_x;
+	uint64_t *acc;		/* w counts, all zero between calls: the sparse path's */
 };
 
 /*

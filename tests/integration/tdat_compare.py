@@ -44,8 +44,10 @@ if mode == "exact":
                 for d in (x, y):
                     d["bh_tasks"] = sum(t["total_ns"] for t in d.pop("bh_tasks", []))
                     d.pop("bh_tasks_other", None)
-            if x != y:
-                bad.append("%s %s: %s / %s" % (sect, "/".join(map(str, k)), x, y))
+            for f in sorted(set(x) | set(y)):
+                if x.get(f) != y.get(f):
+                    bad.append("%s %s: %s: %s / %s" % (sect, "/".join(map(str, k)), f,
+                                                       x.get(f), y.get(f)))
 else:
     for ev, n in ca["events_by_kind"].items():
         if not near(n, cb["events_by_kind"].get(ev, 0), 2):

@@ -588,6 +588,80 @@ static void test_cumhist(void **state)
 	cumhist_free(&ch);
 }
 
+/* naive_quantile - the nearest-rank q-percentile of the weighted merge, bucket by bucket */
+static uint32_t naive_quantile(const struct hb_rep *reps, const uint32_t *wt, uint32_t n,
+			       double q)
+{
+	uint64_t merged[64] = { 0 }, total = 0, rank, s = 0;
+	uint32_t u, i, k, x;
+
+	for (u = 0; u < n; u++)
+		for (i = 0; i < reps[u].n; i++)
+			for (k = 0; k < reps[u].iv[i].n; k++) {
+				merged[reps[u].iv[i].idx[k]] += reps[u].iv[i].cnt[k] * wt[u];
+				total += reps[u].iv[i].cnt[k] * wt[u];
+			}
+	rank = (uint64_t)ceil(q * (double)total);
+	rank = rank < 1 ? 1 : rank;
+	for (x = 0; x < 64 && (s += merged[x]) < rank; x++)
+		;
+	return x;
+}
+
+/*
+ * cumhist_quantile's two ways - the drawn units' own buckets added (units of one sample:
+ * a workload's samples) and the binary search (units of many buckets: blocks) - give
+ * the naive merge's percentile, for any weights
+ */
+static void test_cumhist_paths(void **state)
+{
+	enum { UNITS = 400, W = 64 };
+	static uint32_t idx[UNITS][W], wt[UNITS], on[UNITS];
+	static uint64_t cnt[UNITS][W];
+	static struct hb_ival iv[UNITS];
+	static struct hb_rep reps[UNITS];
+	const double qs[] = { 0.01, 0.5, 0.9, 0.99, 1.0 };
+	uint64_t rng = 11;
+	struct cumhist ch;
+	uint32_t u, k, b, non;
+	int wide, trial, i;
+
+	(void)state;
+	for (wide = 0; wide < 2; wide++) {
+		for (u = 0; u < UNITS; u++) {
+			/* one sample in one bucket, or a count in every bucket */
+			if (wide) {
+				for (k = 0; k < W; k++) {
+					idx[u][k] = k;
+					cnt[u][k] = 1 + splitmix64(&rng) % 9;
+				}
+			} else {
+				k = 1;
+				idx[u][0] = (uint32_t)(splitmix64(&rng) % W);
+				cnt[u][0] = 1;
+			}
+			iv[u] = (struct hb_ival){ .n = k, .idx = idx[u], .cnt = cnt[u] };
+			for (iv[u].total = 0, b = 0; b < k; b++)
+				iv[u].total += cnt[u][b];
+			reps[u] = (struct hb_rep){ .iv = &iv[u], .n = 1 };
+		}
+		assert_int_equal(cumhist_build(&ch, reps, UNITS, 0, W), 0);
+		for (trial = 0; trial < 20; trial++) {
+			/* a bootstrap draw: some units twice or more, most once, some not */
+			memset(wt, 0, sizeof(wt));
+			for (non = 0, u = 0; u < UNITS; u++) {
+				b = (uint32_t)(splitmix64(&rng) % UNITS);
+				if (!wt[b]++)
+					on[non++] = b;
+			}
+			for (i = 0; i < 5; i++)
+				assert_int_equal(cumhist_quantile(&ch, wt, on, non, qs[i]),
+						 naive_quantile(reps, wt, UNITS, qs[i]));
+		}
+		cumhist_free(&ch);
+	}
+}
+
 /*
  * hswap_test - the label-swap test, exact for few blocks: identical arms are never told
  * apart (every swap ties), and four blocks three times slower on one arm are told apart
@@ -637,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_expansion),
 		cmocka_unit_test(test_holm_with),
 		cmocka_unit_test(test_cumhist),
+		cmocka_unit_test(test_cumhist_paths),
 		cmocka_unit_test(test_label_swap),
 	};
 
