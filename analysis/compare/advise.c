@@ -460,7 +460,7 @@ void advise_wait_only(const struct adv_workload *w, char *buf, size_t len)
 		    c->j[k].v != V_NO_CHANGE && c->j[k].v != V_LOWER) {
 			off += (size_t)snprintf(buf + off, len - off, "%s%s x%.2f %s", sep,
 						w->prim_id[k], c->j[k].ratio,
-						verdict_names[c->j[k].v]);
+						judge_verdict_names[c->j[k].v]);
 			sep = ", ";
 		}
 	if (off < len)
@@ -481,7 +481,7 @@ void advise_load_effect(const struct adv_workload *w, char *buf, size_t len)
 		if (j->v == V_CANNOT_TELL || isnan(j->p))
 			continue;
 		off += (size_t)snprintf(buf + off, len - off, "%s %s x%.2f %s", shown++ ? ";" : "",
-					w->prim_id[k], j->ratio, verdict_names[j->v]);
+					w->prim_id[k], j->ratio, judge_verdict_names[j->v]);
 	}
 	if (off < len && !shown)
 		snprintf(buf + off, len - off, " nothing decided yet, %zu primary metric(s) "

@@ -58,7 +58,7 @@ void cmp_moved_print(FILE *f, const struct cmp_result *r)
 			fprintf(f, "  %s %s: %s -> %s us (ratio %s): %s\n",
 				sirq_metric_names[m->key.sub], mstat_names[moved_stats[s]],
 				fmt_us(x->j.base, b, sizeof(b)), fmt_us(x->j.new, n, sizeof(n)),
-				fmt_ratio(x->j.ratio, ra, sizeof(ra)), verdict_names[x->j.v]);
+				fmt_ratio(x->j.ratio, ra, sizeof(ra)), judge_verdict_names[x->j.v]);
 		}
 	}
 }
@@ -96,7 +96,7 @@ void cmp_moved_md(struct doc *d, const struct cmp_result *r)
 				x ? fmt_us(x->j.base, b, sizeof(b)) : "-",
 				x ? fmt_us(x->j.new, n, sizeof(n)) : "-",
 				x ? fmt_ratio(x->j.ratio, ra, sizeof(ra)) : "-",
-				x ? verdict_names[x->j.v] : "left out: too few samples" },
+				x ? judge_verdict_names[x->j.v] : "left out: too few samples" },
 				ARRAY_SIZE(hdr));
 		}
 	}

@@ -121,7 +121,7 @@ static void print_narrow(const struct cmp_row *x, struct print_ctx *p)
 	fprintf(p->f, "%-8.8s %-12.12s %c %-*s %8s %8s %6s %6s %s\n", x->workload, x->config,
 		x->primary ? '*' : ' ', p->w, id, fmt_us(x->j.base, b, sizeof(b)),
 		fmt_us(x->j.new, n, sizeof(n)), fmt_ratio(x->j.ratio, ra, sizeof(ra)),
-		cmp_margin(&x->j, m, sizeof(m)), verdict_names[x->j.v]);
+		cmp_margin(&x->j, m, sizeof(m)), judge_verdict_names[x->j.v]);
 }
 
 static void print_row(const struct cmp_row *x, void *ctx)
@@ -138,7 +138,7 @@ static void print_row(const struct cmp_row *x, void *ctx)
 		fmt_us(x->j.base, b, sizeof(b)), fmt_us(x->j.new, n, sizeof(n)),
 		fmt_ratio(x->j.ratio, ra, sizeof(ra)), cmp_interval(&x->j, ci, sizeof(ci)),
 		cmp_margin(&x->j, m, sizeof(m)), cmp_detects(&x->j, dt, sizeof(dt)), x->j.nb,
-		x->j.nn, verdict_names[x->j.v],
+		x->j.nn, judge_verdict_names[x->j.v],
 		x->j.v == V_INFO ? "" : ": ", x->j.v == V_INFO ? "" : x->j.why);
 }
 
@@ -362,7 +362,7 @@ static void md_row(const struct cmp_row *x, void *ctx)
 		fmt_us(x->j.base, b, sizeof(b)), fmt_us(x->j.new, n, sizeof(n)),
 		fmt_ratio(x->j.ratio, ra, sizeof(ra)), cmp_interval(&x->j, ci, sizeof(ci)),
 		cmp_margin(&x->j, m, sizeof(m)), cmp_detects(&x->j, dt, sizeof(dt)), p, l, reps,
-		bv, nv, vb, vn, verdict_names[x->j.v], x->j.v == V_INFO ? "" : x->j.why },
+		bv, nv, vb, vn, judge_verdict_names[x->j.v], x->j.v == V_INFO ? "" : x->j.why },
 		ARRAY_SIZE(md_hdr));
 }
 
@@ -420,7 +420,7 @@ static void junit_case(FILE *f, const struct cmp_row *x, bool fail_higher)
 	    x->j.v == V_INCOMPLETE || (x->j.v == V_HIGHER && fail_higher)) {
 		fprintf(f, "      <%s message=\"", x->j.v == V_WORSE || x->j.v == V_HIGHER ?
 			"failure" : "skipped");
-		xml_escape(f, x->j.v == V_CANNOT_TELL ? "undecided" : verdict_names[x->j.v]);
+		xml_escape(f, x->j.v == V_CANNOT_TELL ? "undecided" : judge_verdict_names[x->j.v]);
 		fputs(": ", f);
 		xml_escape(f, x->j.why);
 		fputs("\"/>\n", f);
@@ -429,7 +429,7 @@ static void junit_case(FILE *f, const struct cmp_row *x, bool fail_higher)
 		"%s</system-out>\n", fmt_us(x->j.base, b, sizeof(b)),
 		fmt_us(x->j.new, n, sizeof(n)), fmt_ratio(x->j.ratio, ra, sizeof(ra)),
 		cmp_interval(&x->j, ci, sizeof(ci)), cmp_margin(&x->j, m, sizeof(m)),
-		verdict_names[x->j.v]);
+		judge_verdict_names[x->j.v]);
 	fputs("    </testcase>\n", f);
 }
 

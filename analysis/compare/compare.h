@@ -48,7 +48,7 @@ enum verdict {
 	V_LOWER,
 	V_NR
 };
-extern const char *const verdict_names[V_NR];
+extern const char *const judge_verdict_names[V_NR];
 
 struct judge_opts {
 	double threshold;	/* smallest change that counts, 0.10 = 10% */

@@ -12,7 +12,7 @@
 #include "compare.h"
 #include "hswap.h"
 
-const char *const verdict_names[V_NR] = {
+const char *const judge_verdict_names[V_NR] = {
 	[V_NO_CHANGE] = "no change", [V_BETTER] = "better", [V_WORSE] = "worse",
 	[V_CANNOT_TELL] = "cannot tell", [V_LOSSY] = "lossy", [V_INCOMPLETE] = "incomplete",
 	[V_INFO] = "info", [V_HIGHER] = "higher", [V_LOWER] = "lower",

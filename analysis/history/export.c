@@ -276,7 +276,7 @@ static json_object *row_misc(const struct run *run, const struct ci_row *r)
 	json_object_object_add(m, "repetitions", reps);
 	json_object_object_add(m, "range", pair(r->lo / 1e3, r->hi / 1e3));
 	if (r->judged) {
-		json_object_object_add(m, "verdict", json_object_new_string(verdict_names[r->j.v]));
+		json_object_object_add(m, "verdict", json_object_new_string(judge_verdict_names[r->j.v]));
 		json_object_object_add(m, "ratio", jnum(r->j.ratio));
 		json_object_object_add(m, "interval", pair(r->j.lo, r->j.hi));
 		json_object_object_add(m, "why", json_object_new_string(r->j.why));

@@ -57,12 +57,12 @@ struct hstore_added {
 };
 
 /*
- * hstore_add_run - store a loaded run (run_load) in one transaction. A run is known by
+ * history_add_run - store a loaded run (run_load) in one transaction. A run is known by
  * host, kernel, scenario and start time: adding it again changes nothing; a different
  * run under the same key (its run.json differs) is -EEXIST unless replace.
  * source is recorded as where it came from (a directory).
  */
-int hstore_add_run(struct hstore *s, const struct run *run, const char *source,
+int history_add_run(struct hstore *s, const struct run *run, const char *source,
 		   bool replace, struct hstore_added *res, char *errbuf);
 
 /*

@@ -428,7 +428,7 @@ static int add_in_tx(struct ins *in, const struct run *run, const char *source,
 	return ret;
 }
 
-int hstore_add_run(struct hstore *s, const struct run *run, const char *source,
+int history_add_run(struct hstore *s, const struct run *run, const char *source,
 		   bool replace, struct hstore_added *res, char *errbuf)
 {
 	struct ins in = { .db = s->db, .errbuf = errbuf };

@@ -59,7 +59,7 @@ void hs_print_table(FILE *f, const struct hs_set *set)
 				if (s->cp[c].index == k) {
 					change_text(s, &s->cp[c], why, sizeof(why));
 					fprintf(f, "  ---- change point: %s (%s)\n", why,
-						verdict_names[s->cp[c].v]);
+						judge_verdict_names[s->cp[c].v]);
 				}
 			fprintf(f, "  %-24s %-20s %4zu %9s %9s %9s%s%s\n", p->kernel, p->started,
 				p->n, fmt_us(p->med, med, sizeof(med)), fmt_us(p->lo, lo, sizeof(lo)),
@@ -182,7 +182,7 @@ static void fleet_kernel(FILE *f, const struct hs_set *set, const char *kernel,
 	for (o = 0, first = true; o < ARRAY_SIZE(order); o++) {
 		if (!n[order[o]])
 			continue;
-		fprintf(f, "%s %s on %zu", first ? "" : ",", verdict_names[order[o]],
+		fprintf(f, "%s %s on %zu", first ? "" : ",", judge_verdict_names[order[o]],
 			n[order[o]]);
 		if (first)
 			fprintf(f, " of %zu host%s", total, total == 1 ? "" : "s");

@@ -49,7 +49,7 @@ static const char *fmt_judgement(const char *id, const struct judgement *j, char
 		snprintf(dt, sizeof(dt), " (detects %s%%)", fmt_pct(j->mdc, pc, sizeof(pc)));
 	/* a metric too short to judge has a ratio but no interval: say so, not "-" */
 	if (isnan(j->ratio)) {
-		snprintf(buf, len, "%s (no data): %s", id, verdict_names[j->v]);
+		snprintf(buf, len, "%s (no data): %s", id, judge_verdict_names[j->v]);
 		return buf;
 	}
 	if (isnan(j->lo))
@@ -57,7 +57,7 @@ static const char *fmt_judgement(const char *id, const struct judgement *j, char
 	else
 		cmp_interval(j, ci, sizeof(ci));
 	snprintf(buf, len, "%s x%s %s: %s%s", id, fmt_ratio(j->ratio, ra, sizeof(ra)), ci,
-		 verdict_names[j->v], dt);
+		 judge_verdict_names[j->v], dt);
 	return buf;
 }
 

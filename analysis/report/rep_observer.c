@@ -102,7 +102,7 @@ static void obs_csv(struct csvw *w, const struct cmp_row *x)
 	csvw_dbl(w, x->j.lo);
 	csvw_dbl(w, x->j.hi);
 	csvw_dbl(w, x->j.margin);
-	csvw_str(w, verdict_names[x->j.v]);
+	csvw_str(w, judge_verdict_names[x->j.v]);
 	csvw_u64(w, x->j.nb);
 	csvw_u64(w, x->j.nn);
 	csvw_str(w, x->j.why);
@@ -127,7 +127,7 @@ static void obs_row(struct report_ctx *r, const struct cmp_row *x)
 	cells[8] = cmp_margin(&x->j, m, sizeof(m));
 	cells[9] = cmp_detects(&x->j, dt, sizeof(dt));
 	cells[10] = reps;
-	cells[11] = verdict_names[x->j.v];
+	cells[11] = judge_verdict_names[x->j.v];
 	doc_row(&r->doc, cells, ARRAY_SIZE(cells));
 }
 

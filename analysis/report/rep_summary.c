@@ -192,7 +192,7 @@ static void verdicts(FILE *f, const struct adv_workload *w)
 					continue;
 				if (!in_group)
 					fprintf(f, "%s%s", shown ? "; " : " ",
-						verdict_names[order[o]]);
+						judge_verdict_names[order[o]]);
 				short_id(&w->prim[k], w->prim_id[k], one, sizeof(one));
 				fprintf(f, "%s %s x%s", in_group ? "," : "", one,
 					fmt_ratio(c->j[k].ratio, ra, sizeof(ra)));
@@ -448,7 +448,7 @@ out:
 	free(b);
 }
 
-void summary_write(struct report_ctx *r)
+void rep_summary_write(struct report_ctx *r)
 {
 	static const char *const hdr[] = { "workload", "config",
 		"softirq, inline: wait p50 / p99 (n)", "softirq, in ksoftirqd", "napi thread",

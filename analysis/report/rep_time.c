@@ -141,7 +141,7 @@ static void time_plot(struct report_ctx *r, const struct cellset *set)
 
 	if (!c || path_join(path, sizeof(path), c->dir, "intervals.csv"))
 		return;
-	ret = intervals_load(path, "delay", &rows, &n, r->errbuf);
+	ret = ivfile_load(path, "delay", &rows, &n, r->errbuf);
 	if (ret == -ENOENT) {
 		doc_p(&r->doc, "(%s: no intervals.csv, no plot over time)", c->id);
 		return;
@@ -181,7 +181,7 @@ static void time_plot(struct report_ctx *r, const struct cellset *set)
 	free(rows);
 }
 
-void plots_time(struct report_ctx *r, const char *wl)
+void rep_time_plots(struct report_ctx *r, const char *wl)
 {
 	const struct cellset *ref = cellsets_reference(&r->cs, wl);
 

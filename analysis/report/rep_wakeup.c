@@ -121,7 +121,7 @@ static bool wake_data_of(const struct report_ctx *r, const char *wl, bool *entri
 	return section;
 }
 
-void table_wakeup(struct report_ctx *r, const char *wl)
+void rep_wakeup_table(struct report_ctx *r, const char *wl)
 {
 	const char *hdr[] = { "config", "thread", strcmp(rep_unit(r), "block") ? "repetitions" :
 		"blocks", "wakeups", "p50 (us)", "p99 (us)", "max (us)", "lost", "unmatched",

@@ -163,7 +163,7 @@ static void workload_plots(struct report_ctx *r, const char *wl, const struct dr
 	if (!r->err)
 		plots_deferred(r, wl);
 	if (!r->err)
-		plots_time(r, wl);
+		rep_time_plots(r, wl);
 }
 
 /*
@@ -209,7 +209,7 @@ static void workload_section(struct report_ctx *r, const char *wl)
 	      "(all groups in tables/workqueue.csv)", wl, r->o->top_wq);
 	table_workqueue(r, wl);
 	doc_h(&r->doc, 3, "%s: thread wakeup (sched_wakeup -> running)", wl);
-	table_wakeup(r, wl);
+	rep_wakeup_table(r, wl);
 	doc_h(&r->doc, 3, "%s: execution contexts", wl);
 	doc_p(&r->doc, "Where this workload's deferred work ran, per configuration: softirq "
 	      "vectors inline or in ksoftirqd, tasklets, napi polls and threads, irq threads, "
@@ -268,7 +268,7 @@ static void body(struct report_ctx *r)
 
 	/* the answer first, then what it rests on; the run's metadata last */
 	n = report_workloads(r, wl, ARRAY_SIZE(wl));
-	summary_write(r);
+	rep_summary_write(r);
 	toc(r, wl, n);
 	reading_note(r);
 	findings_write(r);

@@ -82,7 +82,7 @@ void rep_csv_health(struct csvw *w, const struct figure *f);
 void rep_counts(const struct figure *f, char *lost, char *un, size_t len);
 
 /* rep_wakeup.c */
-void table_wakeup(struct report_ctx *r, const char *wl);
+void rep_wakeup_table(struct report_ctx *r, const char *wl);
 
 /*
  * findings.c: advice_verdict - the answer for one workload in a sentence ("use X: ...",
@@ -123,8 +123,8 @@ size_t rep_top_waiters(const struct cellset *s, struct driven *out, size_t max);
 /* rep_unit - what one cell of the run is: "block" (alternating design) or "repetition" */
 const char *rep_unit(const struct report_ctx *r);
 
-/* rep_summary.c: summary_write - the first screen: per workload, the answer */
-void summary_write(struct report_ctx *r);
+/* rep_summary.c: rep_summary_write - the first screen: per workload, the answer */
+void rep_summary_write(struct report_ctx *r);
 
 /* rep_contexts.c */
 /*
@@ -184,8 +184,8 @@ void plots_workload(struct report_ctx *r, const char *wl, const char *metric);
 void plots_deferred(struct report_ctx *r, const char *wl);
 /* plots_driven - d's wait across wl's configurations */
 void plots_driven(struct report_ctx *r, const char *wl, const struct driven *d);
-/* plots_time - the reference configuration's first repetition (block) over time */
-void plots_time(struct report_ctx *r, const char *wl);
+/* rep_time_plots - the reference configuration's first repetition (block) over time */
+void rep_time_plots(struct report_ctx *r, const char *wl);
 /* plots_contexts - delay by place; polls: and napi poll runtime (a NET_RX workload) */
 void plots_contexts(struct report_ctx *r, const char *wl, bool polls);
 

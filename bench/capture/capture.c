@@ -422,7 +422,7 @@ int capture_kernel_lost(struct capture *c, uint64_t *lost)
 			continue;
 		}
 		memset(&l, 0, sizeof(l));
-		cpu_loss_parse(text, &l);
+		result_cpu_loss_parse(text, &l);
 		free(text);
 		*lost += l.overrun + l.commit_overrun + l.dropped;
 	}

@@ -346,7 +346,7 @@ void instance_loss_read(struct capture *c)
 			c->res.m.n.missed_unknown++;
 			continue;
 		}
-		cpu_loss_parse(text, &c->res.loss[i]);
+		result_cpu_loss_parse(text, &c->res.loss[i]);
 		free(text);
 	}
 }

@@ -252,7 +252,7 @@ static void loss_read(struct td *t)
 	for (p = strstr(stats, "CPU: "); p; p = strstr(p + 5, "CPU: ")) {
 		cpu = atoi(p + 5);
 		if (cpu >= 0 && cpu < t->ncpus) {
-			cpu_loss_parse(p, &t->res.loss[cpu]);
+			result_cpu_loss_parse(p, &t->res.loss[cpu]);
 			t->have_stats = true;
 		}
 	}

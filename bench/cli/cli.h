@@ -243,8 +243,8 @@ struct baseline_args {
 	int nfrom;
 	const char *output;		/* -o FILE: noise.json here, not in the baseline */
 };
-/* baseline_calibrate - the calibrate verb (cmd_calibrate.c); returns the exit status */
-int baseline_calibrate(const struct baseline_args *a);
+/* calibrate_baseline - the calibrate verb (cmd_calibrate.c); returns the exit status */
+int calibrate_baseline(const struct baseline_args *a);
 /*
  * baseline_dir.c: baseline_root - the root of a's baselines (-D, else
  * $DEFERBENCH_BASELINE_DIR, else the default); baseline_dir - <root>/<host>/<name> of a:

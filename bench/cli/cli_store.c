@@ -57,7 +57,7 @@ int hstore_add_dir(struct hstore *s, const char *db, const char *dir, bool repla
 		run_free(&run);
 		return -ENODATA;
 	}
-	ret = hstore_add_run(s, &run, dir, replace, &r, err);
+	ret = history_add_run(s, &run, dir, replace, &r, err);
 	if (ret)
 		err_msg("%s: %s", dir, err);
 	else if (r.existed)

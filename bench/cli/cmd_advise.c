@@ -151,7 +151,7 @@ static void print_judgement(FILE *f, const char *id, const struct judgement *j)
 		fmt_us(j->new, n, sizeof(n)), fmt_ratio(j->ratio, ra, sizeof(ra)));
 	if (!isnan(j->lo))
 		fprintf(f, " [%.3g, %.3g]", j->lo, j->hi);
-	fprintf(f, " %s (margin %.3g%%%s", verdict_names[j->v], j->margin * 100,
+	fprintf(f, " %s (margin %.3g%%%s", judge_verdict_names[j->v], j->margin * 100,
 		j->margin_floor ? ", host noise floor" : "");
 	if (!isnan(j->mdc))
 		fprintf(f, "; detects %.3g%%", j->mdc * 100);
@@ -392,7 +392,7 @@ static json_object *json_judgement(const char *id, const struct judgement *j)
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "metric", json_object_new_string(id));
-	json_object_object_add(o, "verdict", json_object_new_string(verdict_names[j->v]));
+	json_object_object_add(o, "verdict", json_object_new_string(judge_verdict_names[j->v]));
 	json_object_object_add(o, "base_ns", json_num(j->base));
 	json_object_object_add(o, "new_ns", json_num(j->new));
 	json_object_object_add(o, "ratio", json_num(j->ratio));

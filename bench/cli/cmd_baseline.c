@@ -475,7 +475,7 @@ int cmd_baseline(int argc, char **argv)
 	case BL_SHOW: return baseline_show(&a, false);
 	case BL_PATH: return baseline_show(&a, true);
 	case BL_LIST: return baseline_list(&a);
-	case BL_CALIBRATE: return baseline_calibrate(&a);
+	case BL_CALIBRATE: return calibrate_baseline(&a);
 	}
 	return 1;
 }

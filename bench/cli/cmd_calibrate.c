@@ -142,7 +142,7 @@ static void print_floors(const struct noise *n, const char *path)
 	printf("written to %s\n", path);
 }
 
-int baseline_calibrate(const struct baseline_args *a)
+int calibrate_baseline(const struct baseline_args *a)
 {
 	char (*dirs)[PATH_MAX] = calloc(CALIBRATE_MAX_RUNS, PATH_MAX);
 	char err[ERRBUF_LEN], path[PATH_MAX];

@@ -68,7 +68,7 @@ static int apply_all(struct journal *j, const struct knob *ks, int n)
 		}
 	for (rank = 0; rank < KNOB_RANKS; rank++)
 		for (i = 0; i < n; i++) {
-			if (knob_apply_rank(&ks[i]) != rank)
+			if (journal_apply_rank(&ks[i]) != rank)
 				continue;
 			if (journal_apply(j, &ks[i], &r, err)) {
 				err_msg("%s = %s: %s", ks[i].name, ks[i].value, err);

@@ -440,7 +440,7 @@ static void print_row(const char *id, const struct judgement *j)
 	printf("    %-44s x%-6.3g", id, j->ratio);
 	if (!isnan(j->lo))
 		printf(" [%.3g, %.3g]", j->lo, j->hi);
-	printf(" %s (margin %.3g%%", verdict_names[j->v], j->margin * 100);
+	printf(" %s (margin %.3g%%", judge_verdict_names[j->v], j->margin * 100);
 	if (!isnan(j->mdc))
 		printf(", detects %.3g%%", j->mdc * 100);
 	printf(")\n");

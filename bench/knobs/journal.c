@@ -203,7 +203,7 @@ int journal_apply(struct journal *j, const struct knob *k, struct knob_result *r
 	return ret;
 }
 
-int knob_apply_rank(const struct knob *k)
+int journal_apply_rank(const struct knob *k)
 {
 	switch (k->type->cls) {
 	case KNOB_WQ_UNBOUND:

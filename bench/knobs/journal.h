@@ -76,8 +76,8 @@ struct knob_result {
  * the caller restores with journal_restore(), on every exit path.
  */
 int journal_apply(struct journal *j, const struct knob *k, struct knob_result *r, char *errbuf);
-/* knob_apply_rank - apply the unbound cpumask, then parameters, then the rest */
-int knob_apply_rank(const struct knob *k);
+/* journal_apply_rank - apply the unbound cpumask, then parameters, then the rest */
+int journal_apply_rank(const struct knob *k);
 #define KNOB_RANKS 3
 
 /* journal_load - read a journal; -ENOENT when there is none */

@@ -171,6 +171,6 @@ int knobs_show(FILE *f)
 	show_params(f);
 	show_threads(f);
 	knob_rt_show(f);
-	knobs_show_pools(f);
+	wq_pools_show(f);
 	return 0;
 }

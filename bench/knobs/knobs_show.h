@@ -10,7 +10,7 @@
 
 /* knobs_show - every tunable workqueue, the unbound mask, parameters, threads, pools */
 int knobs_show(FILE *f);
-/* knobs_show_pools - worker pools as kworker thread names reveal them */
-int knobs_show_pools(FILE *f);
+/* wq_pools_show - worker pools as kworker thread names reveal them */
+int wq_pools_show(FILE *f);
 
 #endif

@@ -52,7 +52,7 @@ static const char *const instance_dirs[] = {
 	"/sys/kernel/debug/tracing/instances",
 };
 
-bool pid_is_deferbench(pid_t pid)
+bool leftovers_pid_is_deferbench(pid_t pid)
 {
 	struct thread_info ti;
 
@@ -95,7 +95,7 @@ static int remove_instances(FILE *report)
 		while ((de = readdir(d))) {
 			pid_t pid = name_pid(de->d_name, NAME_INSTANCE_PREFIX, "");
 
-			if (!pid || pid_is_deferbench(pid))
+			if (!pid || leftovers_pid_is_deferbench(pid))
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", instance_dirs[i], de->d_name);
 			if (rmdir(path)) {
@@ -226,7 +226,7 @@ static int remove_tmp_dirs(FILE *report)
 		for (i = 0; i < ARRAY_SIZE(prefixes); i++) {
 			pid_t pid = name_pid(de->d_name, strrchr(prefixes[i], '/') + 1, "-");
 
-			if (!pid || pid_is_deferbench(pid))
+			if (!pid || leftovers_pid_is_deferbench(pid))
 				continue;
 			snprintf(path, sizeof(path), "/tmp/%s", de->d_name);
 			if (lstat(path, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
@@ -293,7 +293,7 @@ static bool live_instance(const char *mp, char *name, size_t len)
 	while (!live && (de = readdir(d))) {
 		pid_t pid = name_pid(de->d_name, NAME_INSTANCE_PREFIX, "");
 
-		if (pid && pid_is_deferbench(pid)) {
+		if (pid && leftovers_pid_is_deferbench(pid)) {
 			snprintf(name, len, "%s", de->d_name);
 			live = true;
 		}
@@ -383,7 +383,7 @@ static int clean_one(const struct owned_file *f, const struct owned_res *r, FILE
 		/* what its log says the writer made (outw.h); an older deferbench's: by name */
 		ret = outw_staging_remove(r->path);
 		if (ret == -ENOENT)
-			ret = results_remove(r->path);
+			ret = outdir_results_remove(r->path);
 		if (ret == -ENOTEMPTY) {
 			say(report, "kept %s: it holds files deferbench did not write; it is "
 			    "yours now, deferbench forgets it", r->path);
@@ -405,7 +405,7 @@ static int clean_one(const struct owned_file *f, const struct owned_res *r, FILE
 			say(report, "put the earlier results %s back as %s", r->path, target);
 			return 0;
 		}
-		ret = results_remove(r->path);
+		ret = outdir_results_remove(r->path);
 		if (ret == -ENOTEMPTY) {
 			say(report, "kept %s: it holds files deferbench did not write; it is "
 			    "yours now, deferbench forgets it", r->path);
@@ -472,7 +472,7 @@ static int sweep_tmp(const char *dir, FILE *report)
 	while ((de = readdir(d))) {
 		t = strstr(de->d_name, ".json.tmp.");
 		if (!t || !(pid = name_pid(t + strlen(".json"), ".tmp.", "")) ||
-		    pid_is_deferbench(pid))
+		    leftovers_pid_is_deferbench(pid))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (unlink(path) && errno != ENOENT) {

@@ -12,8 +12,8 @@
 #include <sys/types.h>
 
 
-/* pid_is_deferbench - pid is a running deferbench process */
-bool pid_is_deferbench(pid_t pid);
+/* leftovers_pid_is_deferbench - pid is a running deferbench process */
+bool leftovers_pid_is_deferbench(pid_t pid);
 /*
  * leftovers_remove - remove what deferbench processes that no longer run left: every
  * resource their owned files list (owned.h: tracefs instance, tracefs mount, staging

@@ -125,7 +125,7 @@ static int by_pool(const void *a, const void *b)
 	return strverscmp(((const struct pool *)a)->name, ((const struct pool *)b)->name);
 }
 
-int knobs_show_pools(FILE *f)
+int wq_pools_show(FILE *f)
 {
 	struct pools *ps = calloc(1, sizeof(*ps));
 	char list[64];

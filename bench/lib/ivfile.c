@@ -132,7 +132,7 @@ static int ival_row_cb(const struct csvr *r, void *ctx)
 	return ival_parse(r, &il->rows[il->n++]);
 }
 
-int intervals_load(const char *path, const char *metric, struct ival_row **rows,
+int ivfile_load(const char *path, const char *metric, struct ival_row **rows,
 		   size_t *n, char *errbuf)
 {
 	struct iload il = { .metric = metric };

@@ -10,7 +10,7 @@
  * one row per interval, group and metric with samples; kind is softirq, workqueue,
  * context (an execution context: function holds the context, pool where) or workload; buckets is the interval's histogram as "lo_ns:count" pairs, so that
  * intervals merge exactly. The writers are the capture's interval callback and the
- * workload driver; the readers give plot rows (intervals_load) or the histograms
+ * workload driver; the readers give plot rows (ivfile_load) or the histograms
  * themselves (ivfile_load_series, for the statistics of compare).
  */
 #ifndef DEFERBENCH_IVFILE_H
@@ -36,8 +36,8 @@ void ivfile_row(struct ivfile *f, uint64_t interval, double t_s, const char *kin
 /* ivfile_close - 0, or the first write error */
 int ivfile_close(struct ivfile *f);
 
-/* intervals_load - rows of the given metric ("delay", ...); caller frees *rows */
-int intervals_load(const char *path, const char *metric, struct ival_row **rows,
+/* ivfile_load - rows of the given metric ("delay", ...); caller frees *rows */
+int ivfile_load(const char *path, const char *metric, struct ival_row **rows,
 		   size_t *n, char *errbuf);
 /*
  * ivfile_load_series - every row's histogram into rec's interval series (rundata.h),

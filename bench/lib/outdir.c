@@ -174,7 +174,7 @@ static int remove_known(int dfd, const struct out_name *list)
 	return left;
 }
 
-int results_remove(const char *dir)
+int outdir_results_remove(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), ret;
 

@@ -12,11 +12,11 @@
 #include <stdbool.h>
 
 /*
- * results_remove - remove deferbench's own files from dir, and dir itself when that
+ * outdir_results_remove - remove deferbench's own files from dir, and dir itself when that
  * empties it. 0, -ENOTEMPTY when other files remain (untouched), or -errno. Symbolic
  * links are never followed nor removed.
  */
-int results_remove(const char *dir);
+int outdir_results_remove(const char *dir);
 /* outdir_report_file - a name the report writes into plots/ and tables/ (no dot file) */
 bool outdir_report_file(const char *name);
 

@@ -419,7 +419,7 @@ static int make_staging(struct outw *w, const char *pdir, char *errbuf)
 	/* one left by a dead process that had our pid: what its log names goes */
 	ret = outw_remove_staged(w->pfd, w->sname);
 	if (ret == -ENOENT)
-		ret = results_remove(w->stage);	/* an older deferbench's */
+		ret = outdir_results_remove(w->stage);	/* an older deferbench's */
 	if (ret)
 		return set_errno(errbuf, ret, "%s: %s is in the way (%s); remove it or choose "
 				 "another directory", w->o.by, w->stage, ret == -ENOTEMPTY ?

@@ -314,7 +314,7 @@ void match_tasklet_entry(struct matcher *m, int cpu, uint64_t ts, uint64_t func)
 	if (!in_sirq)
 		m->n.tasklet_no_softirq++;
 	id = ctx_get(m, CTX_TASKLET, !in_sirq ? WHERE_NONE :
-		     c->entry_vec == SIRQ_HI ? WHERE_HI : WHERE_TASKLET, func_intern(m, func));
+		     c->entry_vec == SIRQ_HI ? WHERE_HI : WHERE_TASKLET, match_func_intern(m, func));
 	c->tl_ts = 0;
 	if (id == GROUP_NONE)
 		return;

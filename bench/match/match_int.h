@@ -56,8 +56,8 @@ struct wq_running {
 void *matcher_grow(struct matcher *m, void *p, uint32_t *cap, size_t elem);
 /* matcher_hist_new - an initialised histogram, or NULL (counted in m->enomem) */
 struct hist *matcher_hist_new(struct matcher *m);
-/* func_intern - index of a function address in m->funcs, GROUP_NONE on ENOMEM */
-uint32_t func_intern(struct matcher *m, uint64_t addr);
+/* match_func_intern - index of a function address in m->funcs, GROUP_NONE on ENOMEM */
+uint32_t match_func_intern(struct matcher *m, uint64_t addr);
 
 /* match_ctx.c */
 /* ctx_get - the context group (kind, where, name), created on first use; GROUP_NONE */

@@ -31,7 +31,7 @@ static uint32_t wq_intern(struct matcher *m, const char *name, unsigned int len)
 	return names_intern(m, &t, clean, n);
 }
 
-uint32_t func_intern(struct matcher *m, uint64_t addr)
+uint32_t match_func_intern(struct matcher *m, uint64_t addr)
 {
 	uint32_t *id;
 	int created;
@@ -147,7 +147,7 @@ void match_wq_queue(struct matcher *m, int cpu, uint64_t ts, int pid, uint64_t w
 	p->target = 0;
 	p->req = false;
 	p->wq = wq_intern(m, wq, wqlen);
-	p->func = func_intern(m, func);
+	p->func = match_func_intern(m, func);
 	m->cpu[cpu].last_queued_work = work;
 }
 
@@ -249,7 +249,7 @@ void match_wq_start(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_so
 		/* insert_wq_barrier() puts flush barriers on the list without queue_work */
 		m->n.wq_barriers++;
 	} else if (!p) {
-		uint32_t f = func_intern(m, func);
+		uint32_t f = match_func_intern(m, func);
 
 		m->n.wq_start_no_queue++;
 		if (f != GROUP_NONE)

@@ -72,7 +72,7 @@ double result_duration_s(const struct result *r)
 	return r->end_ts > r->start_ts ? (r->end_ts - r->start_ts) / 1e9 : 0.0;
 }
 
-void cpu_loss_parse(const char *text, struct cpu_loss *l)
+void result_cpu_loss_parse(const char *text, struct cpu_loss *l)
 {
 	static const struct {
 		const char *key;

@@ -65,11 +65,11 @@ int result_init(struct result *r, int ncpus, uint64_t start_ts, uint64_t interva
 		ival_cb cb, void *cb_ctx);
 void result_free(struct result *r);
 /*
- * cpu_loss_parse - the counters of one CPU's per_cpu/cpuN/stats text ("overrun: 3"
+ * result_cpu_loss_parse - the counters of one CPU's per_cpu/cpuN/stats text ("overrun: 3"
  * lines) into l; counters the text lacks are left as they were; the text may go on
  * with the next CPU's ("CPU: N", as in a trace.dat), which is not read
  */
-void cpu_loss_parse(const char *text, struct cpu_loss *l);
+void result_cpu_loss_parse(const char *text, struct cpu_loss *l);
 /* result_finish - close matching, sum losses, decide lossy */
 void result_finish(struct result *r);
 /*

@@ -229,7 +229,7 @@ static int stack_row(const struct csvr *c, void *ctx)
 	return 0;
 }
 
-int stacks_load(const char *path, struct record *rec, char *errbuf)
+int detail_stacks_load(const char *path, struct record *rec, char *errbuf)
 {
 	static const char *const cols[] = { "vector", "count", "wait_ns", "run_ns",
 					    "long_run_ns", "stack", NULL };

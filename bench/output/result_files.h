@@ -53,7 +53,7 @@ int ival_writer_close(struct ival_writer *w);
 int summary_load(const char *path, struct record *rec, char *errbuf);
 /* histograms_load - histograms.csv's buckets into the groups summary_load made */
 int histograms_load(const char *path, struct record *rec, char *errbuf);
-/* stacks_load - stacks.csv's stacks into rec->stacks */
-int stacks_load(const char *path, struct record *rec, char *errbuf);
+/* detail_stacks_load - stacks.csv's stacks into rec->stacks */
+int detail_stacks_load(const char *path, struct record *rec, char *errbuf);
 
 #endif

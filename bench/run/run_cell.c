@@ -26,7 +26,7 @@ int run_cell_knobs(struct run_state *r, const struct scn_config *cf, enum knob_p
 		for (i = 0; i < cf->nknobs; i++) {
 			const struct knob *k = &cf->knob[i].k;
 
-			if (k->type->phase != ph || knob_apply_rank(k) != rank)
+			if (k->type->phase != ph || journal_apply_rank(k) != rank)
 				continue;
 			if (journal_apply(&r->j, k, &r->res[i], e))
 				return set_err(err, "[config %s] %s = %s: %s", cf->name, k->name,

@@ -67,6 +67,6 @@ int record_load(const char *dir, struct record *rec, char *errbuf)
 	ret = ret ?: load_if(dir, "histograms.csv", rec, NULL, histograms_load, errbuf);
 	ret = ret ?: load_if(dir, "intervals.csv", rec, &rec->has_ivals, ivfile_load_series,
 			     errbuf);
-	ret = ret ?: load_if(dir, "stacks.csv", rec, NULL, stacks_load, errbuf);
+	ret = ret ?: load_if(dir, "stacks.csv", rec, NULL, detail_stacks_load, errbuf);
 	return ret ?: record_load_workload(dir, rec, errbuf);
 }

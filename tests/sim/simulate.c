@@ -117,7 +117,7 @@ static void print_tally(const struct sim_tally *t)
 	printf("runs %u:", t->runs);
 	for (v = 0; v < V_NR; v++)
 		if (t->v[v])
-			printf(" %s %u", verdict_names[v], t->v[v]);
+			printf(" %s %u", judge_verdict_names[v], t->v[v]);
 	printf("; any false %u (%.3f)", t->any_false, t->runs ? (double)t->any_false / t->runs : 0);
 	if (t->mdc_n)
 		printf("; detects %.0f%%", 100 * t->mdc_sum / t->mdc_n);

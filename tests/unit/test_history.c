@@ -73,7 +73,7 @@ static void add_dir(struct hstore *s, const char *dir, struct hstore_added *res)
 	struct run run;
 
 	assert_int_equal(run_load(dir, &run, err), 0);
-	assert_int_equal(hstore_add_run(s, &run, dir, false, res, err), 0);
+	assert_int_equal(history_add_run(s, &run, dir, false, res, err), 0);
 	run_free(&run);
 }
 

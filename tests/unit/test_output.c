@@ -340,7 +340,7 @@ static void test_intervals_csv(void **state)
 	assert_string_equal(c.first[0], "interval");
 	assert_string_equal(c.first[13], "buckets");
 	assert_int_equal(c.bad_width, 0);
-	assert_int_equal(intervals_load(path, "delay", &rows, &n, err), 0);
+	assert_int_equal(ivfile_load(path, "delay", &rows, &n, err), 0);
 	for (i = 0; i < n; i++) {
 		if (!rows[i].softirq)
 			continue;
@@ -412,14 +412,14 @@ static void test_stats_parse(void **state)
 
 	(void)state;
 	memset(&l, 0, sizeof(l));
-	cpu_loss_parse(stats_text, &l);
+	result_cpu_loss_parse(stats_text, &l);
 	assert_int_equal(l.entries, 12);
 	assert_int_equal(l.overrun, 3);
 	assert_int_equal(l.commit_overrun, 4);
 	assert_int_equal(l.dropped, 5);
 	assert_int_equal(l.read_events, 4242);
 	assert_int_equal(l.missed_in_band, 0);
-	cpu_loss_parse("", &l);			/* nothing known: nothing changed */
+	result_cpu_loss_parse("", &l);			/* nothing known: nothing changed */
 	assert_int_equal(l.dropped, 5);
 }
 
@@ -491,7 +491,7 @@ static void test_lossy(void **state)
 	result_free(&r);
 
 	build_events(&r, 0, NULL, NULL);
-	cpu_loss_parse(stats_text, &r.loss[0]);	/* 3 + 4 + 5, entries and reads are no loss */
+	result_cpu_loss_parse(stats_text, &r.loss[0]);	/* 3 + 4 + 5, entries and reads are no loss */
 	result_finish(&r);
 	lossy_outputs(&r, 12);
 	result_free(&r);
@@ -530,7 +530,7 @@ static void test_results_are_ours(void **state)
 	assert_int_equal(result_write_json(&r, path), 0);
 	assert_int_equal(result_write_csv(&r, sub), 0);
 	result_free(&r);
-	assert_int_equal(results_remove(sub), 0);
+	assert_int_equal(outdir_results_remove(sub), 0);
 	assert_int_equal(stat(sub, &st), -1);
 }
 
@@ -550,11 +550,11 @@ static void test_detail_results_are_ours(void **state)
 	snprintf(sub, sizeof(sub), "%s/detail", dir);
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		assert_non_null(fixture_write(sub, names[i], "x\n"));
-	assert_int_equal(results_remove(sub), 0);
+	assert_int_equal(outdir_results_remove(sub), 0);
 	assert_int_equal(stat(sub, &st), -1);
 	/* a vector's directory is named as the kernel names vectors, nothing else */
 	assert_non_null(fixture_write(sub, "worst/net_rx/raw/cpu0.dat", "x\n"));
-	assert_int_not_equal(results_remove(sub), 0);
+	assert_int_not_equal(outdir_results_remove(sub), 0);
 	assert_int_equal(stat(sub, &st), 0);
 }
 

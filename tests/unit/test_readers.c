@@ -338,7 +338,7 @@ static void test_intervals(void **state)
 	size_t n = 0;
 
 	(void)state;
-	assert_int_equal(intervals_load(fixture_write(d, "intervals.csv", text), "delay", &rows,
+	assert_int_equal(ivfile_load(fixture_write(d, "intervals.csv", text), "delay", &rows,
 					&n, err), 0);
 	assert_int_equal(n, 2);
 	assert_true(rows[0].softirq);
