@@ -3,8 +3,9 @@
 #
 #   tdat_compare.py exact A B   every figure equal: events, unmatched, softirq, workqueue,
 #                               contexts and softirq_wait rows (the tasks that held bottom
-#                               halves off by their total only: a trace.dat names them
-#                               from its saved cmdlines, which may lack one)
+#                               halves off by their total only, and the 'deferbench'
+#                               cause added into 'other': a trace.dat names tasks from
+#                               its saved cmdlines, which may lack one)
 #   tdat_compare.py close A B   the same rows; counts within 2; softirq and workqueue delay
 #                               p50 (rows of 200 samples or more) within 10% or 2 us, p99
 #                               too from 1000 samples on, below that between the other
@@ -22,6 +23,27 @@ SECTIONS = (("softirq", ("vector", "cpu")), ("workqueue", ("workqueue", "functio
 
 def rows(d, key, keys):
     return {tuple(r[k] for k in keys): r for r in d[key]}
+
+
+def merge_own(causes):
+    """the causes with 'deferbench' added into 'other' (their shares, and other's part
+    distribution, left out): which of the two a delay goes to is told by the holder's
+    comm, and a trace.dat takes comms from its saved cmdlines, the raw capture from the
+    live tasks (a short-lived deferbench process may be known to one only)"""
+    own = [c for c in causes if c["cause"] == "deferbench"]
+    out = []
+    for c in causes:
+        if c["cause"] == "deferbench":
+            continue
+        c = dict(c)
+        c.pop("share", None)
+        if c["cause"] == "other":
+            c.pop("part_ns", None)
+            for o in own:
+                c["delays"] += o["delays"]
+                c["total_ns"] += o["total_ns"]
+        out.append(c)
+    return out
 
 
 def near(x, y, slack):
@@ -44,6 +66,7 @@ if mode == "exact":
                 for d in (x, y):
                     d["bh_tasks"] = sum(t["total_ns"] for t in d.pop("bh_tasks", []))
                     d.pop("bh_tasks_other", None)
+                    d["causes"] = merge_own(d["causes"])
             for f in sorted(set(x) | set(y)):
                 if x.get(f) != y.get(f):
                     bad.append("%s %s: %s: %s / %s" % (sect, "/".join(map(str, k)), f,
