@@ -18,6 +18,7 @@
 #    stores, fixtures, captures on disk) in a second lane beside the others when it
 #    runs them all (DB_LANES=1: one lane); their processes and temporary directories
 #    are checked, not the machine's state, which the other lane may be changing;
+#    those that say '# lane: sanitize' are left to the sanitizer step (run them by name);
 #  - when it runs as root on a kernel with tracefs (as make test does in CI), counts a
 #    skipped test as a failure unless the test said the kernel lacks a feature it needs
 #    (skip_kernel in lib.sh): a missing tool or a stale journal must not pass silently.
@@ -40,6 +41,10 @@ strict=0
 
 busy=${DB_BUSY:-0}
 unset DB_BUSY
+# DB_LANE_EXTRA: a file-only command make test has the file-only lane run after its
+# tests (the sanitizer's unit tests), counted as a test; never seen by the tests
+extra=${DB_LANE_EXTRA:-}
+unset DB_LANE_EXTRA
 busy_pid=""
 
 . tests/machine-lock.sh
@@ -127,6 +132,21 @@ leftovers() {
 	done
 }
 
+# run_extra LANE - DB_LANE_EXTRA, reported and counted like a test
+run_extra() {
+	[ -n "$extra" ] || return 0
+	echo "== integration: $extra"
+	start=$(date +%s)
+	sh -c "$extra"
+	rc=$?
+	took=$(( $(date +%s) - start ))
+	if [ $rc -eq 0 ]; then
+		echo pass >> "$work/$1.count"; echo "   PASS $extra (${took}s)"
+	else
+		echo fail >> "$work/$1.count"; echo "   FAIL $extra (exit $rc, ${took}s)" >&2
+	fi
+}
+
 # run_one TEST LANE - one test in a session of its own, its result counted in
 # $work/LANE.count; lane "files" (tests whose header says '# lane: files': they read
 # and write files only) gets no check of the machine's state, which the other lane's
@@ -174,7 +194,8 @@ run_one() {
 # file-only tests run in a lane of their own beside the others: a quarter of the
 # suite's time, most of it while the machine's tests wait in their timed phases.
 lanes=${DB_LANES:-2}
-[ $# -gt 0 ] && lanes=1
+all=1
+[ $# -gt 0 ] && lanes=1 all=0
 [ $# -gt 0 ] || set -- tests/integration/t-*.sh
 [ "$busy" = 1 ] && busy_start
 : > "$work/machine.count"
@@ -185,14 +206,18 @@ if [ "$lanes" = 2 ]; then
 		for t in "$@"; do
 			grep -q '^# lane: files' "$t" && run_one "$t" files
 		done
+		run_extra files
 	) > "$work/files.log" 2>&1 &
 	lane_pid=$!
 fi
 for t in "$@"; do
 	[ -e "$t" ] || continue
 	[ -n "$lane_pid" ] && grep -q '^# lane: files' "$t" && continue
+	# run by the sanitizer step (tests/run-sanitized.sh) with its build, not twice
+	[ $all = 1 ] && grep -q '^# lane: sanitize' "$t" && continue
 	run_one "$t" machine
 done
+[ -n "$lane_pid" ] || run_extra machine
 if [ -n "$lane_pid" ]; then
 	wait $lane_pid
 	echo "== integration: the file-only lane, run beside the tests above:"

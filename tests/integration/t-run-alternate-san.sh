@@ -5,6 +5,7 @@
 # for memory errors (export -o without --against once passed memcpy a NULL source,
 # which only UBSan sees); six blocks, the fewest a verdict (and advise's check of each
 # arm inside its phases) is reached with. t-run-alternate.sh checks the figures.
+# lane: sanitize (make test runs it once, with the sanitizer build)
 . tests/integration/lib.sh
 need_root_tracefs
 mktemp_dir T
