@@ -194,19 +194,17 @@ doc-tables: $(BUILD)/tests/tools/doc-tables
 # Everything is built first on every CPU (a fresh clone compiles three builds: half the
 # time of a serial make test), then the suites run one after another.
 NPROC := $(shell nproc 2>/dev/null || echo 1)
-# The sanitizer's file-only part (its unit tests, damaged captures) runs in the
-# integration runner's file-only lane, beside the tests of the machine; its machine part
-# after them.
+# The sanitizer's file-only part (its unit tests, damaged captures) and the fuzz smoke
+# (its build too, on one CPU) run in the integration runner's file-only lane, beside the
+# tests of the machine; the sanitizer's machine part after them.
 test: install-test-deps
 	@$(MAKE) --no-print-directory -j$(NPROC) deferbench $(HDR_OKS) $(UNIT_BINS) $(TOOL_BINS) \
 		$(SIM_BIN)
 	@$(MAKE) --no-print-directory -j$(NPROC) SANITIZE=1 BUILD=build-san \
 		BIN=build-san/deferbench build-san/deferbench unit-bins
 	@$(MAKE) --no-print-directory unit check-names golden simulate-small
-	@DB_LANE_EXTRA="UNIT_JOBS=1 tests/run-sanitized.sh --part files build-san" \
-		$(MAKE) --no-print-directory integration
+	@DB_LANE_EXTRA=tests/run-beside.sh MAKE="$(MAKE)" $(MAKE) --no-print-directory integration
 	@tests/run-sanitized.sh --part machine build-san
-	@$(MAKE) --no-print-directory fuzz-smoke
 
 # the simulation harness: the small grid asserts its rates (make test), the full grid
 # writes its tables into docs/verdicts.md
