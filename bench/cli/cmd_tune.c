@@ -48,16 +48,22 @@
 #define DEFERBENCH_ALLOW_TUNE_INT_H
 #include "tune_int.h"
 
+/* named - the entry of list[0..n) spelled name, or NULL */
+static const char *named(const char *const *list, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(name, list[i]))
+			return list[i];
+	return NULL;
+}
+
 static const char *const tune_probes[] = { "net", "timer", "tty", "audio", "block" };
 
 const char *tune_probe_named(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(tune_probes); i++)
-		if (!strcmp(name, tune_probes[i]))
-			return tune_probes[i];
-	return NULL;
+	return named(tune_probes, ARRAY_SIZE(tune_probes), name);
 }
 
 /* set_probe - --probe WORKLOAD: one of the workloads that measure their own latency */
@@ -74,12 +80,7 @@ static const char *const metric_formats[] = { "auto", "line", "fio", "ping", "in
 
 const char *tune_format_named(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(metric_formats); i++)
-		if (!strcmp(name, metric_formats[i]))
-			return metric_formats[i];
-	return NULL;
+	return named(metric_formats, ARRAY_SIZE(metric_formats), name);
 }
 
 /* set_metric_format - --latency-format FORMAT */
