@@ -55,8 +55,10 @@ r = {x["metric"]: x for x in rows}["workload:delivery:p50"]
 assert r["workload"] == "tty" and r["primary"] == "1", r
 assert r["reps_untraced"] == "2" and r["reps_traced"] == "2", r
 assert float(r["untraced_ns"]) > 0 and float(r["traced_ns"]) > 0, r
-# what the comparison would have caught, beside its verdict
-assert 0 < float(r["detects"]) < 100, r
+# what the comparison would have caught, beside its verdict: a positive, finite size
+# (two repetitions a side read with Student's t on one degree of freedom can make it
+# huge beside a CPU load: interval [0.709, 10012] once, detects far beyond x100)
+assert 0 < float(r["detects"]) < float("inf"), r
 assert not any(x["metric"].startswith(("softirq:", "wq:", "wakeup:")) for x in rows)
 EOF
 grep -q 'tty--baseline--r1--control | ok (control: not traced)' $T/r/report.md ||
