@@ -2,9 +2,8 @@
 # run-unit.sh - run every cmocka unit test binary given; fail if any fails.
 # Unit tests need neither root nor tracefs and share no file; UNIT_JOBS=N runs N at
 # once, their outputs printed whole, in the order given. One at a time by default:
-# test_workload_teardown counts its own process's threads after each workload stops,
-# and beside another test on a 2-CPU machine the audio workload's last thread was once
-# still listed (2 tasks, not 1) - to be found, not hidden by the runner.
+# run two at a time, test_workload_teardown once still saw a joined thread in
+# /proc/self/task (it now waits for it to go); two at a time is yet to be shown steady.
 jobs=${UNIT_JOBS:-1}
 out=$(mktemp -d /tmp/db-unit.XXXXXX) || exit 1
 trap 'rm -rf "$out"' EXIT
