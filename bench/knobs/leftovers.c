@@ -75,6 +75,19 @@ static pid_t name_pid(const char *name, const char *prefix, const char *ends)
 	return (pid_t)pid;
 }
 
+/*
+ * instance_rmdir - rmdir a tracefs instance; 0 also when another process removed it
+ * first: another deferbench sweeping the same dead run's leftovers. tracefs unlinks the
+ * trace array before the directory, and an rmdir between the two finds the directory
+ * but no instance: ENODEV (instance_rmdir() in kernel/trace/trace.c), not ENOENT.
+ */
+static int instance_rmdir(const char *path)
+{
+	if (!rmdir(path) || errno == ENOENT || errno == ENODEV)
+		return 0;
+	return -1;
+}
+
 /* remove_instances - rmdir tracefs instances deferbench-<dead pid> */
 static int remove_instances(FILE *report)
 {
@@ -98,7 +111,7 @@ static int remove_instances(FILE *report)
 			if (!pid || leftovers_pid_is_deferbench(pid))
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", instance_dirs[i], de->d_name);
-			if (rmdir(path)) {
+			if (instance_rmdir(path)) {
 				err_msg("removing tracefs instance %s: %s", path, strerror(errno));
 				failed++;
 			} else {
@@ -354,7 +367,7 @@ static int clean_one(const struct owned_file *f, const struct owned_res *r, FILE
 		if (!base_starts(r->path, NAME_INSTANCE_PREFIX) ||
 		    !base_ends_pid(r->path, NAME_INSTANCE_PREFIX))
 			break;
-		if (rmdir(r->path)) {
+		if (instance_rmdir(r->path)) {
 			err_msg("removing tracefs instance %s: %s", r->path, strerror(errno));
 			return 1;
 		}
