@@ -7,7 +7,8 @@
 #
 # NAME.c announces the names that begin with NAME, or whose first word (up to the
 # first '_') begins NAME's first word, in the singular or the plural (knobs_sys.c:
-# knob_check, runner.c: run_scenario; scn and wl stand for scenario and workload);
+# knob_check, runner.c: run_scenario; scn and wl stand for scenario and workload, hs
+# and hstore for history (its store), jr for jsonread);
 # cmd_NAME.c, a command, announces cmd_NAME, cli_NAME and NAME_*.
 # The files that still export other names are listed in tests/check-names.known, the
 # debt left: a file missing from it must pass, and one that passes must leave it (so
@@ -20,7 +21,13 @@ trap 'rm -f "$tmp"' EXIT
 
 # the short words the tree writes for a file's long one
 long() {
-	case "$1" in scn) echo scenario ;; wl) echo workload ;; *) echo "$1" ;; esac
+	case "$1" in
+	scn) echo scenario ;;
+	wl) echo workload ;;
+	hs | hstore) echo history ;;
+	jr) echo jsonread ;;
+	*) echo "$1" ;;
+	esac
 }
 
 announced() {	# announced STEM SYMBOL

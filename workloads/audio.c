@@ -111,7 +111,7 @@ static int calibrate(struct audio_cfg *c, struct audio_priv *p, char *errbuf)
 {
 	double budget = p->period_ns * c->duty / 100;
 
-	p->pass_ns = dsp_calibrate(&p->dsp);
+	p->pass_ns = audio_dsp_calibrate(&p->dsp);
 	if (c->duty == 0)
 		return 0;
 	if ((double)p->pass_ns > budget)
@@ -165,7 +165,7 @@ static int open_net(const struct audio_cfg *c, struct audio_priv *p, char *errbu
 	p->link.payload = AUDIO_NET_PAYLOAD;
 	p->link.napi_threaded = c->napi == NAPI_THREADED;
 	p->link.napi_prio = c->napi_prio;
-	ret = audio_net_open(&p->link, errbuf);
+	ret = net_audio_open(&p->link, errbuf);
 	if (!ret)
 		p->link_open = true;
 	return ret;
@@ -187,7 +187,7 @@ static int audio_setup(struct wl_run *w, char *errbuf)
 			       "the %lluus this workload can pace", (unsigned long long)c->frames,
 			       (unsigned long long)c->rate, p->period_ns / 1e3,
 			       AUDIO_MIN_PERIOD_NS / NSEC_PER_USEC);
-	ret = dsp_init(&p->dsp, c->frames, (unsigned int)c->channels, (double)c->rate, w->seed);
+	ret = audio_dsp_init(&p->dsp, c->frames, (unsigned int)c->channels, (double)c->rate, w->seed);
 	if (ret) {
 		set_err(errbuf, "audio: DSP buffers: %s", strerror(-ret));
 		return ret;
@@ -222,7 +222,7 @@ static void period(struct wl_run *w, struct audio_priv *p, struct pace *pc,
 {
 	uint64_t done, from = wl_window(w), k0;
 
-	dsp_run(&p->dsp, p->passes);
+	audio_dsp_run(&p->dsp, p->passes);
 	done = now_ns();
 	/*
 	 * the window ends when the stop begins: a packet sent for a later deadline (the
@@ -381,12 +381,12 @@ static void audio_teardown(struct wl_run *w)
 	struct audio_priv *p = w->priv;
 
 	if (p->link_open)
-		audio_net_close(&p->link);
+		net_audio_close(&p->link);
 	p->link_open = false;
 	if (p->locked)
 		munlockall();
 	p->locked = false;
-	dsp_free(&p->dsp);
+	audio_dsp_free(&p->dsp);
 }
 
 /* what compare judges audio by: the callback's wakeup and finish against its deadline */

@@ -31,21 +31,21 @@ struct audio_net_link {
 	size_t payload;		/* bytes per packet, header included */
 	bool napi_threaded;	/* NAPI polls in napi/ kthreads, not in NET_RX softirq */
 	int napi_prio;		/* threaded: SCHED_FIFO priority of those kthreads, 0 = OTHER */
-	/* out: filled by audio_net_open */
+	/* out: filled by net_audio_open */
 	int tx_fd;		/* UDP, connected to the receiver, in the sender's netns */
 	int rx_fd;		/* UDP, bound, in the receiver's netns; blocking */
 	int napi_threads;	/* napi/ kthreads of the path (0 in softirq mode) */
 	char desc[128];		/* for messages: "veth db-a0/db-b0, napi=threaded" */
-	void *priv;		/* the provider's, for audio_net_close */
+	void *priv;		/* the provider's, for net_audio_close */
 };
 
 /*
- * audio_net_open - build the path and both sockets. 0, or -errno with errbuf
+ * net_audio_open - build the path and both sockets. 0, or -errno with errbuf
  * (ERRBUF_LEN) naming what failed; on failure nothing is left behind.
  */
-int audio_net_open(struct audio_net_link *l, char *errbuf);
-/* audio_net_close - close both sockets, remove what open created; safe twice */
-void audio_net_close(struct audio_net_link *l);
+int net_audio_open(struct audio_net_link *l, char *errbuf);
+/* net_audio_close - close both sockets, remove what open created; safe twice */
+void net_audio_close(struct audio_net_link *l);
 
 /* the packet header the sender writes at the start of each payload */
 struct audio_net_hdr {

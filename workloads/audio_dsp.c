@@ -15,7 +15,7 @@
 #define CAL_BATCH_NS (200 * NSEC_PER_USEC)	/* time one calibration sample */
 #define CAL_SAMPLES 31
 
-int dsp_init(struct dsp *d, size_t frames, unsigned int channels, double rate,
+int audio_dsp_init(struct dsp *d, size_t frames, unsigned int channels, double rate,
 	     uint64_t seed)
 {
 	double w0 = 2 * M_PI * 1000.0 / rate, alpha = sin(w0) / (2 * 0.7071), a0;
@@ -28,7 +28,7 @@ int dsp_init(struct dsp *d, size_t frames, unsigned int channels, double rate,
 	d->in = calloc(n, sizeof(float));
 	d->out = calloc(n, sizeof(float));
 	if (!d->in || !d->out) {
-		dsp_free(d);
+		audio_dsp_free(d);
 		return -ENOMEM;
 	}
 	d->frames = frames;
@@ -48,7 +48,7 @@ int dsp_init(struct dsp *d, size_t frames, unsigned int channels, double rate,
 	return 0;
 }
 
-void dsp_run(struct dsp *d, unsigned int passes)
+void audio_dsp_run(struct dsp *d, unsigned int passes)
 {
 	size_t f;
 	unsigned int c, p;
@@ -77,19 +77,19 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /*
- * dsp_calibrate - the fastest of CAL_SAMPLES batches, each long enough for the clock:
+ * audio_dsp_calibrate - the fastest of CAL_SAMPLES batches, each long enough for the clock:
  * the cost of the work itself. A median would take in whatever else the CPU was doing
  * during setup (another VM, another workload) and make the run's DSP too short; at run
  * time such interference is what the "dsp" metric is there to show.
  */
-uint64_t dsp_calibrate(struct dsp *d)
+uint64_t audio_dsp_calibrate(struct dsp *d)
 {
 	uint64_t t0, dt, per[CAL_SAMPLES];
 	unsigned int batch = 1, i;
 
 	for (;;) {
 		t0 = now_ns();
-		dsp_run(d, batch);
+		audio_dsp_run(d, batch);
 		dt = now_ns() - t0;
 		if (dt >= CAL_BATCH_NS || batch >= (1U << 24))
 			break;
@@ -97,14 +97,14 @@ uint64_t dsp_calibrate(struct dsp *d)
 	}
 	for (i = 0; i < CAL_SAMPLES; i++) {
 		t0 = now_ns();
-		dsp_run(d, batch);
+		audio_dsp_run(d, batch);
 		per[i] = (now_ns() - t0) / batch;
 	}
 	qsort(per, CAL_SAMPLES, sizeof(per[0]), cmp_u64);
 	return per[0] ? per[0] : 1;
 }
 
-void dsp_free(struct dsp *d)
+void audio_dsp_free(struct dsp *d)
 {
 	free(d->in);
 	free(d->out);

@@ -21,13 +21,13 @@ struct dsp {
 	volatile float sink;			/* keeps the work from being optimised out */
 };
 
-/* dsp_init - buffers of frames x channels, white noise from seed; 0 or -ENOMEM */
-int dsp_init(struct dsp *d, size_t frames, unsigned int channels, double rate,
+/* audio_dsp_init - buffers of frames x channels, white noise from seed; 0 or -ENOMEM */
+int audio_dsp_init(struct dsp *d, size_t frames, unsigned int channels, double rate,
 	     uint64_t seed);
-/* dsp_run - passes of the filter over the whole buffer */
-void dsp_run(struct dsp *d, unsigned int passes);
-/* dsp_calibrate - the cost of one pass, in ns, on the calling thread's CPU (fastest batch) */
-uint64_t dsp_calibrate(struct dsp *d);
-void dsp_free(struct dsp *d);
+/* audio_dsp_run - passes of the filter over the whole buffer */
+void audio_dsp_run(struct dsp *d, unsigned int passes);
+/* audio_dsp_calibrate - the cost of one pass, in ns, on the calling thread's CPU (fastest batch) */
+uint64_t audio_dsp_calibrate(struct dsp *d);
+void audio_dsp_free(struct dsp *d);
 
 #endif

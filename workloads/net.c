@@ -15,7 +15,7 @@
 
 #include "netload.h"
 #include "netns.h"
-#include "netproto.h"
+#include "netrr.h"
 #include "workload.h"
 #include "msg.h"
 

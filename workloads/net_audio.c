@@ -5,7 +5,7 @@
  * socket in namespace A connected to a receiver socket in namespace B.
  *
  * Linking: this file is an archive member of its own on purpose, referenced by nothing
- * but audio.o's calls to audio_net_open/audio_net_close. 'deferbench' pulls it in to
+ * but audio.o's calls to net_audio_open/net_audio_close. 'deferbench' pulls it in to
  * resolve those; a program that defines its own provider (the loopback stand-in of
  * tests/unit/test_audio_net.c) never pulls it, so the two cannot collide. This needs
  * audio.c to have no weak stubs of the two functions: a weak definition resolves the
@@ -20,7 +20,7 @@
 
 #include "audio.h"
 #include "netns.h"
-#include "netproto.h"
+#include "netrr.h"
 #include "msg.h"
 
 #define AUDIO_NET_PORT 7010
@@ -49,7 +49,7 @@ static int audio_net_sockets(struct audio_net_link *l, struct netns_pair *p, cha
 	return 0;
 }
 
-int audio_net_open(struct audio_net_link *l, char *errbuf)
+int net_audio_open(struct audio_net_link *l, char *errbuf)
 {
 	/* GRO on: veth has a NAPI of its own only with it; TSO off (netns_knob.c) */
 	struct netns_opts o = {
@@ -74,7 +74,7 @@ int audio_net_open(struct audio_net_link *l, char *errbuf)
 	if (!err)
 		err = audio_net_sockets(l, &ap->pair, errbuf);
 	if (err) {
-		audio_net_close(l);
+		net_audio_close(l);
 		return err;
 	}
 	err = netns_napi_threads(&ap->pair, pids, (int)ARRAY_SIZE(pids));
@@ -84,7 +84,7 @@ int audio_net_open(struct audio_net_link *l, char *errbuf)
 	return 0;
 }
 
-void audio_net_close(struct audio_net_link *l)
+void net_audio_close(struct audio_net_link *l)
 {
 	struct audio_net_path *ap = l->priv;
 

@@ -39,7 +39,7 @@ struct spreads {
 	size_t n;
 };
 
-int noise_spread(const double *v, size_t k, double alpha, double *sd, double *floor)
+int calibrate_spread(const double *v, size_t k, double alpha, double *sd, double *floor)
 {
 	double mean = 0, ss = 0;
 	size_t i;
@@ -116,7 +116,7 @@ static int set_figures(const struct cellset *set, const struct judge_opts *o,
 	return ret;
 }
 
-int noise_calibrate(const struct run *runs, size_t n, const struct judge_opts *o,
+int calibrate_noise(const struct run *runs, size_t n, const struct judge_opts *o,
 		    struct noise *out, char *errbuf)
 {
 	double alpha = (1 - o->confidence) / (o->looks ? o->looks : 1);
@@ -159,7 +159,7 @@ int noise_calibrate(const struct run *runs, size_t n, const struct judge_opts *o
 
 		if (sp.s[k].n < 3)
 			continue;
-		if (noise_spread(sp.s[k].v, sp.s[k].n, alpha, &sd, &floor))
+		if (calibrate_spread(sp.s[k].v, sp.s[k].n, alpha, &sd, &floor))
 			continue;
 		ret = noise_add(out, sp.s[k].workload, sp.s[k].config, sp.s[k].id, sd,
 				(unsigned int)sp.s[k].n, fmin(floor, NOISE_FLOOR_MAX));

@@ -410,19 +410,19 @@ static void junit_case(FILE *f, const struct cmp_row *x, bool fail_higher)
 	char b[32], n[32], ra[32], ci[48], m[32];
 
 	fputs("    <testcase classname=\"deferbench.", f);
-	xml_escape(f, x->workload);
+	doc_xml_escape(f, x->workload);
 	fputc('.', f);
-	xml_escape(f, x->config);
+	doc_xml_escape(f, x->config);
 	fputs("\" name=\"", f);
-	xml_escape(f, x->id);
+	doc_xml_escape(f, x->id);
 	fputs("\">\n", f);
 	if (x->j.v == V_WORSE || x->j.v == V_CANNOT_TELL || x->j.v == V_LOSSY ||
 	    x->j.v == V_INCOMPLETE || (x->j.v == V_HIGHER && fail_higher)) {
 		fprintf(f, "      <%s message=\"", x->j.v == V_WORSE || x->j.v == V_HIGHER ?
 			"failure" : "skipped");
-		xml_escape(f, x->j.v == V_CANNOT_TELL ? "undecided" : judge_verdict_names[x->j.v]);
+		doc_xml_escape(f, x->j.v == V_CANNOT_TELL ? "undecided" : judge_verdict_names[x->j.v]);
 		fputs(": ", f);
-		xml_escape(f, x->j.why);
+		doc_xml_escape(f, x->j.why);
 		fputs("\"/>\n", f);
 	}
 	fprintf(f, "      <system-out>base %s us, new %s us, ratio %s, interval %s, margin %s, "

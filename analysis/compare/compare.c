@@ -383,8 +383,8 @@ static int judge_key(struct cmp_result *res, struct row_reps *rr, const struct c
 		r->j.v = V_INFO;
 		r->j.nb = (uint32_t)b->n;
 		r->j.nn = (uint32_t)n->n;
-		r->j.base = median(b->v, b->n);
-		r->j.new = median(n->v, n->n);
+		r->j.base = stats_median(b->v, b->n);
+		r->j.new = stats_median(n->v, n->n);
 		r->j.ratio = r->j.new / r->j.base;
 		r->judged = false;
 		goto out;

@@ -299,18 +299,18 @@ int cmp_sets_compare(struct cmp_sets *sets, const struct cmp_opts *o,
 		     struct cmp_result *res, char *errbuf);
 
 /*
- * noise_calibrate - a host's spread between runs from 3 <= n <= NOISE_RUNS_MAX runs of
+ * calibrate_noise - a host's spread between runs from 3 <= n <= NOISE_RUNS_MAX runs of
  * one scenario in which nothing changed (calibrate.c states how). 0, or -errno with a
  * message in errbuf.
  */
-int noise_calibrate(const struct run *runs, size_t n, const struct judge_opts *o,
+int calibrate_noise(const struct run *runs, size_t n, const struct judge_opts *o,
 		    struct noise *out, char *errbuf);
 /*
- * noise_spread - one metric's figures in k >= 3 runs (ns): the sd of their logs, and
+ * calibrate_spread - one metric's figures in k >= 3 runs (ns): the sd of their logs, and
  * the floor, the change between two runs a test at alpha would just call beyond
  * chance. -EINVAL when k < 3 or a figure is not positive.
  */
-int noise_spread(const double *v, size_t k, double alpha, double *sd, double *floor);
+int calibrate_spread(const double *v, size_t k, double alpha, double *sd, double *floor);
 
 /* cmp_judged - is metric id judged (a verdict), primary or advisory, for the cells of s */
 bool cmp_judged(const struct cmp_opts *o, const struct cellset *s, const char *id);

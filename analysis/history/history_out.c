@@ -281,7 +281,7 @@ static int plot_one(const struct hs_series *const *sub, size_t n, const char *di
 	fputs("set xtics rotate by -35 (", p.gp);
 	for (i = 0; i < ks.n; i++) {
 		fprintf(p.gp, "%s", i ? ", " : "");
-		gp_str(p.gp, ks.k[i]);
+		plot_str(p.gp, ks.k[i]);
 		fprintf(p.gp, " %zu", i);
 	}
 	fprintf(p.gp, ")\nset logscale y\nset xrange [-0.5:%zu.5]\nset style fill transparent solid 0.15 "
@@ -310,7 +310,7 @@ static int plot_one(const struct hs_series *const *sub, size_t n, const char *di
 		fprintf(p.gp, "%s'%s' using 1:3:4 with filledcurves lc %zu notitle, '%s' using "
 			"1:2 with linespoints lw 2 pt 7 lc %zu title ", i ? ", " : "", name, i + 1,
 			name, i + 1);
-		gp_str(p.gp, sub[i]->host);
+		plot_str(p.gp, sub[i]->host);
 	}
 	fputc('\n', p.gp);
 	free(ks.k);

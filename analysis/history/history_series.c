@@ -75,7 +75,7 @@ static void finish(struct hs_series *s)
 	for (i = 0; i < s->npt; i++) {
 		struct hs_point *p = &s->pt[i];
 
-		p->med = median(p->v, p->n);
+		p->med = stats_median(p->v, p->n);
 		p->lo = p->hi = p->v[0];
 		for (k = 1; k < p->n; k++) {
 			p->lo = fmin(p->lo, p->v[k]);

@@ -16,7 +16,7 @@ static void spread_of(const double *v, size_t n, struct spread *s)
 {
 	size_t i;
 
-	s->med = median(v, n);
+	s->med = stats_median(v, n);
 	s->min = s->max = n ? v[0] : NAN;
 	for (i = 1; i < n; i++) {
 		if (v[i] < s->min)

@@ -61,7 +61,7 @@ static const char *fmt_judgement(const char *id, const struct judgement *j, char
 	return buf;
 }
 
-const char *advice_name(const struct adv_workload *w, char *buf, size_t len)
+const char *finding_advice_name(const struct adv_workload *w, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s%s%s", w->workload, w->loads[0] ? " under load " : "", w->loads);
 	return buf;
@@ -79,7 +79,7 @@ static int best_gain(const struct adv_workload *w, const struct adv_cfg *c)
 	return best;
 }
 
-void advice_verdict(const struct adv_workload *w, char *buf, size_t len)
+void finding_advice_verdict(const struct adv_workload *w, char *buf, size_t len)
 {
 	char one[256], bound[256];
 	size_t i, off = 0, undecided = 0;
@@ -165,8 +165,8 @@ static void advice_finding(struct report_ctx *r, const struct adv_workload *w)
 {
 	char name[2 * NAME_LEN + 16], verdict[512];
 
-	advice_verdict(w, verdict, sizeof(verdict));
-	doc_li(&r->doc, "%s: %s.", advice_name(w, name, sizeof(name)), verdict);
+	finding_advice_verdict(w, verdict, sizeof(verdict));
+	doc_li(&r->doc, "%s: %s.", finding_advice_name(w, name, sizeof(name)), verdict);
 }
 
 /* verdicts_finding - every verdict of one workload, as a bullet */
@@ -187,7 +187,7 @@ static void verdicts_finding(struct report_ctx *r, const struct adv_workload *w)
 			line = NULL;
 		}
 	}
-	doc_li(&r->doc, "%s: %s", advice_name(w, name, sizeof(name)),
+	doc_li(&r->doc, "%s: %s", finding_advice_name(w, name, sizeof(name)),
 	       line ? line : "(out of memory for the verdicts)");
 	free(line);
 }
@@ -304,7 +304,7 @@ static void worst_pool(const struct cellset *s, const struct judge_opts *jo,
 			wc->rc.v[wc->rc.n++] = (double)worst->st.p99;
 		}
 	}
-	wc->rc.med = wc->rc.n ? median(wc->rc.v, wc->rc.n) : NAN;
+	wc->rc.med = wc->rc.n ? stats_median(wc->rc.v, wc->rc.n) : NAN;
 	wc->pool = mode_of(pools, wc->rc.n);
 }
 
@@ -513,7 +513,7 @@ void findings_write(struct report_ctx *r)
 	for (w = 0; w < n; w++)
 		wakeup_finding(r, wl[w]);
 	adaptive_finding(r);
-	observer_finding(r);
+	rep_observer_finding(r);
 	data_quality(r);
 	long_runs(r);
 	table_contexts_overview(r);

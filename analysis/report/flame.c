@@ -120,7 +120,7 @@ static void draw(FILE *f, const struct ftree *t, uint32_t id, double x, int dept
 	if (w < 0.3)
 		return;		/* too narrow to see */
 	fprintf(f, "<g><title>");
-	xml_escape(f, n->name);
+	doc_xml_escape(f, n->name);
 	fprintf(f, " (%llu %s, %.2f%%)</title><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
 		"height=\"%d\" fill=\"%s\" rx=\"2\"/>", (unsigned long long)n->weight, unit,
 		100.0 * (double)n->weight / (double)t->n[0].weight, x,
@@ -132,13 +132,13 @@ static void draw(FILE *f, const struct ftree *t, uint32_t id, double x, int dept
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\">", x + 3,
 			height - depth * FLAME_FRAME_H - 4);
 		if (strlen(n->name) <= chars) {
-			xml_escape(f, n->name);
+			doc_xml_escape(f, n->name);
 		} else {
 			char cut[256];
 
 			snprintf(cut, sizeof(cut), "%.*s..", (int)(chars - 2 < 250 ? chars - 2 : 250),
 				 n->name);
-			xml_escape(f, cut);
+			doc_xml_escape(f, cut);
 		}
 		fprintf(f, "</text>");
 	}
@@ -185,7 +185,7 @@ int flame_svg(const char *path, const char *title, const char *unit,
 		"<text class=\"title\" x=\"%d\" y=\"22\" text-anchor=\"middle\">",
 		FLAME_WIDTH + 20, height, FLAME_WIDTH + 20, height, FLAME_WIDTH + 20, height,
 		(FLAME_WIDTH + 20) / 2);
-	xml_escape(f, title);
+	doc_xml_escape(f, title);
 	fprintf(f, "</text>\n");
 	draw(f, &t, 0, 10.0, 0, (double)FLAME_WIDTH / (double)t.n[0].weight, height - 4,
 	     unit);

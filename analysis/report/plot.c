@@ -31,7 +31,7 @@
 #define PNG_FONT "sans,10"
 #define SVG_FONT "sans,14"
 
-void gp_str(FILE *f, const char *s)
+void plot_str(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
@@ -42,7 +42,7 @@ void gp_str(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-void gp_pct_xtics(FILE *f, double xmax)
+void plot_pct_xtics(FILE *f, double xmax)
 {
 	static const struct { const char *label; double x; } tics[] = {
 		/* tic labels are gnuplot format strings: %% is a percent sign */
@@ -249,11 +249,11 @@ int plot_begin_at(struct plot *p, int w, int h, const char *plotdir, const char 
 		"set terminal pngcairo noenhanced size %d,%d font '" PNG_FONT "'\n"
 		"set output '%s.png'\n", p->w, p->h, p->stem);
 	fputs("set title ", p->gp);
-	gp_str(p->gp, title);
+	plot_str(p->gp, title);
 	fputs("\nset xlabel ", p->gp);
-	gp_str(p->gp, xlabel);
+	plot_str(p->gp, xlabel);
 	fputs("\nset ylabel ", p->gp);
-	gp_str(p->gp, ylabel);
+	plot_str(p->gp, ylabel);
 	/* major grid lines only: the minor ones of a log axis cost more than they tell */
 	fputs("\nset grid xtics ytics lc rgb '#dddddd'\n"
 	      "# the legend below the graph and its axis label, in a margin gnuplot sizes to\n"

@@ -5,7 +5,7 @@
  * A plot is <dir>/plots/<stem>.gp plus data files <stem>-<n>.dat (numbers only), drawn
  * once as <stem>.png (pngcairo) and once as <stem>.svg. gnuplot runs in <dir>/plots so
  * the script names files relatively; its stderr goes to <stem>.log, kept only when it
- * fails. Text given to the script goes through gp_str (gnuplot single-quoted strings,
+ * fails. Text given to the script goes through plot_str (gnuplot single-quoted strings,
  * "noenhanced" terminals so that '_' in names is not a subscript).
  */
 #ifndef DEFERBENCH_PLOT_H
@@ -53,9 +53,9 @@ void plot_abort(struct plot *p);
 
 /* plot_sanitize - the file-name form of a stem: [A-Za-z0-9._-], others become '_' */
 void plot_sanitize(char *stem);
-/* gp_str - s as a gnuplot single-quoted string */
-void gp_str(FILE *f, const char *s);
-/* gp_pct_xtics - x = 1/(1-q) tics labelled 50%, 90%, 99%, ... up to xmax */
-void gp_pct_xtics(FILE *f, double xmax);
+/* plot_str - s as a gnuplot single-quoted string */
+void plot_str(FILE *f, const char *s);
+/* plot_pct_xtics - x = 1/(1-q) tics labelled 50%, 90%, 99%, ... up to xmax */
+void plot_pct_xtics(FILE *f, double xmax);
 
 #endif

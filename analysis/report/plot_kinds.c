@@ -28,7 +28,7 @@ static void plot_style(FILE *gp, const struct series *s)
 		s->dash > 0 ? s->dash : 1, s->color ? s->color : "#888888");
 	if (s->title[0]) {
 		fputs("title ", gp);
-		gp_str(gp, s->title);
+		plot_str(gp, s->title);
 	} else {
 		fputs("notitle", gp);
 	}
@@ -105,7 +105,7 @@ static int finish(struct plot *p, int ret, const struct plot_text *t, char *errb
 static void pct_axis(FILE *gp, double xmax)
 {
 	fprintf(gp, "set xrange [1:%g]\n", xmax);
-	gp_pct_xtics(gp, xmax);
+	plot_pct_xtics(gp, xmax);
 }
 
 int plot_percentiles(const struct plot_text *t, const struct series *s, size_t n,
@@ -266,7 +266,7 @@ static void ladder_groups(FILE *gp, const struct box *b, size_t n)
 		if (i < n && !strcmp(b[i].group, b[first].group))
 			continue;
 		fputs(ngroups++ ? ", " : "", gp);
-		gp_str(gp, b[first].group);
+		plot_str(gp, b[first].group);
 		fprintf(gp, " %g", ((double)first + (double)(i - 1)) / 2);
 		first = i;
 	}
@@ -354,7 +354,7 @@ int plot_ladder(const struct plot_text *t, const struct ladder_axes *ax, const s
 		fprintf(p.gp, "%s '%s' index %zu using 1:2:3:4:5 with candlesticks whiskerbars "
 			"0.6 lw 1.5 lc rgb '%s' fs solid 0.3 title ", g ? ", \\\n     " : "plot",
 			boxes, g, b[first[g]].color ? b[first[g]].color : "#888888");
-		gp_str(p.gp, b[first[g]].legend[0] ? b[first[g]].legend : b[first[g]].label);
+		plot_str(p.gp, b[first[g]].legend[0] ? b[first[g]].legend : b[first[g]].label);
 	}
 	if (!ret) {
 		fprintf(p.gp, ", \\\n     '%s' using 1:2:2:2:2 with candlesticks lw 3 lc rgb '"
@@ -403,7 +403,7 @@ int plot_time(const struct plot_text *t, const char *ylabel, const struct tserie
 		fprintf(p.gp, "%s '%s' using 1:2 with linespoints lw 2 pt 7 ps 0.6 dt %d "
 			"lc rgb '%s' title ", drawn++ ? ", \\\n     " : "plot ", name,
 			s[i].dash > 0 ? s[i].dash : 1, s[i].color ? s[i].color : "#888888");
-		gp_str(p.gp, s[i].title);
+		plot_str(p.gp, s[i].title);
 	}
 	fputc('\n', p.gp);
 	return finish(&p, ret ?: (drawn ? 0 : -ENODATA), t, errbuf);
@@ -463,7 +463,7 @@ int plot_stacked(const struct plot_text *t, const char *ylabel, const char (*lab
 			continue;
 		fprintf(p.gp, "%s '%s' using %zu%s lc rgb '%s' title ", drawn ? ", \\\n     " :
 			"plot ", name, col, drawn ? "" : ":xtic(1)", parts[k].color);
-		gp_str(p.gp, parts[k].title);
+		plot_str(p.gp, parts[k].title);
 		drawn++;
 	}
 	fputc('\n', p.gp);

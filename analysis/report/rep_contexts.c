@@ -418,7 +418,7 @@ static void wait_csv(struct report_ctx *r, const struct cellset *s, const char *
 		csvw_u64(f, w->delay_ns);
 		csvw_u64(f, w->total[c]);
 		csvw_dbl(f, w->delay_ns ? (double)w->total[c] / (double)w->delay_ns : 0);
-		rep_csv_ns(f, w->np99[c] ? median(w->p99[c], w->np99[c]) : NAN);
+		rep_csv_ns(f, w->np99[c] ? stats_median(w->p99[c], w->np99[c]) : NAN);
 		csvw_end(f);
 	}
 }
@@ -482,7 +482,7 @@ static void wait_row(struct report_ctx *r, const struct cellset *s, const char *
 		else
 			snprintf(cell[c], sizeof(cell[c]), "%.1f%% (%s)",
 				 100.0 * (double)w->total[c] / (double)w->delay_ns,
-				 fmt_us(median(w->p99[c], w->np99[c]), us, sizeof(us)));
+				 fmt_us(stats_median(w->p99[c], w->np99[c]), us, sizeof(us)));
 		cells[k++] = cell[c];
 	}
 	qsort(w->task, w->ntask, sizeof(*w->task), task_cmp);

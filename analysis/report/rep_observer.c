@@ -23,7 +23,7 @@ static const char *const obs_cols[] = {
 	NULL,
 };
 
-int observer_load(struct report_ctx *r)
+int rep_observer_load(struct report_ctx *r)
 {
 	struct cmp_opts co = { 0 };
 	char err[ERRBUF_LEN];
@@ -42,8 +42,8 @@ int observer_load(struct report_ctx *r)
 	return 0;
 }
 
-/* observer_finding - one line: did tracing change what the workloads measure */
-void observer_finding(struct report_ctx *r)
+/* rep_observer_finding - one line: did tracing change what the workloads measure */
+void rep_observer_finding(struct report_ctx *r)
 {
 	const struct cmp_result *o = &r->obs;
 	char ra[32], ci[48], m[32], dt[96] = "", a[32], b[32];
@@ -131,8 +131,8 @@ static void obs_row(struct report_ctx *r, const struct cmp_row *x)
 	doc_row(&r->doc, cells, ARRAY_SIZE(cells));
 }
 
-/* observer_section - every workload metric, traced against untraced */
-void observer_section(struct report_ctx *r)
+/* rep_observer_section - every workload metric, traced against untraced */
+void rep_observer_section(struct report_ctx *r)
 {
 	static const char *const hdr[] = {
 		"workload", "config", "P", "metric", "untraced (us)", "traced (us)",

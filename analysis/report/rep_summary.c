@@ -346,7 +346,7 @@ static void answer(struct report_ctx *r, const char *wl, const struct adv_worklo
 	fputs(nd ? "." : "", f);
 	own_figures(f, r, wl, &as);
 	if (w) {
-		advice_verdict(w, verdict, sizeof(verdict));
+		finding_advice_verdict(w, verdict, sizeof(verdict));
 		fprintf(f, " Answer: %s.", verdict);
 		if (w->ncfg && w->answer != ADV_EXPLORATORY)
 			verdicts(f, w);
@@ -358,7 +358,7 @@ static void answer(struct report_ctx *r, const char *wl, const struct adv_worklo
 		r->err = r->err ?: -ENOMEM;
 		return;
 	}
-	doc_li_lead(&r->doc, w ? advice_name(w, name, sizeof(name)) : wl, "%s", line);
+	doc_li_lead(&r->doc, w ? finding_advice_name(w, name, sizeof(name)) : wl, "%s", line);
 	free(line);
 }
 

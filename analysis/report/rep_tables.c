@@ -524,7 +524,7 @@ static void counter_row(struct report_ctx *r, const struct cellset *s, const cha
 	n = counter_values(s, name, v);
 	if (!n)
 		return;
-	med = median(v, n);
+	med = stats_median(v, n);
 	lo = hi = v[0];
 	for (i = 1; i < n; i++) {
 		lo = v[i] < lo ? v[i] : lo;

@@ -272,7 +272,7 @@ static void body(struct report_ctx *r)
 	toc(r, wl, n);
 	reading_note(r);
 	findings_write(r);
-	observer_section(r);
+	rep_observer_section(r);
 	for (i = 0; i < n && !r->err; i++)
 		workload_section(r, wl[i]);
 	doc_details(&r->doc, 2, "cells", false, "Cells");
@@ -309,7 +309,7 @@ int report_write(const struct run *run, const struct report_opts *o, char *errbu
 		palette_color(&r.pal, PAL_CONFIG, r.cs.s[i].config);
 	judge_opts_default(&jo);
 	r.adv_ret = advise_sets(run, &r.cs, &jo, &r.adv, r.adv_err);
-	ret = observer_load(&r);
+	ret = rep_observer_load(&r);
 	if (ret) {
 		set_errno(errbuf, ret, "%s: out of memory", run->dir);
 		goto out_free_sets;

@@ -85,12 +85,12 @@ void rep_counts(const struct figure *f, char *lost, char *un, size_t len);
 void rep_wakeup_table(struct report_ctx *r, const char *wl);
 
 /*
- * findings.c: advice_verdict - the answer for one workload in a sentence ("use X: ...",
- * "keep X for now, undecided ..."); advice_name - "block under load hog"
+ * findings.c: finding_advice_verdict - the answer for one workload in a sentence ("use X: ...",
+ * "keep X for now, undecided ..."); finding_advice_name - "block under load hog"
  */
 struct adv_workload;
-void advice_verdict(const struct adv_workload *w, char *buf, size_t len);
-const char *advice_name(const struct adv_workload *w, char *buf, size_t len);
+void finding_advice_verdict(const struct adv_workload *w, char *buf, size_t len);
+const char *finding_advice_name(const struct adv_workload *w, char *buf, size_t len);
 /*
  * rep_driven.c: the deferred work a workload drives - its delay metric (stat ignored;
  * MS_WORK for a workload.json work entry), its name and what kind of work it is
@@ -197,9 +197,9 @@ void stacks_files(struct report_ctx *r);
 int stacks_tables_close(struct report_ctx *r);
 
 /* rep_observer.c: the capture's effect, from the run's control cells */
-int observer_load(struct report_ctx *r);
-void observer_finding(struct report_ctx *r);
-void observer_section(struct report_ctx *r);
+int rep_observer_load(struct report_ctx *r);
+void rep_observer_finding(struct report_ctx *r);
+void rep_observer_section(struct report_ctx *r);
 
 /* findings.c */
 void findings_write(struct report_ctx *r);

@@ -136,7 +136,7 @@ static void shuffle_groups(struct ws *w, const double *x, const size_t *gx, cons
 		order[j] = j;
 	for (i = 0; i + 1 < nb; i++)
 		for (j = b[i + 1] - 1; j > b[i]; j--) {
-			size_t r = b[i] + (size_t)(splitmix64(rng) % (j - b[i] + 1));
+			size_t r = b[i] + (size_t)(stats_splitmix64(rng) % (j - b[i] + 1));
 			size_t tmp = order[j];
 
 			order[j] = order[r];
@@ -279,7 +279,7 @@ size_t cpd_min_values(double sig)
 
 double cpd_segment_median(const double *x, size_t a, size_t b)
 {
-	return b > a ? median(x + a, b - a) : NAN;
+	return b > a ? stats_median(x + a, b - a) : NAN;
 }
 
 /* step - relative change of the medians around cp[i] */

@@ -18,7 +18,7 @@
 /* rnd - uniform in [0, n) (n small: modulo bias below 2^-40) */
 static inline uint32_t rnd(uint64_t *rng, uint32_t n)
 {
-	return (uint32_t)(splitmix64(rng) % n);
+	return (uint32_t)(stats_splitmix64(rng) % n);
 }
 
 /*

@@ -198,7 +198,7 @@ int hswap_test(const struct hb_domain *dom, const struct hb_side *base,
 	total = exact ? 1UL << n : iters;
 	for (r = 0; r < total; r++) {
 		for (i = 0; i < n; i++)
-			sw[i] = exact ? (r >> i) & 1 : splitmix64(&rng) & 1;
+			sw[i] = exact ? (r >> i) & 1 : stats_splitmix64(&rng) & 1;
 		for (k = 0; k < SH_NR; k++) {
 			double t = stat(&cb, &cn, sw, &sc[k], q, floor_v);
 

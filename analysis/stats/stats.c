@@ -27,7 +27,7 @@ static double median_sorted(const double *s, size_t n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
-double median(const double *v, size_t n)
+double stats_median(const double *v, size_t n)
 {
 	double s[STATS_MAX_N];
 
@@ -38,7 +38,7 @@ double median(const double *v, size_t n)
 	return median_sorted(s, n);
 }
 
-double quantile_sorted(const double *s, size_t n, double q)
+double stats_quantile_sorted(const double *s, size_t n, double q)
 {
 	double h;
 	size_t i;
@@ -52,7 +52,7 @@ double quantile_sorted(const double *s, size_t n, double q)
 	return s[i] + (h - (double)i) * (s[i + 1] - s[i]);
 }
 
-uint64_t splitmix64(uint64_t *state)
+uint64_t stats_splitmix64(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
 

@@ -12,16 +12,16 @@
 #define STATS_MAX_N 256		/* repetitions per side */
 
 /* median - of n values (not modified); NaN when n is 0. Even n: mean of the middle two. */
-double median(const double *v, size_t n);
-/* quantile_sorted - linear interpolation between order statistics (R type 7) */
-double quantile_sorted(const double *s, size_t n, double q);
+double stats_median(const double *v, size_t n);
+/* stats_quantile_sorted - linear interpolation between order statistics (R type 7) */
+double stats_quantile_sorted(const double *s, size_t n, double q);
 
 /* t_quantile - the p-quantile of Student's t with df (> 0, may be fractional) freedom */
 double t_quantile(double p, double df);
 /* t_cdf - P(T <= t) for Student's t with df degrees of freedom */
 double t_cdf(double t, double df);
 
-/* splitmix64 - the generator bootstrap uses; exposed for tests */
-uint64_t splitmix64(uint64_t *state);
+/* stats_splitmix64 - the generator bootstrap uses; exposed for tests */
+uint64_t stats_splitmix64(uint64_t *state);
 
 #endif

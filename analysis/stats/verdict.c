@@ -121,8 +121,8 @@ void ratio_interval(const double *d, unsigned int n, double a, const struct expa
 {
 	double e = expand_level(a, x);
 
-	*lo = exp(quantile_sorted(d, n, e));
-	*hi = exp(quantile_sorted(d, n, 1 - e));
+	*lo = exp(stats_quantile_sorted(d, n, e));
+	*hi = exp(stats_quantile_sorted(d, n, 1 - e));
 }
 
 int holm(const double *p, size_t n, double alpha, bool *reject, double *level)

@@ -67,14 +67,14 @@ static int result_setup(struct capture *c, char *errbuf)
 	memcpy(missing, c->res.meta.missing, sizeof(missing));
 	/* intervals: the writer keeps a pointer to the result, which is set up next */
 	if (c->opts.intervals_csv && c->opts.interval_ns) {
-		c->iw = ival_writer_open(c->opts.intervals_csv, &c->res);
+		c->iw = intervals_csv_open(c->opts.intervals_csv, &c->res);
 		if (!c->iw)
 			return set_err(errbuf, "cannot create %s: %s", c->opts.intervals_csv,
 				       strerror(errno));
 	}
 	/* the real start is set in capture_start(); intervals are relative to it */
 	if (result_init(&c->res, c->ncpus, 0, c->opts.interval_ns,
-			c->iw ? ival_writer_cb : NULL, c->iw))
+			c->iw ? intervals_csv_cb : NULL, c->iw))
 		return set_err(errbuf, "out of memory");
 	c->res_ready = true;
 	c->res.m.comm_resolve = comms_resolve;
@@ -361,7 +361,7 @@ int capture_stop(struct capture *c)
 	instance_loss_read(c);
 	result_finish(&c->res);
 	if (c->iw) {
-		int r = ival_writer_close(c->iw);
+		int r = intervals_csv_close(c->iw);
 
 		c->iw = NULL;
 		if (r && !ret)
@@ -445,7 +445,7 @@ void capture_free(struct capture *c)
 		free(c->formats[k]);
 	free(c->comms);
 	if (c->iw)
-		ival_writer_close(c->iw);
+		intervals_csv_close(c->iw);
 	decoder_free(&c->dec);
 	if (c->tep)
 		tep_free(c->tep);

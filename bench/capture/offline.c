@@ -193,12 +193,12 @@ static int offline_load(struct offline *o, const char *raw, const char *ivals, c
 	if (decoder_init(&o->dec, o->tep, err))
 		return set_err(errbuf, "%s/formats/%s", raw, err);
 	if (ivals && o->rm.interval_ns) {
-		o->iw = ival_writer_open(ivals, &o->res);
+		o->iw = intervals_csv_open(ivals, &o->res);
 		if (!o->iw)
 			return set_err(errbuf, "cannot create %s: %s", ivals, strerror(errno));
 	}
 	if (result_init(&o->res, o->rm.ncpus, o->rm.interval_origin_ns, o->rm.interval_ns,
-			o->iw ? ival_writer_cb : NULL, o->iw))
+			o->iw ? intervals_csv_cb : NULL, o->iw))
 		return set_err(errbuf, "out of memory");
 	o->res_ready = true;
 	o->res.start_ts = o->rm.start_ts;
@@ -348,7 +348,7 @@ static void offline_free(struct offline *o)
 
 	file_src_close(&o->fs);
 	if (o->iw)
-		ival_writer_close(o->iw);
+		intervals_csv_close(o->iw);
 	if (o->res_ready)
 		result_free(&o->res);
 	decoder_free(&o->dec);
@@ -376,7 +376,7 @@ int offline_analyze(const char *raw, const char *staging, bool accept_damaged,
 	if (!ret)
 		ret = offline_run(o, raw, errbuf);
 	if (!ret) {
-		int r = ival_writer_close(o->iw);
+		int r = intervals_csv_close(o->iw);
 
 		o->iw = NULL;
 		if (o->rm.is_excerpt)

@@ -224,8 +224,8 @@ bad:
 		       "printable bytes)", path, lineno);
 }
 
-/* json_detail - what was kept beyond the histograms (detail.h), when anything was */
-static void json_detail(json_object *o, const struct result_meta *m, bool excerpt)
+/* summary_json_detail - what was kept beyond the histograms (detail.h), when anything was */
+static void summary_json_detail(json_object *o, const struct result_meta *m, bool excerpt)
 {
 	char vecs[128];
 
@@ -261,7 +261,7 @@ int raw_save_excerpt_meta(const char *rawdir, const struct result *r, unsigned i
 	jsonw_u64(o, "end_ts", ex ? ex->end_ts : r->end_ts);
 	jsonw_u64(o, "interval_ns", r->meta.interval_ns);
 	jsonw_u64(o, "interval_origin_ns", ex ? ex->origin_ns : r->m.t0);
-	json_detail(o, &r->meta, ex != NULL);
+	summary_json_detail(o, &r->meta, ex != NULL);
 	if (ex) {
 		json_object *e = json_object_new_object();
 
@@ -398,8 +398,8 @@ static int read_command_status(const struct jr *j, json_object *o, struct result
 	return jr_int(j, cs, "command_status", "exit", 0, 255, &m->cmd_exit);
 }
 
-/* read_detail - what was kept beyond the histograms, and an excerpt's delay */
-static int read_detail(const struct jr *j, json_object *o, struct raw_meta *rm)
+/* summary_read_detail - what was kept beyond the histograms, and an excerpt's delay */
+static int summary_read_detail(const struct jr *j, json_object *o, struct raw_meta *rm)
 {
 	struct result_meta *m = &rm->meta;
 	char vecs[128], err[ERRBUF_LEN];
@@ -541,7 +541,7 @@ int raw_parse_meta(const char *text, size_t len, const char *path, struct raw_me
 	ret = ret ?: jr_str_opt(&j, o, "", "trace_clock", rm->meta.trace_clock,
 				sizeof(rm->meta.trace_clock));
 	ret = ret ?: read_missing(&j, o, rm);
-	ret = ret ?: read_detail(&j, o, rm);
+	ret = ret ?: summary_read_detail(&j, o, rm);
 	ret = ret ?: read_command_status(&j, o, &rm->meta);
 	ret = ret ?: read_loss(&j, o, rm);
 	if (ret) {

@@ -265,12 +265,12 @@ static int start(struct td *t, uint64_t ts)
 
 	if (t->o->outdir && t->o->interval_ns) {
 		snprintf(ivals, sizeof(ivals), "%s/intervals.csv", t->o->outdir);
-		t->iw = ival_writer_open(ivals, &t->res);
+		t->iw = intervals_csv_open(ivals, &t->res);
 		if (!t->iw)
 			return set_err(t->errbuf, "cannot create %s: %s", ivals, strerror(errno));
 	}
 	if (result_init(&t->res, t->ncpus, ts, t->o->interval_ns,
-			t->iw ? ival_writer_cb : NULL, t->iw))
+			t->iw ? intervals_csv_cb : NULL, t->iw))
 		return set_err(t->errbuf, "out of memory");
 	t->res_ready = true;
 	t->res.end_ts = ts;
@@ -439,7 +439,7 @@ int tracedat_analyze(const char *path, const struct tracedat_opts *o, char *errb
 	int ret, r;
 
 	ret = td_run(&t, path);
-	r = ival_writer_close(t.iw);
+	r = intervals_csv_close(t.iw);
 	if (!ret) {
 		result_print(&t.res, stdout, o->table);
 		fflush(stdout);

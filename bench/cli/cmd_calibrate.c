@@ -183,7 +183,7 @@ int calibrate_baseline(const struct baseline_args *a)
 	/* floors (for reading) at the level kernel-regression's adaptive runs are held to */
 	jo.looks = ADAPT_LOOKS;
 	if (!ret) {
-		ret = noise_calibrate(runs, nruns, &jo, &n, err);
+		ret = calibrate_noise(runs, nruns, &jo, &n, err);
 		if (ret)
 			err_msg("calibrate: %s", err);
 	}

@@ -118,7 +118,7 @@ static void knob_now(const char *name, const char *value, char *buf, size_t len)
 
 	buf[0] = '\0';
 	if (knob_parse(name, value, &k, NULL, err) ||
-	    knob_resolve(&k, boot_ticks(), &t, &n, err))
+	    knob_resolve(&k, knob_boot_ticks(), &t, &n, err))
 		return;
 	if (n)
 		snprintf(buf, len, "%s", t[0].orig);
@@ -192,7 +192,7 @@ int tune_write_script(const char *path, const struct tune_cand *c)
 			continue;
 		}
 		if (knob_parse(c->knob[i], c->value[i], &k, NULL, err) ||
-		    knob_resolve(&k, boot_ticks(), &t, &n, err)) {
+		    knob_resolve(&k, knob_boot_ticks(), &t, &n, err)) {
 			fclose(f);
 			unlink(path);
 			err_msg("apply.sh: %s: %s", c->knob[i], err);

@@ -53,7 +53,7 @@ struct tep_handle *decoder_new_tep(const char *header_page, size_t hlen,
 
 	if (bad)
 		*bad = -1;
-	if (header_page_parse(header_page, hlen, sizeof(long), &data_off, &dsize, err)) {
+	if (format_header_page_parse(header_page, hlen, sizeof(long), &data_off, &dsize, err)) {
 		set_err(errbuf, "%s", err);
 		return NULL;
 	}
@@ -69,7 +69,7 @@ struct tep_handle *decoder_new_tep(const char *header_page, size_t hlen,
 	tep_set_local_bigendian(tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
 				     TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(tep, sizeof(long));
-	text = header_page_text(sizeof(long), dsize, &len);
+	text = format_header_page_text(sizeof(long), dsize, &len);
 	if (!text || tep_parse_header_page(tep, text, len, sizeof(long))) {
 		set_err(errbuf, "cannot parse the ring buffer header page format");
 		goto out_free;

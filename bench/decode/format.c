@@ -264,7 +264,7 @@ char *format_text(const struct ev_format *f, size_t *lenp)
 	return buf;
 }
 
-int header_page_parse(const char *text, size_t len, unsigned int long_size,
+int format_header_page_parse(const char *text, size_t len, unsigned int long_size,
 		      unsigned int *data_offset, unsigned int *data_size, char *errbuf)
 {
 	const char *pos = text, *end = text + len, *why;
@@ -307,7 +307,7 @@ int header_page_parse(const char *text, size_t len, unsigned int long_size,
 	return 0;
 }
 
-char *header_page_text(unsigned int long_size, unsigned int data_size, size_t *lenp)
+char *format_header_page_text(unsigned int long_size, unsigned int data_size, size_t *lenp)
 {
 	size_t len = 0, cap = 512;
 	char *buf = malloc(cap);

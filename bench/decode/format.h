@@ -42,13 +42,13 @@ int format_parse(const char *text, size_t len, struct ev_format *f, char *errbuf
 char *format_text(const struct ev_format *f, size_t *len);
 
 /*
- * header_page_parse - events/header_page: a u64 timestamp at 0, a commit word of
+ * format_header_page_parse - events/header_page: a u64 timestamp at 0, a commit word of
  * long_size bytes after it, then the data; *data_size gets the data's size, so that a
  * sub-buffer is data offset + data size bytes long.
  */
-int header_page_parse(const char *text, size_t len, unsigned int long_size,
+int format_header_page_parse(const char *text, size_t len, unsigned int long_size,
 		      unsigned int *data_offset, unsigned int *data_size, char *errbuf);
-/* header_page_text - the canonical header page for a data area of data_size bytes */
-char *header_page_text(unsigned int long_size, unsigned int data_size, size_t *len);
+/* format_header_page_text - the canonical header page for a data area of data_size bytes */
+char *format_header_page_text(unsigned int long_size, unsigned int data_size, size_t *len);
 
 #endif

@@ -116,11 +116,11 @@ int journal_create(struct journal *j, const char *path, const char *command, cha
 	if (ret)
 		return set_err(errbuf, "creating the directory of %s: %s", path, strerror(-ret)), ret;
 	j->pid = getpid();
-	if (!thread_info_read(j->pid, &self))
+	if (!knob_thread_info_read(j->pid, &self))
 		j->pid_start = self.start;
 	iso_time_now(j->started, sizeof(j->started));
 	snprintf(j->command, sizeof(j->command), "%s", command);
-	j->boot_ticks = boot_ticks();
+	j->boot_ticks = knob_boot_ticks();
 	ret = journal_write(j, true);
 	if (ret == -EEXIST)
 		describe_existing(path, errbuf);
@@ -318,7 +318,7 @@ bool journal_owner_alive(const struct journal *j)
 
 	if (kill(j->pid, 0) && errno == ESRCH)
 		return false;
-	if (thread_info_read(j->pid, &ti) || ti.state == 'Z' || ti.state == 'X')
+	if (knob_thread_info_read(j->pid, &ti) || ti.state == 'Z' || ti.state == 'X')
 		return false;	/* a zombie restores nothing any more */
 	return !j->pid_start || ti.start == j->pid_start;
 }

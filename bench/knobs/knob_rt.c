@@ -97,7 +97,7 @@ static int rt_check(const struct knob *k, char *errbuf)
 	struct utsname u;
 	size_t i;
 
-	if (threads_find(rt_match, (void *)k, NULL, NULL) > 0)
+	if (knob_threads_find(rt_match, (void *)k, NULL, NULL) > 0)
 		return 0;
 	for (i = 0; i < ARRAY_SIZE(rt_kernels); i++)
 		if (!strcmp(rt_kernels[i].name, k->obj))
@@ -135,7 +135,7 @@ static int add_thread(const struct thread_info *ti, void *arg)
 	t->pid = ti->pid;
 	t->start = ti->start;
 	snprintf(t->comm, sizeof(t->comm), "%s", ti->comm);
-	if (thread_sched_read(t, t->orig, sizeof(t->orig)))
+	if (knob_thread_sched_read(t, t->orig, sizeof(t->orig)))
 		return 0;	/* exited meanwhile: nothing to change */
 	l->n++;
 	return 0;
@@ -150,7 +150,7 @@ static int rt_resolve(const struct knob *k, unsigned long long since_ticks __unu
 
 	if (ret)
 		return ret;
-	ret = threads_find(rt_match, (void *)k, add_thread, &l);
+	ret = knob_threads_find(rt_match, (void *)k, add_thread, &l);
 	if (ret < 0) {
 		free(l.t);
 		set_err(errbuf, "scanning /proc for %s threads: %s", k->name, strerror(-ret));
@@ -172,8 +172,8 @@ const struct knob_ops knob_rt_ops = {
 	.parse = rt_parse,
 	.check = rt_check,
 	.resolve = rt_resolve,
-	.read = thread_sched_read,
-	.write = thread_sched_write,
+	.read = knob_thread_sched_read,
+	.write = knob_thread_sched_write,
 	.allowed = rt_allowed,
 };
 
@@ -203,7 +203,7 @@ static int note_prio(const struct thread_info *ti, void *arg)
 	int prio;
 
 	snprintf(t.comm, sizeof(t.comm), "%s", ti->comm);
-	if (thread_sched_read(&t, pol, sizeof(pol)) || sched_spec_parse(pol, &sp, NULL))
+	if (knob_thread_sched_read(&t, pol, sizeof(pol)) || sched_spec_parse(pol, &sp, NULL))
 		return 0;
 	prio = sp.policy == SCHED_FIFO || sp.policy == SCHED_RR ? sp.prio : 0;
 	if (prio > p->prio) {
@@ -227,7 +227,7 @@ void knob_rt_show(FILE *f)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(p); i++) {
-		if (threads_find(named, &p[i], note_prio, &p[i]) > 0 && p[i].prio < 0)
+		if (knob_threads_find(named, &p[i], note_prio, &p[i]) > 0 && p[i].prio < 0)
 			p[i].prio = 0;
 		any |= i != 2 && p[i].prio >= 0;
 	}

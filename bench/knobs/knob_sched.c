@@ -102,7 +102,7 @@ static int add_thread(const struct thread_info *ti, void *arg)
 	t->pid = ti->pid;
 	t->start = ti->start;
 	snprintf(t->comm, sizeof(t->comm), "%s", ti->comm);
-	if (thread_sched_read(t, t->orig, sizeof(t->orig)))
+	if (knob_thread_sched_read(t, t->orig, sizeof(t->orig)))
 		return 0;	/* exited meanwhile: nothing to change */
 	l->n++;
 	return 0;
@@ -116,7 +116,7 @@ static int sched_resolve(const struct knob *k, unsigned long long since_ticks,
 	struct target_list l = { .k = k };
 	int ret;
 
-	ret = threads_find(thread_match, &m, add_thread, &l);
+	ret = knob_threads_find(thread_match, &m, add_thread, &l);
 	if (ret < 0) {
 		free(l.t);
 		set_err(errbuf, "scanning /proc for %s threads: %s", k->name, strerror(-ret));
@@ -133,7 +133,7 @@ static int sched_check(const struct knob *k, char *errbuf)
 
 	if (k->type->cls == KNOB_SCHED_NAPI)
 		return 0;	/* the workloads create them */
-	if (threads_find(thread_match, &m, NULL, NULL) <= 0)
+	if (knob_threads_find(thread_match, &m, NULL, NULL) <= 0)
 		return set_err(errbuf, "no thread %s", k->cpu < 0 ? "ksoftirqd/*" : k->name + 6);
 	return 0;
 }
@@ -153,7 +153,7 @@ const struct knob_ops knob_sched_ops = {
 	.parse = sched_parse,
 	.check = sched_check,
 	.resolve = sched_resolve,
-	.read = thread_sched_read,
-	.write = thread_sched_write,
+	.read = knob_thread_sched_read,
+	.write = knob_thread_sched_write,
 	.allowed = sched_allowed,
 };

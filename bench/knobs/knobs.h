@@ -218,7 +218,7 @@ int knobs_check_set(const struct knob *ks, int n, char *errbuf);
 /*
  * knob_resolve - the targets of k with their current value saved in orig. For
  * sched.napi, only this process's NAPI threads started at or after since_ticks
- * (boot-time clock ticks, see boot_ticks()) count. *out is malloc'ed (caller frees); a
+ * (boot-time clock ticks, see knob_boot_ticks()) count. *out is malloc'ed (caller frees); a
  * knob may resolve to no target (sched.napi before the workload made its threads).
  */
 int knob_resolve(const struct knob *k, unsigned long long since_ticks,
@@ -246,7 +246,7 @@ const char *target_describe(const struct knob_target *t, char *buf, size_t len);
 bool target_allowed(const struct knob_target *t);
 
 /* Threads (knobs_thread.c). */
-unsigned long long boot_ticks(void);
+unsigned long long knob_boot_ticks(void);
 struct thread_info {
 	pid_t pid;
 	unsigned long long start;
@@ -254,12 +254,12 @@ struct thread_info {
 	char state;			/* R, S, D, ... Z (zombie), X (dead) */
 	bool kthread;
 };
-/* thread_info_read - /proc/PID/stat: name, state, start time, kernel thread flag */
-int thread_info_read(pid_t pid, struct thread_info *ti);
-/* threads_find - kernel threads matching match(); calls fn for each; returns count or -errno */
-int threads_find(bool (*match)(const struct thread_info *ti, void *arg), void *arg,
+/* knob_thread_info_read - /proc/PID/stat: name, state, start time, kernel thread flag */
+int knob_thread_info_read(pid_t pid, struct thread_info *ti);
+/* knob_threads_find - kernel threads matching match(); calls fn for each; returns count or -errno */
+int knob_threads_find(bool (*match)(const struct thread_info *ti, void *arg), void *arg,
 		 int (*fn)(const struct thread_info *ti, void *arg), void *fnarg);
-int thread_sched_read(const struct knob_target *t, char *val, size_t len);
-int thread_sched_write(const struct knob_target *t, const char *val, char *errbuf);
+int knob_thread_sched_read(const struct knob_target *t, char *val, size_t len);
+int knob_thread_sched_write(const struct knob_target *t, const char *val, char *errbuf);
 
 #endif

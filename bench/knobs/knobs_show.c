@@ -150,7 +150,7 @@ static int print_thread(const struct thread_info *ti, void *arg)
 	cpu_set_t set;
 
 	snprintf(t.comm, sizeof(t.comm), "%s", ti->comm);
-	thread_sched_read(&t, pol, sizeof(pol));
+	knob_thread_sched_read(&t, pol, sizeof(pol));
 	if (!sched_getaffinity(ti->pid, sizeof(set), &set))
 		cpulist_format(&set, list, sizeof(list));
 	fprintf(arg, "  %-18s pid %-7d %-10s cpus %s\n", ti->comm, ti->pid, pol, list);
@@ -160,7 +160,7 @@ static int print_thread(const struct thread_info *ti, void *arg)
 static void show_threads(FILE *f)
 {
 	fprintf(f, "\nsoftirq and NAPI threads (sched.ksoftirqd, sched.napi):\n");
-	if (threads_find(softirq_or_napi, NULL, print_thread, f) <= 0)
+	if (knob_threads_find(softirq_or_napi, NULL, print_thread, f) <= 0)
 		fprintf(f, "  none\n");
 }
 

@@ -23,7 +23,7 @@
 
 #define PF_KTHREAD 0x00200000	/* include/linux/sched.h */
 
-unsigned long long boot_ticks(void)
+unsigned long long knob_boot_ticks(void)
 {
 	struct timespec ts;
 	long hz = sysconf(_SC_CLK_TCK);
@@ -32,7 +32,7 @@ unsigned long long boot_ticks(void)
 	return (unsigned long long)ts.tv_sec * hz + (unsigned long long)ts.tv_nsec * hz / NSEC_PER_SEC;
 }
 
-int thread_info_read(pid_t pid, struct thread_info *ti)
+int knob_thread_info_read(pid_t pid, struct thread_info *ti)
 {
 	unsigned long long flags = 0;
 	char path[64], buf[1024], *open, *close, *p;
@@ -67,7 +67,7 @@ int thread_info_read(pid_t pid, struct thread_info *ti)
 	return 0;
 }
 
-int threads_find(bool (*match)(const struct thread_info *ti, void *arg), void *arg,
+int knob_threads_find(bool (*match)(const struct thread_info *ti, void *arg), void *arg,
 		 int (*fn)(const struct thread_info *ti, void *arg), void *fnarg)
 {
 	struct thread_info ti;
@@ -82,7 +82,7 @@ int threads_find(bool (*match)(const struct thread_info *ti, void *arg), void *a
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
 
-		if (*end || pid <= 0 || thread_info_read((pid_t)pid, &ti))
+		if (*end || pid <= 0 || knob_thread_info_read((pid_t)pid, &ti))
 			continue;
 		if (!ti.kthread || !match(&ti, arg))
 			continue;
@@ -100,12 +100,12 @@ static int same_thread(const struct knob_target *t)
 {
 	struct thread_info ti;
 
-	if (thread_info_read(t->pid, &ti) || ti.start != t->start || strcmp(ti.comm, t->comm))
+	if (knob_thread_info_read(t->pid, &ti) || ti.start != t->start || strcmp(ti.comm, t->comm))
 		return -ESRCH;
 	return 0;
 }
 
-int thread_sched_read(const struct knob_target *t, char *val, size_t len)
+int knob_thread_sched_read(const struct knob_target *t, char *val, size_t len)
 {
 	struct sched_param param;
 	struct sched_spec sp = { 0 };
@@ -128,7 +128,7 @@ int thread_sched_read(const struct knob_target *t, char *val, size_t len)
 	return 0;
 }
 
-int thread_sched_write(const struct knob_target *t, const char *val, char *errbuf)
+int knob_thread_sched_write(const struct knob_target *t, const char *val, char *errbuf)
 {
 	struct sched_param param = { 0 };
 	struct sched_spec sp;

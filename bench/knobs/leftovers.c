@@ -56,7 +56,7 @@ bool leftovers_pid_is_deferbench(pid_t pid)
 {
 	struct thread_info ti;
 
-	return !thread_info_read(pid, &ti) && ti.state != 'Z' && ti.state != 'X' &&
+	return !knob_thread_info_read(pid, &ti) && ti.state != 'Z' && ti.state != 'X' &&
 	       !strcmp(ti.comm, "deferbench");
 }
 
@@ -375,7 +375,7 @@ static int clean_one(const struct owned_file *f, const struct owned_res *r, FILE
 		return 0;
 	case OWN_MOUNT:
 		/* a mount belongs to its namespace: that of a dead run is gone with it */
-		mnt_ns_self(ns, sizeof(ns));
+		owned_mnt_ns_self(ns, sizeof(ns));
 		if (f->mnt_ns[0] && strcmp(f->mnt_ns, ns))
 			return 0;
 		if (!is_tracefs_mount(r->path))

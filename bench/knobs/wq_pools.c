@@ -134,7 +134,7 @@ int wq_pools_show(FILE *f)
 	if (!ps)
 		return -ENOMEM;
 	fprintf(f, "\nworker pools (from kworker thread names; workqueues last served):\n");
-	ret = threads_find(is_kworker, NULL, add_worker, ps);
+	ret = knob_threads_find(is_kworker, NULL, add_worker, ps);
 	qsort(ps->p, ps->n, sizeof(ps->p[0]), by_pool);
 	if (ps->n)
 		fprintf(f, "  %-12s %-7s %-4s %-8s %s\n", "POOL", "WORKERS", "NICE", "CPUS",

@@ -45,7 +45,7 @@ static const char html_head[] =
 	".toc ul { columns: 3; font-size: 0.9em; }\n"
 	"</style>\n";
 
-void md_escape(FILE *f, const char *s)
+void doc_md_escape(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (strchr("\\`*_<>|#", *s))
@@ -54,7 +54,7 @@ void md_escape(FILE *f, const char *s)
 	}
 }
 
-void xml_escape(FILE *f, const char *s)
+void doc_xml_escape(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -97,7 +97,7 @@ int doc_open(struct doc *d, const char *md_path, const char *html_path, const ch
 	if (d->html) {
 		fputs(html_head, d->html);
 		fputs("<title>", d->html);
-		xml_escape(d->html, title);
+		doc_xml_escape(d->html, title);
 		fputs("</title>\n</head>\n<body>\n", d->html);
 	}
 	doc_h(d, 1, "%s", title);
@@ -138,18 +138,18 @@ static void heading(struct doc *d, int level, const char *id, const char *s)
 		if (id)
 			fprintf(d->md, "<a id=\"%s\"></a>\n\n", id);
 		fprintf(d->md, "%.*s ", level, "######");
-		md_escape(d->md, s);
+		doc_md_escape(d->md, s);
 		fputs("\n\n", d->md);
 	}
 	if (d->html) {
 		fprintf(d->html, "<h%d", level);
 		if (id) {
 			fputs(" id=\"", d->html);
-			xml_escape(d->html, id);
+			doc_xml_escape(d->html, id);
 			fputc('"', d->html);
 		}
 		fputc('>', d->html);
-		xml_escape(d->html, s);
+		doc_xml_escape(d->html, s);
 		fprintf(d->html, "</h%d>\n", level);
 	}
 }
@@ -221,7 +221,7 @@ void doc_div(struct doc *d, const char *cls)
 	if (!d->html)
 		return;
 	fputs("<div class=\"", d->html);
-	xml_escape(d->html, cls);
+	doc_xml_escape(d->html, cls);
 	fputs("\">\n", d->html);
 }
 
@@ -247,20 +247,20 @@ static void text(struct doc *d, bool item, const char *lead, const char *fmt, va
 		fputs(item ? "- " : "", d->md);
 		if (lead) {
 			fputs("**", d->md);
-			md_escape(d->md, lead);
+			doc_md_escape(d->md, lead);
 			fputs("**", d->md);
 		}
-		md_escape(d->md, s);
+		doc_md_escape(d->md, s);
 		fputs(item ? "\n" : "\n\n", d->md);
 	}
 	if (d->html) {
 		fputs(item ? "<li>" : "<p>", d->html);
 		if (lead) {
 			fputs("<b>", d->html);
-			xml_escape(d->html, lead);
+			doc_xml_escape(d->html, lead);
 			fputs("</b>", d->html);
 		}
-		xml_escape(d->html, s);
+		doc_xml_escape(d->html, s);
 		fputs(item ? "</li>\n" : "</p>\n", d->html);
 	}
 	d->in_list = item;
@@ -308,14 +308,14 @@ void doc_li_link(struct doc *d, const char *href, const char *fmt, ...)
 		fputs("<ul>\n", d->html);
 	if (d->md) {
 		fputs("- [", d->md);
-		md_escape(d->md, s);
+		doc_md_escape(d->md, s);
 		fprintf(d->md, "](%s)\n", href);
 	}
 	if (d->html) {
 		fputs("<li><a href=\"", d->html);
-		xml_escape(d->html, href);
+		doc_xml_escape(d->html, href);
 		fputs("\">", d->html);
-		xml_escape(d->html, s);
+		doc_xml_escape(d->html, s);
 		fputs("</a></li>\n", d->html);
 	}
 	d->in_list = true;
@@ -329,7 +329,7 @@ static void row(struct doc *d, const char *const *cells, size_t n, bool head)
 	if (d->md) {
 		for (i = 0; i < n; i++) {
 			fputs("| ", d->md);
-			md_escape(d->md, cells[i]);
+			doc_md_escape(d->md, cells[i]);
 			fputc(' ', d->md);
 		}
 		fputs("|\n", d->md);
@@ -342,7 +342,7 @@ static void row(struct doc *d, const char *const *cells, size_t n, bool head)
 		fputs("<tr>", d->html);
 		for (i = 0; i < n; i++) {
 			fputs(head ? "<th>" : "<td>", d->html);
-			xml_escape(d->html, cells[i]);
+			doc_xml_escape(d->html, cells[i]);
 			fputs(head ? "</th>" : "</td>", d->html);
 		}
 		fputs("</tr>\n", d->html);
@@ -479,7 +479,7 @@ void doc_img(struct doc *d, const char *png, const char *svg, const char *alt)
 	}
 	if (d->md) {
 		fputs("![", d->md);
-		md_escape(d->md, alt);
+		doc_md_escape(d->md, alt);
 		fprintf(d->md, "](%s)", png);
 		if (svg && strcmp(svg, png))
 			fprintf(d->md, " ([SVG](%s))", svg);
@@ -489,9 +489,9 @@ void doc_img(struct doc *d, const char *png, const char *svg, const char *alt)
 		/* no link: the page is one file, and a link would break once it is sent */
 		fputs("<figure><img src='", d->html);
 		if (!embed(d, png, svg))
-			xml_escape(d->html, png);
+			doc_xml_escape(d->html, png);
 		fputs("' alt=\"", d->html);
-		xml_escape(d->html, alt);
+		doc_xml_escape(d->html, alt);
 		fputs("\"></figure>\n", d->html);
 	}
 }
@@ -503,7 +503,7 @@ void doc_pre(struct doc *d, const char *s)
 		fprintf(d->md, "```\n%s\n```\n\n", s);
 	if (d->html) {
 		fputs("<pre>", d->html);
-		xml_escape(d->html, s);
+		doc_xml_escape(d->html, s);
 		fputs("</pre>\n", d->html);
 	}
 }

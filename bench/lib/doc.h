@@ -69,7 +69,7 @@ void doc_pre(struct doc *d, const char *text);
 int doc_close(struct doc *d);
 
 /* Escapers: write s to f escaped for Markdown text, HTML/XML text and attributes. */
-void md_escape(FILE *f, const char *s);
-void xml_escape(FILE *f, const char *s);
+void doc_md_escape(FILE *f, const char *s);
+void doc_xml_escape(FILE *f, const char *s);
 
 #endif

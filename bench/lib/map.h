@@ -38,7 +38,7 @@ void *map_next(const struct map *m, size_t *pos, uint64_t *key);
 
 static inline uint64_t hash64(uint64_t x)
 {
-	/* splitmix64 finaliser: every input bit affects every output bit */
+	/* stats_splitmix64 finaliser: every input bit affects every output bit */
 	x ^= x >> 30;
 	x *= 0xbf58476d1ce4e5b9ULL;
 	x ^= x >> 27;

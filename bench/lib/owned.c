@@ -94,7 +94,7 @@ const char *owned_dir(void)
 	return dir;
 }
 
-unsigned long long proc_start_time(pid_t pid)
+unsigned long long owned_proc_start_time(pid_t pid)
 {
 	char path[64], buf[1024], *p;
 	unsigned long long start = 0;
@@ -114,7 +114,7 @@ unsigned long long proc_start_time(pid_t pid)
 	return start;
 }
 
-void mnt_ns_self(char *buf, size_t len)
+void owned_mnt_ns_self(char *buf, size_t len)
 {
 	ssize_t n = readlink("/proc/self/ns/mnt", buf, len - 1);
 
@@ -171,11 +171,11 @@ static int self_write(void)
 
 	if (!dir)
 		return 0;	/* nowhere to journal: go on as before */
-	mnt_ns_self(ns, sizeof(ns));
+	owned_mnt_ns_self(ns, sizeof(ns));
 	if (snprintf(file, sizeof(file), "%s/%d.json", dir, (int)getpid()) >= (int)sizeof(file))
 		return -ENAMETOOLONG;
 	ret = self.n ? mkdir_p(dir, 0700) : 0;
-	ret = ret ?: write_file_of(file, getpid(), proc_start_time(getpid()), ns, self.command,
+	ret = ret ?: write_file_of(file, getpid(), owned_proc_start_time(getpid()), ns, self.command,
 				   self.res, self.n);
 	snprintf(self.file, sizeof(self.file), "%s", self.n && !ret ? file : "");
 	if (ret && !self.warned) {
@@ -349,7 +349,7 @@ out:
 
 bool owned_alive(const struct owned_file *f)
 {
-	unsigned long long start = proc_start_time(f->pid);
+	unsigned long long start = owned_proc_start_time(f->pid);
 
 	return start && (!f->pid_start || start == f->pid_start);
 }

@@ -83,10 +83,10 @@ bool owned_alive(const struct owned_file *f);
 /* owned_save - write f back (its resources left), or remove it when none is left */
 int owned_save(const struct owned_file *f);
 void owned_free(struct owned_file *f);
-/* mnt_ns_self - this process's mount namespace, "mnt:[N]" ("" if unknown) */
-void mnt_ns_self(char *buf, size_t len);
-/* proc_start_time - a process's start time (clock ticks after boot); 0 if it does not
+/* owned_mnt_ns_self - this process's mount namespace, "mnt:[N]" ("" if unknown) */
+void owned_mnt_ns_self(char *buf, size_t len);
+/* owned_proc_start_time - a process's start time (clock ticks after boot); 0 if it does not
  * run (a zombie does not count) */
-unsigned long long proc_start_time(pid_t pid);
+unsigned long long owned_proc_start_time(pid_t pid);
 
 #endif

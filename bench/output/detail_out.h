@@ -83,8 +83,8 @@ uint64_t slow_interval(const struct result *r, const struct slow_ev *ev);
 const char *slow_causes_text(const struct slow_ev *ev, char *buf, size_t len);
 
 /* the record table's sections (output_detail.c) */
-void print_stacks(const struct result *r, FILE *f, const struct table_opts *o);
-void print_slowest(const struct result *r, FILE *f, const struct table_opts *o);
+void output_stacks(const struct result *r, FILE *f, const struct table_opts *o);
+void output_slowest(const struct result *r, FILE *f, const struct table_opts *o);
 /* slowest.csv, stacks.csv, stacks.folded (detail_csv.c); nothing without detail */
 int detail_write_csv(const struct result *r, const char *dir);
 

@@ -374,7 +374,7 @@ int slow_each(const struct result *r, slow_visit fn, void *ctx)
 			struct slow_group g = { SLOW_CTX, k, "", "", "", "",
 						detail_heap(d, SLOW_CTX, i, k) };
 
-			ctx_row_of(r, r->m.ctx[i], &row, name, sizeof(name));
+			output_ctx_row_of(r, r->m.ctx[i], &row, name, sizeof(name));
 			g.name = row.name;
 			g.context = ctx_kind_names[row.kind];
 			g.where = row.where;

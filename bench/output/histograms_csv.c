@@ -83,7 +83,7 @@ int histograms_write(const struct result *r, const char *path)
 		hist_rows(&w, "workqueue", wq, "", fn, pool, "worker_wait", &g->worker_wait);
 		hist_rows(&w, "workqueue", wq, "", fn, pool, "runtime", &g->runtime);
 	}
-	ret = ret ?: ctx_each(r, hist_ctx, &w);
+	ret = ret ?: output_ctx_each(r, hist_ctx, &w);
 	return csvw_close(&w) ?: ret;
 }
 

@@ -18,7 +18,7 @@ struct ival_writer {
 	const struct result *r;
 };
 
-struct ival_writer *ival_writer_open(const char *path, const struct result *r)
+struct ival_writer *intervals_csv_open(const char *path, const struct result *r)
 {
 	struct ival_writer *iw = calloc(1, sizeof(*iw));
 
@@ -32,7 +32,7 @@ struct ival_writer *ival_writer_open(const char *path, const struct result *r)
 	return iw;
 }
 
-void ival_writer_cb(void *ctx, uint64_t interval, enum ival_kind kind, uint32_t key,
+void intervals_csv_cb(void *ctx, uint64_t interval, enum ival_kind kind, uint32_t key,
 		    const struct hist *delay, const struct hist *runtime)
 {
 	struct ival_writer *iw = ctx;
@@ -65,7 +65,7 @@ void ival_writer_cb(void *ctx, uint64_t interval, enum ival_kind kind, uint32_t 
 		struct ctx_row row;
 
 		/* as in histograms.csv: function holds the context, pool the place */
-		ctx_row_of(r, r->m.ctx[key], &row, fn, sizeof(fn));
+		output_ctx_row_of(r, r->m.ctx[key], &row, fn, sizeof(fn));
 		ivfile_row(&iw->f, interval, t_s, "context", row.name, ctx_kind_names[row.kind],
 			   row.where, "delay", delay);
 		ivfile_row(&iw->f, interval, t_s, "context", row.name, ctx_kind_names[row.kind],
@@ -80,7 +80,7 @@ void ival_writer_cb(void *ctx, uint64_t interval, enum ival_kind kind, uint32_t 
 	ivfile_row(&iw->f, interval, t_s, "workqueue", wq, fn, pool, "runtime", runtime);
 }
 
-int ival_writer_close(struct ival_writer *iw)
+int intervals_csv_close(struct ival_writer *iw)
 {
 	int ret;
 

@@ -450,9 +450,9 @@ void result_print(const struct result *r, FILE *f, const struct table_opts *o)
 	print_softirq(r, f, o);
 	print_workqueue(r, f, 25, o);
 	print_wakeup(r, f, o);
-	print_contexts(r, f, o);
-	print_wait(r, f, o);
+	output_contexts(r, f, o);
+	output_wait(r, f, o);
 	output_bh_print(r, f, o);
-	print_stacks(r, f, o);
-	print_slowest(r, f, o);
+	output_stacks(r, f, o);
+	output_slowest(r, f, o);
 }

@@ -37,17 +37,17 @@ struct ctx_row {
 	const struct hist *delay;	/* empty for napi_poll and hardirq */
 	const struct hist *runtime;
 };
-/* ctx_each - fn for every context row (kind order, then where, then busiest); 0/-ENOMEM */
+/* output_ctx_each - fn for every context row (kind order, then where, then busiest); 0/-ENOMEM */
 typedef void (*ctx_visit)(void *ctx, const struct result *r, const struct ctx_row *row);
-int ctx_each(const struct result *r, ctx_visit fn, void *ctx);
-/* ctx_row_of - the row of one context group (name in buf for tasklets) */
-void ctx_row_of(const struct result *r, const struct ctx_group *g, struct ctx_row *row,
+int output_ctx_each(const struct result *r, ctx_visit fn, void *ctx);
+/* output_ctx_row_of - the row of one context group (name in buf for tasklets) */
+void output_ctx_row_of(const struct result *r, const struct ctx_group *g, struct ctx_row *row,
 		char *buf, size_t len);
-/* wait_tasks_order - a vector's BH-disabling tasks, most delay caused first; caller frees */
-uint32_t *wait_tasks_order(const struct sirq_wait *w);
-/* print_contexts, print_wait - the record table's contexts and softirq wait sections */
-void print_contexts(const struct result *r, FILE *f, const struct table_opts *o);
-void print_wait(const struct result *r, FILE *f, const struct table_opts *o);
+/* output_wait_tasks_order - a vector's BH-disabling tasks, most delay caused first; caller frees */
+uint32_t *output_wait_tasks_order(const struct sirq_wait *w);
+/* output_contexts, output_wait - the record table's contexts and softirq wait sections */
+void output_contexts(const struct result *r, FILE *f, const struct table_opts *o);
+void output_wait(const struct result *r, FILE *f, const struct table_opts *o);
 /* output_bh_print, output_queued_print - BH work items and items queued to another CPU */
 void output_bh_print(const struct result *r, FILE *f, const struct table_opts *o);
 void output_queued_print(const struct result *r, FILE *f);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * output_ctx.c - the execution contexts and the causes of softirq delay as every output
- * lists them (ctx_each, wait_tasks_order), and their sections of the terminal table.
+ * lists them (output_ctx_each, output_wait_tasks_order), and their sections of the terminal table.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@ static const char *const pool_kind_names[] = {
 };
 #define NPOOL_KINDS ARRAY_SIZE(pool_kind_names)
 
-void ctx_row_of(const struct result *r, const struct ctx_group *g, struct ctx_row *row,
+void output_ctx_row_of(const struct result *r, const struct ctx_group *g, struct ctx_row *row,
 		char *buf, size_t len)
 {
 	memset(row, 0, sizeof(*row));
@@ -101,7 +101,7 @@ static int wq_contexts(const struct result *r, ctx_visit fn, void *ctx)
 	return 0;
 }
 
-int ctx_each(const struct result *r, ctx_visit fn, void *ctx)
+int output_ctx_each(const struct result *r, ctx_visit fn, void *ctx)
 {
 	struct ctx_key *k = calloc(r->m.nctx ? r->m.nctx : 1, sizeof(*k));
 	struct ctx_row row;
@@ -119,7 +119,7 @@ int ctx_each(const struct result *r, ctx_visit fn, void *ctx)
 	}
 	qsort(k, r->m.nctx, sizeof(*k), ctx_cmp);
 	for (i = 0; i < r->m.nctx; i++) {
-		ctx_row_of(r, r->m.ctx[k[i].idx], &row, name, sizeof(name));
+		output_ctx_row_of(r, r->m.ctx[k[i].idx], &row, name, sizeof(name));
 		fn(ctx, r, &row);
 	}
 	free(k);
@@ -138,7 +138,7 @@ static int task_cmp(const void *a, const void *b, void *arg)
 	return strcmp(x->comm, y->comm);
 }
 
-uint32_t *wait_tasks_order(const struct sirq_wait *w)
+uint32_t *output_wait_tasks_order(const struct sirq_wait *w)
 {
 	uint32_t *idx = calloc(w->ntasks ? w->ntasks : 1, sizeof(*idx)), i;
 
@@ -236,7 +236,7 @@ static void napi_line(void *ctx, const struct result *r __unused, const struct c
 		(unsigned long long)row->budget_full);
 }
 
-void print_contexts(const struct result *r, FILE *f, const struct table_opts *o)
+void output_contexts(const struct result *r, FILE *f, const struct table_opts *o)
 {
 	struct ctx_table t = { .f = f, .o = o, .measure = true, .name_w = 4, .kind = -1 };
 	char name[32];
@@ -249,7 +249,7 @@ void print_contexts(const struct result *r, FILE *f, const struct table_opts *o)
 		return;
 	hist_init(&t.h[0]);
 	hist_init(&t.h[1]);
-	ctx_each(r, ctx_line, &t);
+	output_ctx_each(r, ctx_line, &t);
 	for (k = 0; k < CTX_NR; k++) {
 		int len = snprintf(name, sizeof(name), "(%u others)", t.nfold[k]);
 
@@ -267,7 +267,7 @@ void print_contexts(const struct result *r, FILE *f, const struct table_opts *o)
 	print_stats_head(f, o);
 	print_runtime_head(f, o);
 	fprintf(f, " %5s\n", ">2ms");
-	ctx_each(r, ctx_line, &t);
+	output_ctx_each(r, ctx_line, &t);
 	ctx_flush(&t);
 	free(t.h);
 	for (i = 0; i < r->m.nctx; i++)
@@ -277,12 +277,12 @@ void print_contexts(const struct result *r, FILE *f, const struct table_opts *o)
 	fprintf(f, "\nNAPI POLLS   work done against the budget, per device and context\n");
 	fprintf(f, "%-22s %-12s %9s %10s %10s %6s %10s\n", "device", "where", "polls", "packets",
 		"per poll", "budget", "budget used up");
-	ctx_each(r, napi_line, f);
+	output_ctx_each(r, napi_line, f);
 }
 
 static void wait_vector(const struct sirq_wait *w, int vec, FILE *f, const struct table_opts *o)
 {
-	uint32_t *order = wait_tasks_order(w), i;
+	uint32_t *order = output_wait_tasks_order(w), i;
 	char b[4][24];
 	int k;
 
@@ -323,7 +323,7 @@ static void wait_vector(const struct sirq_wait *w, int vec, FILE *f, const struc
 	free(order);
 }
 
-void print_wait(const struct result *r, FILE *f, const struct table_opts *o)
+void output_wait(const struct result *r, FILE *f, const struct table_opts *o)
 {
 	bool any = false;
 	int v;

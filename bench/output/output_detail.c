@@ -109,7 +109,7 @@ static void stacks_vector(const struct result *r, const struct stack_report *sr,
 	free(lng);
 }
 
-void print_stacks(const struct result *r, FILE *f, const struct table_opts *o)
+void output_stacks(const struct result *r, FILE *f, const struct table_opts *o)
 {
 	const struct detail *d = r->m.detail;
 	struct stack_report sr;
@@ -220,7 +220,7 @@ static void worst_line(const struct result *r, const struct worst_list *l,
 		w->ev.cpu, what);
 }
 
-void print_slowest(const struct result *r, FILE *f, const struct table_opts *o)
+void output_slowest(const struct result *r, FILE *f, const struct table_opts *o)
 {
 	const struct detail *d = r->m.detail;
 	struct worst_list l = { 0 };

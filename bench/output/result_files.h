@@ -42,12 +42,12 @@ int histograms_write(const struct result *r, const char *path);
 struct json_object;
 struct json_object *json_command_status(const struct result_meta *m);
 
-/* intervals.csv, written while the capture runs: ival_writer_cb is the matcher's callback */
+/* intervals.csv, written while the capture runs: intervals_csv_cb is the matcher's callback */
 struct ival_writer;
-struct ival_writer *ival_writer_open(const char *path, const struct result *r);
-void ival_writer_cb(void *ctx, uint64_t interval, enum ival_kind kind, uint32_t key,
+struct ival_writer *intervals_csv_open(const char *path, const struct result *r);
+void intervals_csv_cb(void *ctx, uint64_t interval, enum ival_kind kind, uint32_t key,
 		    const struct hist *delay, const struct hist *runtime);
-int ival_writer_close(struct ival_writer *w);
+int intervals_csv_close(struct ival_writer *w);
 
 /* summary_load - summary.json into rec (statistics; buckets come from histograms.csv) */
 int summary_load(const char *path, struct record *rec, char *errbuf);

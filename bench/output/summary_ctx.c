@@ -36,12 +36,12 @@ static void json_ctx_add(void *ctx, const struct result *r __unused, const struc
 	json_object_array_add(ctx, o);
 }
 
-int json_contexts(const struct result *r, json_object *root)
+int summary_json_contexts(const struct result *r, json_object *root)
 {
 	json_object *a = json_object_new_array();
 
 	json_object_object_add(root, "contexts", a);
-	return ctx_each(r, json_ctx_add, a);
+	return output_ctx_each(r, json_ctx_add, a);
 }
 
 static json_object *json_part(const char *key, const char *name, uint64_t delays,
@@ -60,7 +60,7 @@ static json_object *json_part(const char *key, const char *name, uint64_t delays
 
 static json_object *json_wait_vector(const struct sirq_wait *w, int vec)
 {
-	uint32_t *order = wait_tasks_order(w), i;
+	uint32_t *order = output_wait_tasks_order(w), i;
 	json_object *o, *c, *org, *t;
 	int k;
 
@@ -105,7 +105,7 @@ static json_object *json_wait_vector(const struct sirq_wait *w, int vec)
 	return o;
 }
 
-int json_wait(const struct result *r, json_object *root)
+int summary_json_wait(const struct result *r, json_object *root)
 {
 	json_object *a = json_object_new_array(), *o;
 	int v;
@@ -164,7 +164,7 @@ static int ctx_unique(const struct jr *j, const struct record *rec)
 	return 0;
 }
 
-int read_contexts(const struct jr *j, struct json_object *root, struct record *rec)
+int summary_read_contexts(const struct jr *j, struct json_object *root, struct record *rec)
 {
 	int ret;
 
@@ -243,7 +243,7 @@ static int wait_cb(const struct jr *j, struct json_object *o, const char *w, voi
 	return ret;
 }
 
-int read_wait(const struct jr *j, struct json_object *root, struct record *rec)
+int summary_read_wait(const struct jr *j, struct json_object *root, struct record *rec)
 {
 	if (!jr_has(root, "softirq_wait"))
 		return 0;

@@ -20,7 +20,7 @@
 #include "grow.h"
 #include "msg.h"
 
-void json_detail_meta(const struct result *r, json_object *meta)
+void summary_json_detail_meta(const struct result *r, json_object *meta)
 {
 	char vecs[128];
 
@@ -151,7 +151,7 @@ static json_object *json_stacks(const struct result *r, const struct stack_repor
 	return o;
 }
 
-int json_detail(const struct result *r, json_object *root)
+int summary_json_detail(const struct result *r, json_object *root)
 {
 	const struct detail *d = r->m.detail;
 	struct slow_json sj = { 0 };
@@ -310,7 +310,7 @@ static int site_cb(const struct jr *j, struct json_object *o, const char *w, voi
 	return ret;
 }
 
-int read_detail(const struct jr *j, struct json_object *root, struct record *rec)
+int summary_read_detail(const struct jr *j, struct json_object *root, struct record *rec)
 {
 	struct json_object *st;
 	int ret = 0;

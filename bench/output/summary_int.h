@@ -26,15 +26,15 @@ int read_array(const struct jr *j, struct json_object *root, const char *parent,
 	       int (*fn)(const struct jr *, struct json_object *, const char *, void *));
 
 /* the sections of summary_ctx.c: written into root, 0 or -ENOMEM */
-int json_contexts(const struct result *r, json_object *root);
-int json_wait(const struct result *r, json_object *root);
+int summary_json_contexts(const struct result *r, json_object *root);
+int summary_json_wait(const struct result *r, json_object *root);
 /* ... and read back; absent sections are fine (older files) */
-int read_contexts(const struct jr *j, struct json_object *root, struct record *rec);
-int read_wait(const struct jr *j, struct json_object *root, struct record *rec);
+int summary_read_contexts(const struct jr *j, struct json_object *root, struct record *rec);
+int summary_read_wait(const struct jr *j, struct json_object *root, struct record *rec);
 /* summary_detail.c: slowest and stacks (record --slowest, --stacks), and meta's part */
-int json_detail(const struct result *r, json_object *root);
-void json_detail_meta(const struct result *r, json_object *meta);
-int read_detail(const struct jr *j, struct json_object *root, struct record *rec);
+int summary_json_detail(const struct result *r, json_object *root);
+void summary_json_detail_meta(const struct result *r, json_object *meta);
+int summary_read_detail(const struct jr *j, struct json_object *root, struct record *rec);
 /* output_bh.c: bh_work, and the queued_* counts of one workqueue group */
 int output_bh_json(const struct result *r, json_object *root);
 void output_queued_json(const struct wq_group *g, json_object *o);

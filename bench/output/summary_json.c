@@ -56,7 +56,7 @@ static json_object *json_meta(const struct result *r)
 	json_object_object_add(o, "events_missing", missing);
 	if (r->meta.cmd_ended)
 		json_object_object_add(o, "command_status", json_command_status(&r->meta));
-	json_detail_meta(r, o);
+	summary_json_detail_meta(r, o);
 	return o;
 }
 
@@ -236,10 +236,10 @@ int result_write_json(const struct result *r, const char *path)
 		ret = -ENOMEM;
 	json_object_object_add(root, "workqueue", wq);
 	json_object_object_add(root, "thread_wakeup", json_wakeup(r));
-	ret = ret ?: json_contexts(r, root);
-	ret = ret ?: json_wait(r, root);
+	ret = ret ?: summary_json_contexts(r, root);
+	ret = ret ?: summary_json_wait(r, root);
 	ret = ret ?: output_bh_json(r, root);
-	ret = ret ?: json_detail(r, root);
+	ret = ret ?: summary_json_detail(r, root);
 	/* never write a summary that silently lacks rows */
 	/* through the output writer's primitives, as every output (outw.h) */
 	ret = ret ?: jsonw_write(path, root, 0644, 0);
@@ -451,9 +451,9 @@ int summary_load(const char *path, struct record *rec, char *errbuf)
 	ret = ret ?: read_array(&j, root, "", "workqueue", sizeof(*rec->wq), (void **)&rec->wq,
 				&rec->nwq, wq_cb);
 	ret = ret ?: read_wakeup(&j, root, rec);
-	ret = ret ?: read_contexts(&j, root, rec);
-	ret = ret ?: read_wait(&j, root, rec);
-	ret = ret ?: read_detail(&j, root, rec);
+	ret = ret ?: summary_read_contexts(&j, root, rec);
+	ret = ret ?: summary_read_wait(&j, root, rec);
+	ret = ret ?: summary_read_detail(&j, root, rec);
 	json_object_put(root);
 	return ret;
 }

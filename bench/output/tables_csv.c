@@ -134,7 +134,7 @@ static int write_contexts(const struct result *r, const char *path)
 	ret = table_open(&w, path, head, (const char *const[]){ "delay", "runtime", NULL });
 	if (ret)
 		return ret;
-	ret = ctx_each(r, ctx_csv_row, &w);
+	ret = output_ctx_each(r, ctx_csv_row, &w);
 	return csvw_close(&w) ?: ret;
 }
 

@@ -199,7 +199,7 @@ static int ctx_rows(struct builder *b)
 			    g->kind == CTX_HARDIRQ)
 				continue;
 			t = &b->s->ctx[b->s->nctx++];
-			ctx_row_of(r, g, &cr, name, sizeof(name));
+			output_ctx_row_of(r, g, &cr, name, sizeof(name));
 			snprintf(t->context, sizeof(t->context), "%s", ctx_kind_names[g->kind]);
 			snprintf(t->name, sizeof(t->name), "%s", cr.name);
 			snprintf(t->where, sizeof(t->where), "%s", cr.where);

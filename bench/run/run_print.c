@@ -45,7 +45,7 @@ static void print_knob(FILE *f, const struct knob *k)
 		fprintf(f, "    %-34s NAPI threads of the run's veth pairs -> %s\n", k->name, k->value);
 		return;
 	}
-	if (knob_resolve(k, boot_ticks(), &t, &n, err)) {
+	if (knob_resolve(k, knob_boot_ticks(), &t, &n, err)) {
 		fprintf(f, "    %-34s %s (cannot read: %s)\n", k->name, k->value, err);
 		return;
 	}

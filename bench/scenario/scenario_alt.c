@@ -14,7 +14,7 @@
  * configuration with the capture's events turned off.
  *
  * Every block holds every arm once, in an order drawn from the seed (Fisher-Yates over
- * splitmix64), so that neither order nor anything periodic on the machine favours an arm;
+ * stats_splitmix64), so that neither order nor anything periodic on the machine favours an arm;
  * the same scenario gives the same order on every machine.
  */
 #include "scenario.h"

@@ -46,7 +46,7 @@ void sim_model_default(struct sim_model *m)
 
 static double uniform(uint64_t *rng)
 {
-	return ((splitmix64(rng) >> 11) + 0.5) / 9007199254740992.0;
+	return ((stats_splitmix64(rng) >> 11) + 0.5) / 9007199254740992.0;
 }
 
 double sim_gauss(uint64_t *rng)

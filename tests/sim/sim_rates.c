@@ -68,7 +68,7 @@ int sim_family(const struct sim_model *m, enum mstat stat, double margin,
 		 * counts, which real data vary and the model keeps fixed, and a rate is over
 		 * the resampling too
 		 */
-		o.seed = splitmix64(&rng);
+		o.seed = stats_splitmix64(&rng);
 
 		for (k = 0; k < nmetrics; k++) {
 			ret = sim_generate(m, &rng, &data);
@@ -124,7 +124,7 @@ int sim_history(unsigned int nruns, unsigned int nreps, double run_sd, double re
 			p->n = nreps;
 			for (k = 0; k < nreps; k++)
 				p->v[k] = 20000 * exp(level + rep_sd * sim_gauss(&rng));
-			p->med = median(p->v, p->n);
+			p->med = stats_median(p->v, p->n);
 		}
 		ret = hs_detect(&s, &o, 1);
 		*flagged += s.ncp > 0;
@@ -157,7 +157,7 @@ int sim_between(unsigned int ncal, double run_sd, double ratio, unsigned int nsi
 	for (s = 0; s < nsims; s++) {
 		for (k = 0; k < ncal; k++)
 			cal[k] = run_figure(run_sd, 1, &rng);
-		ret = noise_spread(cal, ncal, 1 - o.confidence, &sd, &floor);
+		ret = calibrate_spread(cal, ncal, 1 - o.confidence, &sd, &floor);
 		if (ret)
 			return ret;
 		/* the baseline: one more run of the reference; the new run: the change */

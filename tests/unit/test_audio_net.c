@@ -23,8 +23,8 @@
 
 static int opened, closed;
 
-/* audio_net_open - overrides audio.c's weak stub: two UDP sockets on 127.0.0.1 */
-int audio_net_open(struct audio_net_link *l, char *errbuf)
+/* net_audio_open - overrides audio.c's weak stub: two UDP sockets on 127.0.0.1 */
+int net_audio_open(struct audio_net_link *l, char *errbuf)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	socklen_t len = sizeof(a);
@@ -42,7 +42,7 @@ int audio_net_open(struct audio_net_link *l, char *errbuf)
 	return 0;
 }
 
-void audio_net_close(struct audio_net_link *l)
+void net_audio_close(struct audio_net_link *l)
 {
 	if (l->rx_fd >= 0)
 		close(l->rx_fd);

@@ -764,7 +764,7 @@ static void test_advise_many_primaries(void **state)
 }
 
 /*
- * noise_spread - the spread between runs: the sd of the runs' logs, and the change a
+ * calibrate_spread - the spread between runs: the sd of the runs' logs, and the change a
  * t-test of two runs at alpha would just call beyond chance
  */
 static void test_noise_spread(void **state)
@@ -773,12 +773,12 @@ static void test_noise_spread(void **state)
 	double sd, floor;
 
 	(void)state;
-	assert_int_equal(noise_spread(v, 3, 0.05, &sd, &floor), 0);
+	assert_int_equal(calibrate_spread(v, 3, 0.05, &sd, &floor), 0);
 	assert_true(fabs(sd - log(1.1)) < 1e-9);
 	/* expm1(t_2(0.975) sd sqrt(2)) = expm1(4.3027 x 0.09531 x 1.41421) */
 	assert_true(fabs(floor - expm1(4.302653 * log(1.1) * M_SQRT2)) < 1e-4);
-	assert_int_equal(noise_spread(v, 2, 0.05, &sd, &floor), -EINVAL);
-	assert_int_equal(noise_spread((const double[]){ 1, 0, 2 }, 3, 0.05, &sd, &floor),
+	assert_int_equal(calibrate_spread(v, 2, 0.05, &sd, &floor), -EINVAL);
+	assert_int_equal(calibrate_spread((const double[]){ 1, 0, 2 }, 3, 0.05, &sd, &floor),
 			 -EINVAL);
 }
 
@@ -832,7 +832,7 @@ static int calibrate_setup(void **state)
 		ret = synth_run(path, &o) || run_load(path, &runs[i], err);
 	}
 	judge_opts_default(&j);
-	ret = ret ?: noise_calibrate(runs, 3, &j, &calibrated, err);
+	ret = ret ?: calibrate_noise(runs, 3, &j, &calibrated, err);
 	for (i = 0; i < 3; i++)
 		run_free(&runs[i]);
 	fixture_free(dir);

@@ -16,11 +16,11 @@
 #include "kver.h"
 #include "stats.h"
 
-/* gauss - a standard normal value (Box-Muller on splitmix64) */
+/* gauss - a standard normal value (Box-Muller on stats_splitmix64) */
 static double gauss(uint64_t *rng)
 {
-	double u = ((double)(splitmix64(rng) >> 11) + 0.5) / 9007199254740992.0;
-	double v = ((double)(splitmix64(rng) >> 11) + 0.5) / 9007199254740992.0;
+	double u = ((double)(stats_splitmix64(rng) >> 11) + 0.5) / 9007199254740992.0;
+	double v = ((double)(stats_splitmix64(rng) >> 11) + 0.5) / 9007199254740992.0;
 
 	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
 }

@@ -146,7 +146,7 @@ static void test_clean_dead(void **state)
 		paths[i] = p[i];
 	write_owned(owned, pid, 1, kinds, paths, 7);
 	/* a live process's file is left alone */
-	write_owned(owned, getpid(), proc_start_time(getpid()), kinds, paths, 1);
+	write_owned(owned, getpid(), owned_proc_start_time(getpid()), kinds, paths, 1);
 
 	/* half a journal a killed process was rewriting: swept (issue 34) */
 	snprintf(p[7], sizeof(p[7]), "%d.json.tmp.%d", (int)pid, (int)pid);

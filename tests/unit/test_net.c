@@ -15,7 +15,7 @@
 
 #include "netload.h"
 #include "netns.h"
-#include "netproto.h"
+#include "netrr.h"
 #include "msg.h"
 
 static void test_names(void **state)

@@ -330,11 +330,11 @@ static void test_intervals_csv(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/intervals.csv", dir);
-	iw = ival_writer_open(path, &r);
+	iw = intervals_csv_open(path, &r);
 	assert_non_null(iw);
-	build_events(&r, 2 * NSEC_PER_MSEC, ival_writer_cb, iw);
+	build_events(&r, 2 * NSEC_PER_MSEC, intervals_csv_cb, iw);
 	result_finish(&r);
-	assert_int_equal(ival_writer_close(iw), 0);
+	assert_int_equal(intervals_csv_close(iw), 0);
 
 	read_csv(path, &c);
 	assert_string_equal(c.first[0], "interval");
@@ -369,10 +369,10 @@ static void test_bucket_text(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/intervals.csv", dir);
-	iw = ival_writer_open(path, &r);
-	build_events(&r, 2 * NSEC_PER_MSEC, ival_writer_cb, iw);
+	iw = intervals_csv_open(path, &r);
+	build_events(&r, 2 * NSEC_PER_MSEC, intervals_csv_cb, iw);
 	result_finish(&r);
-	assert_int_equal(ival_writer_close(iw), 0);
+	assert_int_equal(intervals_csv_close(iw), 0);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	assert_non_null(fgets(line, sizeof(line), f));	/* header */

@@ -20,9 +20,9 @@ static void test_median(void **state)
 	const double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 };
 
 	(void)state;
-	assert_near(median(odd, 3), 3, 0);
-	assert_near(median(even, 4), 2.5, 0);
-	assert_true(isnan(median(odd, 0)));
+	assert_near(stats_median(odd, 3), 3, 0);
+	assert_near(stats_median(even, 4), 2.5, 0);
+	assert_true(isnan(stats_median(odd, 0)));
 	assert_near(odd[0], 5, 0);	/* input untouched */
 }
 
@@ -31,10 +31,10 @@ static void test_quantile(void **state)
 	const double s[] = { 10, 20, 30, 40, 50 };
 
 	(void)state;
-	assert_near(quantile_sorted(s, 5, 0), 10, 0);
-	assert_near(quantile_sorted(s, 5, 0.5), 30, 0);
-	assert_near(quantile_sorted(s, 5, 0.9), 46, 1e-9);	/* R type 7 */
-	assert_near(quantile_sorted(s, 5, 1), 50, 0);
+	assert_near(stats_quantile_sorted(s, 5, 0), 10, 0);
+	assert_near(stats_quantile_sorted(s, 5, 0.5), 30, 0);
+	assert_near(stats_quantile_sorted(s, 5, 0.9), 46, 1e-9);	/* R type 7 */
+	assert_near(stats_quantile_sorted(s, 5, 1), 50, 0);
 }
 
 static void test_t_quantile(void **state)

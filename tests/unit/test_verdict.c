@@ -38,11 +38,11 @@ static void dom_init(void)
 		dom_val[i] = (double)hist_bucket_lo(i) + (double)(hist_bucket_width(i) / 2);
 }
 
-/* gauss - a standard normal draw (Box-Muller on splitmix64) */
+/* gauss - a standard normal draw (Box-Muller on stats_splitmix64) */
 static double gauss(uint64_t *rng)
 {
-	double u = ((splitmix64(rng) >> 11) + 0.5) / 9007199254740992.0;
-	double v = ((splitmix64(rng) >> 11) + 0.5) / 9007199254740992.0;
+	double u = ((stats_splitmix64(rng) >> 11) + 0.5) / 9007199254740992.0;
+	double v = ((stats_splitmix64(rng) >> 11) + 0.5) / 9007199254740992.0;
 
 	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
 }
@@ -128,7 +128,7 @@ static int teardown(void **state)
 static enum claim decide(const struct sim *s, double factor, double margin, double a,
 			 uint64_t *rng, unsigned int iters)
 {
-	struct hb_opts o = { 0.99, iters, splitmix64(rng) };
+	struct hb_opts o = { 0.99, iters, stats_splitmix64(rng) };
 	struct hb_ratio r;
 	struct claims c;
 
@@ -168,7 +168,7 @@ static void make_paired(const struct sim *s, double factor, uint64_t *rng)
 static enum claim decide_paired(const struct sim *s, double factor, double margin, double a,
 				uint64_t *rng, bool paired)
 {
-	struct hb_opts o = { 0.9, 400, splitmix64(rng) };
+	struct hb_opts o = { 0.9, 400, stats_splitmix64(rng) };
 	struct hb_ratio r;
 	struct claims c;
 
@@ -235,7 +235,7 @@ static enum claim ends_claim(const struct sim *s, double growth, uint64_t *rng)
 {
 	struct hb_rep er[16], lr[16];
 	struct hb_side early = { er, 0 }, late = { lr, 0 };
-	struct hb_opts o = { 0.9, 400, splitmix64(rng) };
+	struct hb_opts o = { 0.9, 400, stats_splitmix64(rng) };
 	struct hb_ratio r;
 	struct claims c;
 	unsigned int b;
@@ -633,11 +633,11 @@ static void test_cumhist_paths(void **state)
 			if (wide) {
 				for (k = 0; k < W; k++) {
 					idx[u][k] = k;
-					cnt[u][k] = 1 + splitmix64(&rng) % 9;
+					cnt[u][k] = 1 + stats_splitmix64(&rng) % 9;
 				}
 			} else {
 				k = 1;
-				idx[u][0] = (uint32_t)(splitmix64(&rng) % W);
+				idx[u][0] = (uint32_t)(stats_splitmix64(&rng) % W);
 				cnt[u][0] = 1;
 			}
 			iv[u] = (struct hb_ival){ .n = k, .idx = idx[u], .cnt = cnt[u] };
@@ -650,7 +650,7 @@ static void test_cumhist_paths(void **state)
 			/* a bootstrap draw: some units twice or more, most once, some not */
 			memset(wt, 0, sizeof(wt));
 			for (non = 0, u = 0; u < UNITS; u++) {
-				b = (uint32_t)(splitmix64(&rng) % UNITS);
+				b = (uint32_t)(stats_splitmix64(&rng) % UNITS);
 				if (!wt[b]++)
 					on[non++] = b;
 			}

@@ -14,7 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "netproto.h"
+#include "netrr.h"
 #include "msg.h"
 #include "sys.h"
 

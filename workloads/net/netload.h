@@ -38,7 +38,7 @@
 #include "hist.h"
 #include "ivhist.h"
 #include "netns.h"
-#include "netproto.h"
+#include "netrr.h"
 #include "common.h"
 
 #define NETLOAD_MAX_TCP 64

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "netproto.h"
+#include "netrr.h"
 #include "msg.h"
 #include "sys.h"
 

@@ -16,7 +16,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "netproto.h"
+#include "netrr.h"
 #include "msg.h"
 #include "sys.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netproto.c - wire format, pacing and response bookkeeping of the net workload.
+ * netrr.c - wire format, pacing and response bookkeeping of the net workload.
  */
-#include "netproto.h"
+#include "netrr.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * netproto.h - the pure parts of the net workload: the request/response wire format,
+ * netrr.h - the pure parts of the net workload: the request/response wire format,
  * the pacing schedule and the duplicate/loss bookkeeping. No sockets, no threads:
  * everything here is unit-tested.
  *
@@ -8,8 +8,8 @@
  * thread and namespace of the machine (deferbench creates no time namespace), so the
  * responder's stamp can be subtracted from the client's.
  */
-#ifndef DEFERBENCH_NETPROTO_H
-#define DEFERBENCH_NETPROTO_H
+#ifndef DEFERBENCH_NETRR_H
+#define DEFERBENCH_NETRR_H
 
 #include <stdbool.h>
 #include <stddef.h>
