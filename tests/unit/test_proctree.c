@@ -49,8 +49,11 @@ static void test_tree(void **state)
 	(void)state;
 	assert_int_equal(proctree_subreaper(), 0);
 	assert_int_equal(proc_spawn(argv, &o, &pid, err), 0);
-	/* the leader, sleep 99 (detached), sleep 98 (handed to us, its parent gone) */
-	for (tries = 0; tries < 300 && (n = members(pid, &det)) < 3; tries++)
+	/*
+	 * the leader, sleep 99 (detached), sleep 98 (handed to us, its parent gone); the
+	 * three can be there before the first has called setsid(): wait for both
+	 */
+	for (tries = 0; tries < 300 && ((n = members(pid, &det)) < 3 || det < 1); tries++)
 		usleep(10000);
 	assert_int_equal(n, 3);
 	assert_int_equal(det, 1);
