@@ -22,8 +22,9 @@ RUN="rt-tests gnuplot-nox iproute2 ethtool procps"
 # tests; lava-common and python3-jsonschema validate the LAVA job and the KCIDB export
 # offline (Debian packages: they install for the system /usr/bin/python3, which the tests
 # use); trace-cmd writes the trace.dat that the analyze test reads; headless chromium
-# opens report.html as a reader's browser does (t-report-browser.sh).
-TEST="libcmocka-dev jq python3 lava-common python3-jsonschema trace-cmd chromium"
+# opens report.html as a reader's browser does (t-report-browser.sh); ping is the
+# user's latency command of the netdev knob and tune --latency tests.
+TEST="libcmocka-dev jq python3 lava-common python3-jsonschema trace-cmd chromium iputils-ping"
 
 test=0
 list=0

@@ -187,7 +187,8 @@ static int audio_setup(struct wl_run *w, char *errbuf)
 			       "the %lluus this workload can pace", (unsigned long long)c->frames,
 			       (unsigned long long)c->rate, p->period_ns / 1e3,
 			       AUDIO_MIN_PERIOD_NS / NSEC_PER_USEC);
-	ret = audio_dsp_init(&p->dsp, c->frames, (unsigned int)c->channels, (double)c->rate, w->seed);
+	ret = audio_dsp_init(&p->dsp, c->frames, (unsigned int)c->channels, (double)c->rate,
+			     w->seed);
 	if (ret) {
 		set_err(errbuf, "audio: DSP buffers: %s", strerror(-ret));
 		return ret;

@@ -420,7 +420,8 @@ static void junit_case(FILE *f, const struct cmp_row *x, bool fail_higher)
 	    x->j.v == V_INCOMPLETE || (x->j.v == V_HIGHER && fail_higher)) {
 		fprintf(f, "      <%s message=\"", x->j.v == V_WORSE || x->j.v == V_HIGHER ?
 			"failure" : "skipped");
-		doc_xml_escape(f, x->j.v == V_CANNOT_TELL ? "undecided" : judge_verdict_names[x->j.v]);
+		doc_xml_escape(f, x->j.v == V_CANNOT_TELL ? "undecided" :
+				  judge_verdict_names[x->j.v]);
 		fputs(": ", f);
 		doc_xml_escape(f, x->j.why);
 		fputs("\"/>\n", f);

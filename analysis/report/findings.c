@@ -516,5 +516,5 @@ void findings_write(struct report_ctx *r)
 	rep_observer_finding(r);
 	data_quality(r);
 	long_runs(r);
-	table_contexts_overview(r);
+	rep_table_contexts_overview(r);
 }

@@ -39,7 +39,7 @@ static const char *const work_colors[] = {
 };
 
 /*
- * Causes of softirq delay, in wait_causes' order: Paul Tol's bright and light schemes;
+ * Causes of softirq delay, in rep_wait_causes' order: Paul Tol's bright and light schemes;
  * "other" (the ninth) light grey, apart from every cause it stands beside
  */
 static const char *const cause_colors[] = {

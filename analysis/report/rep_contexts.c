@@ -26,7 +26,7 @@
  * The overview's rows: a context kind, where it ran, names merged; NET_RX also on its
  * own, because the configurations the suite sweeps (napi=threaded) move exactly it.
  */
-const struct ctx_kind_row ctx_kind_rows[CKR_NR] = {
+const struct ctx_kind_row rep_ctx_kind_rows[CKR_NR] = {
 	[CKR_SIRQ_INLINE] = { "softirq", NULL, "inline", "softirq, inline", "softirq" },
 	[CKR_SIRQ_KSOFTIRQD] = { "softirq", NULL, "ksoftirqd", "softirq, in ksoftirqd",
 				 "ksoftirqd" },
@@ -57,7 +57,7 @@ const struct ctx_kind_row ctx_kind_rows[CKR_NR] = {
 	[CKR_WQ_BH_HI] = { "workqueue", "bh_hi", NULL, "workqueue, BH highpri", "workqueue" },
 };
 
-bool ctx_kind_pooled(const struct cellset *s, const struct ctx_kind_row *k, int cell,
+bool rep_ctx_kind_pooled(const struct cellset *s, const struct ctx_kind_row *k, int cell,
 		     struct hist *h, uint64_t *runs)
 {
 	bool any = false;
@@ -137,7 +137,7 @@ static bool set_has_contexts(const struct cellset *s)
 	return false;
 }
 
-void table_contexts_overview(struct report_ctx *r)
+void rep_table_contexts_overview(struct report_ctx *r)
 {
 	static const char *const hdr[] = { "workload", "config", "context", "runs",
 		"delay p50 (us)", "delay p99 (us)", "delay p99.9 (us)", "runtime p50 (us)",
@@ -169,8 +169,8 @@ void table_contexts_overview(struct report_ctx *r)
 		for (k = 0; k < CKR_NR; k++) {
 			hist_init(&h[SM_DELAY]);
 			hist_init(&h[SM_RUNTIME]);
-			if (ctx_kind_pooled(s, &ctx_kind_rows[k], -1, h, &runs) && runs)
-				overview_row(r, s, ctx_kind_rows[k].label, h, runs);
+			if (rep_ctx_kind_pooled(s, &rep_ctx_kind_rows[k], -1, h, &runs) && runs)
+				overview_row(r, s, rep_ctx_kind_rows[k].label, h, runs);
 		}
 	}
 	doc_table_end(&r->doc);
@@ -295,7 +295,7 @@ static int by_runs(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
-void table_contexts(struct report_ctx *r, const char *wl)
+void rep_table_contexts(struct report_ctx *r, const char *wl)
 {
 	static const char *const hdr[] = { "config", "context", "name", "where", "runs",
 		"delay p50 (us)", "delay p99 (us)", "delay p99.9 (us)", "runtime p99 (us)",
@@ -339,7 +339,7 @@ void table_contexts(struct report_ctx *r, const char *wl)
  * writer's order, with what each means (docs/figures.md); then the names of results
  * written before the split of 2026-12, shown as what they measured then.
  */
-const struct wait_cause wait_causes[] = {
+const struct wait_cause rep_wait_causes[] = {
 	{ "hardirq", "hard interrupts" },
 	{ "raised_in", "behind the handler it was raised in" },
 	{ "softirq_higher", "a higher vector run first" },
@@ -354,8 +354,8 @@ const struct wait_cause wait_causes[] = {
 	{ "softirq_same", "behind its own run (older capture)" },
 	{ "ksoftirqd", "ksoftirqd (older capture: waiting for it and running in it)" },
 };
-const size_t nwait_causes = ARRAY_SIZE(wait_causes);
-#define NCAUSE ARRAY_SIZE(wait_causes)
+const size_t rep_nwait_causes = ARRAY_SIZE(rep_wait_causes);
+#define NCAUSE ARRAY_SIZE(rep_wait_causes)
 
 struct wait_sum {
 	uint64_t delays, delay_ns;
@@ -374,7 +374,7 @@ static void wait_add(struct wait_sum *w, const struct wait_data *d)
 	w->delay_ns += d->delay_ns;
 	for (c = 0; c < NCAUSE; c++)
 		for (i = 0; i < d->ncause; i++) {
-			if (strcmp(d->cause[i].name, wait_causes[c].name))
+			if (strcmp(d->cause[i].name, rep_wait_causes[c].name))
 				continue;
 			w->total[c] += d->cause[i].total_ns;
 			if (d->cause[i].delays && w->np99[c] < STATS_MAX_N)
@@ -413,7 +413,7 @@ static void wait_csv(struct report_ctx *r, const struct cellset *s, const char *
 		csvw_str(f, s->workload);
 		csvw_str(f, s->config);
 		csvw_str(f, vec);
-		csvw_str(f, wait_causes[c].name);
+		csvw_str(f, rep_wait_causes[c].name);
 		csvw_u64(f, w->delays);
 		csvw_u64(f, w->delay_ns);
 		csvw_u64(f, w->total[c]);
@@ -516,7 +516,7 @@ static bool causes_shown(const struct report_ctx *r, const char *wl, bool *shown
 				for (k = 0; k < rec->wait[v].ncause; k++)
 					for (c = WAIT_CAUSES_NOW; c < NCAUSE; c++)
 						if (!strcmp(rec->wait[v].cause[k].name,
-							    wait_causes[c].name))
+							    rep_wait_causes[c].name))
 							shown[c] = true;
 		}
 	return any;
@@ -536,8 +536,8 @@ static void wait_plot(struct report_ctx *r, const char *wl, const struct wait_ba
 	if (!r->o->plots || !bars->n)
 		return;
 	for (c = 0; c < NCAUSE; c++) {
-		parts[c].title = wait_causes[c].label;
-		palette_pick(&r->pal, PAL_CAUSE, wait_causes[c].name, &parts[c].color,
+		parts[c].title = rep_wait_causes[c].label;
+		palette_pick(&r->pal, PAL_CAUSE, rep_wait_causes[c].name, &parts[c].color,
 			     parts[c].key, sizeof(parts[c].key));
 	}
 	snprintf(stem, sizeof(stem), "causes-%.80s", wl);
@@ -558,7 +558,7 @@ static void wait_plot(struct report_ctx *r, const char *wl, const struct wait_ba
 	r->nplots++;
 }
 
-void table_wait(struct report_ctx *r, const char *wl)
+void rep_table_wait(struct report_ctx *r, const char *wl)
 {
 	const char *hdr[NCAUSE + 4];
 	struct metric_key top[NR_VECTORS_MAX];
@@ -578,7 +578,7 @@ void table_wait(struct report_ctx *r, const char *wl)
 	hdr[k++] = "delays";
 	for (i = 0; i < NCAUSE; i++)
 		if (shown[i])
-			hdr[k++] = wait_causes[i].label;
+			hdr[k++] = rep_wait_causes[i].label;
 	hdr[k++] = "BH disabled by (share of the delay)";
 	doc_h(&r->doc, 3, "%s: why softirqs waited", wl);
 	doc_p(&r->doc, "Each softirq delay (raise -> entry on one CPU) split into causes that add "
@@ -599,18 +599,18 @@ void table_wait(struct report_ctx *r, const char *wl)
 			wait_row(r, &r->cs.s[i], top[j].name, shown, j < VECTORS_SHOWN, bars);
 	}
 	doc_table_end(&r->doc);
-	/* drawn with the workload's other plots (plots_wait) */
+	/* drawn with the workload's other plots (rep_plots_wait) */
 	free(r->wait_bars);
 	r->wait_bars = bars;
 }
 
-void plots_wait_drop(struct report_ctx *r)
+void rep_plots_wait_drop(struct report_ctx *r)
 {
 	free(r->wait_bars);
 	r->wait_bars = NULL;
 }
 
-void plots_wait(struct report_ctx *r, const char *wl)
+void rep_plots_wait(struct report_ctx *r, const char *wl)
 {
 	if (r->wait_bars && !r->err)
 		wait_plot(r, wl, r->wait_bars);

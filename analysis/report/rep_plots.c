@@ -53,7 +53,7 @@ static size_t configs_of(const struct report_ctx *r, const char *wl,
 	return n;
 }
 
-int plot_box(struct report_ctx *r, const struct cellset *s, const struct metric_key *k,
+int rep_plot_box(struct report_ctx *r, const struct cellset *s, const struct metric_key *k,
 	     struct box *b)
 {
 	struct metric_key kk = *k;
@@ -110,7 +110,7 @@ static void ladder(struct report_ctx *r, const char *wl, const struct metric_key
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		e = plot_box(r, cfg[i], k, &b[nb]);
+		e = rep_plot_box(r, cfg[i], k, &b[nb]);
 		if (e == -ENOMEM)
 			r->err = r->err ?: e;
 		nb += !e;
@@ -167,7 +167,7 @@ static size_t dist_series(struct report_ctx *r, const struct cellset **cfg, size
 /* Single repetitions drawn thin up to this many per configuration (not 20 blocks). */
 #define THIN_MAX 5
 
-void plots_workload(struct report_ctx *r, const char *wl, const char *metric)
+void rep_plots_workload(struct report_ctx *r, const char *wl, const char *metric)
 {
 	const size_t max = MAX_CFG * (THIN_MAX + 1);
 	const struct cellset *cfg[MAX_CFG];
@@ -303,7 +303,7 @@ static int kind_box(struct report_ctx *r, const struct cellset *s, const struct 
 	hist_init(&h[0]);
 	hist_init(&h[1]);
 	/* a box of fewer than 50 samples says little: left out */
-	if (!ctx_kind_pooled(s, k, -1, h, &runs) || h[sub].count < 50)
+	if (!rep_ctx_kind_pooled(s, k, -1, h, &runs) || h[sub].count < 50)
 		goto out;
 	b->p1 = (double)hist_percentile_mid(&h[sub], 0.01);
 	b->p25 = (double)hist_percentile_mid(&h[sub], 0.25);
@@ -315,7 +315,7 @@ static int kind_box(struct report_ctx *r, const struct cellset *s, const struct 
 	for (i = 0; i < s->n; i++) {
 		hist_init(&h[0]);
 		hist_init(&h[1]);
-		if (ctx_kind_pooled(s, k, (int)i, h, &runs) && h[sub].count)
+		if (rep_ctx_kind_pooled(s, k, (int)i, h, &runs) && h[sub].count)
 			b->rep_p99[b->nrep++] = (double)hist_percentile_mid(&h[sub], 0.99);
 	}
 	snprintf(b->label, sizeof(b->label), "%.40s\nn=%llu", s->config,
@@ -354,7 +354,7 @@ static void ctx_ladder(struct report_ctx *r, const char *wl, int sub, const int 
 	}
 	for (j = 0; j < nkinds; j++)
 		for (i = 0; i < n && nb < 16; i++) {
-			e = kind_box(r, cfg[i], &ctx_kind_rows[kinds[j]], sub, &b[nb]);
+			e = kind_box(r, cfg[i], &rep_ctx_kind_rows[kinds[j]], sub, &b[nb]);
 			if (e == -ENOMEM)
 				r->err = r->err ?: e;
 			nb += !e;
@@ -370,10 +370,10 @@ static void ctx_ladder(struct report_ctx *r, const char *wl, int sub, const int 
 }
 
 /*
- * plots_contexts - the places this workload's deferred work ran in, delay and (napi
+ * rep_plots_contexts - the places this workload's deferred work ran in, delay and (napi
  * polls) runtime: one kind of context per place, so a colour is one place
  */
-void plots_contexts(struct report_ctx *r, const char *wl, bool polls)
+void rep_plots_contexts(struct report_ctx *r, const char *wl, bool polls)
 {
 	static const int delay[] = { CKR_SIRQ_INLINE, CKR_SIRQ_KSOFTIRQD, CKR_NAPI_THREAD,
 		CKR_IRQ_THREAD, CKR_TASKLET, CKR_WQ };
@@ -393,7 +393,7 @@ void plots_contexts(struct report_ctx *r, const char *wl, bool polls)
 			   title);
 }
 
-void plots_driven(struct report_ctx *r, const char *wl, const struct driven *d)
+void rep_plots_driven(struct report_ctx *r, const char *wl, const struct driven *d)
 {
 	char what[FUNC_LEN + 16], title[512];
 
@@ -405,10 +405,10 @@ void plots_driven(struct report_ctx *r, const char *wl, const struct driven *d)
 }
 
 /*
- * plots_deferred - the busiest execution contexts of a workload's only configuration,
+ * rep_plots_deferred - the busiest execution contexts of a workload's only configuration,
  * side by side: what else waited under the same load
  */
-void plots_deferred(struct report_ctx *r, const char *wl)
+void rep_plots_deferred(struct report_ctx *r, const char *wl)
 {
 	const struct cellset *cfg[MAX_CFG];
 

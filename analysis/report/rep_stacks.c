@@ -65,7 +65,7 @@ static struct csvw *open_tab(struct report_ctx *r, int t, const char *name,
 	return &r->detail_tab[t];
 }
 
-int stacks_tables_close(struct report_ctx *r)
+int rep_stacks_tables_close(struct report_ctx *r)
 {
 	int t, ret = 0, e;
 
@@ -268,7 +268,7 @@ static size_t vectors_of(const struct cellset *s, const char **out, size_t max)
 	return n;
 }
 
-void table_stacks(struct report_ctx *r, const char *wl)
+void rep_table_stacks(struct report_ctx *r, const char *wl)
 {
 	static const char *const hdr[] = { "config", "vector", "how it ran", "call site",
 		"entries", "share of the delay", "BH disabled (share)", "runs > 2 ms",
@@ -436,7 +436,7 @@ out:
 	free(p);
 }
 
-void table_slowest(struct report_ctx *r, const char *wl)
+void rep_table_slowest(struct report_ctx *r, const char *wl)
 {
 	static const char *const hdr[] = { "config", "group", "name", "metric", "worst (us)",
 		"rep", "at (s)", "cpu", "causes", "task (BH off, or queued it)",
@@ -463,7 +463,7 @@ void table_slowest(struct report_ctx *r, const char *wl)
 	doc_table_end(&r->doc);
 }
 
-void stacks_files(struct report_ctx *r)
+void rep_stacks_files(struct report_ctx *r)
 {
 	if (r->detail_open[0])
 		doc_li(&r->doc, "tables/callsites.csv: the call sites softirqs ran from, per "

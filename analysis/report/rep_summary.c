@@ -61,7 +61,7 @@ static double place_cell(const struct cellset *s, int kind, char *buf, size_t le
 		return NAN;
 	hist_init(&h[0]);
 	hist_init(&h[1]);
-	if (ctx_kind_pooled(s, &ctx_kind_rows[kind], -1, h, &runs) && h[SM_DELAY].count) {
+	if (rep_ctx_kind_pooled(s, &rep_ctx_kind_rows[kind], -1, h, &runs) && h[SM_DELAY].count) {
 		p99 = (double)hist_percentile_mid(&h[SM_DELAY], 0.99);
 		hist_cell(&h[SM_DELAY], buf, len);
 	}
@@ -369,7 +369,7 @@ static void summary_box(struct report_ctx *r, const struct cellset *s, const str
 	char where[96];
 	int place;
 
-	if (*nb == MAX_BOXES || plot_box(r, s, &d->k, &b[*nb]))
+	if (*nb == MAX_BOXES || rep_plot_box(r, s, &d->k, &b[*nb]))
 		return;
 	place = rep_driven_where(s, d, where, sizeof(where));
 	if (by_place) {

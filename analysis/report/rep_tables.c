@@ -56,7 +56,7 @@ static const bool tab_figures[TAB_NR] = {
 	[TAB_WORKLOAD] = true, [TAB_SOFTIRQ] = true, [TAB_WQ] = true, [TAB_CONTEXTS] = true,
 };
 
-int tables_open(struct report_ctx *r)
+int rep_tables_open(struct report_ctx *r)
 {
 	char p[PATH_MAX];
 	int t, ret;
@@ -74,7 +74,7 @@ int tables_open(struct report_ctx *r)
 	return 0;
 }
 
-int tables_close(struct report_ctx *r)
+int rep_tables_close(struct report_ctx *r)
 {
 	int t, ret = 0, e;
 
@@ -236,7 +236,7 @@ static void segment_rows(struct report_ctx *r)
 	doc_table_end(&r->doc);
 }
 
-void table_cells(struct report_ctx *r)
+void rep_table_cells(struct report_ctx *r)
 {
 	static const char *const hdr[] = { "cell", "status", "events", "lost events",
 		"unmatched", "duration (s)", "knobs" };
@@ -286,7 +286,7 @@ static const char *units(const struct report_ctx *r)
 	return strcmp(rep_unit(r), "block") ? "repetitions" : "blocks";
 }
 
-void table_workload(struct report_ctx *r, const char *wl, char (*metric)[NAME_LEN], size_t nm)
+void rep_table_workload(struct report_ctx *r, const char *wl, char (*metric)[NAME_LEN], size_t nm)
 {
 	const char *hdr[] = { "metric", "config", units(r), "samples", "p50 (us)",
 		"p99 (us)", "p99.9 (us)", "max (us)", "stddev (us)", "p99-p50 (us)",
@@ -327,7 +327,7 @@ void table_workload(struct report_ctx *r, const char *wl, char (*metric)[NAME_LE
 	doc_table_end(&r->doc);
 }
 
-void table_driven(struct report_ctx *r, const char *wl, const struct driven *d, size_t nd)
+void rep_table_driven(struct report_ctx *r, const char *wl, const struct driven *d, size_t nd)
 {
 	static const char *const hdr[] = { "work", "config", "where it ran", "waits",
 		"p50 (us)", "p99 (us)", "p99.9 (us)", "max (us)", "lost", "unmatched", "flags" };
@@ -415,7 +415,7 @@ static void sirq_row(struct report_ctx *r, const struct cellset *s, struct metri
 		c[4], c[5], c[6], c[7], c[8], lost, un, fmt_flags(&d, flags, sizeof(flags)) }, 14);
 }
 
-void table_softirq(struct report_ctx *r, const char *wl)
+void rep_table_softirq(struct report_ctx *r, const char *wl)
 {
 	static const char *const hdr[] = { "config", "vector", "runs", "in ksoftirqd",
 		"runs > 2 ms", "delay p50 (us)", "delay p99 (us)", "delay max (us)",
@@ -478,7 +478,7 @@ static void wq_row(struct report_ctx *r, const struct cellset *s, struct metric_
 		c[1], c[2], c[3], c[4], lost, un, fmt_flags(&d, flags, sizeof(flags)) }, 12);
 }
 
-void table_workqueue(struct report_ctx *r, const char *wl)
+void rep_table_workqueue(struct report_ctx *r, const char *wl)
 {
 	static const char *const hdr[] = { "config", "workqueue", "function", "pool",
 		"items", "delay p50 (us)", "delay p99 (us)", "delay max (us)",
@@ -544,7 +544,7 @@ static void counter_row(struct report_ctx *r, const struct cellset *s, const cha
 	doc_row(&r->doc, (const char *const[]){ s->config, name, reps, val }, 4);
 }
 
-void table_counters(struct report_ctx *r, const char *wl)
+void rep_table_counters(struct report_ctx *r, const char *wl)
 {
 	const char *hdr[] = { "config", "counter", units(r), "value: median [lowest-highest]" };
 	const struct cellset *ref = cellsets_reference(&r->cs, wl);

@@ -148,20 +148,20 @@ static void workload_plots(struct report_ctx *r, const char *wl, const struct dr
 		sirq |= strstr(d[i].kind, "softirq") != NULL;
 	doc_h(&r->doc, 3, "%s: plots", wl);
 	for (i = 0; i < nd && !r->err; i++)
-		plots_driven(r, wl, &d[i]);
+		rep_plots_driven(r, wl, &d[i]);
 	for (i = 0; i < nm && !r->err; i++)
-		plots_workload(r, wl, m[i]);
+		rep_plots_workload(r, wl, m[i]);
 	for (i = 0, polls = false; i < nd; i++)
 		polls |= strstr(d[i].kind, "NET_RX") || strstr(d[i].kind, "napi");
 	if (!r->err)
-		plots_contexts(r, wl, polls);
+		rep_plots_contexts(r, wl, polls);
 	/* why softirqs waited, as bars, where softirq work is what the workload drives */
 	if (sirq)
-		plots_wait(r, wl);
+		rep_plots_wait(r, wl);
 	else
-		plots_wait_drop(r);
+		rep_plots_wait_drop(r);
 	if (!r->err)
-		plots_deferred(r, wl);
+		rep_plots_deferred(r, wl);
 	if (!r->err)
 		rep_time_plots(r, wl);
 }
@@ -184,7 +184,7 @@ static void workload_section(struct report_ctx *r, const char *wl)
 		doc_h(&r->doc, 3, "%s: the work it drives, wait per configuration", wl);
 		for (i = 0; i < nd; i++)
 			doc_li(&r->doc, "%s: %s", d[i].name, d[i].kind);
-		table_driven(r, wl, d, nd);
+		rep_table_driven(r, wl, d, nd);
 	} else if (r->run->is_record) {
 		/* what the recorded command drove is below, among the rest: not background */
 		doc_p(&r->doc, "A record without workload.json: which work the recorded command "
@@ -198,16 +198,16 @@ static void workload_section(struct report_ctx *r, const char *wl)
 	nm = rep_own_metrics(r, wl, m, ARRAY_SIZE(m), &nprim);
 	doc_h(&r->doc, 3, "%s: own latency", wl);
 	if (nm)
-		table_workload(r, wl, m, nm);
+		rep_table_workload(r, wl, m, nm);
 	else
 		doc_p(&r->doc, "No workload metrics (no workload.json).");
-	table_counters(r, wl);
+	rep_table_counters(r, wl);
 	doc_h(&r->doc, 3, "%s: softirqs (all CPUs), the 6 busiest vectors per configuration "
 	      "(all in tables/softirq.csv)", wl);
-	table_softirq(r, wl);
+	rep_table_softirq(r, wl);
 	doc_h(&r->doc, 3, "%s: workqueues, the %u busiest groups per configuration "
 	      "(all groups in tables/workqueue.csv)", wl, r->o->top_wq);
-	table_workqueue(r, wl);
+	rep_table_workqueue(r, wl);
 	doc_h(&r->doc, 3, "%s: thread wakeup (sched_wakeup -> running)", wl);
 	rep_wakeup_table(r, wl);
 	doc_h(&r->doc, 3, "%s: execution contexts", wl);
@@ -215,10 +215,10 @@ static void workload_section(struct report_ctx *r, const char *wl)
 	      "vectors inline or in ksoftirqd, tasklets, napi polls and threads, irq threads, "
 	      "hard interrupt handlers (runtime only), worker pool kinds. Delays and runtimes "
 	      "as in the overview; p50 and p99 are the spread over %ss.", rep_unit(r));
-	table_contexts(r, wl);
-	table_wait(r, wl);
-	table_stacks(r, wl);
-	table_slowest(r, wl);
+	rep_table_contexts(r, wl);
+	rep_table_wait(r, wl);
+	rep_table_stacks(r, wl);
+	rep_table_slowest(r, wl);
 	/* the plots of the metrics it is judged by (of all when none is primary) */
 	workload_plots(r, wl, d, nd, m, nprim ? nprim : nm);
 	doc_details_end(&r->doc);
@@ -276,7 +276,7 @@ static void body(struct report_ctx *r)
 	for (i = 0; i < n && !r->err; i++)
 		workload_section(r, wl[i]);
 	doc_details(&r->doc, 2, "cells", false, "Cells");
-	table_cells(r);
+	rep_table_cells(r);
 	doc_details_end(&r->doc);
 	doc_h_id(&r->doc, 2, "files", "Files");
 	doc_li(&r->doc, "tables/workload.csv, tables/softirq.csv, tables/workqueue.csv: every "
@@ -287,7 +287,7 @@ static void body(struct report_ctx *r)
 	if (r->has_obs)
 		doc_li(&r->doc, "tables/observer.csv: each workload metric traced against "
 		       "untraced (ns)");
-	stacks_files(r);
+	rep_stacks_files(r);
 	if (r->o->plots)
 		doc_li(&r->doc, "plots/: %zu plots as PNG and SVG, with the gnuplot scripts and "
 		       "data that drew them", r->nplots);
@@ -318,13 +318,13 @@ int report_write(const struct run *run, const struct report_opts *o, char *errbu
 	ret = ret ?: open_doc(&r);
 	if (ret)
 		goto out_free_sets;
-	ret = tables_open(&r);
+	ret = rep_tables_open(&r);
 	if (!ret)
 		body(&r);
 	ret = ret ?: r.err;
-	e = tables_close(&r);
+	e = rep_tables_close(&r);
 	ret = ret ?: e;
-	e = stacks_tables_close(&r);
+	e = rep_stacks_tables_close(&r);
 	ret = ret ?: e;
 	e = doc_close(&r.doc);
 	if (!ret && e)

@@ -49,7 +49,7 @@ struct report_ctx {
 	char obs_why[ERRBUF_LEN];	/* why */
 	int err;			/* first fatal error (plots, files) */
 	char *errbuf;
-	struct wait_bars *wait_bars;	/* table_wait's, for plots_wait */
+	struct wait_bars *wait_bars;	/* rep_table_wait's, for rep_plots_wait */
 	/* tables/callsites.csv and tables/slowest.csv, made only when a cell has them */
 	struct csvw detail_tab[2];
 	bool detail_open[2];
@@ -59,17 +59,17 @@ struct report_ctx {
 size_t report_workloads(const struct report_ctx *r, const char **out, size_t max);
 
 /* rep_tables.c */
-int tables_open(struct report_ctx *r);
-int tables_close(struct report_ctx *r);
-void table_cells(struct report_ctx *r);
-/* table_workload - wl's own latency, each metric of nm per configuration */
-void table_workload(struct report_ctx *r, const char *wl, char (*metric)[NAME_LEN], size_t nm);
+int rep_tables_open(struct report_ctx *r);
+int rep_tables_close(struct report_ctx *r);
+void rep_table_cells(struct report_ctx *r);
+/* rep_table_workload - wl's own latency, each metric of nm per configuration */
+void rep_table_workload(struct report_ctx *r, const char *wl, char (*metric)[NAME_LEN], size_t nm);
 struct driven;
-/* table_driven - the wait of each work of d per configuration: where, waits, figures */
-void table_driven(struct report_ctx *r, const char *wl, const struct driven *d, size_t nd);
-void table_counters(struct report_ctx *r, const char *wl);
-void table_softirq(struct report_ctx *r, const char *wl);
-void table_workqueue(struct report_ctx *r, const char *wl);
+/* rep_table_driven - the wait of each work of d per configuration: where, waits, figures */
+void rep_table_driven(struct report_ctx *r, const char *wl, const struct driven *d, size_t nd);
+void rep_table_counters(struct report_ctx *r, const char *wl);
+void rep_table_softirq(struct report_ctx *r, const char *wl);
+void rep_table_workqueue(struct report_ctx *r, const char *wl);
 /* rep_csv_figure - the figure columns (fig_cols) of a table row, and the row's end */
 void rep_csv_figure(struct csvw *w, const struct figure *f);
 /* rep_csv_ns - a latency in whole nanoseconds; an empty field when unknown (NaN) */
@@ -144,20 +144,20 @@ enum {
 	CKR_SIRQ_KTIMERS, CKR_SIRQ_IRQ_THREAD, CKR_KTIMERS, CKR_RCUC, CKR_IRQ_WORK,
 	CKR_BACKLOG_NAPI, CKR_POLL_BACKLOG, CKR_WQ_BH_HI, CKR_NR
 };
-extern const struct ctx_kind_row ctx_kind_rows[CKR_NR];
+extern const struct ctx_kind_row rep_ctx_kind_rows[CKR_NR];
 /*
- * ctx_kind_pooled - the contexts of kind k in repetition cell (-1: every finished one)
+ * rep_ctx_kind_pooled - the contexts of kind k in repetition cell (-1: every finished one)
  * merged into h[SM_NR] (delay, runtime), runs summed; false when there are none
  */
-bool ctx_kind_pooled(const struct cellset *s, const struct ctx_kind_row *k, int cell,
+bool rep_ctx_kind_pooled(const struct cellset *s, const struct ctx_kind_row *k, int cell,
 		     struct hist *h, uint64_t *runs);
-void table_contexts_overview(struct report_ctx *r);
-void table_contexts(struct report_ctx *r, const char *wl);
-/* table_wait - why softirqs waited: the table, and the bars plots_wait draws */
-void table_wait(struct report_ctx *r, const char *wl);
-void plots_wait(struct report_ctx *r, const char *wl);
-/* plots_wait_drop - the bars of a workload whose causes are not drawn */
-void plots_wait_drop(struct report_ctx *r);
+void rep_table_contexts_overview(struct report_ctx *r);
+void rep_table_contexts(struct report_ctx *r, const char *wl);
+/* rep_table_wait - why softirqs waited: the table, and the bars rep_plots_wait draws */
+void rep_table_wait(struct report_ctx *r, const char *wl);
+void rep_plots_wait(struct report_ctx *r, const char *wl);
+/* rep_plots_wait_drop - the bars of a workload whose causes are not drawn */
+void rep_plots_wait_drop(struct report_ctx *r);
 /*
  * The causes of softirq delay by summary.json's name, with what the report calls them
  * (docs/figures.md): the first WAIT_CAUSES_NOW are what record writes now, the rest the
@@ -168,33 +168,33 @@ struct wait_cause {
 	const char *label;
 };
 #define WAIT_CAUSES_NOW 9
-extern const struct wait_cause wait_causes[];
-extern const size_t nwait_causes;
+extern const struct wait_cause rep_wait_causes[];
+extern const size_t rep_nwait_causes;
 
 /* rep_plots.c: each draws (when plots are on) and references the plot in the doc */
 struct box;
 /*
- * plot_box - k's box in s: pooled percentiles as verdicts read them, each repetition's
+ * rep_plot_box - k's box in s: pooled percentiles as verdicts read them, each repetition's
  * p99, the sample count, in the configuration's colour; 0, -ENODATA, -ENOMEM
  */
-int plot_box(struct report_ctx *r, const struct cellset *s, const struct metric_key *k,
+int rep_plot_box(struct report_ctx *r, const struct cellset *s, const struct metric_key *k,
 	     struct box *b);
-/* plots_workload - wl's own metric per configuration: pooled and single percentiles */
-void plots_workload(struct report_ctx *r, const char *wl, const char *metric);
-void plots_deferred(struct report_ctx *r, const char *wl);
-/* plots_driven - d's wait across wl's configurations */
-void plots_driven(struct report_ctx *r, const char *wl, const struct driven *d);
+/* rep_plots_workload - wl's own metric per configuration: pooled and single percentiles */
+void rep_plots_workload(struct report_ctx *r, const char *wl, const char *metric);
+void rep_plots_deferred(struct report_ctx *r, const char *wl);
+/* rep_plots_driven - d's wait across wl's configurations */
+void rep_plots_driven(struct report_ctx *r, const char *wl, const struct driven *d);
 /* rep_time_plots - the reference configuration's first repetition (block) over time */
 void rep_time_plots(struct report_ctx *r, const char *wl);
-/* plots_contexts - delay by place; polls: and napi poll runtime (a NET_RX workload) */
-void plots_contexts(struct report_ctx *r, const char *wl, bool polls);
+/* rep_plots_contexts - delay by place; polls: and napi poll runtime (a NET_RX workload) */
+void rep_plots_contexts(struct report_ctx *r, const char *wl, bool polls);
 
 /* rep_stacks.c: record --stacks and --slowest; nothing for cells without them */
-void table_stacks(struct report_ctx *r, const char *wl);
-void table_slowest(struct report_ctx *r, const char *wl);
-/* stacks_files - the Files list's lines of the tables above, when they were written */
-void stacks_files(struct report_ctx *r);
-int stacks_tables_close(struct report_ctx *r);
+void rep_table_stacks(struct report_ctx *r, const char *wl);
+void rep_table_slowest(struct report_ctx *r, const char *wl);
+/* rep_stacks_files - the Files list's lines of the tables above, when they were written */
+void rep_stacks_files(struct report_ctx *r);
+int rep_stacks_tables_close(struct report_ctx *r);
 
 /* rep_observer.c: the capture's effect, from the run's control cells */
 int rep_observer_load(struct report_ctx *r);

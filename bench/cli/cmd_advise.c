@@ -94,11 +94,12 @@ static void sysfs_writes(FILE *f, const char *name, const char *value)
 	for (i = 0; i < n; i++) {
 		if (t[i].kind == TGT_FILE) {
 			fprintf(f, "      echo %s > %s\n", k.value, t[i].path);
-		} else if (!sched_spec_parse(k.value, &sp, err)) {
+		} else if (!knob_sched_spec_parse(k.value, &sp, err)) {
 			fprintf(f, "      chrt %s -p %d %d   # %s%s\n",
 				sp.policy == SCHED_FIFO ? "-f" : sp.policy == SCHED_RR ? "-r" :
 				sp.policy == SCHED_BATCH ? "-b" : sp.policy == SCHED_IDLE ? "-i" : "-o",
-				sp.prio, (int)t[i].pid, target_describe(&t[i], desc, sizeof(desc)),
+				sp.prio, (int)t[i].pid,
+				knob_target_describe(&t[i], desc, sizeof(desc)),
 				sp.nice ? " (and renice its nice value)" : "");
 		}
 	}

@@ -199,7 +199,7 @@ int tune_write_script(const char *path, const struct tune_cand *c)
 			return -EINVAL;
 		}
 		for (j = 0; j < n; j++) {
-			target_describe(&t[j], desc, sizeof(desc));
+			knob_target_describe(&t[j], desc, sizeof(desc));
 			if (t[j].kind == TGT_FILE)
 				fprintf(f, "set_file %s '%s'	# %s\n", t[j].path, k.value, c->knob[i]);
 			else

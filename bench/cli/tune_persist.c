@@ -95,7 +95,7 @@ static int sched_cmd(const char *spec, char *buf, size_t len, char *errbuf)
 {
 	struct sched_spec sp;
 
-	if (sched_spec_parse(spec, &sp, errbuf))
+	if (knob_sched_spec_parse(spec, &sp, errbuf))
 		return -EINVAL;
 	switch (sp.policy) {
 	case SCHED_FIFO:
@@ -129,7 +129,7 @@ static int one_knob(struct persist *p, const struct knob *k, char *errbuf)
 	case KNOB_WQ_PARAM:
 		if (k->type->cls == KNOB_WQ_UNBOUND) {
 			snprintf(path, sizeof(path), WQ_SYSFS_DIR "/cpumask");
-			if (cpumask_parse_hex(k->value, &set, errbuf))
+			if (knob_cpumask_parse_hex(k->value, &set, errbuf))
 				return -EINVAL;
 			ret = add(p, PF_CMDLINE, "workqueue.%s=%s\n", param,
 				  cpulist_format(&set, list, sizeof(list)));

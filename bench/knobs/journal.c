@@ -135,7 +135,7 @@ int journal_add(struct journal *j, const struct knob_target *t, int n, char *err
 	int i, k, added = 0, ret;
 
 	for (i = 0; i < n; i++) {
-		for (k = 0; k < j->n && !target_same(&j->t[k], &t[i]); k++)
+		for (k = 0; k < j->n && !knob_target_same(&j->t[k], &t[i]); k++)
 			;
 		if (k < j->n)
 			continue;	/* saved already: keep the first, original value */
@@ -191,13 +191,13 @@ int journal_apply(struct journal *j, const struct knob *k, struct knob_result *r
 		return ret;
 	ret = journal_add(j, t, n, errbuf);
 	for (i = 0; !ret && i < n; i++) {
-		ret = target_write(&t[i], k->value, errbuf);
+		ret = knob_target_write(&t[i], k->value, errbuf);
 		if (ret == -ESRCH) {
 			ret = 0;	/* a thread that exited meanwhile */
 			continue;
 		}
 		if (!ret && !r->targets++)
-			target_read(&t[i], r->value, sizeof(r->value));
+			knob_target_read(&t[i], r->value, sizeof(r->value));
 	}
 	free(t);
 	return ret;
@@ -331,14 +331,14 @@ int journal_restore(struct journal *j, FILE *report)
 	for (i = j->n - 1; i >= 0; i--) {
 		struct knob_target *t = &j->t[i];
 
-		target_describe(t, desc, sizeof(desc));
-		if (!target_allowed(t)) {
+		knob_target_describe(t, desc, sizeof(desc));
+		if (!knob_target_allowed(t)) {
 			err_msg("journal entry %s (%s) is not a target deferbench changes; not "
 				"written", t->knob, desc);
 			failed++;
 			continue;
 		}
-		switch (target_read(t, now, sizeof(now))) {
+		switch (knob_target_read(t, now, sizeof(now))) {
 		case 0:
 			break;
 		case -ESRCH:
@@ -347,7 +347,7 @@ int journal_restore(struct journal *j, FILE *report)
 			snprintf(now, sizeof(now), "?");
 		}
 		errbuf[0] = '\0';
-		if (target_restore(t, errbuf)) {
+		if (knob_target_restore(t, errbuf)) {
 			err_msg("restoring %s = %s: %s", t->knob, t->orig, errbuf);
 			failed++;
 		} else if (report && strcmp(now, t->orig)) {
@@ -376,9 +376,9 @@ int journal_revert(struct journal *j, const struct knob *keep, int nkeep)
 	for (i = j->n - 1; i >= 0; i--) {
 		struct knob_target *t = &j->t[i];
 
-		if (kept(t, keep, nkeep) || !target_allowed(t))
+		if (kept(t, keep, nkeep) || !knob_target_allowed(t))
 			continue;
-		switch (target_read(t, now, sizeof(now))) {
+		switch (knob_target_read(t, now, sizeof(now))) {
 		case 0:
 			if (!strcmp(now, t->orig))
 				continue;
@@ -389,7 +389,7 @@ int journal_revert(struct journal *j, const struct knob *keep, int nkeep)
 			break;
 		}
 		errbuf[0] = '\0';
-		if (target_restore(t, errbuf)) {
+		if (knob_target_restore(t, errbuf)) {
 			err_msg("restoring %s = %s: %s", t->knob, t->orig, errbuf);
 			failed++;
 		}

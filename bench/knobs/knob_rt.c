@@ -203,7 +203,7 @@ static int note_prio(const struct thread_info *ti, void *arg)
 	int prio;
 
 	snprintf(t.comm, sizeof(t.comm), "%s", ti->comm);
-	if (knob_thread_sched_read(&t, pol, sizeof(pol)) || sched_spec_parse(pol, &sp, NULL))
+	if (knob_thread_sched_read(&t, pol, sizeof(pol)) || knob_sched_spec_parse(pol, &sp, NULL))
 		return 0;
 	prio = sp.policy == SCHED_FIFO || sp.policy == SCHED_RR ? sp.prio : 0;
 	if (prio > p->prio) {

@@ -141,22 +141,23 @@ int knobs_check_set(const struct knob *ks, int n, char *errbuf)
 	int i;
 
 	if (read_file(WQ_SYSFS_DIR "/cpumask", buf, sizeof(buf)) ||
-	    cpumask_parse_hex(buf, &unbound, NULL))
+	    knob_cpumask_parse_hex(buf, &unbound, NULL))
 		CPU_ZERO(&unbound);
 	for (i = 0; i < n; i++)
 		if (ks[i].type->cls == KNOB_WQ_UNBOUND)
-			cpumask_parse_hex(ks[i].value, &unbound, NULL);
+			knob_cpumask_parse_hex(ks[i].value, &unbound, NULL);
 	if (!CPU_COUNT(&unbound))
 		return 0;	/* no workqueue sysfs: knob_check() says so */
 	for (i = 0; i < n; i++) {
 		if (ks[i].type->cls != KNOB_WQ_ATTR || strcmp(ks[i].type->attr, "cpumask"))
 			continue;
-		cpumask_parse_hex(ks[i].value, &mask, NULL);
+		knob_cpumask_parse_hex(ks[i].value, &mask, NULL);
 		CPU_AND(&mask, &mask, &unbound);
 		if (!CPU_COUNT(&mask))
 			return set_err(errbuf, "%s = %s has no CPU in the unbound cpumask (%s, CPUs "
 				       "%s): the kernel would silently use the whole unbound mask",
-				       ks[i].name, ks[i].value, cpumask_format_hex(&unbound, buf, sizeof(buf)),
+				       ks[i].name, ks[i].value,
+				       knob_cpumask_format_hex(&unbound, buf, sizeof(buf)),
 				       cpulist_format(&unbound, list, sizeof(list)));
 	}
 	return 0;

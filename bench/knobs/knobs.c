@@ -23,7 +23,7 @@ const struct knob_ops *const knob_classes[] = {
 /*
  * The kernel's wq_affn_names (kernel/workqueue.c); cache_shard is newer than 6.18: a
  * kernel without it reads it as cache (parse_affn_scope() matches a prefix), the read
- * back differs, and target_write() says why
+ * back differs, and knob_target_write() says why
  */
 const char *const knob_scope_names[] = {
 	"default", "cpu", "smt", "cache_shard", "cache", "numa", "system", NULL,
@@ -47,7 +47,7 @@ static int check_mask_online(const struct knob *k, const char *online, char *err
 	cpu_set_t set, on, extra;
 	char list[128], onl[128], hex[80];
 
-	cpumask_parse_hex(k->value, &set, NULL);
+	knob_cpumask_parse_hex(k->value, &set, NULL);
 	if (!CPU_COUNT(&set) && k->type->val == KV_MASK)
 		return set_err(errbuf, "mask 0 selects no CPU");
 	if (online ? cpulist_parse_raw(online, &on, NULL) : online_cpus(&on) < 0 ? -1 : 0)
@@ -58,7 +58,7 @@ static int check_mask_online(const struct knob *k, const char *online, char *err
 		return set_err(errbuf, "mask %s selects CPU %s, not online (online: %s, mask %s)",
 			       k->value, cpulist_format(&extra, list, sizeof(list)),
 			       cpulist_format(&on, onl, sizeof(onl)),
-			       cpumask_format_hex(&on, hex, sizeof(hex)));
+			       knob_cpumask_format_hex(&on, hex, sizeof(hex)));
 	return 0;
 }
 

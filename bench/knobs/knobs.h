@@ -167,8 +167,8 @@ bool knob_value_equal(const struct knob_type *t, const char *a, const char *b);
 bool knob_safe_name(const char *s);
 
 /* Hex cpumasks in the kernel's format ("%*pb": 32-bit groups separated by commas). */
-int cpumask_parse_hex(const char *s, cpu_set_t *set, char *errbuf);
-char *cpumask_format_hex(const cpu_set_t *set, char *buf, size_t len);
+int knob_cpumask_parse_hex(const char *s, cpu_set_t *set, char *errbuf);
+char *knob_cpumask_format_hex(const cpu_set_t *set, char *buf, size_t len);
 
 /* Scheduling policies: "fifo:50" <-> policy, priority, nice. */
 struct sched_spec {
@@ -176,8 +176,8 @@ struct sched_spec {
 	int prio;		/* 1..99 for fifo/rr, else 0 */
 	int nice;		/* other/batch */
 };
-int sched_spec_parse(const char *s, struct sched_spec *sp, char *errbuf);
-char *sched_spec_format(const struct sched_spec *sp, char *buf, size_t len);
+int knob_sched_spec_parse(const char *s, struct sched_spec *sp, char *errbuf);
+char *knob_sched_spec_format(const struct sched_spec *sp, char *buf, size_t len);
 
 /* knob_scope_names - the affinity scopes this build knows, for messages */
 extern const char *const knob_scope_names[];
@@ -229,21 +229,21 @@ int knob_resolve(const struct knob *k, unsigned long long since_ticks,
  */
 int knob_file_target(const struct knob *k, const char *path, const char *rpath,
 		     struct knob_target *t, char *errbuf);
-/* target_read - the target's current value, canonical; -ESRCH if the thread is gone */
-int target_read(const struct knob_target *t, char *val, size_t len);
+/* knob_target_read - the target's current value, canonical; -ESRCH if the thread is gone */
+int knob_target_read(const struct knob_target *t, char *val, size_t len);
 /*
- * target_write - set val unless already set, then read back: -EIO with a message when
+ * knob_target_write - set val unless already set, then read back: -EIO with a message when
  * the kernel kept or normalised to something else. -ESRCH: the thread is gone.
  */
-int target_write(const struct knob_target *t, const char *val, char *errbuf);
-/* target_restore - target_write(orig); a thread that has exited needs nothing */
-int target_restore(const struct knob_target *t, char *errbuf);
-/* target_same - t and u change the same thing */
-bool target_same(const struct knob_target *t, const struct knob_target *u);
-/* target_describe - "/sys/.../nice" or "ksoftirqd/0 (pid 14)" */
-const char *target_describe(const struct knob_target *t, char *buf, size_t len);
-/* target_allowed - a target read from a journal is one a knob of its name can have */
-bool target_allowed(const struct knob_target *t);
+int knob_target_write(const struct knob_target *t, const char *val, char *errbuf);
+/* knob_target_restore - knob_target_write(orig); a thread that has exited needs nothing */
+int knob_target_restore(const struct knob_target *t, char *errbuf);
+/* knob_target_same - t and u change the same thing */
+bool knob_target_same(const struct knob_target *t, const struct knob_target *u);
+/* knob_target_describe - "/sys/.../nice" or "ksoftirqd/0 (pid 14)" */
+const char *knob_target_describe(const struct knob_target *t, char *buf, size_t len);
+/* knob_target_allowed - a target read from a journal is one a knob of its name can have */
+bool knob_target_allowed(const struct knob_target *t);
 
 /* Threads (knobs_thread.c). */
 unsigned long long knob_boot_ticks(void);
@@ -256,7 +256,10 @@ struct thread_info {
 };
 /* knob_thread_info_read - /proc/PID/stat: name, state, start time, kernel thread flag */
 int knob_thread_info_read(pid_t pid, struct thread_info *ti);
-/* knob_threads_find - kernel threads matching match(); calls fn for each; returns count or -errno */
+/*
+ * knob_threads_find - kernel threads matching match(); calls fn for each; returns count
+ * or -errno
+ */
 int knob_threads_find(bool (*match)(const struct thread_info *ti, void *arg), void *arg,
 		 int (*fn)(const struct thread_info *ti, void *arg), void *fnarg);
 int knob_thread_sched_read(const struct knob_target *t, char *val, size_t len);

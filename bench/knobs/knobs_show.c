@@ -40,7 +40,7 @@ static const char *mask_cpus(const char *hex, char *buf, size_t len)
 	char list[128];
 	cpu_set_t set;
 
-	if (cpumask_parse_hex(hex, &set, NULL))
+	if (knob_cpumask_parse_hex(hex, &set, NULL))
 		snprintf(buf, len, "%s", hex);
 	else
 		snprintf(buf, len, "%s (%s)", hex, CPU_COUNT(&set) ?

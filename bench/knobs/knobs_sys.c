@@ -38,7 +38,7 @@ int knob_file_target(const struct knob *k, const char *path, const char *rpath,
 	snprintf(t->path, sizeof(t->path), "%s", path);
 	/* the file read back where it is there (the kernel may not have it) */
 	snprintf(t->rpath, sizeof(t->rpath), "%s", access(rpath, F_OK) ? path : rpath);
-	ret = target_read(t, t->orig, sizeof(t->orig));
+	ret = knob_target_read(t, t->orig, sizeof(t->orig));
 	if (ret)
 		set_err(errbuf, "reading %s: %s", t->rpath, strerror(-ret));
 	return ret;
@@ -72,7 +72,7 @@ int knob_resolve(const struct knob *k, unsigned long long since_ticks,
 	return 0;
 }
 
-int target_read(const struct knob_target *t, char *val, size_t len)
+int knob_target_read(const struct knob_target *t, char *val, size_t len)
 {
 	char raw[256];
 	int ret;
@@ -98,22 +98,22 @@ static int put(const struct knob_target *t, const char *val, char *errbuf)
 	return ret;
 }
 
-int target_write(const struct knob_target *t, const char *val, char *errbuf)
+int knob_target_write(const struct knob_target *t, const char *val, char *errbuf)
 {
 	char now[KNOB_VALUE_MAX], desc[TGT_PATH_MAX + 32];
 	int ret;
 
-	ret = target_read(t, now, sizeof(now));
+	ret = knob_target_read(t, now, sizeof(now));
 	if (ret == -ESRCH)
 		return ret;
 	if (ret || !knob_value_equal(t->type, now, val)) {
 		ret = put(t, val, errbuf);
 		if (ret)
 			return ret;
-		ret = target_read(t, now, sizeof(now));
+		ret = knob_target_read(t, now, sizeof(now));
 	}
 	if (ret) {
-		set_err(errbuf, "reading back %s: %s", target_describe(t, desc, sizeof(desc)),
+		set_err(errbuf, "reading back %s: %s", knob_target_describe(t, desc, sizeof(desc)),
 			strerror(-ret));
 		return ret;
 	}
@@ -125,23 +125,23 @@ int target_write(const struct knob_target *t, const char *val, char *errbuf)
 		if (t->type->val == KV_SCOPE || t->type->val == KV_SCOPE_NODFL)
 			set_err(errbuf, "%s: wrote '%s', the kernel shows '%s': this kernel has no "
 				"affinity scope '%s' (cache_shard came after 6.18)",
-				target_describe(t, desc, sizeof(desc)), val, now, val);
+				knob_target_describe(t, desc, sizeof(desc)), val, now, val);
 		else
 			set_err(errbuf, "%s: wrote '%s', the kernel shows '%s'",
-				target_describe(t, desc, sizeof(desc)), val, now);
+				knob_target_describe(t, desc, sizeof(desc)), val, now);
 		return -EIO;
 	}
 	return t->type->ops->written ? t->type->ops->written(t, val, errbuf) : 0;
 }
 
-int target_restore(const struct knob_target *t, char *errbuf)
+int knob_target_restore(const struct knob_target *t, char *errbuf)
 {
-	int ret = target_write(t, t->orig, errbuf);
+	int ret = knob_target_write(t, t->orig, errbuf);
 
 	return ret == -ESRCH ? 0 : ret;
 }
 
-bool target_same(const struct knob_target *t, const struct knob_target *u)
+bool knob_target_same(const struct knob_target *t, const struct knob_target *u)
 {
 	if (t->kind != u->kind)
 		return false;
@@ -150,7 +150,7 @@ bool target_same(const struct knob_target *t, const struct knob_target *u)
 	return t->pid == u->pid && t->start == u->start;
 }
 
-const char *target_describe(const struct knob_target *t, char *buf, size_t len)
+const char *knob_target_describe(const struct knob_target *t, char *buf, size_t len)
 {
 	if (t->kind == TGT_FILE)
 		snprintf(buf, len, "%s", t->path);
@@ -159,7 +159,7 @@ const char *target_describe(const struct knob_target *t, char *buf, size_t len)
 	return buf;
 }
 
-bool target_allowed(const struct knob_target *t)
+bool knob_target_allowed(const struct knob_target *t)
 {
 	char path[TGT_PATH_MAX], rpath[TGT_PATH_MAX];
 	const struct knob_ops *ops;

@@ -124,7 +124,7 @@ int knob_thread_sched_read(const struct knob_target *t, char *val, size_t len)
 		if (errno)
 			return -errno;
 	}
-	sched_spec_format(&sp, val, len);
+	knob_sched_spec_format(&sp, val, len);
 	return 0;
 }
 
@@ -133,7 +133,7 @@ int knob_thread_sched_write(const struct knob_target *t, const char *val, char *
 	struct sched_param param = { 0 };
 	struct sched_spec sp;
 
-	if (sched_spec_parse(val, &sp, errbuf))
+	if (knob_sched_spec_parse(val, &sp, errbuf))
 		return -EINVAL;
 	if (same_thread(t))
 		return -ESRCH;

@@ -58,7 +58,7 @@ static int mask_group(const char *s, const char *e, int base, cpu_set_t *set)
 	return 0;
 }
 
-int cpumask_parse_hex(const char *s, cpu_set_t *set, char *errbuf)
+int knob_cpumask_parse_hex(const char *s, cpu_set_t *set, char *errbuf)
 {
 	const char *p, *end;
 	int base = 0, groups = 1, ret;
@@ -95,7 +95,7 @@ int cpumask_parse_hex(const char *s, cpu_set_t *set, char *errbuf)
 	return 0;
 }
 
-char *cpumask_format_hex(const cpu_set_t *set, char *buf, size_t len)
+char *knob_cpumask_format_hex(const cpu_set_t *set, char *buf, size_t len)
 {
 	int hi = -1, g, cpu;
 	size_t off = 0;
@@ -119,7 +119,7 @@ char *cpumask_format_hex(const cpu_set_t *set, char *buf, size_t len)
 	return buf;
 }
 
-int sched_spec_parse(const char *s, struct sched_spec *sp, char *errbuf)
+int knob_sched_spec_parse(const char *s, struct sched_spec *sp, char *errbuf)
 {
 	const char *colon = s ? strchr(s, ':') : NULL;
 	size_t n = colon ? (size_t)(colon - s) : (s ? strlen(s) : 0);
@@ -145,7 +145,7 @@ int sched_spec_parse(const char *s, struct sched_spec *sp, char *errbuf)
 	return 0;
 }
 
-char *sched_spec_format(const struct sched_spec *sp, char *buf, size_t len)
+char *knob_sched_spec_format(const struct sched_spec *sp, char *buf, size_t len)
 {
 	const char *name = "unknown";
 	size_t i;
@@ -209,17 +209,17 @@ int knob_value_canon(const struct knob_type *t, const char *in, char *out, size_
 		return 0;
 	case KV_MASK:
 	case KV_MASK0:
-		if (cpumask_parse_hex(in, &set, errbuf))
+		if (knob_cpumask_parse_hex(in, &set, errbuf))
 			return -EINVAL;
-		cpumask_format_hex(&set, out, len);
+		knob_cpumask_format_hex(&set, out, len);
 		return 0;
 	case KV_SCOPE:
 	case KV_SCOPE_NODFL:
 		return canon_scope(in, out, len, errbuf);
 	case KV_SCHED:
-		if (sched_spec_parse(in, &sp, errbuf))
+		if (knob_sched_spec_parse(in, &sp, errbuf))
 			return -EINVAL;
-		sched_spec_format(&sp, out, len);
+		knob_sched_spec_format(&sp, out, len);
 		return 0;
 	}
 	return set_err(errbuf, "internal: unknown value type");

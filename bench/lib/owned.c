@@ -175,8 +175,8 @@ static int self_write(void)
 	if (snprintf(file, sizeof(file), "%s/%d.json", dir, (int)getpid()) >= (int)sizeof(file))
 		return -ENAMETOOLONG;
 	ret = self.n ? mkdir_p(dir, 0700) : 0;
-	ret = ret ?: write_file_of(file, getpid(), owned_proc_start_time(getpid()), ns, self.command,
-				   self.res, self.n);
+	ret = ret ?: write_file_of(file, getpid(), owned_proc_start_time(getpid()), ns,
+				   self.command, self.res, self.n);
 	snprintf(self.file, sizeof(self.file), "%s", self.n && !ret ? file : "");
 	if (ret && !self.warned) {
 		self.warned = true;

@@ -51,7 +51,7 @@ static void print_knob(FILE *f, const struct knob *k)
 	}
 	for (i = 0; i < n; i++)
 		fprintf(f, "    %-34s %s: %s -> %s%s\n", i ? "" : k->name,
-			target_describe(&t[i], desc, sizeof(desc)), t[i].orig, k->value,
+			knob_target_describe(&t[i], desc, sizeof(desc)), t[i].orig, k->value,
 			knob_value_equal(k->type, t[i].orig, k->value) ? " (unchanged)" : "");
 	free(t);
 }

@@ -151,15 +151,16 @@ static void test_masks(void **state __unused)
 	/* the kernel's format on a large machine: 32-bit groups, most significant first */
 	assert_int_equal(knob_parse("wq.cpumask", "1,00000001", &k, "0-63", err), 0);
 	assert_string_equal(k.value, "1,00000001");
-	assert_int_equal(cpumask_parse_hex("80000000,00000000,00000001", &set, err), 0);
+	assert_int_equal(knob_cpumask_parse_hex("80000000,00000000,00000001", &set, err), 0);
 	assert_true(CPU_ISSET(0, &set) && CPU_ISSET(95, &set));
 	assert_int_equal(CPU_COUNT(&set), 2);
-	assert_string_equal(cpumask_format_hex(&set, buf, sizeof(buf)), "80000000,00000000,00000001");
-	assert_int_equal(cpumask_parse_hex("ffffffffff", &set, err), 0);	/* no commas */
+	assert_string_equal(knob_cpumask_format_hex(&set, buf, sizeof(buf)),
+			    "80000000,00000000,00000001");
+	assert_int_equal(knob_cpumask_parse_hex("ffffffffff", &set, err), 0);	/* no commas */
 	assert_int_equal(CPU_COUNT(&set), 40);
 	CPU_ZERO(&set);
-	assert_string_equal(cpumask_format_hex(&set, buf, sizeof(buf)), "0");
-	assert_int_equal(cpumask_parse_hex("3\n", &set, err), 0);	/* as read from sysfs */
+	assert_string_equal(knob_cpumask_format_hex(&set, buf, sizeof(buf)), "0");
+	assert_int_equal(knob_cpumask_parse_hex("3\n", &set, err), 0);	/* as read from sysfs */
 	assert_int_equal(CPU_COUNT(&set), 2);
 }
 
@@ -178,10 +179,10 @@ static void test_sched(void **state __unused)
 	bad("sched.ksoftirqd", "other:-21", "out of range");
 	bad("sched.ksoftirqd", "deadline", "not a policy");
 	bad("sched.ksoftirqd", "fifo:", "not an integer");
-	assert_int_equal(sched_spec_parse("rr:7", &sp, err), 0);
+	assert_int_equal(knob_sched_spec_parse("rr:7", &sp, err), 0);
 	assert_int_equal(sp.policy, SCHED_RR);
 	assert_int_equal(sp.prio, 7);
-	assert_string_equal(sched_spec_format(&sp, buf, sizeof(buf)), "rr:7");
+	assert_string_equal(knob_sched_spec_format(&sp, buf, sizeof(buf)), "rr:7");
 }
 
 /* test_canon_readback - values as the kernel prints them compare equal */
@@ -241,32 +242,32 @@ static void test_target_allowed(void **state __unused)
 	struct knob_target t;
 
 	t = target("wq.writeback.nice", WQ_SYSFS_DIR "/writeback/nice", "0");
-	assert_true(target_allowed(&t));
+	assert_true(knob_target_allowed(&t));
 	t = target("wq.writeback.nice", "/etc/passwd", "0");
-	assert_false(target_allowed(&t));
+	assert_false(knob_target_allowed(&t));
 	t = target("wq.writeback.nice", WQ_SYSFS_DIR "/other/nice", "0");
-	assert_false(target_allowed(&t));
+	assert_false(knob_target_allowed(&t));
 	t = target("wq.cpumask", WQ_SYSFS_DIR "/cpumask", "3");
 	snprintf(t.rpath, sizeof(t.rpath), WQ_SYSFS_DIR "/cpumask_requested");
-	assert_true(target_allowed(&t));
+	assert_true(knob_target_allowed(&t));
 	t = target("netdev.lo.rps_cpus", "/sys/class/net/lo/queues/rx-0/rps_cpus", "0");
-	assert_true(target_allowed(&t));
+	assert_true(knob_target_allowed(&t));
 	t = target("netdev.lo.rps_cpus", "/sys/class/net/lo/queues/rx-0/../../../eth0/x/rps_cpus", "0");
-	assert_false(target_allowed(&t));
+	assert_false(knob_target_allowed(&t));
 	t = target("netdev.veth1.threaded", "/sys/class/net/veth1/threaded", "0");
-	assert_true(target_allowed(&t));
+	assert_true(knob_target_allowed(&t));
 	t = target("netdev.veth1.threaded", "/sys/class/net/veth2/threaded", "0");
-	assert_false(target_allowed(&t));
+	assert_false(knob_target_allowed(&t));
 	t = target("netdev.veth1.threaded", "/sys/class/net/veth1/../eth0/threaded", "0");
-	assert_false(target_allowed(&t));
+	assert_false(knob_target_allowed(&t));
 	t = target("netdev.veth1.threaded", "/sys/class/net/veth1/napi_defer_hard_irqs", "0");
-	assert_false(target_allowed(&t));
+	assert_false(knob_target_allowed(&t));
 	t = target("sched.ksoftirqd", "", "other:0");
 	t.kind = TGT_THREAD;
 	snprintf(t.comm, sizeof(t.comm), "sshd");
-	assert_false(target_allowed(&t));
+	assert_false(knob_target_allowed(&t));
 	snprintf(t.comm, sizeof(t.comm), "ksoftirqd/0");
-	assert_true(target_allowed(&t));
+	assert_true(knob_target_allowed(&t));
 }
 
 /* test_journal_file - create, add, reload, refuse a second owner, remove */

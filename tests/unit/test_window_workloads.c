@@ -377,7 +377,8 @@ static void test_hog(void **state __unused)
 	long sleeps;
 
 	/* never above half the CPU, plus the partial period at each end */
-	within("hog duty=50 share", hog_window(hog_opts, &sleeps, &cpu), 0, 0.5 + 2 * on / (WINDOW_MS * 1e6));
+	within("hog duty=50 share", hog_window(hog_opts, &sleeps, &cpu), 0,
+	       0.5 + 2 * on / (WINDOW_MS * 1e6));
 	/*
 	 * 40 periods in the window, at most one sleep each; every spin that ran takes at
 	 * most 'on' of CPU and is followed by a sleep, so the CPU time counted needs at
