@@ -85,8 +85,8 @@ SIM_BIN := $(BUILD)/tests/simulate
 TESTLIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/lib/*.c))
 # Library functions a unit test replaces by its own __wrap_NAME (ld --wrap=NAME):
 # test_runner runs scenarios with knobs against a machine made of variables.
-WRAP_test_runner := knob_check knobs_check_set knob_resolve target_read target_write \
-	target_restore
+WRAP_test_runner := knob_check knobs_check_set knob_resolve knob_target_read knob_target_write \
+	knob_target_restore
 WRAP_test_history_race := sqlite3_prepare_v2 sqlite3_exec
 comma := ,
 wraps = $(addprefix -Wl$(comma)--wrap=,$(WRAP_$1))

@@ -86,9 +86,9 @@ int __wrap_knob_check(const struct knob *k, char *errbuf);
 int __wrap_knobs_check_set(const struct knob *ks, int n, char *errbuf);
 int __wrap_knob_resolve(const struct knob *k, unsigned long long since_ticks,
 			struct knob_target **out, int *n, char *errbuf);
-int __wrap_target_read(const struct knob_target *t, char *val, size_t len);
-int __wrap_target_write(const struct knob_target *t, const char *val, char *errbuf);
-int __wrap_target_restore(const struct knob_target *t, char *errbuf);
+int __wrap_knob_target_read(const struct knob_target *t, char *val, size_t len);
+int __wrap_knob_target_write(const struct knob_target *t, const char *val, char *errbuf);
+int __wrap_knob_target_restore(const struct knob_target *t, char *errbuf);
 
 int __wrap_knob_check(const struct knob *k __unused, char *errbuf __unused)
 {
@@ -140,13 +140,13 @@ int __wrap_knob_resolve(const struct knob *k, unsigned long long since_ticks __u
 	return 0;
 }
 
-int __wrap_target_read(const struct knob_target *t, char *val, size_t len)
+int __wrap_knob_target_read(const struct knob_target *t, char *val, size_t len)
 {
 	snprintf(val, len, "%s", slot(t));
 	return 0;
 }
 
-int __wrap_target_write(const struct knob_target *t, const char *val, char *errbuf __unused)
+int __wrap_knob_target_write(const struct knob_target *t, const char *val, char *errbuf __unused)
 {
 	mc.writes++;
 	mc.unsaved += !journaled(t);
@@ -154,14 +154,14 @@ int __wrap_target_write(const struct knob_target *t, const char *val, char *errb
 	return 0;
 }
 
-int __wrap_target_restore(const struct knob_target *t, char *errbuf)
+int __wrap_knob_target_restore(const struct knob_target *t, char *errbuf)
 {
 	if (mc.fail_restore && t->kind == TGT_FILE && !strcmp(t->path, NICE_PATH)) {
 		if (mc.fail_restore == 1)
 			mc.fail_restore = 0;
 		return set_err(errbuf, "the kernel kept %s", mc.nice), -EIO;
 	}
-	return __wrap_target_write(t, t->orig, errbuf);
+	return __wrap_knob_target_write(t, t->orig, errbuf);
 }
 
 static char tmp[64], outdir[128], scn[128];
