@@ -7,8 +7,8 @@
 #
 # NAME.c announces the names that begin with NAME, or whose first word (up to the
 # first '_') begins NAME's first word, in the singular or the plural (knobs_sys.c:
-# knob_check, runner.c: run_scenario; scn and wl stand for scenario and workload, hs
-# and hstore for history (its store), jr for jsonread);
+# knob_check, runner.c: run_scenario; scn, wl and cmp stand for scenario, workload
+# and compare, hs and hstore for history (its store), jr for jsonread);
 # cmd_NAME.c, a command, announces cmd_NAME, cli_NAME and NAME_*.
 # The files that still export other names are listed in tests/check-names.known, the
 # debt left: a file missing from it must pass, and one that passes must leave it (so
@@ -17,21 +17,27 @@ build=${1:-build}
 known=tests/check-names.known
 fail=0
 tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
+trap 'rm -f "$tmp" "$tmp.bad" "$tmp.fail"' EXIT
 
-# the short words the tree writes for a file's long one
+# long WORD - L is the long word the tree writes WORD for (set, not printed: no
+# subshell per symbol)
 long() {
 	case "$1" in
-	scn) echo scenario ;;
-	wl) echo workload ;;
-	hs | hstore) echo history ;;
-	jr) echo jsonread ;;
-	*) echo "$1" ;;
+	scn) L=scenario ;;
+	wl) L=workload ;;
+	cmp) L=compare ;;
+	hs | hstore) L=history ;;
+	jr) L=jsonread ;;
+	*) L=$1 ;;
 	esac
 }
 
 announced() {	# announced STEM SYMBOL
-	stem=$1 sym=$2 first=$(long "${1%%_*}") sfirst=$(long "${2%%_*}")
+	stem=$1 sym=$2
+	long "${1%%_*}"
+	first=$L
+	long "${2%%_*}"
+	sfirst=$L
 	case "$sym" in "$stem"*) return 0 ;; esac
 	case "$first" in "$sfirst"*) return 0 ;; esac	# runner.c: run_scenario
 	[ "${sfirst%s}" = "$first" ] || [ "$sfirst" = "${first%s}" ] && return 0
@@ -42,25 +48,34 @@ announced() {	# announced STEM SYMBOL
 	return 1
 }
 
-for dir in bench workloads analysis; do
+# one nm for every object (one a file took 13 s), a line "OBJ:ADDR TYPE SYMBOL" each;
+# the symbols a file does not announce, "SRC SYMBOL" a line, in order
+objs=$(for dir in bench workloads analysis; do
 	find "$build/$dir" -name '*.o' 2>/dev/null
-done | sort | while read -r obj; do
+done | sort)
+[ -n "$objs" ] || { echo "check-names: no objects in $build: build them first" >&2; exit 1; }
+# shellcheck disable=SC2086
+nm -A --defined-only -g $objs | while read -r loc _type sym; do
+	obj=${loc%%:*}
 	src=${obj#"$build"/}
 	src=${src%.o}.c
-	stem=$(basename "$src" .c)
-	[ "$stem" = main ] && continue
-	bad=$(nm --defined-only -g "$obj" | awk '{ print $3 }' | while read -r sym; do
-		announced "$stem" "$sym" || printf '%s ' "$sym"
-	done)
-	[ -f "$src" ] || continue
-	if [ -n "$bad" ]; then
-		echo "$src" >>"$tmp"
-		grep -qx "$src" "$known" 2>/dev/null && continue
-		echo "check-names: $src exports $bad; its name announces ${stem%%_*}_*:" \
-		     "rename the names, or move them to a file named for them" >&2
-		echo x >>"$tmp.fail"
-	fi
+	stem=${src##*/}
+	stem=${stem%.c}
+	[ "$stem" = main ] || [ ! -f "$src" ] && continue
+	announced "$stem" "$sym" || echo "$src $sym"
+done >"$tmp.bad"
+# per file: SRC SYMBOL SYMBOL...
+awk '$1 != f { if (f) print line; f = $1; line = $1 } { line = line " " $2 }
+     END { if (f) print line }' "$tmp.bad" | while read -r src bad; do
+	stem=${src##*/}
+	stem=${stem%.c}
+	echo "$src" >>"$tmp"
+	grep -qx "$src" "$known" 2>/dev/null && continue
+	echo "check-names: $src exports $bad; its name announces ${stem%%_*}_*:" \
+	     "rename the names, or move them to a file named for them" >&2
+	echo x >>"$tmp.fail"
 done
+touch "$tmp"
 while read -r src; do
 	grep -qx "$src" "$tmp" ||
 		{ echo "check-names: $src now exports only what its name announces:" \

@@ -11,7 +11,7 @@
 
 #include "cli.h"
 #include "rundir.h"
-#include "export.h"
+#include "ci_export.h"
 #include "outw.h"
 #include "msg.h"
 
@@ -57,7 +57,7 @@ int export_parse(int argc, char **argv, struct export_args *a, char *errbuf)
 		return ret;
 	if (a->format == EX_NONE)
 		return set_err(errbuf, "give the format: --kcidb, --lava or --result-txt");
-	if (!kcidb_origin_ok(a->origin))
+	if (!ci_kcidb_origin_ok(a->origin))
 		return set_err(errbuf, "--origin '%s': lowercase letters, digits and '_' only",
 			       a->origin);
 	if (a->build_id && !strchr(a->build_id, ':'))

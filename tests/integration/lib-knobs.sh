@@ -11,15 +11,15 @@ need_root_wq() {
 	[ ! -e "$JOURNAL" ] || skip "$JOURNAL exists: another run owns the knobs"
 }
 
-# snapshot FILE - every setting the knob tests may touch, one "name=value" a line
+# snapshot FILE - every setting the knob tests may touch, one "name=value" a line (one
+# grep for all: the runner takes a snapshot before and after every test, and a cat a
+# file made each take most of a second beside a CPU load)
 snapshot() {
 	{
-		for f in $WQ/*/nice $WQ/*/cpumask $WQ/*/affinity_scope $WQ/*/affinity_strict \
-			 $WQ/*/max_active $WQ/cpumask /sys/module/workqueue/parameters/* \
-			 /sys/class/net/lo/queues/rx-*/rps_cpus /proc/sys/net/core/busy_poll \
-			 /proc/sys/net/core/netdev_budget; do
-			[ -r "$f" ] && echo "$f=$(cat "$f")"
-		done
+		grep -H '' $WQ/*/nice $WQ/*/cpumask $WQ/*/affinity_scope $WQ/*/affinity_strict \
+			$WQ/*/max_active $WQ/cpumask /sys/module/workqueue/parameters/* \
+			/sys/class/net/lo/queues/rx-*/rps_cpus /proc/sys/net/core/busy_poll \
+			/proc/sys/net/core/netdev_budget 2>/dev/null | sed 's/:/=/'
 		for p in $(pgrep '^ksoftirqd/'); do
 			echo "ksoftirqd pid $p: $(chrt -p "$p" | tr '\n' ' ')"
 		done

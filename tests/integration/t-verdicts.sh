@@ -3,8 +3,9 @@
 # recorded fixtures run-a and run-b, the same scenario twice on the development VM)
 # compared without a calibration - undecided, never a clean bill of health; the spread
 # between runs calibrated from five synthetic runs and compare judging with it, advise,
-# kernel-regression.sh's exit status on a finished run, and - as root with tracefs - a
-# short adaptive run that adds repetitions where a verdict is open.
+# kernel-regression.sh's exit status on a finished run (the adaptive run that adds
+# repetitions where a verdict is open is t-verdicts-adaptive.sh).
+# lane: files (no machine state: the runner runs it beside the other tests)
 . tests/integration/lib.sh
 
 GEN=${GEN:-$(pwd)/build/tests/tools/gen-run}
@@ -115,51 +116,4 @@ DEFERBENCH_BASELINE_DIR="$T/bl2" RUN_DIR="$T/sa" ci/kernel-regression.sh >"$T/kr
 rc=$?
 [ $rc -eq 3 ] || { tail -20 "$T/kr2.out"; fail "kernel-regression.sh on the baseline itself exited $rc, want 3"; }
 grep -q 'UNDECIDED' "$T/kr2.out" || fail "kernel-regression.sh does not say UNDECIDED"
-
-# the rest traces and changes the machine
-[ "$(id -u)" -eq 0 ] || { echo "   adaptive run: SKIPPED (needs root)"; exit 0; }
-need_root_tracefs
-cat >"$T/s.ini" <<EOF
-[global]
-duration = 500ms
-warmup = 250ms
-repetitions = 2
-interval = 100ms
-
-[workload tty]
-type = tty
-rate = 500
-
-[config baseline]
-[config slow]
-load = hog
-
-[load hog]
-type = hog
-threads = 1
-policy = fifo
-priority = 10
-duty = 50
-period = 10ms
-EOF
-"$DB" run --until-decided=25s -o "$T/ad" "$T/s.ini" >"$T/ad.out" 2>&1 ||
-	{ cat "$T/ad.out"; fail "the adaptive run failed"; }
-grep -q '^until-decided: look 1 of 4' "$T/ad.out" || { cat "$T/ad.out"; fail "no first look"; }
-python3 - "$T/ad/run.json" <<'EOF' || { cat "$T/ad.out"; fail "run.json of the adaptive run"; }
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["looks"] == 4 and d["complete"], (d.get("looks"), d["complete"])
-assert d["cells_planned"] == len(d["cells"]) >= 4, (d["cells_planned"], len(d["cells"]))
-EOF
-# it either decided everything, or added repetitions, or said its budget had no room
-# for them (which of the three depends on how fast the machine ran the cells)
-if ! grep -q 'every primary metric is decided' "$T/ad.out" &&
-   ! grep -q 'the budget has no room for another cell' "$T/ad.out"; then
-	grep -q 'adding [0-9]* cell' "$T/ad.out" || { cat "$T/ad.out"; fail "undecided, nothing added"; }
-fi
-"$DB" compare --wide --no-files --allow-undecided "$T/ad" "$T/ad" >"$T/adc.out" 2>&1 ||
-	fail "compare of the adaptive run"
-grep -q "split over the looks of an adaptive run" "$T/adc.out" ||
-	fail "compare does not apply the adaptive run's looks"
-no_leftover_instances
-echo "   A/A uncalibrated and calibrated, advise, kernel-regression exit codes, adaptive run"
+echo "   A/A uncalibrated and calibrated, advise, kernel-regression exit codes"

@@ -8,8 +8,8 @@
 #                               its saved cmdlines, which may lack one)
 #   tdat_compare.py close A B   the same rows; counts within 2; softirq and workqueue delay
 #                               p50 (rows of 200 samples or more) within 10% or 2 us, p99
-#                               too from 1000 samples on, below that between the other
-#                               file's p90 and max
+#                               too, or below 1000 samples between the other file's p90
+#                               and max
 import json
 import sys
 
@@ -96,9 +96,13 @@ else:
             # event stamped late in one instance (an interrupt between the two
             # instances' writes of it) moves it to its neighbour, 10-20% away (CI:
             # RCU p99 44.8 / 54.5 us of 300 delays, beside a CPU load)
-            if min(dx["count"], dy["count"]) >= 1000:
-                if not near(dx["p99"], dy["p99"], max(0.10 * dx["p99"], 2000)):
-                    bad.append("%s: delay p99 %d / %d ns" % (name, dx["p99"], dy["p99"]))
+            # (and one event at the top stamped a few hundred ns later in one instance
+            # can move its max below the other's p99: CI, kblockd p99 10944 / 11712 ns
+            # of a few hundred delays; within 10% or 2 us is close in either case)
+            if near(dx["p99"], dy["p99"], max(0.10 * dx["p99"], 2000)):
+                pass
+            elif min(dx["count"], dy["count"]) >= 1000:
+                bad.append("%s: delay p99 %d / %d ns" % (name, dx["p99"], dy["p99"]))
             elif not (dy["p90"] <= dx["p99"] <= dy["max"] and dx["p90"] <= dy["p99"] <= dx["max"]):
                 bad.append("%s: delay p99 %d / %d ns, not between the other's p90 and max" %
                            (name, dx["p99"], dy["p99"]))

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * export.c - primary metrics for KCIDB, LAVA and result.txt (see export.h).
+ * ci_export.c - primary metrics for KCIDB, LAVA and result.txt (see ci_export.h).
  */
-#include "export.h"
+#include "ci_export.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -222,7 +222,7 @@ void ci_write_result_txt(FILE *f, const struct ci_rows *rows)
 	}
 }
 
-bool kcidb_origin_ok(const char *s)
+bool ci_kcidb_origin_ok(const char *s)
 {
 	if (!*s)
 		return false;
@@ -330,7 +330,7 @@ int ci_write_kcidb(FILE *f, const struct run *run, const struct ci_rows *rows,
 	size_t i;
 	int ret = 0;
 
-	if (!kcidb_origin_ok(o->origin))
+	if (!ci_kcidb_origin_ok(o->origin))
 		return set_err(errbuf, "origin '%s': KCIDB wants lowercase letters, digits and "
 			      "'_' only", o->origin);
 	if (o->build_id)

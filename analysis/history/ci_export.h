@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * export.h - a run's primary metrics for CI systems: KCIDB JSON (KernelCI), the input
+ * ci_export.h - a run's primary metrics for CI systems: KCIDB JSON (KernelCI), the input
  * of ci/lava/lava-report.sh (lava-test-case per metric, grouped by lava-test-set) and a
  * Linaro test-definitions result.txt.
  *
@@ -11,8 +11,8 @@
  *
  * Return convention: 0 or -errno with a message in errbuf (ERRBUF_LEN).
  */
-#ifndef DEFERBENCH_EXPORT_H
-#define DEFERBENCH_EXPORT_H
+#ifndef DEFERBENCH_CI_EXPORT_H
+#define DEFERBENCH_CI_EXPORT_H
 
 #include <stdio.h>
 
@@ -74,8 +74,8 @@ struct kcidb_opts {
 	const char *build_id;		/* NULL: "<origin>:<kernel release>" */
 };
 
-/* kcidb_origin_ok - the form KCIDB requires of an origin */
-bool kcidb_origin_ok(const char *s);
+/* ci_kcidb_origin_ok - the form KCIDB requires of an origin */
+bool ci_kcidb_origin_ok(const char *s);
 /*
  * ci_write_kcidb - KCIDB I/O JSON (version 4.3): a "tests" entry per row with id,
  * build_id, origin, path, status (PASS/FAIL for verdicts, DONE for a measurement
