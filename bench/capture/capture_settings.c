@@ -25,7 +25,7 @@ int capture_set_stacks(const struct opt_desc *o, const char *arg, void *args, ch
 		*vecs = on ? STACK_VECS_DEFAULT : 0;
 		return 0;
 	}
-	if (vecs_parse(arg, &v, err))
+	if (detail_vecs_parse(arg, &v, err))
 		return set_err(errbuf, "'%s': stacks are yes (NET_RX, BLOCK, TIMER), no, or a "
 			       "list of softirq vectors (NET_RX,BLOCK): %s", arg, err);
 	*vecs = v;

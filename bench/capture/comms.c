@@ -69,7 +69,8 @@ int comms_snapshot(struct comm_entry **out, size_t *n)
 		if (parse_int(de->d_name, 1, INT32_MAX, &pid, NULL))
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-		if (read_file(path, comm, sizeof(comm)) || comm_classify(comm, &pool, &cpu) == COMM_OTHER)
+		if (read_file(path, comm, sizeof(comm)) ||
+		    match_comm_classify(comm, &pool, &cpu) == COMM_OTHER)
 			continue;
 		if (GROW(v, cap, *n + 1)) {
 			free(v);

@@ -199,7 +199,7 @@ int instance_read_formats(struct capture *c, char **header, size_t *hlen,
  * (DEFERRED_COMMS) keeps kworker/, ksoftirqd/, napi/ and irq/, and the per-CPU threads
  * of PREEMPT_RT kernels (and of threadirqs / thread_backlog_napi): backlog_napi/,
  * ktimers/, rcuc/ and irq_work/ (and the odd other thread so named, such as RT's rcuop/
- * or rcub/, which comm_classify() then ignores, as under sched_all; a task's comm is
+ * or rcub/, which match_comm_classify() then ignores, as under sched_all; a task's comm is
  * its first 15 bytes, so "rcu_exp_par_gp_kthread_worker/0" is no such thread). Adding
  * b and r to the class cost nothing measurable (docs/capture-cost.md). The four prefix globs per comm it
  * replaced cost twice as much: on a pipe ping-pong pinned to one CPU (two switches and

@@ -233,11 +233,11 @@ static void summary_json_detail(json_object *o, const struct result_meta *m, boo
 		jsonw_u64(o, "slowest", m->slowest);
 	if (m->stack_vecs)
 		json_object_object_add(o, "stacks", json_object_new_string(
-			vecs_format(m->stack_vecs, vecs, sizeof(vecs))));
+			detail_vecs_format(m->stack_vecs, vecs, sizeof(vecs))));
 	if (m->keep_worst_ns && !excerpt) {
 		jsonw_u64(o, "keep_worst_ns", m->keep_worst_ns);
 		json_object_object_add(o, "keep_worst", json_object_new_string(
-			vecs_format(m->worst_vecs, vecs, sizeof(vecs))));
+			detail_vecs_format(m->worst_vecs, vecs, sizeof(vecs))));
 	}
 }
 
@@ -288,7 +288,7 @@ int raw_save_excerpt_meta(const char *rawdir, const struct result *r, unsigned i
 			json_object_array_add(missing, json_object_new_string(ev_names[k].id));
 	json_object_object_add(o, "events_missing", missing);
 	if (r->meta.cmd_ended)
-		json_object_object_add(o, "command_status", json_command_status(&r->meta));
+		json_object_object_add(o, "command_status", summary_json_command_status(&r->meta));
 	for (c = 0; c < r->ncpus; c++) {
 		json_object *l = json_object_new_object();
 
@@ -416,13 +416,13 @@ static int summary_read_detail(const struct jr *j, json_object *o, struct raw_me
 	}
 	if (!ret && jr_has(o, "stacks")) {
 		ret = jr_str(j, o, "", "stacks", vecs, sizeof(vecs));
-		if (!ret && vecs_parse(vecs, &m->stack_vecs, err))
+		if (!ret && detail_vecs_parse(vecs, &m->stack_vecs, err))
 			ret = jr_fail(j, "", "stacks", "%s", err);
 	}
 	if (!ret && jr_has(o, "keep_worst_ns")) {
 		ret = jr_u64(j, o, "", "keep_worst_ns", &m->keep_worst_ns);
 		ret = ret ?: jr_str(j, o, "", "keep_worst", vecs, sizeof(vecs));
-		if (!ret && vecs_parse(vecs, &m->worst_vecs, err))
+		if (!ret && detail_vecs_parse(vecs, &m->worst_vecs, err))
 			ret = jr_fail(j, "", "keep_worst", "%s", err);
 	}
 	if (ret || !jr_has(o, "excerpt"))

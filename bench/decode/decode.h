@@ -211,7 +211,7 @@ static inline int decode_record(struct decoder *d, struct matcher *m, int cpu, u
 		loc = (uint32_t)rd_field(data, d->ks_size);
 		if (loc > (len - d->ks_caller.offset) / 8)
 			return DEC_STACK;
-		match_kernel_stack(m, cpu, ts, base + d->ks_caller.offset, loc);
+		detail_kernel_stack(m, cpu, ts, base + d->ks_caller.offset, loc);
 		break;
 	}
 	return 0;

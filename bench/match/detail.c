@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * detail.c - the slowest events of each group and the kernel stacks of softirq
- * entries (see detail.h). Nothing here runs unless match_detail_init() was called:
+ * entries (see detail.h). Nothing here runs unless detail_init() was called:
  * the matcher's hooks test m->detail first.
  */
 #include "detail.h"
@@ -17,7 +17,7 @@
 #include "grow.h"
 #include "msg.h"
 
-int match_detail_init(struct matcher *m, uint32_t slowest, unsigned int stack_vecs,
+int detail_init(struct matcher *m, uint32_t slowest, unsigned int stack_vecs,
 		      unsigned int worst_vecs)
 {
 	struct detail *d = calloc(1, sizeof(*d));
@@ -176,7 +176,7 @@ void detail_wq(struct matcher *m, uint32_t group, int metric, uint64_t ns, int c
 	if (!h || !slow_wants(d, &h[metric], ns))
 		return;
 	if (pid >= 0)
-		comm_name(m, pid, ev.task);
+		match_comm_name(m, pid, ev.task);
 	slow_add(m, &h[metric], &ev);
 }
 
@@ -223,7 +223,7 @@ static int slow_cmp(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
-struct slow_ev *slow_sorted(const struct slow_heap *h)
+struct slow_ev *detail_slow_sorted(const struct slow_heap *h)
 {
 	struct slow_ev *s = malloc((h->n ? h->n : 1) * sizeof(*s));
 
@@ -291,7 +291,7 @@ out_del:
 	return GROUP_NONE;
 }
 
-void match_kernel_stack(struct matcher *m, int cpu, uint64_t ts __unused, const void *callers,
+void detail_kernel_stack(struct matcher *m, int cpu, uint64_t ts __unused, const void *callers,
 			unsigned int n)
 {
 	struct detail *d = m->detail;
@@ -403,7 +403,7 @@ static void close_entry(struct matcher *m, struct sirq_cpu *c, int cpu, const ui
 			memcpy(ev.part, c->entry_part, sizeof(ev.part));
 		if (slow_wants(d, &h[SLOW_DELAY], ev.ns)) {
 			if (ev.split && c->entry_bh_pid >= 0)
-				comm_name(m, c->entry_bh_pid, ev.task);
+				match_comm_name(m, c->entry_bh_pid, ev.task);
 			slow_add(m, &h[SLOW_DELAY], &ev);
 		}
 		if (a) {
@@ -447,7 +447,7 @@ void detail_flush(struct matcher *m, struct sirq_cpu *c, int cpu)
 
 /* ---- vector lists ---- */
 
-int vecs_parse(const char *text, unsigned int *vecs, char *errbuf)
+int detail_vecs_parse(const char *text, unsigned int *vecs, char *errbuf)
 {
 	char buf[256], *tok, *save = NULL;
 	int v;
@@ -483,7 +483,7 @@ int vecs_parse(const char *text, unsigned int *vecs, char *errbuf)
 	return 0;
 }
 
-const char *vecs_format(unsigned int vecs, char *buf, size_t len)
+const char *detail_vecs_format(unsigned int vecs, char *buf, size_t len)
 {
 	size_t off = 0;
 	int v;

@@ -110,24 +110,24 @@ struct detail {
 };
 
 /*
- * match_detail_init - keep the slowest (N per group, 0: none), the stacks of the
+ * detail_init - keep the slowest (N per group, 0: none), the stacks of the
  * stack_vecs vectors and the worst delay of the worst_vecs ones; 0 or -ENOMEM
  */
-int match_detail_init(struct matcher *m, uint32_t slowest, unsigned int stack_vecs,
+int detail_init(struct matcher *m, uint32_t slowest, unsigned int stack_vecs,
 		      unsigned int worst_vecs);
 void detail_free(struct matcher *m);
 /* detail_heap - a group's slowest of one metric (group: vector, wq or context index) */
 const struct slow_heap *detail_heap(const struct detail *d, enum slow_kind kind,
 				    uint32_t group, int metric);
-/* slow_sorted - the heap's events, longest first (ties: the earlier first); caller frees */
-struct slow_ev *slow_sorted(const struct slow_heap *h);
+/* detail_slow_sorted - the heap's events, longest first (ties: the earlier first); caller frees */
+struct slow_ev *detail_slow_sorted(const struct slow_heap *h);
 static inline const uint64_t *stack_frames(const struct detail *d, uint32_t id)
 {
 	return d->frames + d->st[id].off;
 }
-/* vecs_parse - "NET_RX,BLOCK" (or "all") into a bit per vector; -EINVAL in errbuf */
-int vecs_parse(const char *text, unsigned int *vecs, char *errbuf);
-/* vecs_format - "NET_RX,BLOCK" (kernel order) into buf */
-const char *vecs_format(unsigned int vecs, char *buf, size_t len);
+/* detail_vecs_parse - "NET_RX,BLOCK" (or "all") into a bit per vector; -EINVAL in errbuf */
+int detail_vecs_parse(const char *text, unsigned int *vecs, char *errbuf);
+/* detail_vecs_format - "NET_RX,BLOCK" (kernel order) into buf */
+const char *detail_vecs_format(unsigned int vecs, char *buf, size_t len);
 
 #endif

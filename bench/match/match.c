@@ -150,7 +150,7 @@ void matcher_free(struct matcher *m)
 		free(m->wake[i]);
 	free(m->wake);
 	ctx_free(m);
-	wait_free(m);
+	sirq_wait_free(m);
 	detail_free(m);
 	map_free(&m->ctx_ids);
 	map_free(&m->irq_ids);
@@ -282,7 +282,7 @@ void match_softirq_raise(struct matcher *m, int cpu, uint64_t ts, unsigned int v
 	/* the earliest raise since the last entry is the one that waited longest */
 	if (!c->raise_ts[vec]) {
 		c->raise_ts[vec] = ts;
-		wait_raise(c, vec, ts, flags, pid);
+		sirq_wait_raise(c, vec, ts, flags, pid);
 	}
 }
 
@@ -321,7 +321,7 @@ void match_softirq_entry(struct matcher *m, int cpu, uint64_t ts, unsigned int v
 	if (m->detail)
 		detail_flush(m, c, cpu);
 	/* the wait of every pending vector before the first handler ends here */
-	wait_mark(c, ts);
+	sirq_wait_mark(c, ts);
 	c->entry_ts = ts;
 	c->entry_vec = vec;
 	c->entry_ks = ks;
@@ -329,7 +329,7 @@ void match_softirq_entry(struct matcher *m, int cpu, uint64_t ts, unsigned int v
 	c->entry_split = false;
 	c->entry_hi = wait_hi_at(c, ts);
 	c->entry_raise_ts = c->raise_ts[vec];
-	wait_ks_tick(c, ts);
+	sirq_wait_ks_tick(c, ts);
 	if (vec == SIRQ_NET_RX) {
 		/* net_rx_action polls the NAPI instances: their runtime counts from here */
 		c->poll_mark_ts = ts;
@@ -357,7 +357,7 @@ void match_softirq_entry(struct matcher *m, int cpu, uint64_t ts, unsigned int v
 		hist_add(ih, ts - c->raise_ts[vec]);
 	if (cg)
 		ctx_add_delay(m, cg, ts - c->raise_ts[vec], cpu, ts);
-	wait_entry(m, c, vec, ts, ks, pid);
+	sirq_wait_entry(m, c, vec, ts, ks, pid);
 	if (m->detail)
 		detail_entry(m, c, cpu, vec, ts, ts - c->raise_ts[vec]);
 	/* a raise from now on, even inside this handler, is for the next entry */
@@ -384,15 +384,15 @@ void match_softirq_exit(struct matcher *m, int cpu, uint64_t ts, unsigned int ve
 		if (m->detail)
 			detail_flush(m, c, cpu);
 		c->entry_ts = 0;
-		wait_ks_tick(c, ts);
+		sirq_wait_ks_tick(c, ts);
 		return;
 	}
 	d = ts - c->entry_ts;
-	wait_exit(c, vec, ts);
+	sirq_wait_exit(c, vec, ts);
 	if (m->detail)
 		detail_exit(m, c, cpu, ts);
 	c->entry_ts = 0;
-	wait_ks_tick(c, ts);
+	sirq_wait_ks_tick(c, ts);
 	c->tl_ts = 0;
 	g = sirq_group(m, cpu, vec);
 	if (!g)

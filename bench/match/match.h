@@ -92,8 +92,8 @@ enum pool_kind {
 #define POOL_ID(kind, num) (((uint32_t)(kind) << 24) | ((uint32_t)(num) & 0xffffff))
 #define POOL_KIND(id) ((enum pool_kind)((id) >> 24))
 #define POOL_NUM(id) ((id) & 0xffffff)
-/* pool_name - "cpu0", "cpu0H", "unbound3", "bh0", "bh0H", "rescuer", "unknown" */
-const char *pool_name(uint32_t pool, char *buf, size_t len);
+/* match_pool_name - "cpu0", "cpu0H", "unbound3", "bh0", "bh0H", "rescuer", "unknown" */
+const char *match_pool_name(uint32_t pool, char *buf, size_t len);
 /* What a task's comm says about the thread: which ones run deferred work. */
 enum comm_kind {
 	COMM_OTHER,		/* not a thread of deferred work */
@@ -107,7 +107,7 @@ enum comm_kind {
 	COMM_RCUC,		/* rcuc/N: RCU core work when use_softirq is off (RT) */
 	COMM_IRQ_WORK,		/* irq_work/N: lazy irq_work items on PREEMPT_RT */
 };
-enum comm_kind comm_classify(const char *comm, uint32_t *pool, int *cpu);
+enum comm_kind match_comm_classify(const char *comm, uint32_t *pool, int *cpu);
 /* comm_is_thread_ctx - a thread whose wakeups and runs are an execution context */
 static inline bool comm_is_thread_ctx(enum comm_kind k)
 {
@@ -585,11 +585,11 @@ void match_irq_exit(struct matcher *m, int cpu, uint64_t ts, int irq);
 void match_napi_poll(struct matcher *m, int cpu, uint64_t ts, int pid, unsigned int flags,
 		     const char *dev, unsigned int len, int work, int budget);
 /*
- * match_kernel_stack - a kernel_stack record: n return addresses (64-bit, host order,
+ * detail_kernel_stack - a kernel_stack record: n return addresses (64-bit, host order,
  * innermost first, not aligned) at callers; detail.c joins it to the softirq entry it
  * follows
  */
-void match_kernel_stack(struct matcher *m, int cpu, uint64_t ts, const void *callers,
+void detail_kernel_stack(struct matcher *m, int cpu, uint64_t ts, const void *callers,
 			unsigned int n);
 
 #endif

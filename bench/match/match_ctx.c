@@ -381,7 +381,7 @@ void match_irq_entry(struct matcher *m, int cpu, uint64_t ts, int irq, const cha
 		m->n.irq_exit_no_entry++;
 	}
 	c->hi_ts = ts;
-	wait_ks_tick(c, ts);
+	sirq_wait_ks_tick(c, ts);
 	id = irq_ctx(m, irq, name, len);
 	c->hi_ctx = id;
 	if (id != GROUP_NONE)
@@ -401,7 +401,7 @@ void match_irq_exit(struct matcher *m, int cpu, uint64_t ts, int irq)
 	if (c->hi_ctx != GROUP_NONE)
 		ctx_add_run(m, m->ctx[c->hi_ctx], ts - c->hi_ts, cpu, ts);
 	c->hi_ts = 0;
-	wait_ks_tick(c, ts);
+	sirq_wait_ks_tick(c, ts);
 }
 
 void match_napi_poll(struct matcher *m, int cpu, uint64_t ts, int pid, unsigned int flags,

@@ -107,28 +107,28 @@ static inline uint64_t wait_hi_at(const struct sirq_cpu *c, uint64_t ts)
 {
 	return c->hi_cum + (c->hi_ts && ts > c->hi_ts ? ts - c->hi_ts : 0);
 }
-/* wait_raise - vec's earliest pending raise on c: remember the accounts */
-void wait_raise(struct sirq_cpu *c, unsigned int vec, uint64_t ts, unsigned int flags, int pid);
-/* wait_mark - a softirq handler starts on c: the end of the wait before any handler */
-void wait_mark(struct sirq_cpu *c, uint64_t ts);
-/* wait_entry - vec's handler starts at ts: split its delay into causes */
-void wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_t ts,
+/* sirq_wait_raise - vec's earliest pending raise on c: remember the accounts */
+void sirq_wait_raise(struct sirq_cpu *c, unsigned int vec, uint64_t ts, unsigned int flags, int pid);
+/* sirq_wait_mark - a softirq handler starts on c: the end of the wait before any handler */
+void sirq_wait_mark(struct sirq_cpu *c, uint64_t ts);
+/* sirq_wait_entry - vec's handler starts at ts: split its delay into causes */
+void sirq_wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_t ts,
 		bool ksoftirqd, int pid);
 /*
- * wait_ks_tick - after any change of what c runs (a hard irq, a softirq handler, a
+ * sirq_wait_ks_tick - after any change of what c runs (a hard irq, a softirq handler, a
  * switch to or from ksoftirqd): keep the account of ksoftirqd outside handlers
  */
-void wait_ks_tick(struct sirq_cpu *c, uint64_t ts);
-/* wait_switch - a sched_switch on c: the BH holders' time off the CPU */
-void wait_switch(struct sirq_cpu *c, uint64_t ts, int prev_pid, int next_pid);
-/* wait_exit - vec's handler ends at ts: add its time (hard irqs excluded) to the account */
-void wait_exit(struct sirq_cpu *c, unsigned int vec, uint64_t ts);
-void wait_free(struct matcher *m);
+void sirq_wait_ks_tick(struct sirq_cpu *c, uint64_t ts);
+/* sirq_wait_switch - a sched_switch on c: the BH holders' time off the CPU */
+void sirq_wait_switch(struct sirq_cpu *c, uint64_t ts, int prev_pid, int next_pid);
+/* sirq_wait_exit - vec's handler ends at ts: add its time (hard irqs excluded) to the account */
+void sirq_wait_exit(struct sirq_cpu *c, unsigned int vec, uint64_t ts);
+void sirq_wait_free(struct matcher *m);
 /*
- * comm_name - a task's name for the figures: from the sched events or /proc (a live
+ * match_comm_name - a task's name for the figures: from the sched events or /proc (a live
  * capture asks comm_resolve and keeps the answer), "swapper", or "pid N"
  */
-void comm_name(struct matcher *m, int pid, char name[TASK_COMM_LEN]);
+void match_comm_name(struct matcher *m, int pid, char name[TASK_COMM_LEN]);
 
 /* detail.c: hooks of the softirq events, called only when m->detail is set */
 /* detail_entry - vec's handler starts on cpu at ts after a delay (0: no raise matched) */

@@ -15,7 +15,7 @@
 
 #include "common.h"
 
-const char *pool_name(uint32_t pool, char *buf, size_t len)
+const char *match_pool_name(uint32_t pool, char *buf, size_t len)
 {
 	unsigned int n = POOL_NUM(pool);
 
@@ -74,7 +74,7 @@ static enum comm_kind percpu_thread(const char *comm)
 	return COMM_OTHER;
 }
 
-enum comm_kind comm_classify(const char *comm, uint32_t *pool, int *cpu)
+enum comm_kind match_comm_classify(const char *comm, uint32_t *pool, int *cpu)
 {
 	enum comm_kind k;
 	unsigned int n, id;
@@ -151,7 +151,7 @@ static struct comm_info *comm_update(struct matcher *m, int pid, const char *com
 	ci->run_ts = 0;
 	ci->ctx = 0;
 	ci->dev = 0;
-	ci->kind = comm_classify(ci->comm, &ci->pool, &cpu);
+	ci->kind = match_comm_classify(ci->comm, &ci->pool, &cpu);
 	if (ci->kind == COMM_KSOFTIRQD && cpu >= 0 && cpu < m->ncpus) {
 		m->cpu[cpu].ksoftirqd_pid = pid;
 		ci->pool = cpu;
@@ -167,6 +167,23 @@ void match_comm(struct matcher *m, int pid, const char *comm, unsigned int len)
 bool match_comm_known(const struct matcher *m, int pid)
 {
 	return map_get(&m->comms, (uint64_t)pid) != NULL;
+}
+
+void match_comm_name(struct matcher *m, int pid, char name[TASK_COMM_LEN])
+{
+	const struct comm_info *ci = map_get(&m->comms, (uint64_t)pid);
+
+	/* a live capture asks /proc (and keeps the answer, for analyze to find it too) */
+	if (!ci && pid > 0 && m->comm_resolve && m->comm_resolve(m->comm_resolve_ctx, pid, name)) {
+		match_comm(m, pid, name, (unsigned int)strnlen(name, TASK_COMM_LEN));
+		ci = map_get(&m->comms, (uint64_t)pid);
+	}
+	if (ci)
+		snprintf(name, TASK_COMM_LEN, "%s", ci->comm);
+	else if (!pid)
+		snprintf(name, TASK_COMM_LEN, "swapper");
+	else
+		snprintf(name, TASK_COMM_LEN, "pid %d", pid);
 }
 
 void match_sched_wakeup(struct matcher *m, uint64_t ts, int pid, const char *comm,
@@ -235,7 +252,7 @@ void match_sched_switch(struct matcher *m, int cpu, uint64_t ts, int prev_pid, i
 	c->poll_mark_pid = next_pid;
 	c->poll_mark_poll = false;
 	/* a wakeup of a task that was still running ends when it is switched out */
-	wait_switch(c, ts, prev_pid, next_pid);
+	sirq_wait_switch(c, ts, prev_pid, next_pid);
 	ci = map_get(&m->comms, (uint64_t)prev_pid);
 	if (ci) {
 		ci->wake_ts = 0;
@@ -250,7 +267,7 @@ void match_sched_switch(struct matcher *m, int cpu, uint64_t ts, int prev_pid, i
 	ci = next_pid ? comm_update(m, next_pid, next_comm, len) : NULL;
 	/* ksoftirqd's time on its CPU outside handlers, for the causes of softirq delay */
 	c->ks_on = next_pid && next_pid == c->ksoftirqd_pid;
-	wait_ks_tick(c, ts);
+	sirq_wait_ks_tick(c, ts);
 	if (!ci)
 		return;
 	if (comm_is_thread_ctx(ci->kind))

@@ -63,7 +63,7 @@ int result_detail(struct result *r)
 
 	if (!m->slowest && !m->stack_vecs && !m->keep_worst_ns)
 		return 0;
-	return match_detail_init(&r->m, m->slowest, m->stack_vecs,
+	return detail_init(&r->m, m->slowest, m->stack_vecs,
 				 m->keep_worst_ns ? m->worst_vecs : 0);
 }
 

@@ -9,9 +9,9 @@
  * CPU's task outside every handler. The earliest raise of a pending vector remembers
  * them all; at the vector's entry their growth is the time each cause took inside the
  * delay. The handler that was running at the raise is cut at the first softirq entry
- * after it (wait_mark): its growth up to there is the rest of the run the vector was
+ * after it (sirq_wait_mark): its growth up to there is the rest of the run the vector was
  * raised in. The rest, outside every handler, goes to the BH-disabled section (split by
- * whether its holder ran or was switched out, wait_switch), to waiting for ksoftirqd, to deferbench's own threads or to "other" by where the raise
+ * whether its holder ran or was switched out, sirq_wait_switch), to waiting for ksoftirqd, to deferbench's own threads or to "other" by where the raise
  * came from and where the vector finally ran. Nothing is counted twice and nothing is
  * left out.
  */
@@ -80,13 +80,13 @@ static uint64_t ks_at(const struct sirq_cpu *c, uint64_t ts)
 	return c->ks_cum + (c->ks_since && ts > c->ks_since ? ts - c->ks_since : 0);
 }
 
-void wait_ks_tick(struct sirq_cpu *c, uint64_t ts)
+void sirq_wait_ks_tick(struct sirq_cpu *c, uint64_t ts)
 {
 	c->ks_cum = ks_at(c, ts);
 	c->ks_since = c->ks_on && !c->hi_ts && !c->entry_ts ? ts : 0;
 }
 
-void wait_raise(struct sirq_cpu *c, unsigned int vec, uint64_t ts, unsigned int flags, int pid)
+void sirq_wait_raise(struct sirq_cpu *c, unsigned int vec, uint64_t ts, unsigned int flags, int pid)
 {
 	struct sirq_pending *p = &c->pend[vec];
 	unsigned int w;
@@ -128,13 +128,13 @@ static void away_close(const struct sirq_cpu *c, struct sirq_pending *p, uint64_
 }
 
 /*
- * wait_switch - a context switch on c: on PREEMPT_RT a task inside local_bh_disable()
+ * sirq_wait_switch - a context switch on c: on PREEMPT_RT a task inside local_bh_disable()
  * stays preemptible (__local_bh_disable_ip() takes a local lock, or since 6.18 only
  * migrate_disable()), so a vector it holds back keeps waiting while other tasks run.
  * Its time off the CPU, up to the first softirq handler after the raise, is the part
  * of the BH-disabled wait during which the holder was preempted.
  */
-void wait_switch(struct sirq_cpu *c, uint64_t ts, int prev_pid, int next_pid)
+void sirq_wait_switch(struct sirq_cpu *c, uint64_t ts, int prev_pid, int next_pid)
 {
 	unsigned int v;
 
@@ -152,7 +152,7 @@ void wait_switch(struct sirq_cpu *c, uint64_t ts, int prev_pid, int next_pid)
 	}
 }
 
-void wait_mark(struct sirq_cpu *c, uint64_t ts)
+void sirq_wait_mark(struct sirq_cpu *c, uint64_t ts)
 {
 	uint64_t hi = 0, sum = 0;
 	bool first = true;
@@ -175,7 +175,7 @@ void wait_mark(struct sirq_cpu *c, uint64_t ts)
 	}
 }
 
-void wait_exit(struct sirq_cpu *c, unsigned int vec, uint64_t ts)
+void sirq_wait_exit(struct sirq_cpu *c, unsigned int vec, uint64_t ts)
 {
 	uint64_t now = sirq_at(c, vec, ts);
 
@@ -202,30 +202,13 @@ static struct sirq_wait *wait_get(struct matcher *m, unsigned int vec)
 	return w;
 }
 
-void comm_name(struct matcher *m, int pid, char name[TASK_COMM_LEN])
-{
-	const struct comm_info *ci = map_get(&m->comms, (uint64_t)pid);
-
-	/* a live capture asks /proc (and keeps the answer, for analyze to find it too) */
-	if (!ci && pid > 0 && m->comm_resolve && m->comm_resolve(m->comm_resolve_ctx, pid, name)) {
-		match_comm(m, pid, name, (unsigned int)strnlen(name, TASK_COMM_LEN));
-		ci = map_get(&m->comms, (uint64_t)pid);
-	}
-	if (ci)
-		snprintf(name, TASK_COMM_LEN, "%s", ci->comm);
-	else if (!pid)
-		snprintf(name, TASK_COMM_LEN, "swapper");
-	else
-		snprintf(name, TASK_COMM_LEN, "pid %d", pid);
-}
-
 /* task_of - the entry of the task that held bottom halves off, by name */
 static struct wait_task *task_of(struct matcher *m, struct sirq_wait *w, int pid)
 {
 	char name[TASK_COMM_LEN];
 	uint32_t i;
 
-	comm_name(m, pid, name);
+	match_comm_name(m, pid, name);
 	for (i = 0; i < w->ntasks; i++)
 		if (!strcmp(w->task[i].comm, name))
 			return &w->task[i];
@@ -280,7 +263,7 @@ static bool is_own(struct matcher *m, int pid)
 
 /*
  * handler_parts - the handler time inside the delay: the rest of the handler the raise
- * came in (cut at the first entry after the raise, wait_mark), then every handler that
+ * came in (cut at the first entry after the raise, sirq_wait_mark), then every handler that
  * started after it, by priority, or as ksoftirqd's when the vector ran there and they
  * did too. Returns their sum.
  */
@@ -315,7 +298,7 @@ static uint64_t handler_parts(const struct sirq_cpu *c, const struct sirq_pendin
 	return used + in;
 }
 
-void wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_t ts,
+void sirq_wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_t ts,
 		bool ksoftirqd, int pid)
 {
 	const struct sirq_pending *p = &c->pend[vec];
@@ -386,7 +369,7 @@ void wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, uint64_
 	}
 }
 
-void wait_free(struct matcher *m)
+void sirq_wait_free(struct matcher *m)
 {
 	int v;
 

@@ -320,7 +320,7 @@ static int visit(slow_visit fn, void *ctx, const struct result *r, struct slow_g
 
 	if (!g->heap->n)
 		return 0;
-	ev = slow_sorted(g->heap);
+	ev = detail_slow_sorted(g->heap);
 	if (!ev)
 		return -ENOMEM;
 	ret = fn(ctx, r, g, ev, g->heap->n);
@@ -336,7 +336,7 @@ static void wq_names(const struct result *r, uint32_t i, struct slow_group *g, c
 
 	g->name = r->m.wq_names[wg->wq];
 	g->func = wq_func_name(r, wg, fn, fnlen);
-	g->where = pool_name(wg->pool, pool, poollen);
+	g->where = match_pool_name(wg->pool, pool, poollen);
 }
 
 int slow_each(const struct result *r, slow_visit fn, void *ctx)

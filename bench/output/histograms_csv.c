@@ -77,7 +77,7 @@ int histograms_write(const struct result *r, const char *path)
 		const char *wq = r->m.wq_names[g->wq];
 
 		wq_func_name(r, g, fn, sizeof(fn));
-		pool_name(g->pool, pool, sizeof(pool));
+		match_pool_name(g->pool, pool, sizeof(pool));
 		hist_rows(&w, "workqueue", wq, "", fn, pool, "delay", &g->delay);
 		hist_rows(&w, "workqueue", wq, "", fn, pool, "activate_wait", &g->activate_wait);
 		hist_rows(&w, "workqueue", wq, "", fn, pool, "worker_wait", &g->worker_wait);

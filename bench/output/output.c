@@ -347,7 +347,7 @@ static void other_line(const struct result *r, const char *what, const struct wq
 
 	fprintf(f, "  other's %s, %s %s: %s %s (%s)\n", what, table_lat(ns, o, b, sizeof(b)),
 		table_unit(o), r->m.wq_names[g->wq], wq_func_name(r, g, fn, sizeof(fn)),
-		pool_name(g->pool, pool, sizeof(pool)));
+		match_pool_name(g->pool, pool, sizeof(pool)));
 }
 
 static void print_workqueue(const struct result *r, FILE *f, unsigned int limit,
@@ -374,7 +374,8 @@ static void print_workqueue(const struct result *r, FILE *f, unsigned int limit,
 		fprintf(f, "%-*s %-*s %-9s %8llu |", t.wq_w,
 			fmt_cut(r->m.wq_names[g->wq], t.wq_w, c[0], sizeof(c[0])), t.fn_w,
 			fmt_cut(wq_func_name(r, g, fn, sizeof(fn)), t.fn_w, c[1], sizeof(c[1])),
-			pool_name(g->pool, pool, sizeof(pool)), (unsigned long long)g->delay.count);
+			match_pool_name(g->pool, pool, sizeof(pool)),
+			(unsigned long long)g->delay.count);
 		print_stats(f, &g->delay, o);
 		print_runtime(f, &g->runtime, o);
 		fputc('\n', f);
@@ -429,7 +430,7 @@ static void print_wakeup(const struct result *r, FILE *f, const struct table_opt
 	for (i = 0; i < r->m.nwake; i++) {
 		char pool[24];
 
-		snprintf(name, sizeof(name), "kworker %s", pool_name(r->m.wake[i]->pool, pool,
+		snprintf(name, sizeof(name), "kworker %s", match_pool_name(r->m.wake[i]->pool, pool,
 								     sizeof(pool)));
 		fprintf(f, "%-18s %9llu |", name, (unsigned long long)r->m.wake[i]->wake.count);
 		print_stats(f, &r->m.wake[i]->wake, o);

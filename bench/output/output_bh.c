@@ -61,8 +61,8 @@ void output_bh_print(const struct result *r, FILE *f, const struct table_opts *o
 			head = true;
 		}
 		fprintf(f, "%-24.24s %-7s %-7s %8llu | %*s %*s", wq_func_name(r, g, fn, sizeof(fn)),
-			pool_name(g->pool, pool, sizeof(pool)), t->vec >= 0 ? softirq_names[t->vec] :
-			"-", (unsigned long long)t->items,
+			match_pool_name(g->pool, pool, sizeof(pool)),
+			t->vec >= 0 ? softirq_names[t->vec] : "-", (unsigned long long)t->items,
 			table_w(o), table_lat(hist_percentile(&t->before, 0.5), o, b[0], 24),
 			table_w(o), table_lat(hist_percentile(&t->before, 0.99), o, b[1], 24));
 		fprintf(f, " | %*s %*s | %s\n",
@@ -119,8 +119,8 @@ int output_bh_json(const struct result *r, json_object *root)
 		json_object_object_add(o, "workqueue", json_object_new_string(r->m.wq_names[g->wq]));
 		json_object_object_add(o, "function",
 				       json_object_new_string(wq_func_name(r, g, fn, sizeof(fn))));
-		json_object_object_add(o, "pool",
-				       json_object_new_string(pool_name(g->pool, pool, sizeof(pool))));
+		json_object_object_add(o, "pool", json_object_new_string(
+					       match_pool_name(g->pool, pool, sizeof(pool))));
 		json_object_object_add(o, "vector", json_object_new_string(
 			t->vec >= 0 && t->vec < NR_SOFTIRQS ? softirq_names[t->vec] : ""));
 		jsonw_u64(o, "items", t->items);

@@ -125,8 +125,8 @@ void output_stacks(const struct result *r, FILE *f, const struct table_opts *o)
 	fprintf(f, "\nWHERE SOFTIRQS RAN FROM, times in %s   the kernel stack at each entry of %s: how it came "
 		"to run\n      (bh_enable: at the end of a BH-disabled section, by the code named; "
 		"irq_exit; ksoftirqd) and\n      the delay it ended, as a share of the vector's "
-		"delay (bh_dis: the part BH was held off)\n", table_unit(o), vecs_format(d->stack_vecs, vecs,
-									  sizeof(vecs)));
+		"delay (bh_dis: the part BH was held off)\n", table_unit(o),
+		detail_vecs_format(d->stack_vecs, vecs, sizeof(vecs)));
 	fprintf(f, "stacks: %llu recorded, %llu joined to their entry, %llu not, %llu distinct%s\n",
 		(unsigned long long)d->stack_records, (unsigned long long)d->stack_joined,
 		(unsigned long long)d->stack_unjoined, (unsigned long long)d->nst,

@@ -3,6 +3,7 @@
  * result_files.h - the files a capture writes, each with its writer (from struct
  * result) and its reader (into the model of rundata.h), so that a format has one owner:
  *
+ *   (all of them)    result_files.c     the result directory (result_write_dir)
  *   summary.json     summary_json.c     every statistic, counts, losses, metadata
  *   softirq.csv      tables_csv.c       the statistics as tables (written only)
  *   workqueue.csv    tables_csv.c
@@ -28,19 +29,20 @@
 
 #define SUMMARY_SCHEMA "deferbench/1"
 
-/* result_write_dir - summary.json and the CSV files (result_write_csv) into dir */
+/* result_write_dir - summary.json and the CSV files (tables_write) into dir */
 int result_write_dir(const struct result *r, const char *dir);
-int result_write_json(const struct result *r, const char *path);
-/* result_write_csv - softirq.csv, workqueue.csv, contexts.csv, softirq_wait.csv and
+/* summary_write - summary.json at path */
+int summary_write(const struct result *r, const char *path);
+/* tables_write - softirq.csv, workqueue.csv, contexts.csv, softirq_wait.csv and
  * histograms.csv into dir */
-int result_write_csv(const struct result *r, const char *dir);
+int tables_write(const struct result *r, const char *dir);
 int histograms_write(const struct result *r, const char *path);
 /*
- * json_command_status - record -- COMMAND: {"exit": N} or {"signal": N}, and
+ * summary_json_command_status - record -- COMMAND: {"exit": N} or {"signal": N}, and
  * "stopped_by_deferbench"; in summary.json's meta and in a raw capture's capture.json
  */
 struct json_object;
-struct json_object *json_command_status(const struct result_meta *m);
+struct json_object *summary_json_command_status(const struct result_meta *m);
 
 /* intervals.csv, written while the capture runs: intervals_csv_cb is the matcher's callback */
 struct ival_writer;

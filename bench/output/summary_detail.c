@@ -28,7 +28,7 @@ void summary_json_detail_meta(const struct result *r, json_object *meta)
 		jsonw_u64(meta, "slowest", r->meta.slowest);
 	if (r->meta.stack_vecs)
 		json_object_object_add(meta, "stacks", json_object_new_string(
-			vecs_format(r->meta.stack_vecs, vecs, sizeof(vecs))));
+			detail_vecs_format(r->meta.stack_vecs, vecs, sizeof(vecs))));
 	if (r->meta.keep_worst_ns)
 		jsonw_u64(meta, "keep_worst_ns", r->meta.keep_worst_ns);
 }
@@ -99,7 +99,7 @@ static json_object *json_stacks(const struct result *r, const struct stack_repor
 	int v;
 
 	json_object_object_add(o, "vectors", json_object_new_string(
-		vecs_format(d->stack_vecs, text, sizeof(text))));
+		detail_vecs_format(d->stack_vecs, text, sizeof(text))));
 	jsonw_u64(o, "records", d->stack_records);
 	jsonw_u64(o, "joined", d->stack_joined);
 	jsonw_u64(o, "unjoined", d->stack_unjoined);
@@ -320,8 +320,8 @@ int summary_read_detail(const struct jr *j, struct json_object *root, struct rec
 	if (ret || !jr_has(root, "stacks"))
 		return ret;
 	ret = jr_get(j, root, "", "stacks", json_type_object, &st);
-	ret = ret ?: read_array(j, st, "stacks", "by_vector", sizeof(*rec->svec),
+	ret = ret ?: summary_read_array(j, st, "stacks", "by_vector", sizeof(*rec->svec),
 				(void **)&rec->svec, &rec->nsvec, svec_cb);
-	return ret ?: read_array(j, st, "stacks", "sites", sizeof(*rec->sites),
+	return ret ?: summary_read_array(j, st, "stacks", "sites", sizeof(*rec->sites),
 				 (void **)&rec->sites, &rec->nsites, site_cb);
 }

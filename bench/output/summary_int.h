@@ -18,10 +18,10 @@
 #include "rundata.h"
 
 /*
- * read_array - allocate n elements of size sz and fill each with fn; parent is the path
+ * summary_read_array - allocate n elements of size sz and fill each with fn; parent is the path
  * of the object that holds the array ("" for the root)
  */
-int read_array(const struct jr *j, struct json_object *root, const char *parent,
+int summary_read_array(const struct jr *j, struct json_object *root, const char *parent,
 	       const char *key, size_t sz, void **out, size_t *n,
 	       int (*fn)(const struct jr *, struct json_object *, const char *, void *));
 

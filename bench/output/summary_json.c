@@ -18,7 +18,7 @@
 #include "summary_int.h"
 #include "msg.h"
 
-json_object *json_command_status(const struct result_meta *m)
+json_object *summary_json_command_status(const struct result_meta *m)
 {
 	json_object *o = json_object_new_object();
 
@@ -55,7 +55,7 @@ static json_object *json_meta(const struct result *r)
 			json_object_array_add(missing, json_object_new_string(ev_names[k].id));
 	json_object_object_add(o, "events_missing", missing);
 	if (r->meta.cmd_ended)
-		json_object_object_add(o, "command_status", json_command_status(&r->meta));
+		json_object_object_add(o, "command_status", summary_json_command_status(&r->meta));
 	summary_json_detail_meta(r, o);
 	return o;
 }
@@ -174,8 +174,8 @@ static json_object *json_workqueue(const struct result *r)
 		json_object_object_add(o, "workqueue", json_object_new_string(r->m.wq_names[g->wq]));
 		json_object_object_add(o, "function",
 				       json_object_new_string(wq_func_name(r, g, fn, sizeof(fn))));
-		json_object_object_add(o, "pool",
-				       json_object_new_string(pool_name(g->pool, pool, sizeof(pool))));
+		json_object_object_add(o, "pool", json_object_new_string(
+					       match_pool_name(g->pool, pool, sizeof(pool))));
 		jsonw_u64(o, "count", g->delay.count);
 		json_object_object_add(o, "delay_ns", jsonw_stats(&g->delay));
 		json_object_object_add(o, "activate_wait_ns", jsonw_stats(&g->activate_wait));
@@ -211,7 +211,7 @@ static json_object *json_wakeup(const struct result *r)
 		json_object *e = json_object_new_object();
 
 		json_object_object_add(e, "pool", json_object_new_string(
-			pool_name(r->m.wake[i]->pool, pool, sizeof(pool))));
+			match_pool_name(r->m.wake[i]->pool, pool, sizeof(pool))));
 		json_object_object_add(e, "wakeup_ns", jsonw_stats(&r->m.wake[i]->wake));
 		json_object_array_add(wk, e);
 	}
@@ -220,7 +220,7 @@ static json_object *json_wakeup(const struct result *r)
 	return o;
 }
 
-int result_write_json(const struct result *r, const char *path)
+int summary_write(const struct result *r, const char *path)
 {
 	json_object *root = json_object_new_object(), *sirq, *wq;
 	int ret;
@@ -328,7 +328,7 @@ static int read_wq(const struct jr *j, struct json_object *o, const char *where,
 	return ret;
 }
 
-int read_array(const struct jr *j, struct json_object *root, const char *parent,
+int summary_read_array(const struct jr *j, struct json_object *root, const char *parent,
 	       const char *key, size_t sz, void **out, size_t *n,
 	       int (*fn)(const struct jr *, struct json_object *, const char *, void *))
 {
@@ -426,8 +426,9 @@ static int read_wakeup(const struct jr *j, struct json_object *root, struct reco
 		return 0;
 	ret = jr_get(j, root, "", "thread_wakeup", json_type_object, &tw);
 	for (k = 0; !ret && k < WK_NR; k++) {
-		ret = read_array(j, tw, "thread_wakeup", wake_keys[k], sizeof(*rec->wake[k]),
-				 (void **)&rec->wake[k], &rec->nwake[k], cb[k]);
+		ret = summary_read_array(j, tw, "thread_wakeup", wake_keys[k],
+					 sizeof(*rec->wake[k]), (void **)&rec->wake[k],
+					 &rec->nwake[k], cb[k]);
 		ret = ret ?: wake_unique(j, rec, k);
 	}
 	rec->has_wakeup = !ret;
@@ -446,10 +447,10 @@ int summary_load(const char *path, struct record *rec, char *errbuf)
 	ret = jr_schema(&j, root, SUMMARY_SCHEMA);
 	ret = ret ?: read_meta(&j, root, &rec->cap);
 	ret = ret ?: read_capture(&j, root, &rec->cap);
-	ret = ret ?: read_array(&j, root, "", "softirq", sizeof(*rec->sirq),
+	ret = ret ?: summary_read_array(&j, root, "", "softirq", sizeof(*rec->sirq),
 				(void **)&rec->sirq, &rec->nsirq, sirq_cb);
-	ret = ret ?: read_array(&j, root, "", "workqueue", sizeof(*rec->wq), (void **)&rec->wq,
-				&rec->nwq, wq_cb);
+	ret = ret ?: summary_read_array(&j, root, "", "workqueue", sizeof(*rec->wq),
+					(void **)&rec->wq, &rec->nwq, wq_cb);
 	ret = ret ?: read_wakeup(&j, root, rec);
 	ret = ret ?: summary_read_contexts(&j, root, rec);
 	ret = ret ?: summary_read_wait(&j, root, rec);

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tables_csv.c - softirq.csv, workqueue.csv, contexts.csv and softirq_wait.csv (columns
- * in docs/results-format.md),
- * through libcsv, and the whole result directory of a capture.
+ * in docs/results-format.md), through libcsv.
  */
 #include <errno.h>
 #include <limits.h>
@@ -93,7 +92,7 @@ static int write_workqueue(const struct result *r, const char *path)
 
 		csvw_str(&w, r->m.wq_names[g->wq]);
 		csvw_str(&w, wq_func_name(r, g, fn, sizeof(fn)));
-		csvw_str(&w, pool_name(g->pool, pool, sizeof(pool)));
+		csvw_str(&w, match_pool_name(g->pool, pool, sizeof(pool)));
 		csvw_u64(&w, g->delay.count);
 		csvw_stats(&w, &g->delay);
 		csvw_stats(&w, &g->activate_wait);
@@ -166,7 +165,7 @@ static int write_wait(const struct result *r, const char *path)
 	return csvw_close(&w);
 }
 
-int result_write_csv(const struct result *r, const char *dir)
+int tables_write(const struct result *r, const char *dir)
 {
 	static const struct {
 		const char *name;
@@ -189,16 +188,4 @@ int result_write_csv(const struct result *r, const char *dir)
 			return ret;
 	}
 	return detail_write_csv(r, dir);
-}
-
-int result_write_dir(const struct result *r, const char *dir)
-{
-	char path[PATH_MAX];
-	int ret;
-
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	ret = result_write_json(r, path);
-	if (ret)
-		return ret;
-	return result_write_csv(r, dir);
 }

@@ -41,7 +41,7 @@ static struct top_wq *wq_row(struct builder *b, uint32_t wq, uint32_t func, uint
 	if (b->group != TOP_BY_WQ)
 		symtab_name(&r->syms, r->m.funcs[func].addr, fn, sizeof(fn));
 	if (b->group == TOP_BY_POOL)
-		pool_name(pool, pl, sizeof(pl));
+		match_pool_name(pool, pl, sizeof(pl));
 	for (i = 0; i < s->nwq; i++)
 		if (!strcmp(s->wq[i].wq, r->m.wq_names[wq]) && !strcmp(s->wq[i].func, fn) &&
 		    !strcmp(s->wq[i].pool, pl))

@@ -218,11 +218,11 @@ static void test_classify(void **state)
 	int cpu;
 
 	(void)state;
-	assert_int_equal(comm_classify("napi/veth0-8193", &pool, &cpu), COMM_NAPI);
-	assert_int_equal(comm_classify("irq/25-virtio0-i", &pool, &cpu), COMM_IRQ_THREAD);
-	assert_int_equal(comm_classify("irq/", &pool, &cpu), COMM_OTHER);
-	assert_int_equal(comm_classify("irqbalance", &pool, &cpu), COMM_OTHER);
-	assert_int_equal(comm_classify("napi/", &pool, &cpu), COMM_OTHER);
+	assert_int_equal(match_comm_classify("napi/veth0-8193", &pool, &cpu), COMM_NAPI);
+	assert_int_equal(match_comm_classify("irq/25-virtio0-i", &pool, &cpu), COMM_IRQ_THREAD);
+	assert_int_equal(match_comm_classify("irq/", &pool, &cpu), COMM_OTHER);
+	assert_int_equal(match_comm_classify("irqbalance", &pool, &cpu), COMM_OTHER);
+	assert_int_equal(match_comm_classify("napi/", &pool, &cpu), COMM_OTHER);
 	assert_int_equal(ctx_kind_from_name("napi_thread"), CTX_NAPI_THREAD);
 	assert_int_equal(ctx_kind_from_name("nope"), -1);
 }

@@ -229,17 +229,18 @@ static void test_bh_and_pools(void **state)
 	match_wq_start(m, 0, 12 * US, 40, true, WORK, FUNC);
 	match_wq_end(m, 0, 13 * US, 40, true, WORK);
 	assert_int_equal(POOL_KIND(only_group(m)->pool), POOL_BH);
-	assert_string_equal(pool_name(only_group(m)->pool, buf, sizeof(buf)), "bh0");
-	assert_int_equal(comm_classify("kworker/3:2H", &pool, &cpu), COMM_KWORKER);
-	assert_string_equal(pool_name(pool, buf, sizeof(buf)), "cpu3H");
-	assert_int_equal(comm_classify("kworker/u17:0-events_unbound", &pool, &cpu), COMM_KWORKER);
-	assert_string_equal(pool_name(pool, buf, sizeof(buf)), "unbound17");
-	assert_int_equal(comm_classify("kworker/R-kblockd", &pool, &cpu), COMM_KWORKER);
+	assert_string_equal(match_pool_name(only_group(m)->pool, buf, sizeof(buf)), "bh0");
+	assert_int_equal(match_comm_classify("kworker/3:2H", &pool, &cpu), COMM_KWORKER);
+	assert_string_equal(match_pool_name(pool, buf, sizeof(buf)), "cpu3H");
+	assert_int_equal(match_comm_classify("kworker/u17:0-events_unbound", &pool, &cpu),
+			 COMM_KWORKER);
+	assert_string_equal(match_pool_name(pool, buf, sizeof(buf)), "unbound17");
+	assert_int_equal(match_comm_classify("kworker/R-kblockd", &pool, &cpu), COMM_KWORKER);
 	assert_int_equal(POOL_KIND(pool), POOL_RESCUER);
-	assert_int_equal(comm_classify("ksoftirqd/12", &pool, &cpu), COMM_KSOFTIRQD);
+	assert_int_equal(match_comm_classify("ksoftirqd/12", &pool, &cpu), COMM_KSOFTIRQD);
 	assert_int_equal(cpu, 12);
-	assert_int_equal(comm_classify("kworker/dying", &pool, &cpu), COMM_OTHER);
-	assert_int_equal(comm_classify("bash", &pool, &cpu), COMM_OTHER);
+	assert_int_equal(match_comm_classify("kworker/dying", &pool, &cpu), COMM_OTHER);
+	assert_int_equal(match_comm_classify("bash", &pool, &cpu), COMM_OTHER);
 	/* an unknown worker is reported as such, not guessed */
 	match_wq_queue(m, 1, 20 * US, 1, WORK + 8, FUNC, "events", 6);
 	match_wq_start(m, 1, 21 * US, 777, false, WORK + 8, FUNC);

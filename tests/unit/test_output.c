@@ -96,7 +96,7 @@ static void test_json_roundtrip(void **state)
 	(void)state;
 	build(&r);
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	assert_int_equal(result_write_json(&r, path), 0);
+	assert_int_equal(summary_write(&r, path), 0);
 	root = json_object_from_file(path);
 	assert_non_null(root);
 	assert_string_equal(json_object_get_string(member(root, "schema")), "deferbench/1");
@@ -198,7 +198,7 @@ static void test_csv_roundtrip(void **state)
 
 	(void)state;
 	build(&r);
-	assert_int_equal(result_write_csv(&r, dir), 0);
+	assert_int_equal(tables_write(&r, dir), 0);
 	snprintf(path, sizeof(path), "%s/softirq.csv", dir);
 	read_csv(path, &c);
 	assert_string_equal(c.first[0], "vector");
@@ -446,13 +446,13 @@ static void lossy_outputs(struct result *r, uint64_t lost)
 		fail_msg("the table does not say LOSSY:\n%s", text);
 	free(text);
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	assert_int_equal(result_write_json(r, path), 0);
+	assert_int_equal(summary_write(r, path), 0);
 	root = json_object_from_file(path);
 	cap = member(root, "capture");
 	assert_true(json_object_get_boolean(member(cap, "lossy")));
 	assert_int_equal(json_object_get_int64(member(cap, "lost_events")), (int64_t)lost);
 	json_object_put(root);
-	assert_int_equal(result_write_csv(r, dir), 0);
+	assert_int_equal(tables_write(r, dir), 0);
 	for (i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, i ? "workqueue.csv" : "softirq.csv");
 		read_csv(path, &c);
@@ -527,8 +527,8 @@ static void test_results_are_ours(void **state)
 	assert_int_equal(mkdir(sub, 0755), 0);
 	build(&r);
 	snprintf(path, sizeof(path), "%s/summary.json", sub);
-	assert_int_equal(result_write_json(&r, path), 0);
-	assert_int_equal(result_write_csv(&r, sub), 0);
+	assert_int_equal(summary_write(&r, path), 0);
+	assert_int_equal(tables_write(&r, sub), 0);
 	result_free(&r);
 	assert_int_equal(outdir_results_remove(sub), 0);
 	assert_int_equal(stat(sub, &st), -1);

@@ -77,15 +77,15 @@ static void test_classify(void **state)
 	int cpu;
 
 	(void)state;
-	assert_int_equal(comm_classify("backlog_napi/1", &pool, &cpu), COMM_BACKLOG_NAPI);
+	assert_int_equal(match_comm_classify("backlog_napi/1", &pool, &cpu), COMM_BACKLOG_NAPI);
 	/* a comm is 15 characters: the CPU number may be cut, never the name */
-	assert_int_equal(comm_classify("backlog_napi/12", &pool, &cpu), COMM_BACKLOG_NAPI);
-	assert_int_equal(comm_classify("ktimers/0", &pool, &cpu), COMM_KTIMERS);
-	assert_int_equal(comm_classify("rcuc/3", &pool, &cpu), COMM_RCUC);
-	assert_int_equal(comm_classify("irq_work/1", &pool, &cpu), COMM_IRQ_WORK);
-	assert_int_equal(comm_classify("rcuop/0", &pool, &cpu), COMM_OTHER);
-	assert_int_equal(comm_classify("ktimers/x", &pool, &cpu), COMM_OTHER);
-	assert_int_equal(comm_classify("rcu_exp_par_gp_", &pool, &cpu), COMM_OTHER);
+	assert_int_equal(match_comm_classify("backlog_napi/12", &pool, &cpu), COMM_BACKLOG_NAPI);
+	assert_int_equal(match_comm_classify("ktimers/0", &pool, &cpu), COMM_KTIMERS);
+	assert_int_equal(match_comm_classify("rcuc/3", &pool, &cpu), COMM_RCUC);
+	assert_int_equal(match_comm_classify("irq_work/1", &pool, &cpu), COMM_IRQ_WORK);
+	assert_int_equal(match_comm_classify("rcuop/0", &pool, &cpu), COMM_OTHER);
+	assert_int_equal(match_comm_classify("ktimers/x", &pool, &cpu), COMM_OTHER);
+	assert_int_equal(match_comm_classify("rcu_exp_par_gp_", &pool, &cpu), COMM_OTHER);
 	assert_true(comm_is_thread_ctx(COMM_KTIMERS));
 	assert_false(comm_is_thread_ctx(COMM_KSOFTIRQD));
 	assert_int_equal(ctx_kind_from_name("backlog_napi"), CTX_BACKLOG_NAPI);
@@ -283,7 +283,7 @@ static void test_bh_pools(void **state)
 	assert_int_equal(m->ngroups, 1);
 	g = m->groups[0];
 	assert_int_equal(POOL_KIND(g->pool), POOL_BH_HI);
-	assert_string_equal(pool_name(g->pool, buf, sizeof(buf)), "bh0H");
+	assert_string_equal(match_pool_name(g->pool, buf, sizeof(buf)), "bh0H");
 	t = g->bh;
 	assert_non_null(t);
 	assert_int_equal(t->vec, SIRQ_HI);
@@ -303,7 +303,7 @@ static void test_bh_pools(void **state)
 	match_wq_end(m, 1, 2030, 0, true, WORK + 64);
 	match_softirq_exit(m, 1, 2040, SIRQ_TASKLET, 0);
 	g = m->groups[1];
-	assert_string_equal(pool_name(g->pool, buf, sizeof(buf)), "bh1");
+	assert_string_equal(match_pool_name(g->pool, buf, sizeof(buf)), "bh1");
 	assert_int_equal(g->bh->vec, SIRQ_TASKLET);
 	assert_int_equal(g->bh->before.max, 0);
 	assert_int_equal(g->bh->inside.min, 5);

@@ -421,7 +421,7 @@ static void test_slowest(void **state)
 	matcher_finish(m);
 	h = detail_heap(m->detail, SLOW_SOFTIRQ, SIRQ_TIMER, SLOW_DELAY);
 	assert_int_equal(h->n, 5);
-	ev = slow_sorted(h);
+	ev = detail_slow_sorted(h);
 	assert_non_null(ev);
 	/* the histogram's max is the first */
 	assert_int_equal(ev[0].ns, m->sirq[SIRQ_TIMER]->delay.max > m->sirq[NR_SOFTIRQS +
@@ -446,14 +446,14 @@ static void test_vecs(void **state)
 	unsigned int v;
 
 	(void)state;
-	assert_int_equal(vecs_parse("NET_RX,block", &v, err), 0);
+	assert_int_equal(detail_vecs_parse("NET_RX,block", &v, err), 0);
 	assert_int_equal(v, (1u << SIRQ_NET_RX) | (1u << SIRQ_BLOCK));
-	assert_string_equal(vecs_format(v, buf, sizeof(buf)), "NET_RX,BLOCK");
-	assert_int_equal(vecs_parse("all", &v, err), 0);
+	assert_string_equal(detail_vecs_format(v, buf, sizeof(buf)), "NET_RX,BLOCK");
+	assert_int_equal(detail_vecs_parse("all", &v, err), 0);
 	assert_int_equal(v, (1u << NR_SOFTIRQS) - 1);
-	assert_int_not_equal(vecs_parse("NET_RX,BOGUS", &v, err), 0);
+	assert_int_not_equal(detail_vecs_parse("NET_RX,BOGUS", &v, err), 0);
 	assert_non_null(strstr(err, "BOGUS"));
-	assert_int_not_equal(vecs_parse(",", &v, err), 0);
+	assert_int_not_equal(detail_vecs_parse(",", &v, err), 0);
 }
 
 /*
