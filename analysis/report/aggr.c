@@ -61,7 +61,7 @@ static void rep_values(const struct cellset *s, const struct metric_key *k, stru
 		spread_of(v[w], n, out[w]);
 }
 
-int figure_get(const struct cellset *s, const struct metric_key *k, struct figure *f)
+int aggr_figure_get(const struct cellset *s, const struct metric_key *k, struct figure *f)
 {
 	struct hist *h;
 
@@ -90,7 +90,7 @@ int figure_get(const struct cellset *s, const struct metric_key *k, struct figur
 	return 0;
 }
 
-const char *fmt_spread(const struct spread *s, char *buf, size_t len)
+const char *aggr_fmt_spread(const struct spread *s, char *buf, size_t len)
 {
 	char a[32], b[32], c[32];
 
@@ -104,14 +104,14 @@ const char *fmt_spread(const struct spread *s, char *buf, size_t len)
 	return buf;
 }
 
-const char *fmt_pooled(const struct figure *f, enum mstat st, char *buf, size_t len)
+const char *aggr_fmt_pooled(const struct figure *f, enum mstat st, char *buf, size_t len)
 {
 	const struct spread *sp = st == MST_P50 ? &f->p50 : &f->p99;
 	char a[32], b[32], c[32];
 	double v;
 
 	if (!f->pooled_ok)
-		return fmt_spread(sp, buf, len);
+		return aggr_fmt_spread(sp, buf, len);
 	v = (double)(st == MST_P50 ? f->pooled.p50 : f->pooled.p99);
 	if (isnan(sp->min) || sp->min == sp->max)
 		snprintf(buf, len, "%s", fmt_us(v, a, sizeof(a)));
@@ -121,7 +121,7 @@ const char *fmt_pooled(const struct figure *f, enum mstat st, char *buf, size_t 
 	return buf;
 }
 
-const char *fmt_pct(double frac, char *buf, size_t len)
+const char *aggr_fmt_pct(double frac, char *buf, size_t len)
 {
 	double p = frac * 100;
 
@@ -129,7 +129,7 @@ const char *fmt_pct(double frac, char *buf, size_t len)
 	return buf;
 }
 
-const char *fmt_flags(const struct figure *f, char *buf, size_t len)
+const char *aggr_fmt_flags(const struct figure *f, char *buf, size_t len)
 {
 	size_t off = 0;
 
@@ -142,7 +142,7 @@ const char *fmt_flags(const struct figure *f, char *buf, size_t len)
 	return buf;
 }
 
-void sirq_totals(const struct cellset *s, const char *vector, uint64_t *runs,
+void aggr_sirq_totals(const struct cellset *s, const char *vector, uint64_t *runs,
 		 uint64_t *ksoftirqd, uint64_t *long_runs)
 {
 	const struct sirq_data *g;
@@ -161,7 +161,7 @@ void sirq_totals(const struct cellset *s, const char *vector, uint64_t *runs,
 	}
 }
 
-int cellset_pooled_all(const struct cellset *s, enum msrc src, int sub, struct hist *h)
+int aggr_cellset_pooled_all(const struct cellset *s, enum msrc src, int sub, struct hist *h)
 {
 	size_t i, g;
 
@@ -193,7 +193,7 @@ static int by_count(const void *a, const void *b)
 	return (x->count < y->count) - (x->count > y->count);
 }
 
-size_t top_groups(const struct cellset *s, enum msrc src, int sub, bool per_pool,
+size_t aggr_top_groups(const struct cellset *s, enum msrc src, int sub, bool per_pool,
 		  struct metric_key *out, size_t max)
 {
 	struct keylist kl = { 0 };

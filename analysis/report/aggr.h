@@ -28,35 +28,35 @@ struct figure {
 	unsigned int lossy_reps, incomplete_reps;
 };
 
-/* figure_get - k's stat is ignored; 0, -ENOENT when no repetition has the group */
-int figure_get(const struct cellset *s, const struct metric_key *k, struct figure *f);
-/* fmt_spread - "41.2 [39.8-43.0]" in microseconds, or just "41.2" for one repetition */
-const char *fmt_spread(const struct spread *s, char *buf, size_t len);
+/* aggr_figure_get - k's stat is ignored; 0, -ENOENT when no repetition has the group */
+int aggr_figure_get(const struct cellset *s, const struct metric_key *k, struct figure *f);
+/* aggr_fmt_spread - "41.2 [39.8-43.0]" in microseconds, or just "41.2" for one repetition */
+const char *aggr_fmt_spread(const struct spread *s, char *buf, size_t len);
 /*
- * fmt_pooled - a figure's pooled p50 or p99 (st), the number the verdicts judge, with
+ * aggr_fmt_pooled - a figure's pooled p50 or p99 (st), the number the verdicts judge, with
  * the lowest and highest repetition's own in brackets: "41.2 [39.8-43.0]"; without
- * buckets (older results), the repetitions' median as fmt_spread gives it
+ * buckets (older results), the repetitions' median as aggr_fmt_spread gives it
  */
-const char *fmt_pooled(const struct figure *f, enum mstat st, char *buf, size_t len);
-/* fmt_pct - a fraction as a percentage without an exponent: "24.1", "1590" */
-const char *fmt_pct(double frac, char *buf, size_t len);
-/* fmt_flags - "LOSSY 1/3", "2 incomplete" or "" */
-const char *fmt_flags(const struct figure *f, char *buf, size_t len);
+const char *aggr_fmt_pooled(const struct figure *f, enum mstat st, char *buf, size_t len);
+/* aggr_fmt_pct - a fraction as a percentage without an exponent: "24.1", "1590" */
+const char *aggr_fmt_pct(double frac, char *buf, size_t len);
+/* aggr_fmt_flags - "LOSSY 1/3", "2 incomplete" or "" */
+const char *aggr_fmt_flags(const struct figure *f, char *buf, size_t len);
 
-/* sirq_totals - softirq runs, runs in ksoftirqd and runs over 2 ms, over the set */
-void sirq_totals(const struct cellset *s, const char *vector, uint64_t *runs,
+/* aggr_sirq_totals - softirq runs, runs in ksoftirqd and runs over 2 ms, over the set */
+void aggr_sirq_totals(const struct cellset *s, const char *vector, uint64_t *runs,
 		 uint64_t *ksoftirqd, uint64_t *long_runs);
 
 /*
- * cellset_pooled_all - every softirq vector (src MS_SOFTIRQ, all-CPU entries) or every
+ * aggr_cellset_pooled_all - every softirq vector (src MS_SOFTIRQ, all-CPU entries) or every
  * workqueue group (MS_WQ) merged, metric sub, over the set's repetitions
  */
-int cellset_pooled_all(const struct cellset *s, enum msrc src, int sub, struct hist *h);
+int aggr_cellset_pooled_all(const struct cellset *s, enum msrc src, int sub, struct hist *h);
 /*
- * top_groups - up to max groups of src (metric sub) with the most samples over the set,
+ * aggr_top_groups - up to max groups of src (metric sub) with the most samples over the set,
  * most first; workqueue groups keep their pool when per_pool. Returns how many.
  */
-size_t top_groups(const struct cellset *s, enum msrc src, int sub, bool per_pool,
+size_t aggr_top_groups(const struct cellset *s, enum msrc src, int sub, bool per_pool,
 		  struct metric_key *out, size_t max);
 
 #endif

@@ -46,7 +46,7 @@ static const char *fmt_judgement(const char *id, const struct judgement *j, char
 	char ra[32], ci[48], dt[48] = "", pc[32];
 
 	if (!isnan(j->mdc))
-		snprintf(dt, sizeof(dt), " (detects %s%%)", fmt_pct(j->mdc, pc, sizeof(pc)));
+		snprintf(dt, sizeof(dt), " (detects %s%%)", aggr_fmt_pct(j->mdc, pc, sizeof(pc)));
 	/* a metric too short to judge has a ratio but no interval: say so, not "-" */
 	if (isnan(j->ratio)) {
 		snprintf(buf, len, "%s (no data): %s", id, judge_verdict_names[j->v]);
@@ -440,9 +440,9 @@ static uint64_t long_runs_of(const struct cellset *s, char *buf, size_t len)
 	size_t j, n, off = 0;
 
 	buf[0] = '\0';
-	n = top_groups(s, MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
+	n = aggr_top_groups(s, MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
 	for (j = 0; j < n; j++) {
-		sirq_totals(s, top[j].name, &runs, &ks, &lr);
+		aggr_sirq_totals(s, top[j].name, &runs, &ks, &lr);
 		if (lr && off < len)
 			off += snprintf(buf + off, len - off, "%s%s %llu", off ? ", " : "",
 					top[j].name, (unsigned long long)lr);
@@ -461,9 +461,9 @@ static void ksoftirqd_top(struct report_ctx *r)
 	size_t i, j, n;
 
 	for (i = 0; i < r->cs.n; i++) {
-		n = top_groups(&r->cs.s[i], MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
+		n = aggr_top_groups(&r->cs.s[i], MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
 		for (j = 0; j < n; j++) {
-			sirq_totals(&r->cs.s[i], top[j].name, &runs, &ks, &lr);
+			aggr_sirq_totals(&r->cs.s[i], top[j].name, &runs, &ks, &lr);
 			if (runs >= 100 && ks * best_runs >= best_ks * runs) {
 				best = &r->cs.s[i];
 				best_ks = ks;

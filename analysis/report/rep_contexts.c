@@ -120,7 +120,7 @@ static void overview_old(struct report_ctx *r, const struct cellset *s, struct h
 		hist_init(&h[SM_DELAY]);
 		hist_init(&h[SM_RUNTIME]);
 		for (m = 0; m < SM_NR; m++)
-			cellset_pooled_all(s, src ? MS_WQ : MS_SOFTIRQ,
+			aggr_cellset_pooled_all(s, src ? MS_WQ : MS_SOFTIRQ,
 					   src ? (m == SM_DELAY ? WM_DELAY : WM_RUNTIME) : m, &h[m]);
 		if (h[SM_DELAY].count)
 			overview_row(r, s, label[src], h, h[SM_DELAY].count);
@@ -181,12 +181,12 @@ void rep_table_contexts_overview(struct report_ctx *r)
 /* ctx_keys - the set's contexts (stat p50, delay), busiest first, at most max */
 static size_t ctx_keys(const struct cellset *s, struct metric_key *out, size_t max)
 {
-	size_t n = top_groups(s, MS_CONTEXT, SM_DELAY, false, out, max);
+	size_t n = aggr_top_groups(s, MS_CONTEXT, SM_DELAY, false, out, max);
 	struct metric_key more[64];
 	size_t i, j, m;
 
 	/* contexts without delays (napi polls, hard irqs) rank by their runtimes */
-	m = top_groups(s, MS_CONTEXT, SM_RUNTIME, false, more, ARRAY_SIZE(more));
+	m = aggr_top_groups(s, MS_CONTEXT, SM_RUNTIME, false, more, ARRAY_SIZE(more));
 	for (i = 0; i < m && n < max; i++) {
 		for (j = 0; j < n && !(!strcmp(out[j].name, more[i].name) &&
 				      !strcmp(out[j].func, more[i].func) &&
@@ -249,7 +249,7 @@ static void ctx_row(struct report_ctx *r, const struct cellset *s, struct metric
 	ctx_totals(s, k, &runs, &work, &full);
 	for (m = 0; m < SM_NR; m++) {
 		k->sub = m;
-		have[m] = !figure_get(s, k, &f[m]);
+		have[m] = !aggr_figure_get(s, k, &f[m]);
 		if (have[m] && csv)
 			ctx_csv(r, s, k, &f[m], m, runs);
 	}
@@ -260,20 +260,21 @@ static void ctx_row(struct report_ctx *r, const struct cellset *s, struct metric
 	strcpy(c[2], "-");
 	strcpy(c[3], "-");
 	if (have[SM_DELAY]) {
-		fmt_pooled(&f[SM_DELAY], MST_P50, c[1], 48);
-		fmt_pooled(&f[SM_DELAY], MST_P99, c[2], 48);
+		aggr_fmt_pooled(&f[SM_DELAY], MST_P50, c[1], 48);
+		aggr_fmt_pooled(&f[SM_DELAY], MST_P99, c[2], 48);
 		fmt_us(f[SM_DELAY].pooled_ok ? (double)f[SM_DELAY].pooled.p999 : NAN, c[3], 48);
 	}
 	strcpy(c[4], "-");
 	if (have[SM_RUNTIME])
-		fmt_pooled(&f[SM_RUNTIME], MST_P99, c[4], 48);
+		aggr_fmt_pooled(&f[SM_RUNTIME], MST_P99, c[4], 48);
 	if (!strcmp(k->name, "napi_poll") && runs)
 		snprintf(note, sizeof(note), "%.1f packets/poll, %.0f%% at full budget",
 			 (double)work / (double)runs, 100.0 * (double)full / (double)runs);
 	rep_counts(&f[have[SM_DELAY] ? SM_DELAY : SM_RUNTIME], lost, un, sizeof(lost));
 	doc_row(&r->doc, (const char *const[]){ s->config, k->name, k->func, k->pool, c[0], c[1],
 		c[2], c[3], c[4], note, lost, un,
-		fmt_flags(&f[have[SM_DELAY] ? SM_DELAY : SM_RUNTIME], flags, sizeof(flags)) }, 13);
+		aggr_fmt_flags(&f[have[SM_DELAY] ? SM_DELAY : SM_RUNTIME], flags,
+			       sizeof(flags)) }, 13);
 }
 
 /* Contexts per configuration in the document: the rest are in the CSV. */
@@ -594,7 +595,7 @@ void rep_table_wait(struct report_ctx *r, const char *wl)
 	for (i = 0; i < r->cs.n; i++) {
 		if (strcmp(r->cs.s[i].workload, wl))
 			continue;
-		n = top_groups(&r->cs.s[i], MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
+		n = aggr_top_groups(&r->cs.s[i], MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
 		for (j = 0; j < n && !r->err; j++)
 			wait_row(r, &r->cs.s[i], top[j].name, shown, j < VECTORS_SHOWN, bars);
 	}

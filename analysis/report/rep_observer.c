@@ -79,8 +79,8 @@ void rep_observer_finding(struct report_ctx *r)
 	}
 	/* what "moved beyond its margin" could have caught at this length (no exponents) */
 	if (lo <= hi)
-		snprintf(dt, sizeof(dt), "; they detect %s-%s%%", fmt_pct(lo, a, sizeof(a)),
-			 fmt_pct(hi, b, sizeof(b)));
+		snprintf(dt, sizeof(dt), "; they detect %s-%s%%", aggr_fmt_pct(lo, a, sizeof(a)),
+			 aggr_fmt_pct(hi, b, sizeof(b)));
 	if (!moved)
 		doc_li(&r->doc, "capture effect: no primary workload metric moved beyond its "
 		       "margin with tracing on (%zu no change, %zu higher and %zu lower by "

@@ -211,7 +211,7 @@ static size_t context_series(struct report_ctx *r, const struct cellset *c, stru
 	struct metric_key top[5];
 	size_t ns = 0, i, n;
 
-	n = top_groups(c, MS_CONTEXT, SM_DELAY, false, top, ARRAY_SIZE(top));
+	n = aggr_top_groups(c, MS_CONTEXT, SM_DELAY, false, top, ARRAY_SIZE(top));
 	for (i = 0; i < n; i++) {
 		hist_init(&h[ns]);
 		if (cellset_pooled(c, &top[i], &h[ns]))
@@ -245,14 +245,14 @@ static size_t deferred_series(struct report_ctx *r, const struct cellset *c, str
 		bool sirq = src == MS_SOFTIRQ;
 
 		hist_init(&h[ns]);
-		if (!cellset_pooled_all(c, src, sirq ? SM_DELAY : WM_DELAY, &h[ns])) {
+		if (!aggr_cellset_pooled_all(c, src, sirq ? SM_DELAY : WM_DELAY, &h[ns])) {
 			s[ns] = (struct series){ .h = &h[ns], .dash = sirq ? 1 : 2 };
 			paint(r, PAL_WORK, sirq ? "all softirqs" : "all work items", &s[ns]);
 			snprintf(s[ns].title, sizeof(s[ns].title), "%s",
 				 sirq ? "softirq, all vectors" : "workqueue, all items");
 			ns++;
 		}
-		n = top_groups(c, src, sirq ? SM_DELAY : WM_DELAY, false, top, 2);
+		n = aggr_top_groups(c, src, sirq ? SM_DELAY : WM_DELAY, false, top, 2);
 		for (i = 0; i < n; i++) {
 			hist_init(&h[ns]);
 			if (cellset_pooled(c, &top[i], &h[ns]))

@@ -79,7 +79,8 @@ static double pooled_cell(const struct cellset *s, enum msrc src, char *buf, siz
 	if (!h)
 		return NAN;
 	hist_init(h);
-	if (!cellset_pooled_all(s, src, src == MS_SOFTIRQ ? SM_DELAY : WM_DELAY, h) && h->count) {
+	if (!aggr_cellset_pooled_all(s, src, src == MS_SOFTIRQ ? SM_DELAY : WM_DELAY, h) &&
+	    h->count) {
 		p99 = (double)hist_percentile_mid(h, 0.99);
 		hist_cell(h, buf, len);
 	}
@@ -223,7 +224,7 @@ static uint64_t figure_pair(const struct cellset *s, const struct metric_key *k,
 	struct figure fg;
 
 	snprintf(buf, len, "-");
-	if (figure_get(s, k, &fg))
+	if (aggr_figure_get(s, k, &fg))
 		return 0;
 	/* verdicts leave out the blocks that lost events: so does the figure */
 	if (!fg.pooled_ok || !fg.pooled.count) {

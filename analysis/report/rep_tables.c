@@ -303,7 +303,7 @@ void rep_table_workload(struct report_ctx *r, const char *wl, char (*metric)[NAM
 			bool ok;
 
 			snprintf(k.name, sizeof(k.name), "%s", metric[m]);
-			if (strcmp(s->workload, wl) || figure_get(s, &k, &f))
+			if (strcmp(s->workload, wl) || aggr_figure_get(s, &k, &f))
 				continue;
 			ok = f.pooled_ok;
 			csvw_str(&r->tab[TAB_WORKLOAD], wl);
@@ -312,8 +312,8 @@ void rep_table_workload(struct report_ctx *r, const char *wl, char (*metric)[NAM
 			rep_csv_figure(&r->tab[TAB_WORKLOAD], &f);
 			snprintf(c[0], 48, "%zu/%zu", f.with_data, f.reps);
 			snprintf(c[1], 48, ok ? "%llu" : "-", (unsigned long long)f.pooled.count);
-			fmt_pooled(&f, MST_P50, c[2], 48);
-			fmt_pooled(&f, MST_P99, c[3], 48);
+			aggr_fmt_pooled(&f, MST_P50, c[2], 48);
+			aggr_fmt_pooled(&f, MST_P99, c[3], 48);
 			fmt_us(ok ? (double)f.pooled.p999 : NAN, c[4], 48);
 			fmt_us(f.max.max, c[5], 48);
 			fmt_us(ok ? f.pooled.stddev : NAN, c[6], 48);
@@ -322,7 +322,7 @@ void rep_table_workload(struct report_ctx *r, const char *wl, char (*metric)[NAM
 			rep_counts(&f, lost, un, sizeof(lost));
 			doc_row(&r->doc, (const char *const[]){ metric[m], s->config, c[0], c[1],
 				c[2], c[3], c[4], c[5], c[6], c[7], c[8], lost, un,
-				fmt_flags(&f, flags, sizeof(flags)) }, ARRAY_SIZE(hdr));
+				aggr_fmt_flags(&f, flags, sizeof(flags)) }, ARRAY_SIZE(hdr));
 		}
 	doc_table_end(&r->doc);
 }
@@ -341,19 +341,19 @@ void rep_table_driven(struct report_ctx *r, const char *wl, const struct driven 
 			const struct cellset *s = &r->cs.s[i];
 			bool ok;
 
-			if (strcmp(s->workload, wl) || figure_get(s, &d[w].k, &f))
+			if (strcmp(s->workload, wl) || aggr_figure_get(s, &d[w].k, &f))
 				continue;
 			ok = f.pooled_ok;
 			rep_driven_where(s, &d[w], where, sizeof(where));
 			snprintf(c[0], 48, ok ? "%llu" : "-", (unsigned long long)f.pooled.count);
-			fmt_pooled(&f, MST_P50, c[1], 48);
-			fmt_pooled(&f, MST_P99, c[2], 48);
+			aggr_fmt_pooled(&f, MST_P50, c[1], 48);
+			aggr_fmt_pooled(&f, MST_P99, c[2], 48);
 			fmt_us(ok ? (double)f.pooled.p999 : NAN, c[3], 48);
 			fmt_us(f.max.max, c[4], 48);
 			rep_counts(&f, lost, un, sizeof(lost));
 			doc_row(&r->doc, (const char *const[]){ d[w].name, s->config, where, c[0],
 				c[1], c[2], c[3], c[4], lost, un,
-				fmt_flags(&f, flags, sizeof(flags)) }, ARRAY_SIZE(hdr));
+				aggr_fmt_flags(&f, flags, sizeof(flags)) }, ARRAY_SIZE(hdr));
 		}
 	doc_table_end(&r->doc);
 }
@@ -365,10 +365,10 @@ static void sirq_csv(struct report_ctx *r, const struct cellset *s, struct metri
 	struct figure f;
 	int m;
 
-	sirq_totals(s, k->name, &runs, &ksoft, &longr);
+	aggr_sirq_totals(s, k->name, &runs, &ksoft, &longr);
 	for (m = 0; m < SM_NR; m++) {
 		k->sub = m;
-		if (figure_get(s, k, &f))
+		if (aggr_figure_get(s, k, &f))
 			continue;
 		csvw_str(w, s->workload);
 		csvw_str(w, s->config);
@@ -394,25 +394,26 @@ static void sirq_row(struct report_ctx *r, const struct cellset *s, struct metri
 	sirq_csv(r, s, k);
 	if (!show)
 		return;
-	sirq_totals(s, k->name, &runs, &ksoft, &longr);
+	aggr_sirq_totals(s, k->name, &runs, &ksoft, &longr);
 	k->sub = SM_DELAY;
-	if (figure_get(s, k, &d))
+	if (aggr_figure_get(s, k, &d))
 		return;
 	k->sub = SM_RUNTIME;
-	if (figure_get(s, k, &t))
+	if (aggr_figure_get(s, k, &t))
 		return;
 	snprintf(c[0], 48, "%llu", (unsigned long long)runs);
 	snprintf(c[1], 48, "%.1f%%", runs ? 100.0 * (double)ksoft / (double)runs : 0.0);
 	snprintf(c[2], 48, "%llu", (unsigned long long)longr);
-	fmt_pooled(&d, MST_P50, c[3], 48);
-	fmt_pooled(&d, MST_P99, c[4], 48);
+	aggr_fmt_pooled(&d, MST_P50, c[3], 48);
+	aggr_fmt_pooled(&d, MST_P99, c[4], 48);
 	fmt_us(d.max.max, c[5], 48);
-	fmt_pooled(&t, MST_P50, c[6], 48);
-	fmt_pooled(&t, MST_P99, c[7], 48);
+	aggr_fmt_pooled(&t, MST_P50, c[6], 48);
+	aggr_fmt_pooled(&t, MST_P99, c[7], 48);
 	fmt_us(t.max.max, c[8], 48);
 	rep_counts(&d, lost, un, sizeof(lost));
 	doc_row(&r->doc, (const char *const[]){ s->config, k->name, c[0], c[1], c[2], c[3],
-		c[4], c[5], c[6], c[7], c[8], lost, un, fmt_flags(&d, flags, sizeof(flags)) }, 14);
+		c[4], c[5], c[6], c[7], c[8], lost, un,
+		aggr_fmt_flags(&d, flags, sizeof(flags)) }, 14);
 }
 
 void rep_table_softirq(struct report_ctx *r, const char *wl)
@@ -428,7 +429,7 @@ void rep_table_softirq(struct report_ctx *r, const char *wl)
 	for (i = 0; i < r->cs.n; i++) {
 		if (strcmp(r->cs.s[i].workload, wl))
 			continue;
-		n = top_groups(&r->cs.s[i], MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
+		n = aggr_top_groups(&r->cs.s[i], MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
 		for (j = 0; j < n; j++)
 			sirq_row(r, &r->cs.s[i], &top[j], j < SIRQ_SHOWN);
 	}
@@ -443,7 +444,7 @@ static void wq_csv(struct report_ctx *r, const struct cellset *s, struct metric_
 
 	for (m = 0; m < WM_NR; m++) {
 		k->sub = m;
-		if (figure_get(s, k, &f))
+		if (aggr_figure_get(s, k, &f))
 			continue;
 		csvw_str(w, s->workload);
 		csvw_str(w, s->config);
@@ -463,19 +464,19 @@ static void wq_row(struct report_ctx *r, const struct cellset *s, struct metric_
 
 	wq_csv(r, s, k);
 	k->sub = WM_DELAY;
-	if (!show || figure_get(s, k, &d))
+	if (!show || aggr_figure_get(s, k, &d))
 		return;
 	k->sub = WM_RUNTIME;
-	if (figure_get(s, k, &t))
+	if (aggr_figure_get(s, k, &t))
 		return;
 	snprintf(c[0], 48, d.pooled_ok ? "%llu" : "-", (unsigned long long)d.pooled.count);
-	fmt_pooled(&d, MST_P50, c[1], 48);
-	fmt_pooled(&d, MST_P99, c[2], 48);
+	aggr_fmt_pooled(&d, MST_P50, c[1], 48);
+	aggr_fmt_pooled(&d, MST_P99, c[2], 48);
 	fmt_us(d.max.max, c[3], 48);
-	fmt_pooled(&t, MST_P99, c[4], 48);
+	aggr_fmt_pooled(&t, MST_P99, c[4], 48);
 	rep_counts(&d, lost, un, sizeof(lost));
 	doc_row(&r->doc, (const char *const[]){ s->config, k->name, k->func, k->pool, c[0],
-		c[1], c[2], c[3], c[4], lost, un, fmt_flags(&d, flags, sizeof(flags)) }, 12);
+		c[1], c[2], c[3], c[4], lost, un, aggr_fmt_flags(&d, flags, sizeof(flags)) }, 12);
 }
 
 void rep_table_workqueue(struct report_ctx *r, const char *wl)
@@ -490,7 +491,7 @@ void rep_table_workqueue(struct report_ctx *r, const char *wl)
 	for (i = 0; i < r->cs.n; i++) {
 		if (strcmp(r->cs.s[i].workload, wl))
 			continue;
-		n = top_groups(&r->cs.s[i], MS_WQ, WM_DELAY, true, top, ARRAY_SIZE(top));
+		n = aggr_top_groups(&r->cs.s[i], MS_WQ, WM_DELAY, true, top, ARRAY_SIZE(top));
 		for (j = 0; j < n; j++)
 			wq_row(r, &r->cs.s[i], &top[j], j < r->o->top_wq);
 	}

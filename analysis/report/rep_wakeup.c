@@ -83,7 +83,7 @@ static void wake_row(struct report_ctx *r, const struct cellset *s, const struct
 	uint64_t wakeups;
 	struct figure f;
 
-	if (figure_get(s, k, &f))
+	if (aggr_figure_get(s, k, &f))
 		return;
 	wakeups = wakeups_of(s, k);
 	wake_csv(&r->tab[TAB_WAKEUP], s, k, &f, wakeups);
@@ -91,12 +91,12 @@ static void wake_row(struct report_ctx *r, const struct cellset *s, const struct
 		 k->name);
 	snprintf(c[0], 48, "%zu/%zu", f.with_data, f.reps);
 	snprintf(c[1], 48, "%llu", (unsigned long long)wakeups);
-	fmt_spread(&f.p50, c[2], 48);
-	fmt_spread(&f.p99, c[3], 48);
+	aggr_fmt_spread(&f.p50, c[2], 48);
+	aggr_fmt_spread(&f.p99, c[3], 48);
 	fmt_us(f.max.max, c[4], 48);
 	rep_counts(&f, lost, un, sizeof(lost));
 	doc_row(&r->doc, (const char *const[]){ s->config, thread, c[0], c[1], c[2], c[3],
-		c[4], lost, un, fmt_flags(&f, flags, sizeof(flags)) }, 10);
+		c[4], lost, un, aggr_fmt_flags(&f, flags, sizeof(flags)) }, 10);
 }
 
 /*

@@ -283,7 +283,8 @@ int cmd_history(int argc, char **argv);
 extern const struct cli_command cli_history;
 
 /*
- * cli_store.c: for the commands that write a store, printing what happened (messages, not errbuf):
+ * history_store.c: for the commands that write a store, printing what happened
+ * (messages, not errbuf):
  * hstore_open_checked - hstore_open, and for writing the checks every output gets
  * (never one of inputs nor in one, never through a link, no system directory), its
  * directory made when missing; hstore_add_dir - one run or record directory into an
@@ -300,11 +301,12 @@ int history_add_dir(const char *db, const char *dir, bool replace);
  */
 bool hstore_fresh(const char *path);
 /*
- * store_check - a store can take a run, making nothing (run --dry-run, and before a
- * run's first cell): the checks of every output, an existing file a store deferbench
- * can read, a new one's directory writable. 0, or -errno with the reason in errbuf.
+ * history_store_check - a store can take a run, making nothing (run --dry-run, and
+ * before a run's first cell): the checks of every output, an existing file a store
+ * deferbench can read, a new one's directory writable. 0, or -errno with the reason in
+ * errbuf.
  */
-int store_check(const char *path, char *errbuf);
+int history_store_check(const char *path, char *errbuf);
 void hstore_drop_fresh(const char *path);
 
 /* export: a run's primary metrics for CI (cmd_export.c) */

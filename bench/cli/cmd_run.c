@@ -102,7 +102,7 @@ int cmd_run(int argc, char **argv)
 	more = (struct run_more){ adapt_more, &ad, ADAPT_LOOKS };
 	a.o.adaptive = &more;
 	a.o.outcome = &out;
-	a.o.check_store = store_check;
+	a.o.check_store = history_store_check;
 	ret = run_scenario(&a.o, run_engine());
 	adapt_free(&ad);
 	if (!out.dir[0] || !out.store[0])

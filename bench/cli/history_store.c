@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cli_store.c - run and record directories into a results store, for the commands
+ * history_store.c - run and record directories into a results store, for the commands
  * that write one (history add, and run and record with --store), with messages: a
  * library of the commands, so that none calls another's file.
  */
@@ -70,7 +70,7 @@ int hstore_add_dir(struct hstore *s, const char *db, const char *dir, bool repla
 	return ret;
 }
 
-int store_check(const char *path, char *errbuf)
+int history_store_check(const char *path, char *errbuf)
 {
 	char dir[PATH_MAX], *slash;
 	struct statvfs sv;
