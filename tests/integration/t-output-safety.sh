@@ -6,7 +6,9 @@
 # staged. Each of the issue's repros, and for EVERY command that writes (the command
 # table of bench/cli/main.c, less an explicit list of commands that write no file) a
 # symbolic link, an input given as the output and a directory of someone else's files;
-# canary files must keep their checksums throughout. The parts that trace need root.
+# canary files must keep their checksums throughout. The commands that trace are
+# t-output-safety-trace.sh's (they need root and the machine).
+# lane: files (no machine state: the runner runs it beside the other tests)
 . tests/integration/lib.sh
 mktemp_dir T
 
@@ -14,50 +16,7 @@ mktemp_dir T
 # each is checked to have no -o/--output, so that one that gains it must be covered.
 NONWRITING="top restore knobs advise"
 
-# --- canaries: files no command may change, checked after every refusal
-: > "$T/canaries"
-# canary PATH [TEXT] - a file with known content, remembered with its checksum
-canary() {
-	mkdir -p "$(dirname "$1")"
-	printf '%s\n' "${2:-canary $1}" > "$1"
-	echo "$(cksum < "$1") $1" >> "$T/canaries"
-}
-# canary_keep PATH - remember an existing file (a run's input) as a canary
-canary_keep() {
-	echo "$(cksum < "$1") $1" >> "$T/canaries"
-}
-check_canaries() {
-	while read -r sum size path; do
-		[ -f "$path" ] && [ ! -L "$path" ] || fail "canary $path is gone or replaced ($*)"
-		[ "$(cksum < "$path")" = "$sum $size" ] || fail "canary $path changed ($*)"
-	done < "$T/canaries"
-	[ -z "$(find "$T" -name '*.partial-*' 2>/dev/null)" ] ||
-		fail "a staging directory was left: $(find "$T" -name '*.partial-*') ($*)"
-}
-
-# refused MESSAGE CMD... - CMD fails (1 or 2, not a signal) saying MESSAGE, in 60 s, and
-# every canary is intact
-refused() {
-	_want=$1
-	shift
-	timeout 60 "$@" < /dev/null > "$T/out" 2> "$T/err"
-	_rc=$?
-	[ $_rc -ne 124 ] || fail "hung: $*"
-	[ $_rc -ne 0 ] || { cat "$T/err"; fail "succeeded but must be refused: $*"; }
-	[ $_rc -lt 128 ] || { cat "$T/err"; fail "killed by a signal ($_rc): $*"; }
-	grep -qF -- "$_want" "$T/err" || { cat "$T/err"; fail "'$*' does not say '$_want'"; }
-	check_canaries "$*"
-}
-# works CMD... - CMD exits 0 and every canary is intact
-works() {
-	timeout 120 "$@" < /dev/null > "$T/out" 2> "$T/err" ||
-		{ cat "$T/err"; fail "failed: $*"; }
-	check_canaries "$*"
-}
-COVERED=""
-covers() {
-	COVERED="$COVERED $1 "
-}
+. tests/integration/lib-outsafety.sh
 
 # --- fixtures: two runs, a capture, a victim, a directory of someone else's files
 for f in run-a run-b capture-tty; do
@@ -71,12 +30,7 @@ for f in "$A/run.json" "$A/cells/$CELL/cell.json" "$B/run.json" "$CAP/raw/cpu0.d
 	 "$CAP/raw/capture.json" "$CAP/summary.json"; do
 	canary_keep "$f"
 done
-canary "$T/victim" "secret: root must never write here"
-canary "$T/foreign/keep.txt" "the user's notes"
-canary "$T/foreign/tables/x.csv" "the user's table"
-canary "$T/foreign/summary.json" '{"mine": true}'
-mkdir "$T/victimdir"
-canary "$T/victimdir/precious" "a directory of someone else's"
+victims
 
 # --- analyze
 covers analyze
@@ -248,43 +202,8 @@ python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('AL
 	fail "cannot damage a store"
 refused "tables are not those deferbench made" $DB history --db "$T/bad.db"
 
-# --- the commands that trace: record, load, run (root; refusals come before any work)
-if [ "$(id -u)" -eq 0 ]; then
-	need_root_tracefs
-	covers record
-	refused "is a symbolic link" $DB record -d 200ms -o "$T/outlink"
-	refused "not deferbench's" $DB record -d 200ms -o "$T/foreign" --force
-	refused "system directory" $DB record -d 200ms -o /etc/deferbench-t-output-safety
-	works $DB record -d 200ms --raw -o "$T/rec"
-	rm "$T/rec/summary.json"
-	ln -s ../victim "$T/rec/summary.json"
-	refused "symbolic link" $DB record -d 200ms -o "$T/rec" --force
-	# record reads no input file: there is no input to give as its output
-	covers load
-	works $DB load tty -d 1s -o "$T/lo"
-	refused "pass --force" $DB load tty -d 1s -o "$T/lo"
-	rm "$T/lo/workload.json"
-	ln -s ../victim "$T/lo/workload.json"
-	refused "symbolic link" $DB load tty -d 1s -o "$T/lo" --force
-	refused "no directory deferbench wrote" $DB load tty -d 1s -o "$T/foreign"
-	refused "system directory" $DB load tty -d 1s -o /etc
-	# load reads no input file either
-	covers run
-	refused "is a symbolic link" $DB run -o "$T/outlink" tests/fixtures/fixture.ini
-	refused "is not empty" $DB run -o "$T/foreign" tests/fixtures/fixture.ini
-	cp tests/fixtures/fixture.ini "$T/victimdir/s.ini"
-	refused "which this command reads" $DB run -o "$T/victimdir" "$T/victimdir/s.ini"
-	refused "system directory" $DB run -o /etc/deferbench-t-output-safety tests/fixtures/fixture.ini
-	# tune writes where run does, the same way (its own run goes into DIR/run)
-	covers tune
-	refused "is a symbolic link" $DB tune -o "$T/outlink" --live
-	refused "is not empty" $DB tune -o "$T/foreign" --live
-	refused "system directory" $DB tune -o /etc/deferbench-t-output-safety --live
-	no_leftover_instances
-else
-	echo "   (record, load and run parts skipped: they need root)"
-	covers record; covers load; covers run; covers tune
-fi
+# --- the commands that trace (record, load, run, tune) are t-output-safety-trace.sh's
+covers record; covers load; covers run; covers tune
 
 # --- every command that writes is covered, every other one writes nothing
 # the registry main.c dispatches from (bench/cli/cli.c)
@@ -301,7 +220,7 @@ for c in $commands; do
 	*)
 		case "$COVERED" in
 		*" $c "*) ;;
-		*) fail "'$c' writes output, and no case of t-output-safety.sh covers it" ;;
+		*) fail "'$c' writes output, and no case of t-output-safety(-trace).sh covers it" ;;
 		esac
 		;;
 	esac
