@@ -15,7 +15,6 @@
 # that the list only shrinks), as git's t0450 keeps its known mismatches.
 build=${1:-build}
 known=tests/check-names.known
-fail=0
 tmp=$(mktemp)
 trap 'rm -f "$tmp" "$tmp.bad" "$tmp.fail"' EXIT
 
