@@ -504,7 +504,7 @@ int leftovers_remove_owned(const char *dir, FILE *report)
 	char file[PATH_MAX], err[ERRBUF_LEN];
 	struct owned_file f;
 	struct dirent *de;
-	int failed = 0, i, left;
+	int failed = 0, i, left, ret;
 	DIR *d;
 
 	if (!dir || !(d = opendir(dir)))
@@ -515,7 +515,10 @@ int leftovers_remove_owned(const char *dir, FILE *report)
 		if (!pid || strcmp(strchr(de->d_name, '.'), ".json"))
 			continue;
 		snprintf(file, sizeof(file), "%s/%s", dir, de->d_name);
-		if (owned_load(file, &f, err)) {
+		ret = owned_load(file, &f, err);
+		if (ret == -ENOENT)
+			continue;	/* its process removed it since readdir: nothing left */
+		if (ret) {
 			err_msg("%s; remove it once what it lists is gone", err);
 			failed++;
 			continue;
