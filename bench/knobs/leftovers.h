@@ -12,7 +12,10 @@
 #include <sys/types.h>
 
 
-/* leftovers_pid_is_deferbench - pid is a running deferbench process */
+/*
+ * leftovers_pid_is_deferbench - pid is a running deferbench process, or one of a program
+ * built on its code whose journal file (owned.h) it wrote itself
+ */
 bool leftovers_pid_is_deferbench(pid_t pid);
 /*
  * leftovers_remove - remove what deferbench processes that no longer run left: every

@@ -250,6 +250,29 @@ static void test_gone_between(void **state)
 	fixture_free(d);
 }
 
+/*
+ * a process of deferbench's code under another name (this test) is alive for restore
+ * when its own journal file says so - pid and start time - and not otherwise (CI: a
+ * restore beside the unit tests removed a live test's cyclictest directory)
+ */
+static void test_alive_by_journal(void **state)
+{
+	char *d = fixture_dir(), owned[4200];
+	const char *kinds[1] = { "tmpdir" }, *paths[1] = { "/tmp/deferbench-timer-1-x" };
+
+	(void)state;
+	snprintf(owned, sizeof(owned), "%s/owned", d);
+	setenv("DEFERBENCH_OWNED_DIR", owned, 1);
+	assert_false(leftovers_pid_is_deferbench(getpid()));	/* no journal */
+	write_owned(owned, getpid(), 1, kinds, paths, 1);		/* a reused pid's */
+	assert_false(leftovers_pid_is_deferbench(getpid()));
+	write_owned(owned, getpid(), owned_proc_start_time(getpid()), kinds, paths, 1);
+	assert_true(leftovers_pid_is_deferbench(getpid()));
+	assert_false(leftovers_pid_is_deferbench(dead_pid()));
+	unsetenv("DEFERBENCH_OWNED_DIR");
+	fixture_free(d);
+}
+
 /* a damaged journal file is reported, never trusted */
 static void test_damaged(void **state)
 {
@@ -277,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_clean_trigger),
 		cmocka_unit_test(test_reused_pid),
 		cmocka_unit_test(test_gone_between),
+		cmocka_unit_test(test_alive_by_journal),
 		cmocka_unit_test(test_damaged),
 	};
 

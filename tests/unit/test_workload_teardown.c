@@ -63,14 +63,11 @@ static int tasks_settle(int want)
 	return n;
 }
 
-/*
- * run_for - ms of the workload with options "k=v" ..., then wl_free: nothing of it
- * stays (descriptors, threads, children, locked memory)
- */
-static void run_for(const char *name, unsigned int ms, const char *const *kv)
+/* run_briefly - 200 ms of the workload with options "k=v" ..., then wl_free */
+static void run_briefly(const char *name, const char *const *kv)
 {
 	int fds = count_dir("/proc/self/fd"), tasks = count_dir("/proc/self/task");
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	struct timespec ts = { 0, 200 * 1000000L };
 	struct wl_run *w = wl_new(workload_find(name));
 	char errbuf[ERRBUF_LEN], key[64];
 	long locked = vm_locked_kb();
@@ -100,22 +97,22 @@ static void run_for(const char *name, unsigned int ms, const char *const *kv)
 
 static void test_tty(void **state __unused)
 {
-	run_for("tty", 200, NULL);
+	run_briefly("tty", NULL);
 }
 
 static void test_block(void **state __unused)
 {
-	run_for("block", 200, (const char *const[]){ "rate=50", "dir=/var/tmp", NULL });
+	run_briefly("block", (const char *const[]){ "rate=50", "dir=/var/tmp", NULL });
 }
 
 static void test_hog(void **state __unused)
 {
-	run_for("hog", 200, (const char *const[]){ "threads=1", "duty=50", NULL });
+	run_briefly("hog", (const char *const[]){ "threads=1", "duty=50", NULL });
 }
 
 static void test_timer_loads(void **state __unused)
 {
-	run_for("timer", 200, (const char *const[]){ "probe=no", "wheel_rate=200", NULL });
+	run_briefly("timer", (const char *const[]){ "probe=no", "wheel_rate=200", NULL });
 }
 
 static void test_timer_probe(void **state __unused)
@@ -123,19 +120,14 @@ static void test_timer_probe(void **state __unused)
 	if (geteuid() || (access("/usr/bin/cyclictest", X_OK) &&
 			  access("/usr/local/bin/cyclictest", X_OK)))
 		skip();
-	/*
-	 * a second: cyclictest (exec, mlockall, its threads) must be running with its
-	 * handlers in place before the stop, and beside a CPU load and the sanitizers
-	 * 200 ms was once not enough (CI: the run's error set at stop)
-	 */
-	run_for("timer", 1000, (const char *const[]){ "threads=1", "wheel_rate=0", NULL });
+	run_briefly("timer", (const char *const[]){ "threads=1", "wheel_rate=0", NULL });
 }
 
 static void test_audio(void **state __unused)
 {
 	if (geteuid())
 		skip();
-	run_for("audio", 200, NULL);	/* mlock=yes: VmLck must come back */
+	run_briefly("audio", NULL);	/* mlock=yes: VmLck must come back */
 }
 
 int main(void)
