@@ -51,9 +51,10 @@ static void test_tree(void **state)
 	assert_int_equal(proc_spawn(argv, &o, &pid, err), 0);
 	/*
 	 * the leader, sleep 99 (detached), sleep 98 (handed to us, its parent gone); the
-	 * three can be there before the first has called setsid(): wait for both
+	 * three can be there before the first has called setsid(), and beside the
+	 * subshell that starts sleep 98 before it exits: wait for exactly that tree
 	 */
-	for (tries = 0; tries < 300 && ((n = members(pid, &det)) < 3 || det < 1); tries++)
+	for (tries = 0; tries < 300 && ((n = members(pid, &det)) != 3 || det != 1); tries++)
 		usleep(10000);
 	assert_int_equal(n, 3);
 	assert_int_equal(det, 1);
