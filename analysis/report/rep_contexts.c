@@ -355,7 +355,6 @@ const struct wait_cause rep_wait_causes[] = {
 	{ "softirq_same", "behind its own run (older capture)" },
 	{ "ksoftirqd", "ksoftirqd (older capture: waiting for it and running in it)" },
 };
-const size_t rep_nwait_causes = ARRAY_SIZE(rep_wait_causes);
 #define NCAUSE ARRAY_SIZE(rep_wait_causes)
 
 struct wait_sum {

@@ -169,7 +169,6 @@ struct wait_cause {
 };
 #define WAIT_CAUSES_NOW 9
 extern const struct wait_cause rep_wait_causes[];
-extern const size_t rep_nwait_causes;
 
 /* rep_plots.c: each draws (when plots are on) and references the plot in the doc */
 struct box;

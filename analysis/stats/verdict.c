@@ -10,11 +10,6 @@
 
 #include "stats.h"
 
-const char *const claim_names[CLAIM_NR] = {
-	[CLAIM_WORSE] = "worse", [CLAIM_BETTER] = "better", [CLAIM_SAME] = "no change",
-	[CLAIM_HIGHER] = "higher", [CLAIM_LOWER] = "lower",
-};
-
 /* count_le - replicates <= x in sorted d */
 static unsigned int count_le(const double *d, unsigned int n, double x)
 {

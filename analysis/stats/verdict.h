@@ -39,8 +39,6 @@
 #include "hboot.h"
 
 enum claim { CLAIM_WORSE, CLAIM_BETTER, CLAIM_SAME, CLAIM_HIGHER, CLAIM_LOWER, CLAIM_NR };
-/* "worse", "better", "no change", "higher", "lower" */
-extern const char *const claim_names[CLAIM_NR];
 
 struct claims {
 	double p[CLAIM_NR];	/* one-sided, expanded for the units */

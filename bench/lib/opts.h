@@ -27,7 +27,8 @@
  * Overrides are a layer, as git's `-c name=value` is: OPT_LAYER brings the spelled
  * entries of another table onto a command line, where each given one is checked and
  * recorded as key = value (struct opts_layer), for the caller to apply over a file's
- * settings with opts_layer_apply(): the one parser of both, and one resolved value.
+ * settings through the same opts_set() (scenario_settings.c: scn_global_layer): the one
+ * parser of both, and one resolved value.
  *
  * Options several commands share are macros over these (bench/cli/cli_opts.h,
  * bench/capture/capture_settings.h), like git's OPT__FORCE.
@@ -183,14 +184,8 @@ int opts_value(const struct opt_desc *o, const void *args, char *buf, size_t len
 /* opts_keys - "a, b, c": the keys of t, for the message of an unknown one */
 void opts_keys(const struct opt_desc *t, char *buf, size_t len);
 
-/*
- * opts_layer_get - the value the layer gives key (the last), or NULL. opts_layer_apply
- * - every setting of l into args by t, in order: 0, or -EINVAL with the option that gave
- * it named ("--blocks: ...")
- */
+/* opts_layer_get - the value the layer gives key (the last), or NULL */
 const char *opts_layer_get(const struct opts_layer *l, const char *key);
-int opts_layer_apply(const struct opt_desc *t, const struct opts_layer *l, void *args,
-		     char *errbuf);
 
 /*
  * The docs: opts_type_name - "N", "DUR", "yes/no", "alternate, cells"; opts_range -

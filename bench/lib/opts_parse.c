@@ -179,23 +179,6 @@ const char *opts_layer_get(const struct opts_layer *l, const char *key)
 	return NULL;
 }
 
-int opts_layer_apply(const struct opt_desc *t, const struct opts_layer *l, void *args,
-		     char *errbuf)
-{
-	char why[ERRBUF_LEN];
-	int i, ret;
-
-	for (i = 0; i < l->n; i++) {
-		ret = opts_set(t, l->set[i].key, l->set[i].value, args, why);
-		if (ret == -ENOENT)
-			return set_err(errbuf, "internal error: --%s has no setting %s",
-				       l->set[i].o->name, l->set[i].key);
-		if (ret)
-			return set_err(errbuf, "--%s: %s", l->set[i].o->name, why);
-	}
-	return 0;
-}
-
 /*
  * record - key = val, given by row r of layer r->layer: checked as the layer's table would
  * take it, into a scratch struct of its kind, then kept
