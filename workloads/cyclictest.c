@@ -26,6 +26,7 @@
 #include "names.h"
 #include "owned.h"
 #include "msg.h"
+#include "cpulist.h"
 #include "parse.h"
 #include "file.h"
 #include "sys.h"

@@ -20,6 +20,7 @@
 #include "detail.h"
 #include "subbuf.h"
 #include "msg.h"
+#include "cpulist.h"
 #include "parse.h"
 #include "file.h"
 #include "outw.h"
@@ -146,7 +147,7 @@ struct capture *capture_new(const struct capture_opts *opts, char *errbuf)
 		cpu_set_t set;
 		char msg[ERRBUF_LEN];
 
-		if (parse_cpulist(opts->cpus, &set, NULL, msg)) {
+		if (cpulist_parse(opts->cpus, &set, NULL, msg)) {
 			set_err(errbuf, "capture CPUs: %s", msg);
 			free(c);
 			return NULL;

@@ -29,6 +29,7 @@
 #include "knobs.h"
 #include "msg.h"
 #include "outw.h"
+#include "cpulist.h"
 #include "parse.h"
 #define DEFERBENCH_ALLOW_TUNE_INT_H
 #include "tune_int.h"

@@ -15,6 +15,7 @@
 
 #include "msg.h"
 #include "file.h"
+#include "cpulist.h"
 #include "parse.h"
 
 static const struct knob_type wq_types[] = {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "msg.h"
+#include "cpulist.h"
 #include "parse.h"
 
 const struct knob_ops *const knob_classes[] = {
@@ -50,7 +51,7 @@ static int check_mask_online(const struct knob *k, const char *online, char *err
 	knob_cpumask_parse_hex(k->value, &set, NULL);
 	if (!CPU_COUNT(&set) && k->type->val == KV_MASK)
 		return set_err(errbuf, "mask 0 selects no CPU");
-	if (online ? cpulist_parse_raw(online, &on, NULL) : online_cpus(&on) < 0 ? -1 : 0)
+	if (online ? cpulist_parse_raw(online, &on, NULL) : cpulist_online(&on) < 0 ? -1 : 0)
 		return set_err(errbuf, "cannot read the online CPUs");
 	CPU_XOR(&extra, &set, &on);
 	CPU_AND(&extra, &extra, &set);

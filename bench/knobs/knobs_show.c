@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "knobs.h"
+#include "cpulist.h"
 #include "parse.h"
 #include "file.h"
 

@@ -17,6 +17,7 @@
 #include <sys/resource.h>
 
 #include "knobs.h"
+#include "cpulist.h"
 #include "parse.h"
 
 #define MAX_POOLS 256

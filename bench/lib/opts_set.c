@@ -12,6 +12,7 @@
 
 #include "fmt.h"
 #include "msg.h"
+#include "cpulist.h"
 #include "parse.h"
 
 void opts_names(char *buf, size_t len, const char *const *names, int n)
@@ -99,7 +100,7 @@ static int set_cpus(const struct opt_desc *o, const char *arg, void *args, void 
 	char buf[1024];
 	cpu_set_t cpus;
 
-	if (parse_cpulist(arg, &cpus, online, why))
+	if (cpulist_parse(arg, &cpus, online, why))
 		return -EINVAL;
 	cpulist_format(&cpus, buf, sizeof(buf));
 	return set_string(o, buf, p, why);
@@ -108,8 +109,8 @@ static int set_cpus(const struct opt_desc *o, const char *arg, void *args, void 
 static int set_cpuset(const char *arg, cpu_set_t *set, char *why)
 {
 	if (!strcmp(arg, "all"))
-		return online_cpus(set) > 0 ? 0 : set_err(why, "cannot read the online CPUs");
-	return parse_cpulist(arg, set, NULL, why);
+		return cpulist_online(set) > 0 ? 0 : set_err(why, "cannot read the online CPUs");
+	return cpulist_parse(arg, set, NULL, why);
 }
 
 int opts_parse_value(const struct opt_desc *o, const char *arg, void *args, char *why)

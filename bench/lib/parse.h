@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * parse.h - strict parsers of numbers, durations, sizes and CPU lists: the whole string
+ * parse.h - strict parsers of numbers, durations and sizes: the whole string
  * or an error naming what was wrong ("abc", "", "12x" and values out of range are
  * -EINVAL with a message in errbuf, never 0).
  */
@@ -35,18 +35,5 @@ int parse_duration_ns(const char *s, uint64_t *out, char *errbuf);
 int parse_ts_ns(const char *s, uint64_t *out, char *errbuf);
 /* parse_size - "4096", "64k", "16M", "1G" (binary multiples) to bytes. */
 int parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out, char *errbuf);
-
-/*
- * parse_cpulist - "0-3,6" into a cpu_set_t. Every CPU must be online (read from
- * /sys/devices/system/cpu/online, or the string online_override when not NULL, so
- * tests do not depend on the machine).
- */
-int parse_cpulist(const char *s, cpu_set_t *set, const char *online_override, char *errbuf);
-/* cpulist_format - the canonical "0-3,6" form of a set. */
-char *cpulist_format(const cpu_set_t *set, char *buf, size_t len);
-/* online_cpus - the online CPU set; returns the number of online CPUs or -errno. */
-int online_cpus(cpu_set_t *set);
-/* parse a kernel cpulist string ("0-1,4") without the online check */
-int cpulist_parse_raw(const char *s, cpu_set_t *set, char *errbuf);
 
 #endif

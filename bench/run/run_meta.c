@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpulist.h"
 #include "parse.h"
 #include "file.h"
 #include "sys.h"
@@ -276,7 +277,7 @@ void run_meta_collect(struct run_meta *m)
 	snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
 	if (host_name(m->hostname, sizeof(m->hostname)))
 		snprintf(m->hostname, sizeof(m->hostname), "unknown");
-	m->cpus = online_cpus(&set);
+	m->cpus = cpulist_online(&set);
 	cpu_model(m->cpu_model, sizeof(m->cpu_model));
 	read_file("/proc/cmdline", m->cmdline, sizeof(m->cmdline));
 	if (read_file("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", m->governor,

@@ -23,6 +23,7 @@
 #include "netload.h"
 #include "netns.h"
 #include "msg.h"
+#include "cpulist.h"
 #include "parse.h"
 #include "sys.h"
 
@@ -87,9 +88,9 @@ static int set_opt(struct tool *t, const char *arg, char *errbuf)
 		return err;
 	}
 	if (!strcmp(key, "cpus"))
-		return parse_cpulist(v, &t->load.cpus, NULL, errbuf);
+		return cpulist_parse(v, &t->load.cpus, NULL, errbuf);
 	if (!strcmp(key, "load_cpus"))
-		return parse_cpulist(v, &t->load.load_cpus, NULL, errbuf);
+		return cpulist_parse(v, &t->load.load_cpus, NULL, errbuf);
 	return set_err(errbuf, "unknown key '%s'", key);
 }
 

@@ -17,6 +17,7 @@
 #include "fixture.h"
 #include "cli.h"
 #include "msg.h"
+#include "cpulist.h"
 #include "parse.h"
 #include "file.h"
 
@@ -107,16 +108,16 @@ static void test_cpulist(void **state)
 	cpu_set_t set;
 
 	(void)state;
-	assert_int_equal(parse_cpulist("0-1", &set, "0-3", err), 0);
+	assert_int_equal(cpulist_parse("0-1", &set, "0-3", err), 0);
 	assert_int_equal(CPU_COUNT(&set), 2);
-	assert_int_equal(parse_cpulist("0,2-3", &set, "0-3", err), 0);
+	assert_int_equal(cpulist_parse("0,2-3", &set, "0-3", err), 0);
 	assert_string_equal(cpulist_format(&set, buf, sizeof(buf)), "0,2-3");
-	assert_int_equal(parse_cpulist("5", &set, "0-3", err), -EINVAL);
+	assert_int_equal(cpulist_parse("5", &set, "0-3", err), -EINVAL);
 	assert_non_null(strstr(err, "not online"));
-	assert_int_equal(parse_cpulist("1-0", &set, "0-3", err), -EINVAL);
-	assert_int_equal(parse_cpulist("0,", &set, "0-3", err), -EINVAL);
-	assert_int_equal(parse_cpulist("a", &set, "0-3", err), -EINVAL);
-	assert_int_equal(parse_cpulist("", &set, "0-3", err), -EINVAL);
+	assert_int_equal(cpulist_parse("1-0", &set, "0-3", err), -EINVAL);
+	assert_int_equal(cpulist_parse("0,", &set, "0-3", err), -EINVAL);
+	assert_int_equal(cpulist_parse("a", &set, "0-3", err), -EINVAL);
+	assert_int_equal(cpulist_parse("", &set, "0-3", err), -EINVAL);
 }
 
 static int argc_of(char **argv)

@@ -157,7 +157,7 @@ int netns_mask_format(const cpu_set_t *set, char *buf, size_t len);
 int netns_mask_parse(const char *s, cpu_set_t *set);
 /*
  * netns_rps_parse - "off" (an empty set: RPS stays off) or a list of online CPUs, as
- * parse_cpulist (online_override for tests); -EINVAL with a message naming "rps".
+ * cpulist_parse (online_override for tests); -EINVAL with a message naming "rps".
  */
 int netns_rps_parse(const char *s, cpu_set_t *set, const char *online_override, char *errbuf);
 /* netns_napi_name - the name of @mode; NULL when out of range */

@@ -34,6 +34,7 @@
 #include <linux/sockios.h>
 
 #include "msg.h"
+#include "cpulist.h"
 #include "parse.h"
 
 /* write_at - write a whole value to a file under @dirfd (sysfs: one write) */
@@ -365,7 +366,7 @@ int netns_rps_parse(const char *s, cpu_set_t *set, const char *online_override, 
 	CPU_ZERO(set);
 	if (!strcmp(s, "off"))
 		return 0;
-	if (parse_cpulist(s, set, online_override, why))
+	if (cpulist_parse(s, set, online_override, why))
 		return set_err(errbuf, "net option 'rps': %s (or 'off')", why);
 	return 0;
 }
