@@ -381,7 +381,7 @@ int offline_analyze(const char *raw, const char *staging, bool accept_damaged,
 		o->iw = NULL;
 		if (o->rm.is_excerpt)
 			excerpt_say(&o->rm, stdout);
-		result_print(&o->res, stdout, table);
+		output_print(&o->res, stdout, table);
 		fflush(stdout);
 		if (!r && staging)
 			r = result_write_dir(&o->res, staging);

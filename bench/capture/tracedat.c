@@ -441,7 +441,7 @@ int tracedat_analyze(const char *path, const struct tracedat_opts *o, char *errb
 	ret = td_run(&t, path);
 	r = intervals_csv_close(t.iw);
 	if (!ret) {
-		result_print(&t.res, stdout, o->table);
+		output_print(&t.res, stdout, o->table);
 		fflush(stdout);
 		if (!r && o->outdir)
 			r = result_write_dir(&t.res, o->outdir);

@@ -286,7 +286,7 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 			 WIFSIGNALED(status) ? "was killed by signal" : "exited with status",
 			 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
 			 *cmd_status);
-	result_print(capture_result(c), stdout, &a->table);
+	output_print(capture_result(c), stdout, &a->table);
 	fflush(stdout);
 	if (staging) {
 		ret = result_write_dir(capture_result(c), staging);

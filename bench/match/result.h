@@ -89,9 +89,9 @@ struct table_opts {
 #define TABLE_MIN_COUNT 10
 
 /*
- * result_print - the terminal table (output.c), as o says (NULL: us, rows folded below
+ * output_print - the terminal table (output.c), as o says (NULL: us, rows folded below
  * TABLE_MIN_COUNT); the files are in result_files.h and hold every row
  */
-void result_print(const struct result *r, FILE *f, const struct table_opts *o);
+void output_print(const struct result *r, FILE *f, const struct table_opts *o);
 
 #endif

@@ -71,12 +71,12 @@ int histograms_write(const struct result *r, const char *path)
 		return ret;
 	csvw_header(&w, head);
 	csvw_end(&w);
-	ret = sirq_each(r, hist_sirq, &w);
+	ret = result_sirq_each(r, hist_sirq, &w);
 	for (i = 0; i < r->m.ngroups; i++) {
 		const struct wq_group *g = r->m.groups[i];
 		const char *wq = r->m.wq_names[g->wq];
 
-		wq_func_name(r, g, fn, sizeof(fn));
+		result_wq_func(r, g, fn, sizeof(fn));
 		match_pool_name(g->pool, pool, sizeof(pool));
 		hist_rows(&w, "workqueue", wq, "", fn, pool, "delay", &g->delay);
 		hist_rows(&w, "workqueue", wq, "", fn, pool, "activate_wait", &g->activate_wait);

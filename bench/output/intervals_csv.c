@@ -74,7 +74,7 @@ void intervals_csv_cb(void *ctx, uint64_t interval, enum ival_kind kind, uint32_
 	}
 	g = r->m.groups[key];
 	wq = r->m.wq_names[g->wq];
-	wq_func_name(r, g, fn, sizeof(fn));
+	result_wq_func(r, g, fn, sizeof(fn));
 	match_pool_name(g->pool, pool, sizeof(pool));
 	ivfile_row(&iw->f, interval, t_s, "workqueue", wq, fn, pool, "delay", delay);
 	ivfile_row(&iw->f, interval, t_s, "workqueue", wq, fn, pool, "runtime", runtime);

@@ -11,154 +11,11 @@
 #include "common.h"
 #include "detail_out.h"
 
-bool sirq_all(const struct result *r, int vec, struct sirq_group *out)
-{
-	bool any = false;
-	int c;
-
-	memset(out, 0, sizeof(*out));
-	hist_init(&out->delay);
-	hist_init(&out->runtime);
-	for (c = 0; c < r->ncpus; c++) {
-		const struct sirq_group *g = sirq_group_get(&r->m, c, vec);
-
-		if (!g)
-			continue;
-		any = true;
-		out->entries += g->entries;
-		out->ksoftirqd += g->ksoftirqd;
-		out->long_runs += g->long_runs;
-		hist_merge(&out->delay, &g->delay);
-		hist_merge(&out->runtime, &g->runtime);
-	}
-	return any;
-}
-
-int sirq_each(const struct result *r, sirq_visit fn, void *ctx)
-{
-	struct sirq_group *all = malloc(sizeof(*all));
-	int v, c;
-
-	if (!all)
-		return -ENOMEM;
-	for (v = 0; v < NR_SOFTIRQS; v++) {
-		if (!sirq_all(r, v, all))
-			continue;
-		fn(ctx, r, all, v, -1);
-		for (c = 0; c < r->ncpus; c++)
-			if (sirq_group_get(&r->m, c, v))
-				fn(ctx, r, sirq_group_get(&r->m, c, v), v, c);
-	}
-	free(all);
-	return 0;
-}
-
-struct order_key {
-	uint64_t p99;
-	uint64_t count;
-	uint32_t idx;
-};
-
-static int order_cmp(const void *a, const void *b)
-{
-	const struct order_key *x = a, *y = b;
-
-	if (x->p99 != y->p99)
-		return x->p99 > y->p99 ? -1 : 1;
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-uint32_t *wq_order(const struct result *r)
-{
-	uint32_t n = r->m.ngroups, i;
-	struct order_key *k = calloc(n ? n : 1, sizeof(*k));
-	uint32_t *idx = calloc(n ? n : 1, sizeof(*idx));
-
-	if (!k || !idx) {
-		free(k);
-		free(idx);
-		return NULL;
-	}
-	for (i = 0; i < n; i++) {
-		k[i].p99 = hist_percentile(&r->m.groups[i]->delay, 0.99);
-		k[i].count = r->m.groups[i]->delay.count;
-		k[i].idx = i;
-	}
-	qsort(k, n, sizeof(*k), order_cmp);
-	for (i = 0; i < n; i++)
-		idx[i] = k[i].idx;
-	free(k);
-	return idx;
-}
-
-const char *wq_func_name(const struct result *r, const struct wq_group *g, char *buf, size_t len)
-{
-	return symtab_name(&r->syms, r->m.funcs[g->func].addr, buf, len);
-}
-
 static const struct table_opts table_default = { .min_count = TABLE_MIN_COUNT };
 
 static const struct table_opts *table_opts_or_default(const struct table_opts *o)
 {
 	return o ? o : &table_default;
-}
-
-int table_w(const struct table_opts *o)
-{
-	return o->ns ? 10 : 8;
-}
-
-const char *table_unit(const struct table_opts *o)
-{
-	return o->ns ? "ns" : "us";
-}
-
-const char *table_lat(uint64_t ns, const struct table_opts *o, char *buf, size_t len)
-{
-	return fmt_lat(ns, o->ns, buf, len);
-}
-
-void print_stats_head(FILE *f, const struct table_opts *o)
-{
-	int w = table_w(o);
-
-	fprintf(f, " %*s %*s %*s %*s %*s", w, "p50", w, "p90", w, "p99", w, "p99.9", w, "max");
-}
-
-void print_stats(FILE *f, const struct hist *h, const struct table_opts *o)
-{
-	struct hist_stats st;
-	char b[5][24];
-	int w = table_w(o);
-
-	hist_get_stats(h, &st);
-	if (!st.count) {
-		fprintf(f, " %*s %*s %*s %*s %*s", w, "-", w, "-", w, "-", w, "-", w, "-");
-		return;
-	}
-	fprintf(f, " %*s %*s %*s %*s %*s", w, table_lat(st.p50, o, b[0], 24),
-		w, table_lat(st.p90, o, b[1], 24), w, table_lat(st.p99, o, b[2], 24),
-		w, table_lat(st.p999, o, b[3], 24), w, table_lat(st.max, o, b[4], 24));
-}
-
-void print_runtime(FILE *f, const struct hist *h, const struct table_opts *o)
-{
-	struct hist_stats rt;
-	char b[2][24];
-	int w = table_w(o);
-
-	hist_get_stats(h, &rt);
-	fprintf(f, " | %*s %*s", w, rt.count ? table_lat(rt.p50, o, b[0], 24) : "-",
-		w, rt.count ? table_lat(rt.p99, o, b[1], 24) : "-");
-}
-
-void print_runtime_head(FILE *f, const struct table_opts *o)
-{
-	int w = table_w(o);
-
-	fprintf(f, " | %*s %*s", w, "run p50", w, "run p99");
 }
 
 /*
@@ -236,8 +93,8 @@ static void softirq_where(const struct result *r, int vec, FILE *f, const struct
 			continue;
 		fprintf(f, "  %-10s %9llu %7s %9llu |", ctx_where_names[g->where],
 			(unsigned long long)g->count, "", (unsigned long long)g->delay.count);
-		print_stats(f, &g->delay, o);
-		print_runtime(f, &g->runtime, o);
+		table_stats(f, &g->delay, o);
+		table_runtime(f, &g->runtime, o);
 		fprintf(f, " %5llu\n", (unsigned long long)g->long_runs);
 	}
 }
@@ -254,18 +111,18 @@ static void print_softirq(const struct result *r, FILE *f, const struct table_op
 		"thread)\n      has a row for each\n",
 		table_unit(o));
 	fprintf(f, "%-12s %9s %7s %9s |", "vector", "runs", "ksirqd%", "delays");
-	print_stats_head(f, o);
-	print_runtime_head(f, o);
+	table_stats_head(f, o);
+	table_runtime_head(f, o);
 	fprintf(f, " %5s\n", ">2ms");
 	for (v = 0; v < NR_SOFTIRQS; v++) {
-		if (!sirq_all(r, v, g))
+		if (!result_sirq_all(r, v, g))
 			continue;
 		fprintf(f, "%-12s %9llu %6.1f%% %9llu |", softirq_names[v],
 			(unsigned long long)g->entries,
 			g->entries ? 100.0 * g->ksoftirqd / g->entries : 0.0,
 			(unsigned long long)g->delay.count);
-		print_stats(f, &g->delay, o);
-		print_runtime(f, &g->runtime, o);
+		table_stats(f, &g->delay, o);
+		table_runtime(f, &g->runtime, o);
 		fprintf(f, " %5llu\n", (unsigned long long)g->long_runs);
 		softirq_where(r, v, f, o);
 	}
@@ -286,7 +143,7 @@ struct wq_table {
 static int wq_table_build(const struct result *r, const struct table_opts *o,
 			  unsigned int limit, struct wq_table *t)
 {
-	uint32_t *order = wq_order(r), i, tiny = 0;
+	uint32_t *order = result_wq_order(r), i, tiny = 0;
 	char fn[128];
 	size_t len;
 
@@ -321,7 +178,7 @@ static int wq_table_build(const struct result *r, const struct table_opts *o,
 			continue;
 		len = strlen(r->m.wq_names[g->wq]);
 		t->wq_w = len > (size_t)t->wq_w ? (int)len : t->wq_w;
-		len = strlen(wq_func_name(r, g, fn, sizeof(fn)));
+		len = strlen(result_wq_func(r, g, fn, sizeof(fn)));
 		t->fn_w = len > (size_t)t->fn_w ? (int)len : t->fn_w;
 	}
 	snprintf(t->other_name, sizeof(t->other_name), "(%u groups, < %u items each)", t->folded,
@@ -346,7 +203,7 @@ static void other_line(const struct result *r, const char *what, const struct wq
 	char b[24], fn[128], pool[32];
 
 	fprintf(f, "  other's %s, %s %s: %s %s (%s)\n", what, table_lat(ns, o, b, sizeof(b)),
-		table_unit(o), r->m.wq_names[g->wq], wq_func_name(r, g, fn, sizeof(fn)),
+		table_unit(o), r->m.wq_names[g->wq], result_wq_func(r, g, fn, sizeof(fn)),
 		match_pool_name(g->pool, pool, sizeof(pool)));
 }
 
@@ -365,27 +222,27 @@ static void print_workqueue(const struct result *r, FILE *f, unsigned int limit,
 		"runtime = execute_start -> execute_end\n", table_unit(o));
 	fprintf(f, "%-*s %-*s %-9s %8s |", t.wq_w, "workqueue", t.fn_w, "function", "pool",
 		"count");
-	print_stats_head(f, o);
-	print_runtime_head(f, o);
+	table_stats_head(f, o);
+	table_runtime_head(f, o);
 	fputc('\n', f);
 	for (i = 0; i < t.n && i < limit; i++) {
 		const struct wq_group *g = r->m.groups[t.order[i]];
 
 		fprintf(f, "%-*s %-*s %-9s %8llu |", t.wq_w,
 			fmt_cut(r->m.wq_names[g->wq], t.wq_w, c[0], sizeof(c[0])), t.fn_w,
-			fmt_cut(wq_func_name(r, g, fn, sizeof(fn)), t.fn_w, c[1], sizeof(c[1])),
+			fmt_cut(result_wq_func(r, g, fn, sizeof(fn)), t.fn_w, c[1], sizeof(c[1])),
 			match_pool_name(g->pool, pool, sizeof(pool)),
 			(unsigned long long)g->delay.count);
-		print_stats(f, &g->delay, o);
-		print_runtime(f, &g->runtime, o);
+		table_stats(f, &g->delay, o);
+		table_runtime(f, &g->runtime, o);
 		fputc('\n', f);
 	}
 	if (t.folded) {
 		fprintf(f, "%-*s %-*s %-9s %8llu |", t.wq_w, "other", t.fn_w,
 			fmt_cut(t.other_name, t.fn_w, c[1], sizeof(c[1])), "",
 			(unsigned long long)t.other[0].count);
-		print_stats(f, &t.other[0], o);
-		print_runtime(f, &t.other[1], o);
+		table_stats(f, &t.other[0], o);
+		table_runtime(f, &t.other[1], o);
 		fputc('\n', f);
 	}
 	if (t.worst >= 0 && t.other[0].count)
@@ -416,7 +273,7 @@ static void print_wakeup(const struct result *r, FILE *f, const struct table_opt
 	fprintf(f, "\nTHREAD WAKEUP, times in %s   sched_wakeup -> sched_switch in, of the threads "
 		"that run deferred work\n", table_unit(o));
 	fprintf(f, "%-18s %9s |", "thread", "wakeups");
-	print_stats_head(f, o);
+	table_stats_head(f, o);
 	fputc('\n', f);
 	for (c = 0; c < r->ncpus; c++) {
 		if (!r->m.ksoftirqd_wake[c])
@@ -424,7 +281,7 @@ static void print_wakeup(const struct result *r, FILE *f, const struct table_opt
 		snprintf(name, sizeof(name), "ksoftirqd/%d", c);
 		fprintf(f, "%-18s %9llu |", name,
 			(unsigned long long)r->m.ksoftirqd_wake[c]->count);
-		print_stats(f, r->m.ksoftirqd_wake[c], o);
+		table_stats(f, r->m.ksoftirqd_wake[c], o);
 		fputc('\n', f);
 	}
 	for (i = 0; i < r->m.nwake; i++) {
@@ -433,12 +290,12 @@ static void print_wakeup(const struct result *r, FILE *f, const struct table_opt
 		snprintf(name, sizeof(name), "kworker %s", match_pool_name(r->m.wake[i]->pool, pool,
 								     sizeof(pool)));
 		fprintf(f, "%-18s %9llu |", name, (unsigned long long)r->m.wake[i]->wake.count);
-		print_stats(f, &r->m.wake[i]->wake, o);
+		table_stats(f, &r->m.wake[i]->wake, o);
 		fputc('\n', f);
 	}
 }
 
-void result_print(const struct result *r, FILE *f, const struct table_opts *o)
+void output_print(const struct result *r, FILE *f, const struct table_opts *o)
 {
 	int k;
 

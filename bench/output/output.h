@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * output.h - helpers shared by the table (output.c) and the result files
- * (result_files.h): groups in the order every output lists them, function names.
+ * (result_files.h): groups in the order every output lists them, function names
+ * (result_groups.c), the columns of the tables (table.c).
  */
 #ifndef DEFERBENCH_OUTPUT_H
 #define DEFERBENCH_OUTPUT_H
@@ -13,15 +14,15 @@
 #include "fmt.h"
 #include "result.h"
 
-/* sirq_all - vector vec merged over every CPU; false if it never ran */
-bool sirq_all(const struct result *r, int vec, struct sirq_group *out);
+/* result_sirq_all - vector vec merged over every CPU; false if it never ran */
+bool result_sirq_all(const struct result *r, int vec, struct sirq_group *out);
 /*
- * sirq_each - fn for every vector that ran: its all-CPU merge (cpu -1), then each CPU
+ * result_sirq_each - fn for every vector that ran: its all-CPU merge (cpu -1), then each CPU
  * it ran on, in the order every output lists them. Returns 0 or -ENOMEM.
  */
 typedef void (*sirq_visit)(void *ctx, const struct result *r, const struct sirq_group *g,
 			   int vec, int cpu);
-int sirq_each(const struct result *r, sirq_visit fn, void *ctx);
+int result_sirq_each(const struct result *r, sirq_visit fn, void *ctx);
 /*
  * One row of the contexts table, as every output lists it: the context groups of the
  * matcher, and the workqueue groups merged by pool kind (context "workqueue").
@@ -57,17 +58,17 @@ void output_queued_print(const struct result *r, FILE *f);
 int table_w(const struct table_opts *o);
 const char *table_unit(const struct table_opts *o);
 const char *table_lat(uint64_t ns, const struct table_opts *o, char *buf, size_t len);
-/* print_stats - " p50 p90 p99 p99.9 max" of a histogram, or dashes; _head their titles */
-void print_stats(FILE *f, const struct hist *h, const struct table_opts *o);
-void print_stats_head(FILE *f, const struct table_opts *o);
-/* print_runtime - " | run p50 run p99" of a histogram, or dashes; _head their titles */
-void print_runtime(FILE *f, const struct hist *h, const struct table_opts *o);
-void print_runtime_head(FILE *f, const struct table_opts *o);
+/* table_stats - " p50 p90 p99 p99.9 max" of a histogram, or dashes; _head their titles */
+void table_stats(FILE *f, const struct hist *h, const struct table_opts *o);
+void table_stats_head(FILE *f, const struct table_opts *o);
+/* table_runtime - " | run p50 run p99" of a histogram, or dashes; _head their titles */
+void table_runtime(FILE *f, const struct hist *h, const struct table_opts *o);
+void table_runtime_head(FILE *f, const struct table_opts *o);
 
-/* wq_order - group indices sorted by p99 delay, largest first; caller frees */
-uint32_t *wq_order(const struct result *r);
-/* wq_func_name - the work function's symbol */
-const char *wq_func_name(const struct result *r, const struct wq_group *g, char *buf,
+/* result_wq_order - group indices sorted by p99 delay, largest first; caller frees */
+uint32_t *result_wq_order(const struct result *r);
+/* result_wq_func - the work function's symbol */
+const char *result_wq_func(const struct result *r, const struct wq_group *g, char *buf,
 			 size_t len);
 
 #endif

@@ -60,7 +60,7 @@ void output_bh_print(const struct result *r, FILE *f, const struct table_opts *o
 				"turn p50", table_w(o), "p99", "causes of the vector's wait");
 			head = true;
 		}
-		fprintf(f, "%-24.24s %-7s %-7s %8llu | %*s %*s", wq_func_name(r, g, fn, sizeof(fn)),
+		fprintf(f, "%-24.24s %-7s %-7s %8llu | %*s %*s", result_wq_func(r, g, fn, sizeof(fn)),
 			match_pool_name(g->pool, pool, sizeof(pool)),
 			t->vec >= 0 ? softirq_names[t->vec] : "-", (unsigned long long)t->items,
 			table_w(o), table_lat(hist_percentile(&t->before, 0.5), o, b[0], 24),
@@ -85,7 +85,7 @@ void output_queued_print(const struct result *r, FILE *f)
 			continue;
 		fprintf(f, "%s%s %s %.0f%% (%llu of %llu)", head ? ", " :
 			"queued to another CPU's pool (workqueue_queue_work cpu): ",
-			r->m.wq_names[g->wq], wq_func_name(r, g, fn, sizeof(fn)),
+			r->m.wq_names[g->wq], result_wq_func(r, g, fn, sizeof(fn)),
 			100.0 * (double)g->queued_remote / (double)g->queued_known,
 			(unsigned long long)g->queued_remote, (unsigned long long)g->queued_known);
 		head = true;
@@ -118,7 +118,7 @@ int output_bh_json(const struct result *r, json_object *root)
 		o = json_object_new_object();
 		json_object_object_add(o, "workqueue", json_object_new_string(r->m.wq_names[g->wq]));
 		json_object_object_add(o, "function",
-				       json_object_new_string(wq_func_name(r, g, fn, sizeof(fn))));
+				       json_object_new_string(result_wq_func(r, g, fn, sizeof(fn))));
 		json_object_object_add(o, "pool", json_object_new_string(
 					       match_pool_name(g->pool, pool, sizeof(pool))));
 		json_object_object_add(o, "vector", json_object_new_string(

@@ -174,8 +174,8 @@ static void ctx_print(struct ctx_table *t, const char *kind, const char *name, c
 
 	fprintf(t->f, "%-12s %-*s %-12s %9llu |", kind, t->name_w,
 		fmt_cut(name, t->name_w, c, sizeof(c)), where, (unsigned long long)count);
-	print_stats(t->f, delay, t->o);
-	print_runtime(t->f, runtime, t->o);
+	table_stats(t->f, delay, t->o);
+	table_runtime(t->f, runtime, t->o);
 	fprintf(t->f, " %5llu\n", (unsigned long long)long_runs);
 }
 
@@ -264,8 +264,8 @@ void output_contexts(const struct result *r, FILE *f, const struct table_opts *o
 		"rows of fewer than %u runs\n      folded into one per context\n", table_unit(o),
 		o->min_count);
 	fprintf(f, "%-12s %-*s %-12s %9s |", "context", t.name_w, "name", "where", "runs");
-	print_stats_head(f, o);
-	print_runtime_head(f, o);
+	table_stats_head(f, o);
+	table_runtime_head(f, o);
 	fprintf(f, " %5s\n", ">2ms");
 	output_ctx_each(r, ctx_line, &t);
 	ctx_flush(&t);

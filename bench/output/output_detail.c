@@ -66,7 +66,7 @@ static void stacks_vector(const struct result *r, const struct stack_report *sr,
 		ks += s->how == HOW_KSOFTIRQD ? s->wait_ns : 0;
 		n++;
 	}
-	if (!sirq_all(r, vec, &all))
+	if (!result_sirq_all(r, vec, &all))
 		all.entries = 0;
 	fprintf(f, "%s: %llu entries, %llu with a stack, whose delay %s is %.1f%% of the "
 		"vector's; bh_disabled %.1f%% of it by the stacks, %.1f%% by the cause split\n",

@@ -75,7 +75,7 @@ static void wq_names(const struct result *r, uint32_t i, struct slow_group *g, c
 	const struct wq_group *wg = r->m.groups[i];
 
 	g->name = r->m.wq_names[wg->wq];
-	g->func = wq_func_name(r, wg, fn, fnlen);
+	g->func = result_wq_func(r, wg, fn, fnlen);
 	g->where = match_pool_name(wg->pool, pool, poollen);
 }
 
@@ -96,7 +96,7 @@ int slow_each(const struct result *r, slow_visit fn, void *ctx)
 			ret = visit(fn, ctx, r, &g);
 		}
 	/* workqueue groups in the order of the tables */
-	order = wq_order(r);
+	order = result_wq_order(r);
 	if (!order)
 		return -ENOMEM;
 	for (i = 0; i < r->m.ngroups && !ret; i++)

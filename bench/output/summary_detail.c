@@ -122,7 +122,7 @@ static json_object *json_stacks(const struct result *r, const struct stack_repor
 			}
 		e = json_object_new_object();
 		json_object_object_add(e, "vector", json_object_new_string(softirq_names[v]));
-		jsonw_u64(e, "entries", sirq_all(r, v, &all) ? all.entries : 0);
+		jsonw_u64(e, "entries", result_sirq_all(r, v, &all) ? all.entries : 0);
 		jsonw_u64(e, "with_stack", with);
 		jsonw_u64(e, "delay_ns", w ? w->delay_ns : 0);
 		jsonw_u64(e, "stack_delay_ns", wait);

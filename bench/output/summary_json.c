@@ -160,7 +160,7 @@ static void json_sirq_add(void *ctx, const struct result *r __unused,
 static json_object *json_workqueue(const struct result *r)
 {
 	json_object *a = json_object_new_array();
-	uint32_t *order = wq_order(r), i;
+	uint32_t *order = result_wq_order(r), i;
 	char fn[128], pool[32];
 
 	if (!order) {
@@ -173,7 +173,7 @@ static json_object *json_workqueue(const struct result *r)
 
 		json_object_object_add(o, "workqueue", json_object_new_string(r->m.wq_names[g->wq]));
 		json_object_object_add(o, "function",
-				       json_object_new_string(wq_func_name(r, g, fn, sizeof(fn))));
+				       json_object_new_string(result_wq_func(r, g, fn, sizeof(fn))));
 		json_object_object_add(o, "pool", json_object_new_string(
 					       match_pool_name(g->pool, pool, sizeof(pool))));
 		jsonw_u64(o, "count", g->delay.count);
@@ -230,7 +230,7 @@ int summary_write(const struct result *r, const char *path)
 	json_object_object_add(root, "capture", json_capture(r));
 	sirq = json_object_new_array();
 	json_object_object_add(root, "softirq", sirq);
-	ret = sirq_each(r, json_sirq_add, sirq);
+	ret = result_sirq_each(r, json_sirq_add, sirq);
 	wq = json_workqueue(r);
 	if (!wq && !ret)
 		ret = -ENOMEM;

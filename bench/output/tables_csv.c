@@ -67,14 +67,14 @@ static int write_softirq(const struct result *r, const char *path)
 	ret = table_open(&w, path, head, (const char *const[]){ "delay", "runtime", NULL });
 	if (ret)
 		return ret;
-	ret = sirq_each(r, sirq_row, &w);
+	ret = result_sirq_each(r, sirq_row, &w);
 	return csvw_close(&w) ?: ret;
 }
 
 static int write_workqueue(const struct result *r, const char *path)
 {
 	static const char *const head[] = { "workqueue", "function", "pool", "count", NULL };
-	uint32_t *order = wq_order(r), i;
+	uint32_t *order = result_wq_order(r), i;
 	char fn[128], pool[32];
 	struct csvw w;
 	int ret;
@@ -91,7 +91,7 @@ static int write_workqueue(const struct result *r, const char *path)
 		const struct wq_group *g = r->m.groups[order[i]];
 
 		csvw_str(&w, r->m.wq_names[g->wq]);
-		csvw_str(&w, wq_func_name(r, g, fn, sizeof(fn)));
+		csvw_str(&w, result_wq_func(r, g, fn, sizeof(fn)));
 		csvw_str(&w, match_pool_name(g->pool, pool, sizeof(pool)));
 		csvw_u64(&w, g->delay.count);
 		csvw_stats(&w, &g->delay);

@@ -104,7 +104,7 @@ static void print_hist(const char *name, const struct hist *h)
 	       name, (unsigned long long)s.p99, name, (unsigned long long)s.max);
 }
 
-static void print_stats(const struct netload_stats *st)
+static void table_stats(const struct netload_stats *st)
 {
 	double secs = st->t_end > st->t0 ? (double)(st->t_end - st->t0) / NSEC_PER_SEC : 0;
 
@@ -185,7 +185,7 @@ int main(int argc, char **argv)
 		printf("interrupted=1\n");
 	netload_stop(&load);
 	netload_stop(&load);		/* safe twice */
-	print_stats(&load.st);
+	table_stats(&load.st);
 	print_drops(&pair);
 	netns_pair_close(&pair);
 	netns_pair_close(&pair);	/* safe twice */

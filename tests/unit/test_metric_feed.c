@@ -4,7 +4,10 @@
  * command's output, a file being appended (there at the start, or appearing when its
  * writer ends, as fio's logs do), a FIFO, a log rotated; and the failures: the command
  * ends early, the stream stops, nothing comes, the path is a directory. Real processes
- * and files, short sleeps (about 3 s in all); no root.
+ * and files; no root. Each step waits for what it needs to have happened (samples
+ * arrived, a failure said, a command's mark file) up to a deadline far beyond its
+ * time on an idle machine: the sanitizer lane runs it beside a CPU load, where a
+ * fixed sleep was once too short (about 3 s in all when idle).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,8 +59,10 @@ static void on_fail(void *ctx, int err, const char *msg)
 {
 	struct sink *k = ctx;
 
+	pthread_mutex_lock(&k->lock);
 	k->err = err;
 	snprintf(k->msg, sizeof(k->msg), "%s", msg);
+	pthread_mutex_unlock(&k->lock);
 }
 
 static void nap(unsigned int ms)
@@ -64,6 +70,36 @@ static void nap(unsigned int ms)
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 
 	nanosleep(&ts, NULL);
+}
+
+#define DEADLINE_MS 20000
+
+/* wait_for - until n samples came (n > 0) or a failure was said (n == 0) */
+static void wait_for(struct sink *k, size_t n)
+{
+	unsigned int ms;
+	bool done = false;
+
+	for (ms = 0; ms < DEADLINE_MS && !done; ms += 10) {
+		nap(10);
+		pthread_mutex_lock(&k->lock);
+		done = n ? k->n >= n : k->err != 0;
+		pthread_mutex_unlock(&k->lock);
+	}
+	if (!done)
+		fail_msg("after %u ms: %zu samples, error %d, waiting for %s", DEADLINE_MS, k->n,
+			 k->err, n ? "samples" : "a failure");
+}
+
+/* wait_file - until path exists (a command's mark that it wrote what came before) */
+static void wait_file(const char *path)
+{
+	unsigned int ms;
+
+	for (ms = 0; ms < DEADLINE_MS && access(path, F_OK); ms += 10)
+		nap(10);
+	if (access(path, F_OK))
+		fail_msg("after %u ms, no %s", DEADLINE_MS, path);
 }
 
 static struct metric_feed *start(struct sink *k, const char *path, const char *cmd,
@@ -95,21 +131,26 @@ static void append(const char *path, const char *text)
 /* a command's output; stop ends the command (it would sleep on) and keeps its last line */
 static void test_cmd(void **state)
 {
+	char *dir = fixture_dir(), cmd[1024], mark[512];
 	struct sink k;
 	struct metric_feed *f;
-	uint64_t t0 = now_ns();
+	uint64_t t0;
 
 	(void)state;
-	f = start(&k, NULL, "printf '1ms\\n2ms\\n'; sleep 0.2; printf 'junk\\n3ms'; sleep 30",
-		  0, 0);
-	nap(500);
+	snprintf(mark, sizeof(mark), "%s/printed", dir);
+	snprintf(cmd, sizeof(cmd), "printf '1ms\\n2ms\\n'; sleep 0.2; printf 'junk\\n3ms'; "
+		 ": > %s; sleep 30", mark);
+	f = start(&k, NULL, cmd, 0, 0);
+	wait_file(mark);
+	t0 = now_ns();
 	assert_int_equal(metric_feed_stop(f), 0);
 	assert_int_equal(k.n, 3);		/* the last line without its newline too */
 	assert_int_equal(k.value[2], 3 * MS);
 	assert_string_equal(k.metric[0], "latency");
 	assert_int_equal(metric_feed_stream(f)->skipped[MSK_GARBAGE], 1);
-	assert_true(now_ns() - t0 < 3 * NSEC_PER_SEC);	/* the sleep 30 was ended */
+	assert_true(now_ns() - t0 < 10 * NSEC_PER_SEC);	/* the sleep 30 was ended */
 	metric_feed_free(f);
+	fixture_free(dir);
 }
 
 /* the metric command ends while the run goes on: an error with its status and stderr */
@@ -120,7 +161,7 @@ static void test_cmd_ends(void **state)
 
 	(void)state;
 	f = start(&k, NULL, "echo 1ms; echo 'ping: unknown host' >&2; exit 3", 0, 0);
-	nap(400);
+	wait_for(&k, 0);
 	assert_int_equal(metric_feed_stop(f), -ECHILD);
 	assert_int_equal(k.err, -ECHILD);
 	assert_non_null(strstr(k.msg, "ended (status 3) while the run went on"));
@@ -135,17 +176,23 @@ static void test_stall_and_silence(void **state)
 	struct metric_feed *f;
 
 	(void)state;
-	f = start(&k, NULL, "for i in 1 2 3 4; do echo 1ms; sleep 0.02; done; sleep 30", 0,
-		  300 * MS);
-	nap(700);
+	/* one write of four samples: their count does not depend on the shell's pace */
+	f = start(&k, NULL, "printf '1ms\\n1ms\\n1ms\\n1ms\\n'; sleep 30", 0, 300 * MS);
+	wait_for(&k, 0);
 	assert_int_equal(metric_feed_stop(f), -ETIMEDOUT);
-	assert_non_null(strstr(k.msg, "the stream stopped: 4 samples came"));
+	if (!strstr(k.msg, "the stream stopped: 4 samples came"))
+		fail_msg("the message: %s", k.msg);
 	metric_feed_free(f);
 
 	f = start(&k, NULL, "echo starting; sleep 30", 300 * MS, 0);
-	nap(600);
+	wait_for(&k, 0);
 	assert_int_equal(metric_feed_stop(f), -ENODATA);
-	assert_non_null(strstr(k.msg, "no sample in the first 0.3 s: not one sample in 1 line"));
+	/*
+	 * "not one sample in 1 line" once the shell has said "starting"; on a loaded
+	 * machine it may not have yet: "not one line was written"
+	 */
+	if (!strstr(k.msg, "no sample in the first 0.3 s: not one "))
+		fail_msg("the message: %s", k.msg);
 	metric_feed_free(f);
 }
 
@@ -164,7 +211,7 @@ static void test_file(void **state)
 	append(path, "5ms\n6m");
 	nap(150);
 	append(path, "s\n");
-	nap(150);
+	wait_for(&k, 2);
 	assert_int_equal(k.n, 2);
 	assert_int_equal(k.value[0], 5 * MS);
 	assert_int_equal(k.value[1], 6 * MS);
@@ -172,7 +219,7 @@ static void test_file(void **state)
 	snprintf(tmp, sizeof(tmp), "%s/lat.log.new", dir);
 	append(tmp, "7ms\n");
 	assert_int_equal(rename(tmp, path), 0);
-	nap(200);
+	wait_for(&k, 3);
 	assert_int_equal(metric_feed_stop(f), 0);
 	assert_int_equal(k.n, 3);
 	assert_int_equal(k.value[2], 7 * MS);
@@ -219,7 +266,7 @@ static void test_fifo(void **state)
 	nap(100);
 	append(path, "[");
 	append(path, "5.0] 2ms\n3us\n");		/* a second writer; one line is stamped */
-	nap(150);
+	wait_for(&k, 2);
 	assert_int_equal(metric_feed_stop(f), 0);
 	assert_int_equal(k.n, 2);		/* "[5.0] 2ms": stamped before the feed began */
 	assert_int_equal(metric_feed_stream(f)->skipped[MSK_BEFORE], 1);

@@ -440,7 +440,7 @@ static void lossy_outputs(struct result *r, uint64_t lost)
 	assert_int_equal(r->lost_events, lost);
 	f = open_memstream(&text, &len);
 	assert_non_null(f);
-	result_print(r, f, NULL);
+	output_print(r, f, NULL);
 	fclose(f);
 	if (!strstr(text, "[LOSSY: figures below undercount]"))
 		fail_msg("the table does not say LOSSY:\n%s", text);
@@ -566,7 +566,7 @@ static char *print(const struct result *r, const struct table_opts *o)
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
-	result_print(r, f, o);
+	output_print(r, f, o);
 	fclose(f);
 	return text;
 }
