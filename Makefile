@@ -83,6 +83,10 @@ SIM_SRCS := $(wildcard tests/sim/*.c)
 SIM_BIN := $(BUILD)/tests/simulate
 # Test-only code (temporary files, synthetic result files) linked into tests and tools.
 TESTLIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/lib/*.c))
+# kept between makes: as intermediates of a pattern rule make deleted them after each
+# one, and the next make (make test runs four) compiled them again and relinked every
+# test and tool (a minute of a fresh make test)
+.SECONDARY: $(TESTLIB_OBJS)
 # Library functions a unit test replaces by its own __wrap_NAME (ld --wrap=NAME):
 # test_runner runs scenarios with knobs against a machine made of variables.
 WRAP_test_runner := knob_check knobs_check_set knob_resolve knob_target_read knob_target_write \
