@@ -102,7 +102,7 @@ static int set_figures(const struct cellset *set, const struct judge_opts *o,
 		ret = evidence_build(set, NULL, k, &e);
 		if (ret)
 			break;
-		v = e.side[EV_BASE].n ? hb_stat(&e.dom, &e.side[EV_BASE], mstat_q[k->stat]) : NAN;
+		v = e.side[EV_BASE].n ? hb_stat(&e.dom, &e.side[EV_BASE], metric_stat_q[k->stat]) : NAN;
 		if (metric_usable(k->stat, e.count[EV_BASE], o->min_tail) && v > 0) {
 			s = spread_of(sp, set->workload, set->config, id);
 			if (!s)

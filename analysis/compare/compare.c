@@ -237,7 +237,7 @@ static double set_figure(const struct cellsets *cs, const struct cellset *like,
 		return 0;
 	hist_init(h);
 	if (!cellset_pooled_verdict(s, k, h) && metric_usable(k->stat, h->count, min_tail))
-		v = (double)hist_percentile_mid(h, mstat_q[k->stat]);
+		v = (double)hist_percentile_mid(h, metric_stat_q[k->stat]);
 	free(h);
 	return v;
 }

@@ -212,7 +212,7 @@ static struct expansion welch_expansion(const struct hb_ratio *r)
 int judge_eval(const struct evidence *e, enum mstat stat, double margin, bool floor,
 	       const struct judge_opts *o, struct judgement *j, double **d)
 {
-	struct hb_opts ho = { mstat_q[stat], o->iters, seed_of(o->seed, e, stat) };
+	struct hb_opts ho = { metric_stat_q[stat], o->iters, seed_of(o->seed, e, stat) };
 	struct hb_ratio r;
 	struct claims c;
 	int ret;
@@ -296,7 +296,7 @@ int judge_eval_runs(const struct evidence *e, enum mstat stat, double margin,
 		    const struct noise_floor *nf, const struct judge_opts *o,
 		    struct judgement *j)
 {
-	double q = mstat_q[stat];
+	double q = metric_stat_q[stat];
 
 	judge_init(e, q, margin, false, j);
 	j->runs_unit = true;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * metric.c - metric keys, per-record values and cellsets (see metric.h).
+ * metric.c - metric keys and their values in one record (see metric.h).
  */
 #include "metric.h"
 #include "grow.h"
@@ -12,41 +12,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const mstat_names[MST_NR] = {
+const char *const metric_stat_names[MST_NR] = {
 	[MST_P50] = "p50", [MST_P90] = "p90", [MST_P99] = "p99", [MST_P999] = "p999",
 	[MST_MAX] = "max",
 };
-const double mstat_q[MST_NR] = { 0.5, 0.9, 0.99, 0.999, 1.0 };
+const double metric_stat_q[MST_NR] = { 0.5, 0.9, 0.99, 0.999, 1.0 };
 
 void metric_id(const struct metric_key *k, char *buf, size_t len)
 {
 	switch (k->src) {
 	case MS_WORKLOAD:
-		snprintf(buf, len, "workload:%s:%s", k->name, mstat_names[k->stat]);
+		snprintf(buf, len, "workload:%s:%s", k->name, metric_stat_names[k->stat]);
 		break;
 	case MS_SOFTIRQ:
 		snprintf(buf, len, "softirq:%s:%s:%s", k->name, sirq_metric_names[k->sub],
-			 mstat_names[k->stat]);
+			 metric_stat_names[k->stat]);
 		break;
 	case MS_WQ:
 		snprintf(buf, len, "wq:%s:%s%s%s:%s:%s", k->name, k->func, k->pool[0] ? "@" : "",
-			 k->pool, wq_metric_names[k->sub], mstat_names[k->stat]);
+			 k->pool, wq_metric_names[k->sub], metric_stat_names[k->stat]);
 		break;
 	case MS_WAKEUP:
 		snprintf(buf, len, "wakeup:%s:%s:%s", wake_kind_names[k->sub], k->name,
-			 mstat_names[k->stat]);
+			 metric_stat_names[k->stat]);
 		break;
 	case MS_CONTEXT:
 		snprintf(buf, len, "context:%s:%s%s%s:%s:%s", k->name, k->func, k->pool[0] ? "@" : "",
-			 k->pool, sirq_metric_names[k->sub], mstat_names[k->stat]);
+			 k->pool, sirq_metric_names[k->sub], metric_stat_names[k->stat]);
 		break;
 	case MS_WORK:
 		snprintf(buf, len, "work:%s:%s:%s", k->name, sirq_metric_names[k->sub],
-			 mstat_names[k->stat]);
+			 metric_stat_names[k->stat]);
 		break;
 	case MS_MOVED:
 		snprintf(buf, len, "moved:%s:%s:%s:%s", k->name, k->func, sirq_metric_names[k->sub],
-			 mstat_names[k->stat]);
+			 metric_stat_names[k->stat]);
 		break;
 	}
 }
@@ -257,7 +257,7 @@ int metric_value(const struct record *rec, const struct metric_key *k, double *v
 	hist_init(h);
 	ret = metric_hist(rec, k, h);
 	*count = h->count;
-	*v = k->stat == MST_MAX ? (double)h->max : (double)hist_percentile(h, mstat_q[k->stat]);
+	*v = k->stat == MST_MAX ? (double)h->max : (double)hist_percentile(h, metric_stat_q[k->stat]);
 	free(h);
 	return ret;
 }
@@ -266,214 +266,5 @@ bool metric_usable(enum mstat stat, uint64_t count, unsigned int min_tail)
 {
 	if (stat == MST_MAX)
 		return count > 0;
-	return (double)count * (1 - mstat_q[stat]) >= (double)min_tail - 1e-9 && count > 0;
-}
-
-/* build - the sets of the run's traced cells, or of its control cells */
-static int build(const struct run *run, struct cellsets *cs, bool control)
-{
-	size_t i;
-
-	memset(cs, 0, sizeof(*cs));
-	cs->s = calloc(run->ncells ? run->ncells : 1, sizeof(*cs->s));
-	if (!cs->s)
-		return -ENOMEM;
-	for (i = 0; i < run->ncells; i++) {
-		const struct cell *c = &run->cells[i];
-		struct cellset *s;
-
-		if (c->control != control)
-			continue;
-		s = (struct cellset *)cellsets_find(cs, c->workload, c->config);
-		if (!s) {
-			s = &cs->s[cs->n++];
-			strcpy(s->workload, c->workload);
-			strcpy(s->config, c->config);
-		}
-		if (s->n == STATS_MAX_N)
-			return -E2BIG;
-		s->cell[s->n++] = c;
-	}
-	return 0;
-}
-
-int cellsets_build(const struct run *run, struct cellsets *cs)
-{
-	return build(run, cs, false);
-}
-
-int cellsets_build_control(const struct run *run, struct cellsets *cs)
-{
-	return build(run, cs, true);
-}
-
-void cellsets_free(struct cellsets *cs)
-{
-	free(cs->s);
-	memset(cs, 0, sizeof(*cs));
-}
-
-const struct cellset *cellsets_find(const struct cellsets *cs, const char *workload,
-				    const char *config)
-{
-	size_t i;
-
-	for (i = 0; i < cs->n; i++)
-		if (!strcmp(cs->s[i].workload, workload) && !strcmp(cs->s[i].config, config))
-			return &cs->s[i];
-	return NULL;
-}
-
-const struct cellset *cellsets_reference(const struct cellsets *cs, const char *workload)
-{
-	const struct cellset *s = cellsets_find(cs, workload, "default");
-	size_t i;
-
-	if (!s)
-		s = cellsets_find(cs, workload, "baseline");
-	for (i = 0; !s && i < cs->n; i++)
-		if (!strcmp(cs->s[i].workload, workload))
-			s = &cs->s[i];
-	return s;
-}
-
-size_t cellset_ok(const struct cellset *s)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < s->n; i++)
-		n += s->cell[i]->ok;
-	return n;
-}
-
-/* pooled - every usable repetition's histogram of k; verdict: the cells a verdict reads */
-static int pooled(const struct cellset *s, const struct metric_key *k, struct hist *h,
-		  bool verdict)
-{
-	size_t i;
-	int ret, used = 0;
-
-	for (i = 0; i < s->n; i++) {
-		if (!s->cell[i]->ok)
-			continue;
-		if (verdict && metric_trace_derived(k) && s->cell[i]->rec.cap.lossy)
-			continue;
-		ret = metric_hist(&s->cell[i]->rec, k, h);
-		if (ret == -ENOENT)
-			continue;
-		if (ret)
-			return ret;
-		used++;
-	}
-	return used ? 0 : -ENOENT;
-}
-
-int cellset_pooled(const struct cellset *s, const struct metric_key *k, struct hist *h)
-{
-	return pooled(s, k, h, false);
-}
-
-int cellset_pooled_verdict(const struct cellset *s, const struct metric_key *k,
-			   struct hist *h)
-{
-	return pooled(s, k, h, true);
-}
-
-int keylist_add(struct keylist *kl, const struct metric_key *k)
-{
-	size_t i;
-
-	for (i = 0; i < kl->n; i++)
-		if (kl->k[i].stat == k->stat && metric_same_group(&kl->k[i], k))
-			return 0;
-	if (GROW(kl->k, kl->cap, kl->n + 1))
-		return -ENOMEM;
-	kl->k[kl->n++] = *k;
-	return 0;
-}
-
-void keylist_free(struct keylist *kl)
-{
-	free(kl->k);
-	memset(kl, 0, sizeof(*kl));
-}
-
-/* add_all_stats - k for every statistic */
-static int add_all_stats(struct keylist *kl, struct metric_key *k)
-{
-	int s, ret = 0;
-
-	for (s = 0; !ret && s < MST_NR; s++) {
-		k->stat = (enum mstat)s;
-		ret = keylist_add(kl, k);
-	}
-	return ret;
-}
-
-static int collect_record(const struct record *rec, bool per_pool, struct keylist *kl)
-{
-	struct metric_key k;
-	size_t i;
-	int m, ret = 0;
-
-	for (i = 0; !ret && i < rec->wl.nm; i++) {
-		k = (struct metric_key){ .src = MS_WORKLOAD };
-		snprintf(k.name, sizeof(k.name), "%s", rec->wl.m[i].name);
-		ret = add_all_stats(kl, &k);
-	}
-	for (i = 0; !ret && i < rec->nsirq; i++)
-		for (m = 0; !ret && m < SM_NR && rec->sirq[i].cpu == -1; m++) {
-			k = (struct metric_key){ .src = MS_SOFTIRQ, .sub = m };
-			snprintf(k.name, sizeof(k.name), "%s", rec->sirq[i].vector);
-			ret = add_all_stats(kl, &k);
-		}
-	for (i = 0; !ret && i < rec->nwq; i++)
-		for (m = 0; !ret && m < WM_NR; m++) {
-			k = (struct metric_key){ .src = MS_WQ, .sub = m };
-			snprintf(k.name, sizeof(k.name), "%s", rec->wq[i].wq);
-			snprintf(k.func, sizeof(k.func), "%s", rec->wq[i].func);
-			if (per_pool)
-				snprintf(k.pool, sizeof(k.pool), "%s", rec->wq[i].pool);
-			ret = add_all_stats(kl, &k);
-		}
-	for (m = 0; !ret && m < WK_NR; m++)
-		for (i = 0; !ret && i < rec->nwake[m]; i++) {
-			k = (struct metric_key){ .src = MS_WAKEUP, .sub = m };
-			snprintf(k.name, sizeof(k.name), "%s", rec->wake[m][i].name);
-			ret = add_all_stats(kl, &k);
-		}
-	for (i = 0; !ret && i < rec->nctx; i++)
-		for (m = 0; !ret && m < SM_NR; m++) {
-			k = (struct metric_key){ .src = MS_CONTEXT, .sub = m };
-			snprintf(k.name, sizeof(k.name), "%s", rec->ctx[i].context);
-			snprintf(k.func, sizeof(k.func), "%s", rec->ctx[i].name);
-			snprintf(k.pool, sizeof(k.pool), "%s", rec->ctx[i].where);
-			ret = add_all_stats(kl, &k);
-		}
-	for (i = 0; !ret && i < rec->wl.nwork; i++)
-		for (m = 0; !ret && m < SM_NR; m++) {
-			struct hist *h = malloc(sizeof(*h));
-
-			k = (struct metric_key){ .src = MS_WORK, .sub = m };
-			snprintf(k.name, sizeof(k.name), "%s", rec->wl.work[i].name);
-			if (!h)
-				return -ENOMEM;
-			hist_init(h);
-			/* only a work the record has samples of */
-			if (!work_hist(rec, &rec->wl.work[i], m, h) && h->count)
-				ret = add_all_stats(kl, &k);
-			free(h);
-		}
-	return ret;
-}
-
-int keylist_collect(const struct cellset *s, bool per_pool, struct keylist *kl)
-{
-	size_t i;
-	int ret = 0;
-
-	for (i = 0; !ret && i < s->n; i++)
-		if (s->cell[i]->ok)
-			ret = collect_record(&s->cell[i]->rec, per_pool, kl);
-	return ret;
+	return (double)count * (1 - metric_stat_q[stat]) >= (double)min_tail - 1e-9 && count > 0;
 }

@@ -38,8 +38,8 @@
 
 enum msrc { MS_WORKLOAD, MS_SOFTIRQ, MS_WQ, MS_WAKEUP, MS_CONTEXT, MS_WORK, MS_MOVED };
 enum mstat { MST_P50, MST_P90, MST_P99, MST_P999, MST_MAX, MST_NR };
-extern const char *const mstat_names[MST_NR];
-extern const double mstat_q[MST_NR];		/* 0.5, 0.9, 0.99, 0.999, 1 */
+extern const char *const metric_stat_names[MST_NR];
+extern const double metric_stat_q[MST_NR];		/* 0.5, 0.9, 0.99, 0.999, 1 */
 
 #define METRIC_ID_LEN (2 * NAME_LEN + FUNC_LEN + 32)
 

@@ -70,7 +70,7 @@ static double pooled_value(const struct cellset *s, const struct metric_key *k,
 		return NAN;
 	hist_init(h);
 	if (!cellset_pooled_verdict(s, k, h) && metric_usable(k->stat, h->count, min_tail))
-		v = (double)hist_percentile_mid(h, mstat_q[k->stat]);
+		v = (double)hist_percentile_mid(h, metric_stat_q[k->stat]);
 	free(h);
 	return v;
 }

@@ -35,7 +35,7 @@ static bool usable(const char *id, uint64_t count, unsigned int min_tail)
 	int i;
 
 	for (i = 0; s && i < MST_NR; i++)
-		if (!strcmp(s + 1, mstat_names[i]))
+		if (!strcmp(s + 1, metric_stat_names[i]))
 			return metric_usable((enum mstat)i, count, min_tail);
 	return count > 0;
 }

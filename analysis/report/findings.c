@@ -334,7 +334,7 @@ static void wakeup_finding(struct report_ctx *r, const char *wl)
 	for (i = 0; i < n; i++)
 		if (wc[i].rc.s == ref)
 			rw = &wc[i];
-	need = ceil(jo.min_tail / (1 - mstat_q[MST_P99]));
+	need = ceil(jo.min_tail / (1 - metric_stat_q[MST_P99]));
 	if (isnan(top->rc.med)) {
 		doc_li(&r->doc, "%s, thread wakeup: no worker pool had the %.0f wakeups in a "
 		       "repetition that a p99 needs", wl, need);

@@ -149,7 +149,7 @@ static void aggregate_row(struct report_ctx *r, const struct cellset *s, bool bg
 /* short_id - a primary metric as the first screen names it: "delivery p99" */
 static void short_id(const struct metric_key *k, const char *id, char *buf, size_t len)
 {
-	const char *st = mstat_names[k->stat];
+	const char *st = metric_stat_names[k->stat];
 
 	switch (k->src) {
 	case MS_WORKLOAD:

@@ -62,7 +62,7 @@ static int set_kv(struct sim_cell *c, const char *kv)
 	}
 	if (!strcmp(key, "stat")) {
 		for (i = 0; i < MST_NR; i++)
-			if (!strcmp(eq + 1, mstat_names[i])) {
+			if (!strcmp(eq + 1, metric_stat_names[i])) {
 				c->stat = (enum mstat)i;
 				return 0;
 			}
