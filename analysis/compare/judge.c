@@ -247,7 +247,7 @@ int judge_eval(const struct evidence *e, enum mstat stat, double margin, bool fl
 		return 0;
 	}
 	j->x = e->paired ? paired_expansion(&e->side[EV_BASE]) : welch_expansion(&r);
-	claims_eval(r.d, r.iters, log1p(margin), &j->x, &c);
+	verdict_claims(r.d, r.iters, log1p(margin), &j->x, &c);
 	if (e->paired && ho.q >= SWAP_Q) {
 		ret = tail_claims(e, &ho, margin, j, &c);
 		if (ret) {
@@ -263,7 +263,7 @@ int judge_eval(const struct evidence *e, enum mstat stat, double margin, bool fl
 	if (e->paired) {
 		/*
 		 * one variance for the pair: split evenly over the sides, each block of n a
-		 * "repetition", so that reps_needed answers in blocks
+		 * "repetition", so that verdict_reps_needed answers in blocks
 		 */
 		double v = var_of_reps(r.d, r.iters) * j->nb / 2;
 
@@ -428,7 +428,7 @@ static void interval_at(struct judgement *j, const double *d, unsigned int n, do
 	double t, d0 = log(j->ratio);
 
 	if (d) {
-		ratio_interval(d, n, a, &j->x, &j->lo, &j->hi);
+		verdict_interval(d, n, a, &j->x, &j->lo, &j->hi);
 		return;
 	}
 	t = t_quantile(1 - a, j->df);
@@ -494,7 +494,7 @@ static void why_cannot(struct judgement *j, const double *d, unsigned int n, dou
 				 "%d runs a side to decide", p, level, MORE_MAX);
 		return;
 	}
-	j->more = reps_needed(&j->vb, &j->vn, var_of(d, n), d0, m, tail, o->base_fixed);
+	j->more = verdict_reps_needed(&j->vb, &j->vn, var_of(d, n), d0, m, tail, o->base_fixed);
 	if (j->more > MORE_MAX)
 		snprintf(j->why, sizeof(j->why), "p %.2g > %.2g: the change is too close to the "
 			 "margin (%.3g) for under %d more %ss to decide%s", p,
@@ -634,7 +634,7 @@ int judge_family(struct judgement **j, double *const *d, size_t n,
 	 * better beyond the margin): Holm over all of them, so that the chance of any
 	 * wrong "worse" or "better" is at most alpha whatever the data. A direction
 	 * (higher, lower) is nested in its side claim; the closed test of it is Holm over
-	 * the same family with the metric's own p replaced by its direction's (holm_with),
+	 * the same family with the metric's own p replaced by its direction's (verdict_holm_with),
 	 * which keeps every wrong claim, side or direction, inside the same alpha.
 	 * "no change" claims stand on their own at alpha: an equivalence test risks only
 	 * missing a change beyond the margin, at most alpha for each metric (the two
@@ -646,7 +646,7 @@ int judge_family(struct judgement **j, double *const *d, size_t n,
 		at[m] = i;
 		p[m++] = side_p(j[i]);
 	}
-	ret = holm(p, m, alpha, rej, level);
+	ret = verdict_holm(p, m, alpha, rej, level);
 	if (ret < 0)
 		goto out;
 	for (i = 0; i < m; i++) {
@@ -658,7 +658,7 @@ int judge_family(struct judgement **j, double *const *d, size_t n,
 
 		/* nor a direction: the spread inside the runs is not their spread */
 		if (!rej[i] && !same && !x->margin_default) {
-			dir = holm_with(p, m, alpha, i, dir_p(x), &dl);
+			dir = verdict_holm_with(p, m, alpha, i, dir_p(x), &dl);
 			if (dir < 0) {
 				ret = dir;
 				goto out;

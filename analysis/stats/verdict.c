@@ -69,23 +69,23 @@ static bool expands(const struct expansion *x)
 	return x && x->n >= 2 && x->df > 0;
 }
 
-double expand_p(double p, const struct expansion *x)
+double verdict_expand_p(double p, const struct expansion *x)
 {
 	if (!expands(x) || !(p > 0) || p >= 1)
 		return p;
 	/* the lower tail at minus the score: no cancellation for tiny p */
-	return t_cdf(-z_upper(p) * sqrt((x->n - 1) / x->n), x->df);
+	return t_cdf(-verdict_z_upper(p) * sqrt((x->n - 1) / x->n), x->df);
 }
 
-double expand_level(double a, const struct expansion *x)
+double verdict_expand_level(double a, const struct expansion *x)
 {
 	if (!expands(x) || !(a > 0) || a >= 0.5)
 		return a;
 	return 0.5 * erfc(sqrt(x->n / (x->n - 1)) * t_quantile(1 - a, x->df) / M_SQRT2);
 }
 
-void claims_eval(const double *d, unsigned int n, double m, const struct expansion *x,
-		 struct claims *c)
+void verdict_claims(const double *d, unsigned int n, double m, const struct expansion *x,
+		    struct claims *c)
 {
 	double mean = 0, sd = 0;
 	unsigned int i;
@@ -104,23 +104,23 @@ void claims_eval(const double *d, unsigned int n, double m, const struct expansi
 	c->p[CLAIM_HIGHER] = tail_p(count_le(d, n, 0), n, 0, true, mean, sd);
 	c->p[CLAIM_LOWER] = tail_p(count_ge(d, n, 0), n, 0, false, mean, sd);
 	for (k = 0; k < CLAIM_NR; k++)
-		c->p[k] = expand_p(c->p[k], x);
+		c->p[k] = verdict_expand_p(c->p[k], x);
 	c->best = CLAIM_WORSE;
 	for (k = 1; k <= CLAIM_SAME; k++)
 		if (c->p[k] < c->p[c->best])
 			c->best = (enum claim)k;
 }
 
-void ratio_interval(const double *d, unsigned int n, double a, const struct expansion *x,
-		    double *lo, double *hi)
+void verdict_interval(const double *d, unsigned int n, double a, const struct expansion *x,
+		      double *lo, double *hi)
 {
-	double e = expand_level(a, x);
+	double e = verdict_expand_level(a, x);
 
 	*lo = exp(stats_quantile_sorted(d, n, e));
 	*hi = exp(stats_quantile_sorted(d, n, 1 - e));
 }
 
-int holm(const double *p, size_t n, double alpha, bool *reject, double *level)
+int verdict_holm(const double *p, size_t n, double alpha, bool *reject, double *level)
 {
 	size_t *order, i, j, k;
 	int rejected = 0;
@@ -156,7 +156,8 @@ int holm(const double *p, size_t n, double alpha, bool *reject, double *level)
 	return rejected;
 }
 
-int holm_with(const double *p, size_t n, double alpha, size_t i, double pi, double *level)
+int verdict_holm_with(const double *p, size_t n, double alpha, size_t i, double pi,
+		      double *level)
 {
 	size_t *order, r, j, k;
 	int ret = 0;
@@ -200,7 +201,7 @@ int holm_with(const double *p, size_t n, double alpha, size_t i, double pi, doub
 }
 
 /* Acklam's rational approximation of the normal quantile (relative error < 1.2e-9) */
-double z_upper(double a)
+double verdict_z_upper(double a)
 {
 	static const double c1[] = { -3.969683028665376e+01, 2.209460984245205e+02,
 				     -2.759285104469687e+02, 1.383577518672690e+02,
@@ -236,11 +237,11 @@ double z_upper(double a)
 	       (((((c2[0] * r + c2[1]) * r + c2[2]) * r + c2[3]) * r + c2[4]) * r + 1);
 }
 
-long reps_needed(const struct hb_var *b, const struct hb_var *n, double vboot, double d0,
-		 double m, double a, bool base_fixed)
+long verdict_reps_needed(const struct hb_var *b, const struct hb_var *n, double vboot,
+			 double d0, double m, double a, bool base_fixed)
 {
 	double vb = b->between + b->within, vn = n->between + n->within;
-	double room = fabs(fabs(d0) - m), z = z_upper(a), target, model;
+	double room = fabs(fabs(d0) - m), z = verdict_z_upper(a), target, model;
 	long k;
 
 	if (!b->reps || !n->reps)

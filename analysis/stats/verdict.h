@@ -61,37 +61,41 @@ static inline struct expansion expansion_blocks(unsigned int n)
 	return (struct expansion){ n, n > 1 ? n - 1.0 : 0 };
 }
 
-/* claims_eval - the p-values from sorted replicates d[0..n) and margin m (log) */
-void claims_eval(const double *d, unsigned int n, double m, const struct expansion *x,
-		 struct claims *c);
+/* verdict_claims - the p-values from sorted replicates d[0..n) and margin m (log) */
+void verdict_claims(const double *d, unsigned int n, double m, const struct expansion *x,
+		    struct claims *c);
 
-/* ratio_interval - the interval of exp(d*) at confidence 1 - 2a, read through x */
-void ratio_interval(const double *d, unsigned int n, double a, const struct expansion *x,
-		    double *lo, double *hi);
-
-/* expand_p - a bootstrap share p of replicates beyond a bound, as the p-value read by x */
-double expand_p(double p, const struct expansion *x);
-/* expand_level - the quantile of the replicates that an interval at level a reads */
-double expand_level(double a, const struct expansion *x);
+/* verdict_interval - the interval of exp(d*) at confidence 1 - 2a, read through x */
+void verdict_interval(const double *d, unsigned int n, double a, const struct expansion *x,
+		      double *lo, double *hi);
 
 /*
- * holm - Holm's step-down at family-wise level alpha: reject[i] for the hypotheses
+ * verdict_expand_p - a bootstrap share p of replicates beyond a bound, as the p-value
+ * read by x
+ */
+double verdict_expand_p(double p, const struct expansion *x);
+/* verdict_expand_level - the quantile of the replicates that an interval at level a reads */
+double verdict_expand_level(double a, const struct expansion *x);
+
+/*
+ * verdict_holm - Holm's step-down at family-wise level alpha: reject[i] for the hypotheses
  * that stand, given their p-values p[0..n). *level[i] (may be NULL) receives the level
  * each p was compared with (alpha / (n - rank)), or the last level tried for those
  * that were not reached. Returns how many were rejected, or -ENOMEM.
  */
-int holm(const double *p, size_t n, double alpha, bool *reject, double *level);
+int verdict_holm(const double *p, size_t n, double alpha, bool *reject, double *level);
 
 /*
- * holm_with - whether Holm's step-down at alpha over p[0..n), with p[i] replaced by pi,
+ * verdict_holm_with - whether Holm's step-down at alpha over p[0..n), with p[i] replaced by pi,
  * reaches and rejects hypothesis i; *level (may be NULL) the level it was held to. The
  * closed test of a hypothesis nested in hypothesis i (a direction inside "beyond the
  * margin"): judge.c. -ENOMEM, else 1 (rejected) or 0.
  */
-int holm_with(const double *p, size_t n, double alpha, size_t i, double pi, double *level);
+int verdict_holm_with(const double *p, size_t n, double alpha, size_t i, double pi,
+		      double *level);
 
 /*
- * reps_needed - about how many more repetitions (per side, or of the new side alone
+ * verdict_reps_needed - about how many more repetitions (per side, or of the new side alone
  * when base_fixed: a stored baseline) would let a claim about this metric stand at
  * level a, if the difference and the spread stay as estimated: the interval must fit
  * inside +-m (when |d0| < m) or clear it (|d0| > m). The variance components say how
@@ -99,10 +103,10 @@ int holm_with(const double *p, size_t n, double alpha, size_t i, double pi, doub
  * them to the spread the verdict actually saw. 0 when none are needed, -1 when no
  * number would do (the estimate sits on the margin).
  */
-long reps_needed(const struct hb_var *b, const struct hb_var *n, double vboot, double d0,
-		 double m, double a, bool base_fixed);
+long verdict_reps_needed(const struct hb_var *b, const struct hb_var *n, double vboot,
+			 double d0, double m, double a, bool base_fixed);
 
-/* z_upper - the standard normal quantile at 1 - a */
-double z_upper(double a);
+/* verdict_z_upper - the standard normal quantile at 1 - a */
+double verdict_z_upper(double a);
 
 #endif

@@ -135,7 +135,7 @@ static enum claim decide(const struct sim *s, double factor, double margin, doub
 	make_side(&bufs[0], s, 1, rng);
 	make_side(&bufs[1], s, factor, rng);
 	assert_int_equal(hb_ratio(&dom, &bufs[0].side, &bufs[1].side, &o, &r), 0);
-	claims_eval(r.d, r.iters, log1p(margin), &(struct expansion){ s->reps, s->reps - 1 }, &c);
+	verdict_claims(r.d, r.iters, log1p(margin), &(struct expansion){ s->reps, s->reps - 1 }, &c);
 	hb_ratio_free(&r);
 	return c.p[c.best] <= a ? c.best : CLAIM_NR;
 }
@@ -177,7 +177,7 @@ static enum claim decide_paired(const struct sim *s, double factor, double margi
 		assert_int_equal(hb_ratio_paired(&dom, &bufs[0].side, &bufs[1].side, &o, &r), 0);
 	else
 		assert_int_equal(hb_ratio(&dom, &bufs[0].side, &bufs[1].side, &o, &r), 0);
-	claims_eval(r.d, r.iters, log1p(margin), &(struct expansion){ s->reps, s->reps - 1 }, &c);
+	verdict_claims(r.d, r.iters, log1p(margin), &(struct expansion){ s->reps, s->reps - 1 }, &c);
 	hb_ratio_free(&r);
 	return c.p[c.best] <= a ? c.best : CLAIM_NR;
 }
@@ -246,7 +246,7 @@ static enum claim ends_claim(const struct sim *s, double growth, uint64_t *rng)
 		make_rep(&bufs[0], s, b, s->mu + s->between * gauss(rng), log(growth), rng);
 	hb_side_ends(&bufs[0].side, &early, &late);
 	assert_int_equal(hb_ratio_paired(&dom, &early, &late, &o, &r), 0);
-	claims_eval(r.d, r.iters, log1p(0.10), &(struct expansion){ s->reps, s->reps - 1 }, &c);
+	verdict_claims(r.d, r.iters, log1p(0.10), &(struct expansion){ s->reps, s->reps - 1 }, &c);
 	hb_ratio_free(&r);
 	return c.p[c.best] <= 0.05 ? c.best : CLAIM_NR;
 }
@@ -319,25 +319,25 @@ static void test_claims(void **state)
 	(void)state;
 	for (i = 0; i < 999; i++)
 		d[i] = log(2) + (i - 499.0) * 1e-4;	/* about x2, tight */
-	claims_eval(d, 999, log1p(0.10), NULL, &c);
+	verdict_claims(d, 999, log1p(0.10), NULL, &c);
 	assert_int_equal(c.best, CLAIM_WORSE);
 	/* no replicate near the margin: the p-value comes from the normal tail, tiny */
 	assert_true(c.p[CLAIM_WORSE] < 1e-9);
 	assert_true(c.p[CLAIM_SAME] > 0.99 && c.p[CLAIM_BETTER] > 0.99);
 	for (i = 0; i < 999; i++)
 		d[i] = (i - 499.0) * 1e-4;		/* about x1: inside a 10% margin */
-	claims_eval(d, 999, log1p(0.10), NULL, &c);
+	verdict_claims(d, 999, log1p(0.10), NULL, &c);
 	assert_int_equal(c.best, CLAIM_SAME);
 	/* the normal tail beyond 3.3 sd: below the empirical bound 1 / 1000 */
 	assert_true(c.p[CLAIM_SAME] < 1.0 / 1000 && c.p[CLAIM_SAME] > 1e-5);
 	/* one replicate beyond: the empirical (1 + 1) / (999 + 1) */
 	d[998] = log1p(0.10) + 1e-6;
-	claims_eval(d, 999, log1p(0.10), NULL, &c);
+	verdict_claims(d, 999, log1p(0.10), NULL, &c);
 	assert_true(fabs(c.p[CLAIM_SAME] - 2.0 / 1000) < 1e-12);
 	/* exactly half the replicates beyond the margin: nothing can be claimed */
 	for (i = 0; i < 999; i++)
 		d[i] = log1p(0.10) + (i - 499.0) * 1e-4;
-	claims_eval(d, 999, log1p(0.10), NULL, &c);
+	verdict_claims(d, 999, log1p(0.10), NULL, &c);
 	assert_true(c.p[c.best] > 0.4);
 }
 
@@ -350,14 +350,14 @@ static void test_holm(void **state)
 
 	(void)state;
 	/* sorted: 0.005 <= 0.05/4, 0.01 <= 0.05/3, 0.03 > 0.05/2: stop */
-	assert_int_equal(holm(p, 4, 0.05, rej, level), 2);
+	assert_int_equal(verdict_holm(p, 4, 0.05, rej, level), 2);
 	assert_true(rej[0] && rej[3]);
 	assert_false(rej[1] || rej[2]);
 	assert_true(fabs(level[3] - 0.0125) < 1e-12);
 	assert_true(fabs(level[0] - 0.05 / 3) < 1e-12);
 	assert_true(fabs(level[2] - 0.025) < 1e-12);
 	/* all small: all stand (Bonferroni would have kept 0.04 out) */
-	assert_int_equal(holm((const double[]){ 0.01, 0.012, 0.04 }, 3, 0.05, rej, NULL), 3);
+	assert_int_equal(verdict_holm((const double[]){ 0.01, 0.012, 0.04 }, 3, 0.05, rej, NULL), 3);
 }
 
 /*
@@ -478,17 +478,17 @@ static void test_reps_needed(void **state)
 	 * d0 = 0, m = log(1.1) = 0.0953, a = 0.025 (z 1.96): need 2 x 0.05 / n <= (0.0953 /
 	 * 1.96)^2 = 0.002364, n >= 42.3: 38 more per side
 	 */
-	k = reps_needed(&v, &v, NAN, 0, log1p(0.10), 0.025, false);
+	k = verdict_reps_needed(&v, &v, NAN, 0, log1p(0.10), 0.025, false);
 	assert_true(k >= 37 && k <= 39);
 	/* on the margin no number of repetitions decides */
-	assert_int_equal(reps_needed(&v, &v, NAN, log1p(0.10), log1p(0.10), 0.025, false), -1);
+	assert_int_equal(verdict_reps_needed(&v, &v, NAN, log1p(0.10), log1p(0.10), 0.025, false), -1);
 	/* far beyond it, none are needed */
-	assert_int_equal(reps_needed(&v, &v, NAN, log(3), log1p(0.10), 0.025, false), 0);
+	assert_int_equal(verdict_reps_needed(&v, &v, NAN, log(3), log1p(0.10), 0.025, false), 0);
 	/* a fixed baseline whose own uncertainty is too large cannot be outgrown */
-	assert_int_equal(reps_needed(&v, &v, NAN, 0.05, log1p(0.10), 0.025, true), -1);
-	assert_true(fabs(z_upper(0.025) - 1.959964) < 1e-5);
+	assert_int_equal(verdict_reps_needed(&v, &v, NAN, 0.05, log1p(0.10), 0.025, true), -1);
+	assert_true(fabs(verdict_z_upper(0.025) - 1.959964) < 1e-5);
 	/* replicates four times as spread as the components say: four times the repetitions */
-	k = reps_needed(&v, &v, 4 * 2 * 0.05 / 5, 0, log1p(0.10), 0.025, false);
+	k = verdict_reps_needed(&v, &v, 4 * 2 * 0.05 / 5, 0, log1p(0.10), 0.025, false);
 	assert_true(k >= 4 * 42 - 5 - 2 && k <= 4 * 43 - 5 + 2);
 }
 
@@ -531,19 +531,19 @@ static void test_expansion(void **state)
 	struct expansion x = expansion_blocks(10);
 
 	(void)state;
-	assert_true(fabs(expand_level(0.025, &x) - 0.00856) < 5e-5);
-	assert_true(fabs(expand_p(expand_level(0.025, &x), &x) - 0.025) < 1e-6);
-	assert_true(fabs(expand_level(0.025, NULL) - 0.025) < 1e-15);
-	assert_true(fabs(expand_p(0.01, NULL) - 0.01) < 1e-15);
+	assert_true(fabs(verdict_expand_level(0.025, &x) - 0.00856) < 5e-5);
+	assert_true(fabs(verdict_expand_p(verdict_expand_level(0.025, &x), &x) - 0.025) < 1e-6);
+	assert_true(fabs(verdict_expand_level(0.025, NULL) - 0.025) < 1e-15);
+	assert_true(fabs(verdict_expand_p(0.01, NULL) - 0.01) < 1e-15);
 	/* larger p-values for fewer units, never smaller */
-	assert_true(expand_p(0.01, &(struct expansion){ 3, 2 }) > expand_p(0.01, &x));
-	assert_true(expand_p(0.01, &x) > 0.01);
+	assert_true(verdict_expand_p(0.01, &(struct expansion){ 3, 2 }) > verdict_expand_p(0.01, &x));
+	assert_true(verdict_expand_p(0.01, &x) > 0.01);
 	/* tiny shares do not cancel to 0 */
-	assert_true(expand_p(1e-200, &x) > 0);
+	assert_true(verdict_expand_p(1e-200, &x) > 0);
 }
 
 /*
- * holm_with - the closed test of a direction: metric i's p replaced by its direction's,
+ * verdict_holm_with - the closed test of a direction: metric i's p replaced by its direction's,
  * the rest of the family as it is
  */
 static void test_holm_with(void **state)
@@ -553,15 +553,15 @@ static void test_holm_with(void **state)
 
 	(void)state;
 	/* 0.001 <= 0.05/3, then 0.02 <= 0.05/2: stands, at 0.025 */
-	assert_int_equal(holm_with(p, 3, 0.05, 1, 0.02, &level), 1);
+	assert_int_equal(verdict_holm_with(p, 3, 0.05, 1, 0.02, &level), 1);
 	assert_true(fabs(level - 0.025) < 1e-12);
 	/* 0.03 > 0.05/2: the step-down stops there */
-	assert_int_equal(holm_with(p, 3, 0.05, 2, 0.03, &level), 0);
+	assert_int_equal(verdict_holm_with(p, 3, 0.05, 2, 0.03, &level), 0);
 	/* first in the order: held to 0.05/3 */
-	assert_int_equal(holm_with(p, 3, 0.05, 2, 0.0001, &level), 1);
+	assert_int_equal(verdict_holm_with(p, 3, 0.05, 2, 0.0001, &level), 1);
 	assert_true(fabs(level - 0.05 / 3) < 1e-12);
 	/* a family that fails at its first step tries no one */
-	assert_int_equal(holm_with((const double[]){ 0.5, 0.6 }, 2, 0.05, 0, 0.04, &level), 0);
+	assert_int_equal(verdict_holm_with((const double[]){ 0.5, 0.6 }, 2, 0.05, 0, 0.04, &level), 0);
 }
 
 /* cumhist_quantile - the percentile of the merged units, as hb_stat reads it */
