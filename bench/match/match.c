@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * match.c - the matcher (see match.h): its tables, the softirq events paired into
- * latencies, the intervals, and what was still open at the end.
+ * latencies, the intervals, and what was still open at the end. The names of the
+ * events it reads and of the softirq vectors are events.c's and softirq.c's.
  */
 #include "match.h"
 #define DEFERBENCH_ALLOW_MATCH_INT_H
@@ -15,54 +16,6 @@
 
 #include "common.h"
 #include "grow.h"
-
-const char *const softirq_names[NR_SOFTIRQS] = {
-	[SIRQ_HI] = "HI",
-	[SIRQ_TIMER] = "TIMER",
-	[SIRQ_NET_TX] = "NET_TX",
-	[SIRQ_NET_RX] = "NET_RX",
-	[SIRQ_BLOCK] = "BLOCK",
-	[SIRQ_IRQ_POLL] = "IRQ_POLL",
-	[SIRQ_TASKLET] = "TASKLET",
-	[SIRQ_SCHED] = "SCHED",
-	[SIRQ_HRTIMER] = "HRTIMER",
-	[SIRQ_RCU] = "RCU",
-};
-
-/* EV - system, name and "system:name" of one event, from two literals */
-#define EV(sys, name) { sys, name, sys ":" name }
-
-const struct ev_name ev_names[EV_NR] = {
-	[EV_SOFTIRQ_RAISE] = EV("irq", "softirq_raise"),
-	[EV_SOFTIRQ_ENTRY] = EV("irq", "softirq_entry"),
-	[EV_SOFTIRQ_EXIT] = EV("irq", "softirq_exit"),
-	[EV_WQ_QUEUE] = EV("workqueue", "workqueue_queue_work"),
-	[EV_WQ_ACTIVATE] = EV("workqueue", "workqueue_activate_work"),
-	[EV_WQ_START] = EV("workqueue", "workqueue_execute_start"),
-	[EV_WQ_END] = EV("workqueue", "workqueue_execute_end"),
-	[EV_SCHED_SWITCH] = EV("sched", "sched_switch"),
-	[EV_SCHED_WAKEUP] = EV("sched", "sched_wakeup"),
-	[EV_TASKLET_ENTRY] = EV("irq", "tasklet_entry"),
-	[EV_TASKLET_EXIT] = EV("irq", "tasklet_exit"),
-	[EV_IRQ_ENTRY] = EV("irq", "irq_handler_entry"),
-	[EV_IRQ_EXIT] = EV("irq", "irq_handler_exit"),
-	/* x86 only: the local APIC timer interrupt is no irq_handler_entry */
-	[EV_TIMER_IRQ_ENTRY] = EV("irq_vectors", "local_timer_entry"),
-	[EV_TIMER_IRQ_EXIT] = EV("irq_vectors", "local_timer_exit"),
-	[EV_NAPI_POLL] = EV("napi", "napi_poll"),
-	[EV_KERNEL_STACK] = EV("ftrace", "kernel_stack"),
-};
-
-int softirq_vec_from_name(const char *name)
-{
-	int i;
-
-	for (i = 0; i < NR_SOFTIRQS; i++)
-		if (!strcmp(name, softirq_names[i]))
-			return i;
-	return -1;
-}
-
 
 void *matcher_grow(struct matcher *m, void *p, uint32_t *cap, size_t elem)
 {
