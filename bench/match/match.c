@@ -65,6 +65,56 @@ out_free:
 	return -ENOMEM;
 }
 
+/* name_is - stored name i of t is exactly the len bytes at s (it may be shorter) */
+static bool name_is(const struct name_table *t, uint32_t i, const char *s, unsigned int len)
+{
+	const char *name = (*t->names)[i];
+
+	return strnlen(name, (size_t)len + 1) == len && !memcmp(name, s, len);
+}
+
+uint32_t matcher_intern(struct matcher *m, const struct name_table *t, const char *s,
+			unsigned int len)
+{
+	uint64_t h = map_hash_str(s, len);
+	uint32_t *cached = map_get(t->ids, h), i;
+	char **nn;
+
+	if (cached && name_is(t, *cached, s, len))
+		return *cached;
+	/* not seen, or a hash collision: the tables are short (workqueues, devices, threads) */
+	for (i = 0; i < *t->n; i++)
+		if (name_is(t, i, s, len))
+			return i;
+	if (*t->n == *t->cap) {
+		nn = matcher_grow(m, *t->names, t->cap, sizeof(*nn));
+		if (!nn)
+			return GROUP_NONE;
+		*t->names = nn;
+	}
+	(*t->names)[*t->n] = strndup(s, len);
+	if (!(*t->names)[*t->n]) {
+		m->enomem++;
+		return GROUP_NONE;
+	}
+	if (!cached) {
+		cached = map_put(t->ids, h, NULL);
+		if (cached)
+			*cached = *t->n;
+	}
+	return (*t->n)++;
+}
+
+uint32_t matcher_intern_str(struct matcher *m, const char *s, unsigned int len)
+{
+	const struct name_table t = {
+		.names = &m->strs, .n = &m->nstrs, .cap = &m->strs_cap, .ids = &m->str_ids,
+	};
+
+	/* a __data_loc string or a comm may carry its NUL and padding */
+	return matcher_intern(m, &t, s, (unsigned int)strnlen(s, len));
+}
+
 void matcher_free(struct matcher *m)
 {
 	uint32_t i;
@@ -103,6 +153,9 @@ void matcher_free(struct matcher *m)
 		free(m->wake[i]);
 	free(m->wake);
 	ctx_free(m);
+	for (i = 0; i < m->nstrs; i++)
+		free(m->strs[i]);
+	free(m->strs);
 	sirq_wait_free(m);
 	detail_free(m);
 	map_free(&m->ctx_ids);

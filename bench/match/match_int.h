@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * match_int.h - what the parts of the matcher share (match.c, match_wq.c, match_sched.c,
- * match_ctx.c, sirq_wait.c). Not for use outside them.
+ * match_ctx.c, ctx.c, sirq_wait.c). Not for use outside them.
  */
 #ifndef DEFERBENCH_MATCH_INT_H
 #define DEFERBENCH_MATCH_INT_H
@@ -59,7 +59,7 @@ struct hist *matcher_hist_new(struct matcher *m);
 /* match_func_intern - index of a function address in m->funcs, GROUP_NONE on ENOMEM */
 uint32_t match_func_intern(struct matcher *m, uint64_t addr);
 
-/* match_ctx.c */
+/* ctx.c, and the names of match.c */
 /* ctx_get - the context group (kind, where, name), created on first use; GROUP_NONE */
 uint32_t ctx_get(struct matcher *m, enum ctx_kind kind, enum ctx_where where, uint32_t name);
 /*
@@ -72,13 +72,13 @@ struct name_table {
 	struct map *ids;
 };
 /*
- * names_intern - index of the len bytes at s (no NUL among them) in t, added if new;
+ * matcher_intern - index of the len bytes at s (no NUL among them) in t, added if new;
  * GROUP_NONE (m->enomem counted) when out of memory
  */
-uint32_t names_intern(struct matcher *m, const struct name_table *t, const char *s,
-		      unsigned int len);
-/* str_intern - index of a name (len bytes, NUL padding ignored) in m->strs; GROUP_NONE */
-uint32_t str_intern(struct matcher *m, const char *s, unsigned int len);
+uint32_t matcher_intern(struct matcher *m, const struct name_table *t, const char *s,
+			unsigned int len);
+/* matcher_intern_str - index of a name (len bytes, NUL padding ignored) in m->strs */
+uint32_t matcher_intern_str(struct matcher *m, const char *s, unsigned int len);
 /* ctx_add_delay, ctx_add_run - a sample of g that ended at ts on cpu (-1, 0: unknown) */
 void ctx_add_delay(struct matcher *m, struct ctx_group *g, uint64_t ns, int cpu, uint64_t ts);
 void ctx_add_run(struct matcher *m, struct ctx_group *g, uint64_t ns, int cpu, uint64_t ts);

@@ -28,7 +28,7 @@ static uint32_t wq_intern(struct matcher *m, const char *name, unsigned int len)
 	for (n = 0; n < len && n < sizeof(clean) - 1 && name[n]; n++)
 		clean[n] = (unsigned char)name[n] < 0x20 || name[n] == 0x7f ? '?' : name[n];
 	clean[n] = '\0';
-	return names_intern(m, &t, clean, n);
+	return matcher_intern(m, &t, clean, n);
 }
 
 uint32_t match_func_intern(struct matcher *m, uint64_t addr)
