@@ -5,10 +5,11 @@
 #
 #   tests/check-names.sh BUILD    (make check-names; the objects must be built)
 #
-# NAME.c announces the names that begin with NAME, or whose first word (up to the
-# first '_') begins NAME's first word, in the singular or the plural (knobs_sys.c:
-# knob_check, runner.c: run_scenario; scn, wl and cmp stand for scenario, workload
-# and compare, hs and hstore for history (its store), jr for jsonread);
+# NAME.c announces the names that begin with NAME or end in _NAME (msg.c: err_msg), or
+# whose first word (up to the first '_') begins NAME's first word, in the singular or
+# the plural (knobs_sys.c: knob_check, runner.c: run_scenario; scn, wl and cmp stand for
+# scenario, workload and compare, hs and hstore for history (its store), jr for
+# jsonread);
 # cmd_NAME.c, a command, announces cmd_NAME, cli_NAME and NAME_*.
 # The files that still export other names are listed in tests/check-names.known, the
 # debt left: a file missing from it must pass, and one that passes must leave it (so
@@ -37,7 +38,7 @@ announced() {	# announced STEM SYMBOL
 	first=$L
 	long "${2%%_*}"
 	sfirst=$L
-	case "$sym" in "$stem"*) return 0 ;; esac
+	case "$sym" in "$stem"* | *_"$stem") return 0 ;; esac	# msg.c: err_msg
 	case "$first" in "$sfirst"*) return 0 ;; esac	# runner.c: run_scenario
 	[ "${sfirst%s}" = "$first" ] || [ "$sfirst" = "${first%s}" ] && return 0
 	case "$stem" in

@@ -145,7 +145,7 @@ static int check_dir(const char *dir, char *errbuf)
 	int e;
 
 	if (!strcmp(dir, "auto"))
-		return ok ? 0 : set_errno(errbuf, -EXDEV, "block option 'dir' = auto: neither "
+		return ok ? 0 : errno_msg(errbuf, -EXDEV, "block option 'dir' = auto: neither "
 					  "/var/tmp nor /tmp is a writable directory on a disk "
 					  "filesystem (fsync does no block I/O on tmpfs); set dir "
 					  "to one");
@@ -155,23 +155,23 @@ static int check_dir(const char *dir, char *errbuf)
 		return 0;
 	case -EPERM:
 		if (sys)
-			return set_errno(errbuf, e, "block option 'dir': %s is or lies in %s, a "
+			return errno_msg(errbuf, e, "block option 'dir': %s is or lies in %s, a "
 					 "system directory: deferbench writes no files there; use "
 					 "a directory of your own on a disk filesystem (%s%s)", dir,
 					 sys, ok ? "dir=" : "none of /var/tmp, /tmp is one",
 					 ok ? ok : "");
 		break;
 	case -EXDEV:
-		return set_errno(errbuf, e, "block option 'dir': %s is on tmpfs/ramfs, where "
+		return errno_msg(errbuf, e, "block option 'dir': %s is on tmpfs/ramfs, where "
 				 "fsync does no block I/O; use a directory on a disk filesystem "
 				 "(%s%s)", dir, ok ? "dir=" : "none of /var/tmp, /tmp is one",
 				 ok ? ok : "");
 	case -EROFS:
-		return set_errno(errbuf, e, "block option 'dir': %s is on a read-only "
+		return errno_msg(errbuf, e, "block option 'dir': %s is on a read-only "
 				 "filesystem; use another directory (%s%s)", dir,
 				 ok ? "dir=" : "none of /var/tmp, /tmp is one", ok ? ok : "");
 	}
-	return set_errno(errbuf, e, "block option 'dir': %s: %s", dir, strerror(-e));
+	return errno_msg(errbuf, e, "block option 'dir': %s: %s", dir, strerror(-e));
 }
 
 static int block_check(const struct wl_run *w, char *errbuf)

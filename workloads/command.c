@@ -373,7 +373,7 @@ int command_check(char *errbuf)
 		return 0;
 	if (ended(adopted_pid, &status)) {
 		log_tail(&p, tail, sizeof(tail));
-		return set_errno(errbuf, -ECHILD, "the command ended (status %d) before the run "
+		return errno_msg(errbuf, -ECHILD, "the command ended (status %d) before the run "
 				 "began: it must run for the survey and all of -d; it printed: %s",
 				 exit_code(status), tail[0] ? tail : "nothing");
 	}
@@ -381,7 +381,7 @@ int command_check(char *errbuf)
 		return 0;
 	for (i = 0; i < n && i < ARRAY_SIZE(m); i++)
 		if (m[i].detached)
-			return set_errno(errbuf, -ECHILD, "a process of the command, pid %d (%s), "
+			return errno_msg(errbuf, -ECHILD, "a process of the command, pid %d (%s), "
 					 "left its session (setsid, a daemon): tune follows a "
 					 "command that stays in the foreground; run it so",
 					 (int)m[i].pid, m[i].comm);

@@ -107,7 +107,7 @@ static int open_path(struct metric_feed *f, bool at_start, char *errbuf)
 	int fd;
 
 	if (stat(f->path, &st))		/* not there yet: its writer will make it */
-		return errno == ENOENT ? 0 : set_errno(errbuf, -errno, "%s: %s", f->path,
+		return errno == ENOENT ? 0 : errno_msg(errbuf, -errno, "%s: %s", f->path,
 						      strerror(errno));
 	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
 		return set_err(errbuf, "%s is neither a file nor a FIFO: give the file your "
@@ -116,13 +116,13 @@ static int open_path(struct metric_feed *f, bool at_start, char *errbuf)
 	/* a FIFO opened for writing too never reads as ended while no writer has it open */
 	fd = open(f->path, (S_ISFIFO(st.st_mode) ? O_RDWR | O_NONBLOCK : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0)
-		return set_errno(errbuf, -errno, "%s: %s", f->path, strerror(errno));
+		return errno_msg(errbuf, -errno, "%s: %s", f->path, strerror(errno));
 	f->regular = S_ISREG(st.st_mode);
 	f->dev = st.st_dev;
 	f->ino = st.st_ino;
 	if (f->regular && at_start && lseek(fd, 0, SEEK_END) < 0) {
 		close(fd);
-		return set_errno(errbuf, -errno, "%s: %s", f->path, strerror(errno));
+		return errno_msg(errbuf, -errno, "%s: %s", f->path, strerror(errno));
 	}
 	f->fd = fd;
 	return 0;
@@ -154,7 +154,7 @@ static int start_cmd(struct metric_feed *f, char *errbuf)
 
 	f->err_log = memfd_create("deferbench-metric-cmd", MFD_CLOEXEC);
 	if (f->err_log < 0 || pipe2(fds, O_CLOEXEC))
-		return set_errno(errbuf, -errno, "the latency command: %s", strerror(errno));
+		return errno_msg(errbuf, -errno, "the latency command: %s", strerror(errno));
 	po.out_fd = fds[1];
 	po.err_fd = f->err_log;
 	ret = proc_spawn(argv, &po, &f->pid, errbuf);
@@ -307,7 +307,7 @@ struct metric_feed *metric_feed_start(const struct metric_feed_opts *o, char *er
 	int ret;
 
 	if (!f) {
-		set_errno(errbuf, -ENOMEM, "out of memory");
+		errno_msg(errbuf, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	f->o = *o;
@@ -327,7 +327,7 @@ struct metric_feed *metric_feed_start(const struct metric_feed_opts *o, char *er
 	if (!ret) {
 		ret = -pthread_create(&f->th, NULL, reader, f);
 		if (ret)
-			set_errno(errbuf, ret, "cannot start the metric reader: %s", strerror(-ret));
+			errno_msg(errbuf, ret, "cannot start the metric reader: %s", strerror(-ret));
 	}
 	if (ret) {
 		f->running = false;

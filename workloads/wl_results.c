@@ -277,7 +277,7 @@ static int read_metrics(const struct jr *j, struct json_object *root, struct wl_
 	wl->nm = json_object_array_length(arr);
 	wl->m = calloc(wl->nm ? wl->nm : 1, sizeof(*wl->m));
 	if (!wl->m)
-		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
+		return errno_msg(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
 	for (i = 0; i < wl->nm; i++) {
 		snprintf(where, sizeof(where), "metrics[%zu]", i);
 		ret = read_metric(j, json_object_array_get_idx(arr, i), where, &wl->m[i]);
@@ -311,7 +311,7 @@ static int wlhist_row(const struct csvr *r, void *ctx)
 	if (i == wl->nm)
 		return csvr_fail(r, "metric '%s' is not in workload.json", csvr_str(r, WC_METRIC));
 	if (bucketlist_add(&wl->m[i].h, lo, hi, n))
-		return set_errno(r->errbuf, -ENOMEM, "%s: out of memory", r->path);
+		return errno_msg(r->errbuf, -ENOMEM, "%s: out of memory", r->path);
 	return 0;
 }
 

@@ -320,7 +320,7 @@ static int advise(const struct run *run, struct advice *a, char *errbuf)
 	a->wl = calloc(a->cs.n, sizeof(*a->wl));
 	if (!a->wl) {
 		advise_free(a);
-		return set_errno(errbuf, -ENOMEM, "out of memory");
+		return errno_msg(errbuf, -ENOMEM, "out of memory");
 	}
 	for (i = 0; !ret && i < a->cs.n; i++) {
 		const char *name = a->cs.s[i].workload;
@@ -360,7 +360,7 @@ static int advise(const struct run *run, struct advice *a, char *errbuf)
 	ret = ret ?: judge_run(a);
 	if (ret) {
 		advise_free(a);
-		return set_errno(errbuf, ret, "advise: %s", strerror(-ret));
+		return errno_msg(errbuf, ret, "advise: %s", strerror(-ret));
 	}
 	return 0;
 }
@@ -374,7 +374,7 @@ int advise_run(const struct run *run, const struct judge_opts *o, struct advice 
 	a->o = *o;
 	ret = cellsets_build(run, &a->cs);
 	if (ret)
-		return set_errno(errbuf, ret, "%s: cannot group cells", run->dir);
+		return errno_msg(errbuf, ret, "%s: cannot group cells", run->dir);
 	a->cs_owned = true;
 	return advise(run, a, errbuf);
 }

@@ -146,7 +146,7 @@ int calibrate_noise(const struct run *runs, size_t n, const struct judge_opts *o
 	for (i = 0; !ret && i < n; i++) {
 		ret = cellsets_build(&runs[i], &cs);
 		if (ret) {
-			set_errno(errbuf, ret, "%s: cannot group cells", runs[i].dir);
+			errno_msg(errbuf, ret, "%s: cannot group cells", runs[i].dir);
 			goto out;
 		}
 		for (k = 0; !ret && k < cs.n; k++)
@@ -165,7 +165,7 @@ int calibrate_noise(const struct run *runs, size_t n, const struct judge_opts *o
 				(unsigned int)sp.s[k].n, fmin(floor, NOISE_FLOOR_MAX));
 	}
 	if (ret)
-		set_errno(errbuf, ret, "calibrate: %s", strerror(-ret));
+		errno_msg(errbuf, ret, "calibrate: %s", strerror(-ret));
 out:
 	free(sp.s);
 	return ret;

@@ -731,7 +731,7 @@ static int compare_groups(struct cellsets *bcs, struct cellsets *ncs, const stru
 		if (!res->pattern_hits) {
 			cellsets_free(bcs);
 			cellsets_free(ncs);
-			return set_errno(errbuf, -ENOMEM, "compare: out of memory");
+			return errno_msg(errbuf, -ENOMEM, "compare: out of memory");
 		}
 	}
 	if (base != new)
@@ -742,7 +742,7 @@ static int compare_groups(struct cellsets *bcs, struct cellsets *ncs, const stru
 		ret = set_err(errbuf, "%s and %s share no workload x configuration: nothing to "
 			     "compare", base->dir, new->dir);
 	else if (ret)
-		set_errno(errbuf, ret, "compare: %s", strerror(-ret));
+		errno_msg(errbuf, ret, "compare: %s", strerror(-ret));
 	cellsets_free(bcs);
 	cellsets_free(ncs);
 	for (i = 0; i < rr.cap; i++) {
@@ -767,11 +767,11 @@ int compare_runs(const struct run *base, const struct run *new, const struct cmp
 	memset(res, 0, sizeof(*res));
 	ret = cellsets_build(base, &bcs);
 	if (ret)
-		return set_errno(errbuf, ret, "%s: cannot group cells", base->dir);
+		return errno_msg(errbuf, ret, "%s: cannot group cells", base->dir);
 	ret = cellsets_build(new, &ncs);
 	if (ret) {
 		cellsets_free(&bcs);
-		return set_errno(errbuf, ret, "%s: cannot group cells", new->dir);
+		return errno_msg(errbuf, ret, "%s: cannot group cells", new->dir);
 	}
 	/* two runs: their difference includes whatever lies between them (judge_margin) */
 	co.j.between_runs = strcmp(base->dir, new->dir) != 0;
@@ -790,7 +790,7 @@ int compare_observer(const struct run *run, const struct cmp_opts *o,
 	memset(res, 0, sizeof(*res));
 	ret = cellsets_build_control(run, &bcs);
 	if (ret)
-		return set_errno(errbuf, ret, "%s: cannot group cells", run->dir);
+		return errno_msg(errbuf, ret, "%s: cannot group cells", run->dir);
 	if (!bcs.n) {
 		cellsets_free(&bcs);
 		return -ENOENT;
@@ -798,7 +798,7 @@ int compare_observer(const struct run *run, const struct cmp_opts *o,
 	ret = cellsets_build(run, &ncs);
 	if (ret) {
 		cellsets_free(&bcs);
-		return set_errno(errbuf, ret, "%s: cannot group cells", run->dir);
+		return errno_msg(errbuf, ret, "%s: cannot group cells", run->dir);
 	}
 	co.workload_only = true;
 	return compare_groups(&bcs, &ncs, run, run, &co, res, errbuf);
@@ -868,7 +868,7 @@ int cmp_sets_compare(struct cmp_sets *sets, const struct cmp_opts *o,
 	sets->bcs = calloc(sets->nb, sizeof(*sets->bcs));
 	sets->ncs = calloc(sets->nn, sizeof(*sets->ncs));
 	if (!sets->bcs || !sets->ncs) {
-		ret = set_errno(errbuf, -ENOMEM, "compare: out of memory");
+		ret = errno_msg(errbuf, -ENOMEM, "compare: out of memory");
 		goto out;
 	}
 	for (i = 0; !ret && i < sets->nb; i++)
@@ -876,14 +876,14 @@ int cmp_sets_compare(struct cmp_sets *sets, const struct cmp_opts *o,
 	for (i = 0; !ret && i < sets->nn; i++)
 		ret = cellsets_build(&sets->new[i], &sets->ncs[i]);
 	if (ret) {
-		set_errno(errbuf, ret, "compare: cannot group cells");
+		errno_msg(errbuf, ret, "compare: cannot group cells");
 		goto out;
 	}
 	ret = cellsets_build(&sets->base[0], &bcs);
 	if (!ret && (ret = cellsets_build(&sets->new[0], &ncs)))
 		cellsets_free(&bcs);
 	if (ret) {
-		set_errno(errbuf, ret, "compare: cannot group cells");
+		errno_msg(errbuf, ret, "compare: cannot group cells");
 		goto out;
 	}
 	co.sets = sets;

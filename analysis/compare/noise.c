@@ -125,7 +125,7 @@ static int read_floor(const struct jr *j, json_object *o, size_t i, bool v1,
 		return jr_fail(j, where, "sd", "%g is not an sd of log figures between 0 and %g",
 			       sd, NOISE_SD_MAX);
 	if (noise_add(n, wl, cfg, id, sd, (unsigned int)runs, floor))
-		return set_errno(j->errbuf, -ENOMEM, "out of memory");
+		return errno_msg(j->errbuf, -ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -182,7 +182,7 @@ int noise_load_dir(const char *dir, struct noise *n, char *errbuf)
 
 	memset(n, 0, sizeof(*n));
 	if (path_join(path, sizeof(path), dir, "noise.json"))
-		return set_errno(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
+		return errno_msg(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
 	if (access(path, F_OK))
 		return -ENOENT;
 	return noise_load(path, n, errbuf);

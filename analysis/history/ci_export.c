@@ -153,7 +153,7 @@ int ci_rows_build(const struct run *run, const struct cmp_result *cmp,
 	cellsets_free(&cs);
 	if (ret) {
 		ci_rows_free(out);
-		return set_errno(errbuf, ret, "%s: %s", run->dir, strerror(-ret));
+		return errno_msg(errbuf, ret, "%s: %s", run->dir, strerror(-ret));
 	}
 	return 0;
 }
@@ -346,7 +346,7 @@ int ci_write_kcidb(FILE *f, const struct run *run, const struct ci_rows *rows,
 		json_object_put(root);
 		json_object_put(ver);
 		json_object_put(tests);
-		return set_errno(errbuf, -ENOMEM, "out of memory");
+		return errno_msg(errbuf, -ENOMEM, "out of memory");
 	}
 	json_object_object_add(ver, "major", json_object_new_int(4));
 	json_object_object_add(ver, "minor", json_object_new_int(3));
@@ -356,7 +356,7 @@ int ci_write_kcidb(FILE *f, const struct run *run, const struct ci_rows *rows,
 	json_object_object_add(root, "tests", tests);
 	if (fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 			JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
-		ret = set_errno(errbuf, -EIO, "cannot write the KCIDB JSON");
+		ret = errno_msg(errbuf, -EIO, "cannot write the KCIDB JSON");
 	json_object_put(root);
 	return ret;
 }

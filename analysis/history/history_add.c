@@ -126,7 +126,7 @@ static int put_hist(struct ins *in, long long cell_id, const struct hrow *r)
 	int i = 1;
 
 	if (!b)
-		return set_errno(in->errbuf, -ENOMEM, "out of memory");
+		return errno_msg(in->errbuf, -ENOMEM, "out of memory");
 	sqlite3_bind_int64(st, i++, cell_id);
 	sqlite3_bind_int(st, i++, r->ord);
 	bind_text(st, i++, r->kind);
@@ -250,7 +250,7 @@ static int put_values(struct ins *in, long long cell_id, const struct cell *c, s
 	}
 	keylist_free(&kl);
 	if (ret == -ENOMEM)
-		set_errno(in->errbuf, ret, "out of memory");
+		errno_msg(in->errbuf, ret, "out of memory");
 	return ret;
 }
 
@@ -270,7 +270,7 @@ static int put_cell(struct ins *in, long long run_id, int ord, const struct cell
 		free(knobs);
 		free(counters);
 		free(opts);
-		return set_errno(in->errbuf, -ENOMEM, "out of memory");
+		return errno_msg(in->errbuf, -ENOMEM, "out of memory");
 	}
 	sqlite3_bind_int64(st, i++, run_id);
 	sqlite3_bind_int(st, i++, ord);
@@ -401,7 +401,7 @@ static int add_in_tx(struct ins *in, const struct run *run, const char *source,
 		return 0;
 	}
 	if (id && !replace)
-		return set_errno(in->errbuf, -EEXIST, "a different run of %s, kernel %s, "
+		return errno_msg(in->errbuf, -EEXIST, "a different run of %s, kernel %s, "
 				"scenario %s started %s is stored already (run %lld); add "
 				"--replace to replace it", run->meta[RM_HOSTNAME],
 				run->meta[RM_KERNEL], run->scenario, run->meta[RM_STARTED], id);
@@ -442,7 +442,7 @@ int history_add_run(struct hstore *s, const struct run *run, const char *source,
 			      "cannot be placed in a history", run->dir);
 	ret = file_digest(run->dir, run->is_record, digest, sizeof(digest));
 	if (ret)
-		return set_errno(errbuf, ret, "%s: cannot read its run.json: %s", run->dir,
+		return errno_msg(errbuf, ret, "%s: cannot read its run.json: %s", run->dir,
 				strerror(-ret));
 	ret = hs_exec(s->db, "BEGIN IMMEDIATE", errbuf);
 	if (ret)

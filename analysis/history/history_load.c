@@ -192,7 +192,7 @@ static int load_hists(sqlite3 *db, long long cell_id, struct record *rec, char *
 			goto bad;
 		continue;
 nomem:
-		ret = set_errno(errbuf, -ENOMEM, "out of memory");
+		ret = errno_msg(errbuf, -ENOMEM, "out of memory");
 		break;
 bad:
 		ret = set_err(errbuf, "store: cell %lld has a malformed histogram row (%s %s %s)",
@@ -223,7 +223,7 @@ static int load_cells(struct hstore *s, long long run_id, struct run *run, char 
 		void *p = grow_array(run->cells, run->ncells, sizeof(*c));
 
 		if (!p) {
-			ret = set_errno(errbuf, -ENOMEM, "out of memory");
+			ret = errno_msg(errbuf, -ENOMEM, "out of memory");
 			break;
 		}
 		run->cells = p;
@@ -289,7 +289,7 @@ int hstore_load_run(struct hstore *s, long long run_id, struct run *run, char *e
 	sqlite3_bind_int64(st, 1, run_id);
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
-		ret = rc == SQLITE_DONE ? set_errno(errbuf, -ENOENT, "the store has no run %lld",
+		ret = rc == SQLITE_DONE ? errno_msg(errbuf, -ENOENT, "the store has no run %lld",
 						   run_id)
 					: hs_sqlerr(s->db, errbuf, "store");
 		sqlite3_finalize(st);
@@ -412,7 +412,7 @@ int hstore_merge(struct hstore *dst, const char *src_path, size_t *added,
 	/* check the source: ours, and of this schema (read-only: it may be a lab's copy) */
 	ret = hstore_open(src_path, HS_RDONLY, &src, errbuf);
 	if (ret && strstr(errbuf, "a new file to create"))
-		return set_errno(errbuf, ret, "%s is not a deferbench store, or a damaged one: "
+		return errno_msg(errbuf, ret, "%s is not a deferbench store, or a damaged one: "
 				 "merge takes stores that 'deferbench history add' made",
 				 src_path);
 	if (ret)

@@ -85,43 +85,43 @@ int hs_sqlerr(sqlite3 *db, char *errbuf, const char *what)
 	int code = sqlite3_errcode(db) & 0xff;
 
 	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
-		return set_errno(errbuf, -EBUSY, "%s: the store stayed locked by another "
+		return errno_msg(errbuf, -EBUSY, "%s: the store stayed locked by another "
 				"process for %d s; try again when it has finished", what,
 				HSTORE_BUSY_MS / 1000);
 	if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
 		return set_err(errbuf, "%s: not a deferbench store, or a damaged one (%s)",
 			      what, sqlite3_errmsg(db));
 	if (sqlite3_extended_errcode(db) == SQLITE_READONLY_ROLLBACK)
-		return set_errno(errbuf, -EROFS, "%s: an import was interrupted and only a "
+		return errno_msg(errbuf, -EROFS, "%s: an import was interrupted and only a "
 				"process that may write the store can roll it back: run deferbench "
 				"history once as its owner", what);
 	if (code == SQLITE_READONLY)
-		return set_errno(errbuf, -EROFS, "%s: the store is read-only here (%s)", what,
+		return errno_msg(errbuf, -EROFS, "%s: the store is read-only here (%s)", what,
 				sqlite3_errmsg(db));
 	if (code == SQLITE_FULL)
-		return set_errno(errbuf, -ENOSPC, "%s: disk full", what);
+		return errno_msg(errbuf, -ENOSPC, "%s: disk full", what);
 	/* what SQLite says, translated into what is wrong with the store */
 	if (code == SQLITE_CONSTRAINT)
-		return set_errno(errbuf, -EINVAL, "%s: the store's rows do not fit together (SQLite: "
+		return errno_msg(errbuf, -EINVAL, "%s: the store's rows do not fit together (SQLite: "
 				 "%s): it was changed outside deferbench, or is damaged; use a copy "
 				 "made before, or start a new store (-S, --store)", what,
 				 sqlite3_errmsg(db));
 	if (code == SQLITE_ERROR && (strstr(sqlite3_errmsg(db), "no such") ||
 				     strstr(sqlite3_errmsg(db), "has no column")))
-		return set_errno(errbuf, -EINVAL, "%s: the store's tables are not those deferbench "
+		return errno_msg(errbuf, -EINVAL, "%s: the store's tables are not those deferbench "
 				 "made (SQLite: %s): it was changed outside deferbench, or is "
 				 "damaged; use a copy made before, or start a new store (-S, --store)",
 				 what, sqlite3_errmsg(db));
 	if (code == SQLITE_IOERR)
-		return set_errno(errbuf, -EIO, "%s: the store cannot be read or written (SQLite: "
+		return errno_msg(errbuf, -EIO, "%s: the store cannot be read or written (SQLite: "
 				 "%s): check the disk and the file", what, sqlite3_errmsg(db));
 	if (code == SQLITE_NOMEM)
-		return set_errno(errbuf, -ENOMEM, "%s: out of memory", what);
+		return errno_msg(errbuf, -ENOMEM, "%s: out of memory", what);
 	if (code == SQLITE_CANTOPEN)
-		return set_errno(errbuf, -EIO, "%s: the store cannot be opened (SQLite: %s): check "
+		return errno_msg(errbuf, -EIO, "%s: the store cannot be opened (SQLite: %s): check "
 				 "that its directory exists and may be written", what,
 				 sqlite3_errmsg(db));
-	return set_errno(errbuf, -EIO, "%s: the store cannot be used (SQLite: %s)", what,
+	return errno_msg(errbuf, -EIO, "%s: the store cannot be used (SQLite: %s)", what,
 			 sqlite3_errmsg(db));
 }
 
@@ -187,7 +187,7 @@ int hstore_migrate(sqlite3 *db, const struct hstore_migration *m, size_t n, char
 		ret = set_err(errbuf, "the file became an SQLite database of another "
 			      "application while deferbench opened it");
 	if (!ret && id.ver > last)
-		ret = set_errno(errbuf, -ENOTSUP, "the store has schema %lld, newer than this "
+		ret = errno_msg(errbuf, -ENOTSUP, "the store has schema %lld, newer than this "
 			       "deferbench knows (%d): use the deferbench that wrote it, or a "
 			       "newer one", id.ver, last);
 	for (i = 0; !ret && i < n; i++)
@@ -216,18 +216,18 @@ static int identify(struct hstore *s, int flags, char *errbuf)
 	if (ret == -EBUSY || ret == -EROFS)
 		return ret;
 	if (ret)
-		return set_errno(errbuf, ret, "%s: not a deferbench store, or a damaged one: "
+		return errno_msg(errbuf, ret, "%s: not a deferbench store, or a damaged one: "
 				"give the path of a store (or of a new file to create)", s->path);
 	if (foreign(&id))
 		return set_err(errbuf, "%s is an SQLite database of another application, not a "
 			      "deferbench store: give another path", s->path);
 	ver = id.ver;
 	if (ver > HSTORE_SCHEMA)
-		return set_errno(errbuf, -ENOTSUP, "%s has store schema %lld, newer than this "
+		return errno_msg(errbuf, -ENOTSUP, "%s has store schema %lld, newer than this "
 				"deferbench reads (%d): use a newer deferbench", s->path, ver,
 				HSTORE_SCHEMA);
 	if (ver < HSTORE_SCHEMA && (flags & HS_RDONLY))
-		return set_errno(errbuf, -ENOTSUP, "%s has store schema %lld: open it once "
+		return errno_msg(errbuf, -ENOTSUP, "%s has store schema %lld: open it once "
 				"read-write (deferbench history add or merge) to migrate it to %d",
 				s->path, ver, HSTORE_SCHEMA);
 	if (ver < HSTORE_SCHEMA) {
@@ -260,7 +260,7 @@ int hstore_open(const char *path, int flags, struct hstore **out, char *errbuf)
 
 	*out = NULL;
 	if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
-		return set_errno(errbuf, -EISDIR, "%s is a directory: give the store's file, "
+		return errno_msg(errbuf, -EISDIR, "%s is a directory: give the store's file, "
 				"e.g. %s/results.db", path, path);
 	/* SQLite reads /dev/zero as a store of schema 0 and a FIFO as a disk error */
 	if (!stat(path, &sb) && !S_ISREG(sb.st_mode))
@@ -270,15 +270,15 @@ int hstore_open(const char *path, int flags, struct hstore **out, char *errbuf)
 			       S_ISBLK(sb.st_mode) ? "a device" : S_ISSOCK(sb.st_mode) ?
 			       "a socket" : "special");
 	if ((flags & HS_RDONLY) && stat(path, &sb))
-		return set_errno(errbuf, -errno, "%s: %s: no store there yet ('deferbench "
+		return errno_msg(errbuf, -errno, "%s: %s: no store there yet ('deferbench "
 				 "history add RUN' creates one; -S, --store names another)", path,
 				 strerror(errno));
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return set_errno(errbuf, -ENOMEM, "out of memory");
+		return errno_msg(errbuf, -ENOMEM, "out of memory");
 	if (snprintf(s->path, sizeof(s->path), "%s", path) >= (int)sizeof(s->path)) {
 		free(s);
-		return set_errno(errbuf, -ENAMETOOLONG, "%s: path too long", path);
+		return errno_msg(errbuf, -ENAMETOOLONG, "%s: path too long", path);
 	}
 	/*
 	 * A reader that may write opens read-write (never creating): an import killed
@@ -294,7 +294,7 @@ int hstore_open(const char *path, int flags, struct hstore **out, char *errbuf)
 	/* never through a link planted where the store should be (outw.h) */
 	of |= SQLITE_OPEN_NOFOLLOW;
 	if (sqlite3_open_v2(path, &s->db, of, NULL) != SQLITE_OK) {
-		ret = set_errno(errbuf, -EIO, "%s: cannot open the store: %s", path,
+		ret = errno_msg(errbuf, -EIO, "%s: cannot open the store: %s", path,
 			       !s->db ? "out of memory" : sqlite3_extended_errcode(s->db) ==
 			       SQLITE_CANTOPEN_SYMLINK ? "it is a symbolic link (name the store "
 			       "itself)" : sqlite3_errmsg(s->db));

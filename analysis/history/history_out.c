@@ -261,14 +261,14 @@ static int plot_one(const struct hs_series *const *sub, size_t n, const char *di
 	/* the kernels of every host, in one release order */
 	all.s = malloc(n * sizeof(*all.s));
 	if (!all.s)
-		return set_errno(errbuf, -ENOMEM, "out of memory");
+		return errno_msg(errbuf, -ENOMEM, "out of memory");
 	for (i = 0; i < n; i++)
 		all.s[i] = *sub[i];
 	all.n = n;
 	ret = collect_kernels(&all, &ks);
 	free(all.s);
 	if (ret)
-		return set_errno(errbuf, -ENOMEM, "out of memory");
+		return errno_msg(errbuf, -ENOMEM, "out of memory");
 	snprintf(stem, sizeof(stem), "history-%.24s-%.24s-%.24s-%.60s", s0->scenario, s0->workload,
 		 s0->config, s0->metric);
 	snprintf(title, sizeof(title), "%.200s across kernels: %.64s/%.64s (scenario %.64s); band: lowest "
@@ -276,7 +276,7 @@ static int plot_one(const struct hs_series *const *sub, size_t n, const char *di
 	ret = plot_begin(&p, dir, stem, title, "kernel (release order)", "microseconds");
 	if (ret) {
 		free(ks.k);
-		return set_errno(errbuf, ret, "%s: cannot write plots: %s", dir, strerror(-ret));
+		return errno_msg(errbuf, ret, "%s: cannot write plots: %s", dir, strerror(-ret));
 	}
 	fputs("set xtics rotate by -35 (", p.gp);
 	for (i = 0; i < ks.n; i++) {
@@ -326,7 +326,7 @@ int hs_plot(const struct hs_set *set, const char *dir, size_t *nplots, char *err
 	*nplots = 0;
 	sub = malloc((set->n ? set->n : 1) * sizeof(*sub));
 	if (!sub)
-		return set_errno(errbuf, -ENOMEM, "out of memory");
+		return errno_msg(errbuf, -ENOMEM, "out of memory");
 	for (i = 0; !ret && i < set->n; i++) {
 		/* the first series of its plot gathers the others (series are host-major) */
 		for (j = 0; j < i && !same_plot(&set->s[j], &set->s[i]); j++)

@@ -164,7 +164,7 @@ int hstore_series(struct hstore *hs, const struct hs_filter *f, struct hs_set *o
 		if (sqlite3_column_int(st, 11) && strncmp(id, "workload:", 9))
 			continue;
 		if (add_row(out, st))
-			ret = set_errno(errbuf, -ENOMEM, "out of memory");
+			ret = errno_msg(errbuf, -ENOMEM, "out of memory");
 	}
 	if (!ret && rc != SQLITE_DONE)
 		ret = hs_sqlerr(hs->db, errbuf, "store");

@@ -167,12 +167,12 @@ int plot_check(char *errbuf)
 	ssize_t n;
 
 	if (pipe2(pfd, O_CLOEXEC))
-		return set_errno(errbuf, -errno, "cannot run gnuplot: %s", strerror(errno));
+		return errno_msg(errbuf, -errno, "cannot run gnuplot: %s", strerror(errno));
 	pid = gp_spawn(NULL, argv, pfd[1], pfd[1]);
 	close(pfd[1]);
 	if (pid < 0) {
 		close(pfd[0]);
-		return set_errno(errbuf, pid, "cannot run gnuplot: %s", strerror(-pid));
+		return errno_msg(errbuf, pid, "cannot run gnuplot: %s", strerror(-pid));
 	}
 	/* what it prints, until it closes its output or the deadline */
 	while (!ret) {
@@ -203,14 +203,14 @@ int plot_check(char *errbuf)
 	svg = text && strstr(text, " svg ");
 	free(text);
 	if (ret == -ETIME)
-		return set_errno(errbuf, ret, "gnuplot did not answer 'set terminal' within %llu s: "
+		return errno_msg(errbuf, ret, "gnuplot did not answer 'set terminal' within %llu s: "
 				 "it hangs (at its terminal probe?) and was killed; fix gnuplot, "
 				 "or use --no-plots (DEFERBENCH_PLOT_TIMEOUT=SECONDS waits longer)",
 				 (unsigned long long)(timeout / NSEC_PER_SEC));
 	if (ret)
-		return set_errno(errbuf, ret, "cannot run gnuplot: %s", strerror(-ret));
+		return errno_msg(errbuf, ret, "cannot run gnuplot: %s", strerror(-ret));
 	if (!WIFEXITED(status) || WEXITSTATUS(status) || !png || !svg)
-		return set_errno(errbuf, -ENOENT, "gnuplot with the pngcairo and svg terminals is "
+		return errno_msg(errbuf, -ENOENT, "gnuplot with the pngcairo and svg terminals is "
 				"needed for plots (Debian: gnuplot-nox, see ci/install-deps.sh); "
 				"or use --no-plots");
 	return 0;
@@ -308,25 +308,25 @@ int plot_end(struct plot *p, char *errbuf)
 		ret = -errno;
 	p->gp = NULL;
 	if (ret)
-		return set_errno(errbuf, ret, "%s/%s: cannot write the plot files: %s", p->dir,
+		return errno_msg(errbuf, ret, "%s/%s: cannot write the plot files: %s", p->dir,
 				p->stem, strerror(-ret));
 	snprintf(script, sizeof(script), "%s.gp", p->stem);
 	snprintf(log, sizeof(log), "%s.log", p->stem);
 	snprintf(logpath, sizeof(logpath), "%s/%s", p->dir, log);
 	ret = run_gnuplot(p->dir, p->stem, script, log);
 	if (ret == -ENOENT)
-		return set_errno(errbuf, ret, "gnuplot not found (install gnuplot-nox)");
+		return errno_msg(errbuf, ret, "gnuplot not found (install gnuplot-nox)");
 	if (ret == -ETIME)
-		return set_errno(errbuf, ret, "gnuplot did not finish the plot %s within %llu s: "
+		return errno_msg(errbuf, ret, "gnuplot did not finish the plot %s within %llu s: "
 				 "it hangs, and was killed; fix gnuplot, or use --no-plots "
 				 "(DEFERBENCH_PLOT_TIMEOUT=SECONDS waits longer)", p->stem,
 				 (unsigned long long)(plot_timeout_ns() / NSEC_PER_SEC));
 	if (ret && ret != -EIO)
-		return set_errno(errbuf, ret, "%s/%s: cannot draw the plot: %s", p->dir, p->stem,
+		return errno_msg(errbuf, ret, "%s/%s: cannot draw the plot: %s", p->dir, p->stem,
 				 strerror(-ret));
 	if (ret) {
 		show_log(logpath);
-		return set_errno(errbuf, ret, "gnuplot failed on %s/%s (log kept in %s)", p->dir,
+		return errno_msg(errbuf, ret, "gnuplot failed on %s/%s (log kept in %s)", p->dir,
 				script, log);
 	}
 	unlink(logpath);

@@ -96,7 +96,7 @@ static int finish(struct plot *p, int ret, const struct plot_text *t, char *errb
 {
 	if (ret) {
 		plot_abort(p);
-		return set_errno(errbuf, ret, "%s: nothing to plot or cannot write data (%s)",
+		return errno_msg(errbuf, ret, "%s: nothing to plot or cannot write data (%s)",
 				t->stem, strerror(-ret));
 	}
 	return plot_end(p, errbuf);
@@ -117,7 +117,7 @@ int plot_percentiles(const struct plot_text *t, const struct series *s, size_t n
 	ret = plot_begin(&p, t->plotdir, t->stem, t->title,
 			 "percentile (log scale of 1/(1-q))", "latency (us, log scale)");
 	if (ret)
-		return set_errno(errbuf, ret, "%s/%s.gp: %s", t->plotdir, t->stem, strerror(-ret));
+		return errno_msg(errbuf, ret, "%s/%s.gp: %s", t->plotdir, t->stem, strerror(-ret));
 	fputs("set logscale xy\nset format y '%.10g'\n", p.gp);
 	ret = plot_series(&p, s, n, write_percentiles, pct_axis);
 	return finish(&p, ret, t, errbuf);
@@ -332,13 +332,13 @@ int plot_ladder(const struct plot_text *t, const struct ladder_axes *ax, const s
 
 	first = calloc(n ? n : 1, sizeof(*first));
 	if (!first)
-		return set_errno(errbuf, -ENOMEM, "%s: out of memory", t->stem);
+		return errno_msg(errbuf, -ENOMEM, "%s: out of memory", t->stem);
 	/* slanted labels take their height from the plot's, not from its data */
 	ret = plot_begin_at(&p, w, (t->h ? t->h : PLOT_H) + extra, t->plotdir, t->stem,
 			    t->title, ax->xlabel, ax->ylabel);
 	if (ret) {
 		free(first);
-		return set_errno(errbuf, ret, "%s/%s.gp: %s", t->plotdir, t->stem, strerror(-ret));
+		return errno_msg(errbuf, ret, "%s/%s.gp: %s", t->plotdir, t->stem, strerror(-ret));
 	}
 	fputs("set logscale y\nset format y '%.10g'\nset boxwidth 0.35\nset key maxrows 3\n"
 	      "set grid noxtics\n", p.gp);
@@ -384,7 +384,7 @@ int plot_time(const struct plot_text *t, const char *ylabel, const struct tserie
 	ret = plot_begin(&p, t->plotdir, t->stem, t->title,
 			 "time since the capture started (s)", ylabel);
 	if (ret)
-		return set_errno(errbuf, ret, "%s/%s.gp: %s", t->plotdir, t->stem, strerror(-ret));
+		return errno_msg(errbuf, ret, "%s/%s.gp: %s", t->plotdir, t->stem, strerror(-ret));
 	fputs("set logscale y\nset format y '%.10g'\n", p.gp);
 	for (i = 0; i < n; i++)
 		if (s[i].n)
@@ -430,7 +430,7 @@ int plot_stacked(const struct plot_text *t, const char *ylabel, const char (*lab
 			    (int)(longest * CHAR_PX / 2), t->plotdir, t->stem, t->title, "",
 			    ylabel);
 	if (ret)
-		return set_errno(errbuf, ret, "%s/%s.gp: %s", t->plotdir, t->stem, strerror(-ret));
+		return errno_msg(errbuf, ret, "%s/%s.gp: %s", t->plotdir, t->stem, strerror(-ret));
 	fputs("set style data histograms\nset style histogram rowstacked\n"
 	      "set style fill solid 0.9 border lc rgb '#ffffff'\nset boxwidth 0.6\n"
 	      "set xtics rotate by 30 right\nset grid noxtics\nset key maxrows 3\n", p.gp);

@@ -182,5 +182,5 @@ void rep_observer_section(struct report_ctx *r)
 		ret = csvw_close(&w);
 	}
 	if (ret && !r->err)
-		r->err = set_errno(r->errbuf, ret, "%s: %s", p, strerror(-ret));
+		r->err = errno_msg(r->errbuf, ret, "%s: %s", p, strerror(-ret));
 }

@@ -56,7 +56,7 @@ static struct csvw *open_tab(struct report_ctx *r, int t, const char *name,
 	ret = path_join(p, sizeof(p), r->tabledir, name);
 	ret = ret ?: csvw_open(&r->detail_tab[t], p);
 	if (ret) {
-		r->err = r->err ?: set_errno(r->errbuf, ret, "%s: %s", p, strerror(-ret));
+		r->err = r->err ?: errno_msg(r->errbuf, ret, "%s: %s", p, strerror(-ret));
 		return NULL;
 	}
 	r->detail_open[t] = true;
@@ -77,7 +77,7 @@ int rep_stacks_tables_close(struct report_ctx *r)
 		r->detail_open[t] = false;
 	}
 	if (ret)
-		set_errno(r->errbuf, ret, "%s: cannot write the CSV tables: %s", r->tabledir,
+		errno_msg(r->errbuf, ret, "%s: cannot write the CSV tables: %s", r->tabledir,
 			 strerror(-ret));
 	return ret;
 }
@@ -202,7 +202,7 @@ static void flame(struct report_ctx *r, const struct cellset *s, const char *wl)
 		doc_img(&r->doc, svg, svg, title);
 		r->nplots++;
 	} else if (ret != -ENODATA) {
-		r->err = r->err ?: set_errno(r->errbuf, ret, "%s: cannot draw the flame graph: %s",
+		r->err = r->err ?: errno_msg(r->errbuf, ret, "%s: cannot draw the flame graph: %s",
 					    r->plotdir, strerror(-ret));
 	}
 	for (i = 0; keep && i < n; i++)

@@ -65,7 +65,7 @@ int rep_tables_open(struct report_ctx *r)
 		ret = path_join(p, sizeof(p), r->tabledir, tab_names[t]);
 		ret = ret ?: csvw_open(&r->tab[t], p);
 		if (ret)
-			return set_errno(r->errbuf, ret, "%s: %s", p, strerror(-ret));
+			return errno_msg(r->errbuf, ret, "%s: %s", p, strerror(-ret));
 		csvw_header(&r->tab[t], tab_keys[t]);
 		if (tab_figures[t])
 			csvw_header(&r->tab[t], fig_cols);
@@ -83,7 +83,7 @@ int rep_tables_close(struct report_ctx *r)
 		ret = ret ?: e;
 	}
 	if (ret)
-		set_errno(r->errbuf, ret, "%s: cannot write the CSV tables: %s", r->tabledir,
+		errno_msg(r->errbuf, ret, "%s: cannot write the CSV tables: %s", r->tabledir,
 			 strerror(-ret));
 	return ret;
 }

@@ -235,12 +235,12 @@ static int prepare_dirs(struct report_ctx *r)
 	ret = path_join(r->plotdir, sizeof(r->plotdir), r->o->outdir, "plots");
 	ret = ret ?: path_join(r->tabledir, sizeof(r->tabledir), r->o->outdir, "tables");
 	if (ret)
-		return set_errno(r->errbuf, ret, "%s: path too long", r->o->outdir);
+		return errno_msg(r->errbuf, ret, "%s: path too long", r->o->outdir);
 	ret = out_mkdir_p(r->tabledir);
 	if (!ret && r->o->plots)
 		ret = out_mkdir_p(r->plotdir);
 	if (ret)
-		return set_errno(r->errbuf, ret, "%s: cannot create the output directories: %s",
+		return errno_msg(r->errbuf, ret, "%s: cannot create the output directories: %s",
 				r->o->outdir, strerror(-ret));
 	return 0;
 }
@@ -256,7 +256,7 @@ static int open_doc(struct report_ctx *r)
 		 r->run->meta[RM_HOSTNAME], r->run->meta[RM_KERNEL]);
 	ret = ret ?: doc_open(&r->doc, md, html, title, r->o->outdir);
 	if (ret)
-		return set_errno(r->errbuf, ret, "%s: cannot write report.md/report.html: %s",
+		return errno_msg(r->errbuf, ret, "%s: cannot write report.md/report.html: %s",
 				r->o->outdir, strerror(-ret));
 	return 0;
 }
@@ -303,7 +303,7 @@ int report_write(const struct run *run, const struct report_opts *o, char *errbu
 
 	ret = cellsets_build(run, &r.cs);
 	if (ret)
-		return set_errno(errbuf, ret, "%s: cannot group cells", run->dir);
+		return errno_msg(errbuf, ret, "%s: cannot group cells", run->dir);
 	/* each configuration's colour, in run order: the first gets the first */
 	for (i = 0; i < r.cs.n; i++)
 		palette_color(&r.pal, PAL_CONFIG, r.cs.s[i].config);
@@ -311,7 +311,7 @@ int report_write(const struct run *run, const struct report_opts *o, char *errbu
 	r.adv_ret = advise_sets(run, &r.cs, &jo, &r.adv, r.adv_err);
 	ret = rep_observer_load(&r);
 	if (ret) {
-		set_errno(errbuf, ret, "%s: out of memory", run->dir);
+		errno_msg(errbuf, ret, "%s: out of memory", run->dir);
 		goto out_free_sets;
 	}
 	ret = prepare_dirs(&r);
@@ -328,7 +328,7 @@ int report_write(const struct run *run, const struct report_opts *o, char *errbu
 	ret = ret ?: e;
 	e = doc_close(&r.doc);
 	if (!ret && e)
-		ret = set_errno(errbuf, e, "%s: cannot write the report: %s", o->outdir,
+		ret = errno_msg(errbuf, e, "%s: cannot write the report: %s", o->outdir,
 			       strerror(-e));
 out_free_sets:
 	if (!r.adv_ret)

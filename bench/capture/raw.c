@@ -335,7 +335,7 @@ static int read_loss(const struct jr *j, json_object *o, struct raw_meta *rm)
 			       rm->ncpus);
 	rm->loss = calloc(rm->ncpus, sizeof(*rm->loss));
 	if (!rm->loss)
-		return set_errno(j->errbuf, -ENOMEM, "out of memory");
+		return errno_msg(j->errbuf, -ENOMEM, "out of memory");
 	for (c = 0; c < rm->ncpus; c++) {
 		json_object *l = json_object_array_get_idx(loss, c);
 
@@ -469,7 +469,7 @@ int raw_load_meta(const char *rawdir, struct raw_meta *rm, char *errbuf)
 
 	memset(rm, 0, sizeof(*rm));
 	if (path_join(path, sizeof(path), rawdir, "capture.json"))
-		return set_errno(errbuf, -ENAMETOOLONG, "%s: path too long", rawdir);
+		return errno_msg(errbuf, -ENAMETOOLONG, "%s: path too long", rawdir);
 	ret = read_input(path, INPUT_MAX_TEXT, &text, &len, errbuf);
 	if (ret)
 		return ret;

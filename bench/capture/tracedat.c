@@ -446,7 +446,7 @@ int tracedat_analyze(const char *path, const struct tracedat_opts *o, char *errb
 		if (!r && o->outdir)
 			r = result_write_dir(&t.res, o->outdir);
 		if (r)
-			ret = set_errno(errbuf, r, "cannot write results: %s", strerror(-r));
+			ret = errno_msg(errbuf, r, "cannot write results: %s", strerror(-r));
 	}
 	if (t.res_ready)
 		result_free(&t.res);

@@ -14,6 +14,7 @@
 #include "ci_export.h"
 #include "outw.h"
 #include "msg.h"
+#include "stdout.h"
 
 static const struct opt_desc export_opts[] = {
 	OPT_SET_INT(0, "kcidb", export_args, format, EX_KCIDB,

@@ -86,7 +86,7 @@ int cmd_report(int argc, char **argv)
 		names[3] = NULL;	/* an earlier report's plots/ stays as it is */
 	/* before the work: a report that cannot be written is known now */
 	inputs = run_inputs(&run);
-	ret = !inputs ? set_errno(err, -ENOMEM, "report: out of memory") :
+	ret = !inputs ? errno_msg(err, -ENOMEM, "report: out of memory") :
 	      outw_open(&w, a.outdir ? a.outdir : run.dir, &(struct outw_opts){
 			.kind = OUTW_INTO, .by = "report", .force = a.force, .home = run.dir,
 			.inputs = (const char *const *)inputs, .names = names }, err);

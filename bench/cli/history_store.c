@@ -97,10 +97,10 @@ int history_store_check(const char *path, char *errbuf)
 			*(slash == dir ? slash + 1 : slash) = '\0';
 	} while (access(dir, F_OK) && slash && strcmp(dir, "/"));
 	if (!statvfs(dir, &sv) && (sv.f_flag & ST_RDONLY))
-		return set_errno(errbuf, -EROFS, "store: %s cannot be made: %s is on a read-only "
+		return errno_msg(errbuf, -EROFS, "store: %s cannot be made: %s is on a read-only "
 				 "filesystem; give a store elsewhere (--store)", path, dir);
 	if (access(dir, W_OK))
-		return set_errno(errbuf, -errno, "store: %s cannot be made in %s: %s; give a "
+		return errno_msg(errbuf, -errno, "store: %s cannot be made in %s: %s; give a "
 				 "store elsewhere (--store)", path, dir, strerror(errno));
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include "owned.h"
 #include "workload.h"
 #include "msg.h"
+#include "stdout.h"
 #include "sys.h"
 
 static void usage(FILE *f)
@@ -59,7 +60,7 @@ static int run(int argc, char **argv, int *err_status)
 
 	for (; a < argc && argv[a][0] == '-'; a++) {
 		if (!strcmp(argv[a], "-v") || !strcmp(argv[a], "--verbose")) {
-			verbose++;
+			msg_verbose++;
 		} else if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
 			usage(stdout);
 			return 0;

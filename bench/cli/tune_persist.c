@@ -194,7 +194,7 @@ static int write_one(const char *dir, enum persist_file pf, const struct persist
 	snprintf(path, sizeof(path), "%s/%s", dir, persist_files[pf].name);
 	f = out_fopen(path);
 	if (!f)
-		return set_errno(errbuf, -errno, "%s: %s", path, strerror(errno));
+		return errno_msg(errbuf, -errno, "%s: %s", path, strerror(errno));
 	header(f, pf, c);
 	if (pf == PF_CMDLINE) {
 		/* one line of space-separated parameters */
@@ -205,7 +205,7 @@ static int write_one(const char *dir, enum persist_file pf, const struct persist
 	if (pf == PF_UNIT)
 		fprintf(f, "\n[Install]\nWantedBy=multi-user.target\n");
 	if (fclose(f))
-		return set_errno(errbuf, -errno, "%s: %s", path, strerror(errno));
+		return errno_msg(errbuf, -errno, "%s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -225,11 +225,11 @@ int tune_write_persist(const char *dir, const struct tune_cand *c, const char *o
 	}
 	for (i = 0; i < PF_NR; i++)
 		if (p.f[i] && fclose(p.f[i]))
-			ret = ret ?: set_errno(errbuf, -ENOMEM, "out of memory");
+			ret = ret ?: errno_msg(errbuf, -ENOMEM, "out of memory");
 	for (i = 0; !ret && i < PF_NR; i++)
 		if (p.len[i]) {
 			if (!n && (ret = out_mkdir(dir)))
-				set_errno(errbuf, ret, "%s: %s", dir, strerror(-ret));
+				errno_msg(errbuf, ret, "%s: %s", dir, strerror(-ret));
 			ret = ret ?: write_one(dir, (enum persist_file)i, &p, c, errbuf);
 			n++;
 		}

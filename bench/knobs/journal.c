@@ -276,7 +276,7 @@ static int journal_parse(const struct jr *jr, json_object *o, struct journal *j)
 	n = json_object_array_length(a);
 	j->t = calloc(n ? n : 1, sizeof(*j->t));
 	if (!j->t)
-		return set_errno(jr->errbuf, -ENOMEM, "out of memory");
+		return errno_msg(jr->errbuf, -ENOMEM, "out of memory");
 	for (i = 0; i < n; i++) {
 		ret = entry_load(jr, json_object_array_get_idx(a, i), i, &j->t[i]);
 		if (ret)
@@ -305,7 +305,7 @@ int journal_load(struct journal *j, const char *path, char *errbuf)
 	}
 	if (ret) {
 		journal_free(j);
-		set_errno(errbuf, ret, "%s; deferbench cannot restore from it: put back by hand "
+		errno_msg(errbuf, ret, "%s; deferbench cannot restore from it: put back by hand "
 			  "the settings it lists (compare with 'deferbench knobs show'; a reboot "
 			  "restores every default), then remove it", why);
 	}

@@ -45,7 +45,7 @@ static void field_cb(void *s, size_t len, void *data)
 	r->len += len + 1;
 	return;
 nomem:
-	r->err = set_errno(r->errbuf, -ENOMEM, "%s: out of memory", r->path);
+	r->err = errno_msg(r->errbuf, -ENOMEM, "%s: out of memory", r->path);
 }
 
 static const char *field(const struct csvr *r, size_t i)
@@ -104,7 +104,7 @@ static int parse_stream(struct csvr *r, FILE *f, struct csv_parser *p)
 			return r->err;
 	}
 	if (ferror(f))
-		return set_errno(r->errbuf, -EIO, "%s: read error", r->path);
+		return errno_msg(r->errbuf, -EIO, "%s: read error", r->path);
 	if (csv_fini(p, field_cb, row_cb, r))
 		return set_err(r->errbuf, "malformed result file %s: at the end: %s", r->path,
 			      csv_strerror(csv_error(p)));
@@ -127,18 +127,18 @@ int csvr_read(const char *path, const char *const *cols,
 	while (cols[r.ncols])
 		r.ncols++;
 	if (r.ncols > CSVR_MAX_COLS)
-		return set_errno(errbuf, -E2BIG, "%s: too many columns requested", path);
+		return errno_msg(errbuf, -E2BIG, "%s: too many columns requested", path);
 	fd = open_input(path, INPUT_MAX_DATA, errbuf);
 	if (fd < 0)
 		return fd;
 	f = fdopen(fd, "r");
 	if (!f) {
 		close(fd);
-		return set_errno(errbuf, -ENOMEM, "%s: out of memory", path);
+		return errno_msg(errbuf, -ENOMEM, "%s: out of memory", path);
 	}
 	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL)) {
 		fclose(f);
-		return set_errno(errbuf, -ENOMEM, "%s: out of memory", path);
+		return errno_msg(errbuf, -ENOMEM, "%s: out of memory", path);
 	}
 	ret = parse_stream(&r, f, &p);
 	csv_free(&p);

@@ -205,14 +205,14 @@ int path_check(const char *path, char *errbuf)
 		return set_err(errbuf, "the path is empty");
 	snprintf(head, sizeof(head), "%.40s%s", path, strlen(path) > 40 ? "..." : "");
 	if (strlen(path) >= PATH_MAX)
-		return set_errno(errbuf, -ENAMETOOLONG, "the path '%s' is %zu bytes long, more than "
+		return errno_msg(errbuf, -ENAMETOOLONG, "the path '%s' is %zu bytes long, more than "
 				 "the %d a path may have", head, strlen(path), PATH_MAX - 1);
 	for (; *p; p = slash + 1) {
 		slash = strchr(p, '/');
 		if (!slash)
 			slash = p + strlen(p) - 1;
 		if (slash - p > NAME_MAX)
-			return set_errno(errbuf, -ENAMETOOLONG, "the path '%s' has a name of %zu "
+			return errno_msg(errbuf, -ENAMETOOLONG, "the path '%s' has a name of %zu "
 					 "bytes, more than the %d a file name may have", head,
 					 (size_t)(slash - p), NAME_MAX);
 		if (!slash[0] || !slash[1])

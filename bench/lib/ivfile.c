@@ -128,7 +128,7 @@ static int ival_row_cb(const struct csvr *r, void *ctx)
 	    !strcmp(csvr_str(r, IC_KIND), "softirq_wait"))
 		return 0;
 	if (GROW(il->rows, il->cap, il->n + 1))
-		return set_errno(r->errbuf, -ENOMEM, "%s: out of memory", r->path);
+		return errno_msg(r->errbuf, -ENOMEM, "%s: out of memory", r->path);
 	return ival_parse(r, &il->rows[il->n++]);
 }
 
@@ -207,7 +207,7 @@ static int series_row(const struct csvr *r, void *ctx)
 	if (!bl)
 		return k >= (1U << 24) ? csvr_fail(r, "column 'interval': %llu is out of range",
 						   (unsigned long long)k) :
-		       set_errno(r->errbuf, -ENOMEM, "%s: out of memory", r->path);
+		       errno_msg(r->errbuf, -ENOMEM, "%s: out of memory", r->path);
 	if (bl->n)
 		return csvr_fail(r, "interval %llu of this group and metric appears twice",
 				 (unsigned long long)k);

@@ -51,10 +51,10 @@ int jr_parse(struct jr *j, const char *text, size_t len, struct json_object **ou
 
 	*out = NULL;
 	if (len > INT32_MAX)
-		return set_errno(j->errbuf, -EFBIG, "%s is too large", j->path);
+		return errno_msg(j->errbuf, -EFBIG, "%s is too large", j->path);
 	tok = json_tokener_new();
 	if (!tok)
-		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
+		return errno_msg(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
 	o = json_tokener_parse_ex(tok, text, (int)len);
 	e = json_tokener_get_error(tok);
 	at = json_tokener_get_parse_end(tok);
@@ -369,7 +369,7 @@ int jr_kv(const struct jr *j, struct json_object *root, const char *key, struct 
 	*n = (size_t)json_object_object_length(o);
 	*out = calloc(*n ? *n : 1, sizeof(**out));
 	if (!*out)
-		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
+		return errno_msg(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
 	json_object_object_foreach(o, k, v) {
 		(void)v;
 		if (strlen(k) >= sizeof((*out)[i].key))

@@ -377,7 +377,7 @@ int manifest_save(int dirfd, const struct manifest *m, char *errbuf)
 out:
 	json_object_put(o);
 	if (ret)
-		set_errno(errbuf, ret, "cannot write %s: %s", MANIFEST_NAME, strerror(-ret));
+		errno_msg(errbuf, ret, "cannot write %s: %s", MANIFEST_NAME, strerror(-ret));
 	return ret;
 }
 
@@ -468,15 +468,15 @@ static int add_one(void *vctx, int dirfd, const char *path, const struct stat *s
 	if (S_ISDIR(st->st_mode))
 		return walk(dirfd, path, add_one, c);
 	if (!S_ISREG(st->st_mode))
-		return set_errno(c->errbuf, -EINVAL, "%s is not a regular file", path);
+		return errno_msg(c->errbuf, -EINVAL, "%s is not a regular file", path);
 	fd = open_beneath(dirfd, path, O_RDONLY | O_NONBLOCK, 0);
 	if (fd < 0)
-		return set_errno(c->errbuf, fd, "cannot read %s: %s", path, strerror(-fd));
+		return errno_msg(c->errbuf, fd, "cannot read %s: %s", path, strerror(-fd));
 	ret = manifest_hash_fd(fd, &size, sha);
 	close(fd);
 	ret = ret ?: append(c->m, path, size, sha, c->by);
 	if (ret)
-		set_errno(c->errbuf, ret, "cannot list %s: %s", path, strerror(-ret));
+		errno_msg(c->errbuf, ret, "cannot list %s: %s", path, strerror(-ret));
 	return ret;
 }
 
@@ -491,16 +491,16 @@ int manifest_add(struct manifest *m, int dirfd, const char *rel, const char *by,
 	if (!*rel) {
 		ret = walk(dirfd, "", add_one, &c);
 	} else if (!rel_ok(rel)) {
-		return set_errno(errbuf, -EINVAL, "'%s' is not a path inside the directory", rel);
+		return errno_msg(errbuf, -EINVAL, "'%s' is not a path inside the directory", rel);
 	} else {
 		ret = lstat_beneath(dirfd, rel, &st);
 		if (ret)
-			return set_errno(errbuf, ret, "cannot read %s: %s", rel, strerror(-ret));
+			return errno_msg(errbuf, ret, "cannot read %s: %s", rel, strerror(-ret));
 		ret = add_one(&c, dirfd, rel, &st);
 	}
 	/* what the walk appended, sorted in at once (a path it listed before: replaced) */
 	if (!ret && (ret = settle(m, from)))
-		set_errno(errbuf, ret, "cannot list %s: %s", *rel ? rel : ".", strerror(-ret));
+		errno_msg(errbuf, ret, "cannot list %s: %s", *rel ? rel : ".", strerror(-ret));
 	if (ret)
 		while (m->n > from)
 			free(m->f[--m->n].path);

@@ -90,7 +90,7 @@ static int skip(struct mstream *s, enum mstream_skip why, const char *line)
 {
 	if (!s->skipped[why]++) {
 		s->skip_line[why] = s->lines;
-		str_escape(line, s->skip_text[why], sizeof(s->skip_text[why]));
+		msg_escape(line, s->skip_text[why], sizeof(s->skip_text[why]));
 	}
 	return 0;
 }

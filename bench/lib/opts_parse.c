@@ -344,7 +344,7 @@ int opts_parse(const struct opt_desc *t, enum opts_order order, int argc, char *
 	int c, ret;
 
 	if (opts_view_of(t, &v))
-		return set_errno(errbuf, -E2BIG, "internal error: more than %d options", OPTS_MAX);
+		return errno_msg(errbuf, -E2BIG, "internal error: more than %d options", OPTS_MAX);
 	build(&g, &v, order);
 	optind = 0;	/* glibc: a full reinitialisation, for parsers run more than once */
 	opterr = 0;

@@ -53,7 +53,7 @@ static int refuse_system(const struct outw *w, int fd, bool exact, const char *s
 
 	if (!sys)
 		return 0;
-	return set_errno(errbuf, -EPERM, "%s: refusing to write %s %s: %s is a system "
+	return errno_msg(errbuf, -EPERM, "%s: refusing to write %s %s: %s is a system "
 			 "directory; choose a directory of your own", w->o.by,
 			 exact ? "into" : "under", shown, sys);
 }
@@ -92,7 +92,7 @@ static int open_out_dir(const struct outw *w, const char *path, char *errbuf)
 	else
 		strcat(real, path + strlen(link));
 	errno = ELOOP;
-	return set_errno(errbuf, -ELOOP, "%s: %s is a symbolic link%s%s: deferbench writes "
+	return errno_msg(errbuf, -ELOOP, "%s: %s is a symbolic link%s%s: deferbench writes "
 			 "through no link, in no part of an output's path; if the output belongs "
 			 "where it leads, give the resolved path (%s)", w->o.by, link,
 			 strcmp(link, path) ? ", on the way to " : "",
@@ -115,7 +115,7 @@ static int check_ancestor(struct outw *w, const char *dir, char *errbuf)
 	if (fd == -ELOOP)
 		return fd;
 	if (fd < 0)
-		return set_errno(errbuf, -errno, "%s: cannot create %s: %s is %s", w->o.by, dir,
+		return errno_msg(errbuf, -errno, "%s: cannot create %s: %s is %s", w->o.by, dir,
 				 probe, errno == ENOTDIR ? "not a directory" : strerror(errno));
 	ret = refuse_system(w, fd, false, dir, errbuf);
 	ret = ret ?: outw_check_inside(w, fd, w->target, false, errbuf);
@@ -150,7 +150,7 @@ static int open_dir(struct outw *w, const char *dir, char *errbuf)
 		if (fd == -ELOOP)
 			return fd;
 		if (fd < 0)
-			return set_errno(errbuf, -errno, "%s: cannot use %s: %s", w->o.by,
+			return errno_msg(errbuf, -errno, "%s: cannot use %s: %s", w->o.by,
 					 w->o.base, strerror(errno));
 		ret = refuse_system(w, fd, false, w->o.base, errbuf);
 		ret = ret ?: outw_check_inside(w, fd, w->target, false, errbuf);
@@ -172,7 +172,7 @@ static int open_dir(struct outw *w, const char *dir, char *errbuf)
 			if (!ret && next < 0)
 				ret = errno == ELOOP || errno == ENOTDIR ? -ENOTDIR : -errno;
 			if (ret)
-				set_errno(errbuf, ret, "%s: cannot use %.*s: %s", w->o.by,
+				errno_msg(errbuf, ret, "%s: cannot use %.*s: %s", w->o.by,
 					  (int)(p - dir), dir, ret == -ENOTDIR ? "it is a symbolic "
 					  "link or not a directory (deferbench does not write through "
 					  "links)" : strerror(-ret));
@@ -189,7 +189,7 @@ static int open_dir(struct outw *w, const char *dir, char *errbuf)
 	fd = open_out_dir(w, dir, errbuf);
 	if (fd >= 0 || fd != -ENOENT) {
 		if (fd < 0 && fd != -ELOOP)
-			return set_errno(errbuf, -errno, "%s: cannot use %s: %s", w->o.by, dir,
+			return errno_msg(errbuf, -errno, "%s: cannot use %s: %s", w->o.by, dir,
 					 errno == ENOTDIR ? "a part of it is not a directory" :
 					 strerror(errno));
 		return fd;
@@ -202,7 +202,7 @@ static int open_dir(struct outw *w, const char *dir, char *errbuf)
 	if (fd == -ELOOP)
 		return fd;
 	if (fd < 0)
-		return set_errno(errbuf, ret ? ret : -errno, "%s: cannot create %s: %s", w->o.by,
+		return errno_msg(errbuf, ret ? ret : -errno, "%s: cannot create %s: %s", w->o.by,
 				 dir, strerror(ret ? -ret : errno));
 	return fd;
 }
@@ -262,7 +262,7 @@ int outw_check_name(const struct outw *w, const struct manifest *m, const char *
 	int ret;
 
 	if (fstatat(w->pfd, name, &st, AT_SYMLINK_NOFOLLOW))
-		return errno == ENOENT ? 0 : set_errno(errbuf, -errno, "%s: cannot use %s/%s: "
+		return errno == ENOENT ? 0 : errno_msg(errbuf, -errno, "%s: cannot use %s/%s: "
 						       "%s", w->o.by, w->target, name,
 						       strerror(errno));
 	snprintf(shown, sizeof(shown), "%s/%s", w->target, name);
@@ -275,21 +275,21 @@ int outw_check_name(const struct outw *w, const struct manifest *m, const char *
 		return ret;
 	ret = manifest_owns(m, w->pfd, name, why, sizeof(why));
 	if (ret < 0)
-		return set_errno(errbuf, ret, "%s: cannot read %s: %s", w->o.by, shown,
+		return errno_msg(errbuf, ret, "%s: cannot read %s: %s", w->o.by, shown,
 				 strerror(-ret));
 	if (!ret && !strcmp(why, name))
-		return set_errno(errbuf, -EEXIST, "%s: %s exists and is not deferbench's: %s; "
+		return errno_msg(errbuf, -EEXIST, "%s: %s exists and is not deferbench's: %s; "
 				 "deferbench replaces only files it wrote, unchanged (those %s "
 				 "lists): remove it yourself, or write elsewhere", w->o.by, shown,
 				 why_not(m, w->pfd, why), MANIFEST_NAME);
 	if (!ret)
-		return set_errno(errbuf, -EEXIST, "%s: %s holds '%s', which is not deferbench's: "
+		return errno_msg(errbuf, -EEXIST, "%s: %s holds '%s', which is not deferbench's: "
 				 "%s; deferbench replaces only files it wrote, unchanged (those %s "
 				 "lists): remove it yourself, or write elsewhere", w->o.by, shown,
 				 why + strlen(name) + 1, why_not(m, w->pfd, why), MANIFEST_NAME);
 	if (!w->o.force) {
 		f = S_ISREG(st.st_mode) ? manifest_find(m, name) : NULL;
-		return set_errno(errbuf, -EEXIST, "%s: %s exists (written by deferbench%s%s); "
+		return errno_msg(errbuf, -EEXIST, "%s: %s exists (written by deferbench%s%s); "
 				 "pass %s to replace it, or write elsewhere", w->o.by, shown,
 				 f && *f->by ? " " : "", f ? f->by : "", w->o.force_opt);
 	}
@@ -321,14 +321,14 @@ static int check_into(struct outw *w, char *errbuf)
 		return ret;
 	ret = manifest_load(w->pfd, &m);
 	if (ret)
-		return set_errno(errbuf, ret, "%s: out of memory", w->o.by);
+		return errno_msg(errbuf, ret, "%s: out of memory", w->o.by);
 	if (m.untrusted)
-		ret = set_errno(errbuf, -EPERM, "%s: %s/%s cannot be trusted (%s): deferbench will "
+		ret = errno_msg(errbuf, -EPERM, "%s: %s/%s cannot be trusted (%s): deferbench will "
 				"not add to it; remove it, or write elsewhere", w->o.by,
 				w->o.kind == OUTW_FILE ? dir : w->target, MANIFEST_NAME, m.why);
 	if (!ret && w->o.kind == OUTW_INTO && !m.present && !home_dir(w, w->pfd) &&
 	    outw_first_entry(w->pfd, entry, sizeof(entry)) > 0)
-		ret = set_errno(errbuf, -EEXIST, "%s: %s holds '%s' and is no directory deferbench "
+		ret = errno_msg(errbuf, -EEXIST, "%s: %s holds '%s' and is no directory deferbench "
 				"wrote (it has no %s): %s writes into a new or empty directory%s, "
 				"or one deferbench wrote; choose another", w->o.by, w->target,
 				entry, MANIFEST_NAME, w->o.by, w->o.home ? ", the run's own" : "");
@@ -354,44 +354,44 @@ static int check_whole(struct outw *w, bool *exists, char *errbuf)
 	if (ret)
 		return ret;
 	if (fstatat(w->pfd, w->name, &st, AT_SYMLINK_NOFOLLOW))
-		return errno == ENOENT ? 0 : set_errno(errbuf, -errno, "%s: cannot use %s: %s",
+		return errno == ENOENT ? 0 : errno_msg(errbuf, -errno, "%s: cannot use %s: %s",
 						       w->o.by, w->target, strerror(errno));
 	*exists = true;
 	if (!fstatat(w->pfd, w->name, &fst, 0) &&
 	    (ret = outw_check_entry(w, w->target, &fst, errbuf)))
 		return ret;
 	if (S_ISLNK(st.st_mode))
-		return set_errno(errbuf, -ELOOP, "%s: %s is a symbolic link: deferbench does not "
+		return errno_msg(errbuf, -ELOOP, "%s: %s is a symbolic link: deferbench does not "
 				 "write through links; name the directory itself", w->o.by,
 				 w->target);
 	if (!S_ISDIR(st.st_mode))
-		return set_errno(errbuf, -ENOTDIR, "%s: %s exists and is not a directory",
+		return errno_msg(errbuf, -ENOTDIR, "%s: %s exists and is not a directory",
 				 w->o.by, w->target);
 	fd = openat(w->pfd, w->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return set_errno(errbuf, -errno, "%s: cannot use %s: %s", w->o.by, w->target,
+		return errno_msg(errbuf, -errno, "%s: cannot use %s: %s", w->o.by, w->target,
 				 strerror(errno));
 	ret = refuse_system(w, fd, true, w->target, errbuf);
 	if (!ret)
 		ret = outw_first_entry(fd, entry, sizeof(entry));
 	if (ret < 0 && !errbuf[0])
-		set_errno(errbuf, ret, "%s: cannot read %s: %s", w->o.by, w->target,
+		errno_msg(errbuf, ret, "%s: cannot read %s: %s", w->o.by, w->target,
 			  strerror(-ret));
 	if (ret == 1 && w->o.kind == OUTW_LIVE)
-		ret = set_errno(errbuf, -EEXIST, "%s: %s is not empty (it holds '%s'): a %s goes "
+		ret = errno_msg(errbuf, -EEXIST, "%s: %s is not empty (it holds '%s'): a %s goes "
 				"into a new or empty directory; choose another", w->o.by, w->target,
 				entry, w->o.by);
 	if (ret == 1) {
 		ret = manifest_load(fd, &m);
 		ret = ret ?: manifest_owns(&m, fd, "", why, sizeof(why));
 		if (!ret)
-			ret = set_errno(errbuf, -EEXIST, "%s: %s holds '%s', which is not "
+			ret = errno_msg(errbuf, -EEXIST, "%s: %s holds '%s', which is not "
 					"deferbench's: %s; %s only replaces deferbench's own files, "
 					"unchanged (those %s lists): choose another directory",
 					w->o.by, w->target, why, why_not(&m, fd, why),
 					w->o.force_opt, MANIFEST_NAME);
 		else if (ret == 1 && !w->o.force)
-			ret = set_errno(errbuf, -EEXIST, "%s: %s already holds results; use %s "
+			ret = errno_msg(errbuf, -EEXIST, "%s: %s already holds results; use %s "
 					"to replace them, or choose another directory", w->o.by,
 					w->target, w->o.force_opt);
 		else if (ret == 1)
@@ -414,14 +414,14 @@ static int make_staging(struct outw *w, const char *pdir, char *errbuf)
 		ret = snprintf(w->sname, sizeof(w->sname), ".deferbench.partial-%d", (int)w->pid);
 	if (ret >= (int)sizeof(w->sname) || (size_t)snprintf(w->stage, sizeof(w->stage),
 	    "%s%s%s", pdir, strcmp(pdir, "/") ? "/" : "", w->sname) >= sizeof(w->stage))
-		return set_errno(errbuf, -ENAMETOOLONG, "%s: the output's name is too long: %s",
+		return errno_msg(errbuf, -ENAMETOOLONG, "%s: the output's name is too long: %s",
 				 w->o.by, w->target);
 	/* one left by a dead process that had our pid: what its log names goes */
 	ret = outw_remove_staged(w->pfd, w->sname);
 	if (ret == -ENOENT)
 		ret = outdir_results_remove(w->stage);	/* an older deferbench's */
 	if (ret)
-		return set_errno(errbuf, ret, "%s: %s is in the way (%s); remove it or choose "
+		return errno_msg(errbuf, ret, "%s: %s is in the way (%s); remove it or choose "
 				 "another directory", w->o.by, w->stage, ret == -ENOTEMPTY ?
 				 "it holds files deferbench did not write" : strerror(-ret));
 	/*
@@ -436,7 +436,7 @@ static int make_staging(struct outw *w, const char *pdir, char *errbuf)
 		ret = -errno;
 		owned_forget(OWN_STAGING, w->stage);
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		return set_errno(errbuf, ret, "%s: cannot create %s: %s", w->o.by, w->stage,
+		return errno_msg(errbuf, ret, "%s: cannot create %s: %s", w->o.by, w->stage,
 				 strerror(-ret));
 	}
 	w->sfd = openat(w->pfd, w->sname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -450,25 +450,25 @@ static int make_staging(struct outw *w, const char *pdir, char *errbuf)
 		unlinkat(w->pfd, w->sname, AT_REMOVEDIR);
 		owned_forget(OWN_STAGING, w->stage);
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		return set_errno(errbuf, ret, "%s: cannot create %s: %s", w->o.by, w->stage,
+		return errno_msg(errbuf, ret, "%s: cannot create %s: %s", w->o.by, w->stage,
 				 strerror(-ret));
 	}
 	ret = outw_enlist(w);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (ret)
 		outw_abort(w);
-	return ret ? set_errno(errbuf, ret, "%s: too many outputs at once", w->o.by) : 0;
+	return ret ? errno_msg(errbuf, ret, "%s: too many outputs at once", w->o.by) : 0;
 }
 
 /* open_live - OUTW_LIVE: the directory itself, made when missing */
 static int open_live(struct outw *w, bool exists, char *errbuf)
 {
 	if (!exists && mkdirat(w->pfd, w->name, 0755))
-		return set_errno(errbuf, -errno, "%s: cannot create %s: %s", w->o.by, w->target,
+		return errno_msg(errbuf, -errno, "%s: cannot create %s: %s", w->o.by, w->target,
 				 strerror(errno));
 	w->sfd = openat(w->pfd, w->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (w->sfd < 0)
-		return set_errno(errbuf, -errno, "%s: cannot open %s: %s", w->o.by, w->target,
+		return errno_msg(errbuf, -errno, "%s: cannot open %s: %s", w->o.by, w->target,
 				 strerror(errno));
 	snprintf(w->stage, sizeof(w->stage), "%s", w->target);
 	return outw_enlist(w);
@@ -495,11 +495,11 @@ static int outw_open_prepare(struct outw *w, const char *target, const struct ou
 		return -ENAMETOOLONG;
 	if ((size_t)snprintf(w->target, sizeof(w->target) - 32, "%s%s%s", o->base ? o->base : "",
 			     o->base ? "/" : "", target) >= sizeof(w->target) - 32)
-		return set_errno(errbuf, -ENAMETOOLONG, "%s: the output's name is too long: %s",
+		return errno_msg(errbuf, -ENAMETOOLONG, "%s: the output's name is too long: %s",
 				 w->o.by, target);
 	ret = outw_inputs(w, o->inputs);
 	if (ret)
-		return set_errno(errbuf, ret, "%s: cannot check the inputs: %s", w->o.by,
+		return errno_msg(errbuf, ret, "%s: cannot check the inputs: %s", w->o.by,
 				 strerror(-ret));
 	return 0;
 }
@@ -519,10 +519,10 @@ int outw_open(struct outw *w, const char *target, const struct outw_opts *o, cha
 		if (w->pfd == -ELOOP)
 			ret = -ELOOP;
 		else if (w->pfd < 0 && errno == ENOTDIR)
-			ret = set_errno(errbuf, -ENOTDIR, "%s: %s exists and is not a directory",
+			ret = errno_msg(errbuf, -ENOTDIR, "%s: %s exists and is not a directory",
 					w->o.by, w->target);
 		else if (w->pfd < 0 && errno != ENOENT)
-			ret = set_errno(errbuf, -errno, "%s: cannot use %s: %s", w->o.by,
+			ret = errno_msg(errbuf, -errno, "%s: cannot use %s: %s", w->o.by,
 					w->target, strerror(errno));
 		else if (w->pfd >= 0)
 			ret = check_into(w, errbuf);
@@ -533,7 +533,7 @@ int outw_open(struct outw *w, const char *target, const struct outw_opts *o, cha
 	}
 	if (!ret && (w->whole || o->kind == OUTW_FILE)) {
 		if (split(w->target, pdir, sizeof(pdir), w->name))
-			ret = set_errno(errbuf, -EINVAL, "%s: '%s' names no %s", w->o.by, target,
+			ret = errno_msg(errbuf, -EINVAL, "%s: '%s' names no %s", w->o.by, target,
 					o->kind == OUTW_FILE ? "file" : "directory");
 		if (!ret)
 			ret = (w->pfd = open_dir(w, pdir, errbuf)) < 0 ? w->pfd : 0;
@@ -549,7 +549,7 @@ int outw_open(struct outw *w, const char *target, const struct outw_opts *o, cha
 	if (!ret && o->kind == OUTW_FILE &&
 	    (size_t)snprintf(w->file, sizeof(w->file), "%.*s/%s", PATH_MAX - NAME_MAX - 2,
 			     w->stage, w->name) >= sizeof(w->file))
-		ret = set_errno(errbuf, -ENAMETOOLONG, "%s: the output's name is too long: %s",
+		ret = errno_msg(errbuf, -ENAMETOOLONG, "%s: the output's name is too long: %s",
 				w->o.by, w->target);
 	if (ret)
 		outw_abort(w);
@@ -568,7 +568,7 @@ int outw_check_inplace(const char *path, const struct outw_opts *o, char *errbuf
 	ret = outw_open_prepare(&w, path, o, errbuf);
 	w.o.kind = OUTW_FILE;
 	if (!ret && split(w.target, pdir, sizeof(pdir), w.name))
-		ret = set_errno(errbuf, -EINVAL, "%s: '%s' names no file", w.o.by, path);
+		ret = errno_msg(errbuf, -EINVAL, "%s: '%s' names no file", w.o.by, path);
 	/* a directory to be made: where it would be made from is checked, nothing made */
 	if (!ret && o->check_only && (w.pfd = open_out_dir(&w, pdir, errbuf)) == -ENOENT) {
 		ret = check_ancestor(&w, pdir, errbuf);
@@ -578,7 +578,7 @@ int outw_check_inplace(const char *path, const struct outw_opts *o, char *errbuf
 		return ret;
 	}
 	if (!ret && o->check_only && w.pfd < 0)
-		ret = w.pfd == -ELOOP ? -ELOOP : set_errno(errbuf, w.pfd, "%s: cannot use %s: %s",
+		ret = w.pfd == -ELOOP ? -ELOOP : errno_msg(errbuf, w.pfd, "%s: cannot use %s: %s",
 							   w.o.by, pdir, strerror(-w.pfd));
 	if (!ret && !o->check_only)
 		ret = (w.pfd = open_dir(&w, pdir, errbuf)) < 0 ? w.pfd : 0;
@@ -589,14 +589,14 @@ int outw_check_inplace(const char *path, const struct outw_opts *o, char *errbuf
 		if (fstatat(w.pfd, name, &st, AT_SYMLINK_NOFOLLOW))
 			continue;
 		if (S_ISLNK(st.st_mode))
-			ret = set_errno(errbuf, -ELOOP, "%s: %s/%s is a symbolic link: deferbench "
+			ret = errno_msg(errbuf, -ELOOP, "%s: %s/%s is a symbolic link: deferbench "
 					"does not write through links; %s", w.o.by, pdir, name,
 					i ? "remove it" : "name the file itself");
 		else if (S_ISDIR(st.st_mode))
-			ret = set_errno(errbuf, -EISDIR, "%s: %s/%s is a directory: name a file in "
+			ret = errno_msg(errbuf, -EISDIR, "%s: %s/%s is a directory: name a file in "
 					"it (%s/%s/results.db, say)", w.o.by, pdir, name, pdir, name);
 		else if (!S_ISREG(st.st_mode))
-			ret = set_errno(errbuf, -EINVAL, "%s: %s/%s is %s, not a regular file: "
+			ret = errno_msg(errbuf, -EINVAL, "%s: %s/%s is %s, not a regular file: "
 					"give the path of a file", w.o.by, pdir, name,
 					S_ISFIFO(st.st_mode) ? "a pipe" : S_ISSOCK(st.st_mode) ?
 					"a socket" : "a device");

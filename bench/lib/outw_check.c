@@ -153,7 +153,7 @@ int outw_check_inside(const struct outw *w, int dirfd, const char *shown, bool s
 		return 0;
 	ret = outw_chain(dirfd, &ids, &n);
 	if (ret)
-		return set_errno(errbuf, ret, "%s: cannot check %s: %s", w->o.by, shown,
+		return errno_msg(errbuf, ret, "%s: cannot check %s: %s", w->o.by, shown,
 				 strerror(-ret));
 	for (i = 0; i < w->nin; i++)
 		for (k = 0; k < n; k++)

@@ -37,7 +37,7 @@ static int keep_staged(struct outw *w, int ret, char *errbuf, const char *why)
 {
 	drop_log(w);
 	owned_forget(OWN_STAGING, w->stage);
-	set_errno(errbuf, ret, "%s: %s %s: it is left as it is, and the new outputs are in %s",
+	errno_msg(errbuf, ret, "%s: %s %s: it is left as it is, and the new outputs are in %s",
 		  w->o.by, w->target, why, w->stage);
 	w->sname[0] = '\0';
 	return ret;
@@ -99,7 +99,7 @@ static int commit_whole(struct outw *w, char *errbuf)
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", MANIFEST_NAME, (int)getpid());
 	ret = outw_log(w, MANIFEST_NAME) ?: outw_log(w, tmp);
 	if (ret)
-		return set_errno(errbuf, ret, "%s: %s: cannot log the manifest: %s", w->o.by,
+		return errno_msg(errbuf, ret, "%s: %s: cannot log the manifest: %s", w->o.by,
 				 w->stage, strerror(-ret));
 	ret = manifest_add(&m, w->sfd, "", w->o.by, errbuf);
 	ret = ret ?: manifest_save(w->sfd, &m, errbuf);
@@ -107,7 +107,7 @@ static int commit_whole(struct outw *w, char *errbuf)
 	if (ret)
 		return ret;
 	if (fchmod(w->sfd, 0755 & ~w->umask))
-		return set_errno(errbuf, -errno, "%s: %s: %s", w->o.by, w->stage, strerror(errno));
+		return errno_msg(errbuf, -errno, "%s: %s: %s", w->o.by, w->stage, strerror(errno));
 	if (!renameat2(w->pfd, w->sname, w->pfd, w->name, RENAME_NOREPLACE))
 		ret = 0;
 	else if (errno == EEXIST || errno == ENOTEMPTY)
@@ -118,7 +118,7 @@ static int commit_whole(struct outw *w, char *errbuf)
 	else
 		ret = -errno;
 	if (ret && !errbuf[0])
-		set_errno(errbuf, ret, "%s: cannot rename %s to %s: %s", w->o.by, w->stage,
+		errno_msg(errbuf, ret, "%s: cannot rename %s to %s: %s", w->o.by, w->stage,
 			  w->target, strerror(-ret));
 	if (!ret) {
 		drop_log(w);	/* from the directory in place: sfd follows it */
@@ -170,18 +170,18 @@ static int install(struct outw *w, struct manifest *m, const char *name, char *e
 	if (!renameat2(w->sfd, name, w->pfd, name, RENAME_NOREPLACE))
 		return 0;
 	if (errno != EEXIST && errno != ENOTEMPTY)
-		return set_errno(errbuf, -errno, "%s: cannot put %s/%s in place: %s", w->o.by,
+		return errno_msg(errbuf, -errno, "%s: cannot put %s/%s in place: %s", w->o.by,
 				 w->target, name, strerror(errno));
 	ret = outw_check_name(w, m, name, errbuf);
 	if (ret)
 		return ret;
 	if (renameat2(w->sfd, name, w->pfd, name, RENAME_EXCHANGE))
-		return set_errno(errbuf, -errno, "%s: cannot replace %s/%s: %s", w->o.by,
+		return errno_msg(errbuf, -errno, "%s: cannot replace %s/%s: %s", w->o.by,
 				 w->target, name, strerror(errno));
 	/* the earlier one is in the staging directory now: still deferbench's? */
 	if (manifest_owns(m, w->sfd, name, why, sizeof(why)) != 1) {
 		renameat2(w->sfd, name, w->pfd, name, RENAME_EXCHANGE);
-		return set_errno(errbuf, -EEXIST, "%s: %s/%s changed while it was being replaced; "
+		return errno_msg(errbuf, -EEXIST, "%s: %s/%s changed while it was being replaced; "
 				 "it is left as it is", w->o.by, w->target, name);
 	}
 	if (manifest_remove(m, w->sfd, name)) {
@@ -209,14 +209,14 @@ static int commit_into(struct outw *w, char *errbuf)
 	if (ret) {
 		free(names);
 		manifest_free(&staged);
-		return errbuf[0] ? ret : set_errno(errbuf, ret, "%s: %s: %s", w->o.by, w->stage,
+		return errbuf[0] ? ret : errno_msg(errbuf, ret, "%s: %s: %s", w->o.by, w->stage,
 						   strerror(-ret));
 	}
 	/* one writer of a directory's manifest at a time */
 	flock(w->pfd, LOCK_EX);
 	ret = manifest_load(w->pfd, &m);
 	if (!ret && m.untrusted)
-		ret = set_errno(errbuf, -EPERM, "%s: %s/%s cannot be trusted (%s): nothing was "
+		ret = errno_msg(errbuf, -EPERM, "%s: %s/%s cannot be trusted (%s): nothing was "
 				"written", w->o.by, w->target, MANIFEST_NAME, m.why);
 	/* all or nothing as far as can be told beforehand */
 	for (i = 0; !ret && i < n; i++)
@@ -230,7 +230,7 @@ static int commit_into(struct outw *w, char *errbuf)
 		e = e ?: manifest_merge(&m, &staged, names[i]);
 	}
 	if (e)
-		ret = ret ?: set_errno(errbuf, e, "%s: out of memory", w->o.by);
+		ret = ret ?: errno_msg(errbuf, e, "%s: out of memory", w->o.by);
 	/* whatever went in is listed, also after an error */
 	e = i ? manifest_save(w->pfd, &m, ret ? NULL : errbuf) : 0;
 	/*
@@ -260,7 +260,7 @@ int outw_commit(struct outw *w, char *errbuf)
 
 	errbuf[0] = '\0';
 	if (!w->registered)
-		return set_errno(errbuf, -EINVAL, "%s: nothing to commit", w->o.by ? w->o.by :
+		return errno_msg(errbuf, -EINVAL, "%s: nothing to commit", w->o.by ? w->o.by :
 				 "deferbench");
 	if (w->o.kind == OUTW_LIVE) {
 		outw_abort(w);
@@ -313,7 +313,7 @@ void outw_abort(struct outw *w)
 int outw_live_add(struct outw *w, const char *rel, char *errbuf)
 {
 	if (w->o.kind != OUTW_LIVE || w->sfd < 0)
-		return set_errno(errbuf, -EINVAL, "%s: not a directory written in place",
+		return errno_msg(errbuf, -EINVAL, "%s: not a directory written in place",
 				 w->o.by);
 	manifest_drop(&w->live, rel);
 	return manifest_add(&w->live, w->sfd, rel, w->o.by, errbuf) ?:

@@ -318,7 +318,7 @@ int owned_load(const char *file, struct owned_file *f, char *errbuf)
 	}
 	f->res = calloc(n + 1, sizeof(*f->res));
 	if (!f->res) {
-		ret = set_errno(errbuf, -ENOMEM, "out of memory");
+		ret = errno_msg(errbuf, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < n && !ret; i++) {

@@ -53,7 +53,7 @@ int proc_spawn(char *const *argv, const struct proc_opts *o, pid_t *pid, char *e
 	*pid = 0;
 	if (pipe2(fds, O_CLOEXEC)) {
 		e = errno;
-		return set_errno(errbuf, -e, "cannot run '%s': %s", argv[0], strerror(e));
+		return errno_msg(errbuf, -e, "cannot run '%s': %s", argv[0], strerror(e));
 	}
 	*pid = fork();
 	if (*pid < 0) {
@@ -61,7 +61,7 @@ int proc_spawn(char *const *argv, const struct proc_opts *o, pid_t *pid, char *e
 		close(fds[0]);
 		close(fds[1]);
 		*pid = 0;
-		return set_errno(errbuf, -e, "cannot fork: %s", strerror(e));
+		return errno_msg(errbuf, -e, "cannot fork: %s", strerror(e));
 	}
 	if (!*pid) {
 		close(fds[0]);
@@ -75,7 +75,7 @@ int proc_spawn(char *const *argv, const struct proc_opts *o, pid_t *pid, char *e
 	if (n == (ssize_t)sizeof(e)) {
 		waitpid(*pid, NULL, 0);
 		*pid = 0;
-		return set_errno(errbuf, -e, "cannot run '%s': %s", argv[0], strerror(e));
+		return errno_msg(errbuf, -e, "cannot run '%s': %s", argv[0], strerror(e));
 	}
 	return 0;
 }

@@ -214,7 +214,7 @@ int bucketlist_parse(const char *text, struct bucketlist *bl, char *errbuf)
 		if (!bucket_valid(lo, lo + hist_bucket_width(hist_index(lo))))
 			return set_err(errbuf, "%llu is not the lower bound of a histogram bucket", lo);
 		if (n && bucketlist_add(bl, lo, lo + hist_bucket_width(hist_index(lo)), n))
-			return set_errno(errbuf, -ENOMEM, "out of memory");
+			return errno_msg(errbuf, -ENOMEM, "out of memory");
 	}
 	return 0;
 }

@@ -193,7 +193,7 @@ static int hist_row(const struct csvr *r, void *ctx)
 				 csvr_str(r, HC_NAME), csvr_str(r, HC_CPU), csvr_str(r, HC_FUNC),
 				 csvr_str(r, HC_POOL), csvr_str(r, HC_METRIC));
 	if (bucketlist_add(bl, lo, hi, n))
-		return set_errno(r->errbuf, -ENOMEM, "%s: out of memory", r->path);
+		return errno_msg(r->errbuf, -ENOMEM, "%s: out of memory", r->path);
 	return 0;
 }
 

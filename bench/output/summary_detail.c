@@ -259,7 +259,7 @@ static int read_slowest(const struct jr *j, struct json_object *root, struct rec
 				       SLOWEST_MAX);
 		ns = grow_to(rec->slow, rec->nslow, rec->nslow + n + 1, sizeof(*ns));
 		if (!ns)
-			return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
+			return errno_msg(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
 		rec->slow = ns;
 		for (k = 0; !ret && k < n; k++) {
 			struct json_object *e = json_object_array_get_idx(evs, k);

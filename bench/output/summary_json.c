@@ -344,7 +344,7 @@ int summary_read_array(const struct jr *j, struct json_object *root, const char 
 	len = json_object_array_length(arr);
 	v = calloc(len ? len : 1, sz);
 	if (!v)
-		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
+		return errno_msg(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
 	*out = v;
 	*n = len;
 	for (i = 0; i < len; i++) {

@@ -31,7 +31,7 @@ static int load_if(const char *dir, const char *name, struct record *rec, bool *
 	if (!file_exists(dir, name))
 		return 0;
 	if (path_join(p, sizeof(p), dir, name))
-		return set_errno(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
+		return errno_msg(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
 	if (had)
 		*had = true;
 	return fn(p, rec, errbuf);
@@ -49,7 +49,7 @@ int record_load_workload(const char *dir, struct record *rec, char *errbuf)
 	ret = path_join(p, sizeof(p), dir, "workload.json");
 	ret = ret ?: path_join(h, sizeof(h), dir, "workload-hist.csv");
 	if (ret)
-		return set_errno(errbuf, ret, "%s: path too long", dir);
+		return errno_msg(errbuf, ret, "%s: path too long", dir);
 	return workload_load(p, file_exists(dir, "workload-hist.csv") ? h : NULL, &rec->wl,
 			     errbuf);
 }
@@ -60,7 +60,7 @@ int record_load(const char *dir, struct record *rec, char *errbuf)
 	int ret;
 
 	if (strlen(dir) >= sizeof(rec->dir))
-		return set_errno(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
+		return errno_msg(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
 	strcpy(rec->dir, dir);
 	ret = path_join(p, sizeof(p), dir, "summary.json");
 	ret = ret ?: summary_load(p, rec, errbuf);

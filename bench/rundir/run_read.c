@@ -76,7 +76,7 @@ static int cell_load(const char *rundir, struct cell *c, const char *reldir, cha
 	int ret;
 
 	if (path_join(c->dir, sizeof(c->dir), rundir, reldir))
-		return set_errno(errbuf, -ENAMETOOLONG, "%s/%s: path too long", rundir, reldir);
+		return errno_msg(errbuf, -ENAMETOOLONG, "%s/%s: path too long", rundir, reldir);
 	if (access(c->dir, F_OK)) {
 		strcpy(c->status, "missing");
 		snprintf(c->error, sizeof(c->error), "directory %.200s is missing", reldir);
@@ -182,7 +182,7 @@ static int segment_entry(const struct jr *j, struct json_object *e, const char *
 	if (ret)
 		return ret;
 	if (path_join(dir, sizeof(dir), run->dir, reldir))
-		return set_errno(j->errbuf, -ENAMETOOLONG, "%s/%s: path too long", run->dir, reldir);
+		return errno_msg(j->errbuf, -ENAMETOOLONG, "%s/%s: path too long", run->dir, reldir);
 	if (!id[0])
 		snprintf(id, sizeof(id), "%.*s", (int)sizeof(id) - 1,
 			 strrchr(reldir, '/') ? strrchr(reldir, '/') + 1 : reldir);
@@ -193,7 +193,7 @@ static int segment_entry(const struct jr *j, struct json_object *e, const char *
 		for (i = 0; i < n; i++)
 			cell_free(&add[i]);
 		free(add);
-		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
+		return errno_msg(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
 	}
 	memcpy(run->cells + run->ncells, add, n * sizeof(*add));
 	run->ncells += n;
@@ -215,7 +215,7 @@ static int read_cells(const struct jr *j, struct json_object *root, struct run *
 	n = json_object_array_length(arr);
 	cap = 0;
 	if (GROW(run->cells, cap, n ? n : 1))
-		return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
+		return errno_msg(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
 	for (i = 0; i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(arr, i);
 
@@ -229,7 +229,7 @@ static int read_cells(const struct jr *j, struct json_object *root, struct run *
 			ret = segment_entry(j, e, where, run, &cap);
 		} else {
 			if (GROW(run->cells, cap, run->ncells + 1))
-				return set_errno(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
+				return errno_msg(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
 			ret = cell_entry(j, e, where, run->dir, &run->cells[run->ncells++]);
 		}
 		if (ret)
@@ -318,7 +318,7 @@ static int record_as_run(struct run *run, char *errbuf)
 	run->ncells = 1;
 	run->cells = c = calloc(1, sizeof(*c));
 	if (!c)
-		return set_errno(errbuf, -ENOMEM, "out of memory");
+		return errno_msg(errbuf, -ENOMEM, "out of memory");
 	strcpy(c->config, "as-is");
 	strcpy(c->status, "ok");
 	c->rep = 1;
@@ -354,11 +354,11 @@ int run_load(const char *dir, struct run *run, char *errbuf)
 	while (len > 1 && dir[len - 1] == '/')
 		len--;
 	if (len >= sizeof(run->dir))
-		return set_errno(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
+		return errno_msg(errbuf, -ENAMETOOLONG, "%s: path too long", dir);
 	memcpy(run->dir, dir, len);
 	run->dir[len] = '\0';
 	if (access(run->dir, F_OK))
-		return set_errno(errbuf, -errno, "%s: %s", run->dir, strerror(errno));
+		return errno_msg(errbuf, -errno, "%s: %s", run->dir, strerror(errno));
 	if (file_exists(run->dir, "run.json")) {
 		ret = path_join(p, sizeof(p), run->dir, "run.json");
 		ret = ret ?: run_json_load(p, run, errbuf);
@@ -366,7 +366,7 @@ int run_load(const char *dir, struct run *run, char *errbuf)
 	} else if (file_exists(run->dir, "summary.json")) {
 		ret = record_as_run(run, errbuf);
 	} else {
-		ret = set_errno(errbuf, -ENOENT, "%s is neither a run directory (no run.json) "
+		ret = errno_msg(errbuf, -ENOENT, "%s is neither a run directory (no run.json) "
 			       "nor a record directory (no summary.json)", run->dir);
 	}
 	if (ret)

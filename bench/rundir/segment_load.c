@@ -193,7 +193,7 @@ static int phase_row(const struct csvr *r, void *ctx)
 	p.arm = arm;
 	p.ok = !strcmp(csvr_str(r, PC_STATUS), "ok");
 	if (GROW(pl->p, pl->cap, pl->n + 1))
-		return set_errno(r->errbuf, -ENOMEM, "%s: out of memory", r->path);
+		return errno_msg(r->errbuf, -ENOMEM, "%s: out of memory", r->path);
 	pl->p[pl->n++] = p;
 	return 0;
 }
@@ -303,7 +303,7 @@ static int split_series(const struct seg *s, const struct phase_list *pl, struct
 			/* numbered from the phase's first measured interval: no empty ones before */
 			bl = dst ? series_at(dst, k - (pl->p[p].settled - origin) / iv) : NULL;
 			if (!bl || buckets_add(bl, &src->iv[k]))
-				return set_errno(errbuf, -ENOMEM, "%s: out of memory", s->path);
+				return errno_msg(errbuf, -ENOMEM, "%s: out of memory", s->path);
 		}
 	}
 	return 0;
@@ -611,7 +611,7 @@ int segment_load(const char *segdir, const char *rundir, const char *id, struct 
 	*out = NULL;
 	*n = 0;
 	if (!s)
-		return set_errno(errbuf, -ENOMEM, "out of memory");
+		return errno_msg(errbuf, -ENOMEM, "out of memory");
 	snprintf(s->id, sizeof(s->id), "%s", id);
 	group_of(s, rundir);
 	ret = path_join(cj, sizeof(cj), segdir, "cell.json");
@@ -631,7 +631,7 @@ int segment_load(const char *segdir, const char *rundir, const char *id, struct 
 		goto out;
 	cells = calloc(pl.n ? pl.n : 1, sizeof(*cells));
 	if (!cells) {
-		ret = set_errno(errbuf, -ENOMEM, "out of memory");
+		ret = errno_msg(errbuf, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (i = 0; !ret && i < pl.n; i++)
@@ -646,7 +646,7 @@ int segment_load(const char *segdir, const char *rundir, const char *id, struct 
 	}
 	if (ret) {
 		if (!errbuf[0] || ret == -ENOMEM)
-			set_errno(errbuf, ret, "%s: %s", segdir, strerror(-ret));
+			errno_msg(errbuf, ret, "%s: %s", segdir, strerror(-ret));
 		for (i = 0; i < pl.n; i++)
 			cell_free(&cells[i]);
 		free(cells);
@@ -662,7 +662,7 @@ int segment_load(const char *segdir, const char *rundir, const char *id, struct 
 		for (i = 0; i < pl.n; i++)
 			cell_free(&cells[i]);
 		free(cells);
-		ret = set_errno(errbuf, -ENOMEM, "out of memory");
+		ret = errno_msg(errbuf, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (a = 0; a < s->narms; a++)

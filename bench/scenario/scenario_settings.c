@@ -144,7 +144,7 @@ int scn_global_set(struct scenario *s, const char *name, const char *value, int 
 	}
 	given = &s->given[o - scenario_settings];
 	if (*given > 0 && line > 0)
-		return set_errno(err, -EEXIST, "'%s' is set twice (first at line %d)", name, *given);
+		return errno_msg(err, -EEXIST, "'%s' is set twice (first at line %d)", name, *given);
 	if (opts_set(scenario_settings, name, value, s, err))
 		return -EINVAL;
 	*given = line;

@@ -94,7 +94,7 @@ static int one(const char *root, size_t i, bool update, char *err)
 	b = strstr(text, begin);
 	e = b ? strstr(b, end) : NULL;
 	if (!want || !b || !e) {
-		ret = set_errno(err, want ? -ENOENT : -ENOMEM, "%s: no block '%s' ... '%.*s'",
+		ret = errno_msg(err, want ? -ENOENT : -ENOMEM, "%s: no block '%s' ... '%.*s'",
 				path, begin, (int)strlen(end) - 1, end);
 		goto out_free;
 	}
@@ -102,19 +102,19 @@ static int one(const char *root, size_t i, bool update, char *err)
 	if ((size_t)(e - b) == strlen(want) && !memcmp(b, want, strlen(want)))
 		goto out_free;
 	if (!update) {
-		ret = set_errno(err, -ESTALE, "%s: the table of settings '%s' is not what %s "
+		ret = errno_msg(err, -ESTALE, "%s: the table of settings '%s' is not what %s "
 				"declares: run 'make doc-tables' and commit the result", path,
 				tables[i].name, tables[i].source);
 		goto out_free;
 	}
 	f = fopen(path, "w");
 	if (!f) {
-		ret = set_errno(err, -errno, "%s: %s", path, strerror(errno));
+		ret = errno_msg(err, -errno, "%s: %s", path, strerror(errno));
 		goto out_free;
 	}
 	fprintf(f, "%.*s%s%s", (int)(b - text), text, want, e);
 	if (fclose(f)) {
-		ret = set_errno(err, -EIO, "%s: cannot write it", path);
+		ret = errno_msg(err, -EIO, "%s: cannot write it", path);
 		goto out_free;
 	}
 	printf("%s: table %s written\n", path, tables[i].name);
