@@ -51,7 +51,7 @@ static void meta_fill(struct capture *c)
 {
 	struct result_meta *m = &c->res.meta;
 
-	kernel_release(m->kernel, sizeof(m->kernel));
+	host_kernel_release(m->kernel, sizeof(m->kernel));
 	host_name(m->hostname, sizeof(m->hostname));
 	iso_time_now(m->started, sizeof(m->started));
 	snprintf(m->command, sizeof(m->command), "%s", c->opts.command ? c->opts.command : "");
@@ -133,7 +133,7 @@ struct capture *capture_new(const struct capture_opts *opts, char *errbuf)
 	unsigned int dsize = 0;
 	int k;
 
-	if (!is_root()) {
+	if (!host_is_root()) {
 		set_err(errbuf, "tracing the kernel needs root: run deferbench as root (sudo)");
 		return NULL;
 	}

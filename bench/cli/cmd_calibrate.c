@@ -36,7 +36,7 @@ static int run_all(const struct baseline_args *a, char (*dirs)[PATH_MAX])
 	const char *slash = strrchr(a->scenario, '/');
 	int i;
 
-	if (!is_root()) {
+	if (!host_is_root()) {
 		err_msg("calibrate runs the scenario, which traces the kernel: run as root (or "
 			"use --from with runs made earlier)");
 		return -EPERM;
@@ -44,7 +44,7 @@ static int run_all(const struct baseline_args *a, char (*dirs)[PATH_MAX])
 	snprintf(name, sizeof(name), "%s-noise", slash ? slash + 1 : a->scenario);
 	if (strlen(name) > 10 && !strcmp(name + strlen(name) - 10, ".ini-noise"))
 		strcpy(name + strlen(name) - 10, "-noise");
-	if (host_name(host, sizeof(host)) || kernel_release(kernel, sizeof(kernel)) ||
+	if (host_name(host, sizeof(host)) || host_kernel_release(kernel, sizeof(kernel)) ||
 	    run_dir_default(base, sizeof(base), host, kernel, time(NULL), name))
 		return -EIO;
 	for (i = 0; i < a->runs; i++) {
@@ -169,7 +169,7 @@ int calibrate_baseline(const struct baseline_args *a)
 	/* before the work: the scenario's runs are new, --from's are inputs */
 	if (!a->from) {
 		ret = open_output(a, NULL, 0, &w, path, sizeof(path));
-		signals_install();
+		stop_on_signals();
 		ret = ret ?: run_all(a, dirs);
 	}
 	for (i = 0; !ret && i < nruns; i++) {

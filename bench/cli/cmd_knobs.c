@@ -15,6 +15,7 @@
 #include "knobs.h"
 #include "knobs_show.h"
 #include "msg.h"
+#include "proc.h"
 #include "sys.h"
 
 static void knobs_list(FILE *f)
@@ -167,15 +168,15 @@ static int knobs_set(const struct knobs_args *a, int argc, char **argv)
 	struct journal j;
 	int ret = 0, failed;
 
-	if (!is_root()) {
+	if (!host_is_root()) {
 		err_msg("knobs set changes kernel settings: run as root");
 		return 1;
 	}
 	if (parse_assignments(a->nassign, a->assign, ks))
 		return 1;
-	signals_install();
+	stop_on_signals();
 	snprintf(cmd, sizeof(cmd), "deferbench ");
-	command_line(argc, argv, cmd + strlen(cmd), sizeof(cmd) - strlen(cmd));
+	proc_command_line(argc, argv, cmd + strlen(cmd), sizeof(cmd) - strlen(cmd));
 	if (journal_create(&j, journal_path(), cmd, err)) {
 		err_msg("%s", err);
 		return 1;

@@ -276,7 +276,7 @@ int cmd_load(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	if (ops && ops->needs_root && !is_root()) {
+	if (ops && ops->needs_root && !host_is_root()) {
 		err_msg("load %s needs root: %s; run it as root (sudo)", ops->name,
 			ops->needs_root);
 		goto out;
@@ -287,7 +287,7 @@ int cmd_load(int argc, char **argv)
 		err_msg("%s", errbuf);
 		goto out;
 	}
-	signals_install();
+	stop_on_signals();
 	w = configure(ops, a);
 	if (!w)
 		goto out;

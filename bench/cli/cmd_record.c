@@ -308,7 +308,7 @@ int cmd_record(int argc, char **argv)
 	ret = cli_parsed(record_parse_args(argc, argv, &a, err), &cli_record, err, 1);
 	if (ret >= 0)
 		return ret;
-	if (!is_root()) {
+	if (!host_is_root()) {
 		err_msg("record: tracing the kernel needs root; run it as root (sudo)");
 		return 1;
 	}
@@ -323,9 +323,9 @@ int cmd_record(int argc, char **argv)
 		err_msg("%s", err);
 		return 1;
 	}
-	signals_install();
+	stop_on_signals();
 	snprintf(command, sizeof(command), "deferbench ");
-	command_line(argc, argv, command + strlen(command), sizeof(command) - strlen(command));
+	proc_command_line(argc, argv, command + strlen(command), sizeof(command) - strlen(command));
 	ret = record_run(&a, a.out_dir ? outw_dir(&w) : NULL, command, &cmd_status);
 	if (ret) {
 		outw_abort(&w);

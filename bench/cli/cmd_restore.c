@@ -62,7 +62,7 @@ int cmd_restore(int argc, char **argv)
 	ret = cli_parsed(restore_parse_args(argc, argv, &a, err), &cli_restore, err, 1);
 	if (ret >= 0)
 		return ret;
-	if (!is_root()) {
+	if (!host_is_root()) {
 		/* analyze and report run as any user: their staging directories are theirs */
 		printf("not root: kernel settings and tracefs are left to 'sudo deferbench "
 		       "restore'; cleaning what your own deferbench processes left\n");

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "leftovers.h"
 #include "msg.h"
+#include "proc.h"
 #include "parse.h"
 #include "sys.h"
 
@@ -84,9 +85,9 @@ int cmd_run(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	snprintf(cmd, sizeof(cmd), "deferbench ");
-	command_line(argc, argv, cmd + strlen(cmd), sizeof(cmd) - strlen(cmd));
+	proc_command_line(argc, argv, cmd + strlen(cmd), sizeof(cmd) - strlen(cmd));
 	a.o.command = cmd;
-	if (!a.o.dry_run && !is_root()) {
+	if (!a.o.dry_run && !host_is_root()) {
 		err_msg("run changes kernel settings and traces the kernel: run as root "
 			"(or try --dry-run)");
 		return 1;

@@ -294,11 +294,11 @@ int cmd_top(int argc, char **argv)
 	ret = cli_parsed(top_parse_args(argc, argv, &a, err), &cli_top, err, 1);
 	if (ret >= 0)
 		return ret;
-	if (!is_root()) {
+	if (!host_is_root()) {
 		err_msg("top: tracing the kernel needs root; run it as root (sudo)");
 		return 1;
 	}
-	signals_install();
+	stop_on_signals();
 	pthread_mutex_init(&t.lock, NULL);
 	atomic_store(&t.group, a.group);
 	t.v = (struct top_view){ .group = a.group, .sort = a.sort, .rows = a.rows,

@@ -41,6 +41,7 @@
 #include "workload.h"
 #include "file.h"
 #include "msg.h"
+#include "proc.h"
 #include "outw.h"
 #include "parse.h"
 #include "placement.h"
@@ -550,7 +551,7 @@ static int out_dir(const struct tune_args *a, char *buf, size_t len)
 		return 0;
 	}
 	host_name(host, sizeof(host));
-	kernel_release(kernel, sizeof(kernel));
+	host_kernel_release(kernel, sizeof(kernel));
 	return run_dir_default(buf, len, host, kernel, time(NULL), "tune");
 }
 
@@ -816,13 +817,13 @@ int cmd_tune(int argc, char **argv)
 	ret = cli_parsed(tune_parse_args(argc, argv, &a, err), &cli_tune, err, 1);
 	if (ret >= 0)
 		return ret;
-	if (!is_root()) {
+	if (!host_is_root()) {
 		err_msg("tune changes kernel settings and traces the kernel: run as root");
 		return 1;
 	}
 	snprintf(cmd, sizeof(cmd), "deferbench ");
-	command_line(argc, argv, cmd + strlen(cmd), sizeof(cmd) - strlen(cmd));
+	proc_command_line(argc, argv, cmd + strlen(cmd), sizeof(cmd) - strlen(cmd));
 	leftovers_remove(NULL);
-	signals_install();
+	stop_on_signals();
 	return tune_main(&a, cmd);
 }

@@ -9,6 +9,7 @@
 #include "owned.h"
 #include "workload.h"
 #include "msg.h"
+#include "proc.h"
 #include "stdout.h"
 #include "sys.h"
 
@@ -81,7 +82,7 @@ static int run(int argc, char **argv, int *err_status)
 		char cmd[256] = "deferbench ";
 
 		/* named in the journal of what this process creates (owned.h) */
-		command_line(argc - a, argv + a, cmd + strlen(cmd), sizeof(cmd) - strlen(cmd));
+		proc_command_line(argc - a, argv + a, cmd + strlen(cmd), sizeof(cmd) - strlen(cmd));
 		owned_command(cmd);
 		if (c == &cli_compare)
 			*err_status = 2;
@@ -99,7 +100,7 @@ int main(int argc, char **argv)
 
 	/* what a command prints must reach stdout, or its status says it did not */
 	stdout_begin();
-	signals_file_limit();
+	stop_on_file_limit();
 	status = run(argc, argv, &err_status);
 	return stdout_end(status, err_status);
 }

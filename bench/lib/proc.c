@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -94,4 +95,14 @@ bool proc_reap(pid_t pid, int *status, uint64_t timeout_ns)
 			return false;
 		nanosleep(&ts, NULL);
 	}
+}
+
+void proc_command_line(int argc, char **argv, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < argc && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
 }

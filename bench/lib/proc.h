@@ -29,4 +29,7 @@ int proc_spawn(char *const *argv, const struct proc_opts *o, pid_t *pid, char *e
 /* proc_reap - waitpid within timeout_ns; true once reaped, its wait status in *status */
 bool proc_reap(pid_t pid, int *status, uint64_t timeout_ns);
 
+/* proc_command_line - argv joined with spaces (journals, metadata), truncated to len */
+void proc_command_line(int argc, char **argv, char *buf, size_t len);
+
 #endif

@@ -434,7 +434,7 @@ int run_scenario(const struct run_opts *o, const struct run_backend *be)
 		return 1;
 	}
 	if (!o->dry_run)
-		signals_install();
+		stop_on_signals();
 	if (run_prepare(&r))
 		goto out_free;
 	if (o->check_store && r.s->store[0] && o->check_store(r.s->store, err)) {

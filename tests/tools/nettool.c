@@ -165,7 +165,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	signals_install();
+	stop_on_signals();
 	t.load.cookie ^= (uint32_t)getpid();
 	err = netns_pair_open(&pair, &t.ns, errbuf);
 	if (err) {
