@@ -49,24 +49,6 @@
 #define DEFERBENCH_ALLOW_TUNE_INT_H
 #include "tune_int.h"
 
-/* named - the entry of list[0..n) spelled name, or NULL */
-static const char *named(const char *const *list, size_t n, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(name, list[i]))
-			return list[i];
-	return NULL;
-}
-
-static const char *const tune_probes[] = { "net", "timer", "tty", "audio", "block" };
-
-const char *tune_probe_named(const char *name)
-{
-	return named(tune_probes, ARRAY_SIZE(tune_probes), name);
-}
-
 /* set_probe - --probe WORKLOAD: one of the workloads that measure their own latency */
 static int set_probe(const struct opt_desc *o __unused, const char *arg, void *args,
 		     char *errbuf)
@@ -75,13 +57,6 @@ static int set_probe(const struct opt_desc *o __unused, const char *arg, void *a
 	if (!((struct tune_args *)args)->probe)
 		return set_err(errbuf, "'%s' is not a probe (net, timer, tty, audio, block)", arg);
 	return 0;
-}
-
-static const char *const metric_formats[] = { "auto", "line", "fio", "ping", "intervals" };
-
-const char *tune_format_named(const char *name)
-{
-	return named(metric_formats, ARRAY_SIZE(metric_formats), name);
 }
 
 /* set_metric_format - --latency-format FORMAT */

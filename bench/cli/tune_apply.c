@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tune_apply.c - deferbench tune's decision kept: tune.json, apply.sh, the settings
- * applied now (journaled), and what --verify reads back (docs/tune.md).
+ * applied now (journaled), and what --verify reads back (docs/tune.md); the probes and
+ * latency formats by name, which --probe, --latency-format and tune.json share.
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -21,6 +22,31 @@
 #include "outw.h"
 #define DEFERBENCH_ALLOW_TUNE_INT_H
 #include "tune_int.h"
+
+/* named - the entry of list[0..n) spelled name, or NULL */
+static const char *named(const char *const *list, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(name, list[i]))
+			return list[i];
+	return NULL;
+}
+
+static const char *const tune_probes[] = { "net", "timer", "tty", "audio", "block" };
+
+const char *tune_probe_named(const char *name)
+{
+	return named(tune_probes, ARRAY_SIZE(tune_probes), name);
+}
+
+static const char *const metric_formats[] = { "auto", "line", "fio", "ping", "intervals" };
+
+const char *tune_format_named(const char *name)
+{
+	return named(metric_formats, ARRAY_SIZE(metric_formats), name);
+}
 
 /* ---- what tune writes into its files, checked ---- */
 

@@ -48,9 +48,9 @@ struct tune_args {
  */
 int tune_parse_args(int argc, char **argv, struct tune_args *a, char *errbuf);
 
-/* tune_probe_named - the probe workload called name (cmd_tune.c), or NULL */
+/* tune_probe_named - the probe workload called name, or NULL */
 const char *tune_probe_named(const char *name);
-/* tune_format_named - the --latency-format called name (cmd_tune.c), or NULL */
+/* tune_format_named - the --latency-format called name, or NULL */
 const char *tune_format_named(const char *name);
 
 /*
