@@ -52,11 +52,11 @@ void cmp_moved_print(FILE *f, const struct cmp_result *r)
 
 			if (!x) {
 				fprintf(f, "  %s %s: too few samples beyond it on both sides\n",
-					sirq_metric_names[m->key.sub], metric_stat_names[moved_stats[s]]);
+					record_sirq_metric_names[m->key.sub], metric_stat_names[moved_stats[s]]);
 				continue;
 			}
 			fprintf(f, "  %s %s: %s -> %s us (ratio %s): %s\n",
-				sirq_metric_names[m->key.sub], metric_stat_names[moved_stats[s]],
+				record_sirq_metric_names[m->key.sub], metric_stat_names[moved_stats[s]],
 				fmt_us(x->j.base, b, sizeof(b)), fmt_us(x->j.new, n, sizeof(n)),
 				fmt_ratio(x->j.ratio, ra, sizeof(ra)), judge_verdict_names[x->j.v]);
 		}

@@ -25,27 +25,27 @@ void metric_id(const struct metric_key *k, char *buf, size_t len)
 		snprintf(buf, len, "workload:%s:%s", k->name, metric_stat_names[k->stat]);
 		break;
 	case MS_SOFTIRQ:
-		snprintf(buf, len, "softirq:%s:%s:%s", k->name, sirq_metric_names[k->sub],
+		snprintf(buf, len, "softirq:%s:%s:%s", k->name, record_sirq_metric_names[k->sub],
 			 metric_stat_names[k->stat]);
 		break;
 	case MS_WQ:
 		snprintf(buf, len, "wq:%s:%s%s%s:%s:%s", k->name, k->func, k->pool[0] ? "@" : "",
-			 k->pool, wq_metric_names[k->sub], metric_stat_names[k->stat]);
+			 k->pool, record_wq_metric_names[k->sub], metric_stat_names[k->stat]);
 		break;
 	case MS_WAKEUP:
-		snprintf(buf, len, "wakeup:%s:%s:%s", wake_kind_names[k->sub], k->name,
+		snprintf(buf, len, "wakeup:%s:%s:%s", record_wake_kind_names[k->sub], k->name,
 			 metric_stat_names[k->stat]);
 		break;
 	case MS_CONTEXT:
 		snprintf(buf, len, "context:%s:%s%s%s:%s:%s", k->name, k->func, k->pool[0] ? "@" : "",
-			 k->pool, sirq_metric_names[k->sub], metric_stat_names[k->stat]);
+			 k->pool, record_sirq_metric_names[k->sub], metric_stat_names[k->stat]);
 		break;
 	case MS_WORK:
-		snprintf(buf, len, "work:%s:%s:%s", k->name, sirq_metric_names[k->sub],
+		snprintf(buf, len, "work:%s:%s:%s", k->name, record_sirq_metric_names[k->sub],
 			 metric_stat_names[k->stat]);
 		break;
 	case MS_MOVED:
-		snprintf(buf, len, "moved:%s:%s:%s:%s", k->name, k->func, sirq_metric_names[k->sub],
+		snprintf(buf, len, "moved:%s:%s:%s:%s", k->name, k->func, record_sirq_metric_names[k->sub],
 			 metric_stat_names[k->stat]);
 		break;
 	}

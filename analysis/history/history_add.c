@@ -172,7 +172,7 @@ static int put_hists(struct ins *in, long long cell_id, const struct record *rec
 		for (m = 0; !ret && m < SM_NR; m++) {
 			const struct sirq_data *g = &rec->sirq[i];
 			struct hrow r = { .ord = ord, .kind = "softirq", .name = g->vector,
-					  .cpu = g->cpu, .sub = sirq_metric_names[m], .unit = "ns",
+					  .cpu = g->cpu, .sub = record_sirq_metric_names[m], .unit = "ns",
 					  .group_count = g->count, .ksoftirqd = g->ksoftirqd_count,
 					  .long_runs = g->long_runs, .st = &g->st[m], .bl = &g->h[m] };
 
@@ -183,7 +183,7 @@ static int put_hists(struct ins *in, long long cell_id, const struct record *rec
 		for (m = 0; !ret && m < WM_NR; m++) {
 			const struct wq_data *g = &rec->wq[i];
 			struct hrow r = { .ord = ord, .kind = "wq", .name = g->wq, .func = g->func,
-					  .pool = g->pool, .cpu = -1, .sub = wq_metric_names[m],
+					  .pool = g->pool, .cpu = -1, .sub = record_wq_metric_names[m],
 					  .unit = "ns", .group_count = g->count, .st = &g->st[m],
 					  .bl = &g->h[m] };
 
@@ -194,7 +194,7 @@ static int put_hists(struct ins *in, long long cell_id, const struct record *rec
 		for (i = 0; !ret && i < rec->nwake[m]; i++, ord++) {
 			const struct wake_data *w = &rec->wake[m][i];
 			struct hrow r = { .ord = ord, .kind = "wakeup", .name = w->name,
-					  .cpu = w->cpu, .sub = wake_kind_names[m], .unit = "ns",
+					  .cpu = w->cpu, .sub = record_wake_kind_names[m], .unit = "ns",
 					  .st = &w->st };
 
 			ret = put_hist(in, cell_id, &r);

@@ -128,7 +128,7 @@ static int load_hists(sqlite3 *db, long long cell_id, struct record *rec, char *
 		} else if (!strcmp(kind, "softirq")) {
 			struct sirq_data *g;
 
-			sub = index_of(sirq_metric_names, SM_NR, s);
+			sub = index_of(record_sirq_metric_names, SM_NR, s);
 			if (sub < 0)
 				goto bad;
 			if (fresh) {
@@ -151,7 +151,7 @@ static int load_hists(sqlite3 *db, long long cell_id, struct record *rec, char *
 		} else if (!strcmp(kind, "wq")) {
 			struct wq_data *g;
 
-			sub = index_of(wq_metric_names, WM_NR, s);
+			sub = index_of(record_wq_metric_names, WM_NR, s);
 			if (sub < 0)
 				goto bad;
 			if (fresh) {
@@ -173,7 +173,7 @@ static int load_hists(sqlite3 *db, long long cell_id, struct record *rec, char *
 		} else if (!strcmp(kind, "wakeup")) {
 			struct wake_data *w;
 
-			sub = index_of(wake_kind_names, WK_NR, s);
+			sub = index_of(record_wake_kind_names, WK_NR, s);
 			if (sub < 0)
 				goto bad;
 			p = grow_array(rec->wake[sub], rec->nwake[sub], sizeof(*w));

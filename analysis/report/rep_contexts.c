@@ -231,7 +231,7 @@ static void ctx_csv(struct report_ctx *r, const struct cellset *s, const struct 
 	csvw_str(w, k->name);
 	csvw_str(w, k->func);
 	csvw_str(w, k->pool);
-	csvw_str(w, sirq_metric_names[m]);
+	csvw_str(w, record_sirq_metric_names[m]);
 	csvw_u64(w, runs);
 	rep_csv_figure(w, f);
 }

@@ -373,7 +373,7 @@ static void sirq_csv(struct report_ctx *r, const struct cellset *s, struct metri
 		csvw_str(w, s->workload);
 		csvw_str(w, s->config);
 		csvw_str(w, k->name);
-		csvw_str(w, sirq_metric_names[m]);
+		csvw_str(w, record_sirq_metric_names[m]);
 		csvw_u64(w, runs);
 		csvw_u64(w, ksoft);
 		csvw_u64(w, longr);
@@ -451,7 +451,7 @@ static void wq_csv(struct report_ctx *r, const struct cellset *s, struct metric_
 		csvw_str(w, k->name);
 		csvw_str(w, k->func);
 		csvw_str(w, k->pool);
-		csvw_str(w, wq_metric_names[m]);
+		csvw_str(w, record_wq_metric_names[m]);
 		rep_csv_figure(w, &f);
 	}
 }

@@ -65,7 +65,7 @@ static void wake_csv(struct csvw *w, const struct cellset *s, const struct metri
 		ks = false;
 	csvw_str(w, s->workload);
 	csvw_str(w, s->config);
-	csvw_str(w, wake_kind_names[k->sub]);
+	csvw_str(w, record_wake_kind_names[k->sub]);
 	csvw_i64(w, ks ? (int64_t)cpu : -1);
 	csvw_str(w, ks ? "" : k->name);
 	csvw_u64(w, f->reps);

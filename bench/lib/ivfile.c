@@ -177,16 +177,16 @@ static int series_row(const struct csvr *r, void *ctx)
 
 	if (!strcmp(kind, "softirq")) {
 		src = IV_SOFTIRQ;
-		m = name_index(sirq_metric_names, SM_NR, metric);
+		m = name_index(record_sirq_metric_names, SM_NR, metric);
 	} else if (!strcmp(kind, "workqueue")) {
 		src = IV_WQ;
-		m = name_index(wq_metric_names, WM_NR, metric);
+		m = name_index(record_wq_metric_names, WM_NR, metric);
 	} else if (!strcmp(kind, "workload")) {
 		src = IV_WORKLOAD;
 		m = strcmp(metric, "latency") ? -1 : 0;
 	} else if (!strcmp(kind, "context")) {
 		src = IV_CONTEXT;
-		m = name_index(sirq_metric_names, SM_NR, metric);
+		m = name_index(record_sirq_metric_names, SM_NR, metric);
 	} else if (!strcmp(kind, "softirq_wait")) {
 		src = IV_WAIT;
 		m = strcmp(metric, "delay") ? -1 : 0;
@@ -203,7 +203,7 @@ static int series_row(const struct csvr *r, void *ctx)
 	if (ret)
 		return ret;
 	s = record_series(rec, src, name, func, pool, m, true);
-	bl = s ? series_at(s, k) : NULL;
+	bl = s ? record_series_at(s, k) : NULL;
 	if (!bl)
 		return k >= (1U << 24) ? csvr_fail(r, "column 'interval': %llu is out of range",
 						   (unsigned long long)k) :

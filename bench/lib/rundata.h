@@ -34,8 +34,8 @@
 
 enum sirq_metric { SM_DELAY, SM_RUNTIME, SM_NR };
 enum wq_metric { WM_DELAY, WM_ACTIVATE_WAIT, WM_WORKER_WAIT, WM_RUNTIME, WM_NR };
-extern const char *const sirq_metric_names[SM_NR];	/* "delay", "runtime" */
-extern const char *const wq_metric_names[WM_NR];
+extern const char *const record_sirq_metric_names[SM_NR];	/* "delay", "runtime" */
+extern const char *const record_wq_metric_names[WM_NR];
 
 struct bucket {
 	uint64_t lo, hi, count;
@@ -69,7 +69,7 @@ struct wq_data {
  * buckets for it in histograms.csv.
  */
 enum wake_kind { WK_KSOFTIRQD, WK_WORKER, WK_NR };
-extern const char *const wake_kind_names[WK_NR];	/* "ksoftirqd", "worker" */
+extern const char *const record_wake_kind_names[WK_NR];	/* "ksoftirqd", "worker" */
 
 struct wake_data {
 	char name[NAME_LEN];		/* the CPU as text ("0"), or the pool ("unbound10") */
@@ -362,9 +362,9 @@ void run_inputs_free(char **inputs);
 
 /* Release a loaded struct; safe on a zeroed one. */
 void run_free(struct run *run);
-void cell_free(struct cell *c);
+void run_cell_free(struct cell *c);
 void record_free(struct record *rec);
-void workload_free(struct wl_data *wl);
+void record_workload_free(struct wl_data *wl);
 
 /* bucketlist_add - append a bucket; -ENOMEM */
 int bucketlist_add(struct bucketlist *bl, uint64_t lo, uint64_t hi, uint64_t count);
@@ -386,8 +386,8 @@ void buckets_to_hist(const struct bucketlist *bl, const struct hist_stats *exact
  */
 struct ival_series *record_series(struct record *rec, enum ival_src src, const char *name,
 				  const char *func, const char *pool, int metric, bool create);
-/* series_at - interval k's buckets, the series grown to hold it; NULL on -ENOMEM */
-struct bucketlist *series_at(struct ival_series *s, size_t k);
+/* record_series_at - interval k's buckets, the series grown to hold it; NULL on -ENOMEM */
+struct bucketlist *record_series_at(struct ival_series *s, size_t k);
 /* bucketlist_parse - "lo:count lo:count ..." (hist.h buckets) appended to bl; -EINVAL */
 int bucketlist_parse(const char *text, struct bucketlist *bl, char *errbuf);
 

@@ -113,7 +113,7 @@ static struct bucketlist *find_sirq(const struct csvr *r, struct record *rec)
 	int cpu, m;
 	size_t i;
 
-	m = metric_index(sirq_metric_names, SM_NR, csvr_str(r, HC_METRIC));
+	m = metric_index(record_sirq_metric_names, SM_NR, csvr_str(r, HC_METRIC));
 	if (m < 0 || csvr_int(r, HC_CPU, -1, 65535, &cpu))
 		return NULL;
 	for (i = 0; i < rec->nsirq; i++)
@@ -127,7 +127,7 @@ static struct bucketlist *find_wq(const struct csvr *r, struct record *rec)
 	size_t i;
 	int m;
 
-	m = metric_index(wq_metric_names, WM_NR, csvr_str(r, HC_METRIC));
+	m = metric_index(record_wq_metric_names, WM_NR, csvr_str(r, HC_METRIC));
 	if (m < 0)
 		return NULL;
 	for (i = 0; i < rec->nwq; i++) {
@@ -146,7 +146,7 @@ static struct bucketlist *find_ctx(const struct csvr *r, struct record *rec)
 	const struct ctx_data *g;
 	int m;
 
-	m = metric_index(sirq_metric_names, SM_NR, csvr_str(r, HC_METRIC));
+	m = metric_index(record_sirq_metric_names, SM_NR, csvr_str(r, HC_METRIC));
 	if (m < 0)
 		return NULL;
 	g = record_ctx(rec, csvr_str(r, HC_FUNC), csvr_str(r, HC_NAME), csvr_str(r, HC_POOL));
@@ -208,7 +208,7 @@ static int check_totals(const char *path, const struct record *rec, char *errbuf
 				return set_err(errbuf, "malformed result file %s: softirq %s cpu "
 					      "%d %s: buckets hold %llu values, summary.json "
 					      "says %llu", path, rec->sirq[i].vector,
-					      rec->sirq[i].cpu, sirq_metric_names[m],
+					      rec->sirq[i].cpu, record_sirq_metric_names[m],
 					      (unsigned long long)bucketlist_count(&rec->sirq[i].h[m]),
 					      (unsigned long long)rec->sirq[i].st[m].count);
 	for (i = 0; i < rec->nwq; i++)
@@ -217,7 +217,7 @@ static int check_totals(const char *path, const struct record *rec, char *errbuf
 				return set_err(errbuf, "malformed result file %s: workqueue "
 					      "%s/%s/%s %s: buckets hold %llu values, "
 					      "summary.json says %llu", path, rec->wq[i].wq,
-					      rec->wq[i].func, rec->wq[i].pool, wq_metric_names[m],
+					      rec->wq[i].func, rec->wq[i].pool, record_wq_metric_names[m],
 					      (unsigned long long)bucketlist_count(&rec->wq[i].h[m]),
 					      (unsigned long long)rec->wq[i].st[m].count);
 	for (i = 0; i < rec->nctx; i++)
@@ -227,7 +227,7 @@ static int check_totals(const char *path, const struct record *rec, char *errbuf
 					      "%s/%s/%s %s: buckets hold %llu values, "
 					      "summary.json says %llu", path, rec->ctx[i].context,
 					      rec->ctx[i].name, rec->ctx[i].where,
-					      sirq_metric_names[m],
+					      record_sirq_metric_names[m],
 					      (unsigned long long)bucketlist_count(&rec->ctx[i].h[m]),
 					      (unsigned long long)rec->ctx[i].st[m].count);
 	return 0;

@@ -141,7 +141,7 @@ static int ctx_cb(const struct jr *j, struct json_object *o, const char *w, void
 	for (m = 0; !ret && m < SM_NR; m++) {
 		char key[32];
 
-		snprintf(key, sizeof(key), "%s_ns", sirq_metric_names[m]);
+		snprintf(key, sizeof(key), "%s_ns", record_sirq_metric_names[m]);
 		ret = jr_stats(j, o, w, key, &g->st[m]);
 	}
 	return ret;

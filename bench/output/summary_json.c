@@ -303,7 +303,7 @@ static int read_sirq(const struct jr *j, struct json_object *o, const char *wher
 	for (m = 0; !ret && m < SM_NR; m++) {
 		char key[32];
 
-		snprintf(key, sizeof(key), "%s_ns", sirq_metric_names[m]);
+		snprintf(key, sizeof(key), "%s_ns", record_sirq_metric_names[m]);
 		ret = jr_stats(j, o, where, key, &g->st[m]);
 	}
 	return ret;
@@ -322,7 +322,7 @@ static int read_wq(const struct jr *j, struct json_object *o, const char *where,
 	for (m = 0; !ret && m < WM_NR; m++) {
 		char key[32];
 
-		snprintf(key, sizeof(key), "%s_ns", wq_metric_names[m]);
+		snprintf(key, sizeof(key), "%s_ns", record_wq_metric_names[m]);
 		ret = jr_stats(j, o, where, key, &g->st[m]);
 	}
 	return ret;

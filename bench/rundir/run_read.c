@@ -191,7 +191,7 @@ static int segment_entry(const struct jr *j, struct json_object *e, const char *
 		return ret;
 	if (GROW(run->cells, *cap, run->ncells + n)) {
 		for (i = 0; i < n; i++)
-			cell_free(&add[i]);
+			run_cell_free(&add[i]);
 		free(add);
 		return errno_msg(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
 	}

@@ -18,7 +18,7 @@
 /*
  * segment_load - the segment in segdir of the run in rundir (run.json names it id) as
  * one cell per phase: an arm's block (see segment_load.c). A segment that did not finish
- * gives one incomplete cell per arm. *out malloc'ed, cells released with cell_free.
+ * gives one incomplete cell per arm. *out malloc'ed, cells released with run_cell_free.
  * 0 or -errno.
  */
 int segment_load(const char *segdir, const char *rundir, const char *id, struct cell **out,

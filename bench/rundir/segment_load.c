@@ -301,7 +301,7 @@ static int split_series(const struct seg *s, const struct phase_list *pl, struct
 			dst = record_series(&cells[p].rec, src->src, src->name, src->func,
 					    src->pool, src->metric, true);
 			/* numbered from the phase's first measured interval: no empty ones before */
-			bl = dst ? series_at(dst, k - (pl->p[p].settled - origin) / iv) : NULL;
+			bl = dst ? record_series_at(dst, k - (pl->p[p].settled - origin) / iv) : NULL;
 			if (!bl || buckets_add(bl, &src->iv[k]))
 				return errno_msg(errbuf, -ENOMEM, "%s: out of memory", s->path);
 		}
@@ -648,7 +648,7 @@ int segment_load(const char *segdir, const char *rundir, const char *id, struct 
 		if (!errbuf[0] || ret == -ENOMEM)
 			errno_msg(errbuf, ret, "%s: %s", segdir, strerror(-ret));
 		for (i = 0; i < pl.n; i++)
-			cell_free(&cells[i]);
+			run_cell_free(&cells[i]);
 		free(cells);
 		goto out;
 	}
@@ -660,7 +660,7 @@ int segment_load(const char *segdir, const char *rundir, const char *id, struct 
 	*out = calloc(pl.n ? pl.n : 1, sizeof(**out));
 	if (!*out) {
 		for (i = 0; i < pl.n; i++)
-			cell_free(&cells[i]);
+			run_cell_free(&cells[i]);
 		free(cells);
 		ret = errno_msg(errbuf, -ENOMEM, "out of memory");
 		goto out;

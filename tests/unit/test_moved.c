@@ -150,7 +150,7 @@ static void test_find(void **state)
 	assert_null(find(&l, "func", "gone_fn"));
 	moved_list_free(&l);
 	for (i = 0; i < 2; i++)
-		cell_free(&c[i]);
+		run_cell_free(&c[i]);
 	free(c);
 }
 
@@ -256,7 +256,7 @@ static void test_keys_record(void **state)
 	metric_id(&kl.k[3], id, sizeof(id));
 	assert_string_equal(id, "moved:func:usb_giveback_urb_bh:delay:p99");
 	keylist_free(&kl);
-	cell_free(&c);
+	run_cell_free(&c);
 }
 
 int main(void)

@@ -317,11 +317,11 @@ static void test_workload(void **state)
 	assert_int_equal(wl.ncounter, 2);
 	assert_string_equal(wl.counter[1].key, "received");
 	assert_string_equal(wl.counter[1].val, "2");
-	workload_free(&wl);
+	record_workload_free(&wl);
 	assert_int_equal(workload_load(j, fixture_write(d, "workload-hist.csv",
 			 "metric,lo_ns,hi_ns,count\nlatency,1000,1008,2\n"), &wl, err), -EINVAL);
 	assert_non_null(strstr(err, "metric 'latency' is not in workload.json"));
-	workload_free(&wl);
+	record_workload_free(&wl);
 	fixture_free(d);
 }
 
