@@ -179,8 +179,8 @@ golden: deferbench $(BUILD)/tests/tools/synth-capture
 golden-update: deferbench $(BUILD)/tests/tools/synth-capture
 	@SYNTH=$(BUILD)/tests/tools/synth-capture tests/golden.sh --update
 
-# every file exports only the names its file name announces (tests/check-names.known:
-# the files still to rename), and arrays grow through grow.h only
+# every file exports only the names its file name announces, and arrays grow through
+# grow.h only
 check-names: $(OBJS)
 	@tests/check-names.sh $(BUILD)
 	@if grep -rn 'realloc(' --include='*.[ch]' bench workloads analysis | \

@@ -97,7 +97,7 @@ static const struct opt_desc audio_options[] = {
 /* memory_locked - is VmLck non-zero already (somebody else's mlockall)? */
 static bool memory_locked(void)
 {
-	char *s = read_file_alloc("/proc/self/status", NULL), *l;
+	char *s = read_whole_file("/proc/self/status", NULL), *l;
 	bool locked = false;
 
 	if (s && (l = strstr(s, "VmLck:")))

@@ -353,7 +353,7 @@ static void block_teardown(struct wl_run *w)
 	free(p->buf);
 	p->buf = NULL;
 	if (p->path[0]) {
-		ret = rm_rf(p->path);
+		ret = path_rm_rf(p->path);
 		if (ret)
 			warn_msg("block: cannot remove %s: %s", p->path, strerror(-ret));
 		else

@@ -236,7 +236,7 @@ int cyclictest_stop(struct cyclictest *ct, char *errbuf)
 int cyclictest_read(struct cyclictest *ct, struct hist *h, uint64_t *cycles,
 		    uint64_t *overflows, char *errbuf)
 {
-	char *text = read_file_alloc(ct->json, NULL);
+	char *text = read_whole_file(ct->json, NULL);
 	int ret;
 
 	if (!text)
@@ -253,7 +253,7 @@ void cyclictest_cleanup(struct cyclictest *ct)
 
 	if (ct->pid)
 		cyclictest_stop(ct, errbuf);
-	if (ct->dir[0] && !rm_rf(ct->dir))
+	if (ct->dir[0] && !path_rm_rf(ct->dir))
 		owned_forget(OWN_TMPDIR, ct->dir);
 	ct->dir[0] = '\0';
 }

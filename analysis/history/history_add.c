@@ -43,7 +43,7 @@ static int file_digest(const char *dir, bool is_record, char *out, size_t len)
 
 	if (path_join(p, sizeof(p), dir, is_record ? "summary.json" : "run.json"))
 		return -ENAMETOOLONG;
-	buf = read_file_alloc(p, &n);
+	buf = read_whole_file(p, &n);
 	if (!buf)
 		return -errno;
 	for (i = 0; i < n; i++) {

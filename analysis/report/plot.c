@@ -286,7 +286,7 @@ void plot_abort(struct plot *p)
 /* show_log - gnuplot's complaints, for the user */
 static void show_log(const char *path)
 {
-	char *text = read_file_alloc(path, NULL);
+	char *text = read_whole_file(path, NULL);
 
 	if (text && *text)
 		err_msg("gnuplot said:\n%s", text);

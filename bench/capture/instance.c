@@ -24,7 +24,7 @@
 /* tracefs_mounted - is a tracefs mounted anywhere (libtracefs will find it)? */
 static bool tracefs_mounted(void)
 {
-	char *mounts = read_file_alloc("/proc/mounts", NULL);
+	char *mounts = read_whole_file("/proc/mounts", NULL);
 	bool found = mounts && strstr(mounts, " tracefs ");
 
 	free(mounts);
@@ -157,7 +157,7 @@ int instance_read_formats(struct capture *c, char **header, size_t *hlen,
 	int k;
 
 	snprintf(path, sizeof(path), "%s/events/header_page", top);
-	*header = read_file_alloc(path, hlen);
+	*header = read_whole_file(path, hlen);
 	if (!*header)
 		return set_err(errbuf, "cannot read %s: %s", path, strerror(errno));
 	for (k = 0; k < EV_NR; k++) {
@@ -167,7 +167,7 @@ int instance_read_formats(struct capture *c, char **header, size_t *hlen,
 			continue;
 		snprintf(path, sizeof(path), "%s/events/%s/%s/format", top, ev_names[k].system,
 			 ev_names[k].name);
-		formats[k] = read_file_alloc(path, NULL);
+		formats[k] = read_whole_file(path, NULL);
 		if (!formats[k] && ev_by_trigger(k)) {
 			warn_msg("this kernel has no %s event: no stacks", ev_names[k].id);
 			c->opts.stack_vecs = 0;

@@ -428,7 +428,7 @@ static int baseline_show(const struct baseline_args *a, bool path_only)
 		if (run.meta[f][0])
 			printf("%s: %s\n", run_meta_names[f], run.meta[f]);
 	if (!path_join(info, sizeof(info), dir, "baseline.json") &&
-	    (text = read_file_alloc(info, NULL))) {
+	    (text = read_whole_file(info, NULL))) {
 		printf("saved from: %s\n", text);
 		free(text);
 	}

@@ -112,7 +112,7 @@ int journal_create(struct journal *j, const char *path, const char *command, cha
 	memset(j, 0, sizeof(*j));
 	snprintf(j->path, sizeof(j->path), "%s", path);
 	snprintf(dir, sizeof(dir), "%s", path);
-	ret = mkdir_p(dirname(dir), 0700);
+	ret = path_mkdir(dirname(dir), 0700);
 	if (ret)
 		return set_err(errbuf, "creating the directory of %s: %s", path, strerror(-ret)), ret;
 	j->pid = getpid();
@@ -401,7 +401,7 @@ int journal_remove(struct journal *j)
 {
 	if (unlink(j->path) && errno != ENOENT)
 		return -errno;
-	return fsync_dir(j->path);
+	return file_fsync_dir(j->path);
 }
 
 void journal_free(struct journal *j)

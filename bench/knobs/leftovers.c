@@ -171,7 +171,7 @@ static bool under(const char *path, const char *dir)
 /* unmount_under - detach every mount at or below dir, the last mounted first */
 static int unmount_under(const char *dir, FILE *report)
 {
-	char *text = read_file_alloc("/proc/self/mountinfo", NULL), *line, *save = NULL;
+	char *text = read_whole_file("/proc/self/mountinfo", NULL), *line, *save = NULL;
 	char *mps[64];
 	int n = 0, failed = 0;
 
@@ -234,7 +234,7 @@ static int remove_tmpdir(const char *path, FILE *report)
 	int failed = unmount_under(path, report);
 
 	detach_loops(path, report);
-	if (rm_rf(path)) {
+	if (path_rm_rf(path)) {
 		err_msg("removing %s: some files remain", path);
 		return failed + 1;
 	}
@@ -295,7 +295,7 @@ static bool base_starts(const char *path, const char *prefix)
 /* is_tracefs_mount - path is the mount point of a tracefs */
 static bool is_tracefs_mount(const char *path)
 {
-	char *text = read_file_alloc("/proc/self/mounts", NULL), *line, *save = NULL;
+	char *text = read_whole_file("/proc/self/mounts", NULL), *line, *save = NULL;
 	bool found = false;
 
 	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && !found;
@@ -487,7 +487,7 @@ static int clean_one(const struct owned_file *f, const struct owned_res *r, FILE
 }
 
 /*
- * sweep_tmp - the "NAME.tmp.PID" files write_atomic() of a dead process left in dir (a
+ * sweep_tmp - the "NAME.tmp.PID" files write_atomic_file() of a dead process left in dir (a
  * journal killed while it was rewritten): removed, and said. NAME must end in .json.
  * Returns how many could not be removed.
  */

@@ -381,7 +381,7 @@ static unsigned char *read_rel(const char *dir, const char *rel, size_t *len)
 
 	if (!rel || path_join(path, sizeof(path), dir, rel))
 		return NULL;
-	return (unsigned char *)read_file_alloc(path, len);
+	return (unsigned char *)read_whole_file(path, len);
 }
 
 /* base64 - a PNG's bytes as a data: URI */

@@ -16,8 +16,8 @@
 /* Whole-file helpers for sysfs/procfs/tracefs: strip one trailing newline on read. */
 int read_file(const char *path, char *buf, size_t len);
 int write_file(const char *path, const char *val);
-/* read_file_alloc - the whole file, NUL-terminated, caller frees; NULL + errno. */
-char *read_file_alloc(const char *path, size_t *len);
+/* read_whole_file - the whole file, NUL-terminated, caller frees; NULL + errno. */
+char *read_whole_file(const char *path, size_t *len);
 
 /*
  * read_input - the whole of a file deferbench reads as input (a scenario, a journal,
@@ -33,15 +33,15 @@ int open_input(const char *path, size_t max, char *errbuf);
 #define INPUT_MAX_DATA (1ULL << 30)	/* result files: JSON and CSV */
 
 /*
- * rel_ok - rel is a relative path of plain names: not empty, no leading '/', no empty,
+ * path_rel_ok - rel is a relative path of plain names: not empty, no leading '/', no empty,
  * "." or ".." component (what a manifest or a journal may name beneath a directory)
  */
-bool rel_ok(const char *rel);
+bool path_rel_ok(const char *rel);
 /*
  * open_beneath - openat(dirfd, rel, flags | O_NOFOLLOW | O_CLOEXEC, mode) that follows
  * no symbolic link in any component of rel either (each directory on the way is opened
  * with O_NOFOLLOW): an fd, or -errno (-ELOOP or -ENOTDIR for a link on the way).
- * rel must pass rel_ok(); async-signal-safe (no allocation).
+ * rel must pass path_rel_ok(); async-signal-safe (no allocation).
  */
 int open_beneath(int dirfd, const char *rel, int flags, mode_t mode);
 /*
@@ -52,28 +52,28 @@ int open_beneath(int dirfd, const char *rel, int flags, mode_t mode);
 int parent_beneath(int dirfd, const char *rel, const char **base);
 
 /*
- * open_dir_nofollow - the directory path, reached through no symbolic link in any of
+ * path_open_dir_nofollow - the directory path, reached through no symbolic link in any of
  * its components (openat2 RESOLVE_NO_SYMLINKS; component by component with O_NOFOLLOW
  * where the kernel has no openat2): an fd, or -errno (-ELOOP for a link on the way).
  * Outputs are opened this way: a link in a parent directory would send them elsewhere.
  */
-int open_dir_nofollow(const char *path);
+int path_open_dir_nofollow(const char *path);
 /* path_first_link - the first component of path that is a symbolic link, into link: 1; 0 */
 int path_first_link(const char *path, char *link, size_t len);
 
 /* path_join - "a/b" into buf; -ENAMETOOLONG */
 int path_join(char *buf, size_t len, const char *a, const char *b);
 /*
- * write_atomic - replace path with len bytes of data: written to "path.tmp.PID" (created
+ * write_atomic_file - replace path with len bytes of data: written to "path.tmp.PID" (created
  * O_EXCL | O_NOFOLLOW through out_create(), outw.h: never through a planted link),
  * fsync'ed, renamed over path and the directory fsync'ed, so that a reader or a crash
  * sees the old file or the new one, never a part. With WA_EXCL the new file is link()ed
  * into place instead: -EEXIST when path exists (of two writers, one wins).
  */
 #define WA_EXCL 1
-int write_atomic(const char *path, const void *data, size_t len, mode_t mode, int flags);
-/* fsync_dir - make a rename, link or unlink of path durable (fsync its directory) */
-int fsync_dir(const char *path);
+int write_atomic_file(const char *path, const void *data, size_t len, mode_t mode, int flags);
+/* file_fsync_dir - make a rename, link or unlink of path durable (fsync its directory) */
+int file_fsync_dir(const char *path);
 /*
  * path_check - a path the kernel can take: at most PATH_MAX - 1 bytes, no name longer
  * than NAME_MAX; -ENAMETOOLONG with the reason in errbuf (the kernel just says "File
@@ -81,8 +81,8 @@ int fsync_dir(const char *path);
  */
 int path_check(const char *path, char *errbuf);
 /* mkdir -p */
-int mkdir_p(const char *path, mode_t mode);
+int path_mkdir(const char *path, mode_t mode);
 /* remove a directory tree (only regular files and directories); missing is fine */
-int rm_rf(const char *path);
+int path_rm_rf(const char *path);
 
 #endif

@@ -40,5 +40,5 @@ int jsonw_write(const char *path, json_object *obj, mode_t mode, int flags)
 
 	if (!s)
 		return -ENOMEM;
-	return write_atomic(path, s, strlen(s), mode, flags);
+	return write_atomic_file(path, s, strlen(s), mode, flags);
 }

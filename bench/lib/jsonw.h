@@ -24,7 +24,7 @@ json_object *jsonw_stats(const struct hist *h);
 
 /*
  * jsonw_write - obj as indented JSON (slashes not escaped, no trailing newline) into
- * path, atomically (write_atomic: flags 0 or WA_EXCL). 0 or -errno.
+ * path, atomically (write_atomic_file: flags 0 or WA_EXCL). 0 or -errno.
  */
 int jsonw_write(const char *path, json_object *obj, mode_t mode, int flags);
 

@@ -269,7 +269,7 @@ static int parse(struct manifest *m, const char *text, size_t len)
 		for (k = 0; sha[k] && strchr("0123456789abcdef", sha[k]); k++)
 			;
 		/* a path out of the directory is never acted on */
-		if (!rel_ok(path) || k != 64 || sha[k] || !json_object_object_get_ex(e, "path", &v))
+		if (!path_rel_ok(path) || k != 64 || sha[k] || !json_object_object_get_ex(e, "path", &v))
 			goto bad;
 		if (append(m, path, size, sha, by)) {
 			json_object_put(root);
@@ -490,7 +490,7 @@ int manifest_add(struct manifest *m, int dirfd, const char *rel, const char *by,
 
 	if (!*rel) {
 		ret = walk(dirfd, "", add_one, &c);
-	} else if (!rel_ok(rel)) {
+	} else if (!path_rel_ok(rel)) {
 		return errno_msg(errbuf, -EINVAL, "'%s' is not a path inside the directory", rel);
 	} else {
 		ret = lstat_beneath(dirfd, rel, &st);

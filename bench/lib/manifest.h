@@ -30,7 +30,7 @@
 #define MANIFEST_MAX_FILES 1000000
 
 struct mf_file {
-	char *path;			/* relative, rel_ok() (file.h) */
+	char *path;			/* relative, path_rel_ok() (file.h) */
 	uint64_t size;
 	char sha256[SHA256_HEX_LEN];
 	char by[24];			/* the command: "report", "record" ... */

@@ -60,7 +60,7 @@ static int refuse_system(const struct outw *w, int fd, bool exact, const char *s
 
 /*
  * open_out_dir - the directory path of an output, reached through no symbolic link in
- * any component (open_dir_nofollow, file.h): `ln -s elsewhere pl; report -o pl/sub`
+ * any component (path_open_dir_nofollow, file.h): `ln -s elsewhere pl; report -o pl/sub`
  * would write elsewhere. An fd, or -errno with errno set too; a link is refused with
  * -ELOOP and errbuf says why: with the resolved path, which the user may give to mean
  * that place, or that it leads into a system directory.
@@ -68,7 +68,7 @@ static int refuse_system(const struct outw *w, int fd, bool exact, const char *s
 static int open_out_dir(const struct outw *w, const char *path, char *errbuf)
 {
 	char link[PATH_MAX], real[PATH_MAX];
-	int fd = open_dir_nofollow(path);
+	int fd = path_open_dir_nofollow(path);
 
 	if (fd >= 0 || fd != -ELOOP) {
 		errno = fd < 0 ? -fd : 0;
@@ -144,7 +144,7 @@ static int open_dir(struct outw *w, const char *dir, char *errbuf)
 			ret = check_ancestor(w, w->o.base, errbuf);
 			if (ret)
 				return ret;
-			if (!mkdir_p(w->o.base, 0755))
+			if (!path_mkdir(w->o.base, 0755))
 				fd = open_out_dir(w, w->o.base, errbuf);
 		}
 		if (fd == -ELOOP)
@@ -197,7 +197,7 @@ static int open_dir(struct outw *w, const char *dir, char *errbuf)
 	ret = check_ancestor(w, dir, errbuf);
 	if (ret)
 		return ret;
-	ret = mkdir_p(dir, 0755);
+	ret = path_mkdir(dir, 0755);
 	fd = ret ? ret : open_out_dir(w, dir, errbuf);
 	if (fd == -ELOOP)
 		return fd;

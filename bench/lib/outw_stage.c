@@ -58,7 +58,7 @@ int outw_remove_staged(int pfd, const char *sname)
 			continue;
 		memcpy(rel, log + start, end - start - 1);
 		rel[end - start - 1] = '\0';
-		if (!rel_ok(rel))
+		if (!path_rel_ok(rel))
 			continue;
 		dfd = parent_beneath(sfd, rel, &base);
 		if (dfd < 0)
@@ -180,7 +180,7 @@ static struct outw *owner(const char *path, const char **rel)
 		if (!w || w->pid != getpid())
 			continue;
 		n = strlen(w->stage);
-		if (!strncmp(path, w->stage, n) && path[n] == '/' && rel_ok(path + n + 1)) {
+		if (!strncmp(path, w->stage, n) && path[n] == '/' && path_rel_ok(path + n + 1)) {
 			*rel = path + n + 1;
 			return w;
 		}

@@ -157,7 +157,7 @@ static int write_file_of(const char *file, pid_t pid, unsigned long long start,
 	o = to_json(pid, start, ns, command, res, n);
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 						       JSON_C_TO_STRING_NOSLASHESCAPE);
-	ret = text ? write_atomic(file, text, strlen(text), 0600, 0) : -ENOMEM;
+	ret = text ? write_atomic_file(file, text, strlen(text), 0600, 0) : -ENOMEM;
 	json_object_put(o);
 	return ret;
 }
@@ -174,7 +174,7 @@ static int self_write(void)
 	owned_mnt_ns_self(ns, sizeof(ns));
 	if (snprintf(file, sizeof(file), "%s/%d.json", dir, (int)getpid()) >= (int)sizeof(file))
 		return -ENAMETOOLONG;
-	ret = self.n ? mkdir_p(dir, 0700) : 0;
+	ret = self.n ? path_mkdir(dir, 0700) : 0;
 	ret = ret ?: write_file_of(file, getpid(), owned_proc_start_time(getpid()), ns,
 				   self.command, self.res, self.n);
 	snprintf(self.file, sizeof(self.file), "%s", self.n && !ret ? file : "");

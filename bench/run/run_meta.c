@@ -219,7 +219,7 @@ static char *read_config(const char *release)
 	FILE *p;
 
 	snprintf(path, sizeof(path), "/boot/config-%s", release);
-	text = read_file_alloc(path, NULL);
+	text = read_whole_file(path, NULL);
 	if (text)
 		return text;
 	if (access("/proc/config.gz", R_OK))
@@ -246,7 +246,7 @@ static char *read_config(const char *release)
 static void cpu_model(char *buf, size_t len)
 {
 	static const char *const keys[] = { "model name", "Hardware", "Model", "cpu model" };
-	char *text = read_file_alloc("/proc/cpuinfo", NULL), *p, *colon;
+	char *text = read_whole_file("/proc/cpuinfo", NULL), *p, *colon;
 	size_t i;
 
 	snprintf(buf, len, "unknown");

@@ -26,7 +26,7 @@ static void remove_leftovers(void)
 
 	for (i = 0; i < FIXTURE_MAX; i++)
 		if (live[i])
-			rm_rf(live[i]);
+			path_rm_rf(live[i]);
 }
 
 char *fixture_dir(void)
@@ -57,7 +57,7 @@ void fixture_free(char *dir)
 	for (i = 0; i < FIXTURE_MAX; i++)
 		if (live[i] == dir)
 			live[i] = NULL;
-	rm_rf(dir);
+	path_rm_rf(dir);
 	free(dir);
 }
 
@@ -77,7 +77,7 @@ const char *fixture_write(const char *dir, const char *name, const char *text)
 
 	snprintf(p, sizeof(p), "%s/%s", dir, name);
 	snprintf(parent, sizeof(parent), "%s", p);
-	mkdir_p(dirname(parent), 0755);
+	path_mkdir(dirname(parent), 0755);
 	f = fopen(p, "w");
 	if (!f || fputs(text, f) < 0 || fclose(f)) {
 		perror(p);

@@ -102,7 +102,7 @@ static int load_formats(struct synth *s)
 			continue;
 		snprintf(path, sizeof(path), "%.4000s/%s/%s", s->fmtdir, ev_names[k].system,
 			 ev_names[k].name);
-		s->ftext[k] = read_file_alloc(path, NULL);
+		s->ftext[k] = read_whole_file(path, NULL);
 		if (!s->ftext[k])
 			continue;
 		s->fmt[k] = calloc(1, sizeof(*s->fmt[k]));
@@ -279,7 +279,7 @@ static int header_line(struct synth *s, char **w, int n)
 
 static int read_script(struct synth *s)
 {
-	char **lines = NULL, *text = read_file_alloc(s->script, NULL), *save = NULL, *l;
+	char **lines = NULL, *text = read_whole_file(s->script, NULL), *save = NULL, *l;
 	long long reps = 0, every = 0, r;
 	size_t nl = 0, i, body = 0;
 	char *w[64];
@@ -419,7 +419,7 @@ static int write_raw(struct synth *s, const char *rawdir)
 		s->records[k] = 0;
 	ret = out_mkdir(rawdir);
 	snprintf(path, sizeof(path), "%.4000s/header_page", s->fmtdir);
-	header = read_file_alloc(path, &hlen);
+	header = read_whole_file(path, &hlen);
 	if (!header)
 		return -errno;
 	ret = ret ?: raw_save_formats(rawdir, header, hlen, s->ftext);

@@ -33,7 +33,7 @@ static char *owned_file_text(const char *dir, pid_t pid)
 	char path[4400];
 
 	snprintf(path, sizeof(path), "%s/%d.json", dir, (int)pid);
-	return read_file_alloc(path, NULL);
+	return read_whole_file(path, NULL);
 }
 
 /* the file appears with the first resource and goes with the last */
@@ -100,7 +100,7 @@ static void write_owned(const char *owned, pid_t pid, unsigned long long start,
 					"%s{ \"kind\": \"%s\", \"path\": \"%s\" }", i ? ", " : "",
 					kinds[i], paths[i]);
 	snprintf(text + off, sizeof(text) - off, "] }\n");
-	mkdir_p(owned, 0700);
+	path_mkdir(owned, 0700);
 	snprintf(path, sizeof(path), "%d.json", (int)pid);
 	fixture_write(owned, path, text);
 }
@@ -158,7 +158,7 @@ static void test_clean_dead(void **state)
 	assert_true(exists(fixture_path(p[1], "notes.txt")));
 	assert_false(exists(fixture_path(p[1], "summary.json")));
 	assert_false(exists(p[2]));
-	assert_string_equal((text = read_file_alloc(fixture_path(d, "c/summary.json"), NULL)),
+	assert_string_equal((text = read_whole_file(fixture_path(d, "c/summary.json"), NULL)),
 			    "old");
 	free(text);
 	assert_false(exists(p[3]));
@@ -199,10 +199,10 @@ static void test_clean_trigger(void **state)
 	write_owned(owned, pid, 1, kinds, paths, 2);
 	assert_int_equal(leftovers_remove_owned(owned, report), 1);
 	/* written as into tracefs: over the start of the file */
-	text = read_file_alloc(p[0], NULL);
+	text = read_whole_file(p[0], NULL);
 	assert_int_equal(strncmp(text, "!stacktrace", 11), 0);
 	free(text);
-	text = read_file_alloc(p[1], NULL);
+	text = read_whole_file(p[1], NULL);
 	assert_string_equal(text, "mine");
 	free(text);
 	fclose(report);

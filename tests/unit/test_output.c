@@ -642,7 +642,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	return rm_rf(dir);
+	return path_rm_rf(dir);
 }
 
 /* Each test writes into a directory of its own: output files are never rewritten. */

@@ -35,7 +35,7 @@ static bool exists(const char *dir, const char *name)
 
 static char *slurp(const char *dir, const char *name)
 {
-	char *text = read_file_alloc(fixture_path(dir, name), NULL);
+	char *text = read_whole_file(fixture_path(dir, name), NULL);
 
 	assert_non_null(text);
 	return text;
@@ -204,7 +204,7 @@ static void test_dir(void **state)
 	assert_non_null(strstr(err, kept));
 	assert_true(exists(d, "fresh/thesis.tex"));
 	assert_int_equal(access(kept, F_OK), 0);	/* kept: the abort in commit left it */
-	assert_int_equal(rm_rf(kept), 0);
+	assert_int_equal(path_rm_rf(kept), 0);
 	fixture_free(d);
 }
 

@@ -59,7 +59,7 @@ static char *slurp(const char *dir, const char *name)
 	char *text;
 	size_t len;
 
-	text = read_file_alloc(fixture_path(dir, name), &len);
+	text = read_whole_file(fixture_path(dir, name), &len);
 	assert_non_null(text);
 	return text;
 }

@@ -73,7 +73,7 @@ static char *slot(const struct knob_target *t)
 /* journaled - the journal file holds target t */
 static bool journaled(const struct knob_target *t)
 {
-	char pid[32], *text = read_file_alloc(getenv("DEFERBENCH_JOURNAL"), NULL);
+	char pid[32], *text = read_whole_file(getenv("DEFERBENCH_JOURNAL"), NULL);
 	bool ok;
 
 	snprintf(pid, sizeof(pid), "\"pid\":%d", t->pid);
@@ -284,7 +284,7 @@ static int setup(void **state __unused)
 static int teardown(void **state __unused)
 {
 	stop_requested = 0;
-	return rm_rf(tmp);
+	return path_rm_rf(tmp);
 }
 
 static int run(bool dry)

@@ -560,12 +560,12 @@ static void test_files(void **state)
 	f.c->res.end_ts = 20000;
 	result_finish(&f.c->res);
 	assert_int_equal(result_write_dir(&f.c->res, dir), 0);
-	text = read_file_alloc(fixture_path(dir, "stacks.folded"), &len);
+	text = read_whole_file(fixture_path(dir, "stacks.folded"), &len);
 	assert_non_null(text);
 	assert_non_null(strstr(text, "NET_RX;tcp_sendmsg;ip_finish_output2;__dev_queue_xmit;"
 				     "__local_bh_enable_ip;handle_softirqs 4000\n"));
 	free(text);
-	text = read_file_alloc(fixture_path(dir, "slowest.csv"), &len);
+	text = read_whole_file(fixture_path(dir, "slowest.csv"), &len);
 	assert_non_null(text);
 	assert_non_null(strstr(text, "\"softirq\",\"NET_RX\",\"\",\"\",\"delay\",1,4000,5000,"
 				     "0.000005000,0,0,\"pid 42\",0,0,0,0,0,4000,0,0,0,0,0,\"bh_enable\","
@@ -580,7 +580,7 @@ static void test_files(void **state)
 	record_free(&rec);
 	/* without the sections (an older file): read as before */
 	unlink(fixture_path(dir, "stacks.csv"));
-	text = read_file_alloc(fixture_path(dir, "summary.json"), &len);
+	text = read_whole_file(fixture_path(dir, "summary.json"), &len);
 	assert_non_null(text);
 	{
 		char *s = strstr(text, ",\n  \"slowest\"");
@@ -612,7 +612,7 @@ static void test_flame(void **state)
 
 	(void)state;
 	assert_int_equal(flame_svg(path, "a <title>", "ns", st, ARRAY_SIZE(st)), 0);
-	svg = read_file_alloc(path, &len);
+	svg = read_whole_file(path, &len);
 	assert_non_null(svg);
 	assert_non_null(strstr(svg, "<svg "));
 	assert_non_null(strstr(svg, "a &lt;title&gt;"));

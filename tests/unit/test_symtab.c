@@ -132,7 +132,7 @@ static int setup(void **state __unused)
 
 static int teardown(void **state __unused)
 {
-	return rm_rf(dir);
+	return path_rm_rf(dir);
 }
 
 int main(void)

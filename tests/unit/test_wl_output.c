@@ -122,7 +122,7 @@ static void test_write_and_read_back(void **state __unused)
 	fclose(f);
 	assert_int_equal(rows, 100);	/* every sample in some bucket, "empty" absent */
 	wl_free(w);
-	assert_int_equal(rm_rf(dir), 0);
+	assert_int_equal(path_rm_rf(dir), 0);
 }
 
 /* with a measurement window: duration_s is the window, warmup_s the time before it */
@@ -149,7 +149,7 @@ static void test_window_fields(void **state __unused)
 	assert_true(json_object_get_double(get(root, "warmup_s")) == 0.5);
 	json_object_put(root);
 	wl_free(w);
-	assert_int_equal(rm_rf(dir), 0);
+	assert_int_equal(path_rm_rf(dir), 0);
 }
 
 int main(void)

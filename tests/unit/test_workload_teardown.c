@@ -37,7 +37,7 @@ static int count_dir(const char *path)
 
 static long vm_locked_kb(void)
 {
-	char *s = read_file_alloc("/proc/self/status", NULL), *l;
+	char *s = read_whole_file("/proc/self/status", NULL), *l;
 	long kb = -1;
 
 	if (s && (l = strstr(s, "VmLck:")))
