@@ -19,7 +19,6 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "grow.h"
 #include "msg.h"
 #include "parse.h"
 #include "common.h"
@@ -112,53 +111,13 @@ static int rt_check(const struct knob *k, char *errbuf)
 		       "kernel: %s %s", k->obj, kernels, u.release, u.version);
 }
 
-struct rt_targets {
-	const struct knob *k;
-	struct knob_target *t;
-	int n;
-};
-
-/* add_thread - one target per thread, its current scheduling saved as orig */
-static int add_thread(const struct thread_info *ti, void *arg)
-{
-	struct rt_targets *l = arg;
-	struct knob_target *t, *nt;
-
-	nt = grow_array(l->t, (size_t)l->n, sizeof(*nt));
-	if (!nt)
-		return -ENOMEM;
-	l->t = nt;
-	t = &nt[l->n];
-	t->kind = TGT_THREAD;
-	t->type = l->k->type;
-	snprintf(t->knob, sizeof(t->knob), "%s", l->k->name);
-	t->pid = ti->pid;
-	t->start = ti->start;
-	snprintf(t->comm, sizeof(t->comm), "%s", ti->comm);
-	if (knob_thread_sched_read(t, t->orig, sizeof(t->orig)))
-		return 0;	/* exited meanwhile: nothing to change */
-	l->n++;
-	return 0;
-}
-
 /* rt_resolve - refused as rt_check says, else one target per thread */
 static int rt_resolve(const struct knob *k, unsigned long long since_ticks __unused,
 		      struct knob_target **out, int *n, char *errbuf)
 {
-	struct rt_targets l = { .k = k };
 	int ret = rt_check(k, errbuf);
 
-	if (ret)
-		return ret;
-	ret = knob_threads_find(rt_match, (void *)k, add_thread, &l);
-	if (ret < 0) {
-		free(l.t);
-		set_err(errbuf, "scanning /proc for %s threads: %s", k->name, strerror(-ret));
-		return ret;
-	}
-	*out = l.t;
-	*n = l.n;
-	return 0;
+	return ret ?: knob_threads_targets(k, rt_match, (void *)k, out, n, errbuf);
 }
 
 static bool rt_allowed(const struct knob *k, const struct knob_target *t)

@@ -9,12 +9,10 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "names.h"
-#include "grow.h"
 #include "msg.h"
 #include "parse.h"
 
@@ -79,52 +77,13 @@ static bool thread_match(const struct thread_info *ti, void *arg)
 	return !strncmp(ti->comm, "ksoftirqd/", 10);
 }
 
-struct target_list {
-	const struct knob *k;
-	struct knob_target *t;
-	int n;
-};
-
-/* add_thread - one target per thread, its current scheduling saved as orig */
-static int add_thread(const struct thread_info *ti, void *arg)
-{
-	struct target_list *l = arg;
-	struct knob_target *t, *nt;
-
-	nt = grow_array(l->t, (size_t)l->n, sizeof(*nt));
-	if (!nt)
-		return -ENOMEM;
-	l->t = nt;
-	t = &nt[l->n];
-	t->kind = TGT_THREAD;
-	t->type = l->k->type;
-	snprintf(t->knob, sizeof(t->knob), "%s", l->k->name);
-	t->pid = ti->pid;
-	t->start = ti->start;
-	snprintf(t->comm, sizeof(t->comm), "%s", ti->comm);
-	if (knob_thread_sched_read(t, t->orig, sizeof(t->orig)))
-		return 0;	/* exited meanwhile: nothing to change */
-	l->n++;
-	return 0;
-}
-
 /* sched_resolve - one target per thread the knob names, its scheduling saved */
 static int sched_resolve(const struct knob *k, unsigned long long since_ticks,
 			 struct knob_target **out, int *n, char *errbuf)
 {
 	struct thread_match m = { .k = k, .since = since_ticks };
-	struct target_list l = { .k = k };
-	int ret;
 
-	ret = knob_threads_find(thread_match, &m, add_thread, &l);
-	if (ret < 0) {
-		free(l.t);
-		set_err(errbuf, "scanning /proc for %s threads: %s", k->name, strerror(-ret));
-		return ret;
-	}
-	*out = l.t;
-	*n = l.n;
-	return 0;
+	return knob_threads_targets(k, thread_match, &m, out, n, errbuf);
 }
 
 static int sched_check(const struct knob *k, char *errbuf)

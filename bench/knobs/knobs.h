@@ -262,6 +262,14 @@ int knob_thread_info_read(pid_t pid, struct thread_info *ti);
  */
 int knob_threads_find(bool (*match)(const struct thread_info *ti, void *arg), void *arg,
 		 int (*fn)(const struct thread_info *ti, void *arg), void *fnarg);
+/*
+ * knob_threads_targets - one target of knob k per thread that match() takes, its
+ * scheduling read as the value to restore (a thread gone meanwhile is left out): 0 with
+ * *out (the caller frees it) and *n, or -errno with errbuf said
+ */
+int knob_threads_targets(const struct knob *k,
+			 bool (*match)(const struct thread_info *ti, void *arg), void *arg,
+			 struct knob_target **out, int *n, char *errbuf);
 int knob_thread_sched_read(const struct knob_target *t, char *val, size_t len);
 int knob_thread_sched_write(const struct knob_target *t, const char *val, char *errbuf);
 

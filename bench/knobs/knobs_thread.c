@@ -20,6 +20,7 @@
 
 #include "msg.h"
 #include "file.h"
+#include "grow.h"
 
 #define PF_KTHREAD 0x00200000	/* include/linux/sched.h */
 
@@ -151,5 +152,51 @@ int knob_thread_sched_write(const struct knob_target *t, const char *val, char *
 		set_err(errbuf, "setpriority(pid %d, %d): %s", t->pid, sp.nice, strerror(e));
 		return -e;
 	}
+	return 0;
+}
+
+struct target_list {
+	const struct knob *k;
+	struct knob_target *t;
+	int n;
+};
+
+/* add_thread - one target per thread, its current scheduling saved as orig */
+static int add_thread(const struct thread_info *ti, void *arg)
+{
+	struct target_list *l = arg;
+	struct knob_target *t, *nt;
+
+	nt = grow_array(l->t, (size_t)l->n, sizeof(*nt));
+	if (!nt)
+		return -ENOMEM;
+	l->t = nt;
+	t = &nt[l->n];
+	t->kind = TGT_THREAD;
+	t->type = l->k->type;
+	snprintf(t->knob, sizeof(t->knob), "%s", l->k->name);
+	t->pid = ti->pid;
+	t->start = ti->start;
+	snprintf(t->comm, sizeof(t->comm), "%s", ti->comm);
+	if (knob_thread_sched_read(t, t->orig, sizeof(t->orig)))
+		return 0;	/* exited meanwhile: nothing to change */
+	l->n++;
+	return 0;
+}
+
+int knob_threads_targets(const struct knob *k,
+			 bool (*match)(const struct thread_info *ti, void *arg), void *arg,
+			 struct knob_target **out, int *n, char *errbuf)
+{
+	struct target_list l = { .k = k };
+	int ret = knob_threads_find(match, arg, add_thread, &l);
+
+	if (ret < 0) {
+		free(l.t);
+		set_err(errbuf, "scanning /proc for %s threads: %s", k->name, strerror(-ret));
+		return ret;
+	}
+	*out = l.t;
+	*n = l.n;
 	return 0;
 }
