@@ -228,6 +228,25 @@ static void detach_loops(const char *dir, FILE *report)
 	closedir(d);
 }
 
+/*
+ * results_removed - what removing results at path (WHAT: "unfinished", "replaced") came
+ * to, said: 0 removed, 2 kept (it holds files deferbench did not write), 1 failed
+ */
+static int results_removed(int ret, const char *path, const char *what, FILE *report)
+{
+	if (ret == -ENOTEMPTY) {
+		say(report, "kept %s: it holds files deferbench did not write; it is yours now, "
+		    "deferbench forgets it", path);
+		return 2;
+	}
+	if (ret) {
+		err_msg("removing %s: %s", path, strerror(-ret));
+		return 1;
+	}
+	say(report, "removed the %s results %s", what, path);
+	return 0;
+}
+
 /* remove_tmpdir - a deferbench-* temporary directory, what is mounted there first */
 static int remove_tmpdir(const char *path, FILE *report)
 {
@@ -417,17 +436,7 @@ static int clean_one(const struct owned_file *f, const struct owned_res *r, FILE
 		ret = outw_staging_remove(r->path);
 		if (ret == -ENOENT)
 			ret = outdir_results_remove(r->path);
-		if (ret == -ENOTEMPTY) {
-			say(report, "kept %s: it holds files deferbench did not write; it is "
-			    "yours now, deferbench forgets it", r->path);
-			return 2;
-		}
-		if (ret) {
-			err_msg("removing %s: %s", r->path, strerror(-ret));
-			return 1;
-		}
-		say(report, "removed the unfinished results %s", r->path);
-		return 0;
+		return results_removed(ret, r->path, "unfinished", report);
 	case OWN_OLD:
 		if (!base_ends_pid(r->path, ".old-"))
 			break;
@@ -438,18 +447,8 @@ static int clean_one(const struct owned_file *f, const struct owned_res *r, FILE
 			say(report, "put the earlier results %s back as %s", r->path, target);
 			return 0;
 		}
-		ret = outdir_results_remove(r->path);
-		if (ret == -ENOTEMPTY) {
-			say(report, "kept %s: it holds files deferbench did not write; it is "
-			    "yours now, deferbench forgets it", r->path);
-			return 2;
-		}
-		if (ret) {
-			err_msg("removing %s: %s", r->path, strerror(-ret));
-			return 1;
-		}
-		say(report, "removed the replaced results %s", r->path);
-		return 0;
+		return results_removed(outdir_results_remove(r->path), r->path, "replaced",
+				       report);
 	case OWN_TMPDIR:
 		if (!base_starts(r->path, "deferbench-") || !S_ISDIR(st.st_mode) ||
 		    st.st_uid != geteuid())
