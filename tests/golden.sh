@@ -82,14 +82,29 @@ if [ $update = 1 ]; then
 fi
 
 fail=0
-# analyze must write what the live capture wrote
+# analyze must write what the live capture wrote; intervals.csv gained rows since the
+# fixture was recorded (a workqueue item's activate_wait and worker_wait per interval):
+# the rest must be the live file's, and the new rows agree with the delay's
+grep -v ',"activate_wait",\|,"worker_wait",' "$out/analyze/intervals.csv" > "$work/iv-then.csv"
+cp "$work/iv-then.csv" "$out/analyze/intervals-then.csv"
 for f in summary.json softirq.csv workqueue.csv contexts.csv softirq_wait.csv histograms.csv \
-	intervals.csv; do
-	if ! cmp -s "$work/cap/$f" "$out/analyze/$f"; then
-		echo "golden: FAIL analyze cap: $f differs from the live capture's" >&2
+	intervals.csv:intervals-then.csv; do
+	if ! cmp -s "$work/cap/${f%%:*}" "$out/analyze/${f#*:}"; then
+		echo "golden: FAIL analyze cap: ${f%%:*} differs from the live capture's" >&2
 		fail=1
 	fi
 done
+# per group and interval: as many worker_wait as activate_wait samples, at most the
+# delay's; and some there are (the tty capture's flush_to_ldisc items)
+if ! awk -F, '$3 == "\"workqueue\"" { k = $1 FS $4 FS $5 FS $6; n[k, $7] = $8 }
+	END { for (kk in n) { split(kk, a, SUBSEP); k = a[1]
+		if (a[2] == "\"worker_wait\"") { w++
+			if (n[k, "\"activate_wait\""] != n[kk] || n[kk] > n[k, "\"delay\""]) bad++ } }
+	      exit !(w > 0 && !bad) }' "$out/analyze/intervals.csv"; then
+	echo "golden: FAIL analyze cap: intervals.csv's worker_wait rows disagree with" \
+		"activate_wait and delay, or there are none" >&2
+	fail=1
+fi
 rm -rf "$out/analyze"
 if ! diff -r "$GOLDEN" "$out" > "$work/diff"; then
 	echo "golden: FAIL: outputs differ from $GOLDEN (first lines below); if the change is" \

@@ -125,6 +125,8 @@ void matcher_free(struct matcher *m)
 	for (i = 0; i < m->ngroups; i++) {
 		free(m->groups[i]->ival_delay);
 		free(m->groups[i]->ival_runtime);
+		free(m->groups[i]->ival_activate);
+		free(m->groups[i]->ival_worker);
 		free(m->groups[i]->bh);
 		free(m->groups[i]);
 	}
@@ -225,6 +227,8 @@ static void ival_emit(struct matcher *m)
 				       g->ival_runtime);
 		hist_init(g->ival_delay);
 		hist_init(g->ival_runtime);
+		hist_init(g->ival_activate);
+		hist_init(g->ival_worker);
 		g->ival_long = 0;
 		g->ival_dirty = false;
 	}

@@ -344,6 +344,8 @@ struct wq_group {
 	struct hist runtime;		/* execute_start -> execute_end */
 	struct hist *ival_delay;	/* current interval, allocated on first use */
 	struct hist *ival_runtime;
+	struct hist *ival_activate;	/* ... its activate_wait and worker_wait, */
+	struct hist *ival_worker;	/* which intervals.csv writes too */
 	uint64_t ival_long;		/* items of the interval that ran longer than
 					 * matcher.long_work_ns */
 	bool ival_dirty;

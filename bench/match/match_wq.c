@@ -112,10 +112,14 @@ static bool group_ival(struct matcher *m, struct wq_group *g)
 	if (!g->ival_delay) {
 		g->ival_delay = matcher_hist_new(m);
 		g->ival_runtime = matcher_hist_new(m);
-		if (!g->ival_delay || !g->ival_runtime) {
+		g->ival_activate = matcher_hist_new(m);
+		g->ival_worker = matcher_hist_new(m);
+		if (!g->ival_delay || !g->ival_runtime || !g->ival_activate || !g->ival_worker) {
 			free(g->ival_delay);
 			free(g->ival_runtime);
-			g->ival_delay = g->ival_runtime = NULL;
+			free(g->ival_activate);
+			free(g->ival_worker);
+			g->ival_delay = g->ival_runtime = g->ival_activate = g->ival_worker = NULL;
 			return false;
 		}
 	}
@@ -265,8 +269,13 @@ void match_wq_start(struct matcher *m, int cpu, uint64_t ts, int pid, bool in_so
 				hist_add(&g->activate_wait, p->act_ts - p->queue_ts);
 				hist_add(&g->worker_wait, ts - p->act_ts);
 			}
-			if (group_ival(m, g))
+			if (group_ival(m, g)) {
 				hist_add(g->ival_delay, ts - p->queue_ts);
+				if (p->act_ts) {
+					hist_add(g->ival_activate, p->act_ts - p->queue_ts);
+					hist_add(g->ival_worker, ts - p->act_ts);
+				}
+			}
 			if (m->detail)
 				detail_wq(m, gid, 0, ts - p->queue_ts, cpu, ts, p->pid);
 			g->queued_known += p->target != 0;

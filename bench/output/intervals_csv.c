@@ -77,6 +77,11 @@ void intervals_csv_cb(void *ctx, uint64_t interval, enum ival_kind kind, uint32_
 	result_wq_func(r, g, fn, sizeof(fn));
 	match_pool_name(g->pool, pool, sizeof(pool));
 	ivfile_row(&iw->f, interval, t_s, "workqueue", wq, fn, pool, "delay", delay);
+	/* the parts of the delay of the items that were activated (max_active) */
+	ivfile_row(&iw->f, interval, t_s, "workqueue", wq, fn, pool, "activate_wait",
+		   g->ival_activate);
+	ivfile_row(&iw->f, interval, t_s, "workqueue", wq, fn, pool, "worker_wait",
+		   g->ival_worker);
 	ivfile_row(&iw->f, interval, t_s, "workqueue", wq, fn, pool, "runtime", runtime);
 }
 

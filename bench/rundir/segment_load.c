@@ -16,10 +16,11 @@
  * histograms, merged from the phase's intervals (counts and percentiles exact to the
  * bucket, min and max to the bucket width), and the intervals themselves. What the
  * capture keeps only for its whole length - thread wakeups, the tasks behind a
- * softirq's BH-disabled waits, per-CPU figures, a workqueue item's activate and worker
- * waits, the workload's counters - belongs to no single arm and is left out of the
- * arms' cells. The causes of softirq delay are kept per interval (intervals.csv kind
- * softirq_wait), so each arm has its own, their totals to the bucket width. The loss and
+ * softirq's BH-disabled waits, per-CPU figures, the workload's counters - belongs to no
+ * single arm and is left out of the arms' cells. The causes of softirq delay (kind
+ * softirq_wait) and a workqueue item's activate and worker waits (metrics activate_wait,
+ * worker_wait) are kept per interval, so each arm has its own, their totals to the
+ * bucket width; a segment captured before the latter were has none. The loss and
  * unmatched counts are the segment's, on every arm.
  */
 #include <errno.h>

@@ -36,6 +36,7 @@ echo mono > "$X/trace_clock"
 echo 0 > "$X/options/overwrite"
 echo 16384 > "$X/buffer_size_kb"
 for e in irq/softirq_raise irq/softirq_entry workqueue/workqueue_queue_work \
+	 workqueue/workqueue_activate_work \
 	 workqueue/workqueue_execute_start; do
 	echo 1 > "$X/events/$e/enable" || fail "cannot enable $e"
 done

@@ -7,7 +7,9 @@ the phase whose measured part [settled_ns, end_ns) holds the event that complete
 (softirq_entry, workqueue_execute_start), as docs/alternate.md defines it, with its own
 simple pairing of the events, and compares every traced arm's sample counts and
 percentiles, summed over its phases, with deferbench's own per-configuration tables
-(report tables/softirq.csv and tables/workqueue.csv, which read the arms' cells).
+(report tables/softirq.csv and tables/workqueue.csv, which read the arms' cells): the
+softirq delays, and flush_to_ldisc's delay and worker wait (workqueue_activate_work to
+workqueue_execute_start), which each arm has from intervals.csv.
 
 Text timestamps have microsecond resolution: counts may differ by the few samples within
 a microsecond of a phase boundary (at most 2 per phase and group), and percentiles are
@@ -53,9 +55,10 @@ def main(trace, segdir, tables):
                 break
         return None
 
-    raise_ts, queued = {}, {}
+    raise_ts, queued, activated = {}, {}, {}
     delays = {}             # (config, vector) -> [us]
     ldisc = {}              # config -> [us]
+    ldisc_worker = {}       # config -> [us]: activate -> execute_start
     for line in open(trace):
         m = LINE.match(line)
         if not m:
@@ -74,12 +77,19 @@ def main(trace, segdir, tables):
         elif ev == "workqueue_queue_work":
             w = re.search(r'work struct=(\S+) function=(\S+) workqueue=(\S+)', args)
             queued[w.group(1)] = (us, w.group(2), w.group(3))
+            activated.pop(w.group(1), None)
+        elif ev == "workqueue_activate_work":
+            w = re.search(r'work struct (\S+)', args)
+            activated[w.group(1)] = us
         elif ev == "workqueue_execute_start":
             w = re.search(r'work struct (\S+): function (\S+)', args)
             q = queued.pop(w.group(1), None)
+            a = activated.pop(w.group(1), None)
             cfg = arm_of(us)
             if q and cfg and q[1] == "flush_to_ldisc":
                 ldisc.setdefault(cfg, []).append(us - q[0])
+                if a is not None:
+                    ldisc_worker.setdefault(cfg, []).append(us - a)
     nphases = {}
     for p in phases:
         nphases[p["config"]] = nphases.get(p["config"], 0) + 1
@@ -102,22 +112,25 @@ def main(trace, segdir, tables):
                       (cfg, vec, key[:3], a / 1000, pct(d, q)))
                 if not close_rank(a, d, q):
                     bad.append("%s %s %s: %d ns vs %d us" % (cfg, vec, key, a, pct(d, q)))
-    wq = {}
-    for r in csv.DictReader(open(tables + "/workqueue.csv")):
-        if r["metric"] == "delay" and r["function"] == "flush_to_ldisc":
-            wq.setdefault(r["config"], []).append(r)
-    for cfg in sorted(set(ldisc) | set(wq)):
-        rows, d = wq.get(cfg, []), ldisc.get(cfg, [])
-        n = sum(int(r["count"]) for r in rows)
-        print("   %-14s flush_to_ldisc deferbench %6d  independent %6d" % (cfg, n, len(d)))
-        if abs(n - len(d)) > 2 * nphases.get(cfg, 0) + 2 or not d:
-            bad.append("%s flush_to_ldisc: %d vs %d" % (cfg, n, len(d)))
-        elif len(rows) == 1 and len(d) >= 100:
-            a = int(rows[0]["p50_ns"])
-            print("   %-14s flush_to_ldisc p50 deferbench %.1f us  independent %d us" %
-                  (cfg, a / 1000, pct(d, 0.5)))
-            if not close_rank(a, d, 0.5):
-                bad.append("%s flush_to_ldisc p50 %d ns vs %d us" % (cfg, a, pct(d, 0.5)))
+    for metric, samples in (("delay", ldisc), ("worker_wait", ldisc_worker)):
+        wq = {}
+        for r in csv.DictReader(open(tables + "/workqueue.csv")):
+            if r["metric"] == metric and r["function"] == "flush_to_ldisc":
+                wq.setdefault(r["config"], []).append(r)
+        for cfg in sorted(set(samples) | set(wq)):
+            rows, d = wq.get(cfg, []), samples.get(cfg, [])
+            n = sum(int(r["count"]) for r in rows)
+            print("   %-14s flush_to_ldisc %-11s deferbench %6d  independent %6d" %
+                  (cfg, metric, n, len(d)))
+            if abs(n - len(d)) > 2 * nphases.get(cfg, 0) + 2 or not d:
+                bad.append("%s flush_to_ldisc %s: %d vs %d" % (cfg, metric, n, len(d)))
+            elif len(rows) == 1 and len(d) >= 100:
+                a = int(rows[0]["p50_ns"])
+                print("   %-14s flush_to_ldisc %-11s p50 deferbench %.1f us  independent %d us"
+                      % (cfg, metric, a / 1000, pct(d, 0.5)))
+                if not close_rank(a, d, 0.5):
+                    bad.append("%s flush_to_ldisc %s p50 %d ns vs %d us" %
+                               (cfg, metric, a, pct(d, 0.5)))
     for b in bad:
         print("   MISMATCH " + b)
     return 1 if bad else 0
