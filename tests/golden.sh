@@ -83,9 +83,11 @@ fi
 
 fail=0
 # analyze must write what the live capture wrote; intervals.csv gained rows since the
-# fixture was recorded (a workqueue item's activate_wait and worker_wait per interval):
-# the rest must be the live file's, and the new rows agree with the delay's
-grep -v ',"activate_wait",\|,"worker_wait",' "$out/analyze/intervals.csv" > "$work/iv-then.csv"
+# fixture was recorded (a workqueue item's activate_wait and worker_wait, the thread
+# wakeups, per interval): the rest must be the live file's, and the new rows agree with
+# the delay's and with summary.json's wakeup counts
+grep -v ',"activate_wait",\|,"worker_wait",\|^[0-9]*,[0-9.]*,"wakeup",' \
+	"$out/analyze/intervals.csv" > "$work/iv-then.csv"
 cp "$work/iv-then.csv" "$out/analyze/intervals-then.csv"
 for f in summary.json softirq.csv workqueue.csv contexts.csv softirq_wait.csv histograms.csv \
 	intervals.csv:intervals-then.csv; do
@@ -103,6 +105,17 @@ if ! awk -F, '$3 == "\"workqueue\"" { k = $1 FS $4 FS $5 FS $6; n[k, $7] = $8 }
 	      exit !(w > 0 && !bad) }' "$out/analyze/intervals.csv"; then
 	echo "golden: FAIL analyze cap: intervals.csv's worker_wait rows disagree with" \
 		"activate_wait and delay, or there are none" >&2
+	fail=1
+fi
+# the wakeups of each ksoftirqd and worker pool, summed over the intervals: summary.json's
+awk -F, '$3 == "\"wakeup\"" { gsub(/"/, ""); n[$4 " " $6] += $8 }
+	END { for (k in n) print k, n[k] }' "$out/analyze/intervals.csv" | sort > "$work/wake-iv"
+jq -r '.thread_wakeup | (.ksoftirqd[] | "ksoftirqd \(.cpu) \(.wakeup_ns.count)"),
+	(.workers[] | "worker \(.pool) \(.wakeup_ns.count)")' "$out/analyze/summary.json" |
+	awk '$3 > 0' | sort > "$work/wake-sum"
+if ! [ -s "$work/wake-sum" ] || ! cmp -s "$work/wake-iv" "$work/wake-sum"; then
+	echo "golden: FAIL analyze cap: intervals.csv's wakeups do not sum to summary.json's:" >&2
+	diff "$work/wake-sum" "$work/wake-iv" >&2
 	fail=1
 fi
 rm -rf "$out/analyze"

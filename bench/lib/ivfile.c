@@ -190,9 +190,17 @@ static int series_row(const struct csvr *r, void *ctx)
 	} else if (!strcmp(kind, "softirq_wait")) {
 		src = IV_WAIT;
 		m = strcmp(metric, "delay") ? -1 : 0;
+	} else if (!strcmp(kind, "wakeup")) {
+		/* metric: the kind of thread, named in the row's name */
+		src = IV_WAKEUP;
+		m = strcmp(metric, "wakeup") ? -1 :
+		    name_index(record_wake_kind_names, WK_NR, csvr_str(r, SC_NAME));
+		if (m < 0 && !strcmp(metric, "wakeup"))
+			return csvr_fail(r, "column 'name': '%s' is not ksoftirqd or worker",
+					 csvr_str(r, SC_NAME));
 	} else {
 		return csvr_fail(r, "column 'kind': '%s' is not softirq, workqueue, context, "
-				 "softirq_wait or workload", kind);
+				 "softirq_wait, wakeup or workload", kind);
 	}
 	if (m < 0)
 		return csvr_fail(r, "column 'metric': '%s' is not a %s metric", metric, kind);

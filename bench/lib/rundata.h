@@ -232,16 +232,19 @@ struct capture_data {
  * interval k's buckets, empty when the group had no sample in it. What compare's
  * two-level bootstrap resamples (hboot.h).
  */
-enum ival_src { IV_SOFTIRQ, IV_WQ, IV_WORKLOAD, IV_CONTEXT, IV_WAIT };
+enum ival_src { IV_SOFTIRQ, IV_WQ, IV_WORKLOAD, IV_CONTEXT, IV_WAIT, IV_WAKEUP };
 
 struct ival_series {
 	enum ival_src src;
-	char name[NAME_LEN];		/* vector, workqueue, the workload metric, or the
-					 * execution context's name (IV_CONTEXT) */
+	char name[NAME_LEN];		/* vector, workqueue, the workload metric, the
+					 * execution context's name (IV_CONTEXT), or the
+					 * kind of thread woken (IV_WAKEUP) */
 	char func[FUNC_LEN];		/* IV_WQ; IV_CONTEXT: the context ("napi_thread");
 					 * IV_WAIT: the cause, or "all" */
-	char pool[NAME_LEN];		/* IV_WQ; IV_CONTEXT: where */
-	int metric;			/* enum sirq_metric or wq_metric; 0 for IV_WORKLOAD */
+	char pool[NAME_LEN];		/* IV_WQ; IV_CONTEXT: where; IV_WAKEUP: the CPU of a
+					 * ksoftirqd or the worker pool */
+	int metric;			/* enum sirq_metric or wq_metric; 0 for IV_WORKLOAD;
+					 * enum wake_kind for IV_WAKEUP */
 	struct bucketlist *iv;
 	size_t n;
 };

@@ -39,7 +39,8 @@ int matcher_init(struct matcher *m, int ncpus, uint64_t t0, uint64_t ival_ns, iv
 	m->cpu = calloc(ncpus, sizeof(*m->cpu));
 	m->sirq = calloc((size_t)ncpus * NR_SOFTIRQS, sizeof(*m->sirq));
 	m->ksoftirqd_wake = calloc(ncpus, sizeof(*m->ksoftirqd_wake));
-	if (!m->cpu || !m->sirq || !m->ksoftirqd_wake)
+	m->ksoftirqd_ival = calloc(ncpus, sizeof(*m->ksoftirqd_ival));
+	if (!m->cpu || !m->sirq || !m->ksoftirqd_wake || !m->ksoftirqd_ival)
 		goto out_free;
 	for (i = 0; i < ncpus; i++)
 		m->cpu[i].ksoftirqd_pid = -1;
@@ -150,9 +151,14 @@ void matcher_free(struct matcher *m)
 	map_free(&m->wake_ids);
 	for (i = 0; m->ksoftirqd_wake && i < (uint32_t)m->ncpus; i++)
 		free(m->ksoftirqd_wake[i]);
+	for (i = 0; m->ksoftirqd_ival && i < (uint32_t)m->ncpus; i++)
+		free(m->ksoftirqd_ival[i]);
 	free(m->ksoftirqd_wake);
-	for (i = 0; i < m->nwake; i++)
+	free(m->ksoftirqd_ival);
+	for (i = 0; i < m->nwake; i++) {
+		free(m->wake[i]->ival);
 		free(m->wake[i]);
+	}
 	free(m->wake);
 	ctx_free(m);
 	for (i = 0; i < m->nstrs; i++)
@@ -185,6 +191,17 @@ struct hist *matcher_hist_new(struct matcher *m)
 	}
 	hist_init(h);
 	return h;
+}
+
+/* wake_ival_emit - one thread's (or pool's) wakeups of the interval, then a new one */
+static void wake_ival_emit(struct matcher *m, enum ival_kind kind, uint32_t key,
+			   struct hist *h)
+{
+	if (!h || !h->count)
+		return;
+	if (m->on_interval)
+		m->on_interval(m->ival_ctx, m->ival_cur, kind, key, h, NULL);
+	hist_init(h);
 }
 
 static void ival_emit(struct matcher *m)
@@ -233,6 +250,10 @@ static void ival_emit(struct matcher *m)
 		g->ival_dirty = false;
 	}
 	ctx_ival_emit(m);
+	for (i = 0; i < (uint32_t)m->ncpus; i++)
+		wake_ival_emit(m, IVAL_WAKE_KSOFTIRQD, i, m->ksoftirqd_ival[i]);
+	for (i = 0; i < m->nwake; i++)
+		wake_ival_emit(m, IVAL_WAKE_WORKER, i, m->wake[i]->ival);
 }
 
 void match_interval_roll(struct matcher *m, uint64_t ts)

@@ -393,10 +393,13 @@ struct match_counts {
 
 /*
  * Per-interval callback: kind IVAL_SOFTIRQ (key = vector), IVAL_WQ (key = group index),
- * IVAL_CONTEXT (key = context group index) or IVAL_WAIT (key = vector: delay is its
- * split delays; the causes are in m->ival_wait[key], runtime is NULL).
+ * IVAL_CONTEXT (key = context group index), IVAL_WAIT (key = vector: delay is its
+ * split delays; the causes are in m->ival_wait[key], runtime is NULL), or the thread
+ * wakeups IVAL_WAKE_KSOFTIRQD (key = CPU) and IVAL_WAKE_WORKER (key = index in m->wake):
+ * delay is the wakeups, runtime NULL.
  */
-enum ival_kind { IVAL_SOFTIRQ, IVAL_WQ, IVAL_CONTEXT, IVAL_WAIT };
+enum ival_kind { IVAL_SOFTIRQ, IVAL_WQ, IVAL_CONTEXT, IVAL_WAIT, IVAL_WAKE_KSOFTIRQD,
+		 IVAL_WAKE_WORKER };
 typedef void (*ival_cb)(void *ctx, uint64_t interval, enum ival_kind kind, uint32_t key,
 			const struct hist *delay, const struct hist *runtime);
 struct matcher;
@@ -447,6 +450,7 @@ struct sirq_cpu {
 struct wake_group {
 	uint32_t pool;		/* POOL_ID of the kworkers, or the CPU of a ksoftirqd */
 	struct hist wake;
+	struct hist *ival;	/* current interval, allocated on first use */
 };
 
 struct detail;
@@ -473,6 +477,7 @@ struct matcher {
 	struct wq_group **groups;
 	uint32_t ngroups, groups_cap;
 	struct hist **ksoftirqd_wake;	/* [cpu], allocated on first use */
+	struct hist **ksoftirqd_ival;	/* [cpu]: the current interval's */
 	struct map wake_ids;		/* worker pool -> index in wake */
 	struct wake_group **wake;
 	uint32_t nwake, wake_cap;

@@ -198,8 +198,12 @@ void match_sched_wakeup(struct matcher *m, uint64_t ts, int pid, const char *com
 		ci->wake_ts = ts;
 }
 
-/* wake_hist - the wakeup histogram of a ksoftirqd (CPU) or a worker pool */
-static struct hist *wake_hist(struct matcher *m, const struct comm_info *ci)
+/*
+ * wake_hist - the wakeup histogram of a ksoftirqd (CPU) or a worker pool; *ival that of
+ * the current interval (NULL without intervals, or out of memory)
+ */
+static struct hist *wake_hist(struct matcher *m, const struct comm_info *ci,
+			      struct hist ***ival)
 {
 	struct wake_group **nw;
 	uint32_t *id;
@@ -210,6 +214,7 @@ static struct hist *wake_hist(struct matcher *m, const struct comm_info *ci)
 			return NULL;
 		if (!m->ksoftirqd_wake[ci->pool])
 			m->ksoftirqd_wake[ci->pool] = matcher_hist_new(m);
+		*ival = &m->ksoftirqd_ival[ci->pool];
 		return m->ksoftirqd_wake[ci->pool];
 	}
 	id = map_put(&m->wake_ids, ci->pool, &created);
@@ -217,8 +222,10 @@ static struct hist *wake_hist(struct matcher *m, const struct comm_info *ci)
 		m->enomem++;
 		return NULL;
 	}
-	if (!created)
+	if (!created) {
+		*ival = &m->wake[*id]->ival;
 		return &m->wake[*id]->wake;
+	}
 	if (m->nwake == m->wake_cap) {
 		nw = matcher_grow(m, m->wake, &m->wake_cap, sizeof(*nw));
 		if (!nw)
@@ -231,8 +238,10 @@ static struct hist *wake_hist(struct matcher *m, const struct comm_info *ci)
 		goto out_del;
 	}
 	m->wake[m->nwake]->pool = ci->pool;
+	m->wake[m->nwake]->ival = NULL;
 	hist_init(&m->wake[m->nwake]->wake);
 	*id = m->nwake++;
+	*ival = &m->wake[*id]->ival;
 	return &m->wake[*id]->wake;
 out_del:
 	map_del(&m->wake_ids, ci->pool);
@@ -243,8 +252,8 @@ void match_sched_switch(struct matcher *m, int cpu, uint64_t ts, int prev_pid, i
 			const char *next_comm, unsigned int len)
 {
 	struct sirq_cpu *c = &m->cpu[cpu];
+	struct hist *h, **ival = NULL;
 	struct comm_info *ci;
-	struct hist *h;
 
 	m->n.events[EV_SCHED_SWITCH]++;
 	/* a napi thread's poll loop starts when it is switched in */
@@ -277,9 +286,14 @@ void match_sched_switch(struct matcher *m, int cpu, uint64_t ts, int prev_pid, i
 	if (comm_is_thread_ctx(ci->kind)) {
 		ctx_thread_wake(m, ci, ts - ci->wake_ts, cpu, ts);
 	} else {
-		h = wake_hist(m, ci);
+		h = wake_hist(m, ci, &ival);
 		if (h)
 			hist_add(h, ts - ci->wake_ts);
+		/* the interval's, allocated on first use */
+		if (h && ival && m->ival_ns && !*ival)
+			*ival = matcher_hist_new(m);
+		if (h && ival && *ival)
+			hist_add(*ival, ts - ci->wake_ts);
 	}
 	ci->wake_ts = 0;
 }

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,17 @@ void intervals_csv_cb(void *ctx, uint64_t interval, enum ival_kind kind, uint32_
 		for (k = 0; k < WAIT_NR && w; k++)
 			ivfile_row(&iw->f, interval, t_s, "softirq_wait", softirq_names[key],
 				   sirq_cause_names[k], "", "delay", &w->part[k]);
+		return;
+	}
+	if (kind == IVAL_WAKE_KSOFTIRQD || kind == IVAL_WAKE_WORKER) {
+		/* as summary.json's thread_wakeup: pool holds the CPU or the worker pool */
+		if (kind == IVAL_WAKE_KSOFTIRQD)
+			snprintf(pool, sizeof(pool), "%u", key);
+		else
+			match_pool_name(r->m.wake[key]->pool, pool, sizeof(pool));
+		ivfile_row(&iw->f, interval, t_s, "wakeup",
+			   record_wake_kind_names[kind == IVAL_WAKE_KSOFTIRQD ? WK_KSOFTIRQD :
+						  WK_WORKER], "", pool, "wakeup", delay);
 		return;
 	}
 	if (kind == IVAL_CONTEXT) {

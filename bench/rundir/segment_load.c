@@ -15,12 +15,13 @@
  * What a phase's cell holds: the softirq (all CPUs), workqueue, context and workload
  * histograms, merged from the phase's intervals (counts and percentiles exact to the
  * bucket, min and max to the bucket width), and the intervals themselves. What the
- * capture keeps only for its whole length - thread wakeups, the tasks behind a
- * softirq's BH-disabled waits, per-CPU figures, the workload's counters - belongs to no
- * single arm and is left out of the arms' cells. The causes of softirq delay (kind
- * softirq_wait) and a workqueue item's activate and worker waits (metrics activate_wait,
- * worker_wait) are kept per interval, so each arm has its own, their totals to the
- * bucket width; a segment captured before the latter were has none. The loss and
+ * capture keeps only for its whole length - the tasks behind a softirq's BH-disabled
+ * waits, per-CPU figures, the workload's counters - belongs to no single arm and is
+ * left out of the arms' cells. The causes of softirq delay (kind softirq_wait), a
+ * workqueue item's activate and worker waits (metrics activate_wait, worker_wait) and
+ * the thread wakeups (kind wakeup) are kept per interval, so each arm has its own, their
+ * statistics to the bucket width; a segment captured before the last two were has none
+ * of them. The loss and
  * unmatched counts are the segment's, on every arm.
  */
 #include <errno.h>
@@ -395,10 +396,32 @@ static int wait_series(const struct ival_series *sr, struct record *rec, size_t 
 	return 0;
 }
 
+/* wake_series - a thread's (or a pool's) wakeups of the phase into the cell's */
+static int wake_series(const struct ival_series *sr, struct record *rec, size_t *cap)
+{
+	struct bucketlist bl = { 0 };
+	struct wake_data *d;
+	int k = sr->metric, ret;
+
+	if (k < 0 || k >= WK_NR)
+		return -EINVAL;
+	if (GROW(rec->wake[k], cap[k], rec->nwake[k] + 1))
+		return -ENOMEM;
+	d = &rec->wake[k][rec->nwake[k]];
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "%s", sr->pool);
+	d->cpu = k == WK_KSOFTIRQD ? atoi(sr->pool) : -1;
+	ret = ser_stats(sr, &bl, &d->st);
+	bucketlist_free(&bl);
+	if (!ret && d->st.count)
+		rec->nwake[k]++;
+	return ret;
+}
+
 /* build_groups - a phase cell's softirq, workqueue, context and workload groups */
 static int build_groups(const struct seg *s, struct record *rec)
 {
-	size_t i, cap[5] = { 0 };
+	size_t i, cap[5] = { 0 }, wake_cap[WK_NR] = { 0 };
 	int ret = 0;
 
 	for (i = 0; !ret && i < rec->nser; i++) {
@@ -484,6 +507,9 @@ static int build_groups(const struct seg *s, struct record *rec)
 		case IV_WAIT:
 			ret = wait_series(sr, rec, &cap[4]);
 			break;
+		case IV_WAKEUP:
+			ret = wake_series(sr, rec, wake_cap);
+			break;
 		}
 	}
 	if (ret)
@@ -510,6 +536,26 @@ static struct kv *kv_dup(const struct kv *src, size_t n)
 	if (d && n)
 		memcpy(d, src, n * sizeof(*d));
 	return d;
+}
+
+/*
+ * wake_per_interval - the segment's intervals.csv holds its thread wakeups (captures
+ * since December 2026), or it had none to hold: then the arms have theirs
+ */
+static bool wake_per_interval(const struct seg *s)
+{
+	size_t i, k;
+
+	if (!s->rec.has_wakeup)
+		return false;
+	for (i = 0; i < s->rec.nser; i++)
+		if (s->rec.ser[i].src == IV_WAKEUP)
+			return true;
+	for (k = 0; k < WK_NR; k++)
+		for (i = 0; i < s->rec.nwake[k]; i++)
+			if (s->rec.wake[k][i].st.count)
+				return false;
+	return true;
 }
 
 /* phase_cell - the cell of phase p of segment s, before its data */
@@ -560,6 +606,7 @@ static int phase_cell(const struct seg *s, const struct seg_phase *p, const char
 	c->rec.wl.nopt = a->nopts;
 	c->rec.has_hist = true;
 	c->rec.has_contexts = a->traced && s->rec.has_contexts;
+	c->rec.has_wakeup = a->traced && wake_per_interval(s);
 	c->rec.has_ivals = a->traced && s->rec.has_ivals;
 	c->rec.has_wl_ivals = s->rec.has_wl_ivals;
 	return c->rec.wl.opt ? 0 : -ENOMEM;

@@ -76,6 +76,25 @@ PY
 $DB report --no-plots "$T/run" > "$T/report.txt" 2>&1 || { cat "$T/report.txt"; fail "report failed"; }
 python3 tests/integration/xcheck_alt.py "$T/trace.txt" "$seg" "$T/run/tables" ||
 	fail "the arms' figures disagree with the independent reading"
+# each traced arm has its thread wakeups (from the segment's intervals.csv), worker
+# pools' at least (tty's flush_to_ldisc runs in kworkers); an arm's measured parts are
+# less than the segment, so per thread the arms' sum is at most the segment's
+python3 - "$seg/summary.json" "$T/run/tables/wakeup.csv" <<'PY' || fail "the arms' thread wakeups"
+import csv, json, sys
+tw = json.load(open(sys.argv[1]))["thread_wakeup"]
+seg = {("ksoftirqd", str(e["cpu"]), ""): e["wakeup_ns"]["count"] for e in tw["ksoftirqd"]}
+seg.update({("worker", "-1", e["pool"]): e["wakeup_ns"]["count"] for e in tw["workers"]})
+arms = {}
+for r in csv.DictReader(open(sys.argv[2])):
+    arms.setdefault(r["config"], {})[(r["thread"], r["cpu"], r["pool"])] = int(r["wakeups"])
+for cfg in ("asis", "cpu0"):
+    n = sum(v for (t, _, _), v in arms.get(cfg, {}).items() if t == "worker")
+    print("   %-5s worker wakeups %d" % (cfg, n))
+    assert n > 0, "%s has no worker wakeups" % cfg
+for k in set(k for a in arms.values() for k in a):
+    total = sum(a.get(k, 0) for c, a in arms.items() if c in ("asis", "cpu0"))
+    assert total <= seg.get(k, 0), (k, total, seg.get(k))
+PY
 $DB advise "$T/run" > "$T/advise.txt" 2>&1 || { cat "$T/advise.txt"; fail "advise failed"; }
 grep -q 'exploratory: nothing decidable' "$T/advise.txt" ||
 	{ cat "$T/advise.txt"; fail "4 blocks are too few to decide, and advise must say so"; }
