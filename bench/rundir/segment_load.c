@@ -21,8 +21,7 @@
  * workqueue item's activate and worker waits (metrics activate_wait, worker_wait) and
  * the thread wakeups (kind wakeup) are kept per interval, so each arm has its own, their
  * statistics to the bucket width; a segment captured before the last two were has none
- * of them. The loss and
- * unmatched counts are the segment's, on every arm.
+ * of them. The loss and unmatched counts are the segment's, on every arm.
  */
 #include <errno.h>
 #include <math.h>
