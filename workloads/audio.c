@@ -229,7 +229,7 @@ static void period(struct wl_run *w, struct audio_priv *p, struct pace *pc,
 	 * the window ends when the stop begins: a packet sent for a later deadline (the
 	 * sender wakes, sends, and only then sees the stop) is no period of the run
 	 */
-	if (deadline >= from && (!wl_stopping(w) || deadline < w->stop_ns)) {
+	if (deadline >= from && (!wl_stopping(w) || deadline < wl_stop_ns(w))) {
 		wl_record(w, p->m_wakeup, deadline, pace_late(deadline, wake));
 		wl_record(w, p->m_finish, deadline, pace_late(deadline, done));
 		wl_record(w, p->m_dsp, deadline, done - wake);
@@ -248,7 +248,7 @@ static void period(struct wl_run *w, struct audio_priv *p, struct pace *pc,
 		for (; k0 < pc->k; k0++) {
 			uint64_t d = pace_deadline(pc, k0);
 
-			p->dropped += d >= from && (!wl_stopping(w) || d < w->stop_ns);
+			p->dropped += d >= from && (!wl_stopping(w) || d < wl_stop_ns(w));
 		}
 	}
 }
@@ -279,7 +279,7 @@ static void *audio_timer_thread(void *arg)
 		 * the run; one before it is, woken late (a stall across the stop: RT
 		 * throttling, the fair server), and its wakeup latency is the figure
 		 */
-		if (wl_stopping(w) && deadline >= w->stop_ns)
+		if (wl_stopping(w) && deadline >= wl_stop_ns(w))
 			break;
 		pc.k++;
 		period(w, p, &pc, deadline, now_ns());

@@ -194,8 +194,13 @@ void wl_stop(struct wl_run *w)
 	if (!(w->state & WL_STARTED) || (w->state & WL_STOPPED))
 		return;
 	w->state |= WL_STOPPED;
-	w->stop_ns = now_ns();		/* the load stops being asked for here */
+	/*
+	 * the load stops being asked for here: the flag first, then the window's end, so
+	 * that an operation whose loop still saw the flag clear was due before the end (the
+	 * other way round, tty once wrote and counted a message due between the two)
+	 */
 	__atomic_store_n(&w->stopping, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&w->stop_ns, now_ns(), __ATOMIC_RELEASE);
 	pause_wake(w);			/* paused threads see the stop */
 	w->ops->stop(w);
 	add_rate_counters(w);

@@ -33,6 +33,7 @@
 #ifndef DEFERBENCH_WORKLOAD_H
 #define DEFERBENCH_WORKLOAD_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -319,6 +320,18 @@ static inline void wl_record(struct wl_run *w, int i, uint64_t t_due, uint64_t v
 static inline bool wl_stopping(const struct wl_run *w)
 {
 	return __atomic_load_n(&w->stopping, __ATOMIC_ACQUIRE);
+}
+/*
+ * wl_stop_ns - the window's end, for a worker that saw wl_stopping(): wl_stop() sets
+ * it right after the flag (a few instructions; the wait yields if it was preempted)
+ */
+static inline uint64_t wl_stop_ns(const struct wl_run *w)
+{
+	uint64_t t;
+
+	while (!(t = __atomic_load_n(&w->stop_ns, __ATOMIC_ACQUIRE)))
+		sched_yield();
+	return t;
 }
 /* wl_paused - worker loops of a pausable load poll this; true while wl_pause()d */
 static inline bool wl_paused(const struct wl_run *w)
