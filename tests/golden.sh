@@ -24,6 +24,9 @@ DB=${DB:-$(pwd)/deferbench}
 SYNTH=${SYNTH:-$(pwd)/build/tests/tools/synth-capture}
 case $SYNTH in /*) ;; *) SYNTH=$(pwd)/$SYNTH ;; esac
 GOLDEN=tests/golden
+command -v jq >/dev/null 2>&1 ||
+	{ echo "golden: needs jq to read summary.json (ci/install-deps.sh --test installs it)" >&2
+	  exit 2; }
 update=0
 [ "${1:-}" = "--update" ] && update=1
 
