@@ -5,6 +5,7 @@
 #include "ivfile.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "csvread.h"
 #include "grow.h"
 #include "msg.h"
+#include "parse.h"
 
 int ivfile_open(struct ivfile *f, const char *path)
 {
@@ -173,7 +175,7 @@ static int series_row(const struct csvr *r, void *ctx)
 	struct bucketlist *bl;
 	enum ival_src src;
 	uint64_t k;
-	int m, ret;
+	int m, ret, cpu;
 
 	if (!strcmp(kind, "softirq")) {
 		src = IV_SOFTIRQ;
@@ -198,6 +200,10 @@ static int series_row(const struct csvr *r, void *ctx)
 		if (m < 0 && !strcmp(metric, "wakeup"))
 			return csvr_fail(r, "column 'name': '%s' is not ksoftirqd or worker",
 					 csvr_str(r, SC_NAME));
+		/* a ksoftirqd's pool is its CPU, as summary.json's thread_wakeup */
+		if (m == WK_KSOFTIRQD &&
+		    parse_int(csvr_str(r, SC_POOL), 0, INT_MAX, &cpu, err))
+			return csvr_fail(r, "column 'pool': a ksoftirqd's CPU: %s", err);
 	} else {
 		return csvr_fail(r, "column 'kind': '%s' is not softirq, workqueue, context, "
 				 "softirq_wait, wakeup or workload", kind);

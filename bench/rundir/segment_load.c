@@ -24,6 +24,7 @@
  * of them. The loss and unmatched counts are the segment's, on every arm.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@
 #include "rundir.h"
 #include "grow.h"
 #include "msg.h"
+#include "parse.h"
 #include "file.h"
 
 #define SEG_MAX_ARMS 33
@@ -71,6 +73,7 @@ struct seg {
 	char loads[CELL_MAX_LOADS][NAME_LEN];
 	size_t nloads;
 	struct record rec;		/* the whole segment */
+	bool arm_wakeups;		/* its arms have their thread wakeups */
 };
 
 struct seg_phase {
@@ -409,7 +412,9 @@ static int wake_series(const struct ival_series *sr, struct record *rec, size_t 
 	d = &rec->wake[k][rec->nwake[k]];
 	memset(d, 0, sizeof(*d));
 	snprintf(d->name, sizeof(d->name), "%s", sr->pool);
-	d->cpu = k == WK_KSOFTIRQD ? atoi(sr->pool) : -1;
+	d->cpu = -1;
+	if (k == WK_KSOFTIRQD && parse_int(sr->pool, 0, INT_MAX, &d->cpu, NULL))
+		return -EINVAL;		/* ivfile.c refused it already */
 	ret = ser_stats(sr, &bl, &d->st);
 	bucketlist_free(&bl);
 	if (!ret && d->st.count)
@@ -605,7 +610,7 @@ static int phase_cell(const struct seg *s, const struct seg_phase *p, const char
 	c->rec.wl.nopt = a->nopts;
 	c->rec.has_hist = true;
 	c->rec.has_contexts = a->traced && s->rec.has_contexts;
-	c->rec.has_wakeup = a->traced && wake_per_interval(s);
+	c->rec.has_wakeup = a->traced && s->arm_wakeups;
 	c->rec.has_ivals = a->traced && s->rec.has_ivals;
 	c->rec.has_wl_ivals = s->rec.has_wl_ivals;
 	return c->rec.wl.opt ? 0 : -ENOMEM;
@@ -671,6 +676,7 @@ int segment_load(const char *segdir, const char *rundir, const char *id, struct 
 		goto out;
 	}
 	ret = record_load(segdir, &s->rec, errbuf);
+	s->arm_wakeups = !ret && wake_per_interval(s);
 	ret = ret ?: path_join(path, sizeof(path), segdir, "phases.csv");
 	pl.seg = s;
 	ret = ret ?: csvr_read(path, phase_cols, phase_row, &pl, errbuf);
