@@ -105,32 +105,35 @@ steady() {	# steady ARM METRIC FIELD - a field of the steady verdict of one arm
 		.[] | select(.metric == $m) | .[$f]' "$T/tilt.json"
 }
 verdict() { steady "$1" "$2" verdict; }
-# moved ARM METRIC WAY - decided WAY (worse, better), or its interval wholly beyond the
-# margin that way: a p90 of single 250 ms intervals can hold a stall, whose block widens
-# the bootstrap's spread so that even a x16 change stays under the level its family
-# holds it to (late x17.8 [14.6, 443] "cannot tell", p 0.0095 > 0.0038, once in five
-# runs); the p50s must be decided
+# moved ARM METRIC WAY - decided WAY (worse, better), or, for a p90, a ratio at least x4
+# that way (a quarter of the tilt, in log terms a half). A p90 of single 250 ms intervals
+# can hold a stall, and a stall in a few of 9 blocks widens the bootstrap's spread so that
+# even a x16 change stays under the level its family holds it to (late x17.8 [14.6, 443]
+# "cannot tell", p 0.0095 > 0.0038; in a fresh-clone CI beside its load, late's interval
+# reached below x1.1). That a tail's verdict keeps its error rate is the simulations' job
+# (tests/sim, make simulate); here the p90 must show the tilt, the p50s must decide.
 moved() {
 	_v=$(verdict "$1" "$2")
 	[ "$_v" = "$3" ] && return 0
 	case "$2" in *:p50) return 1 ;; esac
+	_r=$(steady "$1" "$2" ratio)
 	case "$3" in
-	worse) awk -v lo="$(steady "$1" "$2" lo)" 'BEGIN { exit !(lo > 1.1) }' ;;
-	better) awk -v hi="$(steady "$1" "$2" hi)" 'BEGIN { exit !(hi < 1 / 1.1) }' ;;
+	worse) awk -v r="$_r" 'BEGIN { exit !(r + 0 >= 4) }' ;;
+	better) awk -v r="$_r" 'BEGIN { exit !(r + 0 > 0 && r + 0 <= 0.25) }' ;;
 	esac
 }
 for m in workload:delivery:p50 workload:delivery:p90; do
 	moved late $m worse ||
-		{ cat "$T/tilt.txt"; fail "late $m: $(verdict late $m), not worse"; }
+		{ cat "$T/tilt.txt"; fail "late $m: $(verdict late $m) x$(steady late $m ratio), not worse"; }
 	moved early $m better ||
-		{ cat "$T/tilt.txt"; fail "early $m: $(verdict early $m), not better"; }
+		{ cat "$T/tilt.txt"; fail "early $m: $(verdict early $m) x$(steady early $m ratio), not better"; }
 	# the reference's files were not touched: the same ratio as before the tilt
 	ratio() { jq -r --arg m $m '.workloads[0].reference_steady[] | select(.metric == $m) |
 		.ratio' "$1"; }
 	[ "$(ratio "$T/tilt.json")" = "$(ratio "$T/adv.json")" ] ||
 		fail "asis $m moved from x$(ratio "$T/adv.json") to x$(ratio "$T/tilt.json") untouched"
-	echo "   $m: late $(verdict late $m) [$(steady late $m lo), $(steady late $m hi)]," \
-		"early $(verdict early $m) [$(steady early $m lo), $(steady early $m hi)]," \
+	echo "   $m: late $(verdict late $m) x$(steady late $m ratio) [$(steady late $m lo), $(steady late $m hi)]," \
+		"early $(verdict early $m) x$(steady early $m ratio) [$(steady early $m lo), $(steady early $m hi)]," \
 		"asis x$(ratio "$T/adv.json") as before"
 done
 exit 0
