@@ -29,6 +29,7 @@
 #include "cpulist.h"
 #include "parse.h"
 #include "file.h"
+#include "proc.h"
 #include "sys.h"
 
 #define CT_STOP_TIMEOUT_NS (5 * NSEC_PER_SEC)
@@ -138,6 +139,7 @@ static void child(const struct cyclictest *ct, char **argv, pid_t parent)
 	fd = open(ct->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd >= 0)
 		dup2(fd, STDERR_FILENO);
+	proc_cloexec_from(STDERR_FILENO + 1);
 	execv(argv[0], argv);
 	_exit(127);
 }

@@ -19,6 +19,7 @@
 #include "grow.h"
 #include "outw.h"
 #include "parse.h"
+#include "proc.h"
 #include "sys.h"
 
 /* what one plot may take, a dozen curves of thousands of points: far under a minute */
@@ -94,6 +95,7 @@ static pid_t gp_spawn(const char *dir, char *const argv[], int out, int err)
 		dup2(out >= 0 ? out : null, STDOUT_FILENO);
 		dup2(err >= 0 ? err : null, STDERR_FILENO);
 	}
+	proc_cloexec_from(STDERR_FILENO + 1);
 	execvp("gnuplot", argv);
 	_exit(127);
 }

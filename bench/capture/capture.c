@@ -430,16 +430,18 @@ int capture_kernel_lost(struct capture *c, uint64_t *lost)
 	return ret;
 }
 
-void capture_free(struct capture *c)
+int capture_free(struct capture *c)
 {
+	int ret;
+
 	if (!c)
-		return;
+		return 0;
 	if (c->state == CAP_RUNNING)
 		capture_stop(c);
 	if (c->mg_ready)
 		merger_free(&c->mg);
 	readers_free(c);
-	instance_free(c);
+	ret = instance_free(c);
 	keep_free(c->keep);
 	free(c->header);
 	for (int k = 0; k < EV_NR; k++)
@@ -458,4 +460,5 @@ void capture_free(struct capture *c)
 	pthread_cond_destroy(&c->cond);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
+	return ret;
 }

@@ -61,7 +61,11 @@ struct capture;
 struct capture *capture_new(const struct capture_opts *opts, char *errbuf);
 int capture_start(struct capture *c);
 int capture_stop(struct capture *c);
-void capture_free(struct capture *c);
+/*
+ * capture_free - 0, or -errno when the instance stays (an error said; the journal keeps
+ * it for 'deferbench restore')
+ */
+int capture_free(struct capture *c);
 /*
  * capture_note_command - record -- COMMAND: how the command ended (a wait status), and
  * whether deferbench ended it; kept in the results. Before capture_stop().

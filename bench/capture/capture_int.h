@@ -124,8 +124,11 @@ void instance_stacks_enable(struct capture *c);
 int instance_events_set(struct capture *c, bool on);
 /* instance_loss_read - each CPU's loss counters from the instance's per_cpu/cpuN/stats */
 void instance_loss_read(struct capture *c);
-/* instance_free - tracing off, the instance removed, tracefs unmounted if we mounted it */
-void instance_free(struct capture *c);
+/*
+ * instance_free - tracing off, the instance removed, tracefs unmounted if we mounted it;
+ * -errno when the instance stays
+ */
+int instance_free(struct capture *c);
 
 /* readers.c */
 /* readers_open - a reader per online CPU, with its raw file when raw_dir is set */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mount.h>
+#include <time.h>
 #include <tracefs.h>
 #include <unistd.h>
 
@@ -351,15 +352,39 @@ void instance_loss_read(struct capture *c)
 	}
 }
 
-void instance_free(struct capture *c)
+/*
+ * instance_destroy - remove the instance. While another process holds a file of it
+ * open (a monitor reading its tracing_on, a child that inherited a descriptor) the
+ * kernel refuses with EBUSY: tried again for up to a second before that is an error.
+ */
+static int instance_destroy(struct capture *c)
 {
+	const struct timespec nap = { 0, 10 * 1000 * 1000 };
+	int tries = 100;
+
+	while (tracefs_instance_destroy(c->inst)) {
+		if (errno != EBUSY || !--tries)
+			return -1;
+		nanosleep(&nap, NULL);
+	}
+	return 0;
+}
+
+int instance_free(struct capture *c)
+{
+	int ret = 0;
+
 	if (c->inst) {
 		tracefs_trace_off(c->inst);
 		stacks_disable(c);
-		if (tracefs_instance_destroy(c->inst))
-			err_msg("cannot remove tracefs instance %s: %s", c->name, strerror(errno));
-		else
+		if (instance_destroy(c)) {
+			ret = -errno;
+			err_msg("cannot remove tracefs instance %s: %s%s; 'deferbench restore' "
+				"removes it", c->name, strerror(-ret), ret == -EBUSY ?
+				" (a process holds one of its files open)" : "");
+		} else {
 			owned_forget(OWN_INSTANCE, c->inst_path);
+		}
 		tracefs_instance_free(c->inst);
 		c->inst = NULL;
 	}
@@ -372,4 +397,5 @@ void instance_free(struct capture *c)
 		free(c->mounted_at);
 		c->mounted_at = NULL;
 	}
+	return ret;
 }

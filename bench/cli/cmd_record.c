@@ -236,7 +236,7 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 	struct capture *c;
 	bool stopped = false;
 	pid_t child = 0;
-	int status = 0, ret;
+	int status = 0, ret, e;
 
 	capture_settings_apply(&a->cap, &co);
 	if (staging) {
@@ -294,8 +294,8 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 			err_msg("cannot write results: %s", strerror(-ret));
 	}
 out_free:
-	capture_free(c);
-	return ret;
+	e = capture_free(c);
+	return ret ?: e;
 }
 
 int cmd_record(int argc, char **argv)

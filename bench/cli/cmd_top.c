@@ -338,7 +338,8 @@ int cmd_top(int argc, char **argv)
 		ret = -EIO;
 out_free:
 	/* the instance goes on every path: q, a signal, an error, a closed output */
-	capture_free(t.c);
+	if (capture_free(t.c) && !ret)
+		ret = -EIO;
 	while (t.nq)
 		top_snap_free(t.q[--t.nq]);
 	top_snap_free(t.last);

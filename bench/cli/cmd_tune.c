@@ -298,7 +298,7 @@ static int survey(const struct tune_args *a, const char *dir, struct record *rec
 				   .command = "deferbench tune (survey)" };
 	char err[ERRBUF_LEN] = "";
 	struct capture *c;
-	int ret;
+	int ret, e;
 
 	c = capture_new(&co, err);
 	if (!c) {
@@ -311,7 +311,8 @@ static int survey(const struct tune_args *a, const char *dir, struct record *rec
 	capture_stop(c);
 	ret = ret ?: out_mkdir_p(dir);
 	ret = ret ?: result_write_dir(capture_result(c), dir);
-	capture_free(c);
+	e = capture_free(c);
+	ret = ret ?: e;
 	if (ret) {
 		err_msg("survey: %s", strerror(-ret));
 		return ret;

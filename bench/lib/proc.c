@@ -10,12 +10,33 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "msg.h"
 #include "sys.h"
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)	/* linux/close_range.h, since 5.11 */
+#endif
+
+void proc_cloexec_from(int fd)
+{
+	struct rlimit rl;
+	int i, n = 1 << 16;
+
+	if (!syscall(SYS_close_range, (unsigned int)fd, ~0U, CLOSE_RANGE_CLOEXEC))
+		return;
+	/* older kernels: each one up to the limit of open files */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < (rlim_t)n)
+		n = (int)rl.rlim_cur;
+	for (i = fd; i < n; i++)
+		fcntl(i, F_SETFD, FD_CLOEXEC);
+}
 
 /* child - between fork and exec: async-signal-safe calls only */
 static void child(char *const *argv, const struct proc_opts *o, int errfd)
@@ -39,6 +60,7 @@ static void child(char *const *argv, const struct proc_opts *o, int errfd)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
+	proc_cloexec_from(STDERR_FILENO + 1);
 	execvp(argv[0], argv);
 	e = errno;
 	if (write(errfd, &e, sizeof(e)) < 0)

@@ -29,6 +29,14 @@ int proc_spawn(char *const *argv, const struct proc_opts *o, pid_t *pid, char *e
 /* proc_reap - waitpid within timeout_ns; true once reaped, its wait status in *status */
 bool proc_reap(pid_t pid, int *status, uint64_t timeout_ns);
 
+/*
+ * proc_cloexec_from - every descriptor from fd up marked close-on-exec; for a child
+ * between fork and exec (async-signal-safe), so that what it runs keeps none of
+ * deferbench's: above all no file of its tracefs instance, which the kernel refuses to
+ * remove (EBUSY) while anyone holds one open
+ */
+void proc_cloexec_from(int fd);
+
 /* proc_command_line - argv joined with spaces (journals, metadata), truncated to len */
 void proc_command_line(int argc, char **argv, char *buf, size_t len);
 

@@ -443,6 +443,7 @@ static void engine_teardown(struct run_cell *c)
 		wl_free(e->wl);
 	for (i = e->nloads - 1; i >= 0; i--)
 		wl_free(e->load[i]);
+	/* an instance that stays is said, and the next cell's capture refuses to start */
 	capture_free(e->cap);
 	free(e);
 	c->priv = NULL;

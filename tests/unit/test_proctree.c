@@ -3,9 +3,14 @@
  * test_proctree.c - a command's whole process tree (proctree.h), without root: a
  * command in a session of its own whose child calls setsid() and whose grandchild is
  * orphaned is followed whole, the detached member is marked, and proctree_stop ends every
- * member but the leader, which the caller reaps.
+ * member but the leader, which the caller reaps. A command keeps none of deferbench's
+ * descriptors (a tracefs instance's file open in a command makes the instance
+ * impossible to remove).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -66,10 +71,46 @@ static void test_tree(void **state)
 	assert_int_equal(members(pid, &det), 0);
 }
 
+/* test_fds - a command holds only stdin, stdout and stderr, whatever deferbench had open */
+static void test_fds(void **state)
+{
+	char dir[] = "/tmp/deferbench-test.XXXXXX", out[64], list[256] = "";
+	char *const argv[] = { "sh", "-c", "exec ls /proc/self/fd", NULL };
+	struct proc_opts o = { .out_fd = -1 };
+	char err[ERRBUF_LEN];
+	int fd, keep, status;
+	ssize_t n;
+	pid_t pid;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/fds", dir);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd > 2);
+	keep = open("/dev/null", O_RDONLY);	/* not close-on-exec: inherited before */
+	assert_true(keep > 2);
+	o.out_fd = fd;
+	assert_int_equal(proc_spawn(argv, &o, &pid, err), 0);
+	assert_true(proc_reap(pid, &status, 5 * NSEC_PER_SEC));
+	assert_true(WIFEXITED(status) && !WEXITSTATUS(status));
+	close(fd);
+	close(keep);
+	fd = open(out, O_RDONLY);
+	n = read(fd, list, sizeof(list) - 1);
+	close(fd);
+	assert_true(n > 0);
+	list[n] = '\0';
+	/* ls's own directory descriptor is the one above 2 */
+	assert_string_equal(list, "0\n1\n2\n3\n");
+	unlink(out);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tree),
+		cmocka_unit_test(test_fds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
