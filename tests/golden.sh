@@ -87,9 +87,9 @@ fi
 fail=0
 # analyze must write what the live capture wrote; intervals.csv gained rows since the
 # fixture was recorded (a workqueue item's activate_wait and worker_wait, the thread
-# wakeups, per interval): the rest must be the live file's, and the new rows agree with
-# the delay's and with summary.json's wakeup counts
-grep -v ',"activate_wait",\|,"worker_wait",\|^[0-9]*,[0-9.]*,"wakeup",' \
+# wakeups, a softirq delay's origin and BH-disabling tasks, per interval): the rest must
+# be the live file's, and the new rows agree with the delay's and with summary.json's
+grep -v ',"activate_wait",\|,"worker_wait",\|^[0-9]*,[0-9.]*,"wakeup",\|,"origin",\|,"bh_task",' \
 	"$out/analyze/intervals.csv" > "$work/iv-then.csv"
 cp "$work/iv-then.csv" "$out/analyze/intervals-then.csv"
 for f in summary.json softirq.csv workqueue.csv contexts.csv softirq_wait.csv histograms.csv \
@@ -121,6 +121,37 @@ if ! [ -s "$work/wake-sum" ] || ! cmp -s "$work/wake-iv" "$work/wake-sum"; then
 	diff "$work/wake-sum" "$work/wake-iv" >&2
 	fail=1
 fi
+# wait_sums DIR WHAT - a vector's delays by origin and its tasks' BH-disabled parts in
+# DIR/intervals.csv, summed over the intervals, are DIR/summary.json's raised_in and
+# bh_tasks (counts; the sums to a nanosecond a row)
+wait_sums() {
+	awk -F, '$3 == "\"softirq_wait\"" && ($7 == "\"origin\"" || $7 == "\"bh_task\"") {
+			gsub(/"/, ""); k = $7 " " $4 " " $5; n[k] += $8; s[k] += $8 * $10; r[k]++ }
+		END { for (k in n) printf "%s %d %.0f %d\n", k, n[k], s[k], r[k] }' \
+		"$1/intervals.csv" | sort > "$work/wait-iv"
+	jq -r '.softirq_wait[] | .vector as $v |
+		(.raised_in[] | select(.delays > 0) |
+		 "origin \($v) \(.origin) \(.delays) \(.total_ns)"),
+		(.bh_tasks[] | "bh_task \($v) \(.task) \(.delays) \(.total_ns)")' \
+		"$1/summary.json" | sort > "$work/wait-sum"
+	if ! [ -s "$work/wait-sum" ] || ! awk 'NR == FNR { k = $1 " " $2 " " $3
+			n[k] = $4; s[k] = $5; next }
+		{ k = $1 " " $2 " " $3; d = $5 - s[k]; if (d < 0) d = -d
+		  if (n[k] != $4 || d > $6) bad++; delete n[k] }
+		END { for (k in n) bad++; exit bad > 0 }' "$work/wait-sum" "$work/wait-iv"; then
+		echo "golden: FAIL $2: intervals.csv's origins and BH tasks do not sum to" \
+			"summary.json's:" >&2
+		diff "$work/wait-sum" "$work/wait-iv" >&2
+		fail=1
+	fi
+}
+wait_sums "$out/analyze" "analyze cap"
+# the irq thread's BH sections hold NET_RX back: its tasks are there
+wait_sums "$work/synth-out/irq-thread-softirq" "synth irq-thread-softirq"
+grep -q '^[0-9]*,[0-9.]*,"softirq_wait","NET_RX","irq/40-eth0","","bh_task",' \
+	"$work/synth-out/irq-thread-softirq/intervals.csv" ||
+	{ echo "golden: FAIL synth irq-thread-softirq: intervals.csv lacks irq/40-eth0's" \
+		"BH-disabled parts" >&2; fail=1; }
 rm -rf "$out/analyze"
 if ! diff -r "$GOLDEN" "$out" > "$work/diff"; then
 	echo "golden: FAIL: outputs differ from $GOLDEN (first lines below); if the change is" \

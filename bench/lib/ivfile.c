@@ -191,7 +191,7 @@ static int series_row(const struct csvr *r, void *ctx)
 		m = name_index(record_sirq_metric_names, SM_NR, metric);
 	} else if (!strcmp(kind, "softirq_wait")) {
 		src = IV_WAIT;
-		m = strcmp(metric, "delay") ? -1 : 0;
+		m = name_index(record_wait_metric_names, IW_NR, metric);
 	} else if (!strcmp(kind, "wakeup")) {
 		/* metric: the kind of thread, named in the row's name */
 		src = IV_WAKEUP;

@@ -26,6 +26,12 @@ const char *const record_wq_metric_names[WM_NR] = {
 	[WM_RUNTIME] = "runtime",
 };
 
+const char *const record_wait_metric_names[IW_NR] = {
+	[IW_DELAY] = "delay",
+	[IW_ORIGIN] = "origin",
+	[IW_BH_TASK] = "bh_task",
+};
+
 const char *const record_wake_kind_names[WK_NR] = {
 	[WK_KSOFTIRQD] = "ksoftirqd",
 	[WK_WORKER] = "worker",

@@ -233,6 +233,13 @@ struct capture_data {
  * two-level bootstrap resamples (hboot.h).
  */
 enum ival_src { IV_SOFTIRQ, IV_WQ, IV_WORKLOAD, IV_CONTEXT, IV_WAIT, IV_WAKEUP };
+/*
+ * intervals.csv's softirq_wait metrics: a cause's part of the delays (function: the cause,
+ * or "all" for the delays split), the delays raised in one place (function: the origin),
+ * one task's BH-disabled part (function: the task)
+ */
+enum ival_wait_metric { IW_DELAY, IW_ORIGIN, IW_BH_TASK, IW_NR };
+extern const char *const record_wait_metric_names[IW_NR];	/* "delay", "origin", "bh_task" */
 
 struct ival_series {
 	enum ival_src src;
@@ -240,11 +247,13 @@ struct ival_series {
 					 * execution context's name (IV_CONTEXT), or the
 					 * kind of thread woken (IV_WAKEUP) */
 	char func[FUNC_LEN];		/* IV_WQ; IV_CONTEXT: the context ("napi_thread");
-					 * IV_WAIT: the cause, or "all" */
+					 * IV_WAIT: the cause, "all", the origin or
+					 * the task, by metric (enum ival_wait_metric) */
 	char pool[NAME_LEN];		/* IV_WQ; IV_CONTEXT: where; IV_WAKEUP: the CPU of a
 					 * ksoftirqd or the worker pool */
 	int metric;			/* enum sirq_metric or wq_metric; 0 for IV_WORKLOAD;
-					 * enum wake_kind for IV_WAKEUP */
+					 * enum wake_kind for IV_WAKEUP; enum
+					 * ival_wait_metric for IV_WAIT */
 	struct bucketlist *iv;
 	size_t n;
 };

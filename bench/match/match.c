@@ -232,6 +232,11 @@ static void ival_emit(struct matcher *m)
 		hist_init(&w->all);
 		for (k = 0; k < WAIT_NR; k++)
 			hist_init(&w->part[k]);
+		for (k = 0; k < ORIG_NR; k++)
+			hist_init(&w->origin[k]);
+		for (k = 0; k < WAIT_TASKS_MAX; k++)
+			if (w->task[k] && w->task[k]->count)
+				hist_init(w->task[k]);
 		w->dirty = false;
 	}
 	for (i = 0; i < m->ngroups; i++) {

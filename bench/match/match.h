@@ -288,11 +288,15 @@ struct sirq_wait {
 /*
  * One vector's waits in the current interval, split as above (intervals.csv kind
  * softirq_wait), so that a run's phases each get their own causes: every split delay,
- * and each cause's part where present.
+ * and each cause's part where present; the delays by where their raise came from; and
+ * each BH-disabling task's part, at the index of its struct sirq_wait task[] (allocated
+ * on first use; the tasks beyond WAIT_TASKS_MAX are not kept per interval).
  */
 struct sirq_wait_ival {
 	struct hist all;
 	struct hist part[WAIT_NR];
+	struct hist origin[ORIG_NR];
+	struct hist *task[WAIT_TASKS_MAX];
 	bool dirty;
 };
 

@@ -218,30 +218,56 @@ static struct wait_task *task_of(struct matcher *m, struct sirq_wait *w, int pid
 	return &w->task[w->ntasks++];
 }
 
-/* wait_ival_add - the split delay into the interval's figures (intervals only) */
-static void wait_ival_add(struct matcher *m, unsigned int vec, uint64_t delay,
-			  const uint64_t *part)
+/* wait_ival - the vector's figures of the current interval (intervals only) */
+static struct sirq_wait_ival *wait_ival(struct matcher *m, unsigned int vec)
 {
 	struct sirq_wait_ival *iw = m->ival_wait[vec];
 	int k;
 
-	if (!m->ival_ns)
-		return;
+	if (!m->ival_ns || iw)
+		return iw;
+	iw = calloc(1, sizeof(*iw));
 	if (!iw) {
-		iw = malloc(sizeof(*iw));
-		if (!iw) {
-			m->enomem++;
-			return;
-		}
-		hist_init(&iw->all);
-		for (k = 0; k < WAIT_NR; k++)
-			hist_init(&iw->part[k]);
-		m->ival_wait[vec] = iw;
+		m->enomem++;
+		return NULL;
 	}
+	hist_init(&iw->all);
+	for (k = 0; k < WAIT_NR; k++)
+		hist_init(&iw->part[k]);
+	for (k = 0; k < ORIG_NR; k++)
+		hist_init(&iw->origin[k]);
+	m->ival_wait[vec] = iw;
+	return iw;
+}
+
+/*
+ * wait_ival_add - the split delay into the interval's figures: its causes' parts, its
+ * origin, and the BH-disabled part to the task at slot (-1: none, or not kept)
+ */
+static void wait_ival_add(struct matcher *m, unsigned int vec, uint64_t delay,
+			  const uint64_t *part, enum sirq_origin o, int slot)
+{
+	struct sirq_wait_ival *iw = wait_ival(m, vec);
+	int k;
+
+	if (!iw)
+		return;
 	hist_add(&iw->all, delay);
 	for (k = 0; k < WAIT_NR; k++)
 		if (part[k])
 			hist_add(&iw->part[k], part[k]);
+	hist_add(&iw->origin[o], delay);
+	if (slot >= 0) {
+		if (!iw->task[slot]) {
+			iw->task[slot] = malloc(sizeof(*iw->task[slot]));
+			if (!iw->task[slot])
+				m->enomem++;
+			else
+				hist_init(iw->task[slot]);
+		}
+		if (iw->task[slot])
+			hist_add(iw->task[slot], wait_bh_ns(part));
+	}
 	iw->dirty = true;
 }
 
@@ -343,7 +369,6 @@ void sirq_wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, ui
 	} else {
 		part[is_own(m, pid) ? WAIT_OWN : WAIT_OTHER] = rest;
 	}
-	wait_ival_add(m, vec, delay, part);
 	/* for BH work items (match_wq_start) and detail.c: the same split, per delay */
 	memcpy(c->entry_part, part, sizeof(part));
 	c->entry_split = true;
@@ -351,6 +376,8 @@ void sirq_wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, ui
 	w = wait_get(m, vec);
 	if (!w)
 		return;
+	t = wait_bh_ns(part) ? task_of(m, w, p->pid) : NULL;
+	wait_ival_add(m, vec, delay, part, o, t && t != &w->other_tasks ? (int)(t - w->task) : -1);
 	w->delays++;
 	w->delay_ns += delay;
 	w->origin[o]++;
@@ -360,8 +387,7 @@ void sirq_wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, ui
 		if (part[k])
 			hist_add(&w->cause[k], part[k]);
 	}
-	if (wait_bh_ns(part)) {
-		t = task_of(m, w, p->pid);
+	if (t) {
 		t->delays++;
 		t->total_ns += wait_bh_ns(part);
 		if (wait_bh_ns(part) > t->max_ns)
@@ -371,10 +397,13 @@ void sirq_wait_entry(struct matcher *m, struct sirq_cpu *c, unsigned int vec, ui
 
 void sirq_wait_free(struct matcher *m)
 {
-	int v;
+	int v, i;
 
 	for (v = 0; v < NR_SOFTIRQS; v++) {
 		free(m->wait[v]);
+		if (m->ival_wait[v])
+			for (i = 0; i < WAIT_TASKS_MAX; i++)
+				free(m->ival_wait[v]->task[i]);
 		free(m->ival_wait[v]);
 	}
 }

@@ -60,6 +60,16 @@ void intervals_csv_cb(void *ctx, uint64_t interval, enum ival_kind kind, uint32_
 		for (k = 0; k < WAIT_NR && w; k++)
 			ivfile_row(&iw->f, interval, t_s, "softirq_wait", softirq_names[key],
 				   sirq_cause_names[k], "", "delay", &w->part[k]);
+		/* the delays by where they were raised, as summary.json's raised_in */
+		for (k = 0; k < ORIG_NR && w; k++)
+			ivfile_row(&iw->f, interval, t_s, "softirq_wait", softirq_names[key],
+				   sirq_origin_names[k], "", "origin", &w->origin[k]);
+		/* each task's BH-disabled part (bh_disabled + bh_preempted), as bh_tasks */
+		for (k = 0; k < WAIT_TASKS_MAX && w; k++)
+			if (w->task[k])
+				ivfile_row(&iw->f, interval, t_s, "softirq_wait",
+					   softirq_names[key], r->m.wait[key]->task[k].comm, "",
+					   "bh_task", w->task[k]);
 		return;
 	}
 	if (kind == IVAL_WAKE_KSOFTIRQD || kind == IVAL_WAKE_WORKER) {

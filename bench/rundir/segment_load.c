@@ -15,13 +15,14 @@
  * What a phase's cell holds: the softirq (all CPUs), workqueue, context and workload
  * histograms, merged from the phase's intervals (counts and percentiles exact to the
  * bucket, min and max to the bucket width), and the intervals themselves. What the
- * capture keeps only for its whole length - the tasks behind a softirq's BH-disabled
- * waits, per-CPU figures, the workload's counters - belongs to no single arm and is
- * left out of the arms' cells. The causes of softirq delay (kind softirq_wait), a
- * workqueue item's activate and worker waits (metrics activate_wait, worker_wait) and
- * the thread wakeups (kind wakeup) are kept per interval, so each arm has its own, their
- * statistics to the bucket width; a segment captured before the last two were has none
- * of them. The loss and unmatched counts are the segment's, on every arm.
+ * capture keeps only for its whole length - per-CPU figures, the workload's counters -
+ * belongs to no single arm and is left out of the arms' cells. The causes of softirq
+ * delay, where each delay was raised and the tasks whose BH-disabled sections held it
+ * (kind softirq_wait; metrics delay, origin, bh_task), a workqueue item's activate and
+ * worker waits (metrics activate_wait, worker_wait) and the thread wakeups (kind wakeup)
+ * are kept per interval, so each arm has its own, their statistics to the bucket width;
+ * a segment captured before one of them was has none of it. The loss and unmatched
+ * counts are the segment's, on every arm.
  */
 #include <errno.h>
 #include <limits.h>
@@ -360,13 +361,16 @@ static uint64_t bucket_sum(const struct bucketlist *bl)
 }
 
 /*
- * wait_series - one cause of a vector's delays (or "all": the delays split) of a phase
- * cell into its softirq_wait; totals to the bucket width (0.78%)
+ * wait_series - one cause of a vector's delays (or "all": the delays split), one origin
+ * or one BH-disabling task of a phase cell into its softirq_wait; totals to the bucket
+ * width (0.78%)
  */
 static int wait_series(const struct ival_series *sr, struct record *rec, size_t *cap)
 {
 	struct bucketlist bl;
 	struct wait_data *d = NULL;
+	struct wait_task_data *t;
+	struct hist_stats st;
 	struct wait_part *c;
 	size_t k;
 	int ret;
@@ -384,15 +388,28 @@ static int wait_series(const struct ival_series *sr, struct record *rec, size_t 
 	ret = merged(sr, &bl);
 	if (ret)
 		return ret;
-	if (!strcmp(sr->func, "all")) {
+	if (sr->metric == IW_BH_TASK) {
+		if (d->ntask < WAIT_TASKS_KEPT) {
+			t = &d->task[d->ntask++];
+			snprintf(t->task, sizeof(t->task), "%.*s", (int)sizeof(t->task) - 1,
+				 sr->func);
+			stats_of(&bl, &st);
+			t->delays = bucketlist_count(&bl);
+			t->total_ns = bucket_sum(&bl);
+			t->max_ns = st.max;
+		}
+	} else if (sr->metric == IW_DELAY && !strcmp(sr->func, "all")) {
 		d->delays = bucketlist_count(&bl);
 		d->delay_ns = bucket_sum(&bl);
-	} else if (d->ncause < WAIT_PARTS_MAX) {
-		c = &d->cause[d->ncause++];
+	} else if (sr->metric == IW_ORIGIN ? d->norigin < WAIT_PARTS_MAX :
+		   d->ncause < WAIT_PARTS_MAX) {
+		c = sr->metric == IW_ORIGIN ? &d->origin[d->norigin++] : &d->cause[d->ncause++];
 		snprintf(c->name, sizeof(c->name), "%.*s", (int)sizeof(c->name) - 1, sr->func);
 		c->delays = bucketlist_count(&bl);
 		c->total_ns = bucket_sum(&bl);
-		stats_of(&bl, &c->st);
+		/* as summary.json: an origin's delays have no statistics of a part */
+		if (sr->metric == IW_DELAY)
+			stats_of(&bl, &c->st);
 	}
 	bucketlist_free(&bl);
 	return 0;

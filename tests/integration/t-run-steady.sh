@@ -136,4 +136,42 @@ for m in workload:delivery:p50 workload:delivery:p90; do
 		"early $(verdict early $m) x$(steady early $m ratio) [$(steady early $m lo), $(steady early $m hi)]," \
 		"asis x$(ratio "$T/adv.json") as before"
 done
+
+# an arm's softirq waits have their own BH-disabling tasks (intervals.csv's bh_task rows,
+# segment_load.c): a task written into one interval of one 'late' phase is the late
+# arm's in the report's wait table, and no other arm's
+cp -r "$T/run" "$T/bh"
+python3 - "$T/bh/cells/tty--asis--a1" <<'PY' || fail "cannot write a task into a late phase"
+import csv, json, os, sys
+seg = sys.argv[1]
+meta = json.load(open(os.path.join(seg, "summary.json")))["meta"]
+origin, iv = meta["interval_origin_ns"], round(meta["interval_s"] * 1e9)
+late = [(int(p["settled_ns"]), int(p["end_ns"])) for p in csv.DictReader(open(os.path.join(
+    seg, "phases.csv"))) if p["status"] == "ok" and p["config"] == "late"]
+path = os.path.join(seg, "intervals.csv")
+text = open(path).read()
+rows = list(csv.reader(text.splitlines()))
+col = {c: i for i, c in enumerate(rows[0])}
+for r in rows[1:]:
+    t = origin + int(r[col["interval"]]) * iv
+    if r[col["kind"]] == "softirq_wait" and r[col["function"]] == "all" and \
+       any(lo <= t and t + iv <= hi for lo, hi in late):
+        break
+else:
+    sys.exit("no softirq delay in a late phase")
+v = r[col["buckets"]].split()[0].split(":")[0]	# a bucket's lower bound: a value of it
+add = '%s,%s,"softirq_wait","%s","dbtest-bh","","bh_task",%s,%s,%s,%s,%s,%s,"%s:%s"\n' % (
+    r[col["interval"]], r[col["t_s"]], r[col["name"]], r[col["count"]], v, v, v, v, v,
+    v, r[col["count"]])
+open(path, "w").write(text + add)
+print("   dbtest-bh into %s, interval %s" % (r[col["name"]], r[col["interval"]]))
+PY
+$DB report --no-plots -o "$T/bh-report" "$T/bh" > "$T/bh.txt" 2>&1 ||
+	{ cat "$T/bh.txt"; fail "report failed"; }
+rows=$(sed 's/<tr>/\n&/g' "$T/bh-report/report.html" | grep dbtest-bh)
+printf '%s\n' "$rows" | grep -q '<td>late</td>' ||
+	{ printf '%s\n' "$rows"; fail "the late arm's wait row lacks the task written into its phase"; }
+[ "$(printf '%s\n' "$rows" | grep -c dbtest-bh)" -eq 1 ] ||
+	{ printf '%s\n' "$rows"; fail "the task of a late phase is in another arm's row too"; }
+echo "   dbtest-bh: the late arm's, no other's"
 exit 0
