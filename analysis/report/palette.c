@@ -74,21 +74,12 @@ static uint32_t fnv1a(const char *s)
 	return h;
 }
 
-size_t palette_size(enum pal_space sp)
-{
-	return spaces[sp].n;
-}
-
-const char *palette_slot_color(enum pal_space sp, size_t i)
+/* slot_color - the i-th colour of space sp, or NULL past the last */
+static const char *slot_color(enum pal_space sp, size_t i)
 {
 	if (sp == PAL_PLACE)
 		return i < ARRAY_SIZE(places) ? places[i].color : NULL;
 	return i < spaces[sp].n ? spaces[sp].colors[i] : NULL;
-}
-
-const char *palette_place_name(size_t i)
-{
-	return i < ARRAY_SIZE(places) ? places[i].name : NULL;
 }
 
 /* first_slot - where name starts looking: its fixed place, its hash, or the first */
@@ -112,7 +103,7 @@ const char *palette_color(struct palette *p, enum pal_space sp, const char *name
 
 	for (i = 0; i < p->n[sp]; i++)
 		if (!strcmp(p->e[sp][i].name, name))
-			return palette_slot_color(sp, (size_t)p->e[sp][i].slot);
+			return slot_color(sp, (size_t)p->e[sp][i].slot);
 	slot = first_slot(sp, name);
 	if (sp == PAL_PLACE)
 		fixed = !strcmp(places[slot].name, name);
@@ -124,11 +115,11 @@ const char *palette_color(struct palette *p, enum pal_space sp, const char *name
 	if (!fixed && k < n)
 		slot = (slot + k) % n;
 	if (GROW(p->e[sp], p->cap[sp], p->n[sp] + 1))
-		return palette_slot_color(sp, slot);	/* unkept: the next ask may differ */
+		return slot_color(sp, slot);	/* unkept: the next ask may differ */
 	e = &p->e[sp][p->n[sp]++];
 	snprintf(e->name, sizeof(e->name), "%s", name);
 	e->slot = (int)slot;
-	return palette_slot_color(sp, slot);
+	return slot_color(sp, slot);
 }
 
 void palette_pick(struct palette *p, enum pal_space sp, const char *name, const char **color,

@@ -53,11 +53,4 @@ void palette_pick(struct palette *p, enum pal_space sp, const char *name, const 
 		  char *key, size_t len);
 void palette_free(struct palette *p);
 
-/* palette_size - how many colours space sp has (its things share one beyond that) */
-size_t palette_size(enum pal_space sp);
-/* palette_slot_color - the i-th colour of space sp (i < palette_size), for the docs' table */
-const char *palette_slot_color(enum pal_space sp, size_t i);
-/* palette_place_name - the i-th place with a fixed colour, or NULL past the last */
-const char *palette_place_name(size_t i);
-
 #endif

@@ -496,17 +496,6 @@ void doc_img(struct doc *d, const char *png, const char *svg, const char *alt)
 	}
 }
 
-void doc_pre(struct doc *d, const char *s)
-{
-	block(d);
-	if (d->md)
-		fprintf(d->md, "```\n%s\n```\n\n", s);
-	if (d->html) {
-		fputs("<pre>", d->html);
-		doc_xml_escape(d->html, s);
-		fputs("</pre>\n", d->html);
-	}
-}
 
 static int close_one(FILE *f, int err)
 {

@@ -64,8 +64,6 @@ void doc_table_end(struct doc *d);
  * name when neither can be read); Markdown shows the PNG and links the SVG
  */
 void doc_img(struct doc *d, const char *png, const char *svg, const char *alt);
-/* doc_pre - preformatted text */
-void doc_pre(struct doc *d, const char *text);
 int doc_close(struct doc *d);
 
 /* Escapers: write s to f escaped for Markdown text, HTML/XML text and attributes. */
