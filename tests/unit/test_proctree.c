@@ -71,20 +71,33 @@ static void test_tree(void **state)
 	assert_int_equal(members(pid, &det), 0);
 }
 
+static char fds_dir[] = "/tmp/deferbench-test.XXXXXX";
+
+/* fds_teardown - the test's directory goes, whatever failed */
+static int fds_teardown(void **state)
+{
+	char path[sizeof(fds_dir) + 8];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/fds", fds_dir);
+	unlink(path);
+	rmdir(fds_dir);
+	return 0;
+}
+
 /* test_fds - a command holds only stdin, stdout and stderr, whatever deferbench had open */
 static void test_fds(void **state)
 {
-	char dir[] = "/tmp/deferbench-test.XXXXXX", out[64], list[256] = "";
 	char *const argv[] = { "sh", "-c", "exec ls /proc/self/fd", NULL };
 	struct proc_opts o = { .out_fd = -1 };
-	char err[ERRBUF_LEN];
+	char err[ERRBUF_LEN], out[64], list[256] = "";
 	int fd, keep, status;
 	ssize_t n;
 	pid_t pid;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	snprintf(out, sizeof(out), "%s/fds", dir);
+	assert_non_null(mkdtemp(fds_dir));
+	snprintf(out, sizeof(out), "%s/fds", fds_dir);
 	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	assert_true(fd > 2);
 	keep = open("/dev/null", O_RDONLY);	/* not close-on-exec: inherited before */
@@ -102,15 +115,13 @@ static void test_fds(void **state)
 	list[n] = '\0';
 	/* ls's own directory descriptor is the one above 2 */
 	assert_string_equal(list, "0\n1\n2\n3\n");
-	unlink(out);
-	rmdir(dir);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tree),
-		cmocka_unit_test(test_fds),
+		cmocka_unit_test_teardown(test_fds, fds_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
