@@ -223,8 +223,12 @@ static int command_status(int status, bool stopped)
 	return 0;
 }
 
+/*
+ * record_run - capture, print, write the results into staging; *instance_left when
+ * the instance could not be removed afterwards (said; the results stand)
+ */
 static int record_run(const struct record_args *a, const char *staging, const char *command,
-		      int *cmd_status)
+		      int *cmd_status, bool *instance_left)
 {
 	char err[ERRBUF_LEN] = "", raw[PATH_MAX + 8], ivals[PATH_MAX + 16], worst[PATH_MAX + 8];
 	struct capture_opts co = {
@@ -236,7 +240,7 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 	struct capture *c;
 	bool stopped = false;
 	pid_t child = 0;
-	int status = 0, ret, e;
+	int status = 0, ret;
 
 	capture_settings_apply(&a->cap, &co);
 	if (staging) {
@@ -294,8 +298,8 @@ static int record_run(const struct record_args *a, const char *staging, const ch
 			err_msg("cannot write results: %s", strerror(-ret));
 	}
 out_free:
-	e = capture_free(c);
-	return ret ?: e;
+	*instance_left = capture_free(c) != 0;
+	return ret;
 }
 
 int cmd_record(int argc, char **argv)
@@ -304,6 +308,7 @@ int cmd_record(int argc, char **argv)
 	struct record_args a;
 	struct outw w = { .pfd = -1 };
 	int ret, cmd_status = 0;
+	bool instance_left = false;
 
 	ret = cli_parsed(record_parse_args(argc, argv, &a, err), &cli_record, err, 1);
 	if (ret >= 0)
@@ -326,7 +331,8 @@ int cmd_record(int argc, char **argv)
 	stop_on_signals();
 	snprintf(command, sizeof(command), "deferbench ");
 	proc_command_line(argc, argv, command + strlen(command), sizeof(command) - strlen(command));
-	ret = record_run(&a, a.out_dir ? outw_dir(&w) : NULL, command, &cmd_status);
+	ret = record_run(&a, a.out_dir ? outw_dir(&w) : NULL, command, &cmd_status,
+			 &instance_left);
 	if (ret) {
 		outw_abort(&w);
 		return 1;
@@ -340,5 +346,6 @@ int cmd_record(int argc, char **argv)
 		if (a.store && history_add_dir(a.store, a.out_dir, false))
 			return 1;
 	}
-	return cmd_status;
+	/* the results are good; the machine is not as it was until restore runs */
+	return instance_left ? 1 : cmd_status;
 }
