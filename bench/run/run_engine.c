@@ -431,22 +431,22 @@ static int engine_write(struct run_cell *c, const char *dir, char *err)
 	return ret;
 }
 
-static void engine_teardown(struct run_cell *c)
+static int engine_teardown(struct run_cell *c)
 {
 	struct engine_cell *e = c->priv;
-	int i;
+	int i, ret;
 
 	if (!e)
-		return;
+		return 0;
 	engine_stop(c);
 	if (e->wl)
 		wl_free(e->wl);
 	for (i = e->nloads - 1; i >= 0; i--)
 		wl_free(e->load[i]);
-	/* an instance that stays is said, and the next cell's capture refuses to start */
-	capture_free(e->cap);
+	ret = capture_free(e->cap);
 	free(e);
 	c->priv = NULL;
+	return ret;
 }
 
 static struct run_backend engine = {

@@ -52,7 +52,11 @@ struct run_backend {
 	bool (*pausable)(const char *type);
 	void (*stop)(struct run_cell *c);			/* capture, then workloads */
 	int (*write)(struct run_cell *c, const char *dir, char *errbuf);
-	void (*teardown)(struct run_cell *c);
+	/*
+	 * teardown - what setup made goes; -errno when something stays (the capture's
+	 * instance, held open by another process: said, journaled for restore)
+	 */
+	int (*teardown)(struct run_cell *c);
 };
 
 /* run_engine - the real backend: capture.h and the workload driver */

@@ -248,7 +248,7 @@ static int run_cell(struct run_state *r, int k)
 	struct run_cell c = { .s = r->s, .cell = &r->cells[k], .command = r->o->command };
 	char partial[PATH_MAX + 128], err[ERRBUF_LEN] = "";
 	void *priv = NULL;
-	int ret, left;
+	int ret, left, e;
 
 	ret = kind->begin ? kind->begin(r, &c, &priv) : 0;
 	if (ret)
@@ -271,10 +271,16 @@ static int run_cell(struct run_state *r, int k)
 		ret = r->be->write(&c, partial, err);
 	if (!ret && kind->write)
 		ret = kind->write(r, &c, priv, partial, err);
+	/* an instance that stays fails the cell, as a setting not restored does */
+	e = r->be->teardown(&c);
+	if (e && !ret) {
+		set_err(err, "the capture's tracefs instance stays; 'deferbench restore' removes "
+			"it");
+		ret = e;
+	}
 	if (access(partial, F_OK) == 0)
 		run_cell_json_write(r, c.cell, partial, ret == -EINTR ? "interrupted" : ret ? "failed" : "ok",
 				ret && ret != -EINTR ? err : NULL);
-	r->be->teardown(&c);
 	if (kind->end)
 		kind->end(r, priv);
 	return cell_end(r, k, &c, partial, ret, err);

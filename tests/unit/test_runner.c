@@ -30,7 +30,8 @@
 #include "file.h"
 #include "sys.h"
 
-enum fail_op { F_NONE, F_SETUP, F_START, F_CAPTURE, F_POLL, F_WRITE, F_INTERRUPT };
+enum fail_op { F_NONE, F_SETUP, F_START, F_CAPTURE, F_POLL, F_WRITE, F_INTERRUPT,
+	       F_TEARDOWN };
 
 static struct fake {
 	enum fail_op fail;
@@ -229,11 +230,12 @@ static int f_write(struct run_cell *c __unused, const char *dir, char *err)
 	return 0;
 }
 
-static void f_teardown(struct run_cell *c)
+static int f_teardown(struct run_cell *c)
 {
 	if (c->priv)
 		fk.teardowns++;
 	c->priv = NULL;
+	return failing(F_TEARDOWN) ? -EBUSY : 0;	/* the instance stays */
 }
 
 static const char *const fake_types[] = { "tty", "block", NULL };
@@ -376,6 +378,7 @@ static void test_fail_capture(void **state __unused) { fail_case(F_CAPTURE, "fai
 static void test_fail_poll(void **state __unused) { fail_case(F_POLL, "failed"); }
 static void test_fail_write(void **state __unused) { fail_case(F_WRITE, "failed"); }
 static void test_interrupt(void **state __unused) { fail_case(F_INTERRUPT, "interrupted"); }
+static void test_fail_teardown(void **state __unused) { fail_case(F_TEARDOWN, "failed"); }
 
 static void test_refusals(void **state __unused)
 {
@@ -562,6 +565,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fail_poll, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fail_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interrupt, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fail_teardown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_knobs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restore_fails, setup, teardown),
