@@ -161,7 +161,7 @@ run_one() {
 	start=$(date +%s)
 	# not a process group leader (no job control here): setsid makes the test's sh
 	# the leader of a new session whose id is its pid, $!
-	DB_SKIP_KIND=$work/skip.$_lane DB_TEST_TMPDIR=$work/tmp.$_lane \
+	DB_SKIP_KIND=$work/skip.$_lane DB_TEST_TMPDIR=$work/tmp.$_lane DB_TEST_LANE=$_lane \
 		setsid timeout -k 30 "$TEST_TIMEOUT" sh "$_t" &
 	sid=$!
 	wait $sid
