@@ -356,6 +356,38 @@ int jr_strings(const struct jr *j, struct json_object *o, const char *where, con
 	return 0;
 }
 
+int jr_array(const struct jr *j, struct json_object *root, const char *parent, const char *key,
+	     size_t sz, void **out, size_t *n,
+	     int (*fn)(const struct jr *, struct json_object *, const char *, void *))
+{
+	struct json_object *arr;
+	char where[96];
+	size_t i, len;
+	char *v;
+	int ret;
+
+	ret = jr_get(j, root, parent, key, json_type_array, &arr);
+	if (ret)
+		return ret;
+	len = json_object_array_length(arr);
+	v = calloc(len ? len : 1, sz);
+	if (!v)
+		return errno_msg(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
+	*out = v;
+	*n = len;
+	for (i = 0; i < len; i++) {
+		struct json_object *e = json_object_array_get_idx(arr, i);
+
+		snprintf(where, sizeof(where), "%s%s%s[%zu]", parent, *parent ? "." : "", key, i);
+		if (!json_object_is_type(e, json_type_object))
+			return jr_fail(j, "", where, "is not an object");
+		ret = fn(j, e, where, v + i * sz);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int jr_kv(const struct jr *j, struct json_object *root, const char *key, struct kv **out,
 	  size_t *n)
 {

@@ -60,6 +60,14 @@ int jr_scalar_text(const struct jr *j, struct json_object *o, const char *where,
 int jr_strings(const struct jr *j, struct json_object *o, const char *where, const char *key,
 	       char *out, size_t len, size_t max, size_t *n);
 /*
+ * jr_array - the array key of root: n elements of size sz, allocated (caller frees *out,
+ * also on error), each an object filled by fn(j, element, its path, element's memory).
+ * parent is the path of root ("" for the file's root).
+ */
+int jr_array(const struct jr *j, struct json_object *root, const char *parent, const char *key,
+	     size_t sz, void **out, size_t *n,
+	     int (*fn)(const struct jr *, struct json_object *, const char *, void *));
+/*
  * jr_kv - the member key of root, an object of scalars ({"rate": "1000"}, {"sent": 10}),
  * as text pairs in *out (caller frees)
  */

@@ -170,8 +170,8 @@ int summary_read_contexts(const struct jr *j, struct json_object *root, struct r
 
 	if (!jr_has(root, "contexts"))
 		return 0;
-	ret = summary_read_array(j, root, "", "contexts", sizeof(*rec->ctx), (void **)&rec->ctx,
-			 &rec->nctx, ctx_cb);
+	ret = jr_array(j, root, "", "contexts", sizeof(*rec->ctx), (void **)&rec->ctx,
+		       &rec->nctx, ctx_cb);
 	ret = ret ?: ctx_unique(j, rec);
 	rec->has_contexts = !ret;
 	return ret;
@@ -247,6 +247,6 @@ int summary_read_wait(const struct jr *j, struct json_object *root, struct recor
 {
 	if (!jr_has(root, "softirq_wait"))
 		return 0;
-	return summary_read_array(j, root, "", "softirq_wait", sizeof(*rec->wait),
-				  (void **)&rec->wait, &rec->nwait, wait_cb);
+	return jr_array(j, root, "", "softirq_wait", sizeof(*rec->wait),
+			(void **)&rec->wait, &rec->nwait, wait_cb);
 }

@@ -320,8 +320,8 @@ int summary_read_detail(const struct jr *j, struct json_object *root, struct rec
 	if (ret || !jr_has(root, "stacks"))
 		return ret;
 	ret = jr_get(j, root, "", "stacks", json_type_object, &st);
-	ret = ret ?: summary_read_array(j, st, "stacks", "by_vector", sizeof(*rec->svec),
-				(void **)&rec->svec, &rec->nsvec, svec_cb);
-	return ret ?: summary_read_array(j, st, "stacks", "sites", sizeof(*rec->sites),
-				 (void **)&rec->sites, &rec->nsites, site_cb);
+	ret = ret ?: jr_array(j, st, "stacks", "by_vector", sizeof(*rec->svec),
+			      (void **)&rec->svec, &rec->nsvec, svec_cb);
+	return ret ?: jr_array(j, st, "stacks", "sites", sizeof(*rec->sites),
+			       (void **)&rec->sites, &rec->nsites, site_cb);
 }

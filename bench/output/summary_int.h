@@ -17,14 +17,6 @@
 #include "result.h"
 #include "rundata.h"
 
-/*
- * summary_read_array - allocate n elements of size sz and fill each with fn; parent is the path
- * of the object that holds the array ("" for the root)
- */
-int summary_read_array(const struct jr *j, struct json_object *root, const char *parent,
-	       const char *key, size_t sz, void **out, size_t *n,
-	       int (*fn)(const struct jr *, struct json_object *, const char *, void *));
-
 /* the sections of summary_ctx.c: written into root, 0 or -ENOMEM */
 int summary_json_contexts(const struct result *r, json_object *root);
 int summary_json_wait(const struct result *r, json_object *root);

@@ -328,39 +328,6 @@ static int read_wq(const struct jr *j, struct json_object *o, const char *where,
 	return ret;
 }
 
-int summary_read_array(const struct jr *j, struct json_object *root, const char *parent,
-	       const char *key, size_t sz, void **out, size_t *n,
-	       int (*fn)(const struct jr *, struct json_object *, const char *, void *))
-{
-	struct json_object *arr;
-	char where[96];
-	size_t i, len;
-	char *v;
-	int ret;
-
-	ret = jr_get(j, root, parent, key, json_type_array, &arr);
-	if (ret)
-		return ret;
-	len = json_object_array_length(arr);
-	v = calloc(len ? len : 1, sz);
-	if (!v)
-		return errno_msg(j->errbuf, -ENOMEM, "%s: out of memory", j->path);
-	*out = v;
-	*n = len;
-	for (i = 0; i < len; i++) {
-		struct json_object *e = json_object_array_get_idx(arr, i);
-
-		snprintf(where, sizeof(where), "%s%s%s[%zu]", parent, *parent ? "." : "", key, i);
-		if (!json_object_is_type(e, json_type_object))
-			return set_err(j->errbuf, "malformed result file %s: field '%s' is "
-				      "not an object", j->path, where);
-		ret = fn(j, e, where, v + i * sz);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 static int sirq_cb(const struct jr *j, struct json_object *o, const char *w, void *g)
 {
 	return read_sirq(j, o, w, g);
@@ -426,9 +393,9 @@ static int read_wakeup(const struct jr *j, struct json_object *root, struct reco
 		return 0;
 	ret = jr_get(j, root, "", "thread_wakeup", json_type_object, &tw);
 	for (k = 0; !ret && k < WK_NR; k++) {
-		ret = summary_read_array(j, tw, "thread_wakeup", wake_keys[k],
-					 sizeof(*rec->wake[k]), (void **)&rec->wake[k],
-					 &rec->nwake[k], cb[k]);
+		ret = jr_array(j, tw, "thread_wakeup", wake_keys[k],
+			       sizeof(*rec->wake[k]), (void **)&rec->wake[k],
+			       &rec->nwake[k], cb[k]);
 		ret = ret ?: wake_unique(j, rec, k);
 	}
 	rec->has_wakeup = !ret;
@@ -447,10 +414,10 @@ int summary_load(const char *path, struct record *rec, char *errbuf)
 	ret = jr_schema(&j, root, SUMMARY_SCHEMA);
 	ret = ret ?: read_meta(&j, root, &rec->cap);
 	ret = ret ?: read_capture(&j, root, &rec->cap);
-	ret = ret ?: summary_read_array(&j, root, "", "softirq", sizeof(*rec->sirq),
-				(void **)&rec->sirq, &rec->nsirq, sirq_cb);
-	ret = ret ?: summary_read_array(&j, root, "", "workqueue", sizeof(*rec->wq),
-					(void **)&rec->wq, &rec->nwq, wq_cb);
+	ret = ret ?: jr_array(&j, root, "", "softirq", sizeof(*rec->sirq),
+			      (void **)&rec->sirq, &rec->nsirq, sirq_cb);
+	ret = ret ?: jr_array(&j, root, "", "workqueue", sizeof(*rec->wq),
+			      (void **)&rec->wq, &rec->nwq, wq_cb);
 	ret = ret ?: read_wakeup(&j, root, rec);
 	ret = ret ?: summary_read_contexts(&j, root, rec);
 	ret = ret ?: summary_read_wait(&j, root, rec);
