@@ -498,8 +498,7 @@ static void long_runs(struct report_ctx *r)
 
 void findings_write(struct report_ctx *r)
 {
-	const char *wl[64];
-	size_t w, n;
+	size_t w;
 
 	doc_h_id(&r->doc, 2, "findings", "Findings");
 	doc_p(&r->doc, "Computed from the data. First each workload's configurations judged "
@@ -509,9 +508,8 @@ void findings_write(struct report_ctx *r)
 	      "open).");
 	advice_findings(r);
 	placement_findings(r);
-	n = report_workloads(r, wl, ARRAY_SIZE(wl));
-	for (w = 0; w < n; w++)
-		wakeup_finding(r, wl[w]);
+	for (w = 0; w < r->nwl; w++)
+		wakeup_finding(r, r->wl[w]);
 	adaptive_finding(r);
 	rep_observer_finding(r);
 	data_quality(r);

@@ -157,7 +157,7 @@ void rep_table_contexts_overview(struct report_ctx *r)
 	      "entry, tasklet raise -> tasklet_entry, napi/irq thread sched_wakeup -> running, "
 	      "workqueue queue_work -> execute_start; napi polls have a runtime only. A "
 	      "configuration that moves work (napi=threaded) shows it leaving one row and "
-	      "arriving in another; the per-workload tables name each context.", rep_unit(r));
+	      "arriving in another; the per-workload tables name each context.", r->unit);
 	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
 	for (i = 0; i < r->cs.n; i++) {
 		const struct cellset *s = &r->cs.s[i];
@@ -588,8 +588,8 @@ void rep_table_wait(struct report_ctx *r, const char *wl)
 	      "the raise (no vector interrupts another, so this is not an inversion). Rest of "
 	      "the BH-disabled section: from the raise to local_bh_enable() of the task named at "
 	      "the end. docs/figures.md defines each. Summed over the %ss; the %d busiest "
-	      "vectors of each configuration (all in tables/softirq_wait.csv).", rep_unit(r),
-	      rep_unit(r), VECTORS_SHOWN);
+	      "vectors of each configuration (all in tables/softirq_wait.csv).", r->unit,
+	      r->unit, VECTORS_SHOWN);
 	doc_table(&r->doc, hdr, k);
 	for (i = 0; i < r->cs.n; i++) {
 		if (strcmp(r->cs.s[i].workload, wl))

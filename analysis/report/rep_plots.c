@@ -96,7 +96,7 @@ static void ladder(struct report_ctx *r, const char *wl, const struct metric_key
 		   const char *what, const char *title)
 {
 	const struct ladder_axes ax = { "configuration", "latency (us, log scale)",
-					rep_unit(r) };
+					r->unit };
 	const struct cellset *cfg[MAX_CFG];
 	struct box *b;
 	size_t i, n, nb = 0;
@@ -150,7 +150,7 @@ static size_t dist_series(struct report_ctx *r, const struct cellset **cfg, size
 		else
 			snprintf(s[ns].title, sizeof(s[ns].title), "%s (n=%llu, %zu/%zu %ss)",
 				 cfg[i]->config, (unsigned long long)h[ns].count,
-				 cellset_ok(cfg[i]), cfg[i]->n, rep_unit(r));
+				 cellset_ok(cfg[i]), cfg[i]->n, r->unit);
 		ns++;
 		for (j = 0; reps && j < cfg[i]->n && ns < max; j++) {
 			hist_init(&h[ns]);
@@ -193,7 +193,7 @@ void rep_plots_workload(struct report_ctx *r, const char *wl, const char *metric
 	ns = dist_series(r, cfg, n, &k, thin, s, h, max);
 	stem_of(stem, "pctl", wl, metric);
 	snprintf(title, sizeof(title), "%s: %s by configuration%s%s%s", wl, metric,
-		 thin ? " (thin: each " : "", thin ? rep_unit(r) : "", thin ? ")" : "");
+		 thin ? " (thin: each " : "", thin ? r->unit : "", thin ? ")" : "");
 	show(r, plot_percentiles(&(struct plot_text){ r->plotdir, stem, title }, s, ns,
 				 r->errbuf), stem, title);
 out:
@@ -339,7 +339,7 @@ static void ctx_ladder(struct report_ctx *r, const char *wl, int sub, const int 
 		       size_t nkinds, const char *what, const char *title)
 {
 	const struct ladder_axes ax = { "configuration, under the kind of context it ran in",
-					"latency (us, log scale)", rep_unit(r) };
+					"latency (us, log scale)", r->unit };
 	const struct cellset *cfg[MAX_CFG];
 	char stem[PLOT_STEM_LEN];
 	size_t n, i, j, nb = 0;

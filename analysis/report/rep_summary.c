@@ -400,7 +400,7 @@ static void summary_plot(struct report_ctx *r, const char *const *wl, size_t n)
 {
 	static const char stem[] = "summary-waits";
 	struct ladder_axes ax = { "configuration, by workload and the work it drives (above)",
-				  "wait: raise or queue -> start (us, log scale)", rep_unit(r) };
+				  "wait: raise or queue -> start (us, log scale)", r->unit };
 	struct box *b = calloc(MAX_BOXES, sizeof(*b));
 	char png[64], svg[64], group[96], title[160];
 	struct driven d[MAX_DRIVEN];
@@ -456,13 +456,12 @@ void rep_summary_write(struct report_ctx *r)
 		"workqueue, all pools", "workqueue / softirq p99" };
 	const struct advice *a = r->adv_ret ? NULL : &r->adv;
 	struct driven d[MAX_DRIVEN];
-	const char *wl[64];
-	size_t w, n, i, found;
+	const char *const *wl = r->wl;
+	size_t w, n = r->nwl, i, found;
 	bool bg;
 
 	doc_h_id(&r->doc, 2, "summary", "Summary: the work each workload drives, per "
 		 "configuration");
-	n = report_workloads(r, wl, ARRAY_SIZE(wl));
 	doc_div(&r->doc, "answer");
 	for (w = 0; w < n && !r->err; w++) {
 		for (i = 0, found = 0; a && i < a->n; i++)
@@ -477,7 +476,7 @@ void rep_summary_write(struct report_ctx *r)
 	      "verdicts judge. " FEW_MARK ": a p99 of fewer than %d waits, close to their "
 	      "largest. The answer judges every configuration against the reference on the "
 	      "workload's primary metrics (one family for the run; each verdict with its "
-	      "interval under Findings, docs/report.md).", rep_unit(r), FEW_SAMPLES);
+	      "interval under Findings, docs/report.md).", r->unit, FEW_SAMPLES);
 	doc_div_end(&r->doc);
 	if (r->o->plots && !r->err)
 		summary_plot(r, wl, n);

@@ -241,10 +241,10 @@ void rep_table_cells(struct report_ctx *r)
 	static const char *const hdr[] = { "cell", "status", "events", "lost events",
 		"unmatched", "duration (s)", "knobs" };
 	char ev[32], lost[48], un[32], dur[32], knobs[1024];
-	bool traced, alt = !strcmp(rep_unit(r), "block");
+	bool traced;
 	size_t i;
 
-	if (alt) {
+	if (r->alt) {
 		for (i = 0; i < r->run->ncells; i++) {
 			knobs_text(&r->run->cells[i], knobs, sizeof(knobs));
 			cell_csv(&r->tab[TAB_CELLS], &r->run->cells[i], knobs);
@@ -283,7 +283,7 @@ void rep_counts(const struct figure *f, char *lost, char *un, size_t len)
 /* units - "blocks" or "repetitions": what the cells of the run are, for a column */
 static const char *units(const struct report_ctx *r)
 {
-	return strcmp(rep_unit(r), "block") ? "repetitions" : "blocks";
+	return r->alt ? "blocks" : "repetitions";
 }
 
 void rep_table_workload(struct report_ctx *r, const char *wl, char (*metric)[NAME_LEN], size_t nm)

@@ -154,7 +154,7 @@ static void time_plot(struct report_ctx *r, const struct cellset *set)
 	snprintf(stem, sizeof(stem), "time-%.40s-%.60s", set->workload, set->config);
 	plot_sanitize(stem);
 	snprintf(title, sizeof(title), "%s / %s, %s %u: p99 delay per interval",
-		 set->workload, set->config, rep_unit(r), c->rep);
+		 set->workload, set->config, r->unit, c->rep);
 	ret = plot_time(&(struct plot_text){ r->plotdir, stem, title },
 			"p99 delay of the items in the interval (us, log scale)", s,
 			pick(r, g, ng, s), r->errbuf);
@@ -189,6 +189,6 @@ void rep_time_plots(struct report_ctx *r, const char *wl)
 	 * one is enough to see a drift or a burst; the others would double the report. A
 	 * block of an alternating run is a phase of a few intervals: nothing to see there
 	 */
-	if (r->o->plots && ref && strcmp(rep_unit(r), "block"))
+	if (r->o->plots && ref && !r->alt)
 		time_plot(r, ref);
 }

@@ -123,15 +123,15 @@ static bool wake_data_of(const struct report_ctx *r, const char *wl, bool *entri
 
 void rep_wakeup_table(struct report_ctx *r, const char *wl)
 {
-	const char *hdr[] = { "config", "thread", strcmp(rep_unit(r), "block") ? "repetitions" :
-		"blocks", "wakeups", "p50 (us)", "p99 (us)", "max (us)", "lost", "unmatched",
+	const char *hdr[] = { "config", "thread", r->alt ? "blocks" :
+		"repetitions", "wakeups", "p50 (us)", "p99 (us)", "max (us)", "lost", "unmatched",
 		"flags" };
 	struct keylist kl = { 0 };
 	bool entries;
 	size_t i, j;
 
 	if (!wake_data_of(r, wl, &entries)) {
-		if (!strcmp(rep_unit(r), "block"))
+		if (r->alt)
 			doc_p(&r->doc, "No thread wakeup per configuration: an alternating run "
 			      "keeps it for a whole segment, not for each configuration's "
 			      "blocks.");
@@ -148,7 +148,7 @@ void rep_wakeup_table(struct report_ctx *r, const char *wl)
 	doc_p(&r->doc, "From the wakeup of a ksoftirqd or kworker thread to the context switch "
 	      "that runs it: the part of softirq and workqueue delay the scheduler adds. "
 	      "Statistics only (no histograms), so p50 and p99 are per-%s spreads; "
-	      "wakeups are summed over %ss.", rep_unit(r), rep_unit(r));
+	      "wakeups are summed over %ss.", r->unit, r->unit);
 	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
 	for (i = 0; i < r->cs.n; i++) {
 		if (strcmp(r->cs.s[i].workload, wl))

@@ -20,27 +20,20 @@
 #include "msg.h"
 #include "file.h"
 
-size_t report_workloads(const struct report_ctx *r, const char **out, size_t max)
+/* workloads - the names of the workloads, in run order, and what one cell is */
+static void workloads(struct report_ctx *r)
 {
-	size_t i, j, n = 0;
+	size_t i, j;
 
 	for (i = 0; i < r->cs.n; i++) {
-		for (j = 0; j < n && strcmp(out[j], r->cs.s[i].workload); j++)
+		for (j = 0; j < r->nwl && strcmp(r->wl[j], r->cs.s[i].workload); j++)
 			;
-		if (j == n && n < max)
-			out[n++] = r->cs.s[i].workload;
+		if (j == r->nwl && r->nwl < REPORT_WL_MAX)
+			r->wl[r->nwl++] = r->cs.s[i].workload;
 	}
-	return n;
-}
-
-const char *rep_unit(const struct report_ctx *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->run->ncells; i++)
-		if (r->run->cells[i].alt)
-			return "block";
-	return "repetition";
+	for (i = 0; i < r->run->ncells && !r->alt; i++)
+		r->alt = r->run->cells[i].alt;
+	r->unit = r->alt ? "block" : "repetition";
 }
 
 /* segments - the segments of an alternating run's cells (0: not alternating) */
@@ -214,7 +207,7 @@ static void workload_section(struct report_ctx *r, const char *wl)
 	doc_p(&r->doc, "Where this workload's deferred work ran, per configuration: softirq "
 	      "vectors inline or in ksoftirqd, tasklets, napi polls and threads, irq threads, "
 	      "hard interrupt handlers (runtime only), worker pool kinds. Delays and runtimes "
-	      "as in the overview; p50 and p99 are the spread over %ss.", rep_unit(r));
+	      "as in the overview; p50 and p99 are the spread over %ss.", r->unit);
 	rep_table_contexts(r, wl);
 	rep_table_wait(r, wl);
 	rep_table_stacks(r, wl);
@@ -263,18 +256,16 @@ static int open_doc(struct report_ctx *r)
 
 static void body(struct report_ctx *r)
 {
-	const char *wl[64];
-	size_t i, n;
+	size_t i;
 
 	/* the answer first, then what it rests on; the run's metadata last */
-	n = report_workloads(r, wl, ARRAY_SIZE(wl));
 	rep_summary_write(r);
-	toc(r, wl, n);
+	toc(r, r->wl, r->nwl);
 	reading_note(r);
 	findings_write(r);
 	rep_observer_section(r);
-	for (i = 0; i < n && !r->err; i++)
-		workload_section(r, wl[i]);
+	for (i = 0; i < r->nwl && !r->err; i++)
+		workload_section(r, r->wl[i]);
 	doc_details(&r->doc, 2, "cells", false, "Cells");
 	rep_table_cells(r);
 	doc_details_end(&r->doc);
@@ -304,6 +295,7 @@ int report_write(const struct run *run, const struct report_opts *o, char *errbu
 	ret = cellsets_build(run, &r.cs);
 	if (ret)
 		return errno_msg(errbuf, ret, "%s: cannot group cells", run->dir);
+	workloads(&r);
 	/* each configuration's colour, in run order: the first gets the first */
 	for (i = 0; i < r.cs.n; i++)
 		palette_color(&r.pal, PAL_CONFIG, r.cs.s[i].config);

@@ -30,10 +30,16 @@ enum { TAB_WORKLOAD, TAB_SOFTIRQ, TAB_WQ, TAB_CELLS, TAB_COUNTERS, TAB_WAKEUP, T
 
 struct wait_bars;
 
+#define REPORT_WL_MAX 64
+
 struct report_ctx {
 	const struct run *run;
 	const struct report_opts *o;
 	struct cellsets cs;
+	const char *wl[REPORT_WL_MAX];	/* the workloads' names, in run order (in cs) */
+	size_t nwl;
+	bool alt;			/* an alternating run: its cells are blocks */
+	const char *unit;		/* what one cell is: "block" or "repetition" */
 	struct advice adv;		/* judged once from cs: the summary and the findings */
 	int adv_ret;			/* 0, or why there is no advice: */
 	char adv_err[ERRBUF_LEN];
@@ -54,9 +60,6 @@ struct report_ctx {
 	struct csvw detail_tab[2];
 	bool detail_open[2];
 };
-
-/* the names of the workloads, in run order; returns how many (at most max) */
-size_t report_workloads(const struct report_ctx *r, const char **out, size_t max);
 
 /* rep_tables.c */
 int rep_tables_open(struct report_ctx *r);
@@ -120,8 +123,6 @@ int rep_driven_where(const struct cellset *s, const struct driven *d, char *buf,
  * (mean x waits, repetitions pooled), most first, as driven entries; returns how many
  */
 size_t rep_top_waiters(const struct cellset *s, struct driven *out, size_t max);
-/* rep_unit - what one cell of the run is: "block" (alternating design) or "repetition" */
-const char *rep_unit(const struct report_ctx *r);
 
 /* rep_summary.c: rep_summary_write - the first screen: per workload, the answer */
 void rep_summary_write(struct report_ctx *r);
