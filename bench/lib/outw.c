@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * outw.c - the output writer (see outw.h): the target checked before the work and a
- * staging directory made for it (the commit: outw_commit.c; the primitives and the
- * staging log: outw_stage.c; the checks against inputs and system directories:
- * outw_check.c).
+ * outw.c - the output writer (see outw.h): the target checked before the work, a
+ * staging directory made for it, and the abort that releases them (the commit:
+ * outw_commit.c; the primitives and the staging log: outw_stage.c; the checks against
+ * inputs and system directories: outw_check.c).
  */
 #include "outw.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -502,6 +503,41 @@ static int outw_open_prepare(struct outw *w, const char *target, const struct ou
 		return errno_msg(errbuf, ret, "%s: cannot check the inputs: %s", w->o.by,
 				 strerror(-ret));
 	return 0;
+}
+
+void outw_abort(struct outw *w)
+{
+	sigset_t old;
+	int ret;
+
+	if (!w->pid)
+		return;		/* never opened (a zeroed struct), or closed already */
+	outw_block_signals(&old);
+	if (w->registered)
+		outw_delist(w);
+	if (w->logfd >= 0)
+		close(w->logfd);
+	w->logfd = -1;
+	if (w->sfd >= 0)
+		close(w->sfd);
+	w->sfd = -1;
+	if (w->o.kind != OUTW_LIVE && w->sname[0] && w->pfd >= 0) {
+		ret = outw_remove_staged(w->pfd, w->sname);
+		if (ret == -ENOTEMPTY)
+			warn_msg("kept %s: it holds files deferbench did not write", w->stage);
+		else
+			owned_forget(OWN_STAGING, w->stage);
+		w->sname[0] = '\0';
+	}
+	if (w->pfd >= 0)
+		close(w->pfd);
+	w->pfd = -1;
+	if (w->o.kind != OUTW_LIVE)
+		outw_remove_made(w);	/* after a commit: nothing, the output is in them */
+	manifest_free(&w->live);
+	outw_inputs_free(w);
+	w->pid = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 int outw_open(struct outw *w, const char *target, const struct outw_opts *o, char *errbuf)

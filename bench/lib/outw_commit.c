@@ -2,7 +2,8 @@
 /*
  * outw_commit.c - the output writer's commit (see outw.h): the staging directory
  * renamed into place whole, or its entries each into the target directory, earlier
- * outputs replaced only while the manifest says they are deferbench's; and the abort.
+ * outputs replaced only while the manifest says they are deferbench's (the abort that
+ * follows it: outw.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -273,41 +274,6 @@ int outw_commit(struct outw *w, char *errbuf)
 	outw_abort(w);		/* what is left staged, if anything */
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
-}
-
-void outw_abort(struct outw *w)
-{
-	sigset_t old;
-	int ret;
-
-	if (!w->pid)
-		return;		/* never opened (a zeroed struct), or closed already */
-	outw_block_signals(&old);
-	if (w->registered)
-		outw_delist(w);
-	if (w->logfd >= 0)
-		close(w->logfd);
-	w->logfd = -1;
-	if (w->sfd >= 0)
-		close(w->sfd);
-	w->sfd = -1;
-	if (w->o.kind != OUTW_LIVE && w->sname[0] && w->pfd >= 0) {
-		ret = outw_remove_staged(w->pfd, w->sname);
-		if (ret == -ENOTEMPTY)
-			warn_msg("kept %s: it holds files deferbench did not write", w->stage);
-		else
-			owned_forget(OWN_STAGING, w->stage);
-		w->sname[0] = '\0';
-	}
-	if (w->pfd >= 0)
-		close(w->pfd);
-	w->pfd = -1;
-	if (w->o.kind != OUTW_LIVE)
-		outw_remove_made(w);	/* after a commit: nothing, the output is in them */
-	manifest_free(&w->live);
-	outw_inputs_free(w);
-	w->pid = 0;
-	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 int outw_live_add(struct outw *w, const char *rel, char *errbuf)
