@@ -14,24 +14,14 @@
 #include "msg.h"
 #include "sys.h"
 
-#define CELL_OVERHEAD_NS (NSEC_PER_SEC)	/* setup, teardown, knobs: measured 0.3-1 s */
 #define PROGRESS_LOG_NS (10 * NSEC_PER_SEC)	/* a log line at least this often */
 
 static bool progress_shown;
 static uint64_t progress_logged;	/* when the last log line was printed */
 
-uint64_t run_cells_ns(const struct run_state *r, int from, int to)
-{
-	uint64_t ns = 0;
-
-	for (; from < to; from++)
-		ns += scenario_cell_ns(r->s, &r->cells[from]) + CELL_OVERHEAD_NS;
-	return ns;
-}
-
 uint64_t run_plan_ns(const struct run_state *r, int k)
 {
-	return run_cells_ns(r, k, r->ncells);
+	return scenario_cells_ns(r->s, r->cells + k, r->ncells - k);
 }
 
 /* print_knob - each target with its current value and the one the config sets */
@@ -229,7 +219,7 @@ void run_print_added(const struct run_state *r, int from, bool cell_asked, bool 
 		fprintf(f, "%u block(s) in %d segment(s)%s", blocks, segs, cells ? " and " : "");
 	if (cells)
 		fprintf(f, "%d cell(s)", cells);
-	fprintf(f, ", about %s\n", fmt_eta(run_cells_ns(r, from, r->ncells), t, sizeof(t)));
+	fprintf(f, ", about %s\n", fmt_eta(run_plan_ns(r, from), t, sizeof(t)));
 	fflush(f);
 }
 

@@ -12,8 +12,6 @@
 
 /* run_plan_ns - the time the cells from k on will take, roughly */
 uint64_t run_plan_ns(const struct run_state *r, int k);
-/* run_cells_ns - the same for cells [from, to) */
-uint64_t run_cells_ns(const struct run_state *r, int from, int to);
 /* run_print_plan - cells in run order and every knob change, without changing any */
 int run_print_plan(const struct run_state *r, FILE *f);
 /*

@@ -286,73 +286,17 @@ static int run_cell(struct run_state *r, int k)
 	return cell_end(r, k, &c, partial, ret, err);
 }
 
-/* Blocks a look adds to a segment's group, at most and at least. */
-#define MORE_BLOCKS_MAX 16
-#define MORE_BLOCKS_MIN 4
-
 /*
- * segment_of - the last segment planned for workload w whose arms include cfg, or -1:
- * a configuration measured in a segment gets more blocks, not more cells
- */
-static int segment_of(const struct run_state *r, int w, int cfg)
-{
-	int k, a, found = -1;
-
-	for (k = 0; k < r->ncells; k++)
-		for (a = 0; r->cells[k].alt && r->cells[k].wl == w && a < r->cells[k].narms; a++)
-			if (r->cells[k].arm[a].cfg == cfg)
-				found = k;
-	return found;
-}
-
-/*
- * more_blocks - a continuation of segment k's group: the same arms, blocks numbered on
- * after its last, as many as asked for (pairs naming the group) within the budget left
- * once what this look already added (ahead ns) has run
- */
-static void more_blocks(struct run_state *r, int k, int asked, uint64_t ahead,
-			struct scn_cell *out)
-{
-	const struct scn_cell *seg = &r->cells[k];
-	uint64_t budget = r->s->until_decided_ns;
-	uint64_t used = now_ns() - r->t0 + ahead, block = (uint64_t)seg->narms * r->s->phase_ns;
-	unsigned int blocks = (unsigned int)asked, fit, next = 0, rep = 0;
-	int i;
-
-	for (i = 0; i < r->ncells; i++)
-		if (r->cells[i].alt && r->cells[i].wl == seg->wl && r->cells[i].cfg == seg->cfg) {
-			if (r->cells[i].first_block + r->cells[i].blocks > next)
-				next = r->cells[i].first_block + r->cells[i].blocks;
-			if (r->cells[i].rep > rep)
-				rep = r->cells[i].rep;
-		}
-	fit = used + r->s->warmup_ns < budget ?
-	      (unsigned int)((budget - used - r->s->warmup_ns) / block) : 0;
-	if (blocks < MORE_BLOCKS_MIN)
-		blocks = MORE_BLOCKS_MIN;
-	if (blocks > MORE_BLOCKS_MAX)
-		blocks = MORE_BLOCKS_MAX;
-	if (blocks > fit)
-		blocks = fit;
-	if (next + blocks > SCN_MAX_BLOCKS + 1)
-		blocks = next <= SCN_MAX_BLOCKS ? SCN_MAX_BLOCKS + 1 - next : 0;
-	scenario_segment(r->s, out, seg, rep + 1, blocks, next);
-}
-
-/*
- * more_cells - ask the adaptive loop for more cells and append them to the plan: each
- * the next repetition of its workload x configuration, or, for a configuration of a
- * segment, more blocks of its group in a new segment; what the budget has no room for
- * is left out. Returns how many were added, or -errno.
+ * more_cells - ask the adaptive loop for more cells and append them to the plan
+ * (scenario_more: what the budget has no room for is left out). Returns how many were
+ * added, or -errno.
  */
 static int more_cells(struct run_state *r)
 {
-	int (*add)[2] = NULL, n = 0, i, k, m = 0, *done, seg, *asked = NULL;
-	uint64_t budget = r->s->until_decided_ns;
-	uint64_t used = now_ns() - r->t0;
-	bool cell_asked = false, block_asked = false;
+	uint64_t budget = r->s->until_decided_ns, used = now_ns() - r->t0;
+	int (*add)[2] = NULL, n = 0, m, k, *done;
+	bool cell_asked, block_asked;
 	struct scn_cell *cells;
-	unsigned int rep;
 	int ret;
 
 	if (!r->adaptive)
@@ -367,44 +311,20 @@ static int more_cells(struct run_state *r)
 	if (cells)
 		r->cells = cells;
 	done = cells ? grow_to(r->done, r->ncells, r->ncells + n, sizeof(*done)) : NULL;
-	asked = calloc(r->ncells + 1, sizeof(*asked));
-	if (!cells || !done || !asked) {
+	if (!done) {
 		free(add);
-		free(asked);
 		return -ENOMEM;
 	}
 	r->done = done;
-	/* pairs of a segment's configurations count for its group; the rest are cells */
-	for (i = 0; i < n; i++) {
-		seg = segment_of(r, add[i][0], add[i][1]);
-		if (seg >= 0) {
-			asked[seg]++;
-			block_asked = true;
-			continue;
-		}
-		cell_asked = true;
-		for (rep = 0, k = 0; k < r->ncells + m; k++)
-			if (r->cells[k].wl == add[i][0] && r->cells[k].cfg == add[i][1] &&
-			    r->cells[k].rep > rep)
-				rep = r->cells[k].rep;
-		scenario_cell(r->s, &r->cells[r->ncells + m], add[i][0], add[i][1], rep + 1);
-		if (used + run_cells_ns(r, r->ncells, r->ncells + m + 1) > budget)
-			continue;	/* no room for it */
-		r->cells[r->ncells + m++].look = r->looks;
-	}
-	for (k = 0; k < r->ncells && m < n; k++) {
-		if (!asked[k])
-			continue;
-		more_blocks(r, k, asked[k], run_cells_ns(r, r->ncells, r->ncells + m),
-			    &r->cells[r->ncells + m]);
-		if (!r->cells[r->ncells + m].blocks)
-			continue;	/* no room left in the budget */
-		r->cells[r->ncells + m++].look = r->looks;
-	}
+	m = scenario_more(r->s, r->cells, r->ncells, add, n, used < budget ? budget - used : 0,
+			  &cell_asked, &block_asked);
+	free(add);
+	if (m < 0)
+		return m;
+	for (k = r->ncells; k < r->ncells + m; k++)
+		r->cells[k].look = r->looks;
 	r->ncells += m;
 	run_print_added(r, r->ncells - m, cell_asked, block_asked, stdout);
-	free(add);
-	free(asked);
 	return m;
 }
 

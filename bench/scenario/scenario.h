@@ -228,6 +228,21 @@ void scenario_cell(const struct scenario *s, struct scn_cell *c, int w, int cfg,
 		   unsigned int rep);
 /* scenario_cell_ns - the time a cell (or segment c, when not NULL) takes, roughly */
 uint64_t scenario_cell_ns(const struct scenario *s, const struct scn_cell *c);
+/* what running a cell adds to its warm-up and capture: setup, teardown, knobs (0.3-1 s) */
+#define SCN_CELL_OVERHEAD_NS NSEC_PER_SEC
+/* scenario_cells_ns - the time cells c[0..n) take with their overhead, roughly */
+uint64_t scenario_cells_ns(const struct scenario *s, const struct scn_cell *c, int n);
+/*
+ * scenario_more - the plan cells[0..n) extended by an adaptive look's (workload,
+ * configuration) pairs add[0..nadd) into cells[n..n + nadd), within left_ns (what the
+ * run may still take): a pair adds the next repetition of its cell, or - for a
+ * configuration measured in a segment - more blocks of that segment's group in a new
+ * segment (as many as pairs name the group, 4 to 16). What left_ns has no room for is
+ * left out. Returns how many cells were added (the kinds asked for in *cell_asked,
+ * *block_asked), or -ENOMEM.
+ */
+int scenario_more(const struct scenario *s, struct scn_cell *cells, int n, int (*add)[2],
+		  int nadd, uint64_t left_ns, bool *cell_asked, bool *block_asked);
 /*
  * scenario_segment - segment c (alt) of workload w: the arms of group g (as planned),
  * blocks blocks numbered from first_block; its id from rep

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * scenario_plan.c - from parsed sections to the matrix: resolve names (configs =,
- * load =, opt.WORKLOAD.*), check the matrix is not empty, and order the cells.
+ * load =, opt.WORKLOAD.*), check the matrix is not empty, and order the cells; the
+ * cells an adaptive look adds.
  */
 #include "scenario.h"
 
@@ -154,6 +155,16 @@ uint64_t scenario_cell_ns(const struct scenario *s, const struct scn_cell *c)
 	if (c && c->alt)
 		return s->warmup_ns + (uint64_t)c->blocks * (uint64_t)c->narms * s->phase_ns;
 	return s->warmup_ns + s->duration_ns;
+}
+
+uint64_t scenario_cells_ns(const struct scenario *s, const struct scn_cell *c, int n)
+{
+	uint64_t ns = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		ns += scenario_cell_ns(s, &c[i]) + SCN_CELL_OVERHEAD_NS;
+	return ns;
 }
 
 /* config_order - the configs of w for repetition rep, in run order */
@@ -313,4 +324,95 @@ int scenario_plan(const struct scenario *s, struct scn_cell **cells, int *n)
 	*cells = c;
 	*n = total;
 	return 0;
+}
+
+/* Blocks a look adds to a segment's group, at most and at least. */
+#define MORE_BLOCKS_MAX 16
+#define MORE_BLOCKS_MIN 4
+
+/*
+ * segment_of - the last segment of cells[0..n) of workload w whose arms include cfg, or
+ * -1: a configuration measured in a segment gets more blocks, not more cells
+ */
+static int segment_of(const struct scn_cell *cells, int n, int w, int cfg)
+{
+	int k, a, found = -1;
+
+	for (k = 0; k < n; k++)
+		for (a = 0; cells[k].alt && cells[k].wl == w && a < cells[k].narms; a++)
+			if (cells[k].arm[a].cfg == cfg)
+				found = k;
+	return found;
+}
+
+/*
+ * more_blocks - into out, a continuation of segment seg's group: the same arms, blocks
+ * numbered on after its last, as many as asked for within left_ns (blocks = 0: no room)
+ */
+static void more_blocks(const struct scenario *s, const struct scn_cell *cells, int n,
+			const struct scn_cell *seg, int asked, uint64_t left_ns,
+			struct scn_cell *out)
+{
+	uint64_t block = (uint64_t)seg->narms * s->phase_ns;
+	unsigned int blocks = (unsigned int)asked, fit, next = 0, rep = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (cells[i].alt && cells[i].wl == seg->wl && cells[i].cfg == seg->cfg) {
+			if (cells[i].first_block + cells[i].blocks > next)
+				next = cells[i].first_block + cells[i].blocks;
+			if (cells[i].rep > rep)
+				rep = cells[i].rep;
+		}
+	fit = s->warmup_ns < left_ns ? (unsigned int)((left_ns - s->warmup_ns) / block) : 0;
+	if (blocks < MORE_BLOCKS_MIN)
+		blocks = MORE_BLOCKS_MIN;
+	if (blocks > MORE_BLOCKS_MAX)
+		blocks = MORE_BLOCKS_MAX;
+	if (blocks > fit)
+		blocks = fit;
+	if (next + blocks > SCN_MAX_BLOCKS + 1)
+		blocks = next <= SCN_MAX_BLOCKS ? SCN_MAX_BLOCKS + 1 - next : 0;
+	scenario_segment(s, out, seg, rep + 1, blocks, next);
+}
+
+int scenario_more(const struct scenario *s, struct scn_cell *cells, int n, int (*add)[2],
+		  int nadd, uint64_t left_ns, bool *cell_asked, bool *block_asked)
+{
+	struct scn_cell *c = cells + n;
+	int i, k, m = 0, seg, *asked;
+	unsigned int rep;
+	uint64_t ahead;
+
+	*cell_asked = *block_asked = false;
+	asked = calloc(n + 1, sizeof(*asked));
+	if (!asked)
+		return -ENOMEM;
+	/* pairs of a segment's configurations count for its group; the rest are cells */
+	for (i = 0; i < nadd; i++) {
+		seg = segment_of(cells, n, add[i][0], add[i][1]);
+		if (seg >= 0) {
+			asked[seg]++;
+			*block_asked = true;
+			continue;
+		}
+		*cell_asked = true;
+		for (rep = 0, k = 0; k < n + m; k++)
+			if (cells[k].wl == add[i][0] && cells[k].cfg == add[i][1] && cells[k].rep > rep)
+				rep = cells[k].rep;
+		scenario_cell(s, &c[m], add[i][0], add[i][1], rep + 1);
+		if (scenario_cells_ns(s, c, m + 1) <= left_ns)
+			m++;	/* else no room for it */
+	}
+	for (k = 0; k < n && m < nadd; k++) {
+		if (!asked[k])
+			continue;
+		ahead = scenario_cells_ns(s, c, m);
+		more_blocks(s, cells, n, &cells[k], asked[k], ahead < left_ns ? left_ns - ahead : 0,
+			    &c[m]);
+		if (c[m].blocks)
+			m++;	/* else no room left */
+	}
+	free(asked);
+	return m;
 }

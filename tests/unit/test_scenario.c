@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "detail.h"
+#include "grow.h"
 #include "scenario.h"
 #include "msg.h"
 
@@ -653,6 +654,60 @@ static void test_plan_alternate(void **state __unused)
 	assert_int_equal(s->design, SCN_DESIGN_CELLS);
 }
 
+/*
+ * test_plan_more - an adaptive look's pairs extend the plan: a configuration of a
+ * segment gets more blocks of its group in a new segment (numbered on, at least 4),
+ * another the next repetition of its cell, each only where the time left has room
+ */
+static void test_plan_more(void **state __unused)
+{
+	struct scn_parse_opts o = opts;
+	int add[2][2], n, m, w;
+	struct scn_cell *c;
+	bool cell_asked, block_asked;
+	uint64_t block, cell;
+
+	o.live_option = live_net_napi;
+	assert_int_equal(scenario_parse(alt, "t.ini", &o, s, err), 0);
+	scenario_quick(s);
+	assert_int_equal(scenario_plan(s, &c, &n), 0);
+	assert_int_equal(n, 3);		/* base/thr/cpu0, hogged/hogged-thr, tso as a cell */
+	c = grow_to(c, n, n + 2, sizeof(*c));
+	assert_non_null(c);
+	w = scenario_wl_index(s, "n");
+	add[0][0] = add[1][0] = w;
+	add[0][1] = scenario_cfg_index(s, "thr");	/* in segment 0 */
+	add[1][1] = scenario_cfg_index(s, "tso");	/* a cell */
+	block = (uint64_t)c[0].narms * s->phase_ns;
+	cell = s->warmup_ns + s->duration_ns + SCN_CELL_OVERHEAD_NS;
+
+	/* room for everything: the cell first, then 4 blocks of segment 0's group */
+	m = scenario_more(s, c, n, add, 2, UINT64_MAX / 2, &cell_asked, &block_asked);
+	assert_int_equal(m, 2);
+	assert_true(cell_asked && block_asked);
+	assert_false(c[3].alt);
+	assert_string_equal(c[3].id, "n--tso--r2");
+	assert_true(c[4].alt);
+	assert_int_equal(c[4].narms, c[0].narms);
+	assert_int_equal(c[4].first_block, c[0].first_block + c[0].blocks);
+	assert_int_equal(c[4].blocks, 4);
+
+	/* room for the cell and two blocks after it: fewer blocks than asked */
+	m = scenario_more(s, c, n, add, 2, cell + s->warmup_ns + 2 * block + block / 2,
+			  &cell_asked, &block_asked);
+	assert_int_equal(m, 2);
+	assert_int_equal(c[4].blocks, 2);
+	/* room for the cell only */
+	m = scenario_more(s, c, n, add, 2, cell, &cell_asked, &block_asked);
+	assert_int_equal(m, 1);
+	assert_string_equal(c[3].id, "n--tso--r2");
+	/* no time left: nothing added, and both kinds were asked for */
+	m = scenario_more(s, c, n, add, 2, 0, &cell_asked, &block_asked);
+	assert_int_equal(m, 0);
+	assert_true(cell_asked && block_asked);
+	free(c);
+}
+
 /* test_alternate_errors - phase, settle and interval that cannot tile, bad keys */
 static void test_alternate_errors(void **state __unused)
 {
@@ -757,6 +812,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_shipped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plan_alternate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plan_pause, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plan_more, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alternate_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_switch_settle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_block_order, setup, teardown),
