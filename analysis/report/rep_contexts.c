@@ -364,6 +364,8 @@ struct wait_sum {
 	size_t np99[NCAUSE];
 	struct wait_task_data task[WAIT_TASKS_KEPT];		/* summed by name */
 	size_t ntask;
+	struct wait_part origin[WAIT_PARTS_MAX];		/* delays, by name */
+	size_t norigin;
 };
 
 static void wait_add(struct wait_sum *w, const struct wait_data *d)
@@ -380,6 +382,14 @@ static void wait_add(struct wait_sum *w, const struct wait_data *d)
 			if (d->cause[i].delays && w->np99[c] < STATS_MAX_N)
 				w->p99[c][w->np99[c]++] = (double)d->cause[i].st.p99;
 		}
+	for (i = 0; i < d->norigin; i++) {
+		for (t = 0; t < w->norigin && strcmp(w->origin[t].name, d->origin[i].name); t++)
+			;
+		if (t == w->norigin && w->norigin < WAIT_PARTS_MAX)
+			memcpy(w->origin[w->norigin++].name, d->origin[i].name, NAME_LEN);
+		if (t < w->norigin)
+			w->origin[t].delays += d->origin[i].delays;
+	}
 	for (i = 0; i < d->ntask; i++) {
 		for (t = 0; t < w->ntask && strcmp(w->task[t].task, d->task[i].task); t++)
 			;
@@ -434,6 +444,20 @@ struct wait_bars {
 	size_t n;
 };
 
+/* share - part of all as a whole percentage; never 0% or 100% for what is not */
+static const char *share(uint64_t part, uint64_t all, char *buf, size_t len)
+{
+	double pct = 100.0 * (double)part / (double)all;
+
+	if (part && pct < 1)
+		snprintf(buf, len, "<1%%");
+	else if (part < all && pct > 99)
+		snprintf(buf, len, ">99%%");
+	else
+		snprintf(buf, len, "%.0f%%", pct);
+	return buf;
+}
+
 /*
  * wait_row - one vector's causes into softirq_wait.csv, and when show into the table
  * and the plot; shown[c]: the columns of the table
@@ -441,8 +465,8 @@ struct wait_bars {
 static void wait_row(struct report_ctx *r, const struct cellset *s, const char *vec,
 		     const bool *shown, bool show, struct wait_bars *bars)
 {
-	char cell[NCAUSE][48], n[32], tasks[256], us[32];
-	const char *cells[NCAUSE + 4];
+	char cell[NCAUSE][48], n[32], tasks[256], raised[160], us[32];
+	const char *cells[NCAUSE + 5];
 	struct wait_sum *w = calloc(1, sizeof(*w));
 	size_t i, c, k = 0, off = 0;
 
@@ -474,6 +498,14 @@ static void wait_row(struct report_ctx *r, const struct cellset *s, const char *
 	cells[k++] = s->config;
 	cells[k++] = vec;
 	cells[k++] = n;
+	snprintf(raised, sizeof(raised), "-");	/* a capture older than the origins */
+	for (i = 0; i < w->norigin && off < sizeof(raised); i++)
+		if (w->origin[i].delays)
+			off += snprintf(raised + off, sizeof(raised) - off, "%s%s %s",
+					off ? ", " : "", w->origin[i].name,
+					share(w->origin[i].delays, w->delays, us, sizeof(us)));
+	cells[k++] = raised;
+	off = 0;
 	for (c = 0; c < NCAUSE; c++) {
 		if (!shown[c])
 			continue;
@@ -560,7 +592,7 @@ static void wait_plot(struct report_ctx *r, const char *wl, const struct wait_ba
 
 void rep_table_wait(struct report_ctx *r, const char *wl)
 {
-	const char *hdr[NCAUSE + 4];
+	const char *hdr[NCAUSE + 5];
 	struct metric_key top[NR_VECTORS_MAX];
 	struct wait_bars *bars;
 	bool shown[NCAUSE];
@@ -576,13 +608,15 @@ void rep_table_wait(struct report_ctx *r, const char *wl)
 	hdr[k++] = "config";
 	hdr[k++] = "vector";
 	hdr[k++] = "delays";
+	hdr[k++] = "raised in (share of the delays)";
 	for (i = 0; i < NCAUSE; i++)
 		if (shown[i])
 			hdr[k++] = rep_wait_causes[i].label;
 	hdr[k++] = "BH disabled by (share of the delay)";
 	doc_h(&r->doc, 3, "%s: why softirqs waited", wl);
-	doc_p(&r->doc, "Each softirq delay (raise -> entry on one CPU) split into causes that add "
-	      "up to it: the share of the vector's total delay, and in brackets the median over "
+	doc_p(&r->doc, "Each softirq delay (raise -> entry on one CPU) by where it was raised - "
+	      "in a hard interrupt, in a softirq handler, by a task with bottom halves "
+	      "disabled, by a task - and split into causes that add up to it: the share of the vector's total delay, and in brackets the median over "
 	      "%ss of the p99 of that part, in us, over the delays where it was present. "
 	      "Behind the handler it was raised in: the rest of a handler that was running at "
 	      "the raise (no vector interrupts another, so this is not an inversion). Rest of "
