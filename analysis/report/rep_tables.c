@@ -460,7 +460,7 @@ static void wq_row(struct report_ctx *r, const struct cellset *s, struct metric_
 		   bool show)
 {
 	char c[8][48], lost[32], un[32], flags[64];
-	struct figure d, t;
+	struct figure d, t, a, w;
 
 	wq_csv(r, s, k);
 	k->sub = WM_DELAY;
@@ -473,20 +473,37 @@ static void wq_row(struct report_ctx *r, const struct cellset *s, struct metric_
 	aggr_fmt_pooled(&d, MST_P50, c[1], 48);
 	aggr_fmt_pooled(&d, MST_P99, c[2], 48);
 	fmt_us(d.max.max, c[3], 48);
-	aggr_fmt_pooled(&t, MST_P99, c[4], 48);
+	/* the delay's two parts: a capture older than them has neither ("-") */
+	k->sub = WM_ACTIVATE_WAIT;
+	if (aggr_figure_get(s, k, &a))
+		snprintf(c[4], 48, "-");
+	else
+		aggr_fmt_pooled(&a, MST_P99, c[4], 48);
+	k->sub = WM_WORKER_WAIT;
+	if (aggr_figure_get(s, k, &w))
+		snprintf(c[5], 48, "-");
+	else
+		aggr_fmt_pooled(&w, MST_P99, c[5], 48);
+	aggr_fmt_pooled(&t, MST_P99, c[6], 48);
 	rep_counts(&d, lost, un, sizeof(lost));
 	doc_row(&r->doc, (const char *const[]){ s->config, k->name, k->func, k->pool, c[0],
-		c[1], c[2], c[3], c[4], lost, un, aggr_fmt_flags(&d, flags, sizeof(flags)) }, 12);
+		c[1], c[2], c[3], c[4], c[5], c[6], lost, un,
+		aggr_fmt_flags(&d, flags, sizeof(flags)) }, 14);
 }
 
 void rep_table_workqueue(struct report_ctx *r, const char *wl)
 {
 	static const char *const hdr[] = { "config", "workqueue", "function", "pool",
 		"items", "delay p50 (us)", "delay p99 (us)", "delay max (us)",
+		"of it held by max_active p99 (us)", "of it waiting for a worker p99 (us)",
 		"runtime p99 (us)", "lost", "unmatched", "flags" };
 	struct metric_key top[512];
 	size_t i, j, n;
 
+	doc_p(&r->doc, "Delay: queue_work -> execute_start. Its two parts: held back by the "
+	      "workqueue's max_active (queue -> activate, 0 when activated at once) and waiting "
+	      "for a worker of the pool to run it (activate -> execute_start); each p99 is of "
+	      "its own samples, so the parts' p99s need not add up to the delay's.");
 	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
 	for (i = 0; i < r->cs.n; i++) {
 		if (strcmp(r->cs.s[i].workload, wl))
