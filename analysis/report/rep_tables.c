@@ -460,7 +460,7 @@ static void wq_row(struct report_ctx *r, const struct cellset *s, struct metric_
 		   bool show)
 {
 	char c[8][48], lost[32], un[32], flags[64];
-	struct figure d, t, a, w;
+	struct figure d, t;
 
 	wq_csv(r, s, k);
 	k->sub = WM_DELAY;
@@ -473,37 +473,56 @@ static void wq_row(struct report_ctx *r, const struct cellset *s, struct metric_
 	aggr_fmt_pooled(&d, MST_P50, c[1], 48);
 	aggr_fmt_pooled(&d, MST_P99, c[2], 48);
 	fmt_us(d.max.max, c[3], 48);
-	/* the delay's two parts: a capture older than them has neither ("-") */
-	k->sub = WM_ACTIVATE_WAIT;
-	if (aggr_figure_get(s, k, &a))
-		snprintf(c[4], 48, "-");
-	else
-		aggr_fmt_pooled(&a, MST_P99, c[4], 48);
-	k->sub = WM_WORKER_WAIT;
-	if (aggr_figure_get(s, k, &w))
-		snprintf(c[5], 48, "-");
-	else
-		aggr_fmt_pooled(&w, MST_P99, c[5], 48);
-	aggr_fmt_pooled(&t, MST_P99, c[6], 48);
+	aggr_fmt_pooled(&t, MST_P99, c[4], 48);
 	rep_counts(&d, lost, un, sizeof(lost));
 	doc_row(&r->doc, (const char *const[]){ s->config, k->name, k->func, k->pool, c[0],
-		c[1], c[2], c[3], c[4], c[5], c[6], lost, un,
-		aggr_fmt_flags(&d, flags, sizeof(flags)) }, 14);
+		c[1], c[2], c[3], c[4], lost, un, aggr_fmt_flags(&d, flags, sizeof(flags)) }, 12);
+}
+
+/*
+ * held_rows - the groups of the table whose items max_active held back (an activate
+ * wait above 0): how many of each group's items and how long; returns how many rows
+ */
+static size_t held_rows(struct report_ctx *r, const char *wl, bool write)
+{
+	struct metric_key top[512];
+	char c[4][48];
+	struct figure f;
+	size_t i, j, n, rows = 0;
+
+	for (i = 0; i < r->cs.n; i++) {
+		if (strcmp(r->cs.s[i].workload, wl))
+			continue;
+		n = aggr_top_groups(&r->cs.s[i], MS_WQ, WM_DELAY, true, top, ARRAY_SIZE(top));
+		for (j = 0; j < n && j < r->o->top_wq; j++) {
+			top[j].sub = WM_ACTIVATE_WAIT;
+			if (aggr_figure_get(&r->cs.s[i], &top[j], &f) || !f.pooled_ok ||
+			    !f.max.max)
+				continue;
+			rows++;
+			if (!write)
+				continue;
+			snprintf(c[0], 48, "%llu", (unsigned long long)f.pooled.count);
+			aggr_fmt_pooled(&f, MST_P50, c[1], 48);
+			aggr_fmt_pooled(&f, MST_P99, c[2], 48);
+			fmt_us(f.max.max, c[3], 48);
+			doc_row(&r->doc, (const char *const[]){ r->cs.s[i].config, top[j].name,
+				top[j].func, top[j].pool, c[0], c[1], c[2], c[3] }, 8);
+		}
+	}
+	return rows;
 }
 
 void rep_table_workqueue(struct report_ctx *r, const char *wl)
 {
 	static const char *const hdr[] = { "config", "workqueue", "function", "pool",
 		"items", "delay p50 (us)", "delay p99 (us)", "delay max (us)",
-		"of it held by max_active p99 (us)", "of it waiting for a worker p99 (us)",
 		"runtime p99 (us)", "lost", "unmatched", "flags" };
+	static const char *const held_hdr[] = { "config", "workqueue", "function", "pool",
+		"items", "inactive p50 (us)", "inactive p99 (us)", "inactive max (us)" };
 	struct metric_key top[512];
 	size_t i, j, n;
 
-	doc_p(&r->doc, "Delay: queue_work -> execute_start. Its two parts: held back by the "
-	      "workqueue's max_active (queue -> activate, 0 when activated at once) and waiting "
-	      "for a worker of the pool to run it (activate -> execute_start); each p99 is of "
-	      "its own samples, so the parts' p99s need not add up to the delay's.");
 	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
 	for (i = 0; i < r->cs.n; i++) {
 		if (strcmp(r->cs.s[i].workload, wl))
@@ -512,6 +531,21 @@ void rep_table_workqueue(struct report_ctx *r, const char *wl)
 		for (j = 0; j < n; j++)
 			wq_row(r, &r->cs.s[i], &top[j], j < r->o->top_wq);
 	}
+	doc_table_end(&r->doc);
+	/* the part of the delay max_active is to blame for, where it is anything */
+	if (!held_rows(r, wl, false)) {
+		doc_p(&r->doc, "No item of these groups was held back by its workqueue's "
+		      "max_active: each was activated as it was queued, and its delay is the "
+		      "wait for a worker (tables/workqueue.csv: activate_wait, worker_wait).");
+		return;
+	}
+	doc_p(&r->doc, "Held back by max_active: of these groups, those whose items waited "
+	      "inactive, queue_work -> activate_work, before a worker could take them (the "
+	      "rest of the delay, activate -> execute_start, is the wait for a worker; both "
+	      "in tables/workqueue.csv). Over all the group's items, 0 for those activated "
+	      "at once.");
+	doc_table(&r->doc, held_hdr, ARRAY_SIZE(held_hdr));
+	held_rows(r, wl, true);
 	doc_table_end(&r->doc);
 }
 
