@@ -364,8 +364,6 @@ struct wait_sum {
 	size_t np99[NCAUSE];
 	struct wait_task_data task[WAIT_TASKS_KEPT];		/* summed by name */
 	size_t ntask;
-	struct wait_part origin[WAIT_PARTS_MAX];		/* delays, by name */
-	size_t norigin;
 };
 
 static void wait_add(struct wait_sum *w, const struct wait_data *d)
@@ -382,14 +380,6 @@ static void wait_add(struct wait_sum *w, const struct wait_data *d)
 			if (d->cause[i].delays && w->np99[c] < STATS_MAX_N)
 				w->p99[c][w->np99[c]++] = (double)d->cause[i].st.p99;
 		}
-	for (i = 0; i < d->norigin; i++) {
-		for (t = 0; t < w->norigin && strcmp(w->origin[t].name, d->origin[i].name); t++)
-			;
-		if (t == w->norigin && w->norigin < WAIT_PARTS_MAX)
-			memcpy(w->origin[w->norigin++].name, d->origin[i].name, NAME_LEN);
-		if (t < w->norigin)
-			w->origin[t].delays += d->origin[i].delays;
-	}
 	for (i = 0; i < d->ntask; i++) {
 		for (t = 0; t < w->ntask && strcmp(w->task[t].task, d->task[i].task); t++)
 			;
@@ -444,20 +434,6 @@ struct wait_bars {
 	size_t n;
 };
 
-/* share - part of all as a whole percentage; never 0% or 100% for what is not */
-static const char *share(uint64_t part, uint64_t all, char *buf, size_t len)
-{
-	double pct = 100.0 * (double)part / (double)all;
-
-	if (part && pct < 1)
-		snprintf(buf, len, "<1%%");
-	else if (part < all && pct > 99)
-		snprintf(buf, len, ">99%%");
-	else
-		snprintf(buf, len, "%.0f%%", pct);
-	return buf;
-}
-
 /*
  * wait_row - one vector's causes into softirq_wait.csv, and when show into the table
  * and the plot; shown[c]: the columns of the table
@@ -465,8 +441,8 @@ static const char *share(uint64_t part, uint64_t all, char *buf, size_t len)
 static void wait_row(struct report_ctx *r, const struct cellset *s, const char *vec,
 		     const bool *shown, bool show, struct wait_bars *bars)
 {
-	char cell[NCAUSE][48], n[32], tasks[256], raised[160], us[32];
-	const char *cells[NCAUSE + 5];
+	char cell[NCAUSE][48], n[32], tasks[256], us[32];
+	const char *cells[NCAUSE + 4];
 	struct wait_sum *w = calloc(1, sizeof(*w));
 	size_t i, c, k = 0, off = 0;
 
@@ -498,14 +474,6 @@ static void wait_row(struct report_ctx *r, const struct cellset *s, const char *
 	cells[k++] = s->config;
 	cells[k++] = vec;
 	cells[k++] = n;
-	snprintf(raised, sizeof(raised), "-");	/* a capture older than the origins */
-	for (i = 0; i < w->norigin && off < sizeof(raised); i++)
-		if (w->origin[i].delays)
-			off += snprintf(raised + off, sizeof(raised) - off, "%s%s %s",
-					off ? ", " : "", w->origin[i].name,
-					share(w->origin[i].delays, w->delays, us, sizeof(us)));
-	cells[k++] = raised;
-	off = 0;
 	for (c = 0; c < NCAUSE; c++) {
 		if (!shown[c])
 			continue;
@@ -590,9 +558,109 @@ static void wait_plot(struct report_ctx *r, const char *wl, const struct wait_ba
 	r->nplots++;
 }
 
+/* Where a softirq was raised (summary.json's raised_in), as the report names each place. */
+static const struct {
+	const char *name, *label;
+} raised_in[] = {
+	{ "hardirq", "in a hard interrupt" },
+	{ "softirq", "in a softirq handler" },
+	{ "task_bh_disabled", "by a task, BH disabled" },
+	{ "task", "by a task" },
+};
+#define NRAISED ARRAY_SIZE(raised_in)
+
+/* share - part of all as a whole percentage; never 0% or 100% for what is not */
+static const char *share(uint64_t part, uint64_t all, char *buf, size_t len)
+{
+	double pct = 100.0 * (double)part / (double)all;
+
+	if (!part)
+		snprintf(buf, len, "-");
+	else if (pct < 1)
+		snprintf(buf, len, "<1%%");
+	else if (part < all && pct > 99)
+		snprintf(buf, len, ">99%%");
+	else
+		snprintf(buf, len, "%.0f%%", pct);
+	return buf;
+}
+
+/*
+ * raised_row - where the delays of vector vec in s were raised, a row of the table when
+ * write; false when its cells do not say (captured before the origins were kept)
+ */
+static bool raised_row(struct report_ctx *r, const struct cellset *s, const char *vec,
+		       bool write)
+{
+	uint64_t n[NRAISED] = { 0 }, delays = 0, known = 0;
+	char cell[NRAISED][16], nd[32];
+	const char *cells[NRAISED + 3];
+	size_t i, v, o, k;
+
+	for (i = 0; i < s->n; i++) {
+		const struct record *rec = &s->cell[i]->rec;
+
+		for (v = 0; s->cell[i]->ok && v < rec->nwait; v++) {
+			if (strcmp(rec->wait[v].vector, vec))
+				continue;
+			delays += rec->wait[v].delays;
+			for (o = 0; o < rec->wait[v].norigin; o++)
+				for (k = 0; k < NRAISED; k++)
+					if (!strcmp(rec->wait[v].origin[o].name, raised_in[k].name)) {
+						n[k] += rec->wait[v].origin[o].delays;
+						known += rec->wait[v].origin[o].delays;
+					}
+		}
+	}
+	if (!known || !write)
+		return known > 0;
+	snprintf(nd, sizeof(nd), "%llu", (unsigned long long)delays);
+	cells[0] = s->config;
+	cells[1] = vec;
+	cells[2] = nd;
+	for (k = 0; k < NRAISED; k++)
+		cells[k + 3] = share(n[k], delays, cell[k], sizeof(cell[k]));
+	doc_row(&r->doc, cells, NRAISED + 3);
+	return true;
+}
+
+/* raised_table - where the delays of the vectors of the wait table were raised */
+static void raised_table(struct report_ctx *r, const char *wl)
+{
+	struct metric_key top[NR_VECTORS_MAX];
+	const char *hdr[NRAISED + 3] = { "config", "vector", "delays" };
+	size_t i, j, n, k, rows;
+
+	for (rows = 0, i = 0; i < r->cs.n; i++) {
+		if (strcmp(r->cs.s[i].workload, wl))
+			continue;
+		n = aggr_top_groups(&r->cs.s[i], MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
+		for (j = 0; j < n && j < VECTORS_SHOWN; j++)
+			rows += raised_row(r, &r->cs.s[i], top[j].name, false);
+	}
+	if (!rows)
+		return;
+	for (k = 0; k < NRAISED; k++)
+		hdr[k + 3] = raised_in[k].label;
+	doc_p(&r->doc, "Where those delays began: the share of each vector's delays raised in a "
+	      "hard interrupt (irq exit usually runs it), in a softirq handler (its own "
+	      "restart loop or ksoftirqd), by a task with bottom halves disabled "
+	      "(local_bh_enable() runs it), or by a task (ksoftirqd or the next interrupt "
+	      "runs it).");
+	doc_table(&r->doc, hdr, NRAISED + 3);
+	for (i = 0; i < r->cs.n; i++) {
+		if (strcmp(r->cs.s[i].workload, wl))
+			continue;
+		n = aggr_top_groups(&r->cs.s[i], MS_SOFTIRQ, SM_DELAY, false, top, ARRAY_SIZE(top));
+		for (j = 0; j < n && j < VECTORS_SHOWN; j++)
+			raised_row(r, &r->cs.s[i], top[j].name, true);
+	}
+	doc_table_end(&r->doc);
+}
+
 void rep_table_wait(struct report_ctx *r, const char *wl)
 {
-	const char *hdr[NCAUSE + 5];
+	const char *hdr[NCAUSE + 4];
 	struct metric_key top[NR_VECTORS_MAX];
 	struct wait_bars *bars;
 	bool shown[NCAUSE];
@@ -608,15 +676,13 @@ void rep_table_wait(struct report_ctx *r, const char *wl)
 	hdr[k++] = "config";
 	hdr[k++] = "vector";
 	hdr[k++] = "delays";
-	hdr[k++] = "raised in (share of the delays)";
 	for (i = 0; i < NCAUSE; i++)
 		if (shown[i])
 			hdr[k++] = rep_wait_causes[i].label;
 	hdr[k++] = "BH disabled by (share of the delay)";
 	doc_h(&r->doc, 3, "%s: why softirqs waited", wl);
-	doc_p(&r->doc, "Each softirq delay (raise -> entry on one CPU) by where it was raised - "
-	      "in a hard interrupt, in a softirq handler, by a task with bottom halves "
-	      "disabled, by a task - and split into causes that add up to it: the share of the vector's total delay, and in brackets the median over "
+	doc_p(&r->doc, "Each softirq delay (raise -> entry on one CPU) split into causes that add "
+	      "up to it: the share of the vector's total delay, and in brackets the median over "
 	      "%ss of the p99 of that part, in us, over the delays where it was present. "
 	      "Behind the handler it was raised in: the rest of a handler that was running at "
 	      "the raise (no vector interrupts another, so this is not an inversion). Rest of "
@@ -633,6 +699,7 @@ void rep_table_wait(struct report_ctx *r, const char *wl)
 			wait_row(r, &r->cs.s[i], top[j].name, shown, j < VECTORS_SHOWN, bars);
 	}
 	doc_table_end(&r->doc);
+	raised_table(r, wl);
 	/* drawn with the workload's other plots (rep_plots_wait) */
 	free(r->wait_bars);
 	r->wait_bars = bars;
