@@ -601,8 +601,8 @@ static bool raised_row(struct report_ctx *r, const struct cellset *s, const char
 		const struct record *rec = &s->cell[i]->rec;
 
 		for (v = 0; s->cell[i]->ok && v < rec->nwait; v++) {
-			if (strcmp(rec->wait[v].vector, vec))
-				continue;
+			if (strcmp(rec->wait[v].vector, vec) || !rec->wait[v].norigin)
+				continue;	/* a capture older than the origins: not counted */
 			delays += rec->wait[v].delays;
 			for (o = 0; o < rec->wait[v].norigin; o++)
 				for (k = 0; k < NRAISED; k++)

@@ -481,14 +481,17 @@ static void wq_row(struct report_ctx *r, const struct cellset *s, struct metric_
 
 /*
  * held_rows - the groups of the table whose items max_active held back (an activate
- * wait above 0): how many of each group's items and how long; returns how many rows
+ * wait above 0): how many of each group's items and how long; returns how many rows,
+ * *known how many groups have activate waits at all (none in a capture older than them)
  */
-static size_t held_rows(struct report_ctx *r, const char *wl, bool write)
+static size_t held_rows(struct report_ctx *r, const char *wl, bool write, size_t *known)
 {
 	struct metric_key top[512];
 	char c[4][48];
 	struct figure f;
 	size_t i, j, n, rows = 0;
+
+	*known = 0;
 
 	for (i = 0; i < r->cs.n; i++) {
 		if (strcmp(r->cs.s[i].workload, wl))
@@ -496,8 +499,10 @@ static size_t held_rows(struct report_ctx *r, const char *wl, bool write)
 		n = aggr_top_groups(&r->cs.s[i], MS_WQ, WM_DELAY, true, top, ARRAY_SIZE(top));
 		for (j = 0; j < n && j < r->o->top_wq; j++) {
 			top[j].sub = WM_ACTIVATE_WAIT;
-			if (aggr_figure_get(&r->cs.s[i], &top[j], &f) || !f.pooled_ok ||
-			    !f.max.max)
+			if (aggr_figure_get(&r->cs.s[i], &top[j], &f) || !f.pooled_ok)
+				continue;
+			(*known)++;
+			if (!f.max.max)
 				continue;
 			rows++;
 			if (!write)
@@ -521,7 +526,7 @@ void rep_table_workqueue(struct report_ctx *r, const char *wl)
 	static const char *const held_hdr[] = { "config", "workqueue", "function", "pool",
 		"items", "inactive p50 (us)", "inactive p99 (us)", "inactive max (us)" };
 	struct metric_key top[512];
-	size_t i, j, n;
+	size_t i, j, n, known;
 
 	doc_table(&r->doc, hdr, ARRAY_SIZE(hdr));
 	for (i = 0; i < r->cs.n; i++) {
@@ -533,10 +538,12 @@ void rep_table_workqueue(struct report_ctx *r, const char *wl)
 	}
 	doc_table_end(&r->doc);
 	/* the part of the delay max_active is to blame for, where it is anything */
-	if (!held_rows(r, wl, false)) {
-		doc_p(&r->doc, "No item of these groups was held back by its workqueue's "
-		      "max_active: each was activated as it was queued, and its delay is the "
-		      "wait for a worker (tables/workqueue.csv: activate_wait, worker_wait).");
+	if (!held_rows(r, wl, false, &known)) {
+		if (known)
+			doc_p(&r->doc, "No item of these groups was held back by its "
+			      "workqueue's max_active: each was activated as it was queued, and "
+			      "its delay is the wait for a worker (tables/workqueue.csv: "
+			      "activate_wait, worker_wait).");
 		return;
 	}
 	doc_p(&r->doc, "Held back by max_active: of these groups, those whose items waited "
@@ -545,7 +552,7 @@ void rep_table_workqueue(struct report_ctx *r, const char *wl)
 	      "in tables/workqueue.csv). Over all the group's items, 0 for those activated "
 	      "at once.");
 	doc_table(&r->doc, held_hdr, ARRAY_SIZE(held_hdr));
-	held_rows(r, wl, true);
+	held_rows(r, wl, true, &known);
 	doc_table_end(&r->doc);
 }
 
