@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * outw_int.h - what the output writer's files share: outw.c (open, checks of the
- * target), outw_commit.c (commit, abort), outw_stage.c (the staging log, the primitives,
- * signals) and outw_check.c (inputs and system directories).
+ * target, abort), outw_commit.c (commit) and outw_stage.c (the staging log, the
+ * primitives, signals).
  */
 #ifndef DEFERBENCH_OUTW_INT_H
 #define DEFERBENCH_OUTW_INT_H
@@ -57,20 +57,5 @@ int outw_first_entry(int dirfd, char *name, size_t len);
  */
 int outw_check_name(const struct outw *w, const struct manifest *m, const char *name,
 		    char *errbuf);
-
-/* outw_chain - the ids of fd's file and of every directory above it, up to the root */
-int outw_chain(int fd, struct outw_id **ids, size_t *n);
-/* outw_inputs - the identities of the command's inputs (those that exist) into w */
-int outw_inputs(struct outw *w, const char *const *inputs);
-void outw_inputs_free(struct outw *w);
-/* outw_check_entry - the output st (shown as shown) is not an input nor holds one */
-int outw_check_entry(const struct outw *w, const char *shown, const struct stat *st,
-		     char *errbuf);
-/*
- * outw_check_inside - the directory dirfd, where an output goes (self: the output is
- * that directory), is no input and lies in none
- */
-int outw_check_inside(const struct outw *w, int dirfd, const char *shown, bool self,
-		      char *errbuf);
 
 #endif

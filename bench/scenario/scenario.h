@@ -250,11 +250,6 @@ int scenario_more(const struct scenario *s, struct scn_cell *cells, int n, int (
 void scenario_segment(const struct scenario *s, struct scn_cell *c, const struct scn_cell *like,
 		      unsigned int rep, unsigned int blocks, unsigned int first_block);
 /*
- * scenario_can_alternate - configurations a and b can share one running workload: the
- * same background loads, and the same value of every option it cannot switch live
- */
-bool scenario_can_alternate(const struct scenario *s, int a, int b);
-/*
  * scenario_groups - the configurations of workload w (in w->configs order) into groups
  * that can alternate: group[i] for configs[i]; returns the number of groups. A
  * configuration alone under its background loads joins the group of w's reference
@@ -262,8 +257,6 @@ bool scenario_can_alternate(const struct scenario *s, int a, int b);
  * loads then run in its own phases only, paused in the others' (scenario_arm_runs).
  */
 int scenario_groups(const struct scenario *s, int w, int *group);
-/* scenario_group_reference - the reference of group g: w's reference, else its first */
-int scenario_group_reference(const struct scenario *s, int w, const int *group, int g);
 /*
  * scenario_group_arms - the arms of group g: its reference first, its other
  * configurations, and (control) the reference with the capture off; returns how many

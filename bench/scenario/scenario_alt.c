@@ -14,7 +14,7 @@
  * configuration with the capture's events turned off.
  *
  * Every block holds every arm once, in an order drawn from the seed (Fisher-Yates over
- * stats_splitmix64), so that neither order nor anything periodic on the machine favours an arm;
+ * scn_splitmix64), so that neither order nor anything periodic on the machine favours an arm;
  * the same scenario gives the same order on every machine.
  */
 #include "scenario.h"
@@ -172,7 +172,11 @@ static bool fixed_differs(const struct scenario *s, int a, int b)
 	return false;
 }
 
-bool scenario_can_alternate(const struct scenario *s, int a, int b)
+/*
+ * can_alternate - configurations a and b can share one running workload: the same
+ * background loads, and the same value of every option it cannot switch live
+ */
+static bool can_alternate(const struct scenario *s, int a, int b)
 {
 	return same_loads(s, a, b) && !fixed_differs(s, a, b);
 }
@@ -269,7 +273,7 @@ int scenario_groups(const struct scenario *s, int w, int *group)
 	for (i = 0; i < wl->nconfigs; i++) {
 		group[i] = -1;
 		for (k = 0; k < i && group[i] < 0; k++)
-			if (scenario_can_alternate(s, wl->configs[k], wl->configs[i]))
+			if (can_alternate(s, wl->configs[k], wl->configs[i]))
 				group[i] = group[k];
 		if (group[i] < 0)
 			group[i] = n++;
@@ -287,7 +291,8 @@ int scenario_segment_loads(const struct scenario *s, const struct scn_cell *c, i
 	return n;
 }
 
-int scenario_group_reference(const struct scenario *s, int w, const int *group, int g)
+/* group_reference - the reference of group g: w's reference, else its first */
+static int group_reference(const struct scenario *s, int w, const int *group, int g)
 {
 	const struct scn_workload *wl = &s->wl[w];
 	int ref = scenario_reference(s, w), i, first = -1;
@@ -307,7 +312,7 @@ int scenario_group_arms(const struct scenario *s, int w, const int *group, int g
 			struct scn_arm *arm)
 {
 	const struct scn_workload *wl = &s->wl[w];
-	int ref = scenario_group_reference(s, w, group, g), i, n = 0;
+	int ref = group_reference(s, w, group, g), i, n = 0;
 
 	arm[n++] = (struct scn_arm){ .cfg = ref, .traced = true };
 	for (i = 0; i < wl->nconfigs; i++)
