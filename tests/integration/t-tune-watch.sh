@@ -46,7 +46,10 @@ gone() {
 	if [ -n "$_p" ]; then
 		for _q in $_p; do
 			grep -E '^(Name|State|PPid|SigPnd|ShdPnd|SigBlk|SigIgn):' /proc/$_q/status
+			_pp=$(awk '/^PPid:/ { print $2 }' /proc/$_q/status)
+			ps -o pid,ppid,pgid,sid,lstart,args -p "$_q,$_pp"
 		done
+		date
 		fail "$2 is still running 3 s after tune exited"
 	fi
 	[ $_i -eq 0 ] || echo "   $2 went $((_i * 100)) ms after tune exited"
