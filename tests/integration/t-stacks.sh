@@ -151,16 +151,24 @@ assert d["capture"]["pauses"]["resumes"] >= 1, "the capture was never paused"
 st = d["stacks"]
 rx = [v for v in st["by_vector"] if v["vector"] == "NET_RX"][0]
 assert rx["entries"] > 1000, "too few NET_RX entries: %d" % rx["entries"]
-# the trigger goes on just before softirq_entry and off just after it: every entry has
-# its stack, and only the stacks of the moment between the two writes join no entry
-# (with the trigger after all events: 6.5% of the entries of a loaded run had no stack;
-# with the trigger left on in the off arm, about half of the stacks joined no entry)
+# the trigger goes on just before softirq_entry and off just after softirq_exit: every
+# entry has its stack (with the trigger after all events, 6.5% of the entries of a loaded
+# run had none), and only the stacks of the moment between the writes join no entry
+# (the trigger left on in the off arm: about half of them)
 assert rx["with_stack"] >= 0.999 * rx["entries"], "stacks of %d of %d entries" % \
     (rx["with_stack"], rx["entries"])
-assert st["unjoined"] <= 0.02 * st["records"], "%d of %d stacks joined no entry" % \
+assert st["unjoined"] <= 0.05 * st["records"], "%d of %d stacks joined no entry" % \
     (st["unjoined"], st["records"])
-print("   alternating: %d of %d NET_RX entries with a stack, %d stacks unjoined" %
-      (rx["with_stack"], rx["entries"], st["unjoined"]))
+# the softirq events go on and off in their order, each pair's halves side by side
+# (softirq_entry first on and last off, for the trigger's sake: 3.3% of the entries
+# lost their raise or exit; in order, 0.2-1%, beside a CPU load too)
+u = d["capture"]["unmatched_detail"]
+half = u["softirq_entry_no_raise"] + u["softirq_entry_no_exit"] + u["softirq_exit_no_entry"]
+n = sum(r["count"] for r in d["softirq"] if r["cpu"] == -1)
+assert half <= 0.025 * n, "%d of %d softirq entries half traced" % (half, n)
+print("   alternating: %d of %d NET_RX entries with a stack, %d stacks unjoined, "
+      "%d of %d softirq entries half traced" %
+      (rx["with_stack"], rx["entries"], st["unjoined"], half, n))
 EOF
 no_leftover_instances
 exit 0
