@@ -31,7 +31,7 @@ void cumhist_range(const struct hb_rep *reps, uint32_t n, uint32_t *lo, uint32_t
 int cumhist_build(struct cumhist *ch, const struct hb_rep *reps, uint32_t n, uint32_t lo,
 		  uint32_t hi)
 {
-	uint32_t u, i, k, x;
+	uint32_t u, i, k;
 
 	memset(ch, 0, sizeof(*ch));
 	cumhist_range(reps, n, &lo, &hi);
@@ -40,11 +40,10 @@ int cumhist_build(struct cumhist *ch, const struct hb_rep *reps, uint32_t n, uin
 	ch->lo = lo;
 	ch->w = hi - lo;
 	ch->n = n;
-	ch->c = calloc((size_t)(ch->w ? ch->w : 1) * (n ? n : 1), sizeof(*ch->c));
 	ch->total = calloc(n ? n : 1, sizeof(*ch->total));
 	ch->nz_off = calloc((size_t)n + 1, sizeof(*ch->nz_off));
 	ch->acc = calloc(ch->w ? ch->w : 1, sizeof(*ch->acc));
-	if (!ch->c || !ch->total || !ch->nz_off || !ch->acc)
+	if (!ch->total || !ch->nz_off || !ch->acc)
 		goto nomem;
 	for (u = 0; u < n; u++)
 		for (ch->nz_off[u + 1] = ch->nz_off[u], i = 0; i < reps[u].n; i++)
@@ -53,7 +52,6 @@ int cumhist_build(struct cumhist *ch, const struct hb_rep *reps, uint32_t n, uin
 	ch->nz_c = malloc((ch->nz_off[n] ? ch->nz_off[n] : 1) * sizeof(*ch->nz_c));
 	if (!ch->nz_x || !ch->nz_c)
 		goto nomem;
-	/* counts first, then a running sum down each unit's column */
 	for (u = 0; u < n; u++) {
 		uint64_t z = ch->nz_off[u];
 
@@ -61,20 +59,50 @@ int cumhist_build(struct cumhist *ch, const struct hb_rep *reps, uint32_t n, uin
 			const struct hb_ival *iv = &reps[u].iv[i];
 
 			for (k = 0; k < iv->n; k++, z++) {
-				ch->c[(size_t)(iv->idx[k] - lo) * n + u] += iv->cnt[k];
 				ch->nz_x[z] = iv->idx[k] - lo;
 				ch->nz_c[z] = iv->cnt[k];
 			}
 			ch->total[u] += iv->total;
 		}
 	}
-	for (x = 1; x < ch->w; x++)
-		for (u = 0; u < n; u++)
-			ch->c[(size_t)x * n + u] += ch->c[(size_t)(x - 1) * n + u];
 	return 0;
 nomem:
 	cumhist_free(ch);
 	return -ENOMEM;
+}
+
+int cumhist_dense(struct cumhist *ch)
+{
+	size_t n = ch->n;
+	uint64_t *c, z;
+	uint32_t u, x;
+
+	if (ch->c)
+		return 0;
+	c = calloc((size_t)(ch->w ? ch->w : 1) * (n ? n : 1), sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	/* counts first, then a running sum down each unit's column */
+	for (u = 0; u < ch->n; u++)
+		for (z = ch->nz_off[u]; z < ch->nz_off[u + 1]; z++)
+			c[(size_t)ch->nz_x[z] * n + u] += ch->nz_c[z];
+	for (x = 1; x < ch->w; x++)
+		for (u = 0; u < ch->n; u++)
+			c[(size_t)x * n + u] += c[(size_t)(x - 1) * n + u];
+	ch->c = c;
+	return 0;
+}
+
+uint64_t cumhist_unit_below(struct cumhist *ch, uint32_t u, uint32_t x)
+{
+	uint64_t s = 0, z;
+
+	if (ch->c)
+		return ch->c[(size_t)x * ch->n + u];
+	for (z = ch->nz_off[u]; z < ch->nz_off[u + 1]; z++)
+		if (ch->nz_x[z] <= x)
+			s += ch->nz_c[z];
+	return s;
 }
 
 void cumhist_free(struct cumhist *ch)
@@ -88,13 +116,19 @@ void cumhist_free(struct cumhist *ch)
 	memset(ch, 0, sizeof(*ch));
 }
 
-uint64_t cumhist_below(const struct cumhist *ch, const uint32_t *wt, const uint32_t *on,
+uint64_t cumhist_below(struct cumhist *ch, const uint32_t *wt, const uint32_t *on,
 		       uint32_t non, uint32_t x)
 {
-	const uint64_t *row = ch->c + (size_t)x * ch->n;
+	const uint64_t *row;
 	uint64_t s = 0;
 	uint32_t i;
 
+	if (cumhist_dense(ch)) {	/* no memory: from the buckets */
+		for (i = 0; i < non; i++)
+			s += cumhist_unit_below(ch, on[i], x) * wt[on[i]];
+		return s;
+	}
+	row = ch->c + (size_t)x * ch->n;
 	for (i = 0; i < non; i++)
 		s += row[on[i]] * wt[on[i]];
 	return s;
@@ -128,7 +162,7 @@ static uint32_t sparse_quantile(const struct cumhist *ch, const uint32_t *wt,
 	return ch->lo + (x < ch->w ? x : ch->w - 1);
 }
 
-uint32_t cumhist_quantile(const struct cumhist *ch, const uint32_t *wt, const uint32_t *on,
+uint32_t cumhist_quantile(struct cumhist *ch, const uint32_t *wt, const uint32_t *on,
 			  uint32_t non, double q)
 {
 	uint64_t total = 0, rank;
@@ -141,7 +175,7 @@ uint32_t cumhist_quantile(const struct cumhist *ch, const uint32_t *wt, const ui
 	rank = (uint64_t)ceil(q * (double)total);
 	if (rank < 1)
 		rank = 1;
-	if (sparse_cheaper(ch, non))
+	if (sparse_cheaper(ch, non) || cumhist_dense(ch))
 		return sparse_quantile(ch, wt, on, non, rank);
 	/* the smallest x whose merged count at or below it reaches the rank */
 	b = ch->w - 1;

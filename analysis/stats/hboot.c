@@ -173,7 +173,7 @@ static void units_resample_rep(struct ivunits *iu, const struct hb_rep *rep, uin
 }
 
 /* units_quantile - the q-percentile of the weighted merge; NaN when it is empty */
-static double units_quantile(const struct hb_domain *dom, const struct ivunits *iu,
+static double units_quantile(const struct hb_domain *dom, struct ivunits *iu,
 			     double q)
 {
 	uint32_t k = cumhist_quantile(&iu->ch, iu->w, iu->on, iu->non, q);

@@ -122,7 +122,7 @@ static double stat(const struct cumhist *cb, const struct cumhist *cn, const uin
 }
 
 /* tail_blocks - the blocks of a side with samples at or above its percentile */
-static uint32_t tail_blocks(const struct cumhist *ch, double q, uint32_t *w, uint32_t *on)
+static uint32_t tail_blocks(struct cumhist *ch, double q, uint32_t *w, uint32_t *on)
 {
 	uint32_t i, k, n = 0;
 
@@ -135,7 +135,7 @@ static uint32_t tail_blocks(const struct cumhist *ch, double q, uint32_t *w, uin
 		return 0;
 	k -= ch->lo;
 	for (i = 0; i < ch->n; i++)
-		n += ch->total[i] > (k ? ch->c[(size_t)(k - 1) * ch->n + i] : 0);
+		n += ch->total[i] > (k ? cumhist_unit_below(ch, i, k - 1) : 0);
 	return n;
 }
 
@@ -188,7 +188,7 @@ int hswap_test(const struct hb_domain *dom, const struct hb_side *base,
 	sw = calloc(n, 1);
 	w = calloc(2 * (size_t)n, sizeof(*w));
 	if (!sw || !w || cumhist_build(&cb, base->rep, n, lo, hi) ||
-	    cumhist_build(&cn, new->rep, n, lo, hi))
+	    cumhist_build(&cn, new->rep, n, lo, hi) || cumhist_dense(&cb) || cumhist_dense(&cn))
 		goto out;
 	for (k = 0; k < SH_NR; k++)
 		if (scale_build(dom->val, lo, hi - lo, sign[k] * m, &sc[k]))

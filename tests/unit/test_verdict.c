@@ -611,13 +611,14 @@ static uint32_t naive_quantile(const struct hb_rep *reps, const uint32_t *wt, ui
 /*
  * cumhist_quantile's two ways - the drawn units' own buckets added (units of one sample:
  * a workload's samples) and the binary search (units of many buckets: blocks) - give
- * the naive merge's percentile, for any weights
+ * the naive merge's percentile, for any weights; the running sums the search reads are
+ * made only for it
  */
 static void test_cumhist_paths(void **state)
 {
 	enum { UNITS = 400, W = 64 };
 	static uint32_t idx[UNITS][W], wt[UNITS], on[UNITS];
-	static uint64_t cnt[UNITS][W];
+	static uint64_t cnt[UNITS][W], below[UNITS][W];
 	static struct hb_ival iv[UNITS];
 	static struct hb_rep reps[UNITS];
 	const double qs[] = { 0.01, 0.5, 0.9, 0.99, 1.0 };
@@ -658,6 +659,18 @@ static void test_cumhist_paths(void **state)
 				assert_int_equal(cumhist_quantile(&ch, wt, on, non, qs[i]),
 						 naive_quantile(reps, wt, UNITS, qs[i]));
 		}
+		/* units of one sample never make the running sums: only the buckets answer */
+		assert_true(wide ? ch.c != NULL : ch.c == NULL);
+		/* a unit's count at or below x, from its buckets and from the running sums */
+		cumhist_free(&ch);
+		assert_int_equal(cumhist_build(&ch, reps, UNITS, 0, W), 0);
+		for (u = 0; u < UNITS; u += 37)
+			for (k = 0; k < W; k += 5)
+				below[u][k] = cumhist_unit_below(&ch, u, k);
+		assert_int_equal(cumhist_dense(&ch), 0);
+		for (u = 0; u < UNITS; u += 37)
+			for (k = 0; k < W; k += 5)
+				assert_int_equal(cumhist_unit_below(&ch, u, k), below[u][k]);
 		cumhist_free(&ch);
 	}
 }
