@@ -163,12 +163,15 @@ static inline void units_add(struct ivunits *iu, uint32_t u)
 static void units_resample_rep(struct ivunits *iu, const struct hb_rep *rep, uint32_t r,
 			       uint64_t *rng)
 {
-	uint32_t l = block_len(rep->n), got = 0, start, j;
+	uint32_t n = rep->n, l = block_len(n), first = iu->first[r], got = 0, x, j;
 
-	while (got < rep->n) {
-		start = rnd(rng, rep->n);
-		for (j = 0; j < l && got < rep->n; j++, got++)
-			units_add(iu, iu->first[r] + (start + j) % rep->n);
+	while (got < n) {
+		x = rnd(rng, n);
+		for (j = 0; j < l && got < n; j++, got++) {
+			units_add(iu, first + x);
+			if (++x == n)	/* circular: (start + j) % n */
+				x = 0;
+		}
 	}
 }
 
