@@ -51,7 +51,20 @@ busy_pid=""
 
 work=$(mktemp -d /tmp/deferbench-runner.XXXXXX) || exit 1
 lane_pid=""
-trap 'busy_stop; [ -z "$lane_pid" ] || kill $lane_pid 2>/dev/null; rm -rf "$work"' EXIT
+test_sid=""
+# stop_test - the test running now, if any: its session has a signal of its own (it is
+# out of reach of the runner's process group, Ctrl-C's); timeout passes it on to the
+# test, whose traps clean up; then it is waited for
+stop_test() {
+	[ -n "$test_sid" ] || return 0
+	kill -TERM $test_sid 2>/dev/null
+	wait $test_sid 2>/dev/null
+	test_sid=""
+}
+# on every exit, the tests first: a test still running would write into $work after it
+# is gone (an interrupted make test left /tmp/deferbench-runner.* and its test running)
+trap 'stop_test; [ -z "$lane_pid" ] || { kill $lane_pid 2>/dev/null; wait $lane_pid; }
+	busy_stop; rm -rf "$work"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -164,8 +177,10 @@ run_one() {
 	DB_SKIP_KIND=$work/skip.$_lane DB_TEST_TMPDIR=$work/tmp.$_lane DB_TEST_LANE=$_lane \
 		setsid timeout -k 30 "$TEST_TIMEOUT" sh "$_t" &
 	sid=$!
+	test_sid=$sid
 	wait $sid
 	rc=$?
+	test_sid=""
 	took=$(( $(date +%s) - start ))
 	if [ "$_lane" = machine ]; then
 		left=$(leftovers $sid "$work/before")
@@ -203,6 +218,8 @@ all=1
 lane_pid=""
 if [ "$lanes" = 2 ]; then
 	(
+		trap 'stop_test; exit 143' TERM
+		trap 'stop_test; exit 130' INT
 		for t in "$@"; do
 			grep -q '^# lane: files' "$t" && run_one "$t" files
 		done
