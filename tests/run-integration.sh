@@ -237,6 +237,7 @@ done
 [ -n "$lane_pid" ] || run_extra machine
 if [ -n "$lane_pid" ]; then
 	wait $lane_pid
+	lane_pid=""	# reaped: the pid may be another's now
 	echo "== integration: the file-only lane, run beside the tests above:"
 	cat "$work/files.log"
 fi
