@@ -142,6 +142,15 @@ static const struct outw_input *holds(const struct outw *w, const struct stat *s
 	return NULL;
 }
 
+/* refuse_input - the output shown (relation: "is", "lies in"...) the input at path */
+static int refuse_input(const struct outw *w, const char *shown, const char *relation,
+			const char *path, char *errbuf)
+{
+	return set_err(errbuf, "%s: the output %s %s %s, which this command reads: results "
+		       "never replace their input; choose another %s", w->o.by, shown, relation,
+		       path, w->o.kind == OUTW_FILE ? "file" : "directory");
+}
+
 /* outw_check_entry - the output st (shown as shown) is not an input nor holds one */
 static int outw_check_entry(const struct outw *w, const char *shown, const struct stat *st,
 			    char *errbuf)
@@ -150,10 +159,8 @@ static int outw_check_entry(const struct outw *w, const char *shown, const struc
 
 	if (!in)
 		return 0;
-	return set_err(errbuf, "%s: the output %s %s %s, which this command reads: results "
-		       "never replace their input; choose another %s", w->o.by, shown,
-		       same(&in->id, st) ? "is" : "is or holds", in->path,
-		       w->o.kind == OUTW_FILE ? "file" : "directory");
+	return refuse_input(w, shown, same(&in->id, st) ? "is" : "is or holds", in->path,
+			    errbuf);
 }
 
 /*
@@ -177,12 +184,8 @@ static int outw_check_inside(const struct outw *w, int dirfd, const char *shown,
 		for (k = 0; k < n; k++)
 			if (ids[k].dev == w->in[i].id.dev && ids[k].ino == w->in[i].id.ino) {
 				free(ids);
-				return set_err(errbuf, "%s: the output %s %s %s, which this "
-					       "command reads: results never replace their input; "
-					       "choose another %s", w->o.by, shown,
-					       k || !self ? "lies in" : "is",
-					       w->in[i].path,
-					       w->o.kind == OUTW_FILE ? "file" : "directory");
+				return refuse_input(w, shown, k || !self ? "lies in" : "is",
+						    w->in[i].path, errbuf);
 			}
 	free(ids);
 	return 0;
